@@ -1,0 +1,94 @@
+//! The diagnostic type every rule produces and every front-end renders.
+//!
+//! A diagnostic names a rule code from `check::catalog`, a file and a byte range, says what is wrong
+//! (`message`) and what the runtime will do about it (`consequence`), and may carry certain fixes as
+//! text edits. Front-ends convert byte ranges to positions; nothing here knows about output formats.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::text::TextRange;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The runtime drops the file or the entry.
+    Error,
+    /// The runtime falls back to a default or ignores part of it.
+    Warning,
+    /// Accepted, but surprising.
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// One text replacement in one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileEdit {
+    pub path: PathBuf,
+    pub range: TextRange,
+    pub new_text: String,
+}
+
+/// A certain fix: applying all its edits resolves the diagnostic without changing meaning beyond
+/// what the title says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<FileEdit>,
+}
+
+/// Another location that explains a diagnostic (e.g. the duplicate that wins).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub path: PathBuf,
+    pub range: TextRange,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Absolute path of the file the diagnostic is about.
+    pub path: PathBuf,
+    /// Byte range in that file's text (empty range at 0 for whole-file problems of unreadable files).
+    pub range: TextRange,
+    pub severity: Severity,
+    /// Stable rule code, e.g. `SK001`.
+    pub code: &'static str,
+    pub message: String,
+    /// What the AgentScope runtime does about it, in one line.
+    pub consequence: String,
+    pub fixes: Vec<Fix>,
+    pub related: Vec<Related>,
+}
+
+impl Diagnostic {
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fixes.push(fix);
+        self
+    }
+
+    pub fn with_related(mut self, related: Related) -> Self {
+        self.related.push(related);
+        self
+    }
+
+    pub fn with_consequence(mut self, consequence: impl Into<String>) -> Self {
+        self.consequence = consequence.into();
+        self
+    }
+
+    /// Sort key used everywhere diagnostics are listed: by file, then position, then code.
+    pub fn sort_key(&self) -> (&PathBuf, usize, usize, &'static str) {
+        (&self.path, self.range.start, self.range.end, self.code)
+    }
+}

@@ -1,0 +1,14 @@
+//! Foundation types shared by every layer: text ranges and positions, the file set the analysis
+//! reads from, and diagnostics. Depends on nothing else in the crate.
+
+pub mod diagnostic;
+pub mod files;
+pub mod text;
+
+pub use diagnostic::{Diagnostic, FileEdit, Fix, Related, Severity};
+pub use files::{FileContent, FileEntry, FileSet};
+pub use text::{Encoding, LineCol, LineIndex, TextRange};
+
+/// Process environment variables as an explicit value (tools.json `${NAME}` substitution reads it;
+/// the core never calls `std::env` itself).
+pub type Env = std::collections::BTreeMap<String, String>;

@@ -1,0 +1,251 @@
+//! Byte ranges inside a text and their conversion to line/column positions.
+//!
+//! Everything inside the core speaks byte offsets; conversion to lines and columns happens only at
+//! the edges (CLI output, LSP), in the encoding the edge needs. Line breaks are `\n`, `\r\n` and a
+//! lone `\r`, as in both the LSP specification and the runtime's Java `String.lines()`; this is why
+//! we keep our own index instead of a crate that breaks on `\n` alone.
+
+use serde::Serialize;
+
+/// A half-open byte range `[start, end)` into one file's text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct TextRange {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl TextRange {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Self { start, end }
+    }
+
+    /// An empty range at `offset`.
+    pub const fn empty(offset: usize) -> Self {
+        Self {
+            start: offset,
+            end: offset,
+        }
+    }
+
+    pub const fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    /// Shifts both ends by `delta` bytes (used when a sub-document, like a frontmatter block, was
+    /// parsed on its own).
+    pub const fn shifted(self, delta: usize) -> Self {
+        Self {
+            start: self.start + delta,
+            end: self.end + delta,
+        }
+    }
+
+    pub const fn contains(self, offset: usize) -> bool {
+        self.start <= offset && offset < self.end
+    }
+
+    pub fn cover(self, other: TextRange) -> TextRange {
+        TextRange::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// How columns are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Bytes of UTF-8 (LSP `utf-8`).
+    Utf8,
+    /// UTF-16 code units (LSP `utf-16`, the protocol's default).
+    Utf16,
+    /// Unicode scalar values (what the CLI prints, and LSP `utf-32`).
+    Utf32,
+}
+
+/// A zero-based line and column, the column counted in some [`Encoding`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct LineCol {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Line starts of one text, for offset ↔ position conversion.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    /// Byte offset of the start of every line; always starts with 0.
+    line_starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => line_starts.push(i + 1),
+                b'\r' => {
+                    if bytes.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    line_starts.push(i + 1);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        Self {
+            line_starts,
+            len: text.len(),
+        }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Byte offset where zero-based `line` starts, if the line exists.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.line_starts.get(line).copied()
+    }
+
+    /// Byte range of zero-based `line` without its line break.
+    pub fn line_range(&self, text: &str, line: usize) -> Option<TextRange> {
+        let start = self.line_start(line)?;
+        let mut end = self.line_starts.get(line + 1).copied().unwrap_or(self.len);
+        let bytes = text.as_bytes();
+        if end > start && bytes.get(end - 1) == Some(&b'\n') {
+            end -= 1;
+        }
+        if end > start && bytes.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        Some(TextRange::new(start, end))
+    }
+
+    /// Zero-based line containing `offset` (offsets past the end map to the last line).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.len);
+        match self.line_starts.binary_search(&offset) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        }
+    }
+
+    /// Position of byte `offset`. An offset inside a multi-byte character or past the end is
+    /// clamped to the previous character boundary / the end.
+    pub fn position(&self, text: &str, offset: usize, encoding: Encoding) -> LineCol {
+        let offset = floor_char_boundary(text, offset.min(self.len));
+        let line = self.line_of(offset);
+        let start = self.line_starts[line];
+        let col = column_width(&text[start..offset], encoding);
+        LineCol {
+            line: line as u32,
+            col: col as u32,
+        }
+    }
+
+    /// Byte offset of a position. A column past the end of its line clamps to the line's end (as
+    /// LSP requires); a line past the end clamps to the end of the text.
+    pub fn offset(&self, text: &str, pos: LineCol, encoding: Encoding) -> usize {
+        let Some(range) = self.line_range(text, pos.line as usize) else {
+            return self.len;
+        };
+        let line_text = &text[range.start..range.end];
+        let mut remaining = pos.col as usize;
+        for (i, ch) in line_text.char_indices() {
+            let w = char_width(ch, encoding);
+            if remaining < w {
+                // Inside a character (e.g. between the halves of a surrogate pair): clamp to its start.
+                return range.start + i;
+            }
+            remaining -= w;
+            if remaining == 0 {
+                return range.start + i + ch.len_utf8();
+            }
+        }
+        if pos.col == 0 {
+            range.start
+        } else {
+            range.end
+        }
+    }
+}
+
+/// Width of `s` in columns of `encoding`.
+pub fn column_width(s: &str, encoding: Encoding) -> usize {
+    match encoding {
+        Encoding::Utf8 => s.len(),
+        Encoding::Utf16 => s.encode_utf16().count(),
+        Encoding::Utf32 => s.chars().count(),
+    }
+}
+
+fn char_width(ch: char, encoding: Encoding) -> usize {
+    match encoding {
+        Encoding::Utf8 => ch.len_utf8(),
+        Encoding::Utf16 => ch.len_utf16(),
+        Encoding::Utf32 => 1,
+    }
+}
+
+/// Largest char boundary `<= offset`.
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_three_line_breaks_start_lines() {
+        let text = "a\nb\r\nc\rd";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_count(), 4);
+        assert_eq!(
+            index.position(text, 7, Encoding::Utf8),
+            LineCol { line: 3, col: 0 }
+        );
+        assert_eq!(index.line_range(text, 1), Some(TextRange::new(2, 3)));
+    }
+
+    #[test]
+    fn columns_in_each_encoding() {
+        let text = "名前: 😀x";
+        let index = LineIndex::new(text);
+        let x = text.find('x').unwrap();
+        assert_eq!(index.position(text, x, Encoding::Utf8).col, 12);
+        assert_eq!(index.position(text, x, Encoding::Utf16).col, 6);
+        assert_eq!(index.position(text, x, Encoding::Utf32).col, 5);
+        for enc in [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32] {
+            let pos = index.position(text, x, enc);
+            assert_eq!(index.offset(text, pos, enc), x);
+        }
+    }
+
+    #[test]
+    fn positions_past_the_end_clamp() {
+        let text = "ab\ncd";
+        let index = LineIndex::new(text);
+        assert_eq!(
+            index.offset(text, LineCol { line: 0, col: 99 }, Encoding::Utf16),
+            2
+        );
+        assert_eq!(
+            index.offset(text, LineCol { line: 9, col: 0 }, Encoding::Utf16),
+            5
+        );
+        assert_eq!(
+            index.position(text, 99, Encoding::Utf8),
+            LineCol { line: 1, col: 2 }
+        );
+    }
+}

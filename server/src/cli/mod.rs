@@ -1,0 +1,69 @@
+//! The command-line front-end: argument parsing and dispatch to one module per subcommand. Output
+//! formatting lives here and in the subcommand modules, never in the core.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod check;
+pub mod explain;
+pub mod normalize;
+pub mod preview;
+pub mod project;
+pub mod serve;
+
+/// Exit codes shared by every subcommand.
+pub const EXIT_OK: u8 = 0;
+/// Problems found (errors, or warnings with `--error-on-warnings`; refused paths).
+pub const EXIT_PROBLEMS: u8 = 1;
+/// Usage errors, or nothing could be read.
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "agentws",
+    version,
+    about = "Validate, preview and serve AgentScope Harness agent workspaces",
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Check workspace files and report what the runtime will drop, misread or silently change.
+    Check(check::CheckArgs),
+    /// Print the system prompt the runtime sends for a user and session.
+    Preview(preview::PreviewArgs),
+    /// Normalize file-tool paths for one run context.
+    Normalize(normalize::NormalizeArgs),
+    /// Print the documentation of a rule (or list all rules).
+    Explain(explain::ExplainArgs),
+    /// Run the language server on stdio.
+    Serve(serve::ServeArgs),
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() {
+                EXIT_USAGE
+            } else {
+                EXIT_OK
+            };
+            let _ = err.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Preview(args) => preview::run(args),
+        Command::Normalize(args) => normalize::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Serve(args) => serve::run(args),
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,57 @@
+//! Turning command-line paths into loaded workspace snapshots: find each path's project, read its
+//! files from disk, build the snapshot. Shared by every subcommand that reads a workspace.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::base::{Diagnostic, Env};
+use crate::config::discover::{absolute, find_project};
+use crate::workspace::discover::discover;
+use crate::workspace::Workspace;
+
+/// A workspace loaded from disk for a command-line path.
+pub struct Loaded {
+    pub workspace: Workspace,
+    /// Problems met while walking the disk.
+    pub walk_problems: Vec<Diagnostic>,
+}
+
+/// The process environment, captured once at the edge.
+pub fn process_env() -> Env {
+    std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect()
+}
+
+/// Loads the project that `path` belongs to.
+pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
+    let path = absolute(path);
+    let project = find_project(&path);
+    let config = Arc::new(project.config);
+    let discovered = discover(&config);
+    let workspace = Workspace::build(
+        config,
+        project.diagnostics,
+        Arc::new(discovered.files),
+        env,
+        None,
+    );
+    Loaded {
+        workspace,
+        walk_problems: discovered.problems,
+    }
+}
+
+/// `path` relative to the current folder with `/` separators (as printed in reports).
+pub fn display_relative(path: &Path, cwd: &Path) -> String {
+    let shown: PathBuf = path
+        .strip_prefix(cwd)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| path.to_path_buf());
+    let s = shown.to_string_lossy().replace('\\', "/");
+    if s.is_empty() {
+        ".".to_string()
+    } else {
+        s
+    }
+}

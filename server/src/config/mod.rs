@@ -1,0 +1,310 @@
+//! `agentws.toml`: what the Java builder of the agent holds (workspace and project folders, agent
+//! name, prompt settings, isolation scope, filesystem mode, feature switches), with the runtime's
+//! defaults for every key left out.
+//!
+//! `Config` is the resolved, typed value the core works with (absolute paths, enums). Loading it
+//! from text, with a diagnostic per unknown key or wrong type, is in `load`; finding the file by
+//! walking up from a path is in `discover`. Depends only on `base` and `rules`.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub mod discover;
+pub mod load;
+
+pub const CONFIG_FILE_NAME: &str = "agentws.toml";
+/// `WorkspaceConstants.DEFAULT_WORKSPACE_ROOT`.
+pub const DEFAULT_WORKSPACE_DIR: &str = ".agentscope/workspace";
+/// Default `maxContextTokens` of the memory budget.
+pub const DEFAULT_MAX_CONTEXT_TOKENS: u32 = 8000;
+/// Default sandbox root of `WorkspaceSpec` and the Docker client options.
+pub const DEFAULT_SANDBOX_ROOT: &str = "/workspace";
+
+/// Which runtime behaviour to model (design-notes §6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub enum HarnessVersion {
+    /// The 2026-08-22 snapshot: the prompt advertises the base workspace, the normalizer strips only
+    /// the base prefix, the sandbox root is the hard-coded `/workspace`.
+    #[serde(rename = "2026-08")]
+    V2026_08,
+    /// After PR #3020 and #3645: the prompt advertises the per-call session workspace and the
+    /// active sandbox root.
+    #[default]
+    #[serde(rename = "2026-09")]
+    V2026_09,
+}
+
+impl HarnessVersion {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "2026-08" => Some(Self::V2026_08),
+            "2026-09" => Some(Self::V2026_09),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::V2026_08 => "2026-08",
+            Self::V2026_09 => "2026-09",
+        }
+    }
+}
+
+/// `IsolationScope`: which id (if any) becomes the per-call namespace folder.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    #[default]
+    User,
+    Session,
+    Agent,
+    Global,
+}
+
+impl Scope {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "user" => Some(Self::User),
+            "session" => Some(Self::Session),
+            "agent" => Some(Self::Agent),
+            "global" => Some(Self::Global),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Session => "session",
+            Self::Agent => "agent",
+            Self::Global => "global",
+        }
+    }
+}
+
+/// The agent filesystem: the default local overlay, a sandbox container, or the remote store.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FilesystemMode {
+    #[default]
+    Local,
+    Sandbox,
+    Remote,
+}
+
+impl FilesystemMode {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "local" => Some(Self::Local),
+            "sandbox" => Some(Self::Sandbox),
+            "remote" => Some(Self::Remote),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Local => "local",
+            Self::Sandbox => "sandbox",
+            Self::Remote => "remote",
+        }
+    }
+}
+
+/// `LocalFsMode`: how file tools treat absolute paths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PathMode {
+    #[default]
+    Rooted,
+    Sandboxed,
+    Unrestricted,
+}
+
+impl PathMode {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "rooted" => Some(Self::Rooted),
+            "sandboxed" => Some(Self::Sandboxed),
+            "unrestricted" => Some(Self::Unrestricted),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Rooted => "rooted",
+            Self::Sandboxed => "sandboxed",
+            Self::Unrestricted => "unrestricted",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AgentConfig {
+    /// Builder `name`; `None` when not set (the runtime then has no default session id).
+    pub name: Option<String>,
+    /// Builder `agentId`; defaults to the name.
+    pub id: Option<String>,
+    /// The builder's `sysPrompt`, already read from `system_prompt_file` when that was used.
+    pub system_prompt: String,
+    /// Where `system_prompt` came from when it was a file (absolute).
+    pub system_prompt_file: Option<PathBuf>,
+    /// `additionalContextFile(...)` paths, exactly as configured (workspace-relative).
+    pub additional_context_files: Vec<String>,
+    pub max_context_tokens: u32,
+    pub environment_memory: String,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        Self {
+            name: None,
+            id: None,
+            system_prompt: String::new(),
+            system_prompt_file: None,
+            additional_context_files: Vec::new(),
+            max_context_tokens: DEFAULT_MAX_CONTEXT_TOKENS,
+            environment_memory: String::new(),
+        }
+    }
+}
+
+impl AgentConfig {
+    /// Name used in `This is the …` (`name`, else `ReActAgent`; blank ⇒ `HarnessAgent`).
+    pub fn display_name(&self) -> &str {
+        match &self.name {
+            None => "ReActAgent",
+            Some(name) if crate::syntax::java::is_blank(name) => "HarnessAgent",
+            Some(name) => name,
+        }
+    }
+
+    /// Agent id used in paths: `agentId`, else `name`, else `ReActAgent`.
+    pub fn agent_id(&self) -> &str {
+        self.id
+            .as_deref()
+            .or(self.name.as_deref())
+            .unwrap_or("ReActAgent")
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FilesystemConfig {
+    pub mode: FilesystemMode,
+    pub path_mode: PathMode,
+    /// Absolute, in configured order.
+    pub additional_roots: Vec<PathBuf>,
+    pub project_writable: bool,
+    /// The sandbox client's workspace root, when set explicitly.
+    pub sandbox_root: Option<String>,
+    /// `WorkspaceSpec.root`, when set explicitly.
+    pub workspace_spec_root: Option<String>,
+}
+
+impl Default for FilesystemConfig {
+    fn default() -> Self {
+        Self {
+            mode: FilesystemMode::Local,
+            path_mode: PathMode::Rooted,
+            additional_roots: Vec::new(),
+            project_writable: false,
+            sandbox_root: None,
+            workspace_spec_root: None,
+        }
+    }
+}
+
+impl FilesystemConfig {
+    /// The sandbox root in force ([POST-3645]: either explicit setting configures both; the
+    /// loader reports both set and different as an error and keeps `sandbox_root`).
+    pub fn effective_sandbox_root(&self) -> &str {
+        self.sandbox_root
+            .as_deref()
+            .or(self.workspace_spec_root.as_deref())
+            .unwrap_or(DEFAULT_SANDBOX_ROOT)
+    }
+}
+
+/// The builder's `enable*` / `disable*` switches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Features {
+    pub workspace_context: bool,
+    pub memory_tools: bool,
+    pub memory_hooks: bool,
+    pub shell_tool: bool,
+    pub subagents: bool,
+    pub dynamic_subagents: bool,
+    pub dynamic_skills: bool,
+    pub default_workspace_skills: bool,
+    pub tools_config: bool,
+    pub plan_mode: bool,
+    pub task_list: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Self {
+            workspace_context: true,
+            memory_tools: true,
+            memory_hooks: true,
+            shell_tool: true,
+            subagents: true,
+            dynamic_subagents: true,
+            dynamic_skills: true,
+            default_workspace_skills: true,
+            tools_config: true,
+            plan_mode: false,
+            task_list: false,
+        }
+    }
+}
+
+/// The resolved configuration of one project.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Config {
+    /// The `agentws.toml` this came from, if any (absolute).
+    pub file: Option<PathBuf>,
+    /// The harness's project folder (overlay lower layer), absolute.
+    pub project: PathBuf,
+    /// The base workspace, absolute (not canonicalized: printed as the runtime prints it).
+    pub workspace: PathBuf,
+    pub harness: HarnessVersion,
+    pub agent: AgentConfig,
+    pub scope: Scope,
+    pub filesystem: FilesystemConfig,
+    pub features: Features,
+}
+
+impl Config {
+    /// Defaults for a project folder without `agentws.toml`.
+    pub fn defaults_for(project: &Path) -> Self {
+        Self {
+            file: None,
+            project: project.to_path_buf(),
+            workspace: project.join(DEFAULT_WORKSPACE_DIR),
+            harness: HarnessVersion::default(),
+            agent: AgentConfig::default(),
+            scope: Scope::default(),
+            filesystem: FilesystemConfig::default(),
+            features: Features::default(),
+        }
+    }
+
+    /// Defaults for a folder that is itself a workspace (no `.agentscope/workspace` below it): the
+    /// project is its parent's parent when it sits at `<project>/.agentscope/workspace`, else the
+    /// folder itself.
+    pub fn defaults_for_workspace(workspace: &Path) -> Self {
+        let project = workspace
+            .parent()
+            .filter(|p| p.file_name().is_some_and(|n| n == ".agentscope"))
+            .and_then(Path::parent)
+            .unwrap_or(workspace);
+        Self {
+            workspace: workspace.to_path_buf(),
+            ..Self::defaults_for(project)
+        }
+    }
+}

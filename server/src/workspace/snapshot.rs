@@ -1,0 +1,192 @@
+//! The immutable workspace snapshot: the configuration, the file set, and every workspace file
+//! parsed as the runtime parses it.
+//!
+//! Building is parallel (one parse per file) and incremental: given the previous snapshot, a
+//! document whose text is the same `Arc` is reused instead of parsed again, so an editor change
+//! to one file re-parses one file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::base::{Diagnostic, Env, FileContent, FileSet};
+use crate::config::Config;
+use crate::workspace::layout::{self, FileKind, Location, Tree};
+use crate::workspace::skill::{self, SkillDoc};
+use crate::workspace::subagent::{self, SubagentDoc};
+use crate::workspace::tools::{self, ToolsDoc};
+
+#[derive(Clone, Debug)]
+pub struct Workspace {
+    pub config: Arc<Config>,
+    /// Problems found while loading `agentws.toml`.
+    pub config_diagnostics: Arc<Vec<Diagnostic>>,
+    pub files: Arc<FileSet>,
+    pub env: Arc<Env>,
+    /// Every SKILL.md in any tree, in path order.
+    pub skills: Vec<Arc<SkillDoc>>,
+    /// Every subagent spec in any tree, in path order.
+    pub subagents: Vec<Arc<SubagentDoc>>,
+    /// tools.json of the shared workspace and of the project folder, when present.
+    pub tools: Vec<Arc<ToolsDoc>>,
+    /// Per-namespace override folders found under the workspace, in name order.
+    pub namespaces: Vec<String>,
+    /// Kind and location of every workspace file in the file set.
+    pub kinds: BTreeMap<PathBuf, (Location, FileKind)>,
+}
+
+enum Parsed {
+    Skill(Arc<SkillDoc>),
+    Subagent(Arc<SubagentDoc>),
+    Tools(Arc<ToolsDoc>),
+}
+
+impl Workspace {
+    /// Builds a snapshot, re-using documents of `previous` whose file content did not change.
+    pub fn build(
+        config: Arc<Config>,
+        config_diagnostics: Vec<Diagnostic>,
+        files: Arc<FileSet>,
+        env: Arc<Env>,
+        previous: Option<&Workspace>,
+    ) -> Workspace {
+        let additional = &config.agent.additional_context_files;
+        let mut kinds = BTreeMap::new();
+        for (path, _) in files.iter() {
+            if let Some(location) = layout::locate(&config, path) {
+                if let Some(kind) = layout::classify(&location, additional) {
+                    kinds.insert(path.clone(), (location, kind));
+                }
+            }
+        }
+
+        // Parses depend on the configuration and (tools.json) the environment: reuse only when both match.
+        let reuse = previous.filter(|p| *p.config == *config && *p.env == *env);
+        let previous_docs: BTreeMap<&Path, Parsed> = reuse
+            .map(|p| {
+                let mut map = BTreeMap::new();
+                for s in &p.skills {
+                    map.insert(s.path.as_path(), Parsed::Skill(s.clone()));
+                }
+                for s in &p.subagents {
+                    map.insert(s.path.as_path(), Parsed::Subagent(s.clone()));
+                }
+                for t in &p.tools {
+                    map.insert(t.path.as_path(), Parsed::Tools(t.clone()));
+                }
+                map
+            })
+            .unwrap_or_default();
+
+        let jobs: Vec<(&PathBuf, &Location, FileKind)> = kinds
+            .iter()
+            .filter(|(_, (location, kind))| match kind {
+                FileKind::Skill | FileKind::Subagent => true,
+                FileKind::ToolsJson => matches!(location.tree, Tree::Shared | Tree::Project),
+                _ => false,
+            })
+            .map(|(path, (location, kind))| (path, location, *kind))
+            .collect();
+
+        let parsed: Vec<Parsed> = jobs
+            .par_iter()
+            .map(|(path, location, kind)| {
+                let entry = files.get(path).expect("kinds are built from the file set");
+                if let Some(old) = previous_docs.get(path.as_path()) {
+                    if same_content(
+                        reuse.expect("docs only with a previous snapshot"),
+                        path,
+                        &entry.content,
+                    ) {
+                        return match old {
+                            Parsed::Skill(d) => Parsed::Skill(d.clone()),
+                            Parsed::Subagent(d) => Parsed::Subagent(d.clone()),
+                            Parsed::Tools(d) => Parsed::Tools(d.clone()),
+                        };
+                    }
+                }
+                match kind {
+                    FileKind::Skill => Parsed::Skill(Arc::new(skill::parse(
+                        (*path).clone(),
+                        (*location).clone(),
+                        &entry.content,
+                    ))),
+                    FileKind::Subagent => Parsed::Subagent(Arc::new(subagent::parse(
+                        (*path).clone(),
+                        (*location).clone(),
+                        &entry.content,
+                    ))),
+                    _ => Parsed::Tools(Arc::new(tools::parse(
+                        (*path).clone(),
+                        &entry.content,
+                        &env,
+                    ))),
+                }
+            })
+            .collect();
+
+        let mut skills = Vec::new();
+        let mut subagents = Vec::new();
+        let mut tools = Vec::new();
+        for p in parsed {
+            match p {
+                Parsed::Skill(d) => skills.push(d),
+                Parsed::Subagent(d) => subagents.push(d),
+                Parsed::Tools(d) => tools.push(d),
+            }
+        }
+        // The shared tools.json first: it is the one the runtime reads when both exist.
+        tools.sort_by_key(|t| !t.path.starts_with(&config.workspace));
+
+        let namespaces = files
+            .child_dirs(&config.workspace)
+            .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .filter(|n| layout::is_namespace_name(n))
+            .collect();
+
+        Workspace {
+            config,
+            config_diagnostics: Arc::new(config_diagnostics),
+            files,
+            env,
+            skills,
+            subagents,
+            tools,
+            namespaces,
+            kinds,
+        }
+    }
+
+    /// The kind of a file of this workspace, if the runtime reads it.
+    pub fn kind_of(&self, path: &Path) -> Option<FileKind> {
+        self.kinds.get(path).map(|(_, kind)| *kind)
+    }
+
+    pub fn location_of(&self, path: &Path) -> Option<&Location> {
+        self.kinds.get(path).map(|(location, _)| location)
+    }
+
+    /// The tools.json the runtime reads (shared before project), if any exists.
+    pub fn effective_tools(&self) -> Option<&Arc<ToolsDoc>> {
+        self.tools.first()
+    }
+
+    /// Absolute path of `rel` in `tree`.
+    pub fn path_in(&self, tree: &Tree, rel: &str) -> PathBuf {
+        let mut path = tree.dir(&self.config);
+        for part in rel.split('/').filter(|p| !p.is_empty()) {
+            path.push(part);
+        }
+        path
+    }
+}
+
+fn same_content(previous: &Workspace, path: &Path, now: &FileContent) -> bool {
+    match (previous.files.get(path).map(|e| &e.content), now) {
+        (Some(FileContent::Text(a)), FileContent::Text(b)) => Arc::ptr_eq(a, b) || a == b,
+        (Some(a), b) => a == b,
+        (None, _) => false,
+    }
+}

@@ -1,0 +1,4 @@
+//! End-to-end tests: the real `agentws` binary on fixture workspaces under `tests/fixtures/`.
+//! One test binary with a module per front-end keeps link time down.
+
+mod support;
