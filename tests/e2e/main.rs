@@ -1,4 +1,9 @@
 //! End-to-end tests: the real `agentws` binary on fixture workspaces under `tests/fixtures/`.
 //! One test binary with a module per front-end keeps link time down.
 
+mod bad_input;
+mod check;
+mod lsp;
+mod normalize;
+mod preview;
 mod support;

@@ -15,6 +15,7 @@ pub mod cross;
 pub mod files;
 pub mod fix;
 pub mod strict;
+pub mod tools;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckOptions {
@@ -56,6 +57,7 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
         diagnostics.extend(tools.diagnostics.iter().cloned());
     }
     diagnostics.extend(files::check(workspace));
+    diagnostics.extend(tools::check(workspace));
     diagnostics.extend(cross::check(workspace));
     if options.profile == Profile::Strict {
         diagnostics.extend(strict::check(workspace));
