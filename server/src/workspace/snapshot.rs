@@ -159,6 +159,20 @@ impl Workspace {
         }
     }
 
+    /// A snapshot of in-memory files (absolute paths → text), with no environment variables: for
+    /// tests and for callers that already hold the texts.
+    pub fn from_texts<P: Into<PathBuf>, T: AsRef<str>>(
+        config: Config,
+        texts: impl IntoIterator<Item = (P, T)>,
+    ) -> Workspace {
+        let mut files = FileSet::new();
+        files.insert_dir(config.workspace.clone());
+        for (path, text) in texts {
+            files.insert_text(path.into(), text.as_ref());
+        }
+        Workspace::build(Arc::new(config), Vec::new(), Arc::new(files), Arc::new(Env::new()), None)
+    }
+
     /// The kind of a file of this workspace, if the runtime reads it.
     pub fn kind_of(&self, path: &Path) -> Option<FileKind> {
         self.kinds.get(path).map(|(_, kind)| *kind)
