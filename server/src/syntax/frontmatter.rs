@@ -43,7 +43,10 @@ pub fn split_skill(text: &str) -> Option<SkillSplit> {
         return None;
     }
     // `\s*[\r\n]+` backtracks to the LAST line break of the whitespace run after the opener.
-    let run_end = 3 + bytes[3..].iter().take_while(|b| is_regex_space(**b)).count();
+    let run_end = 3 + bytes[3..]
+        .iter()
+        .take_while(|b| is_regex_space(**b))
+        .count();
     let last_break = (3..run_end).rev().find(|&i| is_line_break(bytes[i]))?;
     let yaml_start = last_break + 1;
     // Lazy group 1 stops at the first `---`, minus the line breaks directly before it.
@@ -131,7 +134,10 @@ pub fn opening_trap(text: &str) -> Option<OpeningTrap> {
         }
         return None;
     }
-    let lead = text.len() - text.trim_start_matches(|c: char| c.is_ascii_whitespace()).len();
+    let lead = text.len()
+        - text
+            .trim_start_matches(|c: char| c.is_ascii_whitespace())
+            .len();
     if lead > 0 && text[lead..].starts_with("---") {
         return Some(OpeningTrap::LeadingWhitespace {
             range: TextRange::new(0, lead),
@@ -261,7 +267,10 @@ mod tests {
         assert_eq!(&text[s.yaml.start..s.yaml.end], "description: a");
         assert_eq!(s.closing, TextRange::new(18, 21));
         assert_eq!(unexpected_closing(text, s.closing), Some(s.closing));
-        assert_eq!(intended_closing(text, s.closing.start), Some(TextRange::new(31, 34)));
+        assert_eq!(
+            intended_closing(text, s.closing.start),
+            Some(TextRange::new(31, 34))
+        );
         assert_eq!(&text[s.body.start..], "b\nname: x\n---\nBody");
     }
 
@@ -303,7 +312,10 @@ mod tests {
     #[test]
     fn body_keeps_spaces_without_a_line_break() {
         assert_eq!(parts("---\nname: a\n---   "), Some(("name: a", "   ")));
-        assert_eq!(parts("---\nname: a\n---\n  indented"), Some(("name: a", "  indented")));
+        assert_eq!(
+            parts("---\nname: a\n---\n  indented"),
+            Some(("name: a", "  indented"))
+        );
     }
 
     #[test]
@@ -321,9 +333,18 @@ mod tests {
         assert_eq!(s.yaml, TextRange::new(4, 18));
         assert_eq!(s.closing, TextRange::new(19, 22));
         assert_eq!(&text[s.body.start..s.body.end], "prompt");
-        assert_eq!(split_subagent("  \n"), Err(SubagentSplitError::NoFrontmatter));
-        assert_eq!(split_subagent(" ---\n"), Err(SubagentSplitError::NoFrontmatter));
-        assert_eq!(split_subagent("---\ndescription: d\n"), Err(SubagentSplitError::NotClosed));
+        assert_eq!(
+            split_subagent("  \n"),
+            Err(SubagentSplitError::NoFrontmatter)
+        );
+        assert_eq!(
+            split_subagent(" ---\n"),
+            Err(SubagentSplitError::NoFrontmatter)
+        );
+        assert_eq!(
+            split_subagent("---\ndescription: d\n"),
+            Err(SubagentSplitError::NotClosed)
+        );
         // `----` opener: indexOf("---", 3) finds the real closing line, the `-` joins the YAML.
         let s = split_subagent("----\na: b\n---\n").unwrap();
         assert_eq!(s.yaml, TextRange::new(3, 9));
