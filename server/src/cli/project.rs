@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::base::{Diagnostic, Env};
 use crate::config::discover::{absolute, find_project};
-use crate::workspace::discover::discover;
+use crate::workspace::discover::{add_referenced, discover};
 use crate::workspace::Workspace;
 
 /// A workspace loaded from disk for a command-line path.
@@ -29,13 +29,26 @@ pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
     let project = find_project(&path);
     let config = Arc::new(project.config);
     let discovered = discover(&config);
-    let workspace = Workspace::build(
-        config,
-        project.diagnostics,
+    let mut workspace = Workspace::build(
+        config.clone(),
+        project.diagnostics.clone(),
         Arc::new(discovered.files),
-        env,
+        env.clone(),
         None,
     );
+    let referenced = workspace.referenced_paths();
+    if !referenced.is_empty() {
+        let mut files = (*workspace.files).clone();
+        if add_referenced(&mut files, &referenced) {
+            workspace = Workspace::build(
+                config,
+                project.diagnostics,
+                Arc::new(files),
+                env,
+                Some(&workspace),
+            );
+        }
+    }
     Loaded {
         workspace,
         walk_problems: discovered.problems,
