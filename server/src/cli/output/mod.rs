@@ -424,7 +424,7 @@ pub(crate) mod tests {
         );
         let yes = skill_text.find("yes").unwrap();
         let pdfs = skill_text.find("PDFs").unwrap();
-        let diagnostics = vec![
+        let diagnostics = [
             Diagnostic {
                 path: skill.clone(),
                 range: TextRange::new(yes, yes + 3),
