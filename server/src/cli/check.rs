@@ -14,6 +14,7 @@ use clap::{Args, ValueEnum};
 use super::output::{self, FixSummary, Format, Report, Shower, Style};
 use super::project::{display_relative, load, process_env, Loaded};
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
+use crate::base::pathutil::normalize_lexically;
 use crate::base::{Diagnostic, Env, FileContent};
 use crate::check::{check_workspace, fix, CheckOptions};
 use crate::config::discover::{absolute, find_project};
@@ -106,7 +107,8 @@ pub fn run(args: CheckArgs) -> u8 {
             usage_error = true;
             continue;
         }
-        let absolute = absolute(path);
+        // `..` folded so that shown paths and project keys do not depend on how a path was typed.
+        let absolute = normalize_lexically(&absolute(path));
         let project = find_project(&absolute);
         let config = &project.config;
         let key = (

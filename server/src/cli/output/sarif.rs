@@ -227,6 +227,50 @@ mod tests {
         let _: serde_sarif::sarif::Sarif = serde_json::from_value(value).unwrap();
     }
 
+    /// Fixes and related locations validate too (the end-to-end test validates the binary's
+    /// output on a fixture; this one covers the parts that fixture may not produce).
+    #[test]
+    fn sample_with_fixes_and_related_locations_validates_against_the_schema() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let out = std::process::Command::new(cargo)
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--locked",
+                "--manifest-path",
+            ])
+            .arg(root.join("Cargo.toml"))
+            .output()
+            .unwrap();
+        let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let manifest = meta["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "serde-sarif")
+            .and_then(|p| p["manifest_path"].as_str())
+            .map(std::path::PathBuf::from)
+            .expect("serde-sarif is a dependency");
+        let schema = manifest.parent().unwrap().join("src/schema.json");
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.sarif");
+        std::fs::write(&log, super::render(&sample())).unwrap();
+        let out = std::process::Command::new("python3")
+            .arg(root.join("../tests/tools/validate_sarif.py"))
+            .arg(&schema)
+            .arg(&log)
+            .output()
+            .expect("python3 with jsonschema (see .ci/run)");
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     #[test]
     fn uri_references_are_percent_encoded() {
         assert_eq!(super::uri_reference("a b/é.md"), "a%20b/%C3%A9.md");
