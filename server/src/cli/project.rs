@@ -55,16 +55,57 @@ pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
     }
 }
 
-/// `path` relative to the current folder with `/` separators (as printed in reports).
+/// `path` relative to the current folder with `/` separators (as printed in reports): below the
+/// current folder without a prefix, elsewhere with `../` steps up to the common ancestor (an
+/// absolute path only when the two share nothing but the root).
 pub fn display_relative(path: &Path, cwd: &Path) -> String {
-    let shown: PathBuf = path
-        .strip_prefix(cwd)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|_| path.to_path_buf());
+    let shown: PathBuf = match path.strip_prefix(cwd) {
+        Ok(below) => below.to_path_buf(),
+        Err(_) => {
+            let common = path
+                .components()
+                .zip(cwd.components())
+                .take_while(|(a, b)| a == b)
+                .count();
+            let shared_root_only = common <= 1 && path.has_root();
+            if shared_root_only || !path.is_absolute() {
+                path.to_path_buf()
+            } else {
+                let ups = cwd.components().count() - common;
+                let mut rel: PathBuf = std::iter::repeat_n("..", ups).collect();
+                rel.extend(path.components().skip(common));
+                rel
+            }
+        }
+    };
     let s = shown.to_string_lossy().replace('\\', "/");
     if s.is_empty() {
         ".".to_string()
     } else {
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_paths_are_relative_to_the_current_folder() {
+        let cwd = Path::new("/home/u/p/ws");
+        assert_eq!(
+            display_relative(Path::new("/home/u/p/ws/a.md"), cwd),
+            "a.md"
+        );
+        assert_eq!(
+            display_relative(Path::new("/home/u/p/x.toml"), cwd),
+            "../x.toml"
+        );
+        assert_eq!(
+            display_relative(Path::new("/home/v/y.md"), cwd),
+            "../../../v/y.md"
+        );
+        assert_eq!(display_relative(Path::new("/etc/z"), cwd), "/etc/z");
+        assert_eq!(display_relative(cwd, cwd), ".");
     }
 }
