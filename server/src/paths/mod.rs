@@ -12,6 +12,8 @@ pub mod runs;
 
 #[cfg(test)]
 mod tests;
+#[cfg(all(test, unix))]
+mod tests_links;
 
 pub use normalize::{file_uri, DiskAccess, Normalized, Op, Refusal, RefusalCode, Run, RunOptions};
 pub use runs::{bind, RunInfo, RunParams, RunRegistry};

@@ -192,6 +192,8 @@ pub struct Run {
     lexical: Roots,
     /// The same roots with symlinks resolved, when the run resolves symlinks.
     real: Option<Roots>,
+    /// True when some root's real spelling differs from its lexical one.
+    roots_are_links: bool,
     /// Additional context files, relative to the base workspace (read without namespace).
     shared_files: Vec<String>,
 }
@@ -254,7 +256,11 @@ impl Run {
                      the normalizer serves local and sandbox runs",
             )),
         };
+        let roots_are_links = real
+            .as_ref()
+            .is_some_and(|real| real.base != lexical.base || real.outside != lexical.outside);
         Ok(Self {
+            roots_are_links,
             filesystem: root.filesystem,
             path_mode: options.path_mode,
             namespace: root.namespace,
@@ -436,7 +442,19 @@ impl Run {
             .into_iter()
             .chain(rel.split('/').filter(|s| !s.is_empty()));
         let real = match resolve_links(Path::new(start), components) {
-            Ok(None) => return Ok(()),
+            // No link on the way and every root is spelled as it really is: the lexical verdict
+            // is the real one.
+            Ok(None) if !self.roots_are_links => return Ok(()),
+            // A root reached through a link (a workspace under `/tmp` on macOS, a linked
+            // checkout): the real spelling may fall under another root, so judge it too.
+            Ok(None) => {
+                let mut real = PathBuf::from(start);
+                real.extend(
+                    ns.into_iter()
+                        .chain(rel.split('/').filter(|s| !s.is_empty())),
+                );
+                real
+            }
             Ok(Some(real)) => real,
             Err(why) => {
                 return Err(Refusal::new(

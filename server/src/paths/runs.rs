@@ -202,3 +202,174 @@ impl RunRegistry {
             .unwrap_or_else(|poison| poison.into_inner())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Barrier;
+
+    use super::*;
+
+    fn config() -> Config {
+        let mut config = Config::defaults_for(Path::new("/srv/project"));
+        config.workspace = PathBuf::from("/srv/ws");
+        config.agent.name = Some("assistant".into());
+        config
+    }
+
+    fn params(user: Option<&str>, session: Option<&str>, scope: &str) -> RunParams {
+        RunParams {
+            user_id: user.map(Into::into),
+            session_id: session.map(Into::into),
+            scope: Some(scope.into()),
+            ..RunParams::default()
+        }
+    }
+
+    #[test]
+    fn interleaved_runs_keep_their_own_roots() {
+        let registry = RunRegistry::with_disk_access(DiskAccess::Lexical);
+        let config = config();
+        let a = registry
+            .begin(&config, &params(Some("alice"), None, "user"))
+            .unwrap();
+        let b = registry
+            .begin(&config, &params(Some("bob"), None, "user"))
+            .unwrap();
+        assert_ne!(a.run_id, b.run_id);
+        assert_eq!(a.root, "/srv/ws/alice");
+        assert_eq!(b.root, "/srv/ws/bob");
+
+        let got = registry
+            .normalize(&a.run_id, "notes.md", Op::Write)
+            .unwrap();
+        assert_eq!(got.path, "/srv/ws/alice/notes.md");
+        assert!(registry.end(&a.run_id));
+
+        let got = registry
+            .normalize(&b.run_id, "notes.md", Op::Write)
+            .unwrap();
+        assert_eq!(got.path, "/srv/ws/bob/notes.md");
+        let got = registry
+            .normalize(&b.run_id, "/srv/ws/bob/x", Op::Read)
+            .unwrap();
+        assert_eq!(
+            (got.key.as_str(), got.path.as_str()),
+            ("x", "/srv/ws/bob/x")
+        );
+        assert_eq!(
+            registry
+                .normalize(&b.run_id, "/srv/ws/alice/notes.md", Op::Read)
+                .unwrap_err()
+                .code,
+            RefusalCode::CrossNamespace
+        );
+
+        let ended = registry
+            .normalize(&a.run_id, "notes.md", Op::Read)
+            .unwrap_err();
+        assert_eq!(ended.code, RefusalCode::UnknownRun);
+        assert_eq!(
+            registry
+                .normalize("", "notes.md", Op::Read)
+                .unwrap_err()
+                .code,
+            RefusalCode::UnknownRun
+        );
+        assert!(!registry.end(&a.run_id));
+        assert!(!registry.end("run-999"));
+        assert_eq!(registry.len(), 1);
+        assert!(registry.end(&b.run_id));
+        assert!(registry.is_empty());
+    }
+
+    #[test]
+    fn a_refused_run_is_not_registered() {
+        let registry = RunRegistry::new();
+        let err = registry
+            .begin(&config(), &params(Some("../bob"), None, "user"))
+            .unwrap_err();
+        assert_eq!(err.code, RefusalCode::InvalidId);
+        assert!(registry.is_empty());
+    }
+
+    /// 1 000 runs across 100 sessions, all active at once, 100 paths each, normalized from
+    /// 20 threads in interleaved order: no answer may land under another session's root.
+    #[test]
+    fn concurrent_runs_never_see_each_other() {
+        const SESSIONS: usize = 100;
+        const RUNS: usize = 1000;
+        const THREADS: usize = 20;
+        const PATHS: usize = 100;
+        let registry = RunRegistry::with_disk_access(DiskAccess::Lexical);
+        let config = config();
+        let barrier = Barrier::new(THREADS);
+        let results: Vec<(usize, usize, usize)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..THREADS)
+                .map(|t| {
+                    let (registry, config, barrier) = (&registry, &config, &barrier);
+                    scope.spawn(move || {
+                        let mine: Vec<(usize, RunInfo)> = (t..RUNS)
+                            .step_by(THREADS)
+                            .map(|run| {
+                                let session = format!("s{:03}", run % SESSIONS);
+                                let info = registry
+                                    .begin(config, &params(None, Some(&session), "session"))
+                                    .unwrap();
+                                (run, info)
+                            })
+                            .collect();
+                        barrier.wait();
+                        assert_eq!(registry.len(), RUNS);
+                        let (mut accepted, mut refused, mut wrong) = (0, 0, 0);
+                        for i in 0..PATHS {
+                            for (run, info) in &mine {
+                                let own = format!("s{:03}", run % SESSIONS);
+                                let other = format!("s{:03}", (run + 1 + i) % SESSIONS);
+                                let input = match i % 5 {
+                                    0 => format!("notes/{i}.md"),
+                                    1 => format!("/srv/ws/{own}/notes/{i}.md"),
+                                    2 => format!("/srv/ws/{other}/notes/{i}.md"),
+                                    3 => format!("file:///srv/ws/{own}/{i}.md"),
+                                    _ => format!("{other}/{i}.md"),
+                                };
+                                match registry.normalize(&info.run_id, &input, Op::Write) {
+                                    Ok(n) => {
+                                        accepted += 1;
+                                        let root = format!("/srv/ws/{own}/");
+                                        if !n.path.starts_with(&root)
+                                            || info.root != root[..root.len() - 1]
+                                        {
+                                            wrong += 1;
+                                        }
+                                        if i % 5 == 2 {
+                                            wrong += 1;
+                                        }
+                                    }
+                                    Err(r) => {
+                                        refused += 1;
+                                        if i % 5 != 2 || r.code != RefusalCode::CrossNamespace {
+                                            wrong += 1;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        barrier.wait();
+                        for (_, info) in &mine {
+                            assert!(registry.end(&info.run_id));
+                        }
+                        (accepted, refused, wrong)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let accepted: usize = results.iter().map(|r| r.0).sum();
+        let refused: usize = results.iter().map(|r| r.1).sum();
+        let wrong: usize = results.iter().map(|r| r.2).sum();
+        assert_eq!(wrong, 0);
+        assert_eq!(accepted, RUNS * PATHS * 4 / 5);
+        assert_eq!(refused, RUNS * PATHS / 5);
+        assert!(registry.is_empty());
+    }
+}
