@@ -45,18 +45,27 @@ pub fn check_file(workspace: &Workspace, path: &Path) -> Vec<Diagnostic> {
     let start = TextRange::empty(0);
     let mut out = Vec::new();
     match &entry.content {
-        FileContent::NotUtf8 { valid_up_to, binary } => {
+        FileContent::NotUtf8 {
+            valid_up_to,
+            binary,
+        } => {
             let message = if *binary {
                 format!("`{}` is a binary file, not text", file_name(path))
             } else {
-                format!("`{}` is not valid UTF-8 (first invalid byte at offset {valid_up_to})", file_name(path))
+                format!(
+                    "`{}` is not valid UTF-8 (first invalid byte at offset {valid_up_to})",
+                    file_name(path)
+                )
             };
             out.push(WS004.at(path, start, message));
         }
         FileContent::TooLarge { size } => out.push(WS005.at(
             path,
             start,
-            format!("`{}` is {size} bytes; agentws checks files up to 16 MiB", file_name(path)),
+            format!(
+                "`{}` is {size} bytes; agentws checks files up to 16 MiB",
+                file_name(path)
+            ),
         )),
         FileContent::Unreadable { error } => out.push(WS007.at(
             path,
@@ -97,7 +106,10 @@ pub fn check_file(workspace: &Workspace, path: &Path) -> Vec<Diagnostic> {
 fn is_injected(kind: FileKind) -> bool {
     matches!(
         kind,
-        FileKind::AgentsMd | FileKind::MemoryMd | FileKind::KnowledgeIndex | FileKind::AdditionalContext
+        FileKind::AgentsMd
+            | FileKind::MemoryMd
+            | FileKind::KnowledgeIndex
+            | FileKind::AdditionalContext
     )
 }
 
@@ -113,7 +125,10 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
         out.push(WS001.at(
             &anchor.0,
             anchor.1,
-            format!("workspace folder `{}` does not exist", config.workspace.display()),
+            format!(
+                "workspace folder `{}` does not exist",
+                config.workspace.display()
+            ),
         ));
         return out;
     }
@@ -125,7 +140,10 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
         out.push(WS002.at(
             &anchor.0,
             anchor.1,
-            format!("no AGENTS.md in `{}` or the project folder", config.workspace.display()),
+            format!(
+                "no AGENTS.md in `{}` or the project folder",
+                config.workspace.display()
+            ),
         ));
     }
 
@@ -133,7 +151,7 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
         out.extend(check_additional_file(workspace, configured, &anchor));
     }
 
-    if config.project != config.workspace && !config.workspace.starts_with(&config.project.join("skills")) {
+    if config.project != config.workspace {
         for rel in ["AGENTS.md", "MEMORY.md", "tools.json"] {
             let path = workspace.path_in(&Tree::Project, rel);
             if files.contains_file(&path) {
@@ -213,9 +231,11 @@ fn check_additional_file(
     }
     let mut trees = vec![Tree::Shared, Tree::Project];
     trees.extend(workspace.namespaces.iter().cloned().map(Tree::Namespace));
-    let exists = trees
-        .iter()
-        .any(|tree| workspace.files.contains_file(&workspace.path_in(tree, &rel)));
+    let exists = trees.iter().any(|tree| {
+        workspace
+            .files
+            .contains_file(&workspace.path_in(tree, &rel))
+    });
     if !exists {
         out.push(WS011.at(
             &path,
@@ -293,7 +313,12 @@ mod workspace_tests {
     #[test]
     fn missing_agents_md_and_blank_files() {
         let mut config = Config::defaults_for(Path::new("/p"));
-        config.agent.additional_context_files = vec!["SOUL.md".into(), "../out.md".into(), "a/../b.md".into(), "pic.png".into()];
+        config.agent.additional_context_files = vec![
+            "SOUL.md".into(),
+            "../out.md".into(),
+            "a/../b.md".into(),
+            "pic.png".into(),
+        ];
         let ws = Workspace::from_texts(
             config,
             [
@@ -312,7 +337,10 @@ mod workspace_tests {
                 ("/p/.agentscope/workspace".to_string(), "WS009"),
                 ("/p/.agentscope/workspace".to_string(), "WS010"),
                 ("/p/.agentscope/workspace/MEMORY.md".to_string(), "WS003"),
-                ("/p/.agentscope/workspace/alice/AGENTS.md".to_string(), "WS003"),
+                (
+                    "/p/.agentscope/workspace/alice/AGENTS.md".to_string(),
+                    "WS003"
+                ),
             ]
         );
         let shared_blank = super::check(&ws)
@@ -332,6 +360,9 @@ mod workspace_tests {
             Default::default(),
             None,
         );
-        assert_eq!(codes(&ws), vec![("/p/.agentscope/workspace".to_string(), "WS001")]);
+        assert_eq!(
+            codes(&ws),
+            vec![("/p/.agentscope/workspace".to_string(), "WS001")]
+        );
     }
 }
