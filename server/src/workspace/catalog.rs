@@ -178,6 +178,8 @@ pub enum ToolOrigin {
     OptIn { needs: &'static str },
     /// Listed in the `enableTools` of these registered MCP servers (in tools.json order).
     Mcp { servers: Vec<String> },
+    /// Listed in the `enableTools` of these MCP servers, which the runtime skips (bad shape).
+    McpNotRegistered { servers: Vec<String> },
     /// Not placeable, but these registered MCP servers have no `enableTools` and may provide it.
     MaybeMcp { servers: Vec<String> },
     /// Not a known tool (it may still be registered in Java code).
@@ -234,6 +236,8 @@ pub struct ToolCatalog {
     disabled: BTreeMap<&'static str, BuiltinGroup>,
     /// Registered MCP servers, in tools.json order.
     mcp: Vec<McpTools>,
+    /// MCP servers the runtime skips, with their `enableTools`.
+    skipped_mcp: Vec<McpTools>,
     allow: BTreeSet<String>,
     deny: BTreeMap<String, TextRange>,
     /// True when tools.json's allow/deny are applied (file used, feature on, not sandbox).
@@ -297,21 +301,29 @@ impl ToolCatalog {
             builtins,
             disabled,
             mcp: Vec::new(),
+            skipped_mcp: Vec::new(),
             allow: BTreeSet::new(),
             deny: BTreeMap::new(),
             tools_json_applies,
         };
         if let (true, Some(doc)) = (tools_json_applies, tools) {
-            catalog.mcp = doc
-                .servers
-                .iter()
-                .filter(|s| s.registered)
-                .map(|s| McpTools {
-                    server: s.name.value.clone(),
-                    tools: (!s.enable_tools.is_empty())
-                        .then(|| s.enable_tools.iter().map(|t| t.value.clone()).collect()),
-                })
-                .collect();
+            for server in &doc.servers {
+                let tools = McpTools {
+                    server: server.name.value.clone(),
+                    tools: (!server.enable_tools.is_empty()).then(|| {
+                        server
+                            .enable_tools
+                            .iter()
+                            .map(|t| t.value.clone())
+                            .collect()
+                    }),
+                };
+                if server.registered {
+                    catalog.mcp.push(tools);
+                } else {
+                    catalog.skipped_mcp.push(tools);
+                }
+            }
             catalog.allow = doc.allow.iter().map(|a| a.value.clone()).collect();
             for entry in &doc.deny {
                 catalog
@@ -360,6 +372,19 @@ impl ToolCatalog {
         }
         if let Some(group) = self.disabled.get(name) {
             return ToolOrigin::BuiltInDisabled(*group);
+        }
+        let skipped: Vec<String> = self
+            .skipped_mcp
+            .iter()
+            .filter(|m| {
+                m.tools
+                    .as_ref()
+                    .is_some_and(|t| t.iter().any(|t| t == name))
+            })
+            .map(|m| m.server.clone())
+            .collect();
+        if !skipped.is_empty() {
+            return ToolOrigin::McpNotRegistered { servers: skipped };
         }
         if let Some((_, needs)) = OPT_IN_TOOLS.iter().find(|(n, _)| *n == name) {
             return ToolOrigin::OptIn { needs };
@@ -547,6 +572,17 @@ mod tests {
             }
         );
         assert_eq!(catalog.lookup("issues").removal, Some(Removal::NotAllowed));
+        let broken = doc(
+            r#"{"mcpServers": {"crm": {"transport": "streamable_http", "url": "u", "enableTools": ["lookup"]}}}"#,
+        );
+        assert_eq!(
+            ToolCatalog::new(&config, true, Some(&broken))
+                .lookup("lookup")
+                .origin,
+            ToolOrigin::McpNotRegistered {
+                servers: vec!["crm".into()]
+            }
+        );
         assert_eq!(
             catalog.lookup("whatever").origin,
             ToolOrigin::MaybeMcp {
