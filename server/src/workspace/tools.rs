@@ -756,6 +756,8 @@ impl Parser<'_> {
         }
 
         let transport = match transport_field {
+            // A transport of the wrong type is already a whole-file type error.
+            Some((field, None)) if !field.value.is_null() => None,
             None | Some((_, None)) => {
                 self.push(
                     &TJ011,
@@ -1072,6 +1074,11 @@ mod tests {
             vec!["1", "true"]
         );
         assert!(doc.is_used());
+        let doc = parse_text(
+            "{\"mcpServers\": {\"s\": {\"transport\": [\"stdio\"], \"command\": \"c\"}}}",
+            &Env::new(),
+        );
+        assert_eq!(codes(&doc), vec![("TJ003", 35, 44)]);
         let doc = parse_text("{\"deny\": [[\"x\"]]}", &Env::new());
         assert_eq!(codes(&doc), vec![("TJ003", 10, 15)]);
         let doc = parse_text("{\"allow\": null, \"Deny\": []}", &Env::new());
