@@ -412,6 +412,25 @@ impl Parser<'_> {
                             new_text: String::new(),
                         }],
                     }),
+                ProblemKind::SingleQuotedString if self.sub.is_verbatim(problem.range) => {
+                    let raw = &self.sub.text[problem.range.start..problem.range.end];
+                    let diagnostic = TJ001.at(&self.path, range, problem.message());
+                    let inner = raw
+                        .strip_prefix('\'')
+                        .and_then(|r| r.strip_suffix('\''))
+                        .filter(|inner| !inner.contains(['"', '\\']));
+                    match inner {
+                        Some(inner) => diagnostic.with_fix(Fix {
+                            title: "Use double quotes".into(),
+                            edits: vec![FileEdit {
+                                path: self.path.clone(),
+                                range,
+                                new_text: format!("\"{inner}\""),
+                            }],
+                        }),
+                        None => diagnostic,
+                    }
+                }
                 ProblemKind::DuplicateKey { first, .. } => TJ009
                     .at(&self.path, range, problem.message())
                     .with_related(Related {
@@ -1092,6 +1111,25 @@ mod tests {
             vec![("TJ001", 14, 15), ("TJ001", 16, 17), ("TJ001", 18, 22)]
         );
         assert_eq!(doc.diagnostics[0].fixes.len(), 1);
+        let doc = parse_text("{'allow': ['a\\'b'], \"deny\": ['说']}", &Env::new());
+        let fixes: Vec<Vec<String>> = doc
+            .diagnostics
+            .iter()
+            .map(|d| {
+                d.fixes
+                    .iter()
+                    .map(|f| f.edits[0].new_text.clone())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            fixes,
+            vec![
+                vec!["\"allow\"".to_string()],
+                vec![],
+                vec!["\"说\"".to_string()]
+            ]
+        );
     }
 
     #[test]
