@@ -418,3 +418,26 @@ fn explain_list_has_one_line_per_rule() {
         .lines()
         .any(|l| l.starts_with("WS003  warning  harness  blank-injected-file: ")));
 }
+
+/// Runs the binary under a pseudo-terminal (`script` from util-linux) and returns what it printed.
+fn on_a_terminal(args: &str, no_color_env: Option<&str>) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("agentws");
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", &format!("'{}' {args}", bin.display()), "/dev/null"])
+        .current_dir(fixtures_dir())
+        .env_remove("NO_COLOR");
+    if let Some(value) = no_color_env {
+        cmd.env("NO_COLOR", value);
+    }
+    let out = cmd.output().expect("`script` (util-linux) runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn colour_on_a_terminal_unless_no_color() {
+    assert!(on_a_terminal("check cli-basic", None).contains("\x1b["));
+    assert!(!on_a_terminal("check cli-basic", Some("1")).contains("\x1b["));
+    assert!(!on_a_terminal("check --no-color cli-basic", None).contains("\x1b["));
+    // An empty NO_COLOR does not count (no-color.org).
+    assert!(on_a_terminal("check cli-basic", Some("")).contains("\x1b["));
+}

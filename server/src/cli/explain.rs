@@ -24,7 +24,7 @@ const RULES_DOC: &str = "docs/rules.md";
 
 pub fn run(args: ExplainArgs) -> u8 {
     if args.list {
-        print!("{}", list());
+        super::output::print_stdout(&list());
         return EXIT_OK;
     }
     let Some(query) = args.code else {
@@ -33,7 +33,7 @@ pub fn run(args: ExplainArgs) -> u8 {
     };
     match find(&query) {
         Some(rule) => {
-            print!("{}", explain(rule));
+            super::output::print_stdout(&explain(rule));
             EXIT_OK
         }
         None => {

@@ -170,6 +170,16 @@ pub fn render(report: &Report, format: Format, style: Style) -> String {
     }
 }
 
+/// Writes `text` to stdout. A closed pipe (`agentws check | head`) is not an error worth a panic:
+/// the reader has what it wanted.
+pub fn print_stdout(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+}
+
 /// Converts diagnostics of one file set to their shown form: positions from the texts in
 /// `files`, paths relative to `cwd`.
 pub struct Shower<'a> {
