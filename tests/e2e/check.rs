@@ -147,6 +147,16 @@ fn json_summary_and_files_checked_match_the_list() {
 }
 
 #[test]
+fn columns_count_unicode_scalar_values() {
+    let (report, _) = check_json(&fixtures_dir(), &["cli-basic/agentws.toml"]);
+    // `"笔记/灵魂 😀.md"` (12 scalar values, 23 UTF-8 bytes, 13 UTF-16 units) starts at column 40.
+    assert_eq!(
+        report["diagnostics"][1]["range"],
+        serde_json::json!({"start": {"line": 3, "column": 40}, "end": {"line": 3, "column": 52}})
+    );
+}
+
+#[test]
 fn a_single_file_reports_only_that_file() {
     let (report, _) = check_json(
         &fixtures_dir(),
@@ -184,7 +194,10 @@ fn paths_are_relative_to_the_current_folder() {
         .iter()
         .map(|d| d["path"].as_str().unwrap())
         .collect();
-    assert_eq!(paths, ["workspace/MEMORY.md", "../agentws.toml"]);
+    assert_eq!(
+        paths,
+        ["workspace/MEMORY.md", "../agentws.toml", "../agentws.toml"]
+    );
 }
 
 #[test]
@@ -236,8 +249,9 @@ fn concise_and_github_formats() {
         stdout(&out),
         "cli-basic/.agentscope/workspace/MEMORY.md:1:1: warning[WS003] `MEMORY.md` in the shared workspace is blank\n\
          cli-basic/agentws.toml:3:29: warning[WS011] additional context file `SOUL.md` exists in no workspace folder\n\
+         cli-basic/agentws.toml:3:40: warning[WS011] additional context file `笔记/灵魂 😀.md` exists in no workspace folder\n\
          Checked 6 files: 1 agentws.toml, 1 AGENTS.md, 1 MEMORY.md, 1 skill, 1 subagent, 1 tools.json.\n\
-         Found 0 errors, 2 warnings, 0 infos.\n"
+         Found 0 errors, 3 warnings, 0 infos.\n"
     );
     let out = run(
         &fixtures_dir(),
@@ -245,7 +259,7 @@ fn concise_and_github_formats() {
     );
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 3);
     assert!(lines[1].starts_with(
         "::warning file=cli-basic/agentws.toml,line=3,col=29,endLine=3,endColumn=38,title=WS011::additional context file `SOUL.md` exists in no workspace folder%0A"
     ), "{}", lines[1]);
