@@ -371,7 +371,6 @@ fn nothing_is_written_without_fix() {
 }
 
 #[test]
-#[ignore = "needs the parse branch: the first rules with certain fixes (quote `name: yes`)"]
 fn fix_applies_certain_fixes_and_reports_what_remains() {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("p");
