@@ -220,7 +220,7 @@ fn message_of<'a>(report: &'a Value, suffix: &str, code: &str) -> &'a str {
 fn yaml_billion_laughs() {
     let dir = tempfile::tempdir().unwrap();
     let ws = project(dir.path());
-    let lols = vec!["\"lol\""; 9].join(",");
+    let lols = ["\"lol\""; 9].join(",");
     let mut yaml = format!("---\nname: laughs\ndescription: x\na: &a [{lols}]\n");
     let mut previous = 'a';
     for level in 'b'..='j' {
