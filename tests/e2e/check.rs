@@ -383,13 +383,25 @@ fn fix_applies_certain_fixes_and_reports_what_remains() {
     )
     .unwrap();
     let (before, _) = check_json(dir.path(), &["p"]);
-    let fixable = before["diagnostics"]
+    let fixable: Vec<&Value> = before["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|d| !d["fixes"].as_array().unwrap().is_empty())
-        .count();
-    assert!(fixable > 0, "{before:#}");
+        .collect();
+    assert_eq!(fixable.len(), 1, "{before:#}");
+    // Fixes are serialized with their edits in line/column form.
+    assert_eq!(
+        fixable[0]["fixes"][0]["edits"],
+        serde_json::json!([{
+            "path": "p/.agentscope/workspace/skills/yes/SKILL.md",
+            "range": {"start": {"line": 2, "column": 7}, "end": {"line": 2, "column": 10}},
+            "new_text": "\"yes\""
+        }])
+    );
+    // The SARIF of a report with fixes validates too.
+    let sarif = run(dir.path(), &["check", "--format", "sarif", "p"]);
+    assert_valid_sarif(&stdout(&sarif));
     let out = run(dir.path(), &["check", "--fix", "p"]);
     let text = stdout(&out);
     assert!(text.contains("Applied 1 fix in 1 file."), "{text}");
