@@ -466,3 +466,29 @@ fn colour_on_a_terminal_unless_no_color() {
     // An empty NO_COLOR does not count (no-color.org).
     assert!(on_a_terminal("check cli-basic", Some("")).contains("\x1b["));
 }
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["check", "--format", "xml", "cli-basic"][..],
+        &["check", "--profile", "lenient", "cli-basic"],
+        &["check", "--no-such-option"],
+        &["explain"],
+    ] {
+        let out = run(&fixtures_dir(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn the_strict_profile_only_adds_diagnostics() {
+    let (harness, _) = check_json(&fixtures_dir(), &["cli-basic"]);
+    let (strict, _) = check_json(&fixtures_dir(), &["--profile", "strict", "cli-basic"]);
+    let harness = harness["diagnostics"].as_array().unwrap();
+    let strict = strict["diagnostics"].as_array().unwrap();
+    assert!(harness.iter().all(|d| strict.contains(d)));
+    assert!(strict
+        .iter()
+        .filter(|d| !harness.contains(d))
+        .all(|d| d["code"].as_str().unwrap().starts_with("ST")));
+}
