@@ -226,6 +226,32 @@ mod tests {
         assert_eq!(levenshtein("ws001", "ws001"), 0);
     }
 
+    /// docs/cli.md mentions every long option of every subcommand of the binary.
+    #[test]
+    fn cli_doc_mentions_every_option() {
+        use clap::CommandFactory;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/cli.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let cli = crate::cli::Cli::command();
+        let mut missing = Vec::new();
+        for sub in cli.get_subcommands() {
+            if !doc.contains(&format!("agentws {}", sub.get_name())) {
+                missing.push(sub.get_name().to_string());
+            }
+            for arg in sub.get_arguments() {
+                if let Some(long) = arg.get_long() {
+                    if !["help", "version"].contains(&long) && !doc.contains(&format!("--{long}")) {
+                        missing.push(format!("{} --{long}", sub.get_name()));
+                    }
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "document these in docs/cli.md: {missing:?}"
+        );
+    }
+
     /// docs/rules.md must be what the catalog generates. `UPDATE_DOCS=1` rewrites it.
     #[test]
     fn rules_doc_is_generated_from_the_catalog() {
