@@ -490,8 +490,10 @@ proptest! {
 
     #[test]
     fn the_namespace_never_appears_twice(c in ctx(), r in clean_relative()) {
+        // Sandbox runs have no namespace folder; judge every generated context as a local run
+        // instead of rejecting half of them.
+        let c = Ctx { sandbox: None, ..c };
         let run = run_of(&c);
-        prop_assume!(c.sandbox.is_none());
         prop_assume!(!r.split('/').any(|s| s == c.user));
         let ns = run.namespace().map(str::to_string);
         for input in [r.clone(), format!("{}/{r}", run.root()), format!("file://{}/{r}", run.root())] {
