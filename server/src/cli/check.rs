@@ -163,7 +163,8 @@ pub fn run(args: CheckArgs) -> u8 {
                 checked = check_target(target, &env, options);
             }
         }
-        let shower = Shower::new(&checked.loaded.workspace.files, &cwd);
+        let shower = Shower::new(&checked.loaded.workspace.files, &cwd)
+            .with_excerpts(args.format == Format::Human);
         report
             .diagnostics
             .extend(checked.diagnostics.iter().map(|d| shower.show(d)));

@@ -69,14 +69,15 @@ pub fn rule_doc_uri(code: &str) -> String {
 /// The text `agentws explain CODE` prints.
 pub fn explain(rule: &Rule) -> String {
     format!(
-        "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n",
+        "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n\nSee {}\n",
         rule.code,
         rule.name,
         rule.severity.as_str(),
         profile_name(rule.profile),
         rule.summary,
         rule.consequence,
-        rule.explanation.trim_end()
+        rule.explanation.trim_end(),
+        rule_doc_uri(rule.code)
     )
 }
 
@@ -217,6 +218,7 @@ mod tests {
         assert!(text.contains(rule.summary));
         assert!(text.contains(&format!("Runtime: {}", rule.consequence)));
         assert!(text.contains(rule.explanation));
+        assert!(text.ends_with("\n\nSee docs/rules.md#ws003\n"));
     }
 
     #[test]

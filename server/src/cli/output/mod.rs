@@ -185,6 +185,8 @@ pub fn print_stdout(text: &str) {
 pub struct Shower<'a> {
     files: &'a FileSet,
     cwd: &'a Path,
+    /// Only the human format shows source lines; the others skip copying them.
+    excerpts: bool,
     /// Line indexes built on first use, one per file.
     indexes: std::cell::RefCell<BTreeMap<std::path::PathBuf, LineIndex>>,
 }
@@ -194,8 +196,15 @@ impl<'a> Shower<'a> {
         Self {
             files,
             cwd,
+            excerpts: true,
             indexes: Default::default(),
         }
+    }
+
+    /// Whether shown diagnostics carry source excerpts (default: yes).
+    pub fn with_excerpts(mut self, excerpts: bool) -> Self {
+        self.excerpts = excerpts;
+        self
     }
 
     pub fn show(&self, d: &Diagnostic) -> ShownDiagnostic {
@@ -274,6 +283,9 @@ impl<'a> Shower<'a> {
     }
 
     fn excerpt(&self, path: &Path, ranges: &[TextRange]) -> Option<Excerpt> {
+        if !self.excerpts {
+            return None;
+        }
         self.with_index(path, |text, index| excerpt(text, index, ranges))
             .flatten()
     }
