@@ -544,4 +544,44 @@ pub(crate) mod tests {
              1 problem can be fixed with `agentws check --fix`.\n"
         );
     }
+
+    proptest::proptest! {
+        /// Any text, any range (even past the end or inside a character), any fix: every format
+        /// renders without panicking, and positions stay 1-based and ordered.
+        #[test]
+        fn every_format_renders_any_text_and_range(
+            text in "(\\PC|[\t\r\n\u{0}\u{200b}]){0,200}",
+            a in 0usize..260,
+            b in 0usize..260,
+            new_text in "\\PC{0,5}",
+        ) {
+            let path = PathBuf::from("/p/f.md");
+            let mut files = FileSet::new();
+            files.insert_text(path.clone(), &text);
+            let range = TextRange::new(a.min(b), a.max(b));
+            let d = Diagnostic {
+                path: path.clone(),
+                range,
+                severity: Severity::Warning,
+                code: "XX001",
+                message: "m".into(),
+                consequence: "c".into(),
+                fixes: vec![Fix {
+                    title: "t".into(),
+                    edits: vec![FileEdit { path: path.clone(), range, new_text }],
+                }],
+                related: vec![],
+            };
+            let shown = Shower::new(&files, Path::new("/p")).show(&d);
+            proptest::prop_assert!(shown.range.start.line >= 1 && shown.range.start.column >= 1);
+            proptest::prop_assert!(shown.range.start <= shown.range.end);
+            let report = Report {
+                diagnostics: vec![shown],
+                ..Default::default()
+            };
+            for format in [Format::Human, Format::Concise, Format::Json, Format::Sarif, Format::Github] {
+                render(&report, format, Style { color: true });
+            }
+        }
+    }
 }
