@@ -130,7 +130,11 @@ fn unreadable_file() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let ws = project(dir.path());
-    let path = skill(&ws, "locked", b"---\nname: locked\ndescription: x\n---\n");
+    let path = skill(
+        &ws,
+        "locked",
+        b"---\nname: locked\ndescription: x\n---\nBody\n",
+    );
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
     let (report, code) = check_json(dir.path(), &["p"]);
     if reads_despite_permissions(&path) {
@@ -158,7 +162,11 @@ fn unreadable_folder() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let ws = project(dir.path());
-    let path = skill(&ws, "hidden", b"---\nname: hidden\ndescription: x\n---\n");
+    let path = skill(
+        &ws,
+        "hidden",
+        b"---\nname: hidden\ndescription: x\n---\nBody\n",
+    );
     let folder = path.parent().unwrap().to_path_buf();
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o000)).unwrap();
     let privileged = std::fs::read_dir(&folder).is_ok();

@@ -167,15 +167,15 @@ mod tests {
             [
                 (
                     "/p/.agentscope/workspace/skills/a/SKILL.md",
-                    "name: shared-skill\ndescription: d\n",
+                    "---\nname: shared-skill\ndescription: d\n---\nBody\n",
                 ),
                 (
                     "/p/.agentscope/workspace/alice/skills/b/SKILL.md",
-                    "name: alice-skill\ndescription: d\n",
+                    "---\nname: alice-skill\ndescription: d\n---\nBody\n",
                 ),
                 (
                     "/p/.agentscope/workspace/subagents/r.md",
-                    "description: d\n",
+                    "---\ndescription: d\n---\n",
                 ),
             ],
         );

@@ -329,7 +329,7 @@ mod fixture_tests {
             "skills/leading-blank/SKILL.md SK003 error",
             "skills/long-opener/SKILL.md SK004 error",
             "skills/mismatch/SKILL.md SK016 warning",
-            "skills/mismatch/SKILL.md SK023 info",
+            "skills/mismatch/SKILL.md SK023 warning",
             "skills/nested/deep/SKILL.md SK017 warning",
             "skills/yes-name/SKILL.md SK008 error",
             "subagents/bad-values.md SA012 warning",
