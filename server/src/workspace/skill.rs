@@ -736,6 +736,35 @@ mod tests {
     }
 
     #[test]
+    fn skill_manage_limits_are_infos() {
+        // 1 025 UTF-16 units: 512 emoji are 1 024 units, plus one letter.
+        let description = format!("{}a", "😀".repeat(512));
+        let text = format!(
+            "---\nname: pdf\ndescription: {description}\n---\n{}",
+            "x".repeat(100_001)
+        );
+        let doc = skill(&text);
+        assert_eq!(doc.outcome, Ok(()));
+        let start = 27;
+        assert_eq!(
+            codes(&doc),
+            vec![
+                ("SK020", start, start + description.len()),
+                (
+                    "SK021",
+                    start + description.len() + 5,
+                    start + description.len() + 5
+                )
+            ]
+        );
+        let doc = skill("---\nname: Pdf_Tool\ndescription: d\n---\nx");
+        assert_eq!(
+            doc.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
+            vec!["SK016", "SK019"]
+        );
+    }
+
+    #[test]
     fn locations() {
         let body = "---\nname: x\ndescription: d\n---\nBody";
         let doc = parse_at("skills/a/x/SKILL.md", body);
