@@ -6,4 +6,5 @@ mod check;
 mod lsp;
 mod normalize;
 mod preview;
+mod realistic;
 mod support;
