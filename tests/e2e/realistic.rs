@@ -9,8 +9,12 @@ use serde_json::Value;
 use crate::support::fixture;
 
 /// Diagnostic codes accepted on the realistic workspace, each with the reason it is not a false
-/// positive. Empty: the fixture is meant to be clean. Add a code here only with a justification.
-const JUSTIFIED_CODES: &[(&str, &str)] = &[];
+/// positive. Add a code here only with a justification.
+const JUSTIFIED_CODES: &[(&str, &str)] = &[(
+    "SK025",
+    "real skills set `allowed-tools`; the harness renders it but enforces nothing, which every \
+     skill that sets it is told once (an info, not a problem of the fixture)",
+)];
 
 /// Runs `agentws check --format json [extra] <realistic>` and returns the parsed report.
 ///
