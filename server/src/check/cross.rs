@@ -1,6 +1,7 @@
 //! Cross-file rules (`XR…`, harness-spec §9.5): references between workspace files that the
 //! runtime never checks — subagent `skills:` against the skills that exist, subagent
-//! `workspace.path` targets, and (with the tool catalog) subagent `tools:` and tool mentions.
+//! `workspace.path` targets, subagent `tools:` against the tool catalog, and prompt text that
+//! mentions tools tools.json removes.
 //!
 //! Pure over the snapshot. Per-file entry point `check_file` so an editor change re-checks only the
 //! files that depend on it.
@@ -9,29 +10,88 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::base::Diagnostic;
+use crate::base::TextRange;
 use crate::rules::cross::*;
+use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
 use crate::workspace::subagent::SubagentDoc;
-use crate::workspace::{Tree, Workspace};
+use crate::workspace::{FileKind, Tree, Workspace};
 
 /// Every cross-file diagnostic of the workspace.
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let index = SkillNames::new(workspace);
-    workspace
+    let catalog = ToolCatalog::for_workspace(workspace);
+    let mut out: Vec<Diagnostic> = workspace
         .subagents
         .iter()
-        .flat_map(|s| check_subagent(workspace, &index, s))
-        .collect()
+        .flat_map(|s| check_subagent(workspace, &index, &catalog, s))
+        .collect();
+    for path in workspace.kinds.keys() {
+        out.extend(removed_tool_mentions(workspace, &catalog, path));
+    }
+    out
 }
 
 /// Cross-file diagnostics whose primary location is `path`.
 pub fn check_file(workspace: &Workspace, path: &Path) -> Vec<Diagnostic> {
     let index = SkillNames::new(workspace);
-    workspace
+    let catalog = ToolCatalog::for_workspace(workspace);
+    let mut out: Vec<Diagnostic> = workspace
         .subagents
         .iter()
         .filter(|s| s.path == path)
-        .flat_map(|s| check_subagent(workspace, &index, s))
-        .collect()
+        .flat_map(|s| check_subagent(workspace, &index, &catalog, s))
+        .collect();
+    out.extend(removed_tool_mentions(workspace, &catalog, path));
+    out
+}
+
+/// Backticked tool names (`` `name` `` or `` `name(...)` ``) in AGENTS.md and SKILL.md text that
+/// name a registered tool tools.json removes.
+fn removed_tool_mentions(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    path: &Path,
+) -> Vec<Diagnostic> {
+    if !matches!(
+        workspace.kind_of(path),
+        Some(FileKind::AgentsMd | FileKind::Skill)
+    ) {
+        return Vec::new();
+    }
+    let Some(text) = workspace.files.text(path) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut rest = text;
+    let mut offset = 0;
+    while let Some(open) = rest.find('`') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('`') else { break };
+        let inner = &after[..close];
+        let name = inner.split('(').next().unwrap_or_default();
+        let start = offset + open + 1;
+        if !name.is_empty()
+            && name.len() <= 64
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            let info = catalog.lookup(name);
+            if info.is_registered() && info.removal.is_some() && !info.readded {
+                let how = match info.removal {
+                    Some(Removal::Denied(_)) => "denies",
+                    _ => "leaves out of `allow`",
+                };
+                out.push(XR010.at(
+                    path,
+                    TextRange::new(start, start + name.len()),
+                    format!("mentions `{name}`, which tools.json {how}"),
+                ));
+            }
+        }
+        let consumed = open + 1 + close + 1;
+        offset += consumed;
+        rest = &rest[consumed..];
+    }
+    out
 }
 
 /// Names of loaded skills: those every call can see, and those only some namespaces see.
@@ -67,11 +127,20 @@ impl<'a> SkillNames<'a> {
 fn check_subagent(
     workspace: &Workspace,
     skills: &SkillNames,
+    catalog: &ToolCatalog,
     subagent: &SubagentDoc,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if subagent.outcome.is_err() {
         return out;
+    }
+    for entry in &subagent.tools {
+        out.extend(check_subagent_tool(
+            catalog,
+            subagent,
+            &entry.value,
+            entry.range,
+        ));
     }
     let own_namespace = match &subagent.location.tree {
         Tree::Namespace(ns) => Some(ns.as_str()),
@@ -150,6 +219,60 @@ fn check_subagent(
     out
 }
 
+fn check_subagent_tool(
+    catalog: &ToolCatalog,
+    subagent: &SubagentDoc,
+    name: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let info = catalog.lookup(name);
+    let path = &subagent.path;
+    match &info.origin {
+        ToolOrigin::BuiltIn(group) => {
+            return Some(XR003.at(
+                path,
+                range,
+                format!(
+                    "`{name}` is a harness built-in ({}): every child has it",
+                    group.label()
+                ),
+            ))
+        }
+        ToolOrigin::MaybeMcp { .. } => {}
+        ToolOrigin::Mcp { .. } => {}
+        ToolOrigin::Unknown if catalog.allows_by_name(name) => {}
+        origin => {
+            let why = match origin {
+                ToolOrigin::BuiltInDisabled(group) => {
+                    format!("`{name}` is a built-in that is not registered here ({})", group.requirement())
+                }
+                ToolOrigin::OptIn { needs } => format!("`{name}` is only registered {needs}"),
+                ToolOrigin::McpNotRegistered { servers } => format!(
+                    "`{name}` comes from MCP server(s) {} that the runtime skips",
+                    servers.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+                ),
+                _ => format!(
+                    "no built-in, MCP server `enableTools` or tools.json `allow` entry names `{name}` \
+                     (a tool registered in Java code is invisible to agentws)"
+                ),
+            };
+            return Some(XR001.at(path, range, why));
+        }
+    }
+    if info.removal.is_some() && !info.readded {
+        let how = match info.removal {
+            Some(Removal::Denied(_)) => "denies it",
+            _ => "leaves it out of `allow`",
+        };
+        return Some(XR002.at(
+            path,
+            range,
+            format!("tools.json {how}: `{name}` is not in the parent's toolkit"),
+        ));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
@@ -220,6 +343,54 @@ mod tests {
                         PathBuf::from("/p/.agentscope/workspace/subagents/r-home").display()
                     )
                 ),
+            ]
+        );
+    }
+}
+
+#[cfg(test)]
+mod tool_tests {
+    use std::path::Path;
+
+    use crate::config::Config;
+    use crate::workspace::Workspace;
+
+    const TOOLS: &str = r#"{
+  "allow": ["read_file", "get_issue"],
+  "deny": ["execute"],
+  "mcpServers": {
+    "tracker": {"transport": "stdio", "command": "tracker-mcp", "enableTools": ["get_issue", "close_issue"]}
+  }
+}"#;
+    const SUBAGENT: &str =
+        "---\ndescription: triage\ntools: [read_file, get_issue, close_issue, nope, plan_write]\n---\n";
+    const AGENTS: &str = "Use `get_issue`, then `close_issue(id)` when done.\n";
+
+    #[test]
+    fn subagent_tools_and_mentions_against_the_catalog() {
+        let ws = Workspace::from_texts(
+            Config::defaults_for(Path::new("/p")),
+            [
+                ("/p/.agentscope/workspace/tools.json", TOOLS),
+                ("/p/.agentscope/workspace/subagents/triage.md", SUBAGENT),
+                ("/p/.agentscope/workspace/AGENTS.md", AGENTS),
+            ],
+        );
+        let found: Vec<(&str, String)> = super::check(&ws)
+            .into_iter()
+            .map(|d| {
+                let text = ws.files.text(&d.path).unwrap();
+                (d.code, text[d.range.start..d.range.end].to_string())
+            })
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("XR003", "read_file".to_string()),
+                ("XR002", "close_issue".to_string()),
+                ("XR001", "nope".to_string()),
+                ("XR001", "plan_write".to_string()),
+                ("XR010", "close_issue".to_string()),
             ]
         );
     }
