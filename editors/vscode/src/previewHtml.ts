@@ -56,23 +56,19 @@ function renderSection(section: PreviewSection, index: number, budgetMax: number
   <summary>
     <span class="title">${escapeHtml(section.title)}</span>
     <span class="tokens">≈${section.tokens} tokens${budgetText}</span>
-    <span class="bar${over ? ' over' : ''}" role="meter" aria-valuemin="0" aria-valuemax="${budgetMax}" aria-valuenow="${section.tokens}" title="≈${section.tokens} tokens"><span class="fill"></span></span>
+    <span class="bar${over ? ' over' : ''}" role="meter" aria-valuemin="0" aria-valuemax="${budgetMax}" aria-valuenow="${section.tokens}" title="≈${section.tokens} tokens" data-percent="${percent}"><span class="fill"></span></span>
   </summary>
   <div class="sources">${sources}</div>
   <pre class="body">${escapeHtml(section.body)}</pre>
 </details>`;
 }
 
-export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): string {
+/**
+ * The part of the page that changes with the preview. Live updates post it to the open page,
+ * which swaps it in place, so the scroll position and the open sections survive an edit.
+ */
+export function renderPreviewBody(model: PreviewModel, contextLabel: string): string {
   const { budget } = model;
-  const csp = [
-    "default-src 'none'",
-    `style-src 'nonce-${options.nonce}'`,
-    `script-src 'nonce-${options.nonce}'`,
-    options.cspSource ? `img-src ${options.cspSource}` : '',
-  ]
-    .filter((part) => part !== '')
-    .join('; ');
   const notes =
     model.notes.length > 0
       ? `<section class="notes"><h2>Notes</h2><ul>${model.notes
@@ -83,10 +79,26 @@ export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): 
     ? '<span class="warn">MEMORY.md cut to fit the budget</span>'
     : '';
   const totalTokens = model.sections.reduce((sum, s) => sum + s.tokens, 0);
-  // Bar widths go into the nonce'd style block: the CSP blocks inline style attributes.
-  const barWidths = model.sections
-    .map((s, i) => `#section-${i} .bar .fill { width: ${barPercent(s.tokens, budget.max)}%; }`)
-    .join('\n  ');
+  return `<header>
+  <h1>System prompt <button id="compare" type="button">Compare with…</button></h1>
+  <div class="meta"><span class="context">${escapeHtml(contextLabel)}</span> ·
+    <span class="summary">${model.sections.length} sections · ≈${totalTokens} tokens ·
+    memory ${budget.used}/${budget.max} tokens</span>${truncated}</div>
+</header>
+<main>${model.sections.map((section, i) => renderSection(section, i, budget.max)).join('')}
+</main>
+${notes}`;
+}
+
+export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): string {
+  const csp = [
+    "default-src 'none'",
+    `style-src 'nonce-${options.nonce}'`,
+    `script-src 'nonce-${options.nonce}'`,
+    options.cspSource ? `img-src ${options.cspSource}` : '',
+  ]
+    .filter((part) => part !== '')
+    .join('; ');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -124,42 +136,52 @@ export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): 
          background: var(--vscode-textCodeBlock-background, #0000001a); border-top: 1px solid var(--vscode-panel-border, #3c3c3c); }
   .notes h2 { font-size: 1em; margin: 14px 0 4px; }
   .notes li { margin: 2px 0; }
-  ${barWidths}
 </style>
 </head>
 <body>
-<header>
-  <h1>System prompt <button id="compare" type="button">Compare with…</button></h1>
-  <div class="meta"><span class="context">${escapeHtml(options.contextLabel)}</span> ·
-    <span class="summary">${model.sections.length} sections · ≈${totalTokens} tokens ·
-    memory ${budget.used}/${budget.max} tokens</span>${truncated}</div>
-</header>
-<main>${model.sections.map((section, i) => renderSection(section, i, budget.max)).join('')}
-</main>
-${notes}
+<div id="root">${renderPreviewBody(model, options.contextLabel)}</div>
 <script nonce="${options.nonce}">
   (function () {
     const api = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined;
-    const state = (api && api.getState()) || { open: [] };
-    document.querySelectorAll('details.section').forEach(function (el) {
-      if (state.open.indexOf(el.dataset.index) >= 0) { el.open = true; }
-      el.addEventListener('toggle', function () {
-        const open = Array.from(document.querySelectorAll('details.section'))
-          .filter(function (d) { return d.open; }).map(function (d) { return d.dataset.index; });
-        if (api) { api.setState({ open: open }); }
+    const root = document.getElementById('root');
+    function openSections() {
+      return Array.from(root.querySelectorAll('details.section'))
+        .filter(function (d) { return d.open; }).map(function (d) { return d.dataset.index; });
+    }
+    // Widths through the CSSOM: the CSP refuses style attributes written in the markup.
+    function apply() {
+      const state = (api && api.getState()) || { open: [] };
+      root.querySelectorAll('.bar').forEach(function (bar) {
+        bar.querySelector('.fill').style.width = bar.dataset.percent + '%';
       });
-    });
-    document.getElementById('compare').addEventListener('click', function () {
-      if (api) { api.postMessage({ type: 'compare' }); }
-    });
-    document.addEventListener('click', function (event) {
-      const link = event.target.closest && event.target.closest('a.source');
+      root.querySelectorAll('details.section').forEach(function (el) {
+        if (state.open.indexOf(el.dataset.index) >= 0) { el.open = true; }
+        el.addEventListener('toggle', function () {
+          if (api) { api.setState({ open: openSections() }); }
+        });
+      });
+    }
+    root.addEventListener('click', function (event) {
+      if (event.target.closest('#compare')) {
+        if (api) { api.postMessage({ type: 'compare' }); }
+        return;
+      }
+      const link = event.target.closest('a.source');
       if (!link) { return; }
       event.preventDefault();
       if (api) {
         api.postMessage({ type: 'open', path: link.dataset.path, line: Number(link.dataset.line) });
       }
     });
+    window.addEventListener('message', function (event) {
+      const message = event.data;
+      if (message && message.type === 'update' && typeof message.body === 'string') {
+        if (api) { api.setState({ open: openSections() }); }
+        root.innerHTML = message.body;
+        apply();
+      }
+    });
+    apply();
   })();
 </script>
 </body>

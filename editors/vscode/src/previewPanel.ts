@@ -6,7 +6,7 @@ import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import { contextFileName, contextLabel, debounce } from './context';
 import { isServerFile, resolveSourcePath } from './files';
-import { renderPreviewHtml } from './previewHtml';
+import { renderPreviewBody, renderPreviewHtml } from './previewHtml';
 import { Methods, PreviewContext, PreviewModel, PreviewParams, toPreviewModel } from './protocol';
 
 export const PREVIEW_VIEW_TYPE = 'agentws.preview';
@@ -34,6 +34,8 @@ export class PreviewPanel implements vscode.Disposable {
   private readonly refresher: { trigger: () => void; cancel: () => void };
   private generation = 0;
   private disposed = false;
+  /** True while the page shows a preview (not an error) and can take in-place updates. */
+  private rendered = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -93,11 +95,19 @@ export class PreviewPanel implements vscode.Disposable {
       if (generation !== this.generation || this.disposed) {
         return;
       }
+      if (this.rendered) {
+        await this.panel.webview.postMessage({
+          type: 'update',
+          body: renderPreviewBody(model, contextLabel(this.context)),
+        });
+        return;
+      }
       this.panel.webview.html = renderPreviewHtml(model, {
         contextLabel: contextLabel(this.context),
         nonce: crypto.randomBytes(16).toString('base64'),
         cspSource: this.panel.webview.cspSource,
       });
+      this.rendered = true;
     } catch (error) {
       if (generation === this.generation && !this.disposed) {
         this.showError(error instanceof Error ? error.message : String(error));
@@ -106,6 +116,7 @@ export class PreviewPanel implements vscode.Disposable {
   }
 
   private showError(message: string): void {
+    this.rendered = false;
     const escaped = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     this.panel.webview.html = `<!DOCTYPE html><html><body><h3>agentws preview failed</h3><pre>${escaped}</pre></body></html>`;
   }

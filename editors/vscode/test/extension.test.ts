@@ -132,6 +132,12 @@ test('Preview System Prompt asks user and session, remembers them, and renders t
   recorded.textChange.fire({ document: { uri: Uri.file(path.join(project, '.agentscope/workspace/MEMORY.md')) } });
   await tick();
   assert.equal(requests.length, 2, 'a burst of edits is one request');
+  // The open page is updated in place (scroll and open sections kept), not reloaded.
+  assert.equal(panel.webview.posted.length, 1);
+  const update = panel.webview.posted[0] as { type: string; body: string };
+  assert.equal(update.type, 'update');
+  assert.equal((update.body.match(/<details class="section"/g) ?? []).length, 11);
+  assert.doesNotMatch(update.body, /<script/);
 
   // A source link opens the file at its line (0-based in the API).
   panel.webview.messages.fire({ type: 'open', path: '.agentscope/workspace/skills/pdf/SKILL.md', line: 3 });

@@ -59,6 +59,8 @@ export class Range {
 
 export interface FakeWebview {
   html: string;
+  posted: unknown[];
+  postMessage: (message: unknown) => Promise<boolean>;
   cspSource: string;
   messages: EventEmitter<unknown>;
   onDidReceiveMessage: EventEmitter<unknown>['event'];
@@ -160,7 +162,17 @@ export const vscodeStub = {
       const panel: FakePanel = {
         viewType,
         title,
-        webview: { html: '', cspSource: 'vscode-webview:', messages, onDidReceiveMessage: messages.event },
+        webview: {
+          html: '',
+          posted: [] as unknown[],
+          postMessage(message: unknown) {
+            this.posted.push(message);
+            return Promise.resolve(true);
+          },
+          cspSource: 'vscode-webview:',
+          messages,
+          onDidReceiveMessage: messages.event,
+        },
         disposeEmitter,
         onDidDispose: disposeEmitter.event,
         reveal: () => undefined,

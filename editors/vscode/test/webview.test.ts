@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { BrowserContext, chromium, Page } from 'playwright-core';
-import { renderPreviewHtml } from '../src/previewHtml';
+import { renderPreviewBody, renderPreviewHtml } from '../src/previewHtml';
 import { toPreviewModel } from '../src/protocol';
 
 const extensionRoot = path.resolve(__dirname, '..', '..');
@@ -131,6 +131,26 @@ test('opened sections show the exact prompt text; notes and the truncation flag 
   assert.equal(await agents.locator('pre.body').textContent(), model.sections[6].body);
   assert.deepEqual(await page.locator('.notes li').allTextContents(), model.notes);
   assert.equal(await page.locator('header .warn').textContent(), 'MEMORY.md cut to fit the budget');
+});
+
+test('a live update swaps the sections in place and keeps open ones open', async () => {
+  const updated = toPreviewModel({
+    ...fixture,
+    sections: fixture.sections.map((s: { title: string }, i: number) => (i === 6 ? { ...s, title: 'AGENTS.md (edited)' } : s)),
+  });
+  const before = await page.$$eval('details.section', (els) => els.map((d) => (d as HTMLDetailsElement).open));
+  await page.evaluate(
+    (body) => window.postMessage({ type: 'update', body }, '*'),
+    renderPreviewBody(updated, 'user alice · session s1 · harness 2026-09'),
+  );
+  await page.waitForFunction(() => document.querySelectorAll('details.section .title')[6].textContent === 'AGENTS.md (edited)');
+  const after = await page.$$eval('details.section', (els) => els.map((d) => (d as HTMLDetailsElement).open));
+  assert.deepEqual(after, before);
+  const width = await page.$eval('#section-7 .bar .fill', (el) => (el as HTMLElement).style.width);
+  assert.equal(width, '94.4%');
+  // Back to the fixture for the screenshot.
+  await page.evaluate((body) => window.postMessage({ type: 'update', body }, '*'), renderPreviewBody(model, 'user alice · session s1 · harness 2026-09'));
+  await page.waitForFunction(() => document.querySelectorAll('details.section .title')[6].textContent === 'Loaded context: AGENTS.md');
 });
 
 test('screenshot of the panel for the README', async () => {
