@@ -144,6 +144,9 @@ export class Extension implements vscode.Disposable {
       initializationOptions: { profile: this.config().get<string>('profile', 'harness') },
       outputChannel: this.output,
       diagnosticCollectionName: 'agentws',
+      // Answers the server's workspace/configuration requests for "agentws" and tells it when
+      // those settings change (e.g. agentws.debounceMs).
+      synchronize: { configurationSection: 'agentws' },
     };
     const client = new LanguageClient('agentws', 'agentws', serverOptions, clientOptions);
     this.client = client;

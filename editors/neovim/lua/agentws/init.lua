@@ -34,6 +34,8 @@ local uv = vim.loop
 local clients_by_root = {}
 -- Last exit of a server process, so a caller can tell "never started" from "still starting".
 M.last_exit = nil
+-- Say once per session that the binary is missing, not on every file opened.
+local missing_binary_reported = false
 -- The preview buffer and the context it shows.
 local preview = { buf = nil, context = nil, root = nil }
 
@@ -129,6 +131,10 @@ function M.attach(bufnr)
     return nil
   end
   if vim.fn.executable(M.config.cmd[1]) == 0 then
+    if missing_binary_reported then
+      return nil
+    end
+    missing_binary_reported = true
     vim.notify(
       'agentws: "' .. M.config.cmd[1] .. '" is not executable. Install it (cargo install --path server) '
         .. "or set require('agentws').setup({ cmd = { '/path/to/agentws', 'serve' } }).",
@@ -339,7 +345,9 @@ end
 --- :AgentwsPreview [user] [session]
 function M.preview(user, session, done)
   local name = vim.api.nvim_buf_get_name(0)
-  local root = (name ~= '' and M.find_root(name)) or M.find_root(vim.fn.getcwd())
+  local root = (name ~= '' and not name:match('^agentws://') and M.find_root(name))
+    or preview.root
+    or M.find_root(vim.fn.getcwd())
   if root == nil then
     vim.notify('agentws: no agentws.toml or .agentscope/workspace above this file', vim.log.levels.ERROR)
     if done then
