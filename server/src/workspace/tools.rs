@@ -1016,6 +1016,43 @@ mod tests {
         assert_eq!(s.map_range(TextRange::new(0, 2)), TextRange::new(0, 2));
     }
 
+    proptest::proptest! {
+        /// Text outside `${…}` maps back to the same bytes of the original; a substituted value
+        /// maps back to its whole `${NAME}`.
+        #[test]
+        fn offset_map_round_trips(parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("${A}".to_string()),
+                proptest::strategy::Just("${UNSET}".to_string()),
+                proptest::strategy::Just("${LONG}".to_string()),
+                "[a-z\\{}$ 说😀\"]{0,6}",
+            ],
+            0..12,
+        )) {
+            let text: String = parts.concat();
+            let e = env(&[("A", "é"), ("LONG", "一二三四五六七八九十")]);
+            let s = Substituted::new(&text, &e, 1 << 20).unwrap();
+            for (index, var) in s.variables.iter().enumerate() {
+                let (start, end) = s.out[index];
+                proptest::prop_assert_eq!(&text[var.range.start..var.range.end], format!("${{{}}}", var.name));
+                if start < end {
+                    proptest::prop_assert_eq!(s.map_range(TextRange::new(start, end)), var.range);
+                }
+            }
+            // Every char of the substituted text outside values comes from the same char.
+            let mut out = 0;
+            while out < s.text.len() {
+                let len = s.text[out..].chars().next().unwrap().len_utf8();
+                let inside = s.out.iter().any(|&(a, b)| out >= a && out < b);
+                if !inside {
+                    let back = s.map_range(TextRange::new(out, out + len));
+                    proptest::prop_assert_eq!(&text[back.start..back.end], &s.text[out..out + len]);
+                }
+                out += len;
+            }
+        }
+    }
+
     #[test]
     fn unset_and_json_breaking_values() {
         let text = "{\"mcpServers\": {\"s\": {\"transport\": \"stdio\", \"command\": \"${CMD}\", \"env\": {\"K\": \"${KEY}\"}}}}";
