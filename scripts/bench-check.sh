@@ -76,7 +76,7 @@ for n in $sizes; do
   "$gen" "$ws" --skills "$n" --subagents $((n / 10)) --users $((n / 100)) \
     --mcp-servers $((n / 50)) --seed "$seed" >&2
   files=$(find "$ws" -type f | wc -l)
-  mb=$(du -sb "$ws" | awk '{printf "%.1f", $1 / 1e6}')
+  mb=$(find "$ws" -type f -printf '%s\n' | awk '{s += $1} END {printf "%.1f", s / 1e6}')
 
   cat_cmd="find '$ws' -type f -print0 | xargs -0 cat > /dev/null"
   check_cmd="'$bin' check ${format_args[*]} '$ws' > /dev/null"

@@ -3,6 +3,7 @@
 
 mod bad_input;
 mod check;
+mod demo;
 mod lsp;
 mod normalize;
 mod preview;
