@@ -161,14 +161,8 @@ pub fn check_lists(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
 
     if !doc.allow.is_empty() {
         let anchor = doc.allow_key.unwrap_or(TextRange::empty(0));
-        let load = catalog.lookup(LOAD_SKILL_TOOL);
-        if load.removal == Some(Removal::NotAllowed) {
-            out.push(TJ023.at(
-                path,
-                anchor,
-                "`allow` leaves out `load_skill_through_path`, but it is re-added on every prompt pass anyway",
-            ));
-        }
+        // Leaving `load_skill_through_path` out of `allow` is not reported: it has no effect,
+        // and nothing needs fixing (the scaffold templates do it).
         let mut dropped: BTreeMap<&'static str, Vec<&str>> = BTreeMap::new();
         for (name, group) in catalog.builtins() {
             if matches!(group, BuiltinGroup::File | BuiltinGroup::Memory)
@@ -248,10 +242,7 @@ mod tests {
 }"#;
         let ws = workspace(Config::defaults_for(Path::new("/p")), &[(SHARED, text)]);
         let diagnostics = check(&ws);
-        assert_eq!(
-            found(text, &diagnostics),
-            vec![("TJ023", "\"allow\""), ("TJ025", "\"allow\"")]
-        );
+        assert_eq!(found(text, &diagnostics), vec![("TJ025", "\"allow\"")]);
         let removed = diagnostics.iter().find(|d| d.code == "TJ025").unwrap();
         assert!(removed.message.contains("memory tools `memory_search`"));
         // write_file/edit_file are denied on purpose: not reported as dropped by allow.

@@ -4,8 +4,8 @@
 //! The run's root comes from `context::effective_root` and nowhere else. A `Run` is immutable
 //! once built, so any number of threads may normalize against it. The only disk access is the
 //! symlink walk (`DiskAccess::ResolveSymlinks`, local filesystems only), which touches existing
-//! path components and nothing else. Depends on `config`, `context`, `syntax::java` and
-//! `paths::input`; never on a front-end.
+//! path components and nothing else. Depends on `config`, `context` and `paths::input`; never on
+//! a front-end.
 
 use std::fmt;
 use std::fs;

@@ -235,7 +235,7 @@ pub static SK022: Rule = Rule {
 pub static SK023: Rule = Rule {
     code: "SK023",
     name: "skill-yaml11-surprise",
-    severity: Severity::Info,
+    severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A plain YAML value is typed by YAML 1.1 rules into something other than the text written."#,
     consequence: r#"The runtime renders the typed value with Java `String.valueOf` (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,

@@ -274,7 +274,7 @@ pub static TJ023: Rule = Rule {
     name: "tools-load-skill-not-removable",
     severity: Severity::Warning,
     profile: Profile::Harness,
-    summary: "`load_skill_through_path` is denied, or left out of a non-empty `allow`.",
+    summary: "`load_skill_through_path` is denied.",
     consequence: "No effect: the skill middleware re-adds `load_skill_through_path` on every prompt pass.",
     explanation: "The skills tool is not a platform tool, but it is registered again whenever the skills \
 block is rendered, so tools.json cannot remove it. To hide skills, configure the skill layers instead.",

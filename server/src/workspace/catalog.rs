@@ -454,6 +454,12 @@ impl ToolCatalog {
         None
     }
 
+    /// True when tools.json's `allow` names `name` (so the author expects a tool of that name,
+    /// e.g. one registered in Java code that agentws cannot see).
+    pub fn allows_by_name(&self, name: &str) -> bool {
+        self.allow.contains(name)
+    }
+
     /// Registered built-ins in registration order.
     pub fn builtins(&self) -> impl Iterator<Item = (&'static str, BuiltinGroup)> + '_ {
         self.builtins.iter().copied()

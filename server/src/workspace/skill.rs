@@ -267,20 +267,23 @@ fn read_metadata(doc: &mut SkillDoc, text: &str, split: SkillSplit, out: &mut Ve
                     continue;
                 }
                 let rendered = surprise.value.java_string().unwrap_or_default();
-                let key = if surprise.key_path.is_empty() {
-                    String::new()
+                let written = if surprise.key_path.is_empty() {
+                    format!("`{}`", surprise.source)
                 } else {
-                    format!("`{}: ` ", surprise.key_path)
+                    format!("`{}: {}`", surprise.key_path, surprise.source)
                 };
-                out.push(rules::SK023.at(
+                let mut diag = rules::SK023.at(
                     &path,
                     surprise.range,
                     format!(
-                        "{key}`{}` is read by YAML 1.1 as a {}; the runtime renders it as `{rendered}`",
-                        surprise.source,
+                        "{written} is read by YAML 1.1 as a {}; the runtime renders it as `{rendered}`",
                         surprise.value.type_name()
                     ),
-                ));
+                );
+                if is_plain_scalar(&text[surprise.range.start..surprise.range.end]) {
+                    diag = diag.with_fix(quote_fix(&path, surprise.range, &surprise.source));
+                }
+                out.push(diag);
             }
         }
         Err(err) => {
@@ -725,11 +728,40 @@ mod tests {
             ]
         );
         let surprise = doc.diagnostics.iter().find(|d| d.code == "SK023").unwrap();
-        assert_eq!(surprise.message, "`version: ` `1.10` is read by YAML 1.1 as a floating-point number; the runtime renders it as `1.1`");
+        assert_eq!(surprise.message, "`version: 1.10` is read by YAML 1.1 as a floating-point number; the runtime renders it as `1.1`");
         let doc = skill("---\nname: pdf\ndescription: d\ndate: 2024-01-01\n---\nBody");
         assert!(doc.diagnostics[0]
             .message
             .ends_with("`Mon Jan 01 00:00:00 UTC 2024`"));
+    }
+
+    #[test]
+    fn skill_manage_limits_are_infos() {
+        // 1 025 UTF-16 units: 512 emoji are 1 024 units, plus one letter.
+        let description = format!("{}a", "😀".repeat(512));
+        let text = format!(
+            "---\nname: pdf\ndescription: {description}\n---\n{}",
+            "x".repeat(100_001)
+        );
+        let doc = skill(&text);
+        assert_eq!(doc.outcome, Ok(()));
+        let start = 27;
+        assert_eq!(
+            codes(&doc),
+            vec![
+                ("SK020", start, start + description.len()),
+                (
+                    "SK021",
+                    start + description.len() + 5,
+                    start + description.len() + 5
+                )
+            ]
+        );
+        let doc = skill("---\nname: Pdf_Tool\ndescription: d\n---\nx");
+        assert_eq!(
+            doc.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
+            vec!["SK016", "SK019"]
+        );
     }
 
     #[test]

@@ -14,10 +14,10 @@ use crate::rules::tools::*;
 use crate::rules::Rule;
 use crate::syntax::java;
 use crate::syntax::json::{self, Member, Node, ProblemKind, Value};
+use crate::workspace::layers::EMPTY_FILE_REMINDER;
 use crate::workspace::subagent::Spanned;
 
 /// The text the local filesystem returns for an existing blank file (harness-spec §1.3).
-const BLANK_FILE_REMINDER: &str = "System reminder: File exists but has empty contents";
 /// Substituted text larger than this is not analysed (a value pasted many times could explode).
 pub const MAX_SUBSTITUTED_BYTES: usize = 32 * 1024 * 1024;
 
@@ -139,7 +139,7 @@ pub fn parse(path: PathBuf, content: &FileContent, env: &Env) -> ToolsDoc {
         doc.diagnostics.push(TJ004.at(
             &doc.path,
             TextRange::empty(0),
-            format!("tools.json is blank; the runtime parses \"{BLANK_FILE_REMINDER}\" instead and fails"),
+            format!("tools.json is blank; the runtime parses \"{EMPTY_FILE_REMINDER}\" instead and fails"),
         ));
         doc.outcome = ToolsOutcome::Ignored {
             reason: "the file is blank".into(),
