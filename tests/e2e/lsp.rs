@@ -965,3 +965,79 @@ fn the_server_reports_what_check_reports() {
         assert_eq!(client.shutdown(), 0);
     }
 }
+
+/// A real editor: headless Neovim attaches the server to a SKILL.md of the fixture and receives
+/// the diagnostics `agentws check` reports (for that file and for the fixture's symbolic-link
+/// loop). Skipped when Neovim is missing, except under `CI=true`, where that is a failure.
+#[test]
+fn neovim_receives_the_diagnostics() {
+    let has_nvim = std::process::Command::new("nvim")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_nvim {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "Neovim (`nvim`) is required under CI=true; .ci/run installs the Debian package `neovim`"
+        );
+        eprintln!("skipping: nvim not installed");
+        return;
+    }
+    let root = fixture("lsp-basic").canonicalize().unwrap();
+    let file = ws(&root).join("skills/broken/SKILL.md");
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("received.txt");
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/e2e/nvim/lsp_diagnostics.lua");
+    let status = std::process::Command::new("nvim")
+        .args(["--headless", "--clean", "-n", "-u", "NONE", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("FIXTURE", &root)
+        .env("FILE", &file)
+        .env("OUT", &out)
+        .env("AGENTWS", env!("CARGO_BIN_EXE_agentws"))
+        .env("HOME", out_dir.path())
+        .stdin(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let received = std::fs::read_to_string(&out).unwrap();
+
+    // What `agentws check` says about the same two files, as `<file>|<line>|<col>|<code>`
+    // (columns of these fixtures' diagnostics are ASCII, so UTF-16 and character counts agree).
+    let check = std::process::Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .arg("check")
+        .arg(&root)
+        .current_dir("/")
+        .output()
+        .unwrap();
+    let loop_path = ws(&root).join("skills/loop");
+    let mut expected: Vec<String> = Vec::new();
+    let mut buffer: Vec<String> = Vec::new();
+    for wanted in [&loop_path, &file] {
+        for line in String::from_utf8_lossy(&check.stdout).lines() {
+            let mut parts = line.splitn(4, ':');
+            let (Some(path), Some(l), Some(c), Some(rest)) =
+                (parts.next(), parts.next(), parts.next(), parts.next())
+            else {
+                continue;
+            };
+            if Path::new("/").join(path) != *wanted {
+                continue;
+            }
+            let (l, c): (u32, u32) = (l.parse().unwrap(), c.parse().unwrap());
+            let code = rest.split_whitespace().nth(1).unwrap();
+            expected.push(format!("{}|{}|{}|{}", wanted.display(), l - 1, c - 1, code));
+            if wanted == &file {
+                buffer.push(format!("buffer|{}|{}|{}", l - 1, c - 1, code));
+            }
+        }
+    }
+    expected.extend(buffer);
+    assert!(
+        expected.iter().any(|l| l.ends_with("|WS006")),
+        "the fixture's loop is reported by check"
+    );
+    let received: Vec<String> = received.lines().map(str::to_string).collect();
+    assert_eq!(received, expected);
+}
