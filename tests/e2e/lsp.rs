@@ -503,7 +503,11 @@ fn pull_diagnostics_match_push_and_refresh_after_config_change() {
         .filter(|i| !i["items"].as_array().unwrap().is_empty())
         .map(|i| i["uri"].as_str().unwrap())
         .collect();
-    assert_eq!(with_problems, vec![uri(&loop_path).as_str()]);
+    let broken = uri(&ws(&root).join("skills/broken/SKILL.md"));
+    assert_eq!(
+        with_problems,
+        vec![broken.as_str(), uri(&loop_path).as_str()]
+    );
     assert!(items
         .iter()
         .any(|i| i["uri"] == uri(&ws(&root).join("skills/pdf/SKILL.md")).as_str()));
@@ -743,7 +747,7 @@ fn a_50_mb_document_is_accepted() {
 
 #[test]
 fn custom_methods_answer_as_documented() {
-    let root = fixture("lsp-basic");
+    let root = fixture("lsp-basic").canonicalize().unwrap();
     let (mut client, _) = Client::start(&[&root], Options::default());
     let pdf = ws(&root).join("skills/pdf/SKILL.md");
     let status = client.request("agentws/fileStatus", json!({"uri": uri(&pdf)}));
@@ -781,26 +785,87 @@ fn custom_methods_answer_as_documented() {
     );
     assert_eq!(refused["error"]["code"], -32002);
     assert_eq!(refused["error"]["data"]["code"], "invalid-id");
-    for (method, params) in [
-        (
-            "agentws/previewPrompt",
-            json!({"uri": uri(&pdf), "context": {"userId": "alice"}}),
-        ),
-        ("agentws/runBegin", json!({"userId": "alice"})),
-        (
-            "agentws/normalizePath",
-            json!({"runId": "r1", "path": "a.txt", "op": "read"}),
-        ),
-        ("agentws/runEnd", json!({"runId": "r1"})),
-    ] {
-        let answer = client.call(method, params);
-        // Until the renderer and the normalizer are part of the build.
-        assert_eq!(
-            answer["error"]["data"]["code"], "not-available",
-            "{method}: {answer}"
-        );
-        assert_eq!(answer["error"]["code"], -32001);
-    }
+    // previewPrompt = `agentws preview --format json` for the same context.
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .args([
+            "preview",
+            "--format",
+            "json",
+            "--user",
+            "alice",
+            "--date",
+            "2026-05-04",
+            "--os",
+            "Linux 6.1",
+            "--tmp-dir",
+            "/tmp",
+            "--plan",
+            "active",
+        ])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    let expected: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let context = json!({"userId": "alice", "date": "2026-05-04", "os": "Linux 6.1", "tmpDir": "/tmp", "plan": "active"});
+    let preview = client.request(
+        "agentws/previewPrompt",
+        json!({"uri": uri(&pdf), "context": context}),
+    );
+    assert_eq!(preview, expected);
+    assert_eq!(
+        preview["context"]["advertisedWorkspace"],
+        format!("{}/alice", ws(&root).display())
+    );
+    // The default project is the first workspace folder.
+    let default = client.request("agentws/previewPrompt", json!({"context": context}));
+    assert_eq!(default, expected);
+
+    // Runs are bound per id: A.begin, B.begin, A.normalize, A.end, B.normalize.
+    let a = client.request("agentws/runBegin", json!({"userId": "alice"}));
+    let b = client.request("agentws/runBegin", json!({"userId": "bob"}));
+    assert_eq!(a["root"], format!("{}/alice", ws(&root).display()));
+    assert_eq!(b["root"], format!("{}/bob", ws(&root).display()));
+    let in_a = client.request(
+        "agentws/normalizePath",
+        json!({"runId": a["runId"], "path": "notes.md", "op": "write"}),
+    );
+    assert_eq!(in_a["key"], "notes.md");
+    assert_eq!(
+        in_a["path"],
+        format!("{}/alice/notes.md", ws(&root).display())
+    );
+    assert_eq!(
+        client.request("agentws/runEnd", json!({"runId": a["runId"]})),
+        Value::Null
+    );
+    let in_b = client.request(
+        "agentws/normalizePath",
+        json!({"runId": b["runId"], "path": format!("{}/bob/x.md", ws(&root).display())}),
+    );
+    assert_eq!(in_b["key"], "x.md");
+    let cross = client.call(
+        "agentws/normalizePath",
+        json!({"runId": b["runId"], "path": format!("{}/alice/x.md", ws(&root).display())}),
+    );
+    assert_eq!(cross["error"]["code"], -32002);
+    assert_eq!(cross["error"]["data"]["code"], "cross-namespace");
+    let ended = client.call(
+        "agentws/normalizePath",
+        json!({"runId": a["runId"], "path": "x"}),
+    );
+    assert_eq!(ended["error"]["data"]["code"], "unknown-run");
+    let again = client.call("agentws/runEnd", json!({"runId": a["runId"]}));
+    assert_eq!(again["error"]["data"]["code"], "unknown-run");
+    let traversal = client.call(
+        "agentws/normalizePath",
+        json!({"runId": b["runId"], "path": "../x"}),
+    );
+    assert_eq!(traversal["error"]["data"]["code"], "traversal");
     assert_eq!(client.shutdown(), 0);
 }
 
@@ -895,6 +960,69 @@ fn editor_features_on_the_fixture() {
     assert_eq!(client.shutdown(), 0);
 }
 
+/// One diagnostic as `agentws check --format json` reports it: 1-based lines, columns in
+/// Unicode scalar values.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Reported {
+    path: PathBuf,
+    start: (u64, u64),
+    end: (u64, u64),
+    severity: String,
+    code: String,
+    message: String,
+    consequence: String,
+}
+
+fn check_json(root: &Path) -> Vec<Reported> {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .args(["check", "--format", "json"])
+        .arg(root)
+        .current_dir("/")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("check --format json on {}: {e}", root.display()));
+    let position = |p: &Value| (p["line"].as_u64().unwrap(), p["column"].as_u64().unwrap());
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let path = d["path"].as_str().unwrap();
+            Reported {
+                path: Path::new("/").join(path),
+                start: position(&d["range"]["start"]),
+                end: position(&d["range"]["end"]),
+                severity: d["severity"].as_str().unwrap().to_string(),
+                code: d["code"].as_str().unwrap().to_string(),
+                message: d["message"].as_str().unwrap().to_string(),
+                consequence: d["consequence"].as_str().unwrap().to_string(),
+            }
+        })
+        .collect()
+}
+
+/// An LSP UTF-16 position in `text` as the CLI's 1-based (line, scalar column).
+fn scalar_position(text: &str, position: &Value) -> (u64, u64) {
+    let line = position["line"].as_u64().unwrap() as usize;
+    let character = position["character"].as_u64().unwrap() as usize;
+    let line_text = text
+        .split_inclusive('\n')
+        .flat_map(|l| l.split_inclusive('\r'))
+        .nth(line)
+        .unwrap_or("");
+    let mut units = 0;
+    let mut scalars = 0;
+    for ch in line_text.chars() {
+        if units >= character {
+            break;
+        }
+        units += ch.len_utf16();
+        scalars += 1;
+    }
+    (line as u64 + 1, scalars + 1)
+}
+
 /// `agentws check` and the language server report the same diagnostics for the same files.
 #[test]
 fn the_server_reports_what_check_reports() {
@@ -909,33 +1037,7 @@ fn the_server_reports_what_check_reports() {
     assert!(!names.is_empty());
     for name in names {
         let root = fixtures.join(&name).canonicalize().unwrap();
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentws"))
-            .arg("check")
-            .arg(&root)
-            .current_dir("/")
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let mut from_check: Vec<(String, u64, String)> = Vec::new();
-        for line in stdout.lines() {
-            // path:line:col: severity CODE message
-            let mut parts = line.splitn(4, ':');
-            let (Some(path), Some(line_no), Some(_col), Some(rest)) =
-                (parts.next(), parts.next(), parts.next(), parts.next())
-            else {
-                continue;
-            };
-            let Ok(line_no) = line_no.parse::<u64>() else {
-                continue;
-            };
-            let code = rest.split_whitespace().nth(1).unwrap_or("").to_string();
-            let path = if path.starts_with('/') {
-                PathBuf::from(path)
-            } else {
-                PathBuf::from("/").join(path)
-            };
-            from_check.push((path.to_string_lossy().into_owned(), line_no, code));
-        }
+        let mut from_check = check_json(&root);
         let (mut client, _) = Client::start(
             &[&root],
             Options {
@@ -944,19 +1046,30 @@ fn the_server_reports_what_check_reports() {
             },
         );
         let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
-        let mut from_server: Vec<(String, u64, String)> = Vec::new();
+        let mut from_server: Vec<Reported> = Vec::new();
         for item in report["items"].as_array().unwrap() {
-            let path = item["uri"]
-                .as_str()
-                .unwrap()
-                .trim_start_matches("file://")
-                .to_string();
+            let path = PathBuf::from(item["uri"].as_str().unwrap().trim_start_matches("file://"));
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
             for d in item["items"].as_array().unwrap() {
-                from_server.push((
-                    path.clone(),
-                    d["range"]["start"]["line"].as_u64().unwrap() + 1,
-                    d["code"].as_str().unwrap().to_string(),
-                ));
+                let (message, consequence) = d["message"]
+                    .as_str()
+                    .unwrap()
+                    .split_once("\nRuntime: ")
+                    .unwrap();
+                let severity = match d["severity"].as_u64().unwrap() {
+                    1 => "error",
+                    2 => "warning",
+                    _ => "info",
+                };
+                from_server.push(Reported {
+                    path: path.clone(),
+                    start: scalar_position(&text, &d["range"]["start"]),
+                    end: scalar_position(&text, &d["range"]["end"]),
+                    severity: severity.to_string(),
+                    code: d["code"].as_str().unwrap().to_string(),
+                    message: message.to_string(),
+                    consequence: consequence.to_string(),
+                });
             }
         }
         from_check.sort();
@@ -1004,39 +1117,25 @@ fn neovim_receives_the_diagnostics() {
     let received = std::fs::read_to_string(&out).unwrap();
 
     // What `agentws check` says about the same two files, as `<file>|<line>|<col>|<code>`
-    // (columns of these fixtures' diagnostics are ASCII, so UTF-16 and character counts agree).
-    let check = std::process::Command::new(env!("CARGO_BIN_EXE_agentws"))
-        .arg("check")
-        .arg(&root)
-        .current_dir("/")
-        .output()
-        .unwrap();
+    // (the columns of these diagnostics are ASCII, so UTF-16 and scalar counts agree).
     let loop_path = ws(&root).join("skills/loop");
+    let reported = check_json(&root);
     let mut expected: Vec<String> = Vec::new();
     let mut buffer: Vec<String> = Vec::new();
     for wanted in [&loop_path, &file] {
-        for line in String::from_utf8_lossy(&check.stdout).lines() {
-            let mut parts = line.splitn(4, ':');
-            let (Some(path), Some(l), Some(c), Some(rest)) =
-                (parts.next(), parts.next(), parts.next(), parts.next())
-            else {
-                continue;
-            };
-            if Path::new("/").join(path) != *wanted {
-                continue;
-            }
-            let (l, c): (u32, u32) = (l.parse().unwrap(), c.parse().unwrap());
-            let code = rest.split_whitespace().nth(1).unwrap();
-            expected.push(format!("{}|{}|{}|{}", wanted.display(), l - 1, c - 1, code));
+        for d in reported.iter().filter(|d| &d.path == wanted) {
+            let (l, c) = (d.start.0 - 1, d.start.1 - 1);
+            expected.push(format!("{}|{l}|{c}|{}", wanted.display(), d.code));
             if wanted == &file {
-                buffer.push(format!("buffer|{}|{}|{}", l - 1, c - 1, code));
+                buffer.push(format!("buffer|{l}|{c}|{}", d.code));
             }
         }
     }
     expected.extend(buffer);
     assert!(
-        expected.iter().any(|l| l.ends_with("|WS006")),
-        "the fixture's loop is reported by check"
+        expected.iter().any(|l| l.ends_with("|WS006"))
+            && expected.iter().any(|l| l.ends_with("|SK001")),
+        "check reports the fixture's loop and the skill without frontmatter: {expected:?}"
     );
     let received: Vec<String> = received.lines().map(str::to_string).collect();
     assert_eq!(received, expected);

@@ -18,5 +18,10 @@ pub fn run(_args: ServeArgs) -> u8 {
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .try_init();
-    crate::lsp::run(super::project::process_env())
+    let machine = crate::lsp::methods::Machine {
+        date: super::preview::machine_date,
+        os: super::preview::machine_os,
+        tmp_dir: super::preview::machine_tmp_dir,
+    };
+    crate::lsp::run(super::project::process_env(), machine)
 }

@@ -2,12 +2,10 @@
 //! `docs/protocol.md`; a test keeps [`CUSTOM_METHODS`] and the document in step.
 //!
 //! The prompt renderer and the path normalizer are separate pieces of the core; each is reached
-//! through one small adapter function here (`render_preview`, `Runs::*`) so wiring them in is a
-//! one-line change. Until they are part of the build, those methods answer a clear
-//! `not-available` error instead of guessing.
+//! through one small adapter here (`render_preview`, `Runs`), which only maps parameters and
+//! errors. Refusals become JSON-RPC errors with `data.code` = the refusal code.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -18,6 +16,8 @@ use super::convert::{path_to_uri, uri_to_path};
 use super::server::{guarded, invalid_params, Backend, View};
 use crate::config::{Config, FilesystemMode, HarnessVersion, Scope};
 use crate::context::SessionContext;
+use crate::paths::{NormalizeParams, Refusal, RefusalCode, RunEndParams, RunParams, RunRegistry};
+use crate::prompt::{Date, PlanState, PreviewContext};
 use crate::workspace::{Tree, Workspace};
 
 /// Every custom method the server answers, in the order `docs/protocol.md` lists them.
@@ -29,18 +29,8 @@ pub const CUSTOM_METHODS: &[&str] = &[
     "agentws/fileStatus",
 ];
 
-/// JSON-RPC error code for a method whose core piece is not part of this build.
-pub const NOT_AVAILABLE: i64 = -32001;
 /// JSON-RPC error code for a refused context or path (`data.code` says which refusal).
 pub const REFUSED: i64 = -32002;
-
-fn not_available(method: &str, piece: &str) -> Error {
-    Error {
-        code: ErrorCode::ServerError(NOT_AVAILABLE),
-        message: format!("{method} is not available yet: {piece} is not part of this build").into(),
-        data: Some(json!({"code": "not-available"})),
-    }
-}
 
 fn refused(code: &str, message: String) -> Error {
     Error {
@@ -63,7 +53,7 @@ pub struct ContextParams {
     pub date: Option<String>,
     pub os: Option<String>,
     pub tmp_dir: Option<String>,
-    pub plan: Option<bool>,
+    pub plan: Option<String>,
 }
 
 impl ContextParams {
@@ -104,43 +94,43 @@ pub struct PreviewPromptParams {
     pub context: ContextParams,
 }
 
-/// Adapter to the prompt renderer: the JSON of `agentws preview --format json`.
+/// What the runtime takes from its JVM, read at the edge when a preview is asked for.
+#[derive(Clone, Copy)]
+pub struct Machine {
+    pub date: fn() -> Date,
+    pub os: fn() -> String,
+    pub tmp_dir: fn() -> String,
+}
+
+/// The prompt renderer: the JSON of `agentws preview --format json`.
 fn render_preview(
-    _workspace: &Workspace,
-    _session: &SessionContext,
-    _context: &ContextParams,
+    workspace: &Workspace,
+    session: SessionContext,
+    context: &ContextParams,
+    machine: &Machine,
 ) -> Result<Value> {
-    Err(not_available(
-        "agentws/previewPrompt",
-        "the prompt renderer",
-    ))
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RunBeginParams {
-    pub project: Option<Uri>,
-    pub user_id: Option<String>,
-    pub session_id: Option<String>,
-    pub scope: Option<String>,
-    pub filesystem: Option<String>,
-    pub sandbox_root: Option<String>,
-    pub path_mode: Option<String>,
-    pub additional_roots: Option<Vec<String>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct NormalizePathParams {
-    pub run_id: String,
-    pub path: String,
-    pub op: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RunEndParams {
-    pub run_id: String,
+    let date = match &context.date {
+        Some(text) => Date::parse(text).ok_or_else(|| {
+            invalid_params(format!(
+                "date `{text}` is not a calendar date in the form YYYY-MM-DD"
+            ))
+        })?,
+        None => (machine.date)(),
+    };
+    let os = context.os.clone().unwrap_or_else(machine.os);
+    let tmp_dir = context.tmp_dir.clone().unwrap_or_else(machine.tmp_dir);
+    let mut ctx = PreviewContext::new(&workspace.config, date, &os, &tmp_dir);
+    ctx.session = session;
+    if let Some(plan) = &context.plan {
+        ctx.plan = PlanState::parse(plan).ok_or_else(|| {
+            invalid_params(format!(
+                "unknown plan state `{plan}` (active, recorded, off)"
+            ))
+        })?;
+    }
+    let preview =
+        crate::prompt::render(workspace, &ctx).map_err(|err| refused(err.code, err.message))?;
+    serde_json::to_value(&preview).map_err(|err| invalid_params(err.to_string()))
 }
 
 #[derive(Debug, Deserialize)]
@@ -149,29 +139,40 @@ pub struct FileStatusParams {
     pub uri: Uri,
 }
 
-/// The server's runs, each bound to its own id (never a shared "current run").
-///
-/// Adapter to the normalizer's run registry: until it is part of the build every call answers
-/// `not-available`.
+/// The server's runs, each bound to its own id (never a shared "current run"): the normalizer's
+/// registry, owned by this server instance.
 #[derive(Default)]
 pub struct Runs {
-    _registry: Mutex<()>,
+    registry: RunRegistry,
+}
+
+fn refusal(err: Refusal) -> Error {
+    refused(err.code.as_str(), err.message)
 }
 
 impl Runs {
-    fn begin(&self, _config: &Config, _params: &RunBeginParams) -> Result<Value> {
-        Err(not_available("agentws/runBegin", "the path normalizer"))
+    fn begin(&self, config: &Config, params: &RunParams) -> Result<Value> {
+        let info = self.registry.begin(config, params).map_err(refusal)?;
+        serde_json::to_value(info).map_err(|err| invalid_params(err.to_string()))
     }
 
-    fn normalize(&self, _params: &NormalizePathParams) -> Result<Value> {
-        Err(not_available(
-            "agentws/normalizePath",
-            "the path normalizer",
-        ))
+    fn normalize(&self, params: &NormalizeParams) -> Result<Value> {
+        let normalized = self
+            .registry
+            .normalize(&params.run_id, &params.path, params.op)
+            .map_err(refusal)?;
+        serde_json::to_value(normalized).map_err(|err| invalid_params(err.to_string()))
     }
 
-    fn end(&self, _params: &RunEndParams) -> Result<Value> {
-        Err(not_available("agentws/runEnd", "the path normalizer"))
+    fn end(&self, params: &RunEndParams) -> Result<Value> {
+        if self.registry.end(&params.run_id) {
+            Ok(Value::Null)
+        } else {
+            Err(refusal(Refusal::new(
+                RefusalCode::UnknownRun,
+                format!("no run `{}` is active", params.run_id.escape_debug()),
+            )))
+        }
     }
 }
 
@@ -202,19 +203,39 @@ impl Backend {
             if let Err(err) = crate::context::effective_root(&view.workspace.config, &session) {
                 return Err(refused(err.code, err.message));
             }
-            render_preview(&view.workspace, &session, &params.context)
+            render_preview(&view.workspace, session, &params.context, &self.machine)
         })
     }
 
-    pub async fn run_begin(&self, params: RunBeginParams) -> Result<Value> {
-        let path = project_path(params.project.as_ref())?;
-        let view = view_for(self, path.as_ref())?;
+    pub async fn run_begin(&self, params: RunParams) -> Result<Value> {
+        // `project` is a file URI or a plain path; the project is found as for any file.
+        let path = match params.project.as_deref() {
+            Some(p) if p.starts_with("file:") => {
+                let uri = p
+                    .parse::<Uri>()
+                    .map_err(|_| invalid_params(format!("`{p}` is not a file URI")))?;
+                project_path(Some(&uri))?
+            }
+            Some(p) => Some(PathBuf::from(p)),
+            None => None,
+        };
+        let config = match self.view_of(path.as_deref())? {
+            Some(view) => view.workspace.config.clone(),
+            // A project outside every workspace folder: its configuration as the CLI finds it.
+            None => match &path {
+                Some(p) => std::sync::Arc::new(
+                    crate::config::discover::find_project(&crate::config::discover::absolute(p))
+                        .config,
+                ),
+                None => return Err(invalid_params("the server has no workspace folder")),
+            },
+        };
         guarded("agentws/runBegin", || {
-            self.shared.runs.begin(&view.workspace.config, &params)
+            self.shared.runs.begin(&config, &params)
         })
     }
 
-    pub async fn normalize_path(&self, params: NormalizePathParams) -> Result<Value> {
+    pub async fn normalize_path(&self, params: NormalizeParams) -> Result<Value> {
         guarded("agentws/normalizePath", || {
             self.shared.runs.normalize(&params)
         })

@@ -28,7 +28,7 @@ use server::Backend;
 
 /// Runs the language server on stdio until `exit` (or the end of input). Returns the process exit
 /// code: 0 when `shutdown` came first, 1 otherwise (as the LSP specification asks).
-pub fn run(env: crate::base::Env) -> u8 {
+pub fn run(env: crate::base::Env, machine: methods::Machine) -> u8 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -43,13 +43,14 @@ pub fn run(env: crate::base::Env) -> u8 {
     let shutdown_requested = Arc::new(AtomicBool::new(false));
     let flag = shutdown_requested.clone();
     runtime.block_on(async move {
-        let (service, socket) = LspService::build(move |client| Backend::new(client, env, flag))
-            .custom_method("agentws/previewPrompt", Backend::preview_prompt)
-            .custom_method("agentws/runBegin", Backend::run_begin)
-            .custom_method("agentws/normalizePath", Backend::normalize_path)
-            .custom_method("agentws/runEnd", Backend::run_end)
-            .custom_method("agentws/fileStatus", Backend::file_status)
-            .finish();
+        let (service, socket) =
+            LspService::build(move |client| Backend::new(client, env, machine, flag))
+                .custom_method("agentws/previewPrompt", Backend::preview_prompt)
+                .custom_method("agentws/runBegin", Backend::run_begin)
+                .custom_method("agentws/normalizePath", Backend::normalize_path)
+                .custom_method("agentws/runEnd", Backend::run_end)
+                .custom_method("agentws/fileStatus", Backend::file_status)
+                .finish();
         transport::serve_stdio(service, socket).await;
     });
     // The stdin thread may still be blocked in a read: do not wait for it.

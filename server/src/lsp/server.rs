@@ -81,6 +81,7 @@ pub struct Shared {
 pub struct Backend {
     pub(crate) client: Client,
     pub(crate) shared: Arc<Shared>,
+    pub(crate) machine: super::methods::Machine,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -131,9 +132,15 @@ pub struct View {
 }
 
 impl Backend {
-    pub fn new(client: Client, env: Env, shutdown_requested: Arc<AtomicBool>) -> Backend {
+    pub fn new(
+        client: Client,
+        env: Env,
+        machine: super::methods::Machine,
+        shutdown_requested: Arc<AtomicBool>,
+    ) -> Backend {
         Backend {
             client,
+            machine,
             shared: Arc::new(Shared {
                 state: Mutex::new(State::new(env)),
                 settings: Mutex::new(Settings::default()),
