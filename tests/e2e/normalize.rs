@@ -261,7 +261,6 @@ fn path_modes_and_additional_roots_from_the_command_line() {
 }
 
 #[test]
-#[ignore = "needs the [filesystem] keys of the agentws.toml loader (config/load.rs is still a placeholder on this branch)"]
 fn additional_roots_come_from_agentws_toml_relative_to_its_folder() {
     let p = basic();
     let data = format!("{}/shared-data/readme.md", p.display());

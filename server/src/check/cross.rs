@@ -304,28 +304,39 @@ fn duplicates(workspace: &Workspace) -> Vec<Diagnostic> {
         let per_user = matches!(winner.location.tree, Tree::Namespace(_))
             && !matches!(loser.location.tree, Tree::Namespace(_));
         let diagnostic = if per_user {
-            XR006.at(
-                &loser.path,
-                range,
-                format!(
-                    "skill `{name}` is overridden by {} for {}",
-                    winner.location.tree.label(),
-                    whom.join(", ")
-                ),
-            )
+            // A per-user override is reported where it is written: at the per-user copy.
+            let range = winner.name_range.unwrap_or(winner.opening_range);
+            XR006
+                .at(
+                    &winner.path,
+                    range,
+                    format!(
+                        "skill `{name}` overrides the one in {} (`{}`) for {}",
+                        loser.location.tree.label(),
+                        loser.location.rel,
+                        whom.join(", ")
+                    ),
+                )
+                .with_related(Related {
+                    path: loser.path.clone(),
+                    range: loser.name_range.unwrap_or(loser.opening_range),
+                    message: format!("the overridden `{name}`"),
+                })
         } else {
-            XR005.at(
-                &loser.path,
-                range,
-                format!(
-                    "skill `{name}` is also defined in {} (`{}`), which wins for {}",
-                    winner.location.tree.label(),
-                    winner.location.rel,
-                    whom.join(", ")
-                ),
-            )
+            XR005
+                .at(
+                    &loser.path,
+                    range,
+                    format!(
+                        "skill `{name}` is also defined in {} (`{}`), which wins for {}",
+                        winner.location.tree.label(),
+                        winner.location.rel,
+                        whom.join(", ")
+                    ),
+                )
+                .with_related(related)
         };
-        out.push(diagnostic.with_related(related));
+        out.push(diagnostic);
     }
     for (loser, winner, whom) in subagents.into_values() {
         let dynamic = workspace.config.features.dynamic_subagents;
@@ -572,9 +583,9 @@ mod duplicate_tests {
             found,
             vec![
                 (
-                    "/p/.agentscope/workspace/skills/a/SKILL.md".to_string(),
+                    "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
                     "XR006",
-                    "skill `x` is overridden by the per-user folder `alice` for `alice`".to_string()
+                    "skill `x` overrides the one in the shared workspace (`skills/a/SKILL.md`) for `alice`".to_string()
                 ),
                 (
                     "/p/.agentscope/workspace/skills/a/SKILL.md".to_string(),
@@ -582,9 +593,9 @@ mod duplicate_tests {
                     "skill `x` is also defined in the project folder (`skills/p/SKILL.md`), which wins for callers without a per-user folder".to_string()
                 ),
                 (
-                    "/p/skills/p/SKILL.md".to_string(),
+                    "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
                     "XR006",
-                    "skill `x` is overridden by the per-user folder `alice` for `alice`".to_string()
+                    "skill `x` overrides the one in the project folder (`skills/p/SKILL.md`) for `alice`".to_string()
                 ),
                 (
                     "/p/.agentscope/workspace/subagents/r.md".to_string(),
