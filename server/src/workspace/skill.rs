@@ -6,7 +6,10 @@
 //! Depends on `syntax` and the rule catalog only; cross-file questions (duplicates, layers,
 //! which tree wins) belong to `check::cross`.
 
+use std::fmt;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
 use crate::rules::skill as rules;
@@ -21,6 +24,84 @@ pub const FRONTMATTER_CODE_POINT_LIMIT: usize = 16_384;
 pub const NAME_MAX_CHARS: usize = 64;
 pub const DESCRIPTION_MAX_CHARS: usize = 1_024;
 pub const BODY_MAX_CHARS: usize = 100_000;
+
+/// A range of a file's text that shares the file's buffer instead of copying it (a workspace of
+/// 10 000 skills would otherwise hold every body twice: about 100 MB more at peak). Derefs to
+/// `str` and compares with strings, so it reads like the `String` it replaces.
+#[derive(Clone)]
+pub struct TextSlice {
+    text: Arc<str>,
+    range: TextRange,
+}
+
+impl TextSlice {
+    /// `range` must lie on character boundaries of `text`.
+    pub fn new(text: Arc<str>, range: TextRange) -> Self {
+        debug_assert!(text.is_char_boundary(range.start) && text.is_char_boundary(range.end));
+        Self { text, range }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text[self.range.start..self.range.end]
+    }
+
+    /// Where the slice sits in the file.
+    pub fn range(&self) -> TextRange {
+        self.range
+    }
+}
+
+impl Default for TextSlice {
+    fn default() -> Self {
+        Self {
+            text: Arc::from(""),
+            range: TextRange::empty(0),
+        }
+    }
+}
+
+impl Deref for TextSlice {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Debug for TextSlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for TextSlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq for TextSlice {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<str> for TextSlice {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for TextSlice {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for TextSlice {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
 
 /// Why the runtime drops a skill.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,8 +130,9 @@ pub struct SkillDoc {
     pub description: Option<String>,
     /// Range of the frontmatter's opening `---` line (where "missing key" diagnostics point).
     pub opening_range: TextRange,
-    /// Body as the runtime passes it on (content after the frontmatter).
-    pub body: String,
+    /// Body as the runtime passes it on (content after the frontmatter). Shares the file's text
+    /// instead of copying it; derefs to `str`.
+    pub body: TextSlice,
     /// `Ok` when the runtime loads the skill.
     pub outcome: Result<(), SkillDrop>,
     pub diagnostics: Vec<Diagnostic>,
@@ -112,27 +194,28 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> SkillD
         name_range: None,
         description: None,
         opening_range: TextRange::new(0, 0),
-        body: String::new(),
+        body: TextSlice::default(),
         outcome: Err(SkillDrop::Unreadable),
         diagnostics: Vec::new(),
         split: None,
         description_range: None,
         fallback: false,
     };
-    let Some(text) = content.text() else {
+    let FileContent::Text(shared) = content else {
         return doc;
     };
+    let text: &str = shared;
     doc.opening_range = TextRange::new(0, text.len().min(3));
     doc.outcome = Ok(());
     let mut out = Vec::new();
-    parse_text(&mut doc, text, &mut out);
+    parse_text(&mut doc, shared, text, &mut out);
     location_rules(&doc, &mut out);
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     doc.diagnostics = out;
     doc
 }
 
-fn parse_text(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
+fn parse_text(doc: &mut SkillDoc, shared: &Arc<str>, text: &str, out: &mut Vec<Diagnostic>) {
     let path = doc.path.clone();
     let Some(split) = frontmatter::split_skill(text) else {
         doc.outcome = Err(SkillDrop::NoFrontmatter);
@@ -141,7 +224,7 @@ fn parse_text(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
     };
     doc.split = Some(split);
     doc.opening_range = TextRange::new(0, 3);
-    doc.body = text[split.body.start..split.body.end].to_string();
+    doc.body = TextSlice::new(shared.clone(), split.body);
 
     if let Some(range) = frontmatter::unexpected_closing(text, split.closing) {
         let intended = frontmatter::intended_closing(text, split.closing.end);
@@ -535,7 +618,6 @@ fn location_rules(doc: &SkillDoc, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     fn parse_at(rel: &str, text: &str) -> SkillDoc {
         let path = PathBuf::from(format!("/w/{rel}"));
