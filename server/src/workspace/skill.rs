@@ -860,6 +860,30 @@ mod tests {
         assert!(doc.diagnostics.iter().any(|d| d.code == "SK018"));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn skill_and_subagent_parses_never_panic(
+            text in "(---|----|\u{FEFF}|name: |description: |yes|a---b|\n|\r\n|\r| |\t|x|字|😀|- |: |\\[|\\]|\"){0,40}"
+        ) {
+            let doc = skill(&text);
+            let sub = crate::workspace::subagent::parse(
+                PathBuf::from("/w/subagents/a.md"),
+                Location { tree: Tree::Shared, rel: "subagents/a.md".into() },
+                &FileContent::Text(Arc::from(text.as_str())),
+            );
+            for d in doc.diagnostics.iter().chain(&sub.diagnostics) {
+                proptest::prop_assert!(d.range.start <= d.range.end && d.range.end <= text.len());
+                proptest::prop_assert!(text.is_char_boundary(d.range.start) && text.is_char_boundary(d.range.end));
+                for fix in &d.fixes {
+                    for edit in &fix.edits {
+                        proptest::prop_assert!(edit.range.end <= text.len());
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn unreadable_content_has_no_diagnostics() {
         let doc = parse(
