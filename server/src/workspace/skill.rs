@@ -15,7 +15,7 @@ use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
 use crate::rules::skill as rules;
 use crate::syntax::frontmatter::{self, OpeningTrap, SkillSplit};
 use crate::syntax::java;
-use crate::syntax::yaml::{self, Entry, LostReason, Node, Typing, Value, YamlErrorKind};
+use crate::syntax::yaml::{self, Entry, LostKey, LostReason, Node, Typing, Value, YamlErrorKind};
 use crate::workspace::layout::{Location, Tree};
 
 /// SnakeYAML's code-point limit as the skill parser sets it.
@@ -142,6 +142,8 @@ pub struct SkillDoc {
     pub description_range: Option<TextRange>,
     /// True when the YAML failed and the metadata comes from the runtime's fallback line parser.
     pub fallback: bool,
+    /// Top-level keys written in the frontmatter that the fallback parser lost.
+    pub lost_keys: Vec<LostKey>,
 }
 
 impl SkillDoc {
@@ -200,6 +202,7 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> SkillD
         split: None,
         description_range: None,
         fallback: false,
+        lost_keys: Vec::new(),
     };
     let FileContent::Text(shared) = content else {
         return doc;
@@ -431,6 +434,7 @@ fn read_metadata(doc: &mut SkillDoc, text: &str, split: SkillSplit, out: &mut Ve
                 ));
             }
             doc.metadata = fallback.entries;
+            doc.lost_keys = fallback.lost;
         }
     }
 }
@@ -446,11 +450,26 @@ fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
         let value = match entry {
             None => {
                 ok = false;
-                out.push(missing.at(
-                    &path,
-                    doc.opening_range,
-                    format!("the frontmatter has no `{key}`; the runtime skips the skill"),
-                ));
+                let diag = match doc.lost_keys.iter().find(|l| l.key == key) {
+                    Some(lost) => missing.at(
+                        &path,
+                        lost.range,
+                        format!(
+                            "`{key}` is lost: the YAML has an error and the runtime's fallback line parser skips this {}; the runtime skips the skill",
+                            match lost.reason {
+                                LostReason::BlockScalar => "block scalar",
+                                LostReason::EmptyValue => "nested or empty value",
+                                LostReason::NotAKeyLine => "line",
+                            }
+                        ),
+                    ),
+                    None => missing.at(
+                        &path,
+                        doc.opening_range,
+                        format!("the frontmatter has no `{key}`; the runtime skips the skill"),
+                    ),
+                };
+                out.push(diag);
                 continue;
             }
             Some(entry) => entry.value,
@@ -746,8 +765,11 @@ mod tests {
         assert_eq!(doc.outcome, Err(SkillDrop::MissingNameOrDescription));
         assert_eq!(
             codes(&doc),
-            vec![("SK009", 0, 3), ("SK014", 14, 25), ("SK013", 44, 48)]
+            vec![("SK009", 14, 25), ("SK014", 14, 25), ("SK013", 44, 48)]
         );
+        assert!(doc.diagnostics[0]
+            .message
+            .starts_with("`description` is lost: the YAML has an error"));
         assert_eq!(
             doc.diagnostics[2].message,
             "YAML error: duplicate key `name`; the runtime falls back to its line parser and keeps `name` (lost: `description`)"
