@@ -147,6 +147,16 @@ fn json_summary_and_files_checked_match_the_list() {
 }
 
 #[test]
+fn columns_count_unicode_scalar_values() {
+    let (report, _) = check_json(&fixtures_dir(), &["cli-basic/agentws.toml"]);
+    // `"笔记/灵魂 😀.md"` (12 scalar values, 23 UTF-8 bytes, 13 UTF-16 units) starts at column 40.
+    assert_eq!(
+        report["diagnostics"][1]["range"],
+        serde_json::json!({"start": {"line": 3, "column": 40}, "end": {"line": 3, "column": 52}})
+    );
+}
+
+#[test]
 fn a_single_file_reports_only_that_file() {
     let (report, _) = check_json(
         &fixtures_dir(),
@@ -184,7 +194,10 @@ fn paths_are_relative_to_the_current_folder() {
         .iter()
         .map(|d| d["path"].as_str().unwrap())
         .collect();
-    assert_eq!(paths, ["workspace/MEMORY.md", "../agentws.toml"]);
+    assert_eq!(
+        paths,
+        ["workspace/MEMORY.md", "../agentws.toml", "../agentws.toml"]
+    );
 }
 
 #[test]
@@ -236,8 +249,9 @@ fn concise_and_github_formats() {
         stdout(&out),
         "cli-basic/.agentscope/workspace/MEMORY.md:1:1: warning[WS003] `MEMORY.md` in the shared workspace is blank\n\
          cli-basic/agentws.toml:3:29: warning[WS011] additional context file `SOUL.md` exists in no workspace folder\n\
+         cli-basic/agentws.toml:3:40: warning[WS011] additional context file `笔记/灵魂 😀.md` exists in no workspace folder\n\
          Checked 6 files: 1 agentws.toml, 1 AGENTS.md, 1 MEMORY.md, 1 skill, 1 subagent, 1 tools.json.\n\
-         Found 0 errors, 2 warnings, 0 infos.\n"
+         Found 0 errors, 3 warnings, 0 infos.\n"
     );
     let out = run(
         &fixtures_dir(),
@@ -245,7 +259,7 @@ fn concise_and_github_formats() {
     );
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 3);
     assert!(lines[1].starts_with(
         "::warning file=cli-basic/agentws.toml,line=3,col=29,endLine=3,endColumn=38,title=WS011::additional context file `SOUL.md` exists in no workspace folder%0A"
     ), "{}", lines[1]);
@@ -357,7 +371,6 @@ fn nothing_is_written_without_fix() {
 }
 
 #[test]
-#[ignore = "needs the parse branch: the first rules with certain fixes (quote `name: yes`)"]
 fn fix_applies_certain_fixes_and_reports_what_remains() {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("p");
@@ -370,13 +383,25 @@ fn fix_applies_certain_fixes_and_reports_what_remains() {
     )
     .unwrap();
     let (before, _) = check_json(dir.path(), &["p"]);
-    let fixable = before["diagnostics"]
+    let fixable: Vec<&Value> = before["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|d| !d["fixes"].as_array().unwrap().is_empty())
-        .count();
-    assert!(fixable > 0, "{before:#}");
+        .collect();
+    assert_eq!(fixable.len(), 1, "{before:#}");
+    // Fixes are serialized with their edits in line/column form.
+    assert_eq!(
+        fixable[0]["fixes"][0]["edits"],
+        serde_json::json!([{
+            "path": "p/.agentscope/workspace/skills/yes/SKILL.md",
+            "range": {"start": {"line": 2, "column": 7}, "end": {"line": 2, "column": 10}},
+            "new_text": "\"yes\""
+        }])
+    );
+    // The SARIF of a report with fixes validates too.
+    let sarif = run(dir.path(), &["check", "--format", "sarif", "p"]);
+    assert_valid_sarif(&stdout(&sarif));
     let out = run(dir.path(), &["check", "--fix", "p"]);
     let text = stdout(&out);
     assert!(text.contains("Applied 1 fix in 1 file."), "{text}");
@@ -417,4 +442,53 @@ fn explain_list_has_one_line_per_rule() {
     assert!(text
         .lines()
         .any(|l| l.starts_with("WS003  warning  harness  blank-injected-file: ")));
+}
+
+/// Runs the binary under a pseudo-terminal (`script` from util-linux) and returns what it printed.
+fn on_a_terminal(args: &str, no_color_env: Option<&str>) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("agentws");
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", &format!("'{}' {args}", bin.display()), "/dev/null"])
+        .current_dir(fixtures_dir())
+        .env_remove("NO_COLOR");
+    if let Some(value) = no_color_env {
+        cmd.env("NO_COLOR", value);
+    }
+    let out = cmd.output().expect("`script` (util-linux) runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn colour_on_a_terminal_unless_no_color() {
+    assert!(on_a_terminal("check cli-basic", None).contains("\x1b["));
+    assert!(!on_a_terminal("check cli-basic", Some("1")).contains("\x1b["));
+    assert!(!on_a_terminal("check --no-color cli-basic", None).contains("\x1b["));
+    // An empty NO_COLOR does not count (no-color.org).
+    assert!(on_a_terminal("check cli-basic", Some("")).contains("\x1b["));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["check", "--format", "xml", "cli-basic"][..],
+        &["check", "--profile", "lenient", "cli-basic"],
+        &["check", "--no-such-option"],
+        &["explain"],
+    ] {
+        let out = run(&fixtures_dir(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn the_strict_profile_only_adds_diagnostics() {
+    let (harness, _) = check_json(&fixtures_dir(), &["cli-basic"]);
+    let (strict, _) = check_json(&fixtures_dir(), &["--profile", "strict", "cli-basic"]);
+    let harness = harness["diagnostics"].as_array().unwrap();
+    let strict = strict["diagnostics"].as_array().unwrap();
+    assert!(harness.iter().all(|d| strict.contains(d)));
+    assert!(strict
+        .iter()
+        .filter(|d| !harness.contains(d))
+        .all(|d| d["code"].as_str().unwrap().starts_with("ST")));
 }

@@ -1,1 +1,384 @@
-//! End-to-end tests: preview.
+//! `agentws preview` end to end: the real binary on fixture workspaces `tests/fixtures/preview-*`,
+//! compared byte for byte with the expected prompts checked in beside them
+//! (`expected/<case>.txt`, with `{FIXTURE}` standing for the fixture's absolute path). Each
+//! fixture's `CASE.md` explains how its expected prompts follow from harness-spec and where we
+//! had to decide.
+//!
+//! `AGENTWS_BLESS=1 cargo test --test e2e preview` rewrites the expected files from the binary's
+//! output; review every change against the spec before committing it.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+use crate::support::fixture;
+
+/// Machine facts fixed for every golden case.
+const MACHINE: &[&str] = &[
+    "--date",
+    "2026-08-22",
+    "--os",
+    "Linux 6.8.0-45-generic",
+    "--tmp-dir",
+    "/tmp",
+];
+
+/// (case, fixture, extra arguments, expected exit code)
+const CASES: &[(&str, &str, &[&str], i32)] = &[
+    (
+        "basic-alice",
+        "preview-basic",
+        &["--user", "alice", "--session", "s1"],
+        0,
+    ),
+    ("basic-no-user", "preview-basic", &[], 0),
+    (
+        "basic-alice-2026-08",
+        "preview-basic",
+        &["--user", "alice", "--session", "s1", "--harness", "2026-08"],
+        0,
+    ),
+    (
+        "scopes-session",
+        "preview-scopes",
+        &["--user", "alice", "--session", "s1", "--scope", "session"],
+        0,
+    ),
+    (
+        "scopes-agent",
+        "preview-scopes",
+        &["--user", "alice", "--scope", "agent"],
+        0,
+    ),
+    (
+        "scopes-global-2026-08",
+        "preview-scopes",
+        &[
+            "--user",
+            "alice",
+            "--scope",
+            "global",
+            "--harness",
+            "2026-08",
+        ],
+        0,
+    ),
+    (
+        "overrides-alice",
+        "preview-overrides",
+        &["--user", "alice"],
+        0,
+    ),
+    ("overrides-bob", "preview-overrides", &["--user", "bob"], 0),
+    (
+        "diff-alice-bob",
+        "preview-overrides",
+        &["--user", "alice", "--diff", "--against-user", "bob"],
+        1,
+    ),
+    (
+        "memory-under",
+        "preview-memory-under",
+        &["--user", "alice"],
+        0,
+    ),
+    (
+        "memory-over",
+        "preview-memory-over",
+        &["--user", "alice"],
+        0,
+    ),
+    (
+        "memory-exhausted",
+        "preview-memory-exhausted",
+        &["--user", "alice"],
+        0,
+    ),
+    ("memory-off", "preview-memory-off", &["--user", "alice"], 0),
+    (
+        "memory-hooks-only",
+        "preview-memory-hooks-only",
+        &["--user", "alice"],
+        0,
+    ),
+    (
+        "knowledge-alice",
+        "preview-knowledge",
+        &["--user", "alice"],
+        0,
+    ),
+    (
+        "additional-alice",
+        "preview-additional",
+        &["--user", "alice"],
+        0,
+    ),
+    (
+        "sandbox-workspace",
+        "preview-sandbox",
+        &["--user", "alice"],
+        0,
+    ),
+    (
+        "sandbox-home-user",
+        "preview-sandbox",
+        &["--user", "alice", "--sandbox-root", "/home/user"],
+        0,
+    ),
+    (
+        "sandbox-home-user-2026-08",
+        "preview-sandbox",
+        &[
+            "--user",
+            "alice",
+            "--sandbox-root",
+            "/home/user",
+            "--harness",
+            "2026-08",
+        ],
+        0,
+    ),
+    ("remote-alice", "preview-remote", &["--user", "alice"], 0),
+    ("plan-active", "preview-plan", &["--plan", "active"], 0),
+    ("plan-recorded", "preview-plan", &["--plan", "recorded"], 0),
+    ("no-skills", "preview-no-skills", &[], 0),
+    (
+        "subagents-alice",
+        "preview-subagents",
+        &["--user", "alice"],
+        0,
+    ),
+    (
+        "subagents-static-alice",
+        "preview-subagents-static",
+        &["--user", "alice"],
+        0,
+    ),
+];
+
+/// The fixture's absolute path without `..` (what the prompt prints).
+fn fixture_dir(name: &str) -> PathBuf {
+    fixture(name).canonicalize().expect("fixture folder exists")
+}
+
+/// A copy of the fixture at `/tmp/agentws-golden-XXXXXXXX/<name>`: the advertised paths count
+/// towards the memory budget, so their length must not depend on where the repository is checked
+/// out.
+fn fixed_length_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::Builder::new()
+        .prefix("agentws-golden-")
+        .rand_bytes(8)
+        .tempdir_in("/tmp")
+        .unwrap();
+    let dir = tmp.path().join(name);
+    copy_tree(&fixture_dir(name), &dir);
+    (tmp, dir)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("agentws")
+        .unwrap()
+        .arg("preview")
+        .arg(dir)
+        .args(MACHINE)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn golden_prompts_match_byte_for_byte() {
+    let bless = std::env::var_os("AGENTWS_BLESS").is_some();
+    let mut failures = Vec::new();
+    for (case, fixture_name, args, code) in CASES {
+        let (_tmp, dir) = fixed_length_copy(fixture_name);
+        let output = run(&dir, args);
+        let placeholder = dir.to_string_lossy().into_owned();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let expected_path = fixture_dir(fixture_name)
+            .join("expected")
+            .join(format!("{case}.txt"));
+        if bless {
+            std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
+            std::fs::write(&expected_path, stdout.replace(&placeholder, "{FIXTURE}")).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()))
+            .replace("{FIXTURE}", &placeholder);
+        if output.status.code() != Some(*code) {
+            failures.push(format!(
+                "{case}: exit {:?}, expected {code}",
+                output.status.code()
+            ));
+        }
+        if stdout != expected {
+            let diff = similar::TextDiff::from_lines(&expected, &stdout)
+                .unified_diff()
+                .header("expected", "actual")
+                .to_string();
+            failures.push(format!("{case}: prompt differs\n{diff}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn notes_go_to_stderr_and_never_into_the_prompt() {
+    let dir = fixture_dir("preview-sandbox");
+    let output = run(&dir, &["--user", "alice"]);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("note[sandbox-id]: the runtime prints a random filesystem id"));
+    assert!(stderr.contains("note[workspace-directory]: harness 2026-09 in sandbox mode"));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.starts_with("## AgentStateStore Context\n"));
+    assert!(!stdout.contains("note["));
+}
+
+#[test]
+fn json_sections_slice_the_text_in_order() {
+    let (_tmp, dir) = fixed_length_copy("preview-memory-over");
+    let output = run(&dir, &["--user", "alice", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let text = json["text"].as_str().unwrap();
+    let kinds: Vec<&str> = json["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "session-context",
+            "guidance",
+            "workspace",
+            "files-notice",
+            "agents-context",
+            "memory-context",
+            "domain-knowledge-context",
+            "subagents"
+        ]
+    );
+    let memory = &json["sections"][5];
+    let slice = &text[memory["range"]["start"].as_u64().unwrap() as usize
+        ..memory["range"]["end"].as_u64().unwrap() as usize];
+    assert!(slice.starts_with("  <memory_context>\n  - 2026-08-01: decision number 1"));
+    assert!(slice.ends_with(
+        "  \n  ... (memory truncated — use memory_search for older entries) ...\n  </memory_context>\n"
+    ));
+    let budget = &json["budget"];
+    assert_eq!(budget["truncated"], true);
+    assert_eq!(budget["memory"], "truncated");
+    assert_eq!(budget["maxContextTokens"], 162);
+    let used = budget["usedTokens"].as_i64().unwrap();
+    assert_eq!(budget["availableTokens"].as_i64().unwrap(), 162 - used);
+    assert_eq!(
+        budget["cut"]["utf16Offset"].as_i64().unwrap(),
+        (162 - used) * 4
+    );
+    assert_eq!(json["context"]["namespace"], "alice");
+    assert!(json["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n["code"] == "memory-truncated"));
+}
+
+#[test]
+fn ids_that_change_the_folder_structure_are_refused() {
+    let dir = fixture_dir("preview-basic");
+    for (flag, id, message) in [
+        (
+            "--user",
+            "../bob",
+            "user id `../bob` contains a path separator",
+        ),
+        (
+            "--session",
+            "..",
+            "session id `..` is a relative path segment",
+        ),
+        (
+            "--user",
+            "skills",
+            "user id `skills` equals a name the workspace reserves",
+        ),
+    ] {
+        let output = run(&dir, &[flag, id]);
+        assert_eq!(output.status.code(), Some(2), "{id}");
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains(message), "{stderr}");
+    }
+    let output = run(&dir, &["--date", "2026-02-30"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn diff_without_a_second_context_is_a_usage_error() {
+    let dir = fixture_dir("preview-basic");
+    let output = run(&dir, &["--diff"]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = run(&dir, &["--diff", "--against-harness", "2026-09"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "same context ⇒ no difference"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn a_50_mb_agents_md_is_capped_with_a_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path().join(".agentscope/workspace");
+    std::fs::create_dir_all(&ws).unwrap();
+    std::fs::write(tmp.path().join("agentws.toml"), "[agent]\nname = \"a\"\n").unwrap();
+    std::fs::write(ws.join("AGENTS.md"), "x".repeat(50 * 1024 * 1024)).unwrap();
+    let output = run(tmp.path(), &[]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains(
+        "  <agents_context>\n  [agentws: 52428800 bytes not shown — over the preview's read limit]\n  </agents_context>\n"
+    ));
+    assert!(stdout.len() < 100_000);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("note[stand-in]:"), "{stderr}");
+    assert!(stderr.contains("is 52428800 bytes, over the preview's 16 MiB read limit"));
+}
+
+#[test]
+fn thousands_of_skills_render() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skills = tmp.path().join(".agentscope/workspace/skills");
+    std::fs::write(tmp.path().join("agentws.toml"), "[agent]\nname = \"a\"\n").unwrap();
+    for i in 0..3000 {
+        let dir = skills.join(format!("skill-{i:05}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: skill-{i:05}\ndescription: Skill number {i}.\n---\nBody.\n"),
+        )
+        .unwrap();
+    }
+    let output = run(tmp.path(), &["--scope", "agent"]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(stdout.matches("<skill>\n").count(), 3000);
+    assert!(stdout.contains("<skill-id>skill-02999_workspace-namespaced</skill-id>"));
+}

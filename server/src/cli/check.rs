@@ -163,7 +163,8 @@ pub fn run(args: CheckArgs) -> u8 {
                 checked = check_target(target, &env, options);
             }
         }
-        let shower = Shower::new(&checked.loaded.workspace.files, &cwd);
+        let shower = Shower::new(&checked.loaded.workspace.files, &cwd)
+            .with_excerpts(args.format == Format::Human);
         report
             .diagnostics
             .extend(checked.diagnostics.iter().map(|d| shower.show(d)));
@@ -176,7 +177,7 @@ pub fn run(args: CheckArgs) -> u8 {
     let color = !args.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::stdout().is_terminal();
-    print!("{}", output::render(&report, args.format, Style { color }));
+    output::print_stdout(&output::render(&report, args.format, Style { color }));
     if let (Some(fix), Format::Json | Format::Sarif | Format::Github) = (&report.fix, args.format) {
         // Machine formats keep stdout to their contract; what --fix did goes to stderr.
         eprintln!(

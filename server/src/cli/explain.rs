@@ -24,7 +24,7 @@ const RULES_DOC: &str = "docs/rules.md";
 
 pub fn run(args: ExplainArgs) -> u8 {
     if args.list {
-        print!("{}", list());
+        super::output::print_stdout(&list());
         return EXIT_OK;
     }
     let Some(query) = args.code else {
@@ -33,7 +33,7 @@ pub fn run(args: ExplainArgs) -> u8 {
     };
     match find(&query) {
         Some(rule) => {
-            print!("{}", explain(rule));
+            super::output::print_stdout(&explain(rule));
             EXIT_OK
         }
         None => {
@@ -69,14 +69,15 @@ pub fn rule_doc_uri(code: &str) -> String {
 /// The text `agentws explain CODE` prints.
 pub fn explain(rule: &Rule) -> String {
     format!(
-        "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n",
+        "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n\nSee {}\n",
         rule.code,
         rule.name,
         rule.severity.as_str(),
         profile_name(rule.profile),
         rule.summary,
         rule.consequence,
-        rule.explanation.trim_end()
+        rule.explanation.trim_end(),
+        rule_doc_uri(rule.code)
     )
 }
 
@@ -217,6 +218,7 @@ mod tests {
         assert!(text.contains(rule.summary));
         assert!(text.contains(&format!("Runtime: {}", rule.consequence)));
         assert!(text.contains(rule.explanation));
+        assert!(text.ends_with("\n\nSee docs/rules.md#ws003\n"));
     }
 
     #[test]
@@ -224,6 +226,32 @@ mod tests {
         assert_eq!(levenshtein("kitten", "sitting"), 3);
         assert_eq!(levenshtein("", "abc"), 3);
         assert_eq!(levenshtein("ws001", "ws001"), 0);
+    }
+
+    /// docs/cli.md mentions every long option of every subcommand of the binary.
+    #[test]
+    fn cli_doc_mentions_every_option() {
+        use clap::CommandFactory;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/cli.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let cli = crate::cli::Cli::command();
+        let mut missing = Vec::new();
+        for sub in cli.get_subcommands() {
+            if !doc.contains(&format!("agentws {}", sub.get_name())) {
+                missing.push(sub.get_name().to_string());
+            }
+            for arg in sub.get_arguments() {
+                if let Some(long) = arg.get_long() {
+                    if !["help", "version"].contains(&long) && !doc.contains(&format!("--{long}")) {
+                        missing.push(format!("{} --{long}", sub.get_name()));
+                    }
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "document these in docs/cli.md: {missing:?}"
+        );
     }
 
     /// docs/rules.md must be what the catalog generates. `UPDATE_DOCS=1` rewrites it.

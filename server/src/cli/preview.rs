@@ -1,12 +1,281 @@
-//! `agentws preview`: the rendered system prompt for one session context.
+//! `agentws preview`: the rendered system prompt for one session context, as plain text (stdout
+//! holds the prompt and nothing else; notes go to stderr) or as the `agentws/previewPrompt` JSON,
+//! and `--diff` between two contexts as a unified diff.
 //!
-//! OWNER: the prompt preview work (see docs/architecture.md).
+//! The machine facts the runtime takes from its JVM (date, OS, temp folder) are read here, at the
+//! edge, and passed to the core explicitly.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::builder::PossibleValuesParser;
 use clap::Args;
+use serde::Serialize;
+
+use super::project::{load, process_env};
+use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
+use crate::config::{FilesystemMode, HarnessVersion, Scope};
+use crate::prompt::{self, Date, PlanState, Preview, PreviewContext};
+use crate::workspace::Workspace;
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct ContextArgs {
+    /// User id of the call.
+    #[arg(long = "user", value_name = "ID")]
+    pub user: Option<String>,
+    /// Session id of the call (default: the agent name, as the runtime does).
+    #[arg(long = "session", value_name = "ID")]
+    pub session: Option<String>,
+    /// Isolation scope (overrides agentws.toml).
+    #[arg(long, value_parser = PossibleValuesParser::new(["user", "session", "agent", "global"]))]
+    pub scope: Option<String>,
+    /// Filesystem mode (overrides agentws.toml).
+    #[arg(long, value_parser = PossibleValuesParser::new(["local", "sandbox", "remote"]))]
+    pub filesystem: Option<String>,
+    /// The sandbox client's workspace root (overrides agentws.toml).
+    #[arg(long = "sandbox-root", value_name = "PATH")]
+    pub sandbox_root: Option<String>,
+    /// Runtime version to model (overrides agentws.toml).
+    #[arg(long, value_parser = PossibleValuesParser::new(["2026-08", "2026-09"]))]
+    pub harness: Option<String>,
+    /// Plan-mode state of the session.
+    #[arg(long, value_parser = PossibleValuesParser::new(["active", "recorded", "off"]))]
+    pub plan: Option<String>,
+}
 
 #[derive(Args, Debug)]
-pub struct PreviewArgs {}
+pub struct PreviewArgs {
+    /// Project, workspace or any file inside them (default: the current folder).
+    pub path: Option<PathBuf>,
+    /// Boxed: the options are many, and the subcommand enum stays small.
+    #[command(flatten)]
+    pub options: Box<PreviewOptions>,
+}
 
-pub fn run(_args: PreviewArgs) -> u8 {
-    super::EXIT_USAGE
+#[derive(Args, Debug)]
+pub struct PreviewOptions {
+    #[command(flatten)]
+    pub context: ContextArgs,
+    /// Today's date, YYYY-MM-DD (default: the machine's date, UTC).
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub date: Option<String>,
+    /// `os.name + " " + os.version` (default: from the machine, e.g. `Linux 6.8.0-45-generic`).
+    #[arg(long, value_name = "TEXT")]
+    pub os: Option<String>,
+    /// `java.io.tmpdir` (default: `/tmp` on Linux, the system temp folder elsewhere).
+    #[arg(long = "tmp-dir", value_name = "PATH")]
+    pub tmp_dir: Option<String>,
+    /// Output: the prompt as text, or the previewPrompt JSON.
+    #[arg(long, default_value = "text", value_parser = PossibleValuesParser::new(["text", "json"]))]
+    pub format: String,
+    /// Print a unified diff between this context and the one the `--against-*` flags describe
+    /// (exit 0 when equal, 1 when they differ).
+    #[arg(long)]
+    pub diff: bool,
+    #[arg(long = "against-user", value_name = "ID", requires = "diff")]
+    pub against_user: Option<String>,
+    #[arg(long = "against-session", value_name = "ID", requires = "diff")]
+    pub against_session: Option<String>,
+    #[arg(long = "against-scope", requires = "diff", value_parser = PossibleValuesParser::new(["user", "session", "agent", "global"]))]
+    pub against_scope: Option<String>,
+    #[arg(long = "against-filesystem", requires = "diff", value_parser = PossibleValuesParser::new(["local", "sandbox", "remote"]))]
+    pub against_filesystem: Option<String>,
+    #[arg(long = "against-sandbox-root", value_name = "PATH", requires = "diff")]
+    pub against_sandbox_root: Option<String>,
+    #[arg(long = "against-harness", requires = "diff", value_parser = PossibleValuesParser::new(["2026-08", "2026-09"]))]
+    pub against_harness: Option<String>,
+    #[arg(long = "against-plan", requires = "diff", value_parser = PossibleValuesParser::new(["active", "recorded", "off"]))]
+    pub against_plan: Option<String>,
+}
+
+pub fn run(args: PreviewArgs) -> u8 {
+    let path = args.path.unwrap_or_else(|| PathBuf::from("."));
+    let args = *args.options;
+    let date = match &args.date {
+        Some(text) => match Date::parse(text) {
+            Some(date) => date,
+            None => {
+                eprintln!("error: --date `{text}` is not a calendar date in the form YYYY-MM-DD");
+                return EXIT_USAGE;
+            }
+        },
+        None => machine_date(),
+    };
+    let os = args.os.clone().unwrap_or_else(machine_os);
+    let tmp_dir = args.tmp_dir.clone().unwrap_or_else(machine_tmp_dir);
+    if !path.exists() {
+        eprintln!("error: `{}` does not exist", path.display());
+        return EXIT_USAGE;
+    }
+    let loaded = load(&path, Arc::new(process_env()));
+    let ws = &loaded.workspace;
+    let base = PreviewContext::new(&ws.config, date, &os, &tmp_dir);
+    let left_ctx = apply(base.clone(), &args.context);
+
+    if !args.diff {
+        let preview = match render(ws, &left_ctx) {
+            Ok(p) => p,
+            Err(code) => return code,
+        };
+        if args.format == "json" {
+            println!("{}", to_json(&preview));
+        } else {
+            print_notes(&preview);
+            print!("{}", preview.text);
+        }
+        return EXIT_OK;
+    }
+
+    let mut right_args = args.context.clone();
+    let mut changed = false;
+    for (slot, value) in [
+        (&mut right_args.user, &args.against_user),
+        (&mut right_args.session, &args.against_session),
+        (&mut right_args.scope, &args.against_scope),
+        (&mut right_args.filesystem, &args.against_filesystem),
+        (&mut right_args.sandbox_root, &args.against_sandbox_root),
+        (&mut right_args.harness, &args.against_harness),
+        (&mut right_args.plan, &args.against_plan),
+    ] {
+        if value.is_some() {
+            *slot = value.clone();
+            changed = true;
+        }
+    }
+    if !changed {
+        eprintln!("error: --diff needs at least one --against-… flag naming what differs in the second context");
+        return EXIT_USAGE;
+    }
+    let right_ctx = apply(base, &right_args);
+    let (left, right) = match (render(ws, &left_ctx), render(ws, &right_ctx)) {
+        (Ok(l), Ok(r)) => (l, r),
+        (Err(code), _) | (_, Err(code)) => return code,
+    };
+    let diff = similar::TextDiff::from_lines(&left.text, &right.text)
+        .unified_diff()
+        .context_radius(3)
+        .header(&label(&left), &label(&right))
+        .to_string();
+    if args.format == "json" {
+        #[derive(Serialize)]
+        struct DiffJson<'a> {
+            diff: &'a str,
+            left: &'a Preview,
+            right: &'a Preview,
+        }
+        println!(
+            "{}",
+            to_json(&DiffJson {
+                diff: &diff,
+                left: &left,
+                right: &right
+            })
+        );
+    } else {
+        print!("{diff}");
+    }
+    if left.text == right.text {
+        EXIT_OK
+    } else {
+        EXIT_PROBLEMS
+    }
+}
+
+fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, u8> {
+    prompt::render(ws, ctx).map_err(|err| {
+        eprintln!("error: {err}");
+        EXIT_USAGE
+    })
+}
+
+/// The context the flags describe: `agentws.toml` values, each overridden by its flag.
+fn apply(mut ctx: PreviewContext, args: &ContextArgs) -> PreviewContext {
+    if let Some(user) = &args.user {
+        ctx.session.user_id = Some(user.clone());
+    }
+    if let Some(session) = &args.session {
+        ctx.session.session_id = Some(session.clone());
+    }
+    if let Some(scope) = args.scope.as_deref().and_then(Scope::parse) {
+        ctx.session.scope = scope;
+    }
+    if let Some(mode) = args.filesystem.as_deref().and_then(FilesystemMode::parse) {
+        ctx.session.filesystem = mode;
+    }
+    if let Some(root) = &args.sandbox_root {
+        ctx.session.sandbox_root = root.clone();
+    }
+    if let Some(harness) = args.harness.as_deref().and_then(HarnessVersion::parse) {
+        ctx.session.harness = harness;
+    }
+    if let Some(plan) = args.plan.as_deref().and_then(PlanState::parse) {
+        ctx.plan = plan;
+    }
+    ctx
+}
+
+/// `user=alice session=s1 scope=user filesystem=local harness=2026-09`.
+fn label(p: &Preview) -> String {
+    let c = &p.context;
+    format!(
+        "user={} session={} scope={} filesystem={} harness={}",
+        c.user_id.as_deref().unwrap_or("-"),
+        c.session_id,
+        c.scope.as_str(),
+        c.filesystem.as_str(),
+        c.harness.as_str()
+    )
+}
+
+fn print_notes(preview: &Preview) {
+    for note in &preview.notes {
+        eprintln!("note[{}]: {}", note.code, note.message);
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// Today from the machine clock, in UTC (the JVM uses its default zone).
+pub fn machine_date() -> Date {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    Date::from_days_since_epoch(secs.div_euclid(86_400))
+}
+
+/// `os.name + " " + os.version`: on Linux the kernel's `ostype` and `osrelease` (what `uname -sr`
+/// prints, and what the JVM reads).
+pub fn machine_os() -> String {
+    let read = |p: &str| {
+        std::fs::read_to_string(p)
+            .ok()
+            .map(|s| s.trim().to_string())
+    };
+    match (
+        read("/proc/sys/kernel/ostype"),
+        read("/proc/sys/kernel/osrelease"),
+    ) {
+        (Some(name), Some(version)) => format!("{name} {version}"),
+        _ => {
+            let os = std::env::consts::OS;
+            let mut chars = os.chars();
+            chars
+                .next()
+                .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
+                .unwrap_or_default()
+        }
+    }
+}
+
+/// `java.io.tmpdir`: `/tmp` on Linux (the JVM ignores `TMPDIR` there), the system temp folder
+/// elsewhere (with its trailing separator, as Windows and macOS JVMs print it).
+pub fn machine_tmp_dir() -> String {
+    if cfg!(target_os = "linux") {
+        "/tmp".to_string()
+    } else {
+        std::env::temp_dir().to_string_lossy().into_owned()
+    }
 }

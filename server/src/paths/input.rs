@@ -1,7 +1,7 @@
 //! Turning one file-tool path as the model wrote it (relative, POSIX absolute, Windows absolute,
 //! backslashes, `file://` URI) into one clean, `/`-separated form, or refusing it as `traversal`
-//! or `invalid`. Knows nothing about roots, runs or the disk; depends only on `paths::normalize`'s
-//! refusal type.
+//! or `invalid`. Knows nothing about roots, runs or the disk; depends only on `syntax::java` and
+//! the refusal type of `paths::normalize`.
 
 use super::normalize::{Refusal, RefusalCode};
 

@@ -16,4 +16,4 @@ mod tests;
 mod tests_links;
 
 pub use normalize::{file_uri, DiskAccess, Normalized, Op, Refusal, RefusalCode, Run, RunOptions};
-pub use runs::{bind, RunInfo, RunParams, RunRegistry};
+pub use runs::{bind, NormalizeParams, RunEndParams, RunInfo, RunParams, RunRegistry};

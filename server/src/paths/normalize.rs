@@ -4,8 +4,8 @@
 //! The run's root comes from `context::effective_root` and nowhere else. A `Run` is immutable
 //! once built, so any number of threads may normalize against it. The only disk access is the
 //! symlink walk (`DiskAccess::ResolveSymlinks`, local filesystems only), which touches existing
-//! path components and nothing else. Depends on `config`, `context`, `syntax::java` and
-//! `paths::input`; never on a front-end.
+//! path components and nothing else. Depends on `config`, `context` and `paths::input`; never on
+//! a front-end.
 
 use std::fmt;
 use std::fs;
@@ -667,19 +667,31 @@ fn join(root: &str, rel: &str) -> String {
 /// `file://` URI of a clean absolute path (`C:/x` ⇒ `file:///C:/x`).
 pub fn file_uri(path: &str) -> String {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    fn keep(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || b"-._~/:@!$&'()*+,;=".contains(&b)
+    }
     let mut out = String::with_capacity(path.len() + 8);
     out.push_str("file://");
     if !path.starts_with('/') {
         out.push('/');
     }
-    for &b in path.as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/:@!$&'()*+,;=".contains(&b) {
-            out.push(b as char);
-        } else {
+    let bytes = path.as_bytes();
+    let mut kept_from = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if !keep(b) {
+            // A non-empty run of kept bytes is ASCII and starts right after an encoded byte, so
+            // both its ends are char boundaries.
+            if kept_from < i {
+                out.push_str(&path[kept_from..i]);
+            }
             out.push('%');
             out.push(HEX[(b >> 4) as usize] as char);
             out.push(HEX[(b & 15) as usize] as char);
+            kept_from = i + 1;
         }
+    }
+    if kept_from < bytes.len() {
+        out.push_str(&path[kept_from..]);
     }
     out
 }

@@ -48,6 +48,23 @@ pub struct RunInfo {
     pub root: String,
 }
 
+/// `agentws/normalizePath` parameters (`op` defaults to `read`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NormalizeParams {
+    pub run_id: String,
+    pub path: String,
+    #[serde(default)]
+    pub op: Op,
+}
+
+/// `agentws/runEnd` parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunEndParams {
+    pub run_id: String,
+}
+
 /// Turns parameters and a project configuration into a bound run (no registry involved).
 pub fn bind(config: &Config, params: &RunParams, disk: DiskAccess) -> Result<Run, Refusal> {
     let mut ctx = SessionContext::from_config(config);
@@ -280,6 +297,45 @@ mod tests {
         assert_eq!(registry.len(), 1);
         assert!(registry.end(&b.run_id));
         assert!(registry.is_empty());
+    }
+
+    #[test]
+    fn protocol_shapes_are_camel_case() {
+        let p: NormalizeParams =
+            serde_json::from_str(r#"{"runId":"run-1","path":"a.md","op":"write"}"#).unwrap();
+        assert_eq!(
+            (p.run_id.as_str(), p.path.as_str(), p.op),
+            ("run-1", "a.md", Op::Write)
+        );
+        let p: NormalizeParams =
+            serde_json::from_str(r#"{"runId":"run-1","path":"a.md"}"#).unwrap();
+        assert_eq!(p.op, Op::Read);
+        let e: RunEndParams = serde_json::from_str(r#"{"runId":"run-7"}"#).unwrap();
+        assert_eq!(e.run_id, "run-7");
+        let info = RunInfo {
+            run_id: "run-1".into(),
+            root: "/srv/ws/alice".into(),
+        };
+        assert_eq!(
+            serde_json::to_string(&info).unwrap(),
+            r#"{"runId":"run-1","root":"/srv/ws/alice"}"#
+        );
+        let registry = RunRegistry::with_disk_access(DiskAccess::Lexical);
+        let info = registry
+            .begin(&config(), &params(Some("alice"), None, "user"))
+            .unwrap();
+        let n = registry
+            .normalize(&info.run_id, "a b.md", Op::Read)
+            .unwrap();
+        assert_eq!(
+            serde_json::to_string(&n).unwrap(),
+            r#"{"key":"a b.md","path":"/srv/ws/alice/a b.md","uri":"file:///srv/ws/alice/a%20b.md"}"#
+        );
+        let r = registry.normalize("run-0", "a", Op::Read).unwrap_err();
+        assert_eq!(
+            serde_json::to_value(&r).unwrap()["code"],
+            serde_json::json!("unknown-run")
+        );
     }
 
     #[test]

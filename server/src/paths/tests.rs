@@ -394,13 +394,21 @@ fn id() -> impl Strategy<Value = String> {
     })
 }
 
-fn any_input() -> impl Strategy<Value = String> {
+/// Inputs aimed at the interesting places of `c`'s roots, plus noise.
+fn input_for(c: &Ctx) -> impl Strategy<Value = String> {
+    let (b, p, a) = (c.base.clone(), c.project.clone(), c.additional.clone());
+    let (b2, b3, p2) = (b.clone(), b.clone(), p.clone());
+    let sandbox = c.sandbox.clone().unwrap_or_else(|| "/workspace".into());
     prop_oneof![
         clean_relative(),
-        clean_relative().prop_map(|r| format!("/srv/ws/{r}")),
-        clean_relative().prop_map(|r| format!("/srv/{r}")),
-        clean_relative().prop_map(|r| format!("/data/shared/{r}")),
-        clean_relative().prop_map(|r| format!("file:///srv/ws/{r}")),
+        clean_relative().prop_map(move |r| format!("{b}/{r}")),
+        (id(), clean_relative()).prop_map(move |(ns, r)| format!("{b2}/{ns}/{r}")),
+        clean_relative().prop_map(move |r| format!("file://{b3}/{r}")),
+        clean_relative().prop_map(move |r| format!("{p}/{r}")),
+        clean_relative().prop_map(move |r| format!("{p2}-other/{r}")),
+        clean_relative().prop_map(move |r| format!("{a}/{r}")),
+        clean_relative().prop_map(move |r| format!("{sandbox}/{r}")),
+        clean_relative().prop_map(|r| format!("/{r}")),
         clean_relative().prop_map(|r| format!("C:\\{}", r.replace('/', "\\"))),
         "[/\\\\a-z.~%:]{0,12}",
         any::<String>(),
@@ -413,6 +421,14 @@ struct Ctx {
     scope: Scope,
     sandbox: Option<String>,
     path_mode: PathMode,
+    base: String,
+    project: String,
+    additional: String,
+}
+
+fn abs_root() -> impl Strategy<Value = String> {
+    prop::collection::vec("[a-z][a-z0-9]{0,4}", 1..4)
+        .prop_map(|parts| format!("/{}", parts.join("/")))
 }
 
 fn ctx() -> impl Strategy<Value = Ctx> {
@@ -422,24 +438,39 @@ fn ctx() -> impl Strategy<Value = Ctx> {
         prop_oneof![
             Just(None),
             Just(Some("/workspace".to_string())),
-            Just(Some("/home/user".to_string()))
+            Just(Some("/home/user".to_string())),
+            abs_root().prop_map(Some),
         ],
         prop_oneof![
             Just(PathMode::Rooted),
             Just(PathMode::Sandboxed),
             Just(PathMode::Unrestricted)
         ],
+        (abs_root(), prop::bool::ANY, abs_root(), abs_root()),
     )
-        .prop_map(|(user, scope, sandbox, path_mode)| Ctx {
-            user,
-            scope,
-            sandbox,
-            path_mode,
-        })
+        .prop_map(
+            |(user, scope, sandbox, path_mode, (project, inside, base, additional))| Ctx {
+                user,
+                scope,
+                sandbox,
+                path_mode,
+                // The workspace inside the project (the default layout) or elsewhere.
+                base: if inside {
+                    format!("{project}/.agentscope/workspace")
+                } else {
+                    base
+                },
+                project,
+                additional,
+            },
+        )
 }
 
 fn run_of(c: &Ctx) -> Run {
-    let config = config();
+    let mut config = Config::defaults_for(Path::new(&c.project));
+    config.workspace = PathBuf::from(&c.base);
+    config.agent.name = Some("assistant".into());
+    config.filesystem.additional_roots = vec![PathBuf::from(&c.additional)];
     let mut s = SessionContext::from_config(&config);
     s.user_id = Some(c.user.clone());
     s.session_id = Some(c.user.clone());
@@ -455,26 +486,34 @@ fn run_of(c: &Ctx) -> Run {
 }
 
 fn inside(path: &str, root: &str) -> bool {
-    path == root || path.starts_with(&format!("{root}/"))
+    path == root || root == "/" || path.starts_with(&format!("{root}/"))
+}
+
+fn ctx_and_input() -> impl Strategy<Value = (Ctx, String)> {
+    ctx().prop_flat_map(|c| {
+        let input = input_for(&c);
+        (Just(c), input)
+    })
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
-    fn results_stay_inside_an_allowed_root(c in ctx(), input in any_input(), write in any::<bool>()) {
+    fn results_stay_inside_an_allowed_root((c, input) in ctx_and_input(), write in any::<bool>()) {
         let run = run_of(&c);
         let op = if write { W } else { R };
         if let Ok(n) = run.normalize(&input, op) {
+            let local = c.sandbox.is_none();
             let own = inside(&n.path, run.root());
-            let shared = c.sandbox.is_none() && op == R && n.key.starts_with('/') && inside(&n.path, "/srv/ws");
-            let outside = c.sandbox.is_none() && c.path_mode != PathMode::Sandboxed
-                && (inside(&n.path, "/srv/project") || inside(&n.path, "/data/shared"));
-            let anywhere = c.sandbox.is_none() && c.path_mode == PathMode::Unrestricted;
-            prop_assert!(own || shared || outside || anywhere, "{input:?} -> {n:?}");
-            if c.sandbox.is_none() && inside(&n.path, "/srv/ws") && !own {
+            let shared = local && op == R && n.key.starts_with('/') && inside(&n.path, &c.base);
+            let outside = local && c.path_mode != PathMode::Sandboxed
+                && (inside(&n.path, &c.project) || inside(&n.path, &c.additional));
+            let anywhere = local && c.path_mode == PathMode::Unrestricted;
+            prop_assert!(own || shared || outside || anywhere, "{:?} -> {:?}", input, n);
+            if local && inside(&n.path, &c.base) && !own {
                 // Under B but not under E: only shared assets, and only for reading.
-                prop_assert!(shared, "{input:?} -> {n:?}");
+                prop_assert!(shared, "{:?} -> {:?}", input, n);
             }
         }
     }
@@ -489,15 +528,16 @@ proptest! {
     }
 
     #[test]
-    fn the_namespace_never_appears_twice(c in ctx(), r in clean_relative()) {
+    fn the_namespace_never_appears_twice(mut c in ctx(), r in clean_relative()) {
+        c.sandbox = None; // A namespace folder exists on local filesystems only.
         let run = run_of(&c);
-        prop_assume!(c.sandbox.is_none());
         prop_assume!(!r.split('/').any(|s| s == c.user));
         let ns = run.namespace().map(str::to_string);
         for input in [r.clone(), format!("{}/{r}", run.root()), format!("file://{}/{r}", run.root())] {
             if let (Ok(n), Some(ns)) = (run.normalize(&input, R), &ns) {
                 let times = n.path.split('/').filter(|s| s == ns).count();
-                prop_assert_eq!(times, 1, "{:?} -> {:?}", input, n);
+                let in_base = c.base.split('/').filter(|s| s == ns).count();
+                prop_assert_eq!(times, 1 + in_base, "{:?} -> {:?}", input, n);
             }
         }
     }

@@ -1,4 +1,196 @@
 //! The system prompt the runtime sends for one session context, byte for byte, with where each
 //! part came from and what it costs (harness-spec §5).
 //!
-//! OWNER: the prompt preview work (see docs/architecture.md).
+//! - `texts`: the literal texts of Appendix A.
+//! - `date`: the JVM's `EEEE MMM d, yyyy` date in English.
+//! - `render`: the assembly of §5.1–5.8, §2.5 and §3.4 into a [`Preview`].
+//!
+//! Pure over a `workspace::Workspace` snapshot and a [`PreviewContext`]; never touches the disk,
+//! the clock or the environment (the front-ends pass date, OS and temp folder in). Depends on
+//! `base`, `syntax`, `config`, `context` and `workspace`; never on `check`, `paths` or front-ends.
+
+pub mod date;
+pub mod render;
+pub mod texts;
+
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::context::SessionContext;
+
+pub use date::Date;
+pub use render::render;
+
+/// Plan-mode state of the session (harness-spec §5.8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlanState {
+    /// No plan active and none recorded: nothing is appended.
+    #[default]
+    Off,
+    /// PLAN mode is active: the banner (A.16).
+    Active,
+    /// Back in BUILD mode with a recorded plan: the build hint (A.18).
+    Recorded,
+}
+
+impl PlanState {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "off" => Some(Self::Off),
+            "active" => Some(Self::Active),
+            "recorded" => Some(Self::Recorded),
+            _ => None,
+        }
+    }
+}
+
+/// Everything the renderer needs besides the snapshot: the session, and what the runtime takes
+/// from its JVM (date, OS, temp folder) and from the agent state (plan mode).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreviewContext {
+    pub session: SessionContext,
+    /// Today in the JVM zone.
+    pub date: Date,
+    /// `os.name + " " + os.version`.
+    pub os: String,
+    /// `java.io.tmpdir`, printed as is.
+    pub tmp_dir: String,
+    pub plan: PlanState,
+    /// The plan file of the state (default `plans/PLAN.md`).
+    pub plan_file: String,
+    /// `allowShellInPlanMode(true)`: the A.17 hint naming `execute`.
+    pub shell_in_plan_mode: bool,
+}
+
+/// Default plan file: `<planDir>/PLAN.md` with the default plan folder.
+pub const DEFAULT_PLAN_FILE: &str = "plans/PLAN.md";
+
+impl PreviewContext {
+    /// A context for `config` with the given machine facts and no ids.
+    pub fn new(config: &Config, date: Date, os: &str, tmp_dir: &str) -> Self {
+        Self {
+            session: SessionContext::from_config(config),
+            date,
+            os: os.to_string(),
+            tmp_dir: tmp_dir.to_string(),
+            plan: PlanState::Off,
+            plan_file: DEFAULT_PLAN_FILE.to_string(),
+            shell_in_plan_mode: false,
+        }
+    }
+}
+
+/// A byte range `[start, end)` in the prompt text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ByteRange {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A 1-based inclusive line range in a source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LineRange {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A file a section came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceRef {
+    /// Absolute path.
+    pub path: String,
+    /// Lines used; `None` when only the file's path or existence mattered.
+    pub lines: Option<LineRange>,
+}
+
+/// One piece of the prompt, in text order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Section {
+    /// Stable kind: `system-prompt`, `session-context`, `guidance`, `workspace`, `files-notice`,
+    /// `agents-context`, `memory-context`, `domain-knowledge-context`, `additional-context`,
+    /// `plan`, `skills`, `code-execution`, `task-list`, `subagents`.
+    pub kind: &'static str,
+    /// Human label (e.g. the XML tag name of an additional context file).
+    pub label: String,
+    pub range: ByteRange,
+    pub sources: Vec<SourceRef>,
+    /// Approximate tokens: UTF-16 length / 4, the runtime's own estimate.
+    pub estimated_tokens: usize,
+}
+
+/// The memory budget of harness-spec §5.7 as the runtime computed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetReport {
+    pub max_context_tokens: u32,
+    /// tokens(session context) + tokens(AGENTS.md) + tokens(knowledge) + tokens(additional files).
+    pub used_tokens: usize,
+    /// `max - used` (may be negative).
+    pub available_tokens: i64,
+    /// tokens(MEMORY.md after stripping).
+    pub memory_tokens: usize,
+    /// `included`, `truncated`, `over-budget-included` (available ≤ 0: HEAD injects it whole),
+    /// `omitted` (memory tools and hooks off) or `not-rendered` (workspace context off).
+    pub memory: &'static str,
+    pub truncated: bool,
+    /// Where MEMORY.md was cut, when it was.
+    pub cut: Option<MemoryCut>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryCut {
+    /// The file that was cut.
+    pub path: Option<String>,
+    /// Offset in the stripped text, in UTF-16 units (what Java cuts by) and in bytes.
+    pub utf16_offset: usize,
+    pub byte_offset: usize,
+    /// 1-based line (in the stripped text) of the cut.
+    pub line: usize,
+}
+
+/// A place where the preview cannot be exact, or where the runtime would do something surprising.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Note {
+    /// Stable code: `directory-order`, `locale`, `sandbox-id`, `stand-in`, `remote-store`, …
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The resolved context the prompt was rendered for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderedContext {
+    pub user_id: Option<String>,
+    pub session_id: String,
+    pub namespace: Option<String>,
+    pub scope: crate::config::Scope,
+    pub filesystem: crate::config::FilesystemMode,
+    pub harness: crate::config::HarnessVersion,
+    /// What "The workspace directory is:" prints.
+    pub advertised_workspace: String,
+}
+
+/// The rendered prompt (also the answer of the LSP method `agentws/previewPrompt`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Preview {
+    /// The system message of the first reasoning step.
+    pub text: String,
+    pub sections: Vec<Section>,
+    /// Approximate tokens of the whole text (UTF-16 length / 4).
+    pub estimated_tokens: usize,
+    pub budget: BudgetReport,
+    pub context: RenderedContext,
+    pub notes: Vec<Note>,
+}
+
+/// The runtime's token estimate: UTF-16 length / 4 (harness-spec §5.7).
+pub fn estimate_tokens(s: &str) -> usize {
+    crate::syntax::java::utf16_len(s) / 4
+}

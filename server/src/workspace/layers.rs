@@ -1,5 +1,909 @@
 //! Per-context views of a workspace snapshot, as the runtime computes them for one call
-//! (harness-spec §1.3, §2.1–2.2, §3.1, §6.3): the three-level file read with its quirks, the merged
-//! skill list ("first position, later wins") and the subagent list.
+//! (harness-spec §1.3, §2.1–2.2, §3.1, §5.6, §6.3): the three-level file read with its quirks, the
+//! merged skill list ("first position, later wins"), the subagent list and the knowledge listing.
 //!
-//! OWNER: the prompt preview work (see docs/architecture.md).
+//! Everything here is a pure function of (snapshot, effective root): the namespace comes from
+//! `context::effective_root`, never from a second computation. Where the runtime's result depends
+//! on the OS directory order, these views sort (Java `String` order) and the renderer says so.
+//! Depends on `base`, `config`, `context` and the workspace documents; never on `prompt`.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::base::FileContent;
+use crate::config::{FilesystemMode, PathMode};
+use crate::context::EffectiveRoot;
+use crate::workspace::skill::SkillDoc;
+use crate::workspace::subagent::SubagentDoc;
+use crate::workspace::Workspace;
+
+/// What the local filesystem returns for an existing blank file (harness-spec §1.3).
+pub const EMPTY_FILE_REMINDER: &str = "System reminder: File exists but has empty contents";
+
+/// Extensions the local filesystem returns base64-encoded (harness-spec §1.3, case-insensitive).
+pub const BINARY_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "webp", "heic", "heif", "bmp", "ico", "svg", "mp4", "mpeg", "mov",
+    "avi", "flv", "mpg", "webm", "wmv", "3gpp", "wav", "mp3", "aiff", "aac", "ogg", "flac", "pdf",
+    "ppt", "pptx", "doc", "docx", "xls", "xlsx", "zip", "tar", "gz", "bz2", "7z", "rar", "class",
+    "jar", "war", "ear", "so", "dll", "dylib", "exe",
+];
+
+/// Folders (and files) the sandbox projects from the host workspace at start (harness-spec §1.3).
+const SANDBOX_PROJECTION: &[&str] = &[
+    "AGENTS.md",
+    "skills",
+    "subagents",
+    "knowledge",
+    ".skills-cache",
+];
+/// Remote-store routes whose lower layer is the workspace template (harness-spec §1.3).
+const REMOTE_ROUTES: &[&str] = &[
+    "AGENTS.md",
+    "MEMORY.md",
+    "tools.json",
+    "memory",
+    "skills",
+    "subagents",
+    "knowledge",
+    "plans",
+];
+
+/// Which of the three levels of `readWithOverride` produced the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadLevel {
+    /// Level 1: the agent filesystem's own layer (`<ws>/<ns>/…` locally, the container in sandbox
+    /// mode, the store template in remote mode).
+    Filesystem,
+    /// Level 2: the overlay's lower layer, `<project>/…`.
+    Project,
+    /// Level 3: the direct disk read of `<ws>/…`.
+    Disk,
+}
+
+/// How the text relates to the file's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadTransform {
+    Verbatim,
+    /// The file was blank; the filesystem answered [`EMPTY_FILE_REMINDER`].
+    EmptyReminder,
+    /// A binary extension: the local filesystem returns the bytes base64-encoded.
+    Base64,
+    /// The preview could not hold the file's text (too large, not UTF-8, not loaded): `text` is a
+    /// bracketed stand-in and `problem` says why.
+    StandIn,
+}
+
+/// The result of one per-context read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContextRead {
+    /// The text the runtime gets ("" when the file exists nowhere).
+    pub text: String,
+    /// The file the text came from.
+    pub source: Option<PathBuf>,
+    pub level: Option<ReadLevel>,
+    pub transform: ReadTransform,
+    /// Something the preview could not reproduce exactly, for the notes.
+    pub problem: Option<String>,
+}
+
+impl ContextRead {
+    fn absent() -> Self {
+        Self {
+            text: String::new(),
+            source: None,
+            level: None,
+            transform: ReadTransform::Verbatim,
+            problem: None,
+        }
+    }
+}
+
+/// How a filesystem layer answers for an existing blank file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BlankRule {
+    /// Local filesystem: Java-blank ⇒ the reminder; binary extensions ⇒ base64.
+    Local,
+    /// Sandbox (`sed` in the container): only a zero-byte file gets the reminder.
+    ZeroByteOnly,
+}
+
+/// `WorkspaceManager.readWithOverride(rc, rel)` for the context `root` (harness-spec §1.3).
+/// `rel` must already be workspace-relative and normalized (no leading `/`).
+pub fn read_with_override(ws: &Workspace, root: &EffectiveRoot, rel: &str) -> ContextRead {
+    let config = &ws.config;
+    let mut problems = Vec::new();
+    for (path, level, rule) in filesystem_layers(ws, root, rel) {
+        let Some(entry) = ws.files.get(&path) else {
+            continue;
+        };
+        match layer_text(&path, &entry.content, rule) {
+            Ok((text, transform, problem)) if !text.is_empty() => {
+                return ContextRead {
+                    text,
+                    source: Some(path),
+                    level: Some(level),
+                    transform,
+                    problem,
+                };
+            }
+            Ok(_) => {}
+            Err(problem) => problems.push(problem),
+        }
+    }
+    let disk = join_rel(&config.workspace, rel);
+    let mut read = match ws.files.get(&disk) {
+        None => ContextRead::absent(),
+        Some(entry) => match &entry.content {
+            FileContent::Text(text) => ContextRead {
+                text: text.to_string(),
+                source: Some(disk),
+                level: Some(ReadLevel::Disk),
+                transform: ReadTransform::Verbatim,
+                problem: None,
+            },
+            other => {
+                let (text, problem) = stand_in(&disk, other);
+                ContextRead {
+                    text,
+                    source: Some(disk),
+                    level: Some(ReadLevel::Disk),
+                    transform: ReadTransform::StandIn,
+                    problem: Some(problem),
+                }
+            }
+        },
+    };
+    if read.problem.is_none() && !problems.is_empty() {
+        read.problem = Some(problems.join("; "));
+    }
+    read
+}
+
+/// Levels 1 and 2 for this filesystem mode, in order.
+fn filesystem_layers(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    rel: &str,
+) -> Vec<(PathBuf, ReadLevel, BlankRule)> {
+    let config = &ws.config;
+    let first = rel.split('/').next().unwrap_or("");
+    match root.filesystem {
+        FilesystemMode::Local => vec![
+            (
+                join_rel(&namespace_dir(root), rel),
+                ReadLevel::Filesystem,
+                BlankRule::Local,
+            ),
+            (
+                join_rel(&config.project, rel),
+                ReadLevel::Project,
+                BlankRule::Local,
+            ),
+        ],
+        FilesystemMode::Sandbox if SANDBOX_PROJECTION.contains(&first) => vec![(
+            join_rel(&config.workspace, rel),
+            ReadLevel::Filesystem,
+            BlankRule::ZeroByteOnly,
+        )],
+        FilesystemMode::Sandbox => Vec::new(),
+        // The store layer is unknowable (assumed empty, noted by the renderer); its lower layer is
+        // the template; everything else goes to a namespaced local filesystem.
+        FilesystemMode::Remote if REMOTE_ROUTES.contains(&first) => vec![(
+            join_rel(&config.workspace, rel),
+            ReadLevel::Filesystem,
+            BlankRule::Local,
+        )],
+        FilesystemMode::Remote => vec![(
+            join_rel(&namespace_dir(root), rel),
+            ReadLevel::Filesystem,
+            BlankRule::Local,
+        )],
+    }
+}
+
+/// `<ws>/<ns>` (or `<ws>` with an empty namespace): the local upper layer of this context.
+pub fn namespace_dir(root: &EffectiveRoot) -> PathBuf {
+    match &root.namespace {
+        Some(ns) => root.base.join(ns),
+        None => root.base.clone(),
+    }
+}
+
+type LayerText = (String, ReadTransform, Option<String>);
+
+fn layer_text(path: &Path, content: &FileContent, rule: BlankRule) -> Result<LayerText, String> {
+    match content {
+        FileContent::Text(text) => {
+            if rule == BlankRule::Local && is_binary_name(path) {
+                return Ok((base64(text.as_bytes()), ReadTransform::Base64, None));
+            }
+            let blank = match rule {
+                BlankRule::Local => crate::syntax::java::is_blank(text),
+                BlankRule::ZeroByteOnly => text.is_empty(),
+            };
+            if blank {
+                Ok((
+                    EMPTY_FILE_REMINDER.to_string(),
+                    ReadTransform::EmptyReminder,
+                    None,
+                ))
+            } else {
+                Ok((text.to_string(), ReadTransform::Verbatim, None))
+            }
+        }
+        FileContent::Unreadable { error } => Err(format!(
+            "`{}` could not be read ({error}); rendered as if the runtime's read failed too",
+            path.display()
+        )),
+        other => {
+            let (text, problem) = stand_in(path, other);
+            Ok((text, ReadTransform::StandIn, Some(problem)))
+        }
+    }
+}
+
+/// A bracketed stand-in for text the preview does not hold, and the note explaining it.
+fn stand_in(path: &Path, content: &FileContent) -> (String, String) {
+    let name = path.display();
+    match content {
+        FileContent::TooLarge { size } => (
+            format!("[agentws: {size} bytes not shown — over the preview's read limit]"),
+            format!(
+                "`{name}` is {size} bytes, over the preview's {} MiB read limit: the runtime injects it whole; \
+                 the preview shows a one-line stand-in",
+                crate::base::files::MAX_TEXT_BYTES / (1024 * 1024)
+            ),
+        ),
+        FileContent::NotUtf8 { valid_up_to, .. } => (
+            "[agentws: file is not UTF-8 — not shown]".to_string(),
+            format!(
+                "`{name}` is not valid UTF-8 (first bad byte at {valid_up_to}): the runtime decodes it with \
+                 replacement characters; the preview shows a one-line stand-in"
+            ),
+        ),
+        _ => (
+            "[agentws: file content not loaded]".to_string(),
+            format!("`{name}` was listed but its content was not loaded; the preview shows a stand-in"),
+        ),
+    }
+}
+
+fn is_binary_name(path: &Path) -> bool {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .is_some_and(|e| BINARY_EXTENSIONS.contains(&e.as_str()))
+}
+
+/// Standard base64 with padding (`java.util.Base64.getEncoder()`).
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// `dir` joined with a `/`-separated relative path.
+pub fn join_rel(dir: &Path, rel: &str) -> PathBuf {
+    let mut path = dir.to_path_buf();
+    for part in rel.split('/').filter(|p| !p.is_empty()) {
+        path.push(part);
+    }
+    path
+}
+
+/// Java `String.compareTo`: UTF-16 code unit order.
+pub fn java_cmp(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// `/`-separated path of `path` below `dir`.
+fn rel_below(path: &Path, dir: &Path) -> Option<String> {
+    let rel = path.strip_prefix(dir).ok()?;
+    Some(
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Skills (harness-spec §2.1, §2.2)
+
+/// Skill-id source of the Layer 4 repository.
+pub const WORKSPACE_NAMESPACED_SOURCE: &str = "workspace-namespaced";
+
+/// One skill after the per-call merge.
+#[derive(Clone, Debug)]
+pub struct MergedSkill {
+    pub doc: Arc<SkillDoc>,
+    /// Name the merge is keyed by.
+    pub name: String,
+    /// Repository source (the skill-id suffix).
+    pub source: String,
+    /// Served by a `WorkspaceSkillRepository` (files-root under `skills/`), else staged into
+    /// `.skills-cache`.
+    pub workspace_native: bool,
+}
+
+/// Skill-id source of Layer 3: `filesystem-<workspaceDirName>_skills`.
+pub fn workspace_dir_source(ws: &Workspace) -> String {
+    let dir_name = ws
+        .config
+        .workspace
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("filesystem-{dir_name}_skills")
+}
+
+/// The skills one call sees, in merge order (first appearance keeps its place, later layers win).
+pub fn merged_skills(ws: &Workspace, root: &EffectiveRoot) -> Vec<MergedSkill> {
+    merged_skills_tracking(ws, root, &mut Vec::new())
+}
+
+/// An entry the merge replaced: `loser` was put first, `winner` took its place (same name, a
+/// different file).
+#[derive(Clone, Debug)]
+pub struct Shadowed<T> {
+    pub loser: Arc<T>,
+    pub winner: Arc<T>,
+}
+
+/// [`merged_skills`], also reporting every skill another file of the same name replaced.
+pub fn merged_skills_tracking(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    shadowed: &mut Vec<Shadowed<SkillDoc>>,
+) -> Vec<MergedSkill> {
+    let config = &ws.config;
+    let docs: HashMap<&Path, &Arc<SkillDoc>> =
+        ws.skills.iter().map(|d| (d.path.as_path(), d)).collect();
+    let loaded = |path: &Path| {
+        docs.get(path)
+            .filter(|d| d.outcome.is_ok() && d.name.is_some())
+            .map(|d| (*d).clone())
+    };
+    let mut merged: Vec<MergedSkill> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut replaced: Vec<Arc<SkillDoc>> = Vec::new();
+    let mut put = |doc: Arc<SkillDoc>, source: &str, native: bool| {
+        let name = doc.name.clone().unwrap_or_default();
+        let skill = MergedSkill {
+            doc,
+            name: name.clone(),
+            source: source.to_string(),
+            workspace_native: native,
+        };
+        match index.get(&name) {
+            Some(&i) => {
+                let previous = std::mem::replace(&mut merged[i], skill);
+                if previous.doc.path != merged[i].doc.path {
+                    replaced.push(previous.doc);
+                }
+            }
+            None => {
+                index.insert(name, merged.len());
+                merged.push(skill);
+            }
+        }
+    };
+
+    // Layer 3: direct children of the host `<ws>/skills`, not namespaced.
+    let shared_skills = config.workspace.join("skills");
+    if ws.files.contains_dir(&shared_skills) {
+        let source = workspace_dir_source(ws);
+        let mut dirs: Vec<&PathBuf> = ws.files.child_dirs(&shared_skills).collect();
+        dirs.sort_by(|a, b| java_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
+        for dir in dirs {
+            if let Some(doc) = loaded(&dir.join("SKILL.md")) {
+                put(doc, &source, false);
+            }
+        }
+    }
+
+    // Layer 4: the agent filesystem's recursive glob, lower (project) then upper.
+    if config.features.default_workspace_skills {
+        let (lower, upper) = layer4_dirs(ws, root);
+        if let Some(lower) = lower {
+            for rel in skill_files(ws, &lower.join("skills")) {
+                // The overlay re-reads `/skills/x/SKILL.md` through its upper layer, which treats a
+                // missing absolute `/skills/...` as workspace-relative and un-namespaced.
+                let shadow = join_rel(&config.workspace.join("skills"), &rel);
+                let path = if ws.files.contains_file(&shadow) {
+                    shadow
+                } else {
+                    join_rel(&lower.join("skills"), &rel)
+                };
+                if let Some(doc) = loaded(&path) {
+                    put(doc, WORKSPACE_NAMESPACED_SOURCE, true);
+                }
+            }
+        }
+        for rel in skill_files(ws, &upper.join("skills")) {
+            if let Some(doc) = loaded(&join_rel(&upper.join("skills"), &rel)) {
+                put(doc, WORKSPACE_NAMESPACED_SOURCE, true);
+            }
+        }
+    }
+    for loser in replaced {
+        let winner = merged
+            .iter()
+            .find(|m| Some(&m.name) == loser.name.as_ref())
+            .map(|m| m.doc.clone());
+        if let Some(winner) = winner.filter(|w| w.path != loser.path) {
+            shadowed.push(Shadowed { loser, winner });
+        }
+    }
+    merged
+}
+
+/// The lower and upper folders Layer 4 globs for this context.
+fn layer4_dirs(ws: &Workspace, root: &EffectiveRoot) -> (Option<PathBuf>, PathBuf) {
+    let config = &ws.config;
+    match root.filesystem {
+        FilesystemMode::Local => {
+            // `disableDynamicSkills()` freezes the merge at build with an empty namespace.
+            let upper = if config.features.dynamic_skills {
+                namespace_dir(root)
+            } else {
+                config.workspace.clone()
+            };
+            (Some(config.project.clone()), upper)
+        }
+        FilesystemMode::Sandbox | FilesystemMode::Remote => (None, config.workspace.clone()),
+    }
+}
+
+/// `SKILL.md` files at any depth below `skills_dir`, relative to it, skipping first segments that
+/// start with `_` or `.`, in Java `String` order.
+fn skill_files(ws: &Workspace, skills_dir: &Path) -> Vec<String> {
+    let mut rels: Vec<String> = ws
+        .files
+        .files_under(skills_dir)
+        .filter(|(p, _)| p.file_name().is_some_and(|n| n == "SKILL.md"))
+        .filter_map(|(p, _)| rel_below(p, skills_dir))
+        .filter(|rel| rel.contains('/'))
+        .filter(|rel| !rel.starts_with('_') && !rel.starts_with('.'))
+        .collect();
+    rels.sort_by(|a, b| java_cmp(a, b));
+    rels
+}
+
+// ---------------------------------------------------------------------------------------------
+// Subagents (harness-spec §3.1, Corrections 3)
+
+/// The built-in subagent's id.
+pub const GENERAL_PURPOSE: &str = "general-purpose";
+
+/// One entry of the subagent list.
+#[derive(Clone, Debug)]
+pub struct ListedSubagent {
+    pub id: String,
+    /// `None` for the built-in `general-purpose`.
+    pub doc: Option<Arc<SubagentDoc>>,
+}
+
+impl ListedSubagent {
+    /// Listed in the prompt (`hidden != true`, `mode != primary`; the built-in always is).
+    pub fn is_visible(&self) -> bool {
+        self.doc.as_ref().is_none_or(|d| d.is_visible())
+    }
+}
+
+/// The subagent entries of one reasoning step, in list order (visible or not).
+pub fn merged_subagents(ws: &Workspace, root: &EffectiveRoot) -> Vec<ListedSubagent> {
+    merged_subagents_tracking(ws, root, &mut Vec::new())
+}
+
+/// [`merged_subagents`], also reporting every spec another file of the same id replaced
+/// (dynamic mode: the later one wins) or kept out (static mode: the earlier one wins).
+pub fn merged_subagents_tracking(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    shadowed: &mut Vec<Shadowed<SubagentDoc>>,
+) -> Vec<ListedSubagent> {
+    let config = &ws.config;
+    let docs: HashMap<&Path, &Arc<SubagentDoc>> =
+        ws.subagents.iter().map(|d| (d.path.as_path(), d)).collect();
+    let loaded = |path: &Path| {
+        docs.get(path)
+            .filter(|d| d.outcome.is_ok() && !d.id.is_empty())
+            .map(|d| (*d).clone())
+    };
+
+    // Local-directory scan: `<host ws>/subagents/*.md`, non-recursive, sorted, not namespaced.
+    let local_dir = config.workspace.join("subagents");
+    let mut local_scan: Vec<Arc<SubagentDoc>> = ws
+        .files
+        .child_files(&local_dir)
+        .filter(|(p, _)| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().ends_with(".md") && n != ".md")
+        })
+        .filter_map(|(p, _)| loaded(p))
+        .collect();
+    local_scan.sort_by(|a, b| java_cmp(&a.path.to_string_lossy(), &b.path.to_string_lossy()));
+
+    // Filesystem scan: `glob("*.md", "subagents")`, lower (project) then upper, each sorted.
+    let mut fs_scan: Vec<(String, Arc<SubagentDoc>)> = Vec::new();
+    let (lower, upper) = match root.filesystem {
+        FilesystemMode::Local => (Some(config.project.clone()), namespace_dir(root)),
+        FilesystemMode::Sandbox | FilesystemMode::Remote => (None, config.workspace.clone()),
+    };
+    if let Some(lower) = lower {
+        for rel in subagent_files(ws, &lower.join("subagents")) {
+            let shadow = join_rel(&local_dir, &rel);
+            let path = if ws.files.contains_file(&shadow) {
+                shadow
+            } else {
+                join_rel(&lower.join("subagents"), &rel)
+            };
+            if let Some(doc) = loaded(&path) {
+                fs_scan.push((format!("/subagents/{rel}"), doc));
+            }
+        }
+    }
+    for rel in subagent_files(ws, &upper.join("subagents")) {
+        if let Some(doc) = loaded(&join_rel(&upper.join("subagents"), &rel)) {
+            fs_scan.push((format!("subagents/{rel}"), doc));
+        }
+    }
+
+    let mut list = vec![ListedSubagent {
+        id: GENERAL_PURPOSE.to_string(),
+        doc: None,
+    }];
+    if config.features.dynamic_subagents {
+        let mut index: HashMap<String, usize> = HashMap::new();
+        index.insert(GENERAL_PURPOSE.to_string(), 0);
+        for doc in local_scan
+            .into_iter()
+            .chain(fs_scan.into_iter().map(|(_, d)| d))
+        {
+            let entry = ListedSubagent {
+                id: doc.id.clone(),
+                doc: Some(doc),
+            };
+            match index.get(&entry.id) {
+                Some(&i) => {
+                    let previous = std::mem::replace(&mut list[i], entry);
+                    if let (Some(loser), Some(winner)) = (previous.doc, list[i].doc.clone()) {
+                        if loser.path != winner.path {
+                            shadowed.push(Shadowed { loser, winner });
+                        }
+                    }
+                }
+                None => {
+                    index.insert(entry.id.clone(), list.len());
+                    list.push(entry);
+                }
+            }
+        }
+    } else {
+        // Static: build-time entries are all kept (duplicates listed twice); per call, scan names
+        // not yet present are appended in case-insensitive path order.
+        for doc in local_scan {
+            list.push(ListedSubagent {
+                id: doc.id.clone(),
+                doc: Some(doc),
+            });
+        }
+        fs_scan.sort_by(|a, b| java_cmp(&a.0.to_lowercase(), &b.0.to_lowercase()));
+        for (_, doc) in fs_scan {
+            match list.iter().find(|e| e.id == doc.id) {
+                None => list.push(ListedSubagent {
+                    id: doc.id.clone(),
+                    doc: Some(doc),
+                }),
+                Some(kept) => {
+                    if let Some(winner) = kept.doc.clone().filter(|w| w.path != doc.path) {
+                        shadowed.push(Shadowed { loser: doc, winner });
+                    }
+                }
+            }
+        }
+    }
+    list
+}
+
+fn subagent_files(ws: &Workspace, dir: &Path) -> Vec<String> {
+    let mut rels: Vec<String> = ws
+        .files
+        .files_under(dir)
+        .filter(|(p, _)| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().ends_with(".md") && n != ".md")
+        })
+        .filter_map(|(p, _)| rel_below(p, dir))
+        .collect();
+    rels.sort_by(|a, b| java_cmp(a, b));
+    rels
+}
+
+// ---------------------------------------------------------------------------------------------
+// Knowledge listing (harness-spec §5.6)
+
+/// The `Knowledge files:` list for this context: the filesystem glob (project files, then the
+/// upper layer's), then the host walk of `<ws>/knowledge/**`, de-duplicated, each part sorted.
+pub fn knowledge_files(ws: &Workspace, root: &EffectiveRoot) -> Vec<String> {
+    let config = &ws.config;
+    let mut out: Vec<String> = Vec::new();
+    let push = |rel: String, out: &mut Vec<String>| {
+        if !out.contains(&rel) {
+            out.push(rel);
+        }
+    };
+    let listed = |dir: &Path| -> Vec<String> {
+        let mut rels: Vec<String> = ws
+            .files
+            .files_under(&dir.join("knowledge"))
+            .filter_map(|(p, _)| rel_below(p, dir))
+            .collect();
+        rels.sort_by(|a, b| java_cmp(a, b));
+        rels
+    };
+    match root.filesystem {
+        FilesystemMode::Local => {
+            for rel in listed(&config.project) {
+                push(rel, &mut out);
+            }
+            // SANDBOXED listings keep the namespace prefix (Corrections 1).
+            let prefix = match (&root.namespace, config.filesystem.path_mode) {
+                (Some(ns), PathMode::Sandboxed) => format!("{ns}/"),
+                _ => String::new(),
+            };
+            for rel in listed(&namespace_dir(root)) {
+                push(format!("{prefix}{rel}"), &mut out);
+            }
+        }
+        FilesystemMode::Sandbox | FilesystemMode::Remote => {
+            for rel in listed(&config.workspace) {
+                push(rel, &mut out);
+            }
+        }
+    }
+    for rel in listed(&config.workspace) {
+        push(rel, &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::{Env, FileSet};
+    use crate::config::{Config, Scope};
+    use crate::context::{effective_root, SessionContext};
+
+    fn snapshot(files: &[(&str, &str)], edit: impl FnOnce(&mut Config)) -> Workspace {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.name = Some("assistant".into());
+        edit(&mut config);
+        let mut set = FileSet::new();
+        for (path, text) in files {
+            set.insert_text(PathBuf::from(path), text);
+        }
+        Workspace::build(
+            Arc::new(config),
+            Vec::new(),
+            Arc::new(set),
+            Arc::new(Env::default()),
+            None,
+        )
+    }
+
+    fn root_for(ws: &Workspace, user: Option<&str>, scope: Scope) -> EffectiveRoot {
+        let mut ctx = SessionContext::from_config(&ws.config);
+        ctx.user_id = user.map(str::to_string);
+        ctx.scope = scope;
+        effective_root(&ws.config, &ctx).unwrap()
+    }
+
+    const W: &str = "/p/.agentscope/workspace";
+
+    #[test]
+    fn three_levels_with_the_blank_reminder() {
+        let ws = snapshot(
+            &[
+                ("/p/.agentscope/workspace/alice/AGENTS.md", " \n"),
+                ("/p/.agentscope/workspace/AGENTS.md", "shared"),
+                ("/p/AGENTS.md", "project"),
+                ("/p/.agentscope/workspace/MEMORY.md", "  "),
+            ],
+            |_| {},
+        );
+        let alice = root_for(&ws, Some("alice"), Scope::User);
+        let read = read_with_override(&ws, &alice, "AGENTS.md");
+        assert_eq!(read.text, EMPTY_FILE_REMINDER);
+        assert_eq!(read.level, Some(ReadLevel::Filesystem));
+        let bob = root_for(&ws, Some("bob"), Scope::User);
+        let read = read_with_override(&ws, &bob, "AGENTS.md");
+        assert_eq!(
+            (read.text.as_str(), read.level),
+            ("project", Some(ReadLevel::Project))
+        );
+        // Level 3 hands a blank file over as it is.
+        let read = read_with_override(&ws, &bob, "MEMORY.md");
+        assert_eq!(
+            (read.text.as_str(), read.level),
+            ("  ", Some(ReadLevel::Disk))
+        );
+        // With an empty namespace level 1 is the shared file: blank ⇒ reminder.
+        let global = root_for(&ws, None, Scope::Global);
+        assert_eq!(
+            read_with_override(&ws, &global, "MEMORY.md").text,
+            EMPTY_FILE_REMINDER
+        );
+    }
+
+    #[test]
+    fn binary_extensions_are_base64() {
+        let ws = snapshot(&[("/p/.agentscope/workspace/logo.svg", "<svg/>")], |_| {});
+        let root = root_for(&ws, None, Scope::Agent);
+        let read = read_with_override(&ws, &root, "logo.svg");
+        assert_eq!(read.text, "PHN2Zy8+");
+        assert_eq!(read.transform, ReadTransform::Base64);
+        assert_eq!(base64(b"ab"), "YWI=");
+        assert_eq!(base64(b"a"), "YQ==");
+    }
+
+    #[test]
+    fn skills_merge_keeps_first_position_and_later_wins() {
+        let skill = |n: &str| format!("---\nname: {n}\ndescription: d {n}\n---\nbody\n");
+        let (a, b, c) = (skill("a"), skill("b"), skill("c"));
+        let ws = snapshot(
+            &[
+                (&format!("{W}/skills/b/SKILL.md"), &b),
+                (&format!("{W}/skills/a/SKILL.md"), &a),
+                (&format!("{W}/alice/skills/a/SKILL.md"), &a),
+                (&format!("{W}/alice/skills/_drafts/c/SKILL.md"), &c),
+                ("/p/skills/nested/c/SKILL.md", &c),
+            ],
+            |_| {},
+        );
+        let root = root_for(&ws, Some("alice"), Scope::User);
+        let merged = merged_skills(&ws, &root);
+        let got: Vec<(String, String)> = merged
+            .iter()
+            .map(|s| (s.name.clone(), s.source.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a".into(), "workspace-namespaced".into()),
+                ("b".into(), "filesystem-workspace_skills".into()),
+                ("c".into(), "workspace-namespaced".into()),
+            ]
+        );
+        assert_eq!(
+            merged[0].doc.path,
+            PathBuf::from(format!("{W}/alice/skills/a/SKILL.md"))
+        );
+    }
+
+    #[test]
+    fn project_skill_is_re_read_from_the_workspace_when_it_exists() {
+        let ws = snapshot(
+            &[
+                (
+                    "/p/skills/x/SKILL.md",
+                    "---\nname: x\ndescription: project\n---\nb\n",
+                ),
+                (
+                    &format!("{W}/skills/x/SKILL.md"),
+                    "---\nname: x\ndescription: shared\n---\nb\n",
+                ),
+            ],
+            |_| {},
+        );
+        let root = root_for(&ws, Some("alice"), Scope::User);
+        let merged = merged_skills(&ws, &root);
+        assert_eq!(merged.len(), 1);
+        assert_eq!(merged[0].source, "workspace-namespaced");
+        assert_eq!(merged[0].doc.description.as_deref(), Some("shared"));
+    }
+
+    #[test]
+    fn subagents_dynamic_and_static() {
+        let ws = |dynamic: bool| {
+            snapshot(
+                &[
+                    (
+                        &format!("{W}/subagents/general-purpose.md"),
+                        "---\ndescription: mine\n---\n",
+                    ),
+                    (
+                        &format!("{W}/subagents/z.md"),
+                        "---\ndescription: shared z\n---\n",
+                    ),
+                    (
+                        &format!("{W}/alice/subagents/deep/z.md"),
+                        "---\ndescription: alice z\n---\n",
+                    ),
+                    (
+                        &format!("{W}/alice/subagents/a.md"),
+                        "---\ndescription: alice a\n---\n",
+                    ),
+                ],
+                |c| c.features.dynamic_subagents = dynamic,
+            )
+        };
+        let dynamic = ws(true);
+        let root = root_for(&dynamic, Some("alice"), Scope::User);
+        let list: Vec<(String, String)> = merged_subagents(&dynamic, &root)
+            .iter()
+            .map(|e| {
+                (
+                    e.id.clone(),
+                    e.doc
+                        .as_ref()
+                        .and_then(|d| d.description.clone())
+                        .unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            list,
+            vec![
+                ("general-purpose".into(), "mine".into()),
+                ("z".into(), "alice z".into()),
+                ("a".into(), "alice a".into()),
+            ]
+        );
+        let fixed = ws(false);
+        let root = root_for(&fixed, Some("alice"), Scope::User);
+        let ids: Vec<String> = merged_subagents(&fixed, &root)
+            .iter()
+            .map(|e| e.id.clone())
+            .collect();
+        assert_eq!(ids, vec!["general-purpose", "general-purpose", "z", "a"]);
+    }
+
+    #[test]
+    fn knowledge_lists_project_then_namespace_then_host_walk() {
+        let ws = snapshot(
+            &[
+                ("/p/knowledge/p.md", "x"),
+                (&format!("{W}/alice/knowledge/routes.md"), "x"),
+                (&format!("{W}/knowledge/KNOWLEDGE.md"), "x"),
+                (&format!("{W}/knowledge/a/b.md"), "x"),
+            ],
+            |_| {},
+        );
+        let root = root_for(&ws, Some("alice"), Scope::User);
+        assert_eq!(
+            knowledge_files(&ws, &root),
+            vec![
+                "knowledge/p.md",
+                "knowledge/routes.md",
+                "knowledge/KNOWLEDGE.md",
+                "knowledge/a/b.md"
+            ]
+        );
+        let sandboxed = snapshot(&[(&format!("{W}/alice/knowledge/routes.md"), "x")], |c| {
+            c.filesystem.path_mode = PathMode::Sandboxed
+        });
+        let root = root_for(&sandboxed, Some("alice"), Scope::User);
+        assert_eq!(
+            knowledge_files(&sandboxed, &root),
+            vec!["alice/knowledge/routes.md"]
+        );
+    }
+}

@@ -39,6 +39,44 @@ mod tests {
         insta::assert_json_snapshot!(value);
     }
 
+    /// The example in docs/cli.md has exactly the shape this module writes.
+    #[test]
+    fn the_documented_example_matches_the_contract() {
+        fn shape(value: &serde_json::Value) -> serde_json::Value {
+            match value {
+                serde_json::Value::Object(map) => serde_json::Value::Object(
+                    map.iter().map(|(k, v)| (k.clone(), shape(v))).collect(),
+                ),
+                // One element is enough to compare shapes.
+                serde_json::Value::Array(items) => {
+                    serde_json::Value::Array(items.iter().take(1).map(shape).collect())
+                }
+                serde_json::Value::Number(_) => serde_json::json!(0),
+                serde_json::Value::String(_) => serde_json::json!(""),
+                other => other.clone(),
+            }
+        }
+        let doc = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/cli.md"),
+        )
+        .unwrap();
+        let start = doc
+            .find("```json\n")
+            .expect("docs/cli.md has a JSON example")
+            + 8;
+        let end = start + doc[start..].find("```").unwrap();
+        let documented: serde_json::Value = serde_json::from_str(&doc[start..end]).unwrap();
+        let ours: serde_json::Value = serde_json::from_str(&super::render(&sample())).unwrap();
+        assert_eq!(shape(&documented), shape(&ours));
+        let summary = &documented["summary"];
+        let listed = documented["diagnostics"].as_array().unwrap().len() as u64;
+        let counted: u64 = ["errors", "warnings", "infos"]
+            .iter()
+            .map(|k| summary[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(listed, counted);
+    }
+
     #[test]
     fn every_diagnostic_has_every_field() {
         let value: serde_json::Value = serde_json::from_str(&super::render(&sample())).unwrap();

@@ -170,11 +170,23 @@ pub fn render(report: &Report, format: Format, style: Style) -> String {
     }
 }
 
+/// Writes `text` to stdout. A closed pipe (`agentws check | head`) is not an error worth a panic:
+/// the reader has what it wanted.
+pub fn print_stdout(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+}
+
 /// Converts diagnostics of one file set to their shown form: positions from the texts in
 /// `files`, paths relative to `cwd`.
 pub struct Shower<'a> {
     files: &'a FileSet,
     cwd: &'a Path,
+    /// Only the human format shows source lines; the others skip copying them.
+    excerpts: bool,
     /// Line indexes built on first use, one per file.
     indexes: std::cell::RefCell<BTreeMap<std::path::PathBuf, LineIndex>>,
 }
@@ -184,8 +196,15 @@ impl<'a> Shower<'a> {
         Self {
             files,
             cwd,
+            excerpts: true,
             indexes: Default::default(),
         }
+    }
+
+    /// Whether shown diagnostics carry source excerpts (default: yes).
+    pub fn with_excerpts(mut self, excerpts: bool) -> Self {
+        self.excerpts = excerpts;
+        self
     }
 
     pub fn show(&self, d: &Diagnostic) -> ShownDiagnostic {
@@ -264,6 +283,9 @@ impl<'a> Shower<'a> {
     }
 
     fn excerpt(&self, path: &Path, ranges: &[TextRange]) -> Option<Excerpt> {
+        if !self.excerpts {
+            return None;
+        }
         self.with_index(path, |text, index| excerpt(text, index, ranges))
             .flatten()
     }
@@ -521,5 +543,45 @@ pub(crate) mod tests {
              Found 1 error, 1 warning, 1 info.\n\
              1 problem can be fixed with `agentws check --fix`.\n"
         );
+    }
+
+    proptest::proptest! {
+        /// Any text, any range (even past the end or inside a character), any fix: every format
+        /// renders without panicking, and positions stay 1-based and ordered.
+        #[test]
+        fn every_format_renders_any_text_and_range(
+            text in "(\\PC|[\t\r\n\u{0}\u{200b}]){0,200}",
+            a in 0usize..260,
+            b in 0usize..260,
+            new_text in "\\PC{0,5}",
+        ) {
+            let path = PathBuf::from("/p/f.md");
+            let mut files = FileSet::new();
+            files.insert_text(path.clone(), &text);
+            let range = TextRange::new(a.min(b), a.max(b));
+            let d = Diagnostic {
+                path: path.clone(),
+                range,
+                severity: Severity::Warning,
+                code: "XX001",
+                message: "m".into(),
+                consequence: "c".into(),
+                fixes: vec![Fix {
+                    title: "t".into(),
+                    edits: vec![FileEdit { path: path.clone(), range, new_text }],
+                }],
+                related: vec![],
+            };
+            let shown = Shower::new(&files, Path::new("/p")).show(&d);
+            proptest::prop_assert!(shown.range.start.line >= 1 && shown.range.start.column >= 1);
+            proptest::prop_assert!(shown.range.start <= shown.range.end);
+            let report = Report {
+                diagnostics: vec![shown],
+                ..Default::default()
+            };
+            for format in [Format::Human, Format::Concise, Format::Json, Format::Sarif, Format::Github] {
+                render(&report, format, Style { color: true });
+            }
+        }
     }
 }

@@ -1,0 +1,1060 @@
+//! The assembly of the system message for the first reasoning step (harness-spec §5.1–5.8, skills
+//! block §2.5, subagents section §3.4), recording each piece's byte range, sources and token
+//! estimate, the memory budget and every place the preview cannot be exact.
+//!
+//! Joins are written where the runtime writes them, and named after it: `join_if_needed` is the
+//! `"\n"` the middlewares add only when the prompt is non-empty and does not end with `\n`.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::texts::{self, format_java};
+use super::*;
+use crate::config::{FilesystemMode, HarnessVersion, PathMode};
+use crate::context::{self, ContextError, EffectiveRoot};
+use crate::syntax::java;
+use crate::syntax::yaml::{Entry, Node, Value};
+use crate::workspace::layers::{self, ContextRead, MergedSkill, ReadTransform};
+use crate::workspace::Workspace;
+
+/// The stand-in for the random `sandbox-` + 8 hex id of `SandboxBackedFilesystem`.
+pub const SANDBOX_ID_STAND_IN: &str = "sandbox-00000000";
+/// The sandbox root HEAD prints whatever the backend's root.
+const HEAD_SANDBOX_ROOT: &str = "/workspace";
+
+/// Renders the system prompt of the first reasoning step for `ctx`.
+pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextError> {
+    let config = &ws.config;
+    let root = context::effective_root(config, &ctx.session)?;
+    let advertised = context::advertised_workspace(config, &ctx.session)?;
+    let mut out = Out::default();
+    out.note(
+        "locale",
+        format!(
+            "the date is printed in English (`{}`); a JVM whose default locale is not English prints \
+             the day and month names in its language",
+            ctx.date.java_text()
+        ),
+    );
+
+    let system_prompt = java::trim(&config.agent.system_prompt);
+    if !system_prompt.is_empty() {
+        let sources = config
+            .agent
+            .system_prompt_file
+            .iter()
+            .map(|p| source(p, Some(system_prompt)))
+            .collect();
+        out.section("system-prompt", "sysPrompt", sources, system_prompt);
+    }
+
+    let mut budget = BudgetReport {
+        max_context_tokens: config.agent.max_context_tokens,
+        used_tokens: 0,
+        available_tokens: i64::from(config.agent.max_context_tokens),
+        memory_tokens: 0,
+        memory: "not-rendered",
+        truncated: false,
+        cut: None,
+    };
+    if config.features.workspace_context {
+        out.join_if_needed();
+        budget = workspace_section(ws, ctx, &root, &advertised, &mut out);
+    }
+
+    plan_banner(ws, ctx, &mut out);
+    skills_block(ws, &root, &mut out);
+    if config.features.task_list {
+        out.section(
+            "task-list",
+            "task list",
+            Vec::new(),
+            texts::TASK_LIST_GROUNDING,
+        );
+    }
+    if config.features.subagents {
+        subagents_section(ws, &root, &mut out);
+    }
+
+    let estimated_tokens = estimate_tokens(&out.text);
+    Ok(Preview {
+        estimated_tokens,
+        text: out.text,
+        sections: out.sections,
+        budget,
+        context: RenderedContext {
+            user_id: root.ids.user_id.clone(),
+            session_id: root.ids.session_id.clone(),
+            namespace: root.namespace.clone(),
+            scope: ctx.session.scope,
+            filesystem: ctx.session.filesystem,
+            harness: ctx.session.harness,
+            advertised_workspace: advertised,
+        },
+        notes: out.notes,
+    })
+}
+
+/// The text being built, its sections and notes.
+#[derive(Default)]
+struct Out {
+    text: String,
+    sections: Vec<Section>,
+    notes: Vec<Note>,
+}
+
+impl Out {
+    fn raw(&mut self, s: &str) {
+        self.text.push_str(s);
+    }
+
+    /// The `"\n"` added before a piece when the prompt is non-empty and does not end with `\n`.
+    fn join_if_needed(&mut self) {
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.text.push('\n');
+        }
+    }
+
+    fn section(&mut self, kind: &'static str, label: &str, sources: Vec<SourceRef>, s: &str) {
+        let start = self.text.len();
+        self.text.push_str(s);
+        self.sections.push(Section {
+            kind,
+            label: label.to_string(),
+            range: ByteRange {
+                start,
+                end: self.text.len(),
+            },
+            sources,
+            estimated_tokens: estimate_tokens(s),
+        });
+    }
+
+    fn note(&mut self, code: &'static str, message: String) {
+        if !self
+            .notes
+            .iter()
+            .any(|n| n.code == code && n.message == message)
+        {
+            self.notes.push(Note { code, message });
+        }
+    }
+}
+
+fn source(path: &Path, text: Option<&str>) -> SourceRef {
+    SourceRef {
+        path: context::display_path(path),
+        lines: text.map(|t| LineRange {
+            start: 1,
+            end: java::lines(t).len().max(1),
+        }),
+    }
+}
+
+/// The sources of a per-context read: the file, with its lines when the text is the file's own.
+fn read_sources(read: &ContextRead) -> Vec<SourceRef> {
+    read.source
+        .iter()
+        .map(|p| {
+            let text = (read.transform == ReadTransform::Verbatim).then_some(read.text.as_str());
+            source(p, text)
+        })
+        .collect()
+}
+
+/// `xml(tag, content)` of WorkspaceContextMiddleware (harness-spec §5.6).
+fn xml(tag: &str, content: &str) -> String {
+    let content = java::strip(content);
+    if content.is_empty() {
+        return format!("  <{tag}></{tag}>\n");
+    }
+    let mut s = format!("  <{tag}>\n");
+    let lines = java::lines(content);
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        s.push_str("  ");
+        s.push_str(line);
+    }
+    s.push_str(&format!("\n  </{tag}>\n"));
+    s
+}
+
+/// W = S + "\n\n" + G + "\n" + P + "\n" + L (harness-spec §5.2); returns the memory budget.
+fn workspace_section(
+    ws: &Workspace,
+    ctx: &PreviewContext,
+    root: &EffectiveRoot,
+    advertised: &str,
+    out: &mut Out,
+) -> BudgetReport {
+    let config = &ws.config;
+    let features = &config.features;
+
+    // S: the session context (A.1), Java-stripped.
+    let mut dynamic = format!("AgentStateStore ID: {}", root.ids.session_id);
+    if !java::is_blank(&config.agent.environment_memory) {
+        dynamic.push('\n');
+        dynamic.push_str(&config.agent.environment_memory);
+    }
+    let date = ctx.date.java_text();
+    let session = format_java(
+        texts::SESSION_CONTEXT_TEMPLATE,
+        &[
+            config.agent.display_name(),
+            &date,
+            &ctx.os,
+            advertised,
+            &ctx.tmp_dir,
+            &dynamic,
+        ],
+    );
+    let session = java::strip(&session).to_string();
+    if ctx.session.filesystem == FilesystemMode::Sandbox {
+        match ctx.session.harness {
+            HarnessVersion::V2026_08 => out.note(
+                "workspace-directory",
+                "harness 2026-08 prints the host workspace after \"The workspace directory is:\" even in \
+                 sandbox mode (issue #3192)"
+                    .to_string(),
+            ),
+            HarnessVersion::V2026_09 => out.note(
+                "workspace-directory",
+                "harness 2026-09 in sandbox mode: the sources do not settle whether \"The workspace \
+                 directory is:\" shows the sandbox root or the host workspace; the preview shows the \
+                 sandbox root, the fix issue #3192 asks for"
+                    .to_string(),
+            ),
+        }
+    }
+
+    // G: guidance.
+    let mut guidance = format!("{}\n\n", java::strip(texts::DOMAIN_KNOWLEDGE_GUIDANCE));
+    if features.memory_tools {
+        guidance.push_str(java::strip(texts::MEMORY_RECALL_GUIDANCE));
+        guidance.push_str("\n\n");
+    }
+    let mut persistence = String::new();
+    let mut line = |s: &str| {
+        persistence.push_str(java::strip(s));
+        persistence.push('\n');
+    };
+    if features.memory_tools {
+        line(texts::MEMORY_PERSISTENCE_HEADER);
+        line(texts::MEMORY_SAVE_TOOL_GUIDANCE);
+        if features.memory_hooks {
+            line(texts::MEMORY_AUTO_EXTRACT_GUIDANCE);
+        }
+    } else if features.memory_hooks {
+        line(texts::MEMORY_PERSISTENCE_HEADER_HOOKS_ONLY);
+        line(texts::MEMORY_WRITE_FILE_GUARD);
+        line(texts::MEMORY_AUTO_EXTRACT_GUIDANCE);
+    }
+    if !persistence.is_empty() {
+        guidance.push_str(java::strip(&persistence));
+        guidance.push_str("\n\n");
+    }
+    let guidance = format!("{}\n", java::strip_trailing(&guidance));
+
+    // P: the `## Workspace` paragraph.
+    let paragraph = workspace_paragraph(ws, ctx, root, advertised, out);
+
+    // L: the loaded context. Every piece is read before the budget is computed.
+    let memory_on = features.memory_tools || features.memory_hooks;
+    let agents = layers::read_with_override(ws, root, "AGENTS.md");
+    note_read(out, &agents);
+    let agents_text = java::strip(&agents.text).to_string();
+
+    let knowledge_index = layers::read_with_override(ws, root, "knowledge/KNOWLEDGE.md");
+    note_read(out, &knowledge_index);
+    let knowledge_list = layers::knowledge_files(ws, root);
+    let mut knowledge = String::new();
+    let index_text = java::strip(&knowledge_index.text);
+    if !index_text.is_empty() {
+        knowledge.push_str(index_text);
+        knowledge.push('\n');
+    }
+    if !knowledge_list.is_empty() {
+        if !knowledge.is_empty() {
+            knowledge.push('\n');
+        }
+        knowledge.push_str("Knowledge files:\n");
+        knowledge.push_str(
+            &knowledge_list
+                .iter()
+                .map(|rel| format!("- {rel}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        knowledge.push('\n');
+        let host_walk = ws
+            .files
+            .files_under(&config.workspace.join("knowledge"))
+            .take(2)
+            .count();
+        if host_walk > 1 || ctx.session.filesystem == FilesystemMode::Sandbox {
+            out.note(
+                "directory-order",
+                "knowledge files found by the runtime's host-disk walk (and the sandbox's `find`) come in \
+                 OS directory order; the preview sorts them"
+                    .to_string(),
+            );
+        }
+    }
+
+    let additional = additional_files(ws, root, out);
+    let additional_block: String = additional.iter().map(|a| a.rendered.as_str()).collect();
+
+    let mut budget = BudgetReport {
+        max_context_tokens: config.agent.max_context_tokens,
+        used_tokens: estimate_tokens(&session)
+            + estimate_tokens(&agents_text)
+            + estimate_tokens(&knowledge)
+            + estimate_tokens(&additional_block),
+        available_tokens: 0,
+        memory_tokens: 0,
+        memory: "omitted",
+        truncated: false,
+        cut: None,
+    };
+    budget.available_tokens =
+        i64::from(config.agent.max_context_tokens) - budget.used_tokens as i64;
+    let mut memory_read = None;
+    let mut memory_text = String::new();
+    if memory_on {
+        let read = layers::read_with_override(ws, root, "MEMORY.md");
+        note_read(out, &read);
+        let stripped = java::strip(&read.text).to_string();
+        budget.memory_tokens = estimate_tokens(&stripped);
+        budget.memory = "included";
+        memory_text = stripped;
+        if budget.available_tokens > 0 && budget.memory_tokens as i64 > budget.available_tokens {
+            let limit = budget.available_tokens as usize * 4;
+            let byte = utf16_floor(&memory_text, limit);
+            let kept = &memory_text[..byte];
+            budget.truncated = true;
+            budget.memory = "truncated";
+            budget.cut = Some(MemoryCut {
+                path: read.source.as_deref().map(context::display_path),
+                utf16_offset: java::utf16_len(kept),
+                byte_offset: byte,
+                line: java::lines(kept).len().max(1),
+            });
+            if java::utf16_len(kept) != limit {
+                out.note(
+                    "surrogate-cut",
+                    "Java cuts MEMORY.md inside a surrogate pair here; the preview cuts before the whole \
+                     character"
+                        .to_string(),
+                );
+            }
+            out.note(
+                "memory-truncated",
+                format!(
+                    "MEMORY.md ({} tokens) exceeds the {} tokens left of max_context_tokens = {}; cut after \
+                     {} UTF-16 units (line {})",
+                    budget.memory_tokens,
+                    budget.available_tokens,
+                    budget.max_context_tokens,
+                    java::utf16_len(kept),
+                    java::lines(kept).len().max(1)
+                ),
+            );
+            let notice = if config.features.memory_tools {
+                texts::MEMORY_TRUNCATED_WITH_TOOLS
+            } else {
+                texts::MEMORY_TRUNCATED
+            };
+            memory_text = format!("{kept}{notice}");
+        } else if budget.available_tokens <= 0 && budget.memory_tokens > 0 {
+            budget.memory = "over-budget-included";
+            out.note(
+                "memory-over-budget",
+                format!(
+                    "the other loaded context already uses {} of {} tokens; the runtime then injects \
+                     MEMORY.md whole (no truncation at this version)",
+                    budget.used_tokens, budget.max_context_tokens
+                ),
+            );
+        }
+        memory_read = Some(read);
+    }
+
+    out.section("session-context", "session context", Vec::new(), &session);
+    out.raw("\n\n");
+    out.section("guidance", "guidance", Vec::new(), &guidance);
+    out.raw("\n");
+    let paragraph_sources = vec![SourceRef {
+        path: context::display_path(&config.workspace),
+        lines: None,
+    }];
+    out.section("workspace", "## Workspace", paragraph_sources, &paragraph);
+    out.raw("\n");
+    let notice = if memory_on {
+        texts::FILES_NOTICE_WITH_MEMORY
+    } else {
+        texts::FILES_NOTICE_WITHOUT_MEMORY
+    };
+    out.section("files-notice", "files notice", Vec::new(), notice);
+    out.raw("\n<loaded_context>\n");
+    out.section(
+        "agents-context",
+        "agents_context",
+        read_sources(&agents),
+        &xml("agents_context", &agents_text),
+    );
+    if let Some(read) = &memory_read {
+        let mut sources = read_sources(read);
+        if let (Some(cut), Some(first)) = (&budget.cut, sources.first_mut()) {
+            if read.transform == ReadTransform::Verbatim {
+                // Line of the cut in the file: leading lines removed by the strip come first.
+                let lead = java::lines(
+                    &read.text[..read.text.len() - java::strip_leading(&read.text).len()],
+                )
+                .len();
+                first.lines = Some(LineRange {
+                    start: 1,
+                    end: lead + cut.line,
+                });
+            }
+        }
+        out.section(
+            "memory-context",
+            "memory_context",
+            sources,
+            &xml("memory_context", &memory_text),
+        );
+    }
+    let mut knowledge_sources = read_sources(&knowledge_index);
+    knowledge_sources.extend(knowledge_list.iter().map(|rel| SourceRef {
+        path: context::display_path(&layers::join_rel(&config.workspace, rel)),
+        lines: None,
+    }));
+    out.section(
+        "domain-knowledge-context",
+        "domain_knowledge_context",
+        knowledge_sources,
+        &xml("domain_knowledge_context", &knowledge),
+    );
+    for file in &additional {
+        out.section(
+            "additional-context",
+            &file.tag,
+            read_sources(&file.read),
+            &file.rendered,
+        );
+    }
+    out.raw("</loaded_context>\n");
+    budget
+}
+
+fn note_read(out: &mut Out, read: &ContextRead) {
+    if let Some(problem) = &read.problem {
+        out.note("stand-in", problem.clone());
+    }
+}
+
+/// The largest byte offset at a char boundary whose UTF-16 length is ≤ `limit`.
+fn utf16_floor(s: &str, limit: usize) -> usize {
+    let mut units = 0;
+    for (i, c) in s.char_indices() {
+        if units + c.len_utf16() > limit {
+            return i;
+        }
+        units += c.len_utf16();
+    }
+    s.len()
+}
+
+/// The `## Workspace` paragraph for the filesystem mode (harness-spec §5.5).
+fn workspace_paragraph(
+    ws: &Workspace,
+    ctx: &PreviewContext,
+    root: &EffectiveRoot,
+    advertised: &str,
+    out: &mut Out,
+) -> String {
+    let config = &ws.config;
+    let tail = "AGENTS.md defines persona and local conventions — honor them when consistent with safety and policy.\n";
+    match ctx.session.filesystem {
+        FilesystemMode::Local => {
+            let project = context::display_path(&config.project);
+            let mut s = format!(
+                "## Workspace\nProject (the user's source tree you're assisting with): {project}\n\
+                 Workspace (your home base — memory, sessions, skills, runtime data): {advertised}\n"
+            );
+            let project_norm = lexical_normalize(&config.project);
+            let workspace_norm = lexical_normalize(&config.workspace);
+            let extra: Vec<String> = config
+                .filesystem
+                .additional_roots
+                .iter()
+                .map(|r| lexical_normalize(r))
+                .filter(|r| *r != project_norm && *r != workspace_norm)
+                .map(|r| context::display_path(&r))
+                .collect();
+            if !extra.is_empty() {
+                s.push_str(&format!("Additional roots: {}\n", extra.join(", ")));
+            }
+            let (mode, security) = match config.filesystem.path_mode {
+                PathMode::Rooted => (
+                    "ROOTED (absolute paths accepted only inside the roots above)",
+                    " with a security error",
+                ),
+                PathMode::Sandboxed => (
+                    "SANDBOXED (all paths anchored to the workspace; `..` blocked)",
+                    "",
+                ),
+                PathMode::Unrestricted => {
+                    ("UNRESTRICTED (absolute paths pass through unchanged)", "")
+                }
+            };
+            s.push_str(&format!(
+                "Path access policy: {mode}. File tools reject absolute paths outside the roots above{security}.\n"
+            ));
+            if config.filesystem.project_writable {
+                s.push_str(
+                    "File tools write project files (code, configs, etc.) to the project directory. \
+                     Workspace metadata paths (memory, sessions, skills, agents, knowledge) are written to \
+                     the workspace.\n",
+                );
+            } else {
+                s.push_str(
+                    "Relative paths resolve under the workspace and read-fall-back to the project \
+                     (overlay copy-on-write).\n",
+                );
+            }
+            s.push_str("Shell commands run with `pwd` set to the project directory.\n");
+            s.push_str(tail);
+            s
+        }
+        FilesystemMode::Sandbox => {
+            let sandbox_root = match ctx.session.harness {
+                HarnessVersion::V2026_08 => {
+                    if root.root != HEAD_SANDBOX_ROOT {
+                        out.note(
+                            "sandbox-root",
+                            format!(
+                                "harness 2026-08 prints `Sandbox root: /workspace` whatever the backend's \
+                                 root (`{}` here); file tools then disagree with the container (issue #3161)",
+                                root.root
+                            ),
+                        );
+                    }
+                    HEAD_SANDBOX_ROOT
+                }
+                HarnessVersion::V2026_09 => root.root.as_str(),
+            };
+            out.note(
+                "sandbox-id",
+                format!(
+                    "the runtime prints a random filesystem id (`sandbox-` + 8 hex digits, new per agent \
+                     build); the preview prints the stand-in `{SANDBOX_ID_STAND_IN}`"
+                ),
+            );
+            format!(
+                "## Workspace\nSandbox root: {sandbox_root} (container id: {SANDBOX_ID_STAND_IN})\n\
+                 Files are isolated inside this container. The host filesystem is not directly accessible — \
+                 use upload/download tools when you need to move bytes across the boundary.\n{tail}"
+            )
+        }
+        FilesystemMode::Remote => {
+            out.note(
+                "remote-store",
+                "remote mode: the shared store's content cannot be known before a session; the preview \
+                 renders as if it were empty, so reads fall back to the workspace template"
+                    .to_string(),
+            );
+            format!(
+                "## Workspace\nDistributed workspace template root: {}\n\
+                 Runtime data (MEMORY.md, sessions, tasks, skills) lives in a shared remote store, not on the \
+                 local host. Reads of project-authored template files fall back to the workspace template \
+                 root above.\n{tail}",
+                context::display_path(&config.workspace)
+            )
+        }
+    }
+}
+
+/// `Path.normalize()` without touching the disk.
+fn lexical_normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+struct AdditionalFile {
+    tag: String,
+    read: ContextRead,
+    rendered: String,
+}
+
+/// The configured additional context files that render (non-blank), in builder order.
+fn additional_files(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) -> Vec<AdditionalFile> {
+    let config = &ws.config;
+    let mut files = Vec::new();
+    for configured in &config.agent.additional_context_files {
+        let tag = configured.replace(['/', '.'], "_").to_lowercase();
+        if !tag.is_ascii() {
+            out.note(
+                "locale",
+                format!(
+                    "tag `{tag}` is lower-cased with Java's default-locale `toLowerCase`; the preview \
+                     uses the locale-independent mapping"
+                ),
+            );
+        }
+        let rel = crate::workspace::layout::normalize_relative(configured);
+        let segments: Vec<&str> = rel.split('/').collect();
+        let mut depth: i64 = 0;
+        let mut escapes = false;
+        for s in &segments {
+            match *s {
+                ".." => depth -= 1,
+                "" | "." => {}
+                _ => depth += 1,
+            }
+            escapes |= depth < 0;
+        }
+        if escapes {
+            out.note(
+                "additional-context-escapes",
+                format!("additional context file `{configured}` resolves outside the workspace; the runtime silently omits it"),
+            );
+            continue;
+        }
+        if segments.contains(&"..") {
+            out.note(
+                "additional-context-fails",
+                format!(
+                    "additional context file `{configured}` has a `..` segment: the runtime's read throws \
+                     IllegalArgumentException and every call fails; the preview omits the file"
+                ),
+            );
+            continue;
+        }
+        if rel.is_empty() {
+            out.note(
+                "additional-context-blank",
+                format!("additional context file `{configured}` names the workspace itself; nothing is injected"),
+            );
+            continue;
+        }
+        let read = layers::read_with_override(ws, root, &rel);
+        note_read(out, &read);
+        if java::is_blank(&read.text) {
+            out.note(
+                "additional-context-blank",
+                format!("additional context file `{configured}` is missing or blank; the runtime injects nothing for it"),
+            );
+            continue;
+        }
+        let rendered = xml(&tag, &read.text);
+        files.push(AdditionalFile {
+            tag,
+            read,
+            rendered,
+        });
+    }
+    files
+}
+
+/// The plan banner or build hint (harness-spec §5.8), appended raw.
+fn plan_banner(ws: &Workspace, ctx: &PreviewContext, out: &mut Out) {
+    if ctx.plan == PlanState::Off {
+        return;
+    }
+    if !ws.config.features.plan_mode {
+        out.note(
+            "plan-mode",
+            "a plan state was given although agentws.toml does not enable plan mode; rendered as if \
+             enablePlanMode() were set"
+                .to_string(),
+        );
+    }
+    let mut s = String::new();
+    match ctx.plan {
+        PlanState::Active => {
+            s.push_str(&format_java(texts::PLAN_BANNER_TEMPLATE, &[&ctx.plan_file]));
+            if ctx.shell_in_plan_mode {
+                s.push_str(&format_java(texts::PLAN_EXTRA_TOOLS_HINT, &["execute"]));
+            }
+        }
+        PlanState::Recorded => {
+            s.push_str(&format_java(texts::BUILD_MODE_PLAN_HINT, &[&ctx.plan_file]));
+        }
+        PlanState::Off => {}
+    }
+    out.section("plan", "plan mode", Vec::new(), &s);
+}
+
+/// `escapeXml` of SkillPromptBuilder.
+fn escape_xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn is_xml_name(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+/// `appendXmlNode`: one metadata entry at `depth` (indent unit two spaces).
+fn append_xml_node(s: &mut String, key: &str, value: &Value, depth: usize) {
+    if matches!(value, Value::Null) {
+        return;
+    }
+    let indent = "  ".repeat(depth);
+    let (open, close) = if is_xml_name(key) {
+        (format!("<{key}>"), format!("</{key}>"))
+    } else {
+        (
+            format!("<entry key=\"{}\">", escape_xml(key)),
+            "</entry>".to_string(),
+        )
+    };
+    match value {
+        Value::Map(entries) => {
+            s.push_str(&format!("{indent}{open}\n"));
+            for Entry { key, value, .. } in entries {
+                append_xml_node(s, key, &value.value, depth + 1);
+            }
+            s.push_str(&format!("{indent}{close}\n"));
+        }
+        Value::List(items) => {
+            s.push_str(&format!("{indent}{open}\n"));
+            for Node { value, .. } in items {
+                append_xml_node(s, "item", value, depth + 1);
+            }
+            s.push_str(&format!("{indent}{close}\n"));
+        }
+        scalar => {
+            let text = scalar.java_string().unwrap_or_default();
+            s.push_str(&format!("{indent}{open}{}{close}\n", escape_xml(&text)));
+        }
+    }
+}
+
+/// The skills block (harness-spec §2.5) and, when any skill has a files-root, A.11.
+fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
+    let config = &ws.config;
+    let skills = layers::merged_skills(ws, root);
+    if skills.is_empty() {
+        return;
+    }
+    let files_root_base: Option<String> = match root.filesystem {
+        FilesystemMode::Local if config.features.shell_tool => {
+            Some(context::display_path(&config.workspace))
+        }
+        FilesystemMode::Sandbox => Some(root.root.clone()),
+        _ => None,
+    };
+    let layer3 = layers::workspace_dir_source(ws);
+    if skills.iter().filter(|s| s.source == layer3).count() > 1 {
+        out.note(
+            "directory-order",
+            "skills of the shared `skills/` folder (Layer 3) come in OS directory order at run time; the \
+             preview sorts them by folder name"
+                .to_string(),
+        );
+    }
+    out.join_if_needed();
+    let mut s = String::from(texts::SKILLS_HEADER);
+    let mut any_files_root = false;
+    for skill in &skills {
+        s.push_str("<skill>\n");
+        skill_metadata(&mut s, skill);
+        let id = format!("{}_{}", skill.name, skill.source);
+        s.push_str(&format!("  <skill-id>{}</skill-id>\n", escape_xml(&id)));
+        if let Some(base) = &files_root_base {
+            let path = if skill.workspace_native {
+                format!("{base}/skills/{}", skill.name)
+            } else {
+                format!("{base}/.skills-cache/{}/{}", skill.source, skill.name)
+            };
+            any_files_root = true;
+            s.push_str(&format!(
+                "  <files-root>{}</files-root>\n",
+                escape_xml(&path.replace(' ', "\\ "))
+            ));
+        }
+        s.push_str("</skill>\n\n");
+    }
+    s.push_str("</available_skills>");
+    let sources = skills
+        .iter()
+        .map(|skill| {
+            let text = ws.files.text(&skill.doc.path);
+            SourceRef {
+                path: context::display_path(&skill.doc.path),
+                lines: text.map(frontmatter_lines),
+            }
+        })
+        .collect();
+    out.section("skills", "## Available Skills", sources, &s);
+    if any_files_root {
+        out.section(
+            "code-execution",
+            "## Code Execution",
+            Vec::new(),
+            texts::CODE_EXECUTION_SECTION,
+        );
+    }
+}
+
+/// The metadata entries of a skill; the snapshot's placeholder parse keeps none, so `name` and
+/// `description` stand in for them then.
+fn skill_metadata(s: &mut String, skill: &MergedSkill) {
+    if skill.doc.metadata.is_empty() {
+        append_xml_node(s, "name", &Value::Str(skill.name.clone()), 1);
+        if let Some(d) = &skill.doc.description {
+            append_xml_node(s, "description", &Value::Str(d.clone()), 1);
+        }
+        return;
+    }
+    for entry in &skill.doc.metadata {
+        append_xml_node(s, &entry.key, &entry.value.value, 1);
+    }
+}
+
+/// Lines 1..=closing delimiter of a SKILL.md frontmatter (the first `---` after offset 3).
+fn frontmatter_lines(text: &str) -> LineRange {
+    let end = text
+        .get(3..)
+        .and_then(|rest| rest.find("---"))
+        .map(|i| text[..i + 3].matches('\n').count() + 1)
+        .unwrap_or_else(|| java::lines(text).len().max(1));
+    LineRange { start: 1, end }
+}
+
+/// The subagents section (A.12) the middleware appends at each reasoning step after `"\n"`.
+fn subagents_section(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
+    let entries = layers::merged_subagents(ws, root);
+    let mut lines = Vec::new();
+    let mut sources = Vec::new();
+    for entry in entries.iter().filter(|e| e.is_visible()) {
+        let description = match &entry.doc {
+            None => texts::GENERAL_PURPOSE_DESCRIPTION.to_string(),
+            Some(doc) => {
+                sources.push(SourceRef {
+                    path: context::display_path(&doc.path),
+                    lines: ws.files.text(&doc.path).map(frontmatter_lines),
+                });
+                doc.description.clone().unwrap_or_default()
+            }
+        };
+        if description.contains('\n') || description.contains('\r') {
+            out.note(
+                "multi-line-description",
+                format!(
+                    "subagent `{}` has a multi-line description; the runtime prints it raw and it breaks the \
+                     agent list",
+                    entry.id
+                ),
+            );
+        }
+        lines.push(format!("- `{}`: {description}", entry.id));
+    }
+    let section = format_java(
+        texts::SUBAGENTS_SECTION_TEMPLATE,
+        &["agent_spawn", "agent_send", "agent_list", &lines.join("\n")],
+    );
+    if !out.text.is_empty() {
+        out.raw("\n");
+    }
+    out.section("subagents", "## Subagents", sources, &section);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::TextRange;
+    use crate::base::{Env, FileSet};
+    use crate::config::{Config, Scope};
+    use crate::syntax::yaml::Entry;
+    use std::sync::Arc;
+
+    fn workspace(files: &[(&str, &str)], edit: impl FnOnce(&mut Config)) -> Workspace {
+        let mut config = Config::defaults_for(Path::new("/srv/app"));
+        config.agent.name = Some("assistant".into());
+        edit(&mut config);
+        let mut set = FileSet::new();
+        for (path, text) in files {
+            set.insert_text(PathBuf::from(path), text);
+        }
+        Workspace::build(
+            Arc::new(config),
+            Vec::new(),
+            Arc::new(set),
+            Arc::new(Env::default()),
+            None,
+        )
+    }
+
+    fn context(ws: &Workspace, user: Option<&str>) -> PreviewContext {
+        let mut ctx = PreviewContext::new(
+            &ws.config,
+            Date::parse("2026-08-22").unwrap(),
+            "Linux 6.8.0",
+            "/tmp",
+        );
+        ctx.session.user_id = user.map(str::to_string);
+        ctx
+    }
+
+    #[test]
+    fn xml_indents_and_keeps_blank_lines_as_two_spaces() {
+        assert_eq!(xml("t", " \n "), "  <t></t>\n");
+        assert_eq!(xml("t", "\na\n\nb\n"), "  <t>\n  a\n  \n  b\n  </t>\n");
+    }
+
+    #[test]
+    fn sections_cover_their_byte_ranges() {
+        let ws = workspace(
+            &[(
+                "/srv/app/.agentscope/workspace/AGENTS.md",
+                "# A\nBe concise.\n",
+            )],
+            |_| {},
+        );
+        let preview = render(&ws, &context(&ws, Some("alice"))).unwrap();
+        let agents = preview
+            .sections
+            .iter()
+            .find(|s| s.kind == "agents-context")
+            .unwrap();
+        assert_eq!(
+            &preview.text[agents.range.start..agents.range.end],
+            "  <agents_context>\n  # A\n  Be concise.\n  </agents_context>\n"
+        );
+        assert_eq!(
+            agents.sources[0].lines,
+            Some(LineRange { start: 1, end: 2 })
+        );
+        let mut last = 0;
+        for s in &preview.sections {
+            assert!(
+                s.range.start >= last && s.range.end >= s.range.start,
+                "{}",
+                s.kind
+            );
+            last = s.range.end;
+        }
+        assert!(preview
+            .text
+            .starts_with("## AgentStateStore Context\nThis is the assistant."));
+        assert!(preview
+            .text
+            .contains("The workspace directory is: /srv/app/.agentscope/workspace/alice\n"));
+    }
+
+    #[test]
+    fn memory_is_cut_at_the_budget_with_the_notice() {
+        let memory = "m".repeat(1000);
+        let ws = workspace(
+            &[("/srv/app/.agentscope/workspace/MEMORY.md", &memory)],
+            |c| {
+                c.agent.max_context_tokens = 200;
+            },
+        );
+        let preview = render(&ws, &context(&ws, None)).unwrap();
+        let used = preview.budget.used_tokens;
+        let available = 200 - used;
+        assert!(preview.budget.truncated);
+        let cut = preview.budget.cut.as_ref().unwrap();
+        assert_eq!(cut.utf16_offset, available * 4);
+        let expected = format!(
+            "  <memory_context>\n  {}\n  \n  ... (memory truncated — use memory_search for older entries) ...\n  </memory_context>\n",
+            "m".repeat(available * 4)
+        );
+        assert!(preview.text.contains(&expected), "{}", preview.text);
+    }
+
+    #[test]
+    fn no_truncation_when_nothing_is_left() {
+        let ws = workspace(
+            &[("/srv/app/.agentscope/workspace/MEMORY.md", "remember")],
+            |c| {
+                c.agent.max_context_tokens = 10;
+            },
+        );
+        let preview = render(&ws, &context(&ws, None)).unwrap();
+        assert_eq!(preview.budget.memory, "over-budget-included");
+        assert!(preview
+            .text
+            .contains("  <memory_context>\n  remember\n  </memory_context>\n"));
+    }
+
+    #[test]
+    fn metadata_renders_nested_xml() {
+        let node = |value: Value| Node {
+            value,
+            range: TextRange::empty(0),
+        };
+        let entry = |key: &str, value: Value| Entry {
+            key: key.to_string(),
+            key_range: TextRange::empty(0),
+            value: node(value),
+        };
+        let mut s = String::new();
+        append_xml_node(
+            &mut s,
+            "metadata",
+            &Value::Map(vec![
+                entry("a b", Value::Str("x<y".into())),
+                entry(
+                    "tags",
+                    Value::List(vec![node(Value::Int("1".into())), node(Value::Null)]),
+                ),
+                entry("gone", Value::Null),
+            ]),
+            1,
+        );
+        assert_eq!(
+            s,
+            "  <metadata>\n    <entry key=\"a b\">x&lt;y</entry>\n    <tags>\n      <item>1</item>\n    </tags>\n  </metadata>\n"
+        );
+    }
+
+    #[test]
+    fn subagents_are_appended_after_a_newline_and_list_general_purpose_first() {
+        let ws = workspace(&[], |c| c.features.workspace_context = false);
+        let preview = render(&ws, &context(&ws, None)).unwrap();
+        assert!(preview.text.starts_with("\n## Subagents\n\n"));
+        assert!(preview.text.contains(&format!(
+            "### Available agent ids\n- `general-purpose`: {}\n\n### When to use",
+            texts::GENERAL_PURPOSE_DESCRIPTION
+        )));
+    }
+
+    #[test]
+    fn bad_ids_are_refused() {
+        let ws = workspace(&[], |_| {});
+        let mut ctx = context(&ws, Some("../bob"));
+        ctx.session.scope = Scope::User;
+        assert_eq!(render(&ws, &ctx).unwrap_err().code, "invalid-id");
+    }
+}
