@@ -232,7 +232,14 @@ fn parse_text(doc: &mut SkillDoc, shared: &Arc<str>, text: &str, out: &mut Vec<D
     if let Some(range) = frontmatter::unexpected_closing(text, split.closing) {
         let intended = frontmatter::intended_closing(text, split.closing.end);
         let mut message = "this `---` closes the frontmatter: the runtime ends the YAML at the first `---` anywhere after the opening line".to_string();
-        if intended.is_some() {
+        if let Some(intended) = intended {
+            let lost = keys_in(&text[split.closing.end..intended.start]);
+            if !lost.is_empty() {
+                message.push_str(&format!(
+                    "; the keys after it ({}) are lost",
+                    lost.join(", ")
+                ));
+            }
             message.push_str(
                 "; everything after it, including the intended closing `---` line, becomes the body",
             );
@@ -270,6 +277,22 @@ fn parse_text(doc: &mut SkillDoc, shared: &Arc<str>, text: &str, out: &mut Vec<D
         }
     }
     lints(doc, split, out);
+}
+
+/// Top-level `key:` names at the start of lines of `text`, quoted for messages.
+fn keys_in(text: &str) -> Vec<String> {
+    java::lines(text)
+        .into_iter()
+        .skip(1) // the rest of the line the early `---` cut
+        .filter_map(|line| {
+            let len = line
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+                .count();
+            (len > 0 && line[len..].trim_start().starts_with(':'))
+                .then(|| format!("`{}`", &line[..len]))
+        })
+        .collect()
 }
 
 fn no_frontmatter(path: &Path, text: &str) -> Diagnostic {
@@ -754,6 +777,12 @@ mod tests {
         assert_eq!(doc.description.as_deref(), Some("a"));
         assert_eq!(doc.diagnostics[0].code, "SK006");
         assert_eq!(doc.diagnostics[0].range, TextRange::new(28, 31));
+        let more =
+            skill("---\nname: pdf\ndescription: a---b\nlicense: MIT\nmetadata:\n  k: v\n---\nBody");
+        assert_eq!(
+            more.diagnostics[0].message,
+            "this `---` closes the frontmatter: the runtime ends the YAML at the first `---` anywhere after the opening line; the keys after it (`license`, `metadata`) are lost; everything after it, including the intended closing `---` line, becomes the body"
+        );
         assert_eq!(doc.body, "b\n---\nBody");
     }
 
