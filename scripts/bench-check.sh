@@ -136,13 +136,17 @@ python3 - "$results" <<'EOF' >> "$results"
 import sys
 rows = [l.split("|") for l in open(sys.argv[1]) if l.startswith("| ") and l[2].isdigit()]
 if len(rows) > 1:
-    base_n, base_t = int(rows[0][1]), float(rows[0][5])
+    base_n, base_t, base_c = int(rows[0][1]), float(rows[0][5]), rows[0][8].strip()
     print()
-    print("Scaling of the check time (linear ⇒ time per skill stays flat):")
+    print("Scaling of the check (linear ⇒ time per skill stays flat; CPU time is the stable figure")
+    print("on a shared machine, wall time moves with the neighbours' load):")
     print()
     for r in rows:
-        n, t = int(r[1]), float(r[5])
-        print(f"- {n} skills: {t / n * 1000:.1f} µs per skill, {t / base_t:.2f}× the time for {n / base_n:.1f}× the skills")
+        n, t, c = int(r[1]), float(r[5]), r[8].strip()
+        line = f"- {n} skills ({n / base_n:.1f}×): wall {t / n * 1000:.1f} µs per skill ({t / base_t:.2f}×)"
+        if c != "n/a" and base_c != "n/a":
+            line += f", CPU {float(c) / n * 1000:.1f} µs per skill ({float(c) / float(base_c):.2f}×)"
+        print(line)
 EOF
 echo "- load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$results"
 cat "$results"

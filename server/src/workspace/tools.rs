@@ -45,13 +45,16 @@ pub enum Transport {
     Http,
 }
 
+/// Every transport name the runtime accepts (after lower-casing), with what it means.
+pub const TRANSPORT_NAMES: &[&str] = &["stdio", "sse", "http", "streamable-http", "streamablehttp"];
+
 impl Transport {
     /// The runtime's match on the lower-cased value.
     pub fn parse(value: &str) -> Option<Transport> {
         match value.to_lowercase().as_str() {
             "stdio" => Some(Transport::Stdio),
             "sse" => Some(Transport::Sse),
-            "http" | "streamable-http" | "streamablehttp" => Some(Transport::Http),
+            name if TRANSPORT_NAMES.contains(&name) => Some(Transport::Http),
             _ => None,
         }
     }
