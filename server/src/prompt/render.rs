@@ -785,8 +785,17 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
         FilesystemMode::Sandbox => Some(root.root.clone()),
         _ => None,
     };
-    let layer3 = layers::workspace_dir_source(ws);
-    if skills.iter().filter(|s| s.source == layer3).count() > 1 {
+    // Layer 3 fixes the position of every name it lists, even when Layer 4 replaces the entry.
+    let layer3_candidates = ws
+        .skills
+        .iter()
+        .filter(|d| d.location.tree == crate::workspace::Tree::Shared)
+        .filter(|d| {
+            d.location.rel.starts_with("skills/") && d.location.rel.matches('/').count() == 2
+        })
+        .take(2)
+        .count();
+    if layer3_candidates > 1 {
         out.note(
             "directory-order",
             "skills of the shared `skills/` folder (Layer 3) come in OS directory order at run time; the \
