@@ -1,1 +1,1142 @@
-//! End-to-end tests: lsp.
+//! `agentws serve` end to end: the real binary spoken to over stdio by a small in-house JSON-RPC
+//! client (`client` below), covering every method, push and pull diagnostics, both position
+//! encodings, watched files, configuration reload and bad input. The Neovim test drives a real
+//! editor against the same binary.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use super::support::fixture;
+use client::{Client, Options};
+
+mod client {
+    //! A minimal LSP client: frames, request/response matching, automatic answers to the
+    //! server's requests (progress tokens, registrations, configuration), and a log of every
+    //! notification received. Timeouts only guard against hangs; nothing asserts on time.
+
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Child, ChildStdin, Command, Stdio};
+    use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+    use std::time::{Duration, Instant};
+
+    use serde_json::{json, Value};
+
+    pub const PATIENCE: Duration = Duration::from_secs(60);
+
+    pub struct Options {
+        pub utf8: bool,
+        pub pull: bool,
+        pub progress: bool,
+        pub watch: bool,
+        pub configuration: Option<Value>,
+        pub init_options: Value,
+    }
+
+    impl Default for Options {
+        fn default() -> Self {
+            Options {
+                utf8: false,
+                pull: false,
+                progress: false,
+                watch: true,
+                configuration: None,
+                init_options: json!({"debounceMs": 0}),
+            }
+        }
+    }
+
+    pub struct Client {
+        pub child: Child,
+        stdin: Option<ChildStdin>,
+        incoming: Receiver<Value>,
+        next_id: i64,
+        /// Every message from the server that was not a response to us, in arrival order.
+        pub log: Vec<Value>,
+        configuration: Option<Value>,
+    }
+
+    pub fn frame(body: &str) -> Vec<u8> {
+        let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        out.extend_from_slice(body.as_bytes());
+        out
+    }
+
+    impl Client {
+        pub fn spawn() -> Client {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_agentws"))
+                .arg("serve")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn agentws serve");
+            let stdout = child.stdout.take().unwrap();
+            let (tx, rx) = channel();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                loop {
+                    let mut length = None;
+                    loop {
+                        let mut line = String::new();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        let line = line.trim_end();
+                        if line.is_empty() {
+                            break;
+                        }
+                        if let Some(v) = line.strip_prefix("Content-Length: ") {
+                            length = v.parse::<usize>().ok();
+                        }
+                    }
+                    let mut body = vec![0; length.expect("Content-Length")];
+                    if reader.read_exact(&mut body).is_err() {
+                        return;
+                    }
+                    let value: Value = serde_json::from_slice(&body).expect("server sent JSON");
+                    if tx.send(value).is_err() {
+                        return;
+                    }
+                }
+            });
+            Client {
+                stdin: child.stdin.take(),
+                child,
+                incoming: rx,
+                next_id: 0,
+                log: Vec::new(),
+                configuration: None,
+            }
+        }
+
+        /// Spawns and initializes with `root` as the only workspace folder.
+        pub fn start(roots: &[&std::path::Path], options: Options) -> (Client, Value) {
+            let mut client = Client::spawn();
+            client.configuration = options.configuration.clone();
+            let folders: Vec<Value> = roots
+                .iter()
+                .map(|r| json!({"uri": super::uri(r), "name": r.file_name().unwrap().to_string_lossy()}))
+                .collect();
+            let mut capabilities = json!({
+                "general": {"positionEncodings": if options.utf8 { json!(["utf-8", "utf-16"]) } else { json!(["utf-16"]) }},
+                "window": {"workDoneProgress": options.progress},
+                "workspace": {
+                    "didChangeWatchedFiles": {"dynamicRegistration": options.watch},
+                    "configuration": options.configuration.is_some(),
+                    "diagnostics": {"refreshSupport": options.pull},
+                    "workspaceEdit": {"documentChanges": true, "resourceOperations": ["rename"]},
+                },
+                "textDocument": {"publishDiagnostics": {"versionSupport": true}},
+            });
+            if options.pull {
+                capabilities["textDocument"]["diagnostic"] = json!({"dynamicRegistration": false});
+            }
+            let result = client.request(
+                "initialize",
+                json!({
+                    "processId": null,
+                    "rootUri": null,
+                    "capabilities": capabilities,
+                    "workspaceFolders": folders,
+                    "initializationOptions": options.init_options,
+                }),
+            );
+            client.notify("initialized", json!({}));
+            (client, result)
+        }
+
+        pub fn send_raw(&mut self, bytes: &[u8]) {
+            let stdin = self.stdin.as_mut().expect("stdin open");
+            stdin.write_all(bytes).unwrap();
+            stdin.flush().unwrap();
+        }
+
+        pub fn notify(&mut self, method: &str, params: Value) {
+            let body = json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string();
+            self.send_raw(&frame(&body));
+        }
+
+        /// Sends a request and returns the whole response object (`result` or `error`).
+        pub fn call(&mut self, method: &str, params: Value) -> Value {
+            self.next_id += 1;
+            let id = self.next_id;
+            let body =
+                json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+            self.send_raw(&frame(&body));
+            self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
+        }
+
+        /// The `result` of a request; panics on an error answer.
+        pub fn request(&mut self, method: &str, params: Value) -> Value {
+            let response = self.call(method, params);
+            assert!(
+                response.get("error").is_none(),
+                "{method} failed: {response}"
+            );
+            response["result"].clone()
+        }
+
+        fn answer(&mut self, message: &Value) {
+            let method = message["method"].as_str().unwrap_or("");
+            let result = match method {
+                "workspace/configuration" => {
+                    let items = message["params"]["items"]
+                        .as_array()
+                        .map(Vec::len)
+                        .unwrap_or(0);
+                    let value = self.configuration.clone().unwrap_or(Value::Null);
+                    Value::Array(vec![value; items])
+                }
+                _ => Value::Null,
+            };
+            let body = json!({"jsonrpc": "2.0", "id": message["id"], "result": result}).to_string();
+            self.send_raw(&frame(&body));
+        }
+
+        /// Waits for a message matching `pred` (answering server requests meanwhile); returns it.
+        pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+            let deadline = Instant::now() + PATIENCE;
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let message = match self.incoming.recv_timeout(left) {
+                    Ok(m) => m,
+                    Err(RecvTimeoutError::Timeout) => {
+                        panic!("no matching message; log: {:#?}", self.log)
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        panic!("server closed stdout; log: {:#?}", self.log)
+                    }
+                };
+                let is_server_request =
+                    message.get("method").is_some() && message.get("id").is_some();
+                if is_server_request {
+                    self.answer(&message);
+                }
+                if pred(&message) {
+                    if message.get("method").is_some() {
+                        self.log.push(message.clone());
+                    }
+                    return message;
+                }
+                if message.get("method").is_some() {
+                    self.log.push(message);
+                }
+            }
+        }
+
+        /// Waits for the next `publishDiagnostics` for `uri`; returns its params.
+        pub fn wait_diagnostics(&mut self, uri: &str) -> Value {
+            let uri = uri.to_string();
+            self.wait_for(move |m| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["uri"] == uri.as_str()
+            })["params"]
+                .clone()
+        }
+
+        pub fn close_stdin(&mut self) {
+            self.stdin.take();
+        }
+
+        /// Sends shutdown and exit (stdin stays open) and returns the exit code.
+        pub fn shutdown(mut self) -> i32 {
+            self.request("shutdown", Value::Null);
+            self.notify("exit", Value::Null);
+            self.exit_code()
+        }
+
+        /// Waits for the process to end (bounded, against hangs); its exit code.
+        pub fn exit_code(&mut self) -> i32 {
+            let deadline = Instant::now() + PATIENCE;
+            loop {
+                if let Some(status) = self.child.try_wait().unwrap() {
+                    return status.code().unwrap_or(-1);
+                }
+                assert!(Instant::now() < deadline, "server did not exit");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+
+    impl Drop for Client {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// A private copy of a fixture (tests that write files must not touch the repository).
+fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join(name);
+    copy_tree(&fixture(name), &target);
+    (dir, target)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type().unwrap();
+        if kind.is_symlink() {
+            let link = std::fs::read_link(entry.path()).unwrap();
+            std::os::unix::fs::symlink(link, target).unwrap();
+        } else if kind.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn ws(root: &Path) -> PathBuf {
+    root.join(".agentscope/workspace")
+}
+
+fn open(client: &mut Client, path: &Path, text: &str, version: i64) {
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri(path), "languageId": "markdown", "version": version, "text": text}}),
+    );
+}
+
+fn codes(diagnostics: &Value) -> Vec<String> {
+    diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn symbol_names(symbols: &Value) -> Vec<String> {
+    let mut names: Vec<String> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn initialize_negotiates_utf8_and_indexing_progress_ends_after_diagnostics() {
+    let root = fixture("lsp-basic");
+    let (mut client, init) = Client::start(
+        &[&root],
+        Options {
+            utf8: true,
+            progress: true,
+            ..Options::default()
+        },
+    );
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
+    assert_eq!(init["capabilities"]["textDocumentSync"]["change"], 2);
+    assert_eq!(init["serverInfo"]["name"], "agentws");
+    let end =
+        client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    assert_eq!(end["params"]["token"], "agentws/indexing");
+    // The loop's diagnostic was published before the end of indexing.
+    let loop_uri = uri(&ws(&root).join("skills/loop"));
+    let published = client
+        .log
+        .iter()
+        .position(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == loop_uri.as_str()
+        })
+        .expect("diagnostics published during indexing");
+    let ended = client.log.iter().position(|m| m == &end).unwrap();
+    assert!(published < ended);
+    let begin = client
+        .log
+        .iter()
+        .position(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin")
+        .unwrap();
+    assert!(begin < published);
+    let diag = &client.log[published]["params"]["diagnostics"][0];
+    assert_eq!(diag["code"], "WS006");
+    assert_eq!(diag["source"], "agentws");
+    assert_eq!(
+        diag["codeDescription"]["href"],
+        "https://github.com/agentws/agentws/blob/main/docs/rules.md#ws006"
+    );
+    assert!(diag["message"].as_str().unwrap().contains("\nRuntime: "));
+    // File watchers were registered dynamically.
+    let registration = client
+        .log
+        .iter()
+        .find(|m| m["method"] == "client/registerCapability")
+        .expect("watchers registered");
+    let reg = &registration["params"]["registrations"][0];
+    assert_eq!(reg["method"], "workspace/didChangeWatchedFiles");
+    let globs: Vec<&str> = reg["registerOptions"]["watchers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["globPattern"].as_str().unwrap())
+        .collect();
+    assert!(globs.contains(&"**/agentws.toml") && globs.contains(&"**/SKILL.md"));
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn utf16_incremental_edits_with_cjk_emoji_and_crlf() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let (mut client, init) = Client::start(&[&root], Options::default());
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
+    let path = ws(&root).join("skills/pdf/SKILL.md");
+    let text = "---\r\nname: pdf\r\ndescription: 読む😀\r\n---\r\n# 見出し😀\r\n";
+    open(&mut client, &path, text, 1);
+    // Insert "X" right after the emoji of the heading: line 4, UTF-16 column 2 + 3 + 2 = 7.
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri(&path), "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 4, "character": 7}, "end": {"line": 4, "character": 7}}, "text": "X\r\n## 二"}],
+        }),
+    );
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&path)}}),
+    );
+    let headings: Vec<(String, Value)> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == 15)
+        .map(|s| (s["name"].as_str().unwrap().to_string(), s["range"].clone()))
+        .collect();
+    assert_eq!(
+        headings,
+        vec![
+            (
+                "見出し😀X".to_string(),
+                json!({"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 8}})
+            ),
+            (
+                "二".to_string(),
+                json!({"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 4}})
+            ),
+        ]
+    );
+    let keys: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == 7)
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, vec!["name", "description"]);
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn utf8_positions_count_bytes() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let (mut client, _) = Client::start(
+        &[&root],
+        Options {
+            utf8: true,
+            ..Options::default()
+        },
+    );
+    let path = ws(&root).join("skills/pdf/SKILL.md");
+    open(&mut client, &path, "---\nname: pdf\n---\n# 見😀\n", 1);
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri(&path), "version": 2},
+            // byte column 2 + 3 + 4 = 9 is right after the emoji
+            "contentChanges": [{"range": {"start": {"line": 3, "character": 9}, "end": {"line": 3, "character": 9}}, "text": "Z"}],
+        }),
+    );
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&path)}}),
+    );
+    let heading = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == 15)
+        .unwrap()
+        .clone();
+    assert_eq!(heading["name"], "見😀Z");
+    assert_eq!(heading["range"]["end"], json!({"line": 3, "character": 10}));
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn pull_diagnostics_match_push_and_refresh_after_config_change() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let (mut client, init) = Client::start(
+        &[&root],
+        Options {
+            pull: true,
+            ..Options::default()
+        },
+    );
+    assert_eq!(
+        init["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"],
+        true
+    );
+    let loop_path = ws(&root).join("skills/loop");
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&loop_path)}}),
+    );
+    assert_eq!(report["kind"], "full");
+    assert_eq!(codes(&report["items"]), vec!["WS006"]);
+    let all = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let items = all["items"].as_array().unwrap();
+    let with_problems: Vec<&str> = items
+        .iter()
+        .filter(|i| !i["items"].as_array().unwrap().is_empty())
+        .map(|i| i["uri"].as_str().unwrap())
+        .collect();
+    let broken = uri(&ws(&root).join("skills/broken/SKILL.md"));
+    assert_eq!(
+        with_problems,
+        vec![broken.as_str(), uri(&loop_path).as_str()]
+    );
+    assert!(items
+        .iter()
+        .any(|i| i["uri"] == uri(&ws(&root).join("skills/pdf/SKILL.md")).as_str()));
+    // No push in pull mode.
+    assert!(!client
+        .log
+        .iter()
+        .any(|m| m["method"] == "textDocument/publishDiagnostics"));
+
+    // agentws.toml changes: configuration reloads and the client is asked to pull again.
+    std::fs::write(root.join("agentws.toml"), "workspace = \"elsewhere\"\n").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&root.join("agentws.toml")), "type": 2}]}),
+    );
+    client.wait_for(|m| m["method"] == "workspace/diagnostic/refresh");
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&loop_path)}));
+    assert_eq!(
+        status["project"]["workspace"],
+        root.join("elsewhere").to_string_lossy().as_ref()
+    );
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&loop_path)}}),
+    );
+    assert_eq!(codes(&report["items"]), Vec::<String>::new());
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn watched_file_creates_deletes_and_folder_renames_update_the_index() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let skills = ws(&root).join("skills");
+    let names = |client: &mut Client| {
+        let symbols = client.request("workspace/symbol", json!({"query": ""}));
+        symbol_names(&symbols)
+    };
+    assert_eq!(names(&mut client), vec!["broken", "pdf", "reviewer"]);
+
+    std::fs::create_dir_all(skills.join("docx")).unwrap();
+    std::fs::write(
+        skills.join("docx/SKILL.md"),
+        "---\nname: docx\ndescription: d\n---\nbody\n",
+    )
+    .unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&skills.join("docx/SKILL.md")), "type": 1}]}),
+    );
+    assert_eq!(
+        names(&mut client),
+        vec!["broken", "docx", "pdf", "reviewer"]
+    );
+
+    std::fs::rename(skills.join("docx"), skills.join("word")).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&skills.join("docx")), "type": 3}, {"uri": uri(&skills.join("word")), "type": 1}]}),
+    );
+    let symbols = client.request("workspace/symbol", json!({"query": "docx"}));
+    assert_eq!(
+        symbols[0]["location"]["uri"],
+        uri(&skills.join("word/SKILL.md")).as_str()
+    );
+
+    // Deleting the loop clears its published diagnostics.
+    std::fs::remove_file(skills.join("loop")).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&skills.join("loop")), "type": 3}]}),
+    );
+    let cleared = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri(&skills.join("loop")).as_str()
+            && m["params"]["diagnostics"] == json!([])
+    });
+    assert_eq!(cleared["params"]["diagnostics"], json!([]));
+    std::fs::remove_dir_all(skills.join("word")).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&skills.join("word")), "type": 3}]}),
+    );
+    assert_eq!(names(&mut client), vec!["broken", "pdf", "reviewer"]);
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn push_diagnostics_are_versioned_and_cleared_on_close_outside_the_workspace() {
+    let (tmp, root) = copy_fixture("lsp-basic");
+    let (mut client, _) = Client::start(
+        &[&root],
+        Options {
+            configuration: Some(json!({"debounceMs": 0})),
+            ..Options::default()
+        },
+    );
+    // An open buffer is published with its version.
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    open(
+        &mut client,
+        &pdf,
+        "---\nname: pdf\ndescription: x\n---\nbody\n",
+        7,
+    );
+    let published = client.wait_diagnostics(&uri(&pdf));
+    assert_eq!(published["version"], 7);
+
+    // A project outside every workspace folder: published while open, cleared on close.
+    let outside = tmp.path().join("other");
+    let skills = outside.join(".agentscope/workspace/skills");
+    std::fs::create_dir_all(&skills).unwrap();
+    std::os::unix::fs::symlink(".", skills.join("loop")).unwrap();
+    let file = skills.join("a/SKILL.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "x").unwrap();
+    open(&mut client, &file, "x", 1);
+    let loop_uri = uri(&skills.join("loop"));
+    let first = client.wait_diagnostics(&loop_uri);
+    assert_eq!(codes(&first["diagnostics"]), vec!["WS006"]);
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&file)}}),
+    );
+    let cleared = client.wait_diagnostics(&loop_uri);
+    assert_eq!(cleared["diagnostics"], json!([]));
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn malformed_frames_unknown_methods_and_positions_past_the_end() {
+    let root = fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    client.send_raw(&client::frame("{this is not json"));
+    let parse_error = client.wait_for(|m| m.get("error").is_some() && m["id"].is_null());
+    assert_eq!(parse_error["error"]["code"], -32700);
+    client.send_raw(&client::frame(
+        r#"{"jsonrpc":"1.0","id":41,"method":"initialize"}"#,
+    ));
+    let invalid = client.wait_for(|m| m["id"] == 41);
+    assert_eq!(invalid["error"]["code"], -32600);
+    client.send_raw(&client::frame("42"));
+    let not_an_object = client.wait_for(|m| m.get("error").is_some() && m["id"].is_null());
+    assert_eq!(not_an_object["error"]["code"], -32600);
+    client.send_raw(b"Content-Length: nope\r\n\r\n");
+    let bad_header = client.wait_for(|m| m.get("error").is_some() && m["id"].is_null());
+    assert_eq!(bad_header["error"]["code"], -32700);
+
+    let unknown = client.call("agentws/noSuchMethod", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601);
+
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    open(&mut client, &pdf, "---\nname: pdf\n---\n", 1);
+    let far =
+        json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 9999, "character": 9999}});
+    assert_eq!(
+        client.request("textDocument/hover", far.clone()),
+        Value::Null
+    );
+    assert_eq!(
+        client.request("textDocument/completion", far.clone()),
+        Value::Null
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri(&pdf), "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 500, "character": 3}, "end": {"line": 900, "character": 0}}, "text": "# end\n"}],
+        }),
+    );
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&pdf)}}),
+    );
+    assert!(symbol_names(&symbols).contains(&"end".to_string()));
+    // Still serving after all of it.
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn a_panicking_request_is_answered_and_the_server_keeps_serving() {
+    let root = fixture("lsp-basic");
+    let (mut client, _) = Client::start(
+        &[&root],
+        Options {
+            init_options: json!({"debounceMs": 0, "testPanic": true}),
+            ..Options::default()
+        },
+    );
+    let answer = client.call(
+        "agentws/fileStatus",
+        json!({"uri": uri(&root.join("__panic__"))}),
+    );
+    assert_eq!(answer["error"]["code"], -32603);
+    assert!(answer["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("test panic"));
+    let status = client.request(
+        "agentws/fileStatus",
+        json!({"uri": uri(&ws(&root).join("skills/pdf/SKILL.md"))}),
+    );
+    assert_eq!(status["kind"], "skill");
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn exit_ends_the_process_while_stdin_stays_open() {
+    let root = fixture("lsp-basic");
+    let (client, _) = Client::start(&[&root], Options::default());
+    assert_eq!(client.shutdown(), 0);
+    // exit without shutdown: code 1
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    client.notify("exit", Value::Null);
+    assert_eq!(client.exit_code(), 1);
+    // End of input without exit: the server ends too.
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    client.close_stdin();
+    assert_eq!(client.exit_code(), 1);
+}
+
+#[test]
+fn a_50_mb_document_is_accepted() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let path = ws(&root).join("AGENTS.md");
+    let mut text = String::from("# Big\n");
+    while text.len() < 50 * 1024 * 1024 {
+        text.push_str("lorem ipsum dolor sit amet 名前 😀\n");
+    }
+    open(&mut client, &path, &text, 1);
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&path)}));
+    assert_eq!(status["kind"], "agents-md");
+    assert_eq!(status["version"], 1);
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn custom_methods_answer_as_documented() {
+    let root = fixture("lsp-basic").canonicalize().unwrap();
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&pdf)}));
+    assert_eq!(
+        status,
+        json!({
+            "uri": uri(&pdf),
+            "path": pdf,
+            "inWorkspace": true,
+            "project": {"folder": root, "detached": false, "projectDir": root, "workspace": ws(&root)},
+            "layer": "shared",
+            "namespace": null,
+            "relativePath": "skills/pdf/SKILL.md",
+            "kind": "skill",
+            "open": false,
+            "version": null,
+            "config": {
+                "file": root.join("agentws.toml"),
+                "reason": format!("`{}` is the nearest agentws.toml above `{}`", root.join("agentws.toml").display(), root.display()),
+                "harness": "2026-09",
+                "scope": "user",
+                "filesystem": "local",
+            },
+            "diagnostics": 0,
+        })
+    );
+    let bad = client.call(
+        "agentws/previewPrompt",
+        json!({"context": {"scope": "planet"}}),
+    );
+    assert_eq!(bad["error"]["code"], -32602);
+    let refused = client.call(
+        "agentws/previewPrompt",
+        json!({"context": {"userId": "../x"}}),
+    );
+    assert_eq!(refused["error"]["code"], -32002);
+    assert_eq!(refused["error"]["data"]["code"], "invalid-id");
+    // previewPrompt = `agentws preview --format json` for the same context.
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .args([
+            "preview",
+            "--format",
+            "json",
+            "--user",
+            "alice",
+            "--date",
+            "2026-05-04",
+            "--os",
+            "Linux 6.1",
+            "--tmp-dir",
+            "/tmp",
+            "--plan",
+            "active",
+        ])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    let expected: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let context = json!({"userId": "alice", "date": "2026-05-04", "os": "Linux 6.1", "tmpDir": "/tmp", "plan": "active"});
+    let preview = client.request(
+        "agentws/previewPrompt",
+        json!({"uri": uri(&pdf), "context": context}),
+    );
+    assert_eq!(preview, expected);
+    assert_eq!(
+        preview["context"]["advertisedWorkspace"],
+        format!("{}/alice", ws(&root).display())
+    );
+    // The default project is the first workspace folder.
+    let default = client.request("agentws/previewPrompt", json!({"context": context}));
+    assert_eq!(default, expected);
+
+    // Runs are bound per id: A.begin, B.begin, A.normalize, A.end, B.normalize.
+    let a = client.request("agentws/runBegin", json!({"userId": "alice"}));
+    let b = client.request("agentws/runBegin", json!({"userId": "bob"}));
+    assert_eq!(a["root"], format!("{}/alice", ws(&root).display()));
+    assert_eq!(b["root"], format!("{}/bob", ws(&root).display()));
+    let in_a = client.request(
+        "agentws/normalizePath",
+        json!({"runId": a["runId"], "path": "notes.md", "op": "write"}),
+    );
+    assert_eq!(in_a["key"], "notes.md");
+    assert_eq!(
+        in_a["path"],
+        format!("{}/alice/notes.md", ws(&root).display())
+    );
+    assert_eq!(
+        client.request("agentws/runEnd", json!({"runId": a["runId"]})),
+        Value::Null
+    );
+    let in_b = client.request(
+        "agentws/normalizePath",
+        json!({"runId": b["runId"], "path": format!("{}/bob/x.md", ws(&root).display())}),
+    );
+    assert_eq!(in_b["key"], "x.md");
+    let cross = client.call(
+        "agentws/normalizePath",
+        json!({"runId": b["runId"], "path": format!("{}/alice/x.md", ws(&root).display())}),
+    );
+    assert_eq!(cross["error"]["code"], -32002);
+    assert_eq!(cross["error"]["data"]["code"], "cross-namespace");
+    let ended = client.call(
+        "agentws/normalizePath",
+        json!({"runId": a["runId"], "path": "x"}),
+    );
+    assert_eq!(ended["error"]["data"]["code"], "unknown-run");
+    let again = client.call("agentws/runEnd", json!({"runId": a["runId"]}));
+    assert_eq!(again["error"]["data"]["code"], "unknown-run");
+    let traversal = client.call(
+        "agentws/normalizePath",
+        json!({"runId": b["runId"], "path": "../x"}),
+    );
+    assert_eq!(traversal["error"]["data"]["code"], "traversal");
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn editor_features_on_the_fixture() {
+    let root = fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let reviewer = ws(&root).join("subagents/reviewer.md");
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    let broken = ws(&root).join("skills/broken/SKILL.md");
+    let reviewer_text = std::fs::read_to_string(&reviewer).unwrap();
+    open(&mut client, &reviewer, &reviewer_text, 1);
+
+    // Completion of keys, enum values and skill names.
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": uri(&reviewer)}, "position": {"line": line, "character": character}});
+    let labels = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let keys = client.request("textDocument/completion", at(1, 0));
+    assert!(
+        labels(&keys).contains(&"skills".to_string())
+            && labels(&keys).contains(&"mode".to_string())
+    );
+    let modes = client.request("textDocument/completion", at(2, 6));
+    assert_eq!(labels(&modes), vec!["primary", "subagent", "all"]);
+    let skills = client.request("textDocument/completion", at(4, 4));
+    assert_eq!(labels(&skills), vec!["broken", "pdf"]);
+
+    // Definition and references between `skills:` entries and the SKILL.md.
+    let definition = client.request("textDocument/definition", at(4, 5));
+    assert_eq!(
+        definition,
+        json!([{"uri": uri(&pdf), "range": {"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 9}}}])
+    );
+    let references = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "context": {"includeDeclaration": false}}),
+    );
+    assert_eq!(
+        references,
+        json!([{"uri": uri(&reviewer), "range": {"start": {"line": 4, "character": 4}, "end": {"line": 4, "character": 7}}}])
+    );
+    let hover = client.request("textDocument/hover", at(2, 1));
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .starts_with("**mode**"));
+
+    // Rename the skill: frontmatter, the subagent's entry and the folder, one edit.
+    let edit = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": "pdf-tools"}),
+    );
+    let changes = edit["documentChanges"].as_array().unwrap();
+    assert_eq!(changes.len(), 3);
+    assert_eq!(changes[0]["textDocument"]["uri"], uri(&pdf).as_str());
+    assert_eq!(changes[0]["edits"][0]["newText"], "pdf-tools");
+    assert_eq!(changes[1]["textDocument"]["uri"], uri(&reviewer).as_str());
+    assert_eq!(changes[1]["textDocument"]["version"], 1);
+    assert_eq!(
+        changes[1]["edits"][0]["range"]["start"],
+        json!({"line": 4, "character": 4})
+    );
+    assert_eq!(changes[2]["kind"], "rename");
+    assert_eq!(
+        changes[2]["newUri"],
+        uri(&ws(&root).join("skills/pdf-tools")).as_str()
+    );
+
+    // Code action on a SKILL.md without frontmatter.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&broken)}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}),
+    );
+    let action = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Create missing SKILL.md frontmatter")
+        .unwrap();
+    assert_eq!(
+        action["edit"]["changes"][uri(&broken)][0]["newText"],
+        "---\nname: broken\ndescription: TODO describe when to use this skill\n---\n"
+    );
+
+    let symbols = client.request("workspace/symbol", json!({"query": "rev"}));
+    assert_eq!(symbol_names(&symbols), vec!["reviewer"]);
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// One diagnostic as `agentws check --format json` reports it: 1-based lines, columns in
+/// Unicode scalar values.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Reported {
+    path: PathBuf,
+    start: (u64, u64),
+    end: (u64, u64),
+    severity: String,
+    code: String,
+    message: String,
+    consequence: String,
+}
+
+fn check_json(root: &Path) -> Vec<Reported> {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .args(["check", "--format", "json"])
+        .arg(root)
+        .current_dir("/")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("check --format json on {}: {e}", root.display()));
+    let position = |p: &Value| (p["line"].as_u64().unwrap(), p["column"].as_u64().unwrap());
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let path = d["path"].as_str().unwrap();
+            Reported {
+                path: Path::new("/").join(path),
+                start: position(&d["range"]["start"]),
+                end: position(&d["range"]["end"]),
+                severity: d["severity"].as_str().unwrap().to_string(),
+                code: d["code"].as_str().unwrap().to_string(),
+                message: d["message"].as_str().unwrap().to_string(),
+                consequence: d["consequence"].as_str().unwrap().to_string(),
+            }
+        })
+        .collect()
+}
+
+/// An LSP UTF-16 position in `text` as the CLI's 1-based (line, scalar column).
+fn scalar_position(text: &str, position: &Value) -> (u64, u64) {
+    let line = position["line"].as_u64().unwrap() as usize;
+    let character = position["character"].as_u64().unwrap() as usize;
+    let line_text = text
+        .split_inclusive('\n')
+        .flat_map(|l| l.split_inclusive('\r'))
+        .nth(line)
+        .unwrap_or("");
+    let mut units = 0;
+    let mut scalars = 0;
+    for ch in line_text.chars() {
+        if units >= character {
+            break;
+        }
+        units += ch.len_utf16();
+        scalars += 1;
+    }
+    (line as u64 + 1, scalars + 1)
+}
+
+/// `agentws check` and the language server report the same diagnostics for the same files.
+#[test]
+fn the_server_reports_what_check_reports() {
+    let fixtures = fixture("");
+    let mut names: Vec<String> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for name in names {
+        let root = fixtures.join(&name).canonicalize().unwrap();
+        let mut from_check = check_json(&root);
+        let (mut client, _) = Client::start(
+            &[&root],
+            Options {
+                pull: true,
+                ..Options::default()
+            },
+        );
+        let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
+        let mut from_server: Vec<Reported> = Vec::new();
+        for item in report["items"].as_array().unwrap() {
+            let path = PathBuf::from(item["uri"].as_str().unwrap().trim_start_matches("file://"));
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for d in item["items"].as_array().unwrap() {
+                let (message, consequence) = d["message"]
+                    .as_str()
+                    .unwrap()
+                    .split_once("\nRuntime: ")
+                    .unwrap();
+                let severity = match d["severity"].as_u64().unwrap() {
+                    1 => "error",
+                    2 => "warning",
+                    _ => "info",
+                };
+                from_server.push(Reported {
+                    path: path.clone(),
+                    start: scalar_position(&text, &d["range"]["start"]),
+                    end: scalar_position(&text, &d["range"]["end"]),
+                    severity: severity.to_string(),
+                    code: d["code"].as_str().unwrap().to_string(),
+                    message: message.to_string(),
+                    consequence: consequence.to_string(),
+                });
+            }
+        }
+        from_check.sort();
+        from_server.sort();
+        assert_eq!(from_server, from_check, "fixture {name}");
+        assert_eq!(client.shutdown(), 0);
+    }
+}
+
+/// A real editor: headless Neovim attaches the server to a SKILL.md of the fixture and receives
+/// the diagnostics `agentws check` reports (for that file and for the fixture's symbolic-link
+/// loop). Skipped when Neovim is missing, except under `CI=true`, where that is a failure.
+#[test]
+fn neovim_receives_the_diagnostics() {
+    let has_nvim = std::process::Command::new("nvim")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_nvim {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "Neovim (`nvim`) is required under CI=true; .ci/run installs the Debian package `neovim`"
+        );
+        eprintln!("skipping: nvim not installed");
+        return;
+    }
+    let root = fixture("lsp-basic").canonicalize().unwrap();
+    let file = ws(&root).join("skills/broken/SKILL.md");
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("received.txt");
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/e2e/nvim/lsp_diagnostics.lua");
+    let status = std::process::Command::new("nvim")
+        .args(["--headless", "--clean", "-n", "-u", "NONE", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("FIXTURE", &root)
+        .env("FILE", &file)
+        .env("OUT", &out)
+        .env("AGENTWS", env!("CARGO_BIN_EXE_agentws"))
+        .env("HOME", out_dir.path())
+        .stdin(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let received = std::fs::read_to_string(&out).unwrap();
+
+    // What `agentws check` says about the same two files, as `<file>|<line>|<col>|<code>`
+    // (the columns of these diagnostics are ASCII, so UTF-16 and scalar counts agree).
+    let loop_path = ws(&root).join("skills/loop");
+    let reported = check_json(&root);
+    let mut expected: Vec<String> = Vec::new();
+    let mut buffer: Vec<String> = Vec::new();
+    for wanted in [&loop_path, &file] {
+        for d in reported.iter().filter(|d| &d.path == wanted) {
+            let (l, c) = (d.start.0 - 1, d.start.1 - 1);
+            expected.push(format!("{}|{l}|{c}|{}", wanted.display(), d.code));
+            if wanted == &file {
+                buffer.push(format!("buffer|{l}|{c}|{}", d.code));
+            }
+        }
+    }
+    expected.extend(buffer);
+    assert!(
+        expected.iter().any(|l| l.ends_with("|WS006"))
+            && expected.iter().any(|l| l.ends_with("|SK001")),
+        "check reports the fixture's loop and the skill without frontmatter: {expected:?}"
+    );
+    let received: Vec<String> = received.lines().map(str::to_string).collect();
+    assert_eq!(received, expected);
+}

@@ -3,7 +3,9 @@
 
 mod bad_input;
 mod check;
+mod demo;
 mod lsp;
 mod normalize;
 mod preview;
+mod realistic;
 mod support;

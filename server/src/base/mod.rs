@@ -3,6 +3,7 @@
 
 pub mod diagnostic;
 pub mod files;
+pub mod pathutil;
 pub mod text;
 
 pub use diagnostic::{Diagnostic, FileEdit, Fix, Related, Severity};

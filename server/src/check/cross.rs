@@ -1,10 +1,597 @@
-//! Cross-file rules (`XR…`, harness-spec §9.5): subagent `tools:` against the effective tool
-//! catalog, subagent `skills:` against visible skills, duplicate skill names and subagent ids
-//! across trees (and which one wins), tools.json allow/deny against registered tools.
+//! Cross-file rules (`XR…`, harness-spec §9.5): references between workspace files that the
+//! runtime never checks — subagent `skills:` against the skills that exist, subagent
+//! `workspace.path` targets, subagent `tools:` against the tool catalog, and prompt text that
+//! mentions tools tools.json removes.
+//!
+//! Pure over the snapshot. Per-file entry point `check_file` so an editor change re-checks only the
+//! files that depend on it.
 
-use crate::base::Diagnostic;
-use crate::workspace::Workspace;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-pub fn check(_workspace: &Workspace) -> Vec<Diagnostic> {
-    Vec::new()
+use crate::base::{Diagnostic, Related, TextRange};
+use crate::config::Scope;
+use crate::context::{effective_root, EffectiveRoot, SessionContext};
+use crate::rules::cross::*;
+use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
+use crate::workspace::layers;
+use crate::workspace::skill::SkillDoc;
+use crate::workspace::subagent::SubagentDoc;
+use crate::workspace::{FileKind, Tree, Workspace};
+
+/// Every cross-file diagnostic of the workspace.
+pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
+    let index = SkillNames::new(workspace);
+    let catalog = ToolCatalog::for_workspace(workspace);
+    let mut out: Vec<Diagnostic> = workspace
+        .subagents
+        .iter()
+        .flat_map(|s| check_subagent(workspace, &index, &catalog, s))
+        .collect();
+    for path in workspace.kinds.keys() {
+        out.extend(removed_tool_mentions(workspace, &catalog, path));
+    }
+    out.extend(duplicates(workspace));
+    out
+}
+
+/// Cross-file diagnostics whose primary location is `path`.
+pub fn check_file(workspace: &Workspace, path: &Path) -> Vec<Diagnostic> {
+    let index = SkillNames::new(workspace);
+    let catalog = ToolCatalog::for_workspace(workspace);
+    let mut out: Vec<Diagnostic> = workspace
+        .subagents
+        .iter()
+        .filter(|s| s.path == path)
+        .flat_map(|s| check_subagent(workspace, &index, &catalog, s))
+        .collect();
+    out.extend(removed_tool_mentions(workspace, &catalog, path));
+    out.extend(duplicates(workspace).into_iter().filter(|d| d.path == path));
+    out
+}
+
+/// Backticked tool names (`` `name` `` or `` `name(...)` ``) in AGENTS.md and SKILL.md text that
+/// name a registered tool tools.json removes.
+fn removed_tool_mentions(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    path: &Path,
+) -> Vec<Diagnostic> {
+    if !matches!(
+        workspace.kind_of(path),
+        Some(FileKind::AgentsMd | FileKind::Skill)
+    ) {
+        return Vec::new();
+    }
+    let Some(text) = workspace.files.text(path) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut rest = text;
+    let mut offset = 0;
+    while let Some(open) = rest.find('`') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('`') else { break };
+        let inner = &after[..close];
+        let name = inner.split('(').next().unwrap_or_default();
+        let start = offset + open + 1;
+        if !name.is_empty()
+            && name.len() <= 64
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            let info = catalog.lookup(name);
+            if info.is_registered() && info.removal.is_some() && !info.readded {
+                let how = match info.removal {
+                    Some(Removal::Denied(_)) => "denies",
+                    _ => "leaves out of `allow`",
+                };
+                out.push(XR010.at(
+                    path,
+                    TextRange::new(start, start + name.len()),
+                    format!("mentions `{name}`, which tools.json {how}"),
+                ));
+            }
+        }
+        let consumed = open + 1 + close + 1;
+        offset += consumed;
+        rest = &rest[consumed..];
+    }
+    out
+}
+
+/// Names of loaded skills: those every call can see, and those only some namespaces see.
+struct SkillNames<'a> {
+    everywhere: BTreeSet<&'a str>,
+    per_namespace: BTreeMap<&'a str, BTreeSet<&'a str>>,
+}
+
+impl<'a> SkillNames<'a> {
+    fn new(workspace: &'a Workspace) -> Self {
+        let mut everywhere = BTreeSet::new();
+        let mut per_namespace: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        for skill in &workspace.skills {
+            let (Ok(()), Some(name)) = (&skill.outcome, skill.name.as_deref()) else {
+                continue;
+            };
+            match &skill.location.tree {
+                Tree::Shared | Tree::Project => {
+                    everywhere.insert(name);
+                }
+                Tree::Namespace(ns) => {
+                    per_namespace.entry(name).or_default().insert(ns.as_str());
+                }
+            }
+        }
+        Self {
+            everywhere,
+            per_namespace,
+        }
+    }
+}
+
+fn check_subagent(
+    workspace: &Workspace,
+    skills: &SkillNames,
+    catalog: &ToolCatalog,
+    subagent: &SubagentDoc,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if subagent.outcome.is_err() {
+        return out;
+    }
+    for entry in &subagent.tools {
+        out.extend(check_subagent_tool(
+            catalog,
+            subagent,
+            &entry.value,
+            entry.range,
+        ));
+    }
+    let own_namespace = match &subagent.location.tree {
+        Tree::Namespace(ns) => Some(ns.as_str()),
+        _ => None,
+    };
+    for entry in &subagent.skills {
+        let name = entry.value.as_str();
+        if skills.everywhere.contains(name) {
+            continue;
+        }
+        match skills.per_namespace.get(name) {
+            Some(users) if own_namespace.is_some_and(|ns| users.contains(ns)) => {}
+            Some(users) => {
+                let list = users
+                    .iter()
+                    .map(|u| format!("`{u}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                out.push(XR011.at(
+                    &subagent.path,
+                    entry.range,
+                    format!("skill `{name}` exists only in the per-user folder(s) {list}"),
+                ));
+            }
+            None => out.push(XR004.at(
+                &subagent.path,
+                entry.range,
+                format!("no skill is named `{name}`"),
+            )),
+        }
+    }
+
+    if let (Some(spec), Some(dir)) = (
+        &subagent.workspace_path,
+        workspace.subagent_workspace_dir(subagent),
+    ) {
+        let config = &workspace.config;
+        let inside_subagents = [Tree::Shared, Tree::Project]
+            .iter()
+            .map(|t| workspace.path_in(t, "subagents"))
+            .chain(
+                workspace
+                    .namespaces
+                    .iter()
+                    .map(|ns| config.workspace.join(ns).join("subagents")),
+            )
+            .any(|folder| dir.starts_with(folder));
+        if inside_subagents {
+            out.push(XR008.at(
+                &subagent.path,
+                spec.range,
+                format!(
+                    "`workspace.path` `{}` is inside a `subagents/` folder",
+                    spec.value
+                ),
+            ));
+        }
+        let files = &workspace.files;
+        if !files.contains_dir(&dir) {
+            out.push(XR009.at(
+                &subagent.path,
+                spec.range,
+                format!("`workspace.path` folder `{}` does not exist", dir.display()),
+            ));
+        } else if !files.contains_file(&dir.join("AGENTS.md")) {
+            out.push(XR009.at(
+                &subagent.path,
+                spec.range,
+                format!(
+                    "`workspace.path` folder `{}` has no AGENTS.md",
+                    dir.display()
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// A namespace that no folder can have (`_…` names are never namespace folders), standing for
+/// every caller without a per-user folder.
+const NO_FOLDER_NAMESPACE: &str = "_agentws-no-folder";
+
+/// The contexts whose merges differ: one per per-user folder plus one for everyone else under the
+/// user and session scopes; a single shared one under the agent and global scopes.
+fn merge_contexts(workspace: &Workspace) -> Vec<(String, EffectiveRoot)> {
+    let config = &workspace.config;
+    let base = SessionContext {
+        session_id: Some(NO_FOLDER_NAMESPACE.to_string()),
+        ..SessionContext::from_config(config)
+    };
+    let mut contexts = Vec::new();
+    match config.scope {
+        Scope::Agent | Scope::Global => {
+            if let Ok(root) = effective_root(config, &base) {
+                contexts.push(("every call".to_string(), root));
+            }
+        }
+        Scope::User | Scope::Session => {
+            if let Ok(root) = effective_root(config, &base) {
+                contexts.push(("callers without a per-user folder".to_string(), root));
+            }
+            for ns in &workspace.namespaces {
+                let ctx = SessionContext {
+                    user_id: Some(ns.clone()),
+                    session_id: Some(ns.clone()),
+                    ..base.clone()
+                };
+                if let Ok(root) = effective_root(config, &ctx) {
+                    contexts.push((format!("`{ns}`"), root));
+                }
+            }
+        }
+    }
+    contexts
+}
+
+/// (loser path, winner path) → (loser, winner, the callers for whom the winner wins).
+type ShadowMap<T> = BTreeMap<(PathBuf, PathBuf), (Arc<T>, Arc<T>, Vec<String>)>;
+
+/// Duplicate skill names and subagent ids: which file loses, to which, for whom.
+fn duplicates(workspace: &Workspace) -> Vec<Diagnostic> {
+    let mut skills: ShadowMap<SkillDoc> = BTreeMap::new();
+    let mut subagents: ShadowMap<SubagentDoc> = BTreeMap::new();
+    for (who, root) in merge_contexts(workspace) {
+        let mut shadowed = Vec::new();
+        layers::merged_skills_tracking(workspace, &root, &mut shadowed);
+        for s in shadowed {
+            skills
+                .entry((s.loser.path.clone(), s.winner.path.clone()))
+                .or_insert_with(|| (s.loser.clone(), s.winner.clone(), Vec::new()))
+                .2
+                .push(who.clone());
+        }
+        if workspace.config.features.subagents {
+            let mut shadowed = Vec::new();
+            layers::merged_subagents_tracking(workspace, &root, &mut shadowed);
+            for s in shadowed {
+                subagents
+                    .entry((s.loser.path.clone(), s.winner.path.clone()))
+                    .or_insert_with(|| (s.loser.clone(), s.winner.clone(), Vec::new()))
+                    .2
+                    .push(who.clone());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (loser, winner, whom) in skills.into_values() {
+        let name = loser.name.clone().unwrap_or_default();
+        let range = loser.name_range.unwrap_or(loser.opening_range);
+        let related = Related {
+            path: winner.path.clone(),
+            range: winner.name_range.unwrap_or(winner.opening_range),
+            message: format!("this `{name}` wins"),
+        };
+        let per_user = matches!(winner.location.tree, Tree::Namespace(_))
+            && !matches!(loser.location.tree, Tree::Namespace(_));
+        let diagnostic = if per_user {
+            XR006.at(
+                &loser.path,
+                range,
+                format!(
+                    "skill `{name}` is overridden by {} for {}",
+                    winner.location.tree.label(),
+                    whom.join(", ")
+                ),
+            )
+        } else {
+            XR005.at(
+                &loser.path,
+                range,
+                format!(
+                    "skill `{name}` is also defined in {} (`{}`), which wins for {}",
+                    winner.location.tree.label(),
+                    winner.location.rel,
+                    whom.join(", ")
+                ),
+            )
+        };
+        out.push(diagnostic.with_related(related));
+    }
+    for (loser, winner, whom) in subagents.into_values() {
+        let dynamic = workspace.config.features.dynamic_subagents;
+        out.push(
+            XR007
+                .at(
+                    &loser.path,
+                    loser.opening_range,
+                    format!(
+                        "agent id `{}` is also given by {} (`{}`), which wins for {} ({} mode)",
+                        loser.id,
+                        winner.location.tree.label(),
+                        winner.location.rel,
+                        whom.join(", "),
+                        if dynamic { "dynamic" } else { "static" }
+                    ),
+                )
+                .with_related(Related {
+                    path: winner.path.clone(),
+                    range: winner.opening_range,
+                    message: format!("this `{}` wins", winner.id),
+                }),
+        );
+    }
+    out
+}
+
+fn check_subagent_tool(
+    catalog: &ToolCatalog,
+    subagent: &SubagentDoc,
+    name: &str,
+    range: TextRange,
+) -> Option<Diagnostic> {
+    let info = catalog.lookup(name);
+    let path = &subagent.path;
+    match &info.origin {
+        ToolOrigin::BuiltIn(group) => {
+            return Some(XR003.at(
+                path,
+                range,
+                format!(
+                    "`{name}` is a harness built-in ({}): every child has it",
+                    group.label()
+                ),
+            ))
+        }
+        ToolOrigin::MaybeMcp { .. } => {}
+        ToolOrigin::Mcp { .. } => {}
+        ToolOrigin::Unknown if catalog.allows_by_name(name) => {}
+        origin => {
+            let why = match origin {
+                ToolOrigin::BuiltInDisabled(group) => {
+                    format!("`{name}` is a built-in that is not registered here ({})", group.requirement())
+                }
+                ToolOrigin::OptIn { needs } => format!("`{name}` is only registered {needs}"),
+                ToolOrigin::McpNotRegistered { servers } => format!(
+                    "`{name}` comes from MCP server(s) {} that the runtime skips",
+                    servers.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+                ),
+                _ => format!(
+                    "no built-in, MCP server `enableTools` or tools.json `allow` entry names `{name}` \
+                     (a tool registered in Java code is invisible to agentws)"
+                ),
+            };
+            return Some(XR001.at(path, range, why));
+        }
+    }
+    if info.removal.is_some() && !info.readded {
+        let how = match info.removal {
+            Some(Removal::Denied(_)) => "denies it",
+            _ => "leaves it out of `allow`",
+        };
+        return Some(XR002.at(
+            path,
+            range,
+            format!("tools.json {how}: `{name}` is not in the parent's toolkit"),
+        ));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use crate::base::TextRange;
+    use crate::config::Config;
+    use crate::workspace::subagent::Spanned;
+    use crate::workspace::Workspace;
+
+    #[test]
+    fn skills_named_by_subagents_must_exist() {
+        let config = Config::defaults_for(Path::new("/p"));
+        let mut ws = Workspace::from_texts(
+            config,
+            [
+                (
+                    "/p/.agentscope/workspace/skills/a/SKILL.md",
+                    "---\nname: shared-skill\ndescription: d\n---\nbody\n",
+                ),
+                (
+                    "/p/.agentscope/workspace/alice/skills/b/SKILL.md",
+                    "---\nname: alice-skill\ndescription: d\n---\nbody\n",
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/r.md",
+                    "---\ndescription: d\n---\n",
+                ),
+            ],
+        );
+        let mut doc = (*ws.subagents[0]).clone();
+        doc.skills = ["shared-skill", "alice-skill", "nope"]
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Spanned {
+                value: s.to_string(),
+                range: TextRange::new(i * 10, i * 10 + 5),
+            })
+            .collect();
+        doc.workspace_path = Some(Spanned {
+            value: "subagents/r-home".into(),
+            range: TextRange::new(40, 56),
+        });
+        ws.subagents[0] = std::sync::Arc::new(doc);
+        let found: Vec<_> = super::check(&ws)
+            .into_iter()
+            .map(|d| (d.code, d.range.start, d.message))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "XR011",
+                    10,
+                    "skill `alice-skill` exists only in the per-user folder(s) `alice`".to_string()
+                ),
+                ("XR004", 20, "no skill is named `nope`".to_string()),
+                (
+                    "XR008",
+                    40,
+                    "`workspace.path` `subagents/r-home` is inside a `subagents/` folder"
+                        .to_string()
+                ),
+                (
+                    "XR009",
+                    40,
+                    format!(
+                        "`workspace.path` folder `{}` does not exist",
+                        PathBuf::from("/p/.agentscope/workspace/subagents/r-home").display()
+                    )
+                ),
+            ]
+        );
+    }
+}
+
+#[cfg(test)]
+mod tool_tests {
+    use std::path::Path;
+
+    use crate::config::Config;
+    use crate::workspace::Workspace;
+
+    const TOOLS: &str = r#"{
+  "allow": ["read_file", "get_issue"],
+  "deny": ["execute"],
+  "mcpServers": {
+    "tracker": {"transport": "stdio", "command": "tracker-mcp", "enableTools": ["get_issue", "close_issue"]}
+  }
+}"#;
+    const SUBAGENT: &str =
+        "---\ndescription: triage\ntools: [read_file, get_issue, close_issue, nope, plan_write]\n---\n";
+    const AGENTS: &str = "Use `get_issue`, then `close_issue(id)` when done.\n";
+
+    #[test]
+    fn subagent_tools_and_mentions_against_the_catalog() {
+        let ws = Workspace::from_texts(
+            Config::defaults_for(Path::new("/p")),
+            [
+                ("/p/.agentscope/workspace/tools.json", TOOLS),
+                ("/p/.agentscope/workspace/subagents/triage.md", SUBAGENT),
+                ("/p/.agentscope/workspace/AGENTS.md", AGENTS),
+            ],
+        );
+        let found: Vec<(&str, String)> = super::check(&ws)
+            .into_iter()
+            .map(|d| {
+                let text = ws.files.text(&d.path).unwrap();
+                (d.code, text[d.range.start..d.range.end].to_string())
+            })
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("XR003", "read_file".to_string()),
+                ("XR002", "close_issue".to_string()),
+                ("XR001", "nope".to_string()),
+                ("XR001", "plan_write".to_string()),
+                ("XR010", "close_issue".to_string()),
+            ]
+        );
+    }
+}
+
+#[cfg(test)]
+mod duplicate_tests {
+    use std::path::Path;
+
+    use crate::config::Config;
+    use crate::workspace::Workspace;
+
+    fn skill(name: &str) -> String {
+        format!("---\nname: {name}\ndescription: d\n---\nBody\n")
+    }
+
+    #[test]
+    fn duplicates_say_who_wins_for_whom() {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.name = Some("assistant".into());
+        let ws = Workspace::from_texts(
+            config,
+            [
+                ("/p/.agentscope/workspace/skills/a/SKILL.md", skill("x")),
+                ("/p/skills/p/SKILL.md", skill("x")),
+                (
+                    "/p/.agentscope/workspace/alice/skills/x/SKILL.md",
+                    skill("x"),
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/r.md",
+                    "---\ndescription: d\n---\n".to_string(),
+                ),
+                (
+                    "/p/.agentscope/workspace/alice/subagents/deep/r.md",
+                    "---\ndescription: d\n---\n".to_string(),
+                ),
+            ],
+        );
+        let found: Vec<(String, &str, String)> = super::duplicates(&ws)
+            .into_iter()
+            .map(|d| (d.path.to_string_lossy().into_owned(), d.code, d.message))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "/p/.agentscope/workspace/skills/a/SKILL.md".to_string(),
+                    "XR006",
+                    "skill `x` is overridden by the per-user folder `alice` for `alice`".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/skills/a/SKILL.md".to_string(),
+                    "XR005",
+                    "skill `x` is also defined in the project folder (`skills/p/SKILL.md`), which wins for callers without a per-user folder".to_string()
+                ),
+                (
+                    "/p/skills/p/SKILL.md".to_string(),
+                    "XR006",
+                    "skill `x` is overridden by the per-user folder `alice` for `alice`".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/r.md".to_string(),
+                    "XR007",
+                    "agent id `r` is also given by the per-user folder `alice` (`subagents/deep/r.md`), which wins for `alice` (dynamic mode)".to_string()
+                ),
+            ]
+        );
+    }
 }

@@ -1,12 +1,435 @@
-//! tools.json rules that depend on the configuration or the tool catalog (`TJ…`): allow/deny
-//! naming unknown tools, a tool both allowed and denied, `load_skill_through_path` denied, platform
-//! tools denied, tools.json ignored in sandbox mode.
+//! tools.json rules that depend on the configuration or the tool catalog (`TJ020`–`TJ028`):
+//! allow/deny naming unknown tools, a tool both allowed and denied, `load_skill_through_path`
+//! denied or left out of `allow`, platform tools denied, an `allow` that drops needed built-ins,
+//! tools.json ignored in sandbox mode or with the feature off, a project tools.json shadowed by
+//! the workspace one. The per-file rules are found while parsing (`workspace::tools`).
 //!
-//! OWNER: the tools.json/config work (see docs/architecture.md).
+//! Pure over the snapshot; asks `workspace::catalog` about every name.
 
-use crate::base::Diagnostic;
-use crate::workspace::Workspace;
+use std::collections::BTreeMap;
 
-pub fn check(_workspace: &Workspace) -> Vec<Diagnostic> {
-    Vec::new()
+use crate::base::{Diagnostic, Related, TextRange};
+use crate::config::load::did_you_mean;
+use crate::config::FilesystemMode;
+use crate::rules::tools::*;
+use crate::workspace::catalog::{
+    BuiltinGroup, Removal, ToolCatalog, ToolOrigin, LOAD_SKILL_TOOL, PLATFORM_TOOLS,
+};
+use crate::workspace::tools::ToolsDoc;
+use crate::workspace::{Tree, Workspace};
+
+pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let config = &workspace.config;
+    let Some(effective) = workspace.effective_tools() else {
+        return out;
+    };
+    for doc in &workspace.tools {
+        if !config.features.tools_config {
+            out.push(TJ027.at(
+                &doc.path,
+                TextRange::empty(0),
+                "`features.tools_config` is off (`disableToolsConfig()`): this tools.json is never read",
+            ));
+        } else if config.filesystem.mode == FilesystemMode::Sandbox {
+            out.push(TJ026.at(
+                &doc.path,
+                TextRange::empty(0),
+                "the filesystem mode is `sandbox`: tools.json is read before any sandbox exists, so the runtime builds without it",
+            ));
+        }
+    }
+    let shared = workspace.tools.iter().find(|t| {
+        workspace
+            .location_of(&t.path)
+            .is_some_and(|l| l.tree == Tree::Shared)
+    });
+    if let Some(shared) = shared {
+        for project in workspace.tools.iter().filter(|t| {
+            workspace
+                .location_of(&t.path)
+                .is_some_and(|l| l.tree == Tree::Project)
+        }) {
+            out.push(
+                TJ028
+                    .at(
+                        &project.path,
+                        TextRange::empty(0),
+                        "the workspace has its own tools.json, so this one in the project folder is never read",
+                    )
+                    .with_related(Related {
+                        path: shared.path.clone(),
+                        range: TextRange::empty(0),
+                        message: "the tools.json the runtime reads".into(),
+                    }),
+            );
+        }
+    }
+    let catalog = ToolCatalog::for_workspace(workspace);
+    if catalog.tools_json_applies() {
+        out.extend(check_lists(effective, &catalog));
+    }
+    out
+}
+
+/// allow/deny against the catalog, for the tools.json the runtime reads.
+pub fn check_lists(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let path = &doc.path;
+    let deny_ranges: BTreeMap<&str, TextRange> = doc
+        .deny
+        .iter()
+        .rev()
+        .map(|d| (d.value.as_str(), d.range))
+        .collect();
+    for (list, entries) in [("allow", &doc.allow), ("deny", &doc.deny)] {
+        for entry in entries {
+            let name = entry.value.as_str();
+            let info = catalog.lookup(name);
+            let unregistered = match &info.origin {
+                ToolOrigin::BuiltIn(_) | ToolOrigin::Mcp { .. } => None,
+                ToolOrigin::MaybeMcp { servers } => {
+                    out.push(TJ021.at(
+                        path,
+                        entry.range,
+                        format!(
+                            "`{name}` in `{list}` is not a known tool; it may come from {} (no `enableTools`)",
+                            quoted_list(servers)
+                        ),
+                    ));
+                    continue;
+                }
+                ToolOrigin::BuiltInDisabled(group) => Some(format!(
+                    "`{name}` in `{list}` is not registered: the {} {}",
+                    group.label(),
+                    group.requirement()
+                )),
+                ToolOrigin::McpNotRegistered { servers } => Some(format!(
+                    "`{name}` in `{list}` comes from {}, which the runtime skips (see the server's diagnostics)",
+                    quoted_list(servers)
+                )),
+                ToolOrigin::OptIn { needs } => Some(format!(
+                    "`{name}` in `{list}` is not registered with this configuration (it needs {needs})"
+                )),
+                ToolOrigin::Unknown => {
+                    let mut candidates = catalog.registered_names();
+                    candidates.extend(PLATFORM_TOOLS.iter().copied());
+                    let hint = match did_you_mean(name, &candidates) {
+                        Some(best) => format!("; did you mean `{best}`?"),
+                        None => String::new(),
+                    };
+                    Some(format!(
+                        "`{name}` in `{list}` is not a built-in, platform or MCP tool agentws knows{hint}"
+                    ))
+                }
+            };
+            if let Some(message) = unregistered {
+                out.push(TJ020.at(path, entry.range, message));
+                continue;
+            }
+            if list == "allow" {
+                if let Some(deny) = deny_ranges.get(name) {
+                    out.push(
+                        TJ022
+                            .at(
+                                path,
+                                entry.range,
+                                format!("`{name}` is both allowed and denied; deny wins"),
+                            )
+                            .with_related(Related {
+                                path: path.clone(),
+                                range: *deny,
+                                message: "denied here".into(),
+                            }),
+                    );
+                }
+            } else if name == LOAD_SKILL_TOOL {
+                out.push(TJ023.at(
+                    path,
+                    entry.range,
+                    "denying `load_skill_through_path` has no effect: it is re-added on every prompt pass",
+                ));
+            } else if info.platform {
+                out.push(TJ024.at(
+                    path,
+                    entry.range,
+                    format!("`{name}` is a platform tool; deny removes it"),
+                ));
+            }
+        }
+    }
+
+    if !doc.allow.is_empty() {
+        let anchor = doc.allow_key.unwrap_or(TextRange::empty(0));
+        // Leaving `load_skill_through_path` out of `allow` is not reported: it has no effect,
+        // and nothing needs fixing (the scaffold templates do it).
+        let mut dropped: BTreeMap<&'static str, Vec<&str>> = BTreeMap::new();
+        for (name, group) in catalog.builtins() {
+            if matches!(group, BuiltinGroup::File | BuiltinGroup::Memory)
+                && catalog.lookup(name).removal == Some(Removal::NotAllowed)
+            {
+                dropped.entry(group.label()).or_default().push(name);
+            }
+        }
+        if !dropped.is_empty() {
+            let what: Vec<String> = dropped
+                .iter()
+                .map(|(label, names)| {
+                    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                    format!("{label} {}", names.join(", "))
+                })
+                .collect();
+            out.push(TJ025.at(
+                path,
+                anchor,
+                format!(
+                    "`allow` removes built-in {} (list them in `allow`, or use `deny` for what should go)",
+                    what.join("; ")
+                ),
+            ));
+        }
+    }
+    out
+}
+
+fn quoted_list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.len() {
+        1 => format!("MCP server {}", quoted[0]),
+        _ => format!("MCP servers {}", quoted.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::{Env, FileSet};
+    use crate::config::Config;
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+
+    const SHARED: &str = "/p/.agentscope/workspace/tools.json";
+
+    fn workspace(config: Config, files: &[(&str, &str)]) -> Workspace {
+        let mut set = FileSet::new();
+        for (path, text) in files {
+            set.insert_text(PathBuf::from(path), text);
+        }
+        Workspace::build(
+            Arc::new(config),
+            Vec::new(),
+            Arc::new(set),
+            Arc::new(Env::new()),
+            None,
+        )
+    }
+
+    fn found<'t>(text: &'t str, diagnostics: &[Diagnostic]) -> Vec<(&'static str, &'t str)> {
+        let mut out: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.start..d.range.end]))
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn scaffold_style_gets_warnings_only() {
+        let text = r#"{
+  "// description": "Default tool policy",
+  "allow": ["read_file", "grep_files", "glob_files", "list_files"],
+  "deny": ["execute", "write_file", "edit_file"]
+}"#;
+        let ws = workspace(Config::defaults_for(Path::new("/p")), &[(SHARED, text)]);
+        let diagnostics = check(&ws);
+        assert_eq!(found(text, &diagnostics), vec![("TJ025", "\"allow\"")]);
+        let removed = diagnostics.iter().find(|d| d.code == "TJ025").unwrap();
+        assert!(removed.message.contains("memory tools `memory_search`"));
+        // write_file/edit_file are denied on purpose: not reported as dropped by allow.
+        assert!(!removed.message.contains("file tools"));
+        assert!(diagnostics
+            .iter()
+            .all(|d| d.severity != crate::base::Severity::Error));
+    }
+
+    #[test]
+    fn lists_against_the_catalog() {
+        let text = r#"{
+  "allow": ["read_file", "reed_file", "execute", "memory_search", "memory_get", "memory_save", "session_search", "session_list", "session_history", "write_file", "edit_file", "grep_files", "glob_files", "list_files", "skill_manage", "mystery"],
+  "deny": ["load_skill_through_path", "agent_spawn", "execute", "plan_enter"],
+  "mcpServers": {"open": {"transport": "sse", "url": "http://x"}}
+}"#;
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.features.plan_mode = false;
+        let ws = workspace(config, &[(SHARED, text)]);
+        let diagnostics = check(&ws);
+        assert_eq!(
+            found(text, &diagnostics),
+            vec![
+                ("TJ020", "\"plan_enter\""),
+                ("TJ020", "\"skill_manage\""),
+                ("TJ021", "\"mystery\""),
+                ("TJ021", "\"reed_file\""),
+                ("TJ022", "\"execute\""),
+                ("TJ023", "\"load_skill_through_path\""),
+                ("TJ024", "\"agent_spawn\""),
+            ]
+        );
+        // Without an open MCP server the unknown names are warnings with a suggestion.
+        let closed = text.replace(r#""open": {"transport": "sse", "url": "http://x"}"#, "");
+        let ws = workspace(Config::defaults_for(Path::new("/p")), &[(SHARED, &closed)]);
+        let diagnostics = check(&ws);
+        let reed = diagnostics
+            .iter()
+            .find(|d| d.message.contains("reed_file"))
+            .unwrap();
+        assert_eq!(reed.code, "TJ020");
+        assert!(reed.message.contains("did you mean `read_file`"));
+    }
+
+    #[test]
+    fn file_level_conditions() {
+        let text = r#"{"deny": ["nothing_known"]}"#;
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.filesystem.mode = FilesystemMode::Sandbox;
+        let ws = workspace(config.clone(), &[(SHARED, text)]);
+        assert_eq!(found(text, &check(&ws)), vec![("TJ026", "")]);
+        config.filesystem.mode = FilesystemMode::Local;
+        config.features.tools_config = false;
+        let ws = workspace(config, &[(SHARED, text)]);
+        assert_eq!(found(text, &check(&ws)), vec![("TJ027", "")]);
+
+        let ws = workspace(
+            Config::defaults_for(Path::new("/p")),
+            &[(SHARED, "{}"), ("/p/tools.json", r#"{"deny": ["x"]}"#)],
+        );
+        let diagnostics = check(&ws);
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].code, "TJ028");
+        assert_eq!(diagnostics[0].path, PathBuf::from("/p/tools.json"));
+    }
+
+    #[test]
+    fn valid_lists_have_no_diagnostics() {
+        let text = r#"{"deny": ["execute"], "mcpServers": {"gh": {"transport": "stdio", "command": "gh", "enableTools": ["search"]}}, "allow": []}"#;
+        let ws = workspace(Config::defaults_for(Path::new("/p")), &[(SHARED, text)]);
+        assert_eq!(check(&ws), vec![]);
+    }
+}
+
+/// The fixture workspaces `tests/fixtures/tools-*` and `config-*`, loaded from disk the way the
+/// CLI loads them, checked with every rule.
+#[cfg(test)]
+mod fixtures {
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
+
+    use crate::base::{Env, LineIndex};
+    use crate::check::{check_workspace, CheckOptions};
+    use crate::config::discover::find_project;
+    use crate::workspace::discover::discover;
+    use crate::workspace::Workspace;
+
+    /// `(file name, line:col, code)` of every TJ/CF diagnostic, columns 1-based in characters.
+    fn check_fixture(name: &str, env: &[(&str, &str)]) -> Vec<(String, String, &'static str)> {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures")
+            .join(name);
+        let root = std::path::absolute(&root).unwrap();
+        let project = find_project(&root);
+        let config = Arc::new(project.config);
+        let discovered = discover(&config);
+        let env: Env = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let ws = Workspace::build(
+            config,
+            project.diagnostics,
+            Arc::new(discovered.files),
+            Arc::new(env),
+            None,
+        );
+        let report = check_workspace(&ws, CheckOptions::default());
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.starts_with("TJ") || d.code.starts_with("CF"))
+            .map(|d| {
+                let text = std::fs::read_to_string(&d.path).unwrap();
+                let index = LineIndex::new(&text);
+                let at = index.position(&text, d.range.start, crate::base::Encoding::Utf32);
+                (
+                    Path::new(&d.path)
+                        .file_name()
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                    format!("{}:{}", at.line + 1, at.col + 1),
+                    d.code,
+                )
+            })
+            .collect()
+    }
+
+    fn row(file: &str, at: &str, code: &'static str) -> (String, String, &'static str) {
+        (file.to_string(), at.to_string(), code)
+    }
+
+    #[test]
+    fn tools_invalid() {
+        assert_eq!(
+            check_fixture("tools-invalid", &[]),
+            vec![
+                row("tools.json", "2:3", "TJ001"),
+                row("tools.json", "3:38", "TJ001"),
+                row("tools.json", "4:11", "TJ003"),
+                row("tools.json", "6:30", "TJ012"),
+                row("tools.json", "6:98", "TJ003"),
+                row("tools.json", "7:5", "TJ013"),
+                row("tools.json", "7:37", "TJ014"),
+            ]
+        );
+    }
+
+    #[test]
+    fn tools_valid_has_no_warnings_when_the_environment_is_set() {
+        assert_eq!(
+            check_fixture("tools-valid", &[("PAPERS_TOKEN_FOR_TESTS", "t0k3n")]),
+            vec![row("tools.json", "25:31", "TJ017")]
+        );
+        assert_eq!(
+            check_fixture("tools-valid", &[]),
+            vec![
+                row("tools.json", "17:44", "TJ007"),
+                row("tools.json", "25:31", "TJ017")
+            ]
+        );
+    }
+
+    #[test]
+    fn tools_sandbox() {
+        assert_eq!(
+            check_fixture("tools-sandbox", &[]),
+            vec![row("tools.json", "1:1", "TJ026")]
+        );
+    }
+
+    #[test]
+    fn config_errors() {
+        assert_eq!(
+            check_fixture("config-errors", &[]),
+            vec![
+                row("agentws.toml", "1:11", "CF004"),
+                row("agentws.toml", "2:1", "CF002"),
+                row("agentws.toml", "4:2", "CF007"),
+                row("agentws.toml", "6:1", "CF005"),
+                row("agentws.toml", "8:22", "CF010"),
+                row("agentws.toml", "11:9", "CF004"),
+                row("agentws.toml", "17:23", "CF009"),
+                row("agentws.toml", "20:1", "CF002"),
+                row("agentws.toml", "21:13", "CF003"),
+            ]
+        );
+    }
 }

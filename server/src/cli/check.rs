@@ -1,21 +1,94 @@
-//! `agentws check`: load each path's workspace, check it, print the diagnostics.
+//! `agentws check`: load the project of each path once, check it, optionally apply the certain
+//! fixes and check again, and print the report in the chosen format (`output`).
 //!
-//! OWNER: the CLI work (see docs/architecture.md). Placeholder output: concise lines.
+//! Paths are projects, workspaces, folders inside them or single files; a path inside a project
+//! limits the report to the diagnostics of the files below it. Exit codes: see `docs/cli.md`.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
-use super::project::{display_relative, load, process_env};
-use super::{EXIT_OK, EXIT_PROBLEMS};
-use crate::base::{Encoding, LineIndex, Severity};
-use crate::check::{check_workspace, CheckOptions};
+use super::output::{self, FixSummary, Format, Report, Shower, Style};
+use super::project::{display_relative, load, process_env, Loaded};
+use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
+use crate::base::pathutil::normalize_lexically;
+use crate::base::{Diagnostic, Env, FileContent};
+use crate::check::{check_workspace, fix, CheckOptions};
+use crate::config::discover::{absolute, find_project};
+use crate::rules::Profile;
+use crate::workspace::{FileKind, Workspace};
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Projects, workspaces or single files (default: the current folder).
+    /// Projects, workspaces, folders or single files (default: the current folder).
     pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Rule set: `harness` (what the runtime does) or `strict` (adds the Agent Skills open spec).
+    #[arg(long, value_enum, default_value_t = ProfileArg::Harness)]
+    pub profile: ProfileArg,
+    /// Exit with 1 when there are warnings, not only errors.
+    #[arg(long)]
+    pub error_on_warnings: bool,
+    /// Apply the certain fixes to the files, then report what remains.
+    #[arg(long)]
+    pub fix: bool,
+    /// Never colour the output (colour is used only on a terminal, and never with NO_COLOR set).
+    #[arg(long)]
+    pub no_color: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    Harness,
+    Strict,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(p: ProfileArg) -> Profile {
+        match p {
+            ProfileArg::Harness => Profile::Harness,
+            ProfileArg::Strict => Profile::Strict,
+        }
+    }
+}
+
+/// Which diagnostics of a project the command line asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Selection {
+    Whole,
+    /// Files at or below any of these absolute paths.
+    Under(Vec<PathBuf>),
+}
+
+impl Selection {
+    fn add(&mut self, other: Selection) {
+        match (&mut *self, other) {
+            (Selection::Whole, _) => {}
+            (_, Selection::Whole) => *self = Selection::Whole,
+            (Selection::Under(mine), Selection::Under(theirs)) => mine.extend(theirs),
+        }
+    }
+
+    fn contains(&self, path: &Path) -> bool {
+        match self {
+            Selection::Whole => true,
+            Selection::Under(roots) => roots.iter().any(|r| path.starts_with(r)),
+        }
+    }
+}
+
+/// What makes two command-line paths the same project: config file, workspace, project folder.
+type ProjectKey = (Option<PathBuf>, PathBuf, PathBuf);
+
+/// One project to check, with the paths of the command line that belong to it.
+struct Target {
+    first_path: PathBuf,
+    selection: Selection,
 }
 
 pub fn run(args: CheckArgs) -> u8 {
@@ -24,37 +97,195 @@ pub fn run(args: CheckArgs) -> u8 {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
-        args.paths
+        args.paths.clone()
     };
-    let mut errors = 0;
-    for path in paths {
-        let loaded = load(&path, env.clone());
-        let report = check_workspace(&loaded.workspace, CheckOptions::default());
-        for d in loaded.walk_problems.iter().chain(&report.diagnostics) {
-            let (line, col) = match loaded.workspace.files.text(&d.path) {
-                Some(text) => {
-                    let pos = LineIndex::new(text).position(text, d.range.start, Encoding::Utf32);
-                    (pos.line + 1, pos.col + 1)
-                }
-                None => (1, 1),
-            };
-            if d.severity == Severity::Error {
-                errors += 1;
-            }
-            println!(
-                "{}:{}:{}: {} {} {}",
-                display_relative(&d.path, &cwd),
-                line,
-                col,
-                d.severity.as_str(),
-                d.code,
-                d.message
-            );
+    let mut usage_error = false;
+    let mut targets: Vec<(ProjectKey, Target)> = Vec::new();
+    for path in &paths {
+        if let Err(err) = std::fs::metadata(path) {
+            eprintln!("error: cannot read `{}`: {err}", path.display());
+            usage_error = true;
+            continue;
+        }
+        // `..` folded so that shown paths and project keys do not depend on how a path was typed.
+        let absolute = normalize_lexically(&absolute(path));
+        let project = find_project(&absolute);
+        let config = &project.config;
+        let key = (
+            config.file.clone(),
+            config.workspace.clone(),
+            config.project.clone(),
+        );
+        let covers_project = absolute.is_dir()
+            && (config.project.starts_with(&absolute) || config.workspace.starts_with(&absolute));
+        let selection = if covers_project {
+            Selection::Whole
+        } else {
+            Selection::Under(vec![absolute.clone()])
+        };
+        match targets.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, target)) => target.selection.add(selection),
+            None => targets.push((
+                key,
+                Target {
+                    first_path: absolute,
+                    selection,
+                },
+            )),
         }
     }
-    if errors > 0 {
+
+    let options = CheckOptions {
+        profile: args.profile.into(),
+    };
+    let mut report = Report::default();
+    let mut fix_summary = args.fix.then(FixSummary::default);
+    for (_, target) in &targets {
+        let mut checked = check_target(target, &env, options);
+        if let Some(summary) = &mut fix_summary {
+            let outcome = fix::apply(&checked.loaded.workspace.files, &checked.diagnostics);
+            summary.fixes_applied += outcome.fixes_applied;
+            summary.files_written += outcome.written.len();
+            for skipped in &outcome.skipped {
+                summary.not_applied.push(format!(
+                    "{}: {}{} ({})",
+                    display_relative(&skipped.path, &cwd),
+                    if skipped.code.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{} ", skipped.code)
+                    },
+                    skipped.title,
+                    skipped.reason.describe()
+                ));
+            }
+            if !outcome.written.is_empty() {
+                checked = check_target(target, &env, options);
+            }
+        }
+        let shower = Shower::new(&checked.loaded.workspace.files, &cwd)
+            .with_excerpts(args.format == Format::Human);
+        report
+            .diagnostics
+            .extend(checked.diagnostics.iter().map(|d| shower.show(d)));
+        for (kind, n) in checked.files_checked {
+            *report.files_checked.entry(kind).or_insert(0) += n;
+        }
+    }
+    report.fix = fix_summary;
+
+    let color = !args.no_color
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::io::stdout().is_terminal();
+    output::print_stdout(&output::render(&report, args.format, Style { color }));
+    if let (Some(fix), Format::Json | Format::Sarif | Format::Github) = (&report.fix, args.format) {
+        // Machine formats keep stdout to their contract; what --fix did goes to stderr.
+        eprintln!(
+            "applied {} fixes in {} files",
+            fix.fixes_applied, fix.files_written
+        );
+        for line in &fix.not_applied {
+            eprintln!("not fixed: {line}");
+        }
+    }
+
+    let nothing_read = report.total_files() == 0;
+    if nothing_read && !usage_error {
+        eprintln!("error: no workspace file found to check");
+    }
+    exit_code(&report, usage_error || nothing_read, args.error_on_warnings)
+}
+
+fn exit_code(report: &Report, usage_error: bool, error_on_warnings: bool) -> u8 {
+    let summary = report.summary();
+    if usage_error {
+        EXIT_USAGE
+    } else if summary.errors > 0 || (error_on_warnings && summary.warnings > 0) {
         EXIT_PROBLEMS
     } else {
         EXIT_OK
+    }
+}
+
+struct Checked {
+    loaded: Loaded,
+    diagnostics: Vec<Diagnostic>,
+    files_checked: BTreeMap<FileKind, usize>,
+}
+
+fn check_target(target: &Target, env: &Arc<Env>, options: CheckOptions) -> Checked {
+    let loaded = load(&target.first_path, env.clone());
+    let report = check_workspace(&loaded.workspace, options);
+    let mut diagnostics: Vec<Diagnostic> = loaded
+        .walk_problems
+        .iter()
+        .chain(&report.diagnostics)
+        .filter(|d| target.selection.contains(&d.path))
+        .cloned()
+        .collect();
+    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    diagnostics.dedup();
+    let files_checked = match &target.selection {
+        Selection::Whole => report.files_checked,
+        selection => files_checked_in(&loaded.workspace, selection),
+    };
+    Checked {
+        loaded,
+        diagnostics,
+        files_checked,
+    }
+}
+
+/// `CheckReport::files_checked` restricted to the selected files.
+fn files_checked_in(workspace: &Workspace, selection: &Selection) -> BTreeMap<FileKind, usize> {
+    let read = |path: &Path| {
+        workspace
+            .files
+            .get(path)
+            .is_some_and(|e| !matches!(e.content, FileContent::NotLoaded))
+    };
+    let mut counts = BTreeMap::new();
+    for (path, (_, kind)) in &workspace.kinds {
+        if selection.contains(path) && read(path) {
+            *counts.entry(*kind).or_insert(0) += 1;
+        }
+    }
+    if let Some(file) = &workspace.config.file {
+        if selection.contains(file) && read(file) {
+            *counts.entry(FileKind::Config).or_insert(0) += 1;
+        }
+    }
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::Severity;
+
+    #[test]
+    fn a_whole_project_absorbs_paths_inside_it() {
+        let mut s = Selection::Under(vec![PathBuf::from("/p/ws/skills/a")]);
+        s.add(Selection::Under(vec![PathBuf::from("/p/ws/tools.json")]));
+        assert!(s.contains(Path::new("/p/ws/skills/a/SKILL.md")));
+        assert!(s.contains(Path::new("/p/ws/tools.json")));
+        assert!(!s.contains(Path::new("/p/ws/skills/b/SKILL.md")));
+        s.add(Selection::Whole);
+        assert_eq!(s, Selection::Whole);
+    }
+
+    #[test]
+    fn exit_codes() {
+        let mut report = Report::default();
+        report.files_checked.insert(FileKind::Skill, 1);
+        assert_eq!(exit_code(&report, false, true), EXIT_OK);
+        let mut d = output::tests::sample().diagnostics;
+        d.retain(|d| d.severity == Severity::Warning);
+        report.diagnostics = d;
+        assert_eq!(exit_code(&report, false, false), EXIT_OK);
+        assert_eq!(exit_code(&report, false, true), EXIT_PROBLEMS);
+        report.diagnostics = output::tests::sample().diagnostics;
+        assert_eq!(exit_code(&report, false, false), EXIT_PROBLEMS);
+        assert_eq!(exit_code(&report, true, false), EXIT_USAGE);
     }
 }

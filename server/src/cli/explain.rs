@@ -1,15 +1,278 @@
-//! `agentws explain CODE`: a rule's documentation from the catalog.
-//!
-//! OWNER: the CLI work (see docs/architecture.md).
+//! `agentws explain CODE`: a rule's documentation from the catalog (by code or name, any case),
+//! `--list` for all rules, and the generator of `docs/rules.md` (`rules_markdown`), which a test
+//! keeps in sync with the catalog. Reads only the `rules` catalog.
 
 use clap::Args;
 
+use super::{EXIT_OK, EXIT_USAGE};
+use crate::rules::{self, Profile, Rule};
+
 #[derive(Args, Debug)]
+#[command(arg_required_else_help = true)]
 pub struct ExplainArgs {
-    /// Rule code (e.g. SK001) or name.
+    /// Rule code (e.g. SK001) or name (e.g. skill-missing-frontmatter), any case.
+    #[arg(conflicts_with = "list")]
     pub code: Option<String>,
+    /// List every rule: code, severity, profile, name and summary.
+    #[arg(long)]
+    pub list: bool,
 }
 
-pub fn run(_args: ExplainArgs) -> u8 {
-    super::EXIT_USAGE
+/// Where `docs/rules.md` is published. With no repository URL known at build time, a relative
+/// reference to the file in the repository.
+const RULES_DOC: &str = "docs/rules.md";
+
+pub fn run(args: ExplainArgs) -> u8 {
+    if args.list {
+        super::output::print_stdout(&list());
+        return EXIT_OK;
+    }
+    let Some(query) = args.code else {
+        eprintln!("error: give a rule code or name, or --list");
+        return EXIT_USAGE;
+    };
+    match find(&query) {
+        Some(rule) => {
+            super::output::print_stdout(&explain(rule));
+            EXIT_OK
+        }
+        None => {
+            eprintln!("{}", unknown(&query));
+            EXIT_USAGE
+        }
+    }
+}
+
+/// The rule with this code or name, ignoring case.
+pub fn find(query: &str) -> Option<&'static Rule> {
+    let query = query.trim();
+    rules::all().find(|r| r.code.eq_ignore_ascii_case(query) || r.name.eq_ignore_ascii_case(query))
+}
+
+/// `harness` or `strict`.
+pub fn profile_name(profile: Profile) -> &'static str {
+    match profile {
+        Profile::Harness => "harness",
+        Profile::Strict => "strict",
+    }
+}
+
+/// Link to a rule's section of docs/rules.md.
+pub fn rule_doc_uri(code: &str) -> String {
+    let base = option_env!("CARGO_PKG_REPOSITORY")
+        .filter(|r| !r.is_empty())
+        .map(|r| format!("{}/blob/main/{RULES_DOC}", r.trim_end_matches('/')))
+        .unwrap_or_else(|| RULES_DOC.to_string());
+    format!("{base}#{}", code.to_ascii_lowercase())
+}
+
+/// The text `agentws explain CODE` prints.
+pub fn explain(rule: &Rule) -> String {
+    format!(
+        "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n\nSee {}\n",
+        rule.code,
+        rule.name,
+        rule.severity.as_str(),
+        profile_name(rule.profile),
+        rule.summary,
+        rule.consequence,
+        rule.explanation.trim_end(),
+        rule_doc_uri(rule.code)
+    )
+}
+
+/// The text `agentws explain --list` prints: one rule per line.
+pub fn list() -> String {
+    let mut out = String::new();
+    for rule in rules::all() {
+        out.push_str(&format!(
+            "{}  {:<7}  {:<7}  {}: {}\n",
+            rule.code,
+            rule.severity.as_str(),
+            profile_name(rule.profile),
+            rule.name,
+            rule.summary
+        ));
+    }
+    out
+}
+
+/// The error for an unknown code, with the closest codes and names.
+pub fn unknown(query: &str) -> String {
+    let suggestions = suggestions(query);
+    let mut out = format!("error: no rule with code or name `{query}`");
+    if !suggestions.is_empty() {
+        let names: Vec<String> = suggestions
+            .iter()
+            .map(|r| format!("{} ({})", r.code, r.name))
+            .collect();
+        out.push_str(&format!("\n  did you mean: {}?", names.join(", ")));
+    }
+    out.push_str("\n  `agentws explain --list` lists every rule");
+    out
+}
+
+/// Up to three rules whose code or name is closest to `query` (edit distance, ignoring case),
+/// only those close enough to be a plausible typo.
+pub fn suggestions(query: &str) -> Vec<&'static Rule> {
+    let query = query.trim().to_ascii_lowercase();
+    let mut scored: Vec<(usize, &'static Rule)> = rules::all()
+        .filter_map(|rule| {
+            let code = levenshtein(&query, &rule.code.to_ascii_lowercase());
+            let name = levenshtein(&query, rule.name);
+            let best = code.min(name);
+            let limit = (query.chars().count() / 3).max(2);
+            (best <= limit).then_some((best, rule))
+        })
+        .collect();
+    scored.sort_by_key(|(score, rule)| (*score, rule.code));
+    scored.into_iter().take(3).map(|(_, r)| r).collect()
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            current.push(
+                (previous[j] + cost)
+                    .min(previous[j + 1] + 1)
+                    .min(current[j] + 1),
+            );
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// The whole of `docs/rules.md`, generated from the catalog.
+pub fn rules_markdown() -> String {
+    let mut out = String::from(
+        "# Rules\n\n\
+<!-- Generated from the rule catalog (server/src/rules/) by `agentws::cli::explain::rules_markdown`.\n\
+     Do not edit: run `UPDATE_DOCS=1 cargo test -p agentws --lib rules_doc` to regenerate. -->\n\n\
+Every diagnostic agentws reports names one of these rules. Severity follows what the AgentScope \
+runtime does: **error** when it drops the file or entry, **warning** when it falls back to a default \
+or ignores part of it, **info** when it accepts something surprising. The `harness` profile is always \
+on; `--profile strict` adds the `strict` rules. `agentws explain CODE` prints the same text.\n\n\
+| code | name | severity | profile | summary |\n|---|---|---|---|---|\n",
+    );
+    for rule in rules::all() {
+        out.push_str(&format!(
+            "| [{}](#{}) | `{}` | {} | {} | {} |\n",
+            rule.code,
+            rule.code.to_ascii_lowercase(),
+            rule.name,
+            rule.severity.as_str(),
+            profile_name(rule.profile),
+            rule.summary.replace('|', "\\|")
+        ));
+    }
+    for rule in rules::all() {
+        out.push_str(&format!(
+            "\n<a id=\"{}\"></a>\n\n## {} `{}`\n\n**Severity:** {} · **Profile:** {}\n\n{}\n\n**Runtime:** {}\n\n{}\n",
+            rule.code.to_ascii_lowercase(),
+            rule.code,
+            rule.name,
+            rule.severity.as_str(),
+            profile_name(rule.profile),
+            rule.summary,
+            rule.consequence,
+            rule.explanation.trim_end()
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_by_code_or_name_in_any_case() {
+        let rule = rules::all().next().expect("the catalog has rules");
+        assert_eq!(find(&rule.code.to_lowercase()).unwrap().code, rule.code);
+        assert_eq!(find(&rule.name.to_uppercase()).unwrap().code, rule.code);
+        assert!(find("ZZ999").is_none());
+    }
+
+    #[test]
+    fn unknown_codes_suggest_the_closest_rules() {
+        // A one-letter typo of an existing name comes back first.
+        let rule = rules::all().next().unwrap();
+        let typo = format!("{}x", rule.name);
+        assert_eq!(suggestions(&typo)[0].code, rule.code);
+        assert!(suggestions("completely-unrelated-words-here").is_empty());
+        assert!(unknown(&typo).contains(&format!("did you mean: {} ({})", rule.code, rule.name)));
+    }
+
+    #[test]
+    fn explain_prints_every_part_of_the_rule() {
+        let rule = &rules::workspace::WS003;
+        let text = explain(rule);
+        assert!(
+            text.starts_with("WS003 blank-injected-file\nseverity: warning, profile: harness\n")
+        );
+        assert!(text.contains(rule.summary));
+        assert!(text.contains(&format!("Runtime: {}", rule.consequence)));
+        assert!(text.contains(rule.explanation));
+        assert!(text.ends_with("\n\nSee docs/rules.md#ws003\n"));
+    }
+
+    #[test]
+    fn levenshtein_distance() {
+        assert_eq!(levenshtein("kitten", "sitting"), 3);
+        assert_eq!(levenshtein("", "abc"), 3);
+        assert_eq!(levenshtein("ws001", "ws001"), 0);
+    }
+
+    /// docs/cli.md mentions every long option of every subcommand of the binary.
+    #[test]
+    fn cli_doc_mentions_every_option() {
+        use clap::CommandFactory;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/cli.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let cli = crate::cli::Cli::command();
+        let mut missing = Vec::new();
+        for sub in cli.get_subcommands() {
+            if !doc.contains(&format!("agentws {}", sub.get_name())) {
+                missing.push(sub.get_name().to_string());
+            }
+            for arg in sub.get_arguments() {
+                if let Some(long) = arg.get_long() {
+                    if !["help", "version"].contains(&long) && !doc.contains(&format!("--{long}")) {
+                        missing.push(format!("{} --{long}", sub.get_name()));
+                    }
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "document these in docs/cli.md: {missing:?}"
+        );
+    }
+
+    /// docs/rules.md must be what the catalog generates. `UPDATE_DOCS=1` rewrites it.
+    #[test]
+    fn rules_doc_is_generated_from_the_catalog() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rules.md");
+        let expected = rules_markdown();
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            std::fs::write(&path, &expected).unwrap();
+        }
+        let actual = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            actual == expected,
+            "docs/rules.md is out of date with the rule catalog; regenerate it with\n    \
+             UPDATE_DOCS=1 cargo test -p agentws --lib rules_doc"
+        );
+        for rule in rules::all() {
+            assert!(actual.contains(&format!(
+                "<a id=\"{}\"></a>",
+                rule.code.to_ascii_lowercase()
+            )));
+        }
+    }
 }

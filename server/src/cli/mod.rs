@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 pub mod check;
 pub mod explain;
 pub mod normalize;
+pub mod output;
 pub mod preview;
 pub mod project;
 pub mod serve;

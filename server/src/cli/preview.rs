@@ -238,7 +238,7 @@ fn to_json<T: Serialize>(value: &T) -> String {
 }
 
 /// Today from the machine clock, in UTC (the JVM uses its default zone).
-fn machine_date() -> Date {
+pub fn machine_date() -> Date {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
@@ -248,7 +248,7 @@ fn machine_date() -> Date {
 
 /// `os.name + " " + os.version`: on Linux the kernel's `ostype` and `osrelease` (what `uname -sr`
 /// prints, and what the JVM reads).
-fn machine_os() -> String {
+pub fn machine_os() -> String {
     let read = |p: &str| {
         std::fs::read_to_string(p)
             .ok()
@@ -272,7 +272,7 @@ fn machine_os() -> String {
 
 /// `java.io.tmpdir`: `/tmp` on Linux (the JVM ignores `TMPDIR` there), the system temp folder
 /// elsewhere (with its trailing separator, as Windows and macOS JVMs print it).
-fn machine_tmp_dir() -> String {
+pub fn machine_tmp_dir() -> String {
     if cfg!(target_os = "linux") {
         "/tmp".to_string()
     } else {

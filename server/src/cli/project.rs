@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::base::{Diagnostic, Env};
 use crate::config::discover::{absolute, find_project};
-use crate::workspace::discover::discover;
+use crate::workspace::discover::{add_referenced, discover};
 use crate::workspace::Workspace;
 
 /// A workspace loaded from disk for a command-line path.
@@ -29,29 +29,83 @@ pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
     let project = find_project(&path);
     let config = Arc::new(project.config);
     let discovered = discover(&config);
-    let workspace = Workspace::build(
-        config,
-        project.diagnostics,
+    let mut workspace = Workspace::build(
+        config.clone(),
+        project.diagnostics.clone(),
         Arc::new(discovered.files),
-        env,
+        env.clone(),
         None,
     );
+    let referenced = workspace.referenced_paths();
+    if !referenced.is_empty() {
+        let mut files = (*workspace.files).clone();
+        if add_referenced(&mut files, &referenced) {
+            workspace = Workspace::build(
+                config,
+                project.diagnostics,
+                Arc::new(files),
+                env,
+                Some(&workspace),
+            );
+        }
+    }
     Loaded {
         workspace,
         walk_problems: discovered.problems,
     }
 }
 
-/// `path` relative to the current folder with `/` separators (as printed in reports).
+/// `path` relative to the current folder with `/` separators (as printed in reports): below the
+/// current folder without a prefix, elsewhere with `../` steps up to the common ancestor (an
+/// absolute path only when the two share nothing but the root).
 pub fn display_relative(path: &Path, cwd: &Path) -> String {
-    let shown: PathBuf = path
-        .strip_prefix(cwd)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|_| path.to_path_buf());
+    let shown: PathBuf = match path.strip_prefix(cwd) {
+        Ok(below) => below.to_path_buf(),
+        Err(_) => {
+            let common = path
+                .components()
+                .zip(cwd.components())
+                .take_while(|(a, b)| a == b)
+                .count();
+            let shared_root_only = common <= 1 && path.has_root();
+            if shared_root_only || !path.is_absolute() {
+                path.to_path_buf()
+            } else {
+                let ups = cwd.components().count() - common;
+                let mut rel: PathBuf = std::iter::repeat_n("..", ups).collect();
+                rel.extend(path.components().skip(common));
+                rel
+            }
+        }
+    };
     let s = shown.to_string_lossy().replace('\\', "/");
     if s.is_empty() {
         ".".to_string()
     } else {
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_paths_are_relative_to_the_current_folder() {
+        let cwd = Path::new("/home/u/p/ws");
+        assert_eq!(
+            display_relative(Path::new("/home/u/p/ws/a.md"), cwd),
+            "a.md"
+        );
+        assert_eq!(
+            display_relative(Path::new("/home/u/p/x.toml"), cwd),
+            "../x.toml"
+        );
+        assert_eq!(
+            display_relative(Path::new("/home/v/y.md"), cwd),
+            "../../../v/y.md"
+        );
+        assert_eq!(display_relative(Path::new("/etc/z"), cwd), "/etc/z");
+        assert_eq!(display_relative(cwd, cwd), ".");
     }
 }

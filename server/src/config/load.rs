@@ -1,127 +1,779 @@
 //! Parsing `agentws.toml` text into a [`Config`](super::Config), with a diagnostic per unknown key,
 //! wrong type or invalid value (rules `CF…`), keeping the defaults for everything else.
 //!
-//! OWNER: the tools.json/config work (see docs/architecture.md). Placeholder: reads the keys
-//! without diagnostics.
+//! Every key is optional. Relative paths (`workspace`, `project`, `filesystem.additional_roots`,
+//! `agent.system_prompt_file`) are resolved against the folder of agentws.toml. A value that is
+//! wrong is reported and replaced by the runtime's default, so one typo never hides the rest.
+//! Reading `system_prompt_file` is the only disk access (configuration loading is an edge).
+//! Depends on `base`, `context::check_sandbox_root` and the `rules` catalog.
 
-use std::path::Path;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
 
 use super::*;
-use crate::base::{Diagnostic, FileContent};
+use crate::base::{Diagnostic, FileContent, Related, TextRange};
+use crate::rules::config::*;
+use crate::rules::Rule;
+
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "workspace",
+    "project",
+    "harness",
+    "agent",
+    "isolation",
+    "filesystem",
+    "features",
+];
+const AGENT_KEYS: &[&str] = &[
+    "name",
+    "id",
+    "system_prompt",
+    "system_prompt_file",
+    "additional_context_files",
+    "max_context_tokens",
+    "environment_memory",
+];
+const ISOLATION_KEYS: &[&str] = &["scope"];
+const FILESYSTEM_KEYS: &[&str] = &[
+    "mode",
+    "path_mode",
+    "additional_roots",
+    "project_writable",
+    "sandbox_root",
+    "workspace_spec_root",
+];
+const FEATURE_KEYS: &[&str] = &[
+    "workspace_context",
+    "memory_tools",
+    "memory_hooks",
+    "shell_tool",
+    "subagents",
+    "dynamic_subagents",
+    "dynamic_skills",
+    "default_workspace_skills",
+    "tools_config",
+    "plan_mode",
+    "task_list",
+];
+
+type Table<'i> = DeTable<'i>;
+type Item<'i> = Spanned<DeValue<'i>>;
 
 /// Loads the configuration in `file` (absolute path) whose content is `content`.
 pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
     let dir = file.parent().unwrap_or(Path::new("/"));
     let mut config = Config::defaults_for(dir);
     config.file = Some(file.to_path_buf());
-    let Some(text) = content.text() else {
-        return (config, Vec::new());
+    let mut loader = Loader {
+        file,
+        dir,
+        diagnostics: Vec::new(),
     };
-    let Ok(table) = text.parse::<toml::Table>() else {
-        return (config, Vec::new());
+    let text = match content {
+        FileContent::Text(text) => text,
+        other => {
+            let why = match other {
+                FileContent::NotUtf8 { .. } => "is not UTF-8 text".to_string(),
+                FileContent::TooLarge { size } => format!("is too large ({size} bytes)"),
+                FileContent::Unreadable { error } => format!("cannot be read: {error}"),
+                _ => "was not loaded".to_string(),
+            };
+            loader.push(&CF001, TextRange::empty(0), format!("agentws.toml {why}"));
+            return (config, loader.diagnostics);
+        }
     };
-    if let Some(p) = table.get("project").and_then(|v| v.as_str()) {
-        config.project = std::path::absolute(dir.join(p)).unwrap_or(dir.join(p));
-    }
-    if let Some(w) = table.get("workspace").and_then(|v| v.as_str()) {
-        config.workspace = dir.join(w);
-    } else {
-        config.workspace = config.project.join(DEFAULT_WORKSPACE_DIR);
-    }
-    if let Some(agent) = table.get("agent").and_then(|v| v.as_table()) {
-        config.agent.name = agent
-            .get("name")
-            .and_then(|v| v.as_str())
-            .map(str::to_string);
-        config.agent.id = agent.get("id").and_then(|v| v.as_str()).map(str::to_string);
-        if let Some(s) = agent.get("system_prompt").and_then(|v| v.as_str()) {
-            config.agent.system_prompt = s.to_string();
+    let (table, errors) = DeTable::parse_recoverable(text);
+    if !errors.is_empty() {
+        for error in errors {
+            let range = error
+                .span()
+                .map_or(TextRange::empty(0), |s| clamp(s, text.len()));
+            loader.push(
+                &CF001,
+                range,
+                format!("invalid TOML: {}", error.message().trim_end()),
+            );
         }
-        if let Some(files) = agent
-            .get("additional_context_files")
-            .and_then(|v| v.as_array())
-        {
-            config.agent.additional_context_files = files
-                .iter()
-                .filter_map(|v| v.as_str())
-                .map(str::to_string)
-                .collect();
-        }
+        return (config, loader.diagnostics);
     }
-    read_remaining_keys(&mut config, &table, dir);
-    (config, Vec::new())
+    loader.read(table.get_ref(), &mut config);
+    (config, loader.diagnostics)
 }
 
-/// The rest of the documented schema (issue 2 §3), read without diagnostics until the real loader
-/// lands; wrong types keep the defaults.
-fn read_remaining_keys(config: &mut Config, table: &toml::Table, dir: &Path) {
-    let str_of = |t: &toml::Table, k: &str| t.get(k).and_then(|v| v.as_str()).map(str::to_string);
-    let bool_of = |t: &toml::Table, k: &str| t.get(k).and_then(|v| v.as_bool());
-    if let Some(h) = str_of(table, "harness").and_then(|h| HarnessVersion::parse(&h)) {
-        config.harness = h;
+/// The closest of `candidates` to a misspelt `word`: same letters ignoring case, `_` and `-`, or a
+/// small edit distance. Shared by agentws.toml and tools.json key checks.
+pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let squashed = squash(word);
+    if let Some(exact) = candidates.iter().find(|c| squash(c) == squashed) {
+        return Some(exact);
     }
-    if let Some(agent) = table.get("agent").and_then(|v| v.as_table()) {
-        if let Some(n) = agent.get("max_context_tokens").and_then(|v| v.as_integer()) {
-            config.agent.max_context_tokens =
-                u32::try_from(n).unwrap_or(config.agent.max_context_tokens);
+    let limit = (squashed.chars().count() / 3).max(1);
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&squashed, &squash(c)), *c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
         }
-        if let Some(m) = str_of(agent, "environment_memory") {
-            config.agent.environment_memory = m;
-        }
-        if let Some(f) = str_of(agent, "system_prompt_file") {
-            let path = dir.join(f);
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                config.agent.system_prompt = text;
+    }
+    row[b.len()]
+}
+
+fn clamp(span: Range<usize>, len: usize) -> TextRange {
+    let start = span.start.min(len);
+    TextRange::new(start, span.end.clamp(start, len))
+}
+
+fn span_of<T>(spanned: &Spanned<T>) -> TextRange {
+    let span = spanned.span();
+    TextRange::new(span.start, span.end)
+}
+
+fn type_name(value: &DeValue) -> &'static str {
+    match value {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a float",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date-time",
+        DeValue::Array(_) => "an array",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+struct Loader<'a> {
+    file: &'a Path,
+    dir: &'a Path,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Loader<'_> {
+    fn push(&mut self, rule: &'static Rule, range: TextRange, message: impl Into<String>) {
+        self.diagnostics.push(rule.at(self.file, range, message));
+    }
+
+    fn resolve(&self, path: &str) -> PathBuf {
+        let joined = self.dir.join(path);
+        std::path::absolute(&joined).unwrap_or(joined)
+    }
+
+    fn unknown(&mut self, key: &Spanned<std::borrow::Cow<str>>, known: &[&str], place: &str) {
+        let hint = match did_you_mean(key.get_ref(), known) {
+            Some(best) => format!("; did you mean `{best}`?"),
+            None => String::new(),
+        };
+        self.push(
+            &CF002,
+            span_of(key),
+            format!(
+                "unknown key `{}` in {place} is ignored{hint}",
+                key.get_ref()
+            ),
+        );
+    }
+
+    fn wrong_type(&mut self, name: &str, item: &Item, expected: &str) {
+        self.push(
+            &CF003,
+            span_of(item),
+            format!(
+                "`{name}` must be {expected}, not {}; the default is used",
+                type_name(item.get_ref())
+            ),
+        );
+    }
+
+    fn string(&mut self, name: &str, item: &Item) -> Option<String> {
+        match item.get_ref() {
+            DeValue::String(s) => Some(s.to_string()),
+            _ => {
+                self.wrong_type(name, item, "a string");
+                None
             }
-            config.agent.system_prompt_file = Some(path);
         }
     }
-    if let Some(scope) = table
-        .get("isolation")
-        .and_then(|v| v.as_table())
-        .and_then(|t| str_of(t, "scope"))
-        .and_then(|s| Scope::parse(&s))
-    {
-        config.scope = scope;
+
+    /// A string that must not be blank (paths).
+    fn non_blank(&mut self, name: &str, item: &Item) -> Option<String> {
+        let value = self.string(name, item)?;
+        if value.trim().is_empty() {
+            self.push(
+                &CF011,
+                span_of(item),
+                format!("`{name}` is blank; the default is used"),
+            );
+            return None;
+        }
+        Some(value)
     }
-    if let Some(fs) = table.get("filesystem").and_then(|v| v.as_table()) {
-        if let Some(m) = str_of(fs, "mode").and_then(|m| FilesystemMode::parse(&m)) {
-            config.filesystem.mode = m;
+
+    fn boolean(&mut self, name: &str, item: &Item) -> Option<bool> {
+        match item.get_ref() {
+            DeValue::Boolean(b) => Some(*b),
+            _ => {
+                self.wrong_type(name, item, "a boolean (true or false)");
+                None
+            }
         }
-        if let Some(m) = str_of(fs, "path_mode").and_then(|m| PathMode::parse(&m)) {
-            config.filesystem.path_mode = m;
-        }
-        if let Some(roots) = fs.get("additional_roots").and_then(|v| v.as_array()) {
-            config.filesystem.additional_roots = roots
-                .iter()
-                .filter_map(|v| v.as_str())
-                .map(|r| dir.join(r))
-                .collect();
-        }
-        if let Some(b) = bool_of(fs, "project_writable") {
-            config.filesystem.project_writable = b;
-        }
-        config.filesystem.sandbox_root = str_of(fs, "sandbox_root");
-        config.filesystem.workspace_spec_root = str_of(fs, "workspace_spec_root");
     }
-    if let Some(features) = table.get("features").and_then(|v| v.as_table()) {
+
+    fn strings(&mut self, name: &str, item: &Item) -> Option<Vec<(String, TextRange)>> {
+        let DeValue::Array(items) = item.get_ref() else {
+            self.wrong_type(name, item, "an array of strings");
+            return None;
+        };
+        let mut out = Vec::new();
+        for element in items {
+            match element.get_ref() {
+                DeValue::String(s) => out.push((s.to_string(), span_of(element))),
+                _ => self.wrong_type(&format!("{name} entries"), element, "strings"),
+            }
+        }
+        Some(out)
+    }
+
+    fn choice<T>(
+        &mut self,
+        name: &str,
+        item: &Item,
+        parse: fn(&str) -> Option<T>,
+        choices: &str,
+    ) -> Option<T> {
+        let value = self.string(name, item)?;
+        let parsed = parse(&value);
+        if parsed.is_none() {
+            self.push(
+                &CF004,
+                span_of(item),
+                format!("`{name}` must be one of {choices}, not \"{value}\"; the default is used"),
+            );
+        }
+        parsed
+    }
+
+    fn table<'t, 'i>(&mut self, name: &str, item: &'t Item<'i>) -> Option<&'t Table<'i>> {
+        match item.get_ref() {
+            DeValue::Table(table) => Some(table),
+            _ => {
+                self.wrong_type(name, item, "a table");
+                None
+            }
+        }
+    }
+
+    fn read(&mut self, root: &Table, config: &mut Config) {
+        // `project` first: the default workspace hangs below it.
+        if let Some(item) = root.get("project") {
+            if let Some(project) = self.non_blank("project", item) {
+                config.project = self.resolve(&project);
+            }
+        }
+        config.workspace = config.project.join(DEFAULT_WORKSPACE_DIR);
+        let mut agent_header = None;
+        for (key, item) in root.iter() {
+            match key.get_ref().as_ref() {
+                "project" => {}
+                "workspace" => {
+                    if let Some(workspace) = self.non_blank("workspace", item) {
+                        config.workspace = self.resolve(&workspace);
+                    }
+                }
+                "harness" => {
+                    if let Some(h) = self.choice(
+                        "harness",
+                        item,
+                        HarnessVersion::parse,
+                        "\"2026-09\", \"2026-08\"",
+                    ) {
+                        config.harness = h;
+                    }
+                }
+                "agent" => {
+                    agent_header = Some(span_of(key));
+                    if let Some(table) = self.table("agent", item) {
+                        self.read_agent(table, config);
+                    }
+                }
+                "isolation" => {
+                    if let Some(table) = self.table("isolation", item) {
+                        for (key, item) in table.iter() {
+                            match key.get_ref().as_ref() {
+                                "scope" => {
+                                    if let Some(scope) = self.choice(
+                                        "isolation.scope",
+                                        item,
+                                        Scope::parse,
+                                        "\"user\", \"session\", \"agent\", \"global\"",
+                                    ) {
+                                        config.scope = scope;
+                                    }
+                                }
+                                _ => self.unknown(key, ISOLATION_KEYS, "[isolation]"),
+                            }
+                        }
+                    }
+                }
+                "filesystem" => {
+                    if let Some(table) = self.table("filesystem", item) {
+                        self.read_filesystem(table, config);
+                    }
+                }
+                "features" => {
+                    if let Some(table) = self.table("features", item) {
+                        self.read_features(table, config);
+                    }
+                }
+                _ => self.unknown(key, TOP_LEVEL_KEYS, "agentws.toml"),
+            }
+        }
+        if config.agent.name.is_none() {
+            self.push(
+                &CF007,
+                agent_header.unwrap_or(TextRange::empty(0)),
+                "no `[agent] name`: the runtime gives an unnamed agent no default session id",
+            );
+        }
+    }
+
+    fn read_agent(&mut self, table: &Table, config: &mut Config) {
+        let agent = &mut config.agent;
+        let mut inline_prompt: Option<TextRange> = None;
+        let mut prompt_file: Option<(TextRange, TextRange)> = None;
+        for (key, item) in table.iter() {
+            match key.get_ref().as_ref() {
+                "name" => agent.name = self.string("agent.name", item).or(agent.name.take()),
+                "id" => agent.id = self.non_blank("agent.id", item).or(agent.id.take()),
+                "system_prompt" => {
+                    if let Some(prompt) = self.string("agent.system_prompt", item) {
+                        inline_prompt = Some(span_of(key));
+                        if prompt_file.is_none() {
+                            agent.system_prompt = prompt;
+                        }
+                    }
+                }
+                "system_prompt_file" => {
+                    if let Some(rel) = self.non_blank("agent.system_prompt_file", item) {
+                        let path = self.resolve(&rel);
+                        prompt_file = Some((span_of(key), span_of(item)));
+                        match FileContent::read(&path) {
+                            FileContent::Text(text) => agent.system_prompt = text.to_string(),
+                            other => {
+                                let why = match other {
+                                    FileContent::NotUtf8 { .. } => "is not UTF-8 text".into(),
+                                    FileContent::TooLarge { size } => {
+                                        format!("is too large ({size} bytes)")
+                                    }
+                                    FileContent::Unreadable { error } => {
+                                        format!("cannot be read: {error}")
+                                    }
+                                    _ => "was not loaded".into(),
+                                };
+                                self.push(
+                                    &CF006,
+                                    span_of(item),
+                                    format!("system prompt file `{}` {why}", path.display()),
+                                );
+                                agent.system_prompt = String::new();
+                            }
+                        }
+                        agent.system_prompt_file = Some(path);
+                    }
+                }
+                "additional_context_files" => {
+                    if let Some(files) = self.strings("agent.additional_context_files", item) {
+                        agent.additional_context_files =
+                            files.into_iter().map(|(f, _)| f).collect();
+                    }
+                }
+                "max_context_tokens" => match item.get_ref() {
+                    DeValue::Integer(i) => {
+                        let value = i64::from_str_radix(i.as_str(), i.radix()).ok();
+                        match value {
+                            Some(v) if v <= 0 => {
+                                self.push(
+                                    &CF010,
+                                    span_of(item),
+                                    format!("`agent.max_context_tokens` is {v}: no memory budget at all"),
+                                );
+                                agent.max_context_tokens = 0;
+                            }
+                            Some(v) if v <= i64::from(i32::MAX) => {
+                                agent.max_context_tokens = v as u32;
+                            }
+                            _ => self.push(
+                                &CF003,
+                                span_of(item),
+                                "`agent.max_context_tokens` does not fit a Java int; the default is used",
+                            ),
+                        }
+                    }
+                    _ => self.wrong_type("agent.max_context_tokens", item, "an integer"),
+                },
+                "environment_memory" => {
+                    if let Some(memory) = self.string("agent.environment_memory", item) {
+                        agent.environment_memory = memory;
+                    }
+                }
+                _ => self.unknown(key, AGENT_KEYS, "[agent]"),
+            }
+        }
+        if let (Some(inline), Some((file_key, _))) = (inline_prompt, prompt_file) {
+            let diagnostic = CF005
+                .at(
+                    self.file,
+                    inline,
+                    "both `system_prompt` and `system_prompt_file` are set; `system_prompt_file` is used",
+                )
+                .with_related(Related {
+                    path: self.file.to_path_buf(),
+                    range: file_key,
+                    message: "the system prompt file used instead".into(),
+                });
+            self.diagnostics.push(diagnostic);
+        }
+    }
+
+    fn read_filesystem(&mut self, table: &Table, config: &mut Config) {
+        let mut sandbox_root: Option<(String, TextRange)> = None;
+        let mut spec_root: Option<(String, TextRange)> = None;
+        for (key, item) in table.iter() {
+            let fs = &mut config.filesystem;
+            match key.get_ref().as_ref() {
+                "mode" => {
+                    if let Some(mode) = self.choice(
+                        "filesystem.mode",
+                        item,
+                        FilesystemMode::parse,
+                        "\"local\", \"sandbox\", \"remote\"",
+                    ) {
+                        fs.mode = mode;
+                    }
+                }
+                "path_mode" => {
+                    if let Some(mode) = self.choice(
+                        "filesystem.path_mode",
+                        item,
+                        PathMode::parse,
+                        "\"rooted\", \"sandboxed\", \"unrestricted\"",
+                    ) {
+                        fs.path_mode = mode;
+                    }
+                }
+                "additional_roots" => {
+                    if let Some(roots) = self.strings("filesystem.additional_roots", item) {
+                        config.filesystem.additional_roots =
+                            roots.iter().map(|(r, _)| self.resolve(r)).collect();
+                    }
+                }
+                "project_writable" => {
+                    if let Some(b) = self.boolean("filesystem.project_writable", item) {
+                        fs.project_writable = b;
+                    }
+                }
+                name @ ("sandbox_root" | "workspace_spec_root") => {
+                    let label = format!("filesystem.{name}");
+                    if let Some(root) = self.string(&label, item) {
+                        match crate::context::check_sandbox_root(&root) {
+                            Ok(root) => {
+                                let slot = if name == "sandbox_root" {
+                                    &mut sandbox_root
+                                } else {
+                                    &mut spec_root
+                                };
+                                *slot = Some((root, span_of(item)));
+                            }
+                            Err(err) => self.push(
+                                &CF008,
+                                span_of(item),
+                                format!("`{label}`: {}", err.message),
+                            ),
+                        }
+                    }
+                }
+                _ => self.unknown(key, FILESYSTEM_KEYS, "[filesystem]"),
+            }
+        }
+        if let (Some((a, a_range)), Some((b, b_range))) = (&sandbox_root, &spec_root) {
+            if a != b {
+                let diagnostic = CF009
+                    .at(
+                        self.file,
+                        *b_range,
+                        format!(
+                            "`workspace_spec_root` \"{b}\" differs from `sandbox_root` \"{a}\""
+                        ),
+                    )
+                    .with_related(Related {
+                        path: self.file.to_path_buf(),
+                        range: *a_range,
+                        message: "the sandbox client's root, which agentws keeps".into(),
+                    });
+                self.diagnostics.push(diagnostic);
+            }
+        }
+        config.filesystem.sandbox_root = sandbox_root.map(|(r, _)| r);
+        config.filesystem.workspace_spec_root = spec_root.map(|(r, _)| r);
+    }
+
+    fn read_features(&mut self, table: &Table, config: &mut Config) {
         let f = &mut config.features;
-        for (key, slot) in [
-            ("workspace_context", &mut f.workspace_context),
-            ("memory_tools", &mut f.memory_tools),
-            ("memory_hooks", &mut f.memory_hooks),
-            ("shell_tool", &mut f.shell_tool),
-            ("subagents", &mut f.subagents),
-            ("dynamic_subagents", &mut f.dynamic_subagents),
-            ("dynamic_skills", &mut f.dynamic_skills),
-            ("default_workspace_skills", &mut f.default_workspace_skills),
-            ("tools_config", &mut f.tools_config),
-            ("plan_mode", &mut f.plan_mode),
-            ("task_list", &mut f.task_list),
-        ] {
-            if let Some(b) = bool_of(features, key) {
-                *slot = b;
+        for (key, item) in table.iter() {
+            let name = key.get_ref().as_ref();
+            let slot = match name {
+                "workspace_context" => &mut f.workspace_context,
+                "memory_tools" => &mut f.memory_tools,
+                "memory_hooks" => &mut f.memory_hooks,
+                "shell_tool" => &mut f.shell_tool,
+                "subagents" => &mut f.subagents,
+                "dynamic_subagents" => &mut f.dynamic_subagents,
+                "dynamic_skills" => &mut f.dynamic_skills,
+                "default_workspace_skills" => &mut f.default_workspace_skills,
+                "tools_config" => &mut f.tools_config,
+                "plan_mode" => &mut f.plan_mode,
+                "task_list" => &mut f.task_list,
+                _ => {
+                    self.unknown(key, FEATURE_KEYS, "[features]");
+                    continue;
+                }
+            };
+            match item.get_ref() {
+                DeValue::Boolean(b) => *slot = *b,
+                _ => {
+                    let d = CF003.at(
+                        self.file,
+                        span_of(item),
+                        format!(
+                            "`features.{name}` must be a boolean (true or false), not {}; the default is used",
+                            type_name(item.get_ref())
+                        ),
+                    );
+                    self.diagnostics.push(d);
+                }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn load_text(text: &str) -> (Config, Vec<Diagnostic>) {
+        load(
+            Path::new("/p/agentws.toml"),
+            &FileContent::Text(Arc::from(text)),
+        )
+    }
+
+    fn found<'t>(text: &'t str, diagnostics: &[Diagnostic]) -> Vec<(&'static str, &'t str)> {
+        diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.start..d.range.end]))
+            .collect()
+    }
+
+    const EXAMPLE: &str = r#"workspace = ".agentscope/workspace"
+project = "."
+harness = "2026-09"
+
+[agent]
+name = "assistant"
+id = "assistant"
+system_prompt = "You are a helpful assistant."
+additional_context_files = ["SOUL.md"]
+max_context_tokens = 8000
+environment_memory = ""
+
+[isolation]
+scope = "user"
+
+[filesystem]
+mode = "local"
+path_mode = "rooted"
+additional_roots = []
+project_writable = false
+sandbox_root = "/workspace"
+workspace_spec_root = "/workspace"
+
+[features]
+workspace_context = true
+memory_tools = true
+memory_hooks = true
+shell_tool = true
+subagents = true
+dynamic_subagents = true
+dynamic_skills = true
+default_workspace_skills = true
+tools_config = true
+plan_mode = false
+task_list = false
+"#;
+
+    #[test]
+    fn the_issue_example_loads_without_diagnostics() {
+        let (config, diagnostics) = load_text(EXAMPLE);
+        assert_eq!(diagnostics, vec![]);
+        assert_eq!(config.project, PathBuf::from("/p"));
+        assert_eq!(config.workspace, PathBuf::from("/p/.agentscope/workspace"));
+        assert_eq!(config.agent.name.as_deref(), Some("assistant"));
+        assert_eq!(config.agent.system_prompt, "You are a helpful assistant.");
+        assert_eq!(config.agent.additional_context_files, vec!["SOUL.md"]);
+        assert_eq!(
+            config.filesystem.sandbox_root.as_deref(),
+            Some("/workspace")
+        );
+        assert_eq!(config.features, Features::default());
+    }
+
+    #[test]
+    fn defaults_and_relative_paths() {
+        let (config, diagnostics) = load_text(
+            "project = \"..\"\n[agent]\nname = \"a\"\n[filesystem]\nadditional_roots = [\"data\", \"/abs\"]\n",
+        );
+        assert_eq!(diagnostics, vec![]);
+        assert_eq!(config.project, PathBuf::from("/p/.."));
+        assert_eq!(
+            config.workspace,
+            PathBuf::from("/p/../.agentscope/workspace")
+        );
+        assert_eq!(
+            config.filesystem.additional_roots,
+            vec![PathBuf::from("/p/data"), PathBuf::from("/abs")]
+        );
+        let (config, _) = load_text("workspace = \"ws\"\n[agent]\nname = \"a\"\n");
+        assert_eq!(config.workspace, PathBuf::from("/p/ws"));
+    }
+
+    #[test]
+    fn unknown_keys_wrong_types_and_invalid_values() {
+        let text = "harness = \"2026-10\"\nworkspce = \"x\"\n[agent]\nname = \"a\"\nmax_context_tokens = \"8000\"\n[isolation]\nscope = \"tenant\"\n[filesystem]\nmode = \"Local\"\n[features]\nshell_tools = false\nplan_mode = \"yes\"\n[extra]\n";
+        let (config, diagnostics) = load_text(text);
+        let mut got = found(text, &diagnostics);
+        got.sort();
+        assert_eq!(
+            got,
+            vec![
+                ("CF002", "extra"),
+                ("CF002", "shell_tools"),
+                ("CF002", "workspce"),
+                ("CF003", "\"8000\""),
+                ("CF003", "\"yes\""),
+                ("CF004", "\"2026-10\""),
+                ("CF004", "\"Local\""),
+                ("CF004", "\"tenant\""),
+            ]
+        );
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert!(messages
+            .iter()
+            .any(|m| m.contains("did you mean `workspace`")));
+        assert!(messages
+            .iter()
+            .any(|m| m.contains("did you mean `shell_tool`")));
+        assert_eq!(config.harness, HarnessVersion::V2026_09);
+        assert_eq!(config.agent.max_context_tokens, DEFAULT_MAX_CONTEXT_TOKENS);
+        assert!(!config.features.plan_mode);
+    }
+
+    #[test]
+    fn syntax_errors_keep_defaults() {
+        let text = "[agent\nname = \"a\"\n";
+        let (config, diagnostics) = load_text(text);
+        assert_eq!(diagnostics[0].code, "CF001");
+        assert_eq!(diagnostics[0].range.start, 6);
+        assert_eq!(config.agent.name, None);
+    }
+
+    #[test]
+    fn agent_rules() {
+        let (_, diagnostics) = load_text("[agent]\nid = \"x\"\n");
+        assert_eq!(
+            found("[agent]\nid = \"x\"\n", &diagnostics),
+            vec![("CF007", "agent")]
+        );
+        let (_, diagnostics) = load_text("");
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(
+            (diagnostics[0].code, diagnostics[0].range),
+            ("CF007", TextRange::empty(0))
+        );
+
+        let text = "[agent]\nname = \"a\"\nmax_context_tokens = -5\n";
+        let (config, diagnostics) = load_text(text);
+        assert_eq!(found(text, &diagnostics), vec![("CF010", "-5")]);
+        assert_eq!(config.agent.max_context_tokens, 0);
+
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("agentws.toml");
+        std::fs::write(dir.path().join("system.md"), "Be brief.\n").unwrap();
+        let text =
+            "[agent]\nname = \"a\"\nsystem_prompt = \"x\"\nsystem_prompt_file = \"system.md\"\n";
+        let (config, diagnostics) = load(&file, &FileContent::Text(Arc::from(text)));
+        assert_eq!(found(text, &diagnostics), vec![("CF005", "system_prompt")]);
+        assert_eq!(config.agent.system_prompt, "Be brief.\n");
+        assert_eq!(
+            config.agent.system_prompt_file,
+            Some(dir.path().join("system.md"))
+        );
+
+        let text = "[agent]\nname = \"a\"\nsystem_prompt_file = \"missing.md\"\n";
+        let (_, diagnostics) = load(&file, &FileContent::Text(Arc::from(text)));
+        assert_eq!(found(text, &diagnostics), vec![("CF006", "\"missing.md\"")]);
+    }
+
+    #[test]
+    fn sandbox_roots() {
+        let text = "[agent]\nname = \"a\"\n[filesystem]\nsandbox_root = \"/home/user/\"\nworkspace_spec_root = \"/workspace\"\n";
+        let (config, diagnostics) = load_text(text);
+        assert_eq!(found(text, &diagnostics), vec![("CF009", "\"/workspace\"")]);
+        assert_eq!(
+            config.filesystem.sandbox_root.as_deref(),
+            Some("/home/user")
+        );
+        assert_eq!(config.filesystem.effective_sandbox_root(), "/home/user");
+
+        let text = "[agent]\nname = \"a\"\n[filesystem]\nsandbox_root = \"/\"\nworkspace_spec_root = \"work\"\n";
+        let (config, diagnostics) = load_text(text);
+        assert_eq!(
+            found(text, &diagnostics),
+            vec![("CF008", "\"/\""), ("CF008", "\"work\"")]
+        );
+        assert_eq!(config.filesystem.effective_sandbox_root(), "/workspace");
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(
+            did_you_mean("mcp_servers", &["allow", "deny", "mcpServers"]),
+            Some("mcpServers")
+        );
+        assert_eq!(did_you_mean("Allow", &["allow", "deny"]), Some("allow"));
+        assert_eq!(
+            did_you_mean("enabledTools", &["enableTools", "env"]),
+            Some("enableTools")
+        );
+        assert_eq!(did_you_mean("banana", &["allow", "deny"]), None);
     }
 }

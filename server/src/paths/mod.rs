@@ -2,4 +2,18 @@
 //! `context::effective_root`), absolute and relative paths reaching the same file, nothing
 //! escaping; and the registry of runs, bound per call, never through a shared slot.
 //!
-//! OWNER: the path normalizer work (see docs/architecture.md).
+//! `input` applies the syntactic rules (forms, `..`, invalid input), `normalize` holds one run's
+//! binding and the root rules (including symlinks), `runs` keeps live runs by id. The contract is
+//! docs/paths.md. Depends on `config` and `context` only; no front-end code.
+
+pub mod input;
+pub mod normalize;
+pub mod runs;
+
+#[cfg(test)]
+mod tests;
+#[cfg(all(test, unix))]
+mod tests_links;
+
+pub use normalize::{file_uri, DiskAccess, Normalized, Op, Refusal, RefusalCode, Run, RunOptions};
+pub use runs::{bind, NormalizeParams, RunEndParams, RunInfo, RunParams, RunRegistry};

@@ -1,8 +1,135 @@
-//! Rules for cross. See the module docs of `rules` for the code scheme.
+//! Cross-file rules (harness-spec §9.5): references between files that the runtime never checks.
 
-#[allow(unused_imports)]
 use super::{Profile, Rule};
-#[allow(unused_imports)]
 use crate::base::Severity;
 
-pub static RULES: &[&Rule] = &[];
+pub static XR001: Rule = Rule {
+    code: "XR001",
+    name: "subagent-tool-unknown",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A subagent's `tools:` names a tool the agent does not register.",
+    consequence: "The runtime silently ignores the name: it filters nothing.",
+    explanation:
+        "`tools:` filters the tools the child inherits from the parent's toolkit by exact, \
+case-sensitive name. A name that is not registered (typo, a tool of an MCP server without \
+`enableTools`, a feature switched off) has no effect.",
+};
+
+pub static XR002: Rule = Rule {
+    code: "XR002",
+    name: "subagent-tool-removed",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary:
+        "A subagent's `tools:` names a tool that tools.json removes (deny, or left out of allow).",
+    consequence: "The tool is gone from the parent's toolkit, so the child cannot inherit it.",
+    explanation:
+        "tools.json `allow`/`deny` is applied once at build to the main agent's toolkit; the \
+child only inherits what survived. Allow the tool in tools.json or drop it from `tools:`.",
+};
+
+pub static XR003: Rule = Rule {
+    code: "XR003",
+    name: "subagent-tool-builtin",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "A subagent's `tools:` lists a harness built-in tool.",
+    consequence: "Built-ins are re-registered by every child: listing them restricts nothing, and leaving them out removes nothing.",
+    explanation: "`tools:` only filters user-registered tools inherited from the parent builder. \
+`read_file`, `memory_search`, `execute` and the other harness tools are always present in the child.",
+};
+
+pub static XR004: Rule = Rule {
+    code: "XR004",
+    name: "subagent-skill-unknown",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A subagent's `skills:` names a skill that no workspace folder defines.",
+    consequence:
+        "`SkillFilter.only(...)` matches nothing for that name: the child sees no such skill.",
+    explanation:
+        "Skill filters match the frontmatter `name` exactly (not the folder name). Check the \
+spelling against the skill's `name:`.",
+};
+
+pub static XR005: Rule = Rule {
+    code: "XR005",
+    name: "duplicate-skill-name",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "Two skills have the same `name`.",
+    consequence: "The runtime keeps one of them silently (the later layer or path wins, at the first one's position).",
+    explanation: "Skills are merged by name across layers: Layer 3 (`<ws>/skills/*`), Layer 4 lower \
+(`<project>/skills/**`), Layer 4 upper (`<ws>/<ns>/skills/**`, or `<ws>/skills/**` when the namespace \
+is empty). A later layer wins; within a layer the later path wins. Rename one of them.",
+};
+
+pub static XR006: Rule = Rule {
+    code: "XR006",
+    name: "skill-overridden-per-user",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "A per-user folder overrides a shared skill of the same name.",
+    consequence: "That user's calls get the per-user copy; everyone else gets the shared one.",
+    explanation: "This is how per-user overrides work; the diagnostic makes the override visible.",
+};
+
+pub static XR007: Rule = Rule {
+    code: "XR007",
+    name: "duplicate-subagent-id",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "Two subagent specs give the same agent id.",
+    consequence: "Dynamic mode keeps the later one at the first one's position; static mode keeps the earlier one.",
+    explanation: "The agent id is the file name without `.md`, wherever the file sits under `subagents/`. \
+Rename one of the files.",
+};
+
+pub static XR008: Rule = Rule {
+    code: "XR008",
+    name: "subagent-workspace-in-subagents",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A subagent's `workspace.path` points inside `subagents/`.",
+    consequence:
+        "Its AGENTS.md is globbed as a subagent named `AGENTS` and dropped for lacking frontmatter.",
+    explanation:
+        "Keep subagent workspaces outside the `subagents/` folder, e.g. under `agents/<id>/`.",
+};
+
+pub static XR009: Rule = Rule {
+    code: "XR009",
+    name: "subagent-workspace-missing",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A subagent's `workspace.path` folder, or its AGENTS.md, does not exist.",
+    consequence: "The subagent's system prompt base is empty (silently): it runs with only the generic subagent section.",
+    explanation: "With `workspace.path` set, the prompt base is `<path>/AGENTS.md` and the inline body \
+is ignored. Create the file or remove `workspace.path`.",
+};
+
+pub static XR010: Rule = Rule {
+    code: "XR010",
+    name: "removed-tool-mentioned",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "AGENTS.md or a skill mentions a tool that tools.json removes.",
+    consequence: "The model is told about a tool it does not have.",
+    explanation: "The prompt text is not checked against the toolkit. Reword the instruction or allow the tool.",
+};
+
+pub static XR011: Rule = Rule {
+    code: "XR011",
+    name: "subagent-skill-other-user",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A subagent's `skills:` names a skill that only some per-user folders define.",
+    consequence:
+        "Only those users' calls see the skill; for everyone else the filter matches nothing.",
+    explanation: "Move the skill to the shared `skills/` folder if every user should have it.",
+};
+
+pub static RULES: &[&Rule] = &[
+    &XR001, &XR002, &XR003, &XR004, &XR005, &XR006, &XR007, &XR008, &XR009, &XR010, &XR011,
+];

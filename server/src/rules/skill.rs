@@ -1,8 +1,269 @@
-//! Rules for skill. See the module docs of `rules` for the code scheme.
+//! Rules for SKILL.md (`SK…`): harness-spec §2.3 and §9.2. Severity follows what the runtime
+//! does: drop → error, fallback or partial loss → warning, accepted but surprising → info.
 
-#[allow(unused_imports)]
 use super::{Profile, Rule};
-#[allow(unused_imports)]
 use crate::base::Severity;
 
-pub static RULES: &[&Rule] = &[];
+pub static SK001: Rule = Rule {
+    code: "SK001",
+    name: "skill-no-frontmatter",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The SKILL.md does not start with `---` followed by a line break, so the runtime finds no frontmatter."#,
+    consequence: r#"The runtime reads no name and skips the skill (WARN in its log)."#,
+    explanation: r#"`MarkdownSkillParser` only recognizes frontmatter that starts at the very first byte with `---`, optional spaces and a line break. Anything else means empty metadata, no `name`, and the skill is skipped.
+
+```markdown
+---
+name: pdf
+description: Work with PDF files.
+---
+# PDF
+```"#,
+};
+
+pub static SK002: Rule = Rule {
+    code: "SK002",
+    name: "skill-bom",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The SKILL.md starts with a UTF-8 byte order mark before `---`."#,
+    consequence: r#"The runtime sees no frontmatter (the BOM is the first character) and skips the skill."#,
+    explanation: r#"Java keeps U+FEFF as the first character of the text, so the `^---` match fails. Save the file as UTF-8 without BOM; the fix deletes the three BOM bytes."#,
+};
+
+pub static SK003: Rule = Rule {
+    code: "SK003",
+    name: "skill-leading-whitespace",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"Blank lines or spaces come before the opening `---`."#,
+    consequence: r#"The runtime sees no frontmatter and skips the skill."#,
+    explanation: r#"The frontmatter must start at offset 0. The fix removes what comes before the opening `---`."#,
+};
+
+pub static SK004: Rule = Rule {
+    code: "SK004",
+    name: "skill-long-opener",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter opens with `----` (more than three dashes)."#,
+    consequence: r#"The runtime sees no frontmatter and skips the skill."#,
+    explanation: r#"`---` followed by another `-` is not an opening delimiter for the runtime's regex. The fix turns the line into `---`."#,
+};
+
+pub static SK005: Rule = Rule {
+    code: "SK005",
+    name: "skill-frontmatter-unclosed",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter is opened with `---` but never closed."#,
+    consequence: r#"The runtime sees no frontmatter and skips the skill."#,
+    explanation: r#"Add a closing `---` line after the YAML block."#,
+};
+
+pub static SK006: Rule = Rule {
+    code: "SK006",
+    name: "skill-dashes-in-frontmatter",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"A `---` inside the frontmatter (not on a line of its own) closes it early."#,
+    consequence: r#"The runtime ends the frontmatter at the first `---` anywhere: keys after it are lost and the rest becomes the body."#,
+    explanation: r#"The closing delimiter is the first `---` substring after the opening line, even inside a value such as `description: a---b`. Rephrase the value (for example `a - b` or `a—b`)."#,
+};
+
+pub static SK007: Rule = Rule {
+    code: "SK007",
+    name: "skill-missing-name",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"`name` is missing or blank."#,
+    consequence: r#"The runtime rejects the skill ("must have a YAML Front Matter including `name` and `description`") and skips it."#,
+    explanation: r#"Every skill needs a non-blank `name` string in its frontmatter."#,
+};
+
+pub static SK008: Rule = Rule {
+    code: "SK008",
+    name: "skill-name-not-string",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"`name` is not a YAML string (a number, boolean, date, list or map)."#,
+    consequence: r#"The runtime requires a string and skips the skill."#,
+    explanation: r#"SnakeYAML types plain scalars with YAML 1.1 rules: `name: yes` is the boolean true and `name: 123` an integer, so the runtime rejects them. Quote the value (`name: "yes"`); the fix does that."#,
+};
+
+pub static SK009: Rule = Rule {
+    code: "SK009",
+    name: "skill-missing-description",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"`description` is missing or blank."#,
+    consequence: r#"The runtime rejects the skill and skips it."#,
+    explanation: r#"Every skill needs a non-blank `description` string; it is what the model reads to decide when to use the skill."#,
+};
+
+pub static SK010: Rule = Rule {
+    code: "SK010",
+    name: "skill-description-not-string",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"`description` is not a YAML string."#,
+    consequence: r#"The runtime requires a string and skips the skill."#,
+    explanation: r#"Quote the value so YAML 1.1 does not turn it into a boolean, number or date."#,
+};
+
+pub static SK011: Rule = Rule {
+    code: "SK011",
+    name: "skill-empty-body",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The SKILL.md has nothing after the frontmatter."#,
+    consequence: r#"The runtime rejects the skill ("must have content except for the YAML Front Matter") and skips it."#,
+    explanation: r#"Write the skill's instructions below the closing `---`."#,
+};
+
+pub static SK012: Rule = Rule {
+    code: "SK012",
+    name: "skill-frontmatter-too-long",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter is longer than 16 384 code points."#,
+    consequence: r#"SnakeYAML refuses it, the runtime uses empty metadata and skips the skill."#,
+    explanation: r#"The skill parser sets SnakeYAML's code-point limit to 16 384. Shorten the frontmatter; move long text into the body or references/."#,
+};
+
+pub static SK013: Rule = Rule {
+    code: "SK013",
+    name: "skill-yaml-fallback",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter is not valid YAML for SnakeYAML (syntax error, duplicate key, tab, limits)."#,
+    consequence: r#"The runtime falls back to its line parser: only top-level `key: value` lines survive, all as strings."#,
+    explanation: r#"After any YAML exception the runtime reads each unindented `key: value` line as a string and drops everything else: nested maps, lists, block scalars. The message lists what survives and what is lost."#,
+};
+
+pub static SK014: Rule = Rule {
+    code: "SK014",
+    name: "skill-key-lost-in-fallback",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"A top-level key does not survive the runtime's fallback line parser."#,
+    consequence: r#"The runtime drops this key (block scalars, nested maps and lists are skipped by the fallback parser)."#,
+    explanation: r#"Fix the YAML error reported by SK013 so the whole frontmatter is read; a lost `description` makes the skill drop."#,
+};
+
+pub static SK015: Rule = Rule {
+    code: "SK015",
+    name: "skill-frontmatter-not-a-map",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter is valid YAML but not a map of keys."#,
+    consequence: r#"The runtime uses empty metadata and skips the skill."#,
+    explanation: r#"Write the frontmatter as `key: value` lines."#,
+};
+
+pub static SK016: Rule = Rule {
+    code: "SK016",
+    name: "skill-name-directory-mismatch",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"The skill's `name` differs from its folder name."#,
+    consequence: r#"The runtime loads it, but advertises `<files-root>` as `skills/<name>`, a folder that does not exist."#,
+    explanation: r#"Rename the folder or the skill so they match."#,
+};
+
+pub static SK017: Rule = Rule {
+    code: "SK017",
+    name: "skill-nested",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"The SKILL.md is nested deeper than `skills/<dir>/`."#,
+    consequence: r#"Only the namespaced workspace repository (recursive glob) loads it; the direct `skills/` scan does not."#,
+    explanation: r#"Move the skill folder directly under `skills/`."#,
+};
+
+pub static SK018: Rule = Rule {
+    code: "SK018",
+    name: "skill-hidden-dir",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"The skill lives under a `skills/` folder starting with `_` or `.`."#,
+    consequence: r#"The workspace repository ignores it; only the direct scan of the shared `skills/` folder loads it (when directly under `skills/`)."#,
+    explanation: r#"`_drafts`, `.archive` and similar folders belong to the runtime. Rename the folder if the skill should be loaded."#,
+};
+
+pub static SK019: Rule = Rule {
+    code: "SK019",
+    name: "skill-name-style",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: r#"The skill name does not follow `^[a-z0-9][a-z0-9._-]*$` with at most 64 characters."#,
+    consequence: r#"Accepted for hand-written skills; the runtime's skill_manage tool would reject it."#,
+    explanation: r#"Use lowercase letters, digits, `.`, `_` and `-`."#,
+};
+
+pub static SK020: Rule = Rule {
+    code: "SK020",
+    name: "skill-description-too-long",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: r#"The description is longer than 1 024 characters."#,
+    consequence: r#"Accepted; the whole description is rendered into every prompt (skill_manage would reject it)."#,
+    explanation: r#"Keep descriptions short: they are sent on every call."#,
+};
+
+pub static SK021: Rule = Rule {
+    code: "SK021",
+    name: "skill-body-too-long",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: r#"The body is longer than 100 000 characters."#,
+    consequence: r#"Accepted; skill_manage would reject it."#,
+    explanation: r#"Move long material into references/."#,
+};
+
+pub static SK022: Rule = Rule {
+    code: "SK022",
+    name: "skill-name-spaces",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: r#"The skill name contains spaces."#,
+    consequence: r#"Accepted; `<files-root>` escapes them as `\ ` and tools must quote the path."#,
+    explanation: r#"Use `-` instead of spaces."#,
+};
+
+pub static SK023: Rule = Rule {
+    code: "SK023",
+    name: "skill-yaml11-surprise",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"A plain YAML value is typed by YAML 1.1 rules into something other than the text written."#,
+    consequence: r#"The runtime renders the typed value with Java `String.valueOf` (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,
+    explanation: r#"SnakeYAML reads `yes/no/on/off` as booleans, `1.0` as a double, `2024-01-01` as a Date and `1:30` as 90. Quote the value to keep it as written."#,
+};
+
+pub static SK024: Rule = Rule {
+    code: "SK024",
+    name: "skill-non-string-key",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"A frontmatter key is not a string (`1:`, `yes:`, `on:` under YAML 1.1)."#,
+    consequence: r#"The runtime drops the entry."#,
+    explanation: r#"Quote the key."#,
+};
+
+pub static SK025: Rule = Rule {
+    code: "SK025",
+    name: "skill-allowed-tools-not-enforced",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: r#"`allowed-tools` is set."#,
+    consequence: r#"The runtime renders it into the prompt but does not restrict any tool."#,
+    explanation: r#"The harness does not enforce `allowed-tools`; restrict tools with tools.json or a subagent's `tools:`."#,
+};
+
+pub static RULES: &[&Rule] = &[
+    &SK001, &SK002, &SK003, &SK004, &SK005, &SK006, &SK007, &SK008, &SK009, &SK010, &SK011, &SK012,
+    &SK013, &SK014, &SK015, &SK016, &SK017, &SK018, &SK019, &SK020, &SK021, &SK022, &SK023, &SK024,
+    &SK025,
+];

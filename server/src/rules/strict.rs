@@ -1,8 +1,99 @@
-//! Rules for strict. See the module docs of `rules` for the code scheme.
+//! The strict profile (`ST…`): the Agent Skills open specification (design-notes §5), for skills
+//! shared with other agent runtimes. Off by default (`--profile strict`).
 
-#[allow(unused_imports)]
 use super::{Profile, Rule};
-#[allow(unused_imports)]
 use crate::base::Severity;
 
-pub static RULES: &[&Rule] = &[];
+pub static ST001: Rule = Rule {
+    code: "ST001",
+    name: "strict-name-format",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict name: 1–64 lowercase letters, digits and single hyphens, no leading/trailing hyphen."#,
+    consequence: r#"The Agent Skills specification requires it; other runtimes may reject the skill."#,
+    explanation: r#"`name` must match `^[a-z0-9]+(-[a-z0-9]+)*$` and be at most 64 characters."#,
+};
+
+pub static ST002: Rule = Rule {
+    code: "ST002",
+    name: "strict-name-directory",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict: `name` must equal the skill's folder name."#,
+    consequence: r#"Other runtimes locate skills by folder name."#,
+    explanation: r#"Rename the folder or the skill."#,
+};
+
+pub static ST003: Rule = Rule {
+    code: "ST003",
+    name: "strict-description-length",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict: `description` must be 1–1024 characters."#,
+    consequence: r#"Other runtimes may reject or cut the description."#,
+    explanation: r#"Shorten the description."#,
+};
+
+pub static ST004: Rule = Rule {
+    code: "ST004",
+    name: "strict-compatibility-length",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict: `compatibility` must be a string of 1–500 characters."#,
+    consequence: r#"Other runtimes may reject the skill."#,
+    explanation: r#"Shorten `compatibility`."#,
+};
+
+pub static ST005: Rule = Rule {
+    code: "ST005",
+    name: "strict-metadata-shape",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict: `metadata` must be a map of string keys to string values."#,
+    consequence: r#"Other runtimes may reject or misread the metadata."#,
+    explanation: r#"Quote every metadata value and keep it flat."#,
+};
+
+pub static ST006: Rule = Rule {
+    code: "ST006",
+    name: "strict-allowed-tools-shape",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict: `allowed-tools` must be one space-separated string."#,
+    consequence: r#"Other runtimes may misread the tool list."#,
+    explanation: r#"Write `allowed-tools: Read Grep Bash` on one line."#,
+};
+
+pub static ST007: Rule = Rule {
+    code: "ST007",
+    name: "strict-unknown-key",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict: only `name`, `description`, `license`, `compatibility`, `metadata` and `allowed-tools` are allowed."#,
+    consequence: r#"Other runtimes may reject the skill."#,
+    explanation: r#"Move other keys under `metadata`."#,
+};
+
+pub static ST008: Rule = Rule {
+    code: "ST008",
+    name: "strict-body-lines",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict (recommended): SKILL.md should stay under 500 lines."#,
+    consequence: r#"Long skills cost context on every load."#,
+    explanation: r#"Move detail into references/."#,
+};
+
+pub static ST009: Rule = Rule {
+    code: "ST009",
+    name: "strict-reference-depth",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict (recommended): files referenced from SKILL.md should be one level deep."#,
+    consequence: r#"Deeply nested references are harder for agents to find."#,
+    explanation: r#"Link files like `references/guide.md`, not `references/a/b/c.md`."#,
+};
+
+pub static RULES: &[&Rule] = &[
+    &ST001, &ST002, &ST003, &ST004, &ST005, &ST006, &ST007, &ST008, &ST009,
+];

@@ -1,8 +1,219 @@
-//! Rules for subagent. See the module docs of `rules` for the code scheme.
+//! Rules for subagent specs `subagents/<id>.md` (`SA…`): harness-spec §3.1–3.2 and §9.3.
 
-#[allow(unused_imports)]
 use super::{Profile, Rule};
-#[allow(unused_imports)]
 use crate::base::Severity;
 
-pub static RULES: &[&Rule] = &[];
+pub static SA001: Rule = Rule {
+    code: "SA001",
+    name: "subagent-no-frontmatter",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The subagent file does not start with `---` (BOM, blank line, no frontmatter)."#,
+    consequence: r#"The runtime silently ignores the file."#,
+    explanation: r#"`AgentSpecLoader` returns null unless the text starts with `---`. Put the frontmatter at the very start."#,
+};
+
+pub static SA002: Rule = Rule {
+    code: "SA002",
+    name: "subagent-frontmatter-unclosed",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter is never closed with `---`."#,
+    consequence: r#"The runtime logs "front matter not closed" and ignores the file."#,
+    explanation: r#"Add a closing `---` line."#,
+};
+
+pub static SA003: Rule = Rule {
+    code: "SA003",
+    name: "subagent-invalid-yaml",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter is not valid YAML, not a map, or empty."#,
+    consequence: r#"The runtime ignores the declaration (WARN for invalid YAML, silently otherwise)."#,
+    explanation: r#"Fix the YAML; the frontmatter must be a map with at least `description`."#,
+};
+
+pub static SA004: Rule = Rule {
+    code: "SA004",
+    name: "subagent-missing-description",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"`description` is missing or blank."#,
+    consequence: r#"The runtime logs a WARN and drops the declaration."#,
+    explanation: r#"Add a `description:` line; it is what the main agent reads in its subagent list."#,
+};
+
+pub static SA005: Rule = Rule {
+    code: "SA005",
+    name: "subagent-bad-id",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The file name (agent id) is empty or contains `/`, `\`, `..`, whitespace or `:`."#,
+    consequence: r#"Accepted, but the isolated runtime folder `agents/<id>/workspace` may escape the workspace or fail to be created."#,
+    explanation: r#"Rename the file to a plain id such as `researcher.md`."#,
+};
+
+pub static SA006: Rule = Rule {
+    code: "SA006",
+    name: "subagent-general-purpose",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"A file declares the id `general-purpose`."#,
+    consequence: r#"It replaces the built-in general-purpose subagent (dynamic mode) or is listed twice (static mode)."#,
+    explanation: r#"Pick another id unless replacing the built-in is intended."#,
+};
+
+pub static SA007: Rule = Rule {
+    code: "SA007",
+    name: "subagent-nested",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"The subagent file is in a folder below `subagents/`."#,
+    consequence: r#"Only the filesystem scan (recursive glob) loads it; the local folder scan does not."#,
+    explanation: r#"Move it directly into `subagents/`."#,
+};
+
+pub static SA008: Rule = Rule {
+    code: "SA008",
+    name: "subagent-name-key",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter sets `name:`."#,
+    consequence: r#"The runtime ignores it: the id is the file name."#,
+    explanation: r#"Remove `name:` and rename the file instead."#,
+};
+
+pub static SA009: Rule = Rule {
+    code: "SA009",
+    name: "subagent-workspace-not-map",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"`workspace` is not a map."#,
+    consequence: r#"The runtime ignores it: isolated workspace, no path."#,
+    explanation: r#"Write `workspace:` with `mode:` and/or `path:` keys below it."#,
+};
+
+pub static SA010: Rule = Rule {
+    code: "SA010",
+    name: "subagent-workspace-mode",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"`workspace.mode` is not `isolated` or `shared`."#,
+    consequence: r#"The runtime logs a WARN and uses `isolated`."#,
+    explanation: r#"Use `isolated` or `shared`."#,
+};
+
+pub static SA011: Rule = Rule {
+    code: "SA011",
+    name: "subagent-body-discarded",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"`workspace.path` is set and the body is not empty."#,
+    consequence: r#"The runtime logs a WARN and discards the body: the system prompt comes from `<path>/AGENTS.md`."#,
+    explanation: r#"Move the prompt into `<path>/AGENTS.md`, or remove `workspace.path`."#,
+};
+
+pub static SA012: Rule = Rule {
+    code: "SA012",
+    name: "subagent-mode",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"Top-level `mode` is not `primary`, `subagent` or `all`."#,
+    consequence: r#"The runtime logs a WARN and uses `all`."#,
+    explanation: r#"Use `primary`, `subagent` or `all`."#,
+};
+
+pub static SA013: Rule = Rule {
+    code: "SA013",
+    name: "subagent-steps",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"`steps` (or `maxIters`) is not a number, or is zero or negative."#,
+    consequence: r#"A non-number is ignored (default 10); zero or negative is accepted as is."#,
+    explanation: r#"Use a positive integer such as `steps: 15`."#,
+};
+
+pub static SA014: Rule = Rule {
+    code: "SA014",
+    name: "subagent-sampling",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"`temperature` or `top_p` is not numeric, or out of range."#,
+    consequence: r#"A non-numeric value is ignored (WARN, the parent's value is inherited); an out-of-range one is passed to the model."#,
+    explanation: r#"`temperature` is usually 0–2 and `top_p` 0–1."#,
+};
+
+pub static SA015: Rule = Rule {
+    code: "SA015",
+    name: "subagent-boolean-string",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"`hidden` or `expose_to_user` is a string rather than a boolean."#,
+    consequence: r#"The runtime parses it with `Boolean.parseBoolean`: anything but `true` (any case) is false."#,
+    explanation: r#"Write `true` or `false` without quotes."#,
+};
+
+pub static SA016: Rule = Rule {
+    code: "SA016",
+    name: "subagent-unknown-key",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter has a key the runtime does not read."#,
+    consequence: r#"The runtime ignores it."#,
+    explanation: r#"Remote/url subagents (`url`, `headers`, …) are programmatic only; remove the key or check its spelling."#,
+};
+
+pub static SA017: Rule = Rule {
+    code: "SA017",
+    name: "subagent-deprecated-max-iters",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: r#"`maxIters` is used."#,
+    consequence: r#"Deprecated alias; used only when `steps` is not a number."#,
+    explanation: r#"Write `steps:` instead."#,
+};
+
+pub static SA018: Rule = Rule {
+    code: "SA018",
+    name: "subagent-bom",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The subagent file starts with a UTF-8 byte order mark."#,
+    consequence: r#"The runtime silently ignores the file (it does not start with `---`)."#,
+    explanation: r#"Save as UTF-8 without BOM; the fix deletes it."#,
+};
+
+pub static SA019: Rule = Rule {
+    code: "SA019",
+    name: "subagent-leading-whitespace",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"Blank lines or spaces come before the opening `---`."#,
+    consequence: r#"The runtime silently ignores the file."#,
+    explanation: r#"The fix removes what comes before `---`."#,
+};
+
+pub static SA020: Rule = Rule {
+    code: "SA020",
+    name: "subagent-dashes-in-frontmatter",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"A `---` inside the frontmatter (not on a line of its own) closes it early."#,
+    consequence: r#"The runtime ends the frontmatter at the first `---` after the opener; the rest becomes the body."#,
+    explanation: r#"Rephrase the value so it holds no `---`."#,
+};
+
+pub static SA021: Rule = Rule {
+    code: "SA021",
+    name: "subagent-long-opener",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter opens with `----`."#,
+    consequence: r#"The runtime keeps the extra `-` as the first YAML character, which usually breaks the YAML."#,
+    explanation: r#"The fix turns the line into `---`."#,
+};
+
+pub static RULES: &[&Rule] = &[
+    &SA001, &SA002, &SA003, &SA004, &SA005, &SA006, &SA007, &SA008, &SA009, &SA010, &SA011, &SA012,
+    &SA013, &SA014, &SA015, &SA016, &SA017, &SA018, &SA019, &SA020, &SA021,
+];

@@ -1,8 +1,345 @@
-//! Rules for tools. See the module docs of `rules` for the code scheme.
+//! tools.json rules (`TJ…`, harness-spec §4 and §9.4). TJ001–TJ019 are found while parsing the
+//! file (`workspace::tools`); TJ020 and later need the configuration and the tool catalog
+//! (`check::tools`). See the module docs of `rules` for the code scheme.
 
-#[allow(unused_imports)]
 use super::{Profile, Rule};
-#[allow(unused_imports)]
 use crate::base::Severity;
 
-pub static RULES: &[&Rule] = &[];
+const WHOLE_FILE: &str =
+    "The runtime logs \"Failed to parse tools.json\" and ignores the whole file: default toolkit, no MCP servers, no allow/deny.";
+
+pub static TJ001: Rule = Rule {
+    code: "TJ001",
+    name: "tools-json-invalid",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "tools.json is not strict JSON (comments, trailing commas, single quotes, unquoted names, NaN, hex, …).",
+    consequence: WHOLE_FILE,
+    explanation: "The runtime reads tools.json with a default Jackson `ObjectMapper`: strict JSON, no \
+comments, no trailing commas, no single quotes, no unquoted names, no `NaN`/`Infinity`/hex/`+1`/`.5`/`01`, \
+no raw control characters in strings, no escapes beyond `\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`, and at most \
+1000 levels of nesting. One such construct anywhere makes the whole file fail to parse, and the agent \
+silently runs with the default toolkit.\n\nTo document entries, use comment *keys*, which Jackson ignores:\n\n\
+```json\n{\n  \"// description\": \"read-only agent\",\n  \"deny\": [\"execute\"]\n}\n```\n\nA trailing comma \
+carries a fix that removes it; a single-quoted string without `\"` or `\\` inside, one that switches to \
+double quotes.",
+};
+
+pub static TJ002: Rule = Rule {
+    code: "TJ002",
+    name: "tools-json-bom",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "tools.json starts with a UTF-8 byte order mark.",
+    consequence: WHOLE_FILE,
+    explanation: "The runtime decodes the file to a Java `String` (the BOM stays, as U+FEFF) and hands \
+the string to Jackson, whose character-based parser does not skip a BOM: parsing is believed to fail \
+(harness-spec §11.6; agentws treats it as failing). Save the file as UTF-8 without BOM; the fix removes it.",
+};
+
+pub static TJ003: Rule = Rule {
+    code: "TJ003",
+    name: "tools-json-wrong-type",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "A known tools.json key has a value of the wrong type (or a duration Jackson cannot read).",
+    consequence: WHOLE_FILE,
+    explanation: "Jackson binds tools.json to typed classes: `allow`/`deny` are lists of strings, \
+`mcpServers` an object of server objects, `args`/`enableTools` lists of strings, `env`/`headers`/`queryParams` \
+objects of strings, `command`/`url`/`transport` strings, `timeout`/`initializationTimeout` ISO-8601 \
+durations (`\"PT30S\"`, as `java.time.Duration.parse` reads them) or a bare number of seconds. Numbers and \
+booleans where a string is expected are converted; anything else (`\"allow\": \"read_file\"`, \
+`\"mcpServers\": []`, `\"timeout\": \"30s\"`) fails the WHOLE file, not just the entry.",
+};
+
+pub static TJ004: Rule = Rule {
+    code: "TJ004",
+    name: "tools-json-blank",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "tools.json exists but is blank.",
+    consequence: "The local filesystem returns \"System reminder: File exists but has empty contents\" for it; Jackson fails on that text, the runtime logs a warning and uses the default toolkit.",
+    explanation: "A blank tools.json behaves like no tools.json, but the runtime logs a parse failure at \
+every build. Delete the file, or write `{}`.",
+};
+
+pub static TJ005: Rule = Rule {
+    code: "TJ005",
+    name: "tools-json-null",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "tools.json is the literal `null`.",
+    consequence: "Jackson reads `null` as no configuration: the runtime uses the default toolkit.",
+    explanation:
+        "Equivalent to having no tools.json. Write `{}` if an empty configuration is meant.",
+};
+
+pub static TJ006: Rule = Rule {
+    code: "TJ006",
+    name: "tools-json-unknown-key",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "tools.json has a key the runtime does not know (at the top level or in a server).",
+    consequence: "Ignored (Jackson is configured to ignore unknown properties).",
+    explanation: "Unknown keys are silently ignored, which is how `\"// comment\"` keys work (those are \
+never reported). Any other unknown key is usually a typo (`Allow`, `mcp_servers`, `enabledTools`): names \
+are case-sensitive. The message suggests the closest known key.",
+};
+
+pub static TJ007: Rule = Rule {
+    code: "TJ007",
+    name: "tools-json-env-unset",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A `${NAME}` in tools.json names an environment variable that is not set here.",
+    consequence: "The runtime substitutes an empty string (and logs a warning) when the variable is unset at build time.",
+    explanation: "The runtime replaces every `${NAME}` (regex `\\$\\{([A-Za-z_][A-Za-z0-9_]*)}`) in the raw \
+text before parsing, with the process environment's value or `\"\"`. There is no default syntax \
+(`${A:-b}` stays as written) and no escaping (`$${A}` is `$` plus the value). agentws checks against the \
+environment it runs in; make sure the agent's environment sets the variable.",
+};
+
+pub static TJ008: Rule = Rule {
+    code: "TJ008",
+    name: "tools-json-env-breaks-json",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "An environment value substituted into tools.json contains `\"`, `\\` or a control character.",
+    consequence: "Values are inserted unescaped: the JSON can break (then the whole file is ignored) or the value changes meaning.",
+    explanation: "Substitution happens on the raw text, so a value like `C:\\tools` or `say \"hi\"` is \
+pasted into the JSON as is: a `\"` ends the string early, a `\\` starts an escape, a line break is a raw \
+control character. When this breaks the JSON in the current environment, the message says so and the \
+file counts as ignored. Use values without these characters, or put the whole value in the file.",
+};
+
+pub static TJ009: Rule = Rule {
+    code: "TJ009",
+    name: "tools-json-duplicate-key",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A name appears twice in one tools.json object.",
+    consequence: "Jackson keeps the last value; the earlier one is silently discarded.",
+    explanation: "Two `allow` lists or two servers with the same name do not merge: only the last one \
+counts (for `mcpServers`, the server keeps the position of its first occurrence). Merge them into one.",
+};
+
+pub static TJ010: Rule = Rule {
+    code: "TJ010",
+    name: "tools-json-trailing-content",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "tools.json has text after its JSON value.",
+    consequence: "Jackson reads one value and stops: everything after it is never read.",
+    explanation:
+        "`ObjectMapper.readValue` does not fail on trailing tokens by default, so a second \
+object, a comment or leftover text after the closing `}` is silently ignored. Anything meant to be \
+configured there has no effect.",
+};
+
+pub static TJ011: Rule = Rule {
+    code: "TJ011",
+    name: "mcp-transport-missing",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "An MCP server has no `transport`.",
+    consequence: "Registering the server fails (\"Failed to register MCP server\"): the server is skipped, the others continue.",
+    explanation: "Every server needs `\"transport\"`: `stdio`, `sse`, `http`, `streamable-http` or \
+`streamablehttp` (case-insensitive, so `streamableHttp` works).",
+};
+
+pub static TJ012: Rule = Rule {
+    code: "TJ012",
+    name: "mcp-transport-unsupported",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "An MCP server's `transport` is not one the runtime supports.",
+    consequence: "\"… has unsupported transport '…' (expected: stdio, sse, http).\": the server is skipped.",
+    explanation: "The transport is lower-cased and matched against `stdio`, `sse`, `http`, \
+`streamable-http`, `streamablehttp`. `streamable_http` (underscore) is not accepted; the fix renames \
+it to `streamable-http`.",
+};
+
+pub static TJ013: Rule = Rule {
+    code: "TJ013",
+    name: "mcp-missing-command-or-url",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "A stdio server has no `command`, or an sse/http server has no `url`.",
+    consequence: "Registering the server fails: the server is skipped, the others continue.",
+    explanation: "`stdio` servers are started with `command` (+ `args`, `env`); `sse` and `http` \
+servers are reached at `url` (+ `headers`, `queryParams`). A blank value counts as missing.",
+};
+
+pub static TJ014: Rule = Rule {
+    code: "TJ014",
+    name: "mcp-irrelevant-field",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "An MCP server sets a field its transport does not use (`headers` on stdio, `command` on http, …).",
+    consequence: "The field is silently ignored.",
+    explanation: "`command`, `args` and `env` only apply to `stdio`; `url`, `headers` and `queryParams` \
+only to `sse` and `http`. A field for the other transport usually means the transport is wrong.",
+};
+
+pub static TJ015: Rule = Rule {
+    code: "TJ015",
+    name: "mcp-enable-tools-empty",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "An MCP server has `enableTools: []`.",
+    consequence: "An empty list means no restriction: every tool of the server is registered.",
+    explanation:
+        "`enableTools` restricts which of the server's tools are registered, but an empty \
+list is the same as leaving it out. To register none of them, remove the server.",
+};
+
+pub static TJ016: Rule = Rule {
+    code: "TJ016",
+    name: "mcp-server-skipped",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "An MCP server has a blank name or a `null` configuration.",
+    consequence: "The runtime logs a warning and skips the server.",
+    explanation: "Each entry of `mcpServers` needs a non-blank name and an object value.",
+};
+
+pub static TJ017: Rule = Rule {
+    code: "TJ017",
+    name: "tools-json-coerced-value",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "A number or boolean is used where tools.json expects a string.",
+    consequence: "Jackson converts it to its text (`1` becomes \"1\").",
+    explanation:
+        "Usually harmless, but a tool named `1` or an argument `true` is rarely what was meant.",
+};
+
+pub static TJ018: Rule = Rule {
+    code: "TJ018",
+    name: "tools-json-not-analysed",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "tools.json is nested too deeply, or grows too large after substitution, for agentws to analyse.",
+    consequence: "agentws cannot tell what the runtime makes of this file.",
+    explanation: "agentws builds a tree only up to 200 levels of nesting and 32 MiB of substituted text. \
+The runtime accepts up to 1000 levels; nothing realistic comes close to either.",
+};
+
+pub static TJ019: Rule = Rule {
+    code: "TJ019",
+    name: "tools-json-null-value",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "A tools.json value is `null` where a list or object is expected.",
+    consequence: "Jackson reads `null` as not set.",
+    explanation: "`\"allow\": null` is the same as leaving `allow` out.",
+};
+
+pub static TJ020: Rule = Rule {
+    code: "TJ020",
+    name: "tools-unknown-tool",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "`allow` or `deny` names a tool that is not registered with this configuration.",
+    consequence: "The runtime logs \"tools.json '…' references unknown tool\" and ignores the name.",
+    explanation: "allow/deny apply to registered tool names only (exact, case-sensitive): built-ins for \
+the configured features, platform tools, MCP tools and tools registered in Java code. A misspelt or \
+switched-off tool is ignored. agentws knows the built-ins, the platform tools and the MCP tools listed in \
+`enableTools`; a tool registered in Java code cannot be seen from the workspace.",
+};
+
+pub static TJ021: Rule = Rule {
+    code: "TJ021",
+    name: "tools-maybe-unknown-tool",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "`allow` or `deny` names a tool agentws cannot place, but an MCP server without `enableTools` may provide it.",
+    consequence: "If no registered tool has that name, the runtime ignores it (with a warning).",
+    explanation: "Without `enableTools`, a server registers every tool it offers, and only the running \
+server knows their names. List the tools in `enableTools` to make them checkable.",
+};
+
+pub static TJ022: Rule = Rule {
+    code: "TJ022",
+    name: "tools-allowed-and-denied",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A tool is in both `allow` and `deny`.",
+    consequence: "deny always wins: the tool is removed.",
+    explanation: "Remove it from one of the two lists.",
+};
+
+pub static TJ023: Rule = Rule {
+    code: "TJ023",
+    name: "tools-load-skill-not-removable",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "`load_skill_through_path` is denied.",
+    consequence: "No effect: the skill middleware re-adds `load_skill_through_path` on every prompt pass.",
+    explanation: "The skills tool is not a platform tool, but it is registered again whenever the skills \
+block is rendered, so tools.json cannot remove it. To hide skills, configure the skill layers instead.",
+};
+
+pub static TJ024: Rule = Rule {
+    code: "TJ024",
+    name: "tools-platform-tool-denied",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "`deny` removes a platform tool.",
+    consequence: "Removed: deny applies to platform tools too (only `allow` spares them).",
+    explanation: "Platform tools (`task_output`, `agent_spawn`, `wait_async_results`, `plan_enter`, …) \
+survive a restrictive `allow`, but `deny` removes them. Make sure the agent can do without it (denying \
+`agent_spawn` while subagents are on leaves the subagent section pointing at a missing tool).",
+};
+
+pub static TJ025: Rule = Rule {
+    code: "TJ025",
+    name: "tools-allow-removes-builtins",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A non-empty `allow` leaves out built-in tools the agent's features rely on.",
+    consequence: "Every registered tool not in `allow` (and not a platform tool) is removed.",
+    explanation: "`allow` is an allow-list over ALL registered tools, built-ins included. Leaving out \
+the file tools or the memory tools removes them although the prompt still describes the workspace and \
+memory. List them, or use `deny` for the few tools you want gone.",
+};
+
+pub static TJ026: Rule = Rule {
+    code: "TJ026",
+    name: "tools-ignored-in-sandbox",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "tools.json is present but the filesystem mode is `sandbox`.",
+    consequence: "At build time there is no active sandbox: the read fails, and the runtime silently builds without tools.json.",
+    explanation: "In sandbox mode tools.json is effectively ignored (harness-spec §4.1). Configure \
+tools in Java (`toolsConfig(...)`) instead.",
+};
+
+pub static TJ027: Rule = Rule {
+    code: "TJ027",
+    name: "tools-config-disabled",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "tools.json is present but `features.tools_config` is off.",
+    consequence: "`disableToolsConfig()`: the runtime never reads the file.",
+    explanation: "Turn the feature on or delete the file.",
+};
+
+pub static TJ028: Rule = Rule {
+    code: "TJ028",
+    name: "tools-project-shadowed",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "tools.json exists both in the workspace and in the project folder.",
+    consequence:
+        "The runtime reads the workspace's tools.json; the project folder's one is never read.",
+    explanation:
+        "The project folder is only the overlay's lower layer: its tools.json is read when the \
+workspace has none. Keep one of the two.",
+};
+
+pub static RULES: &[&Rule] = &[
+    &TJ001, &TJ002, &TJ003, &TJ004, &TJ005, &TJ006, &TJ007, &TJ008, &TJ009, &TJ010, &TJ011, &TJ012,
+    &TJ013, &TJ014, &TJ015, &TJ016, &TJ017, &TJ018, &TJ019, &TJ020, &TJ021, &TJ022, &TJ023, &TJ024,
+    &TJ025, &TJ026, &TJ027, &TJ028,
+];

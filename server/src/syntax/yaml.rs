@@ -1,11 +1,14 @@
 //! A spanned YAML tree for frontmatter, typed the way the runtime types it.
 //!
 //! Skills are read by SnakeYAML (YAML 1.1 typing: `yes`/`no`/`on`/`off` are booleans, `1:30` is
-//! 90, `2024-01-01` a Date) and subagents by Jackson (YAML 1.2-ish). Parsing goes through
-//! `serde-saphyr` with budgets (depth, aliases, nodes), so hostile documents become errors instead
-//! of crashes. Every node keeps the byte range of its key and value in the original file.
+//! 90, `2024-01-01` a Date) and subagents by Jackson (see [`Typing::Jackson`]). Parsing goes
+//! through the event API of the parser inside `serde-saphyr` (`serde_saphyr::granit_parser`, no
+//! extra dependency) because typing needs each scalar's style and tag, which serde hides. The tree
+//! is built without recursion and under budgets (depth, nodes after alias expansion), so hostile
+//! documents become errors instead of crashes. Every node keeps the byte range of its key and value
+//! in the original file.
 //!
-//! OWNER: the skills/subagents parsing work (see docs/architecture.md).
+//! Knows nothing of skills or subagents: the callers decide what a value means.
 
 use crate::base::TextRange;
 
@@ -14,7 +17,12 @@ use crate::base::TextRange;
 pub enum Typing {
     /// SnakeYAML `SafeConstructor` (skills).
     Yaml11,
-    /// Jackson YAML (subagents).
+    /// Jackson YAML 2.x (`jackson-dataformat-yaml` 2.12+, subagents). Decided from its
+    /// `YAMLParser._decodeScalar`: plain scalars go through SnakeYAML's YAML 1.1 resolver, but
+    /// only `true`/`True`/`TRUE`/`false`/… become booleans (`yes`/`no`/`on`/`off` stay strings),
+    /// timestamps and sexagesimal `1:30` stay strings, `.inf`/`.nan` stay strings, ints keep
+    /// `0x`/`0b`/leading-0 octal and `_`. Aliases are not resolved: Jackson hands back the anchor
+    /// name as a string. Duplicate keys: the last value wins (Jackson's default).
     Jackson,
 }
 
@@ -90,4 +98,1650 @@ pub struct Entry {
     pub key: String,
     pub key_range: TextRange,
     pub value: Node,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing into the tree.
+
+use std::collections::HashMap;
+
+use serde_saphyr::granit_parser::{Event, Options, Parser, ScalarStyle, Span, Tag};
+
+/// agentws's own budget: nodes in the tree after alias expansion (a billion-laughs document hits
+/// this long before memory does).
+pub const MAX_NODES: usize = 100_000;
+/// agentws's own budget: collection nesting the event parser accepts (it never recurses, and the
+/// runtime limits below are far lower anyway).
+pub const PARSER_NESTING_LIMIT: usize = 128;
+/// agentws's own budget: bytes of YAML we parse at all (the runtime refuses frontmatter over
+/// 16 384 code points before this matters).
+pub const MAX_YAML_BYTES: usize = 1 << 20;
+
+impl Typing {
+    /// The runtime loader's nesting-depth limit (SnakeYAML `LoaderOptions.nestingDepthLimit`:
+    /// 10 as the skill parser sets it, 50 by default under Jackson).
+    pub fn runtime_depth_limit(self) -> usize {
+        match self {
+            Typing::Yaml11 => 10,
+            Typing::Jackson => 50,
+        }
+    }
+
+    /// The runtime loader's limit on aliases to collections (`maxAliasesForCollections`).
+    pub fn runtime_alias_limit(self) -> usize {
+        match self {
+            Typing::Yaml11 => 10,
+            Typing::Jackson => 50,
+        }
+    }
+}
+
+/// Why a YAML text is rejected. All of these are exceptions in the runtime too, except
+/// [`YamlErrorKind::OverBudget`], which is agentws refusing to go further.
+#[derive(Clone, Debug, PartialEq)]
+pub enum YamlErrorKind {
+    Syntax,
+    DuplicateKey {
+        key: String,
+        first: TextRange,
+    },
+    /// Nesting deeper than the runtime accepts.
+    TooDeep {
+        limit: usize,
+    },
+    /// More aliases to collections than the runtime accepts.
+    TooManyAliases {
+        limit: usize,
+    },
+    UnsupportedTag(String),
+    /// A scalar the resolver calls a number that Java cannot parse (`_`).
+    BadNumber,
+    MultipleDocuments,
+    OverBudget,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct YamlError {
+    pub kind: YamlErrorKind,
+    pub message: String,
+    /// Where in the whole file.
+    pub range: TextRange,
+}
+
+/// A map key the runtime drops because it is not a string (`1: x`, `yes: x` under YAML 1.1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DroppedKey {
+    pub source: String,
+    pub range: TextRange,
+    pub value: Value,
+}
+
+/// A plain scalar that the runtime types as something other than the string it looks like, or
+/// renders differently from how it is written (`yes` → `true`, `1.10` → `1.1`, `010` → `8`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Surprise {
+    pub source: String,
+    pub range: TextRange,
+    pub value: Value,
+    /// Path of keys to the value (`metadata.version`), for messages.
+    pub key_path: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct YamlDoc {
+    /// `None` for an empty document.
+    pub root: Option<Node>,
+    pub dropped_keys: Vec<DroppedKey>,
+    pub surprises: Vec<Surprise>,
+}
+
+impl Node {
+    /// The entry for `key` when this node is a map.
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        match &self.value {
+            Value::Map(entries) => entries.iter().find(|e| e.key == key),
+            _ => None,
+        }
+    }
+}
+
+/// Parses `text[range]` (a frontmatter block inside a whole file) with the runtime's typing.
+/// Ranges in the result are whole-file byte offsets.
+pub fn parse(text: &str, range: TextRange, typing: Typing) -> Result<YamlDoc, YamlError> {
+    let source = &text[range.start..range.end];
+    if source.len() > MAX_YAML_BYTES {
+        return Err(YamlError {
+            kind: YamlErrorKind::OverBudget,
+            message: format!(
+                "the frontmatter is {} bytes; agentws parses at most {MAX_YAML_BYTES}",
+                source.len()
+            ),
+            range: TextRange::new(range.start, range.start),
+        });
+    }
+    let mut builder = Builder {
+        source,
+        base: range.start,
+        typing,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        nodes: 0,
+        collection_aliases: 0,
+        doc: YamlDoc::default(),
+        documents: 0,
+        done: false,
+    };
+    builder.run()?;
+    Ok(builder.doc)
+}
+
+struct Completed {
+    node: Node,
+    /// Source text of a scalar (`None` for collections).
+    raw: Option<String>,
+    plain: bool,
+    count: usize,
+}
+
+enum Frame {
+    Seq {
+        items: Vec<Node>,
+        start: usize,
+        end: usize,
+        anchor: usize,
+        count: usize,
+    },
+    Map {
+        entries: Vec<Entry>,
+        start: usize,
+        end: usize,
+        anchor: usize,
+        count: usize,
+        key: Option<Completed>,
+        merges: Vec<Node>,
+    },
+}
+
+struct Builder<'a> {
+    source: &'a str,
+    base: usize,
+    typing: Typing,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, (Node, usize, Option<String>, bool)>,
+    nodes: usize,
+    collection_aliases: usize,
+    doc: YamlDoc,
+    documents: usize,
+    done: bool,
+}
+
+impl Builder<'_> {
+    fn range(&self, span: &Span) -> TextRange {
+        let start = span.start.byte_offset().unwrap_or(0).min(self.source.len());
+        let end = span
+            .end
+            .byte_offset()
+            .unwrap_or(start)
+            .clamp(start, self.source.len());
+        TextRange::new(start + self.base, end + self.base)
+    }
+
+    fn error(&self, kind: YamlErrorKind, message: String, range: TextRange) -> YamlError {
+        YamlError {
+            kind,
+            message,
+            range,
+        }
+    }
+
+    fn run(&mut self) -> Result<(), YamlError> {
+        let mut options = Options::default();
+        options.flow_nesting_limit = PARSER_NESTING_LIMIT;
+        options.block_nesting_limit = PARSER_NESTING_LIMIT;
+        options.emit_comments = false;
+        let parser = Parser::new_from_str_with_options(self.source, options);
+        for item in parser {
+            let (event, span) = match item {
+                Ok(pair) => pair,
+                Err(err) => {
+                    let marker = err.marker();
+                    let at = marker
+                        .byte_offset()
+                        .unwrap_or_else(|| char_to_byte(self.source, marker.index()))
+                        .min(self.source.len());
+                    let at = self.base + at;
+                    return Err(self.error(
+                        YamlErrorKind::Syntax,
+                        err.info().to_string(),
+                        TextRange::new(at, at),
+                    ));
+                }
+            };
+            if self.done {
+                match event {
+                    Event::StreamEnd | Event::DocumentEnd => continue,
+                    _ if self.typing == Typing::Jackson => return Ok(()),
+                    _ => {
+                        let r = self.range(&span);
+                        return Err(self.error(
+                            YamlErrorKind::MultipleDocuments,
+                            "expected a single document in the stream".into(),
+                            r,
+                        ));
+                    }
+                }
+            }
+            self.event(event, &span)?;
+        }
+        Ok(())
+    }
+
+    fn depth_check(&self, span: &Span) -> Result<(), YamlError> {
+        // SnakeYAML's Composer checks `depth > limit` before entering every node, scalars too, so
+        // nodes at level limit + 1 (top level = 1) are still accepted.
+        let level = self.stack.len() + 1;
+        let limit = self.typing.runtime_depth_limit();
+        if level > limit + 1 {
+            let r = self.range(span);
+            return Err(self.error(
+                YamlErrorKind::TooDeep { limit },
+                format!("nesting deeper than the runtime's limit of {limit}"),
+                r,
+            ));
+        }
+        Ok(())
+    }
+
+    fn count_node(&mut self, n: usize, span: &Span) -> Result<(), YamlError> {
+        self.nodes += n;
+        if self.nodes > MAX_NODES {
+            let r = self.range(span);
+            return Err(self.error(
+                YamlErrorKind::OverBudget,
+                format!("more than {MAX_NODES} YAML nodes after expanding aliases"),
+                r,
+            ));
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, event: Event<'_>, span: &Span) -> Result<(), YamlError> {
+        match event {
+            Event::StreamStart | Event::StreamEnd => {}
+            Event::DocumentStart(..) => {
+                self.documents += 1;
+            }
+            Event::DocumentEnd if self.documents > 0 => {
+                self.done = true;
+            }
+            Event::Alias(id) => {
+                self.depth_check(span)?;
+                let range = self.range(span);
+                if self.typing == Typing::Jackson {
+                    let name = self.source[range.start - self.base..range.end - self.base]
+                        .trim_start_matches('*')
+                        .to_string();
+                    self.count_node(1, span)?;
+                    return self.complete(Completed {
+                        node: Node {
+                            value: Value::Str(name.clone()),
+                            range,
+                        },
+                        raw: Some(name),
+                        plain: false,
+                        count: 1,
+                    });
+                }
+                let Some((node, count, raw, plain)) = self.anchors.get(&id).cloned() else {
+                    return Err(self.error(
+                        YamlErrorKind::Syntax,
+                        "found undefined alias".into(),
+                        range,
+                    ));
+                };
+                if raw.is_none() {
+                    self.collection_aliases += 1;
+                    let limit = self.typing.runtime_alias_limit();
+                    if self.collection_aliases > limit {
+                        return Err(self.error(
+                            YamlErrorKind::TooManyAliases { limit },
+                            format!(
+                                "number of aliases for non-scalar nodes exceeds the runtime's max={limit}"
+                            ),
+                            range,
+                        ));
+                    }
+                }
+                self.count_node(count, span)?;
+                let mut node = node;
+                node.range = range;
+                self.complete(Completed {
+                    node,
+                    raw,
+                    plain,
+                    count,
+                })?;
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                self.depth_check(span)?;
+                self.count_node(1, span)?;
+                let range = self.range(span);
+                let plain = style == ScalarStyle::Plain;
+                let value = self.type_scalar(&text, style, tag.as_deref(), range)?;
+                let completed = Completed {
+                    node: Node { value, range },
+                    raw: Some(text.into_owned()),
+                    plain,
+                    count: 1,
+                };
+                if anchor != 0 {
+                    self.anchors.insert(
+                        anchor,
+                        (
+                            completed.node.clone(),
+                            1,
+                            completed.raw.clone(),
+                            completed.plain,
+                        ),
+                    );
+                }
+                self.complete(completed)?;
+            }
+            Event::SequenceStart(_, anchor, tag) => {
+                self.depth_check(span)?;
+                self.count_node(1, span)?;
+                self.collection_tag(tag.as_deref(), "seq", span)?;
+                let r = self.range(span);
+                self.stack.push(Frame::Seq {
+                    items: Vec::new(),
+                    start: r.start,
+                    end: r.end,
+                    anchor,
+                    count: 1,
+                });
+            }
+            Event::MappingStart(_, anchor, tag) => {
+                self.depth_check(span)?;
+                self.count_node(1, span)?;
+                self.collection_tag(tag.as_deref(), "map", span)?;
+                let r = self.range(span);
+                self.stack.push(Frame::Map {
+                    entries: Vec::new(),
+                    start: r.start,
+                    end: r.end,
+                    anchor,
+                    count: 1,
+                    key: None,
+                    merges: Vec::new(),
+                });
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let end_range = self.range(span);
+                let Some(frame) = self.stack.pop() else {
+                    return Ok(());
+                };
+                let (node, anchor, count) = match frame {
+                    Frame::Seq {
+                        items,
+                        start,
+                        end,
+                        anchor,
+                        count,
+                    } => {
+                        let end = flow_end(self.source, self.base, end, end_range);
+                        (
+                            Node {
+                                value: Value::List(items),
+                                range: TextRange::new(start, end),
+                            },
+                            anchor,
+                            count,
+                        )
+                    }
+                    Frame::Map {
+                        entries,
+                        start,
+                        end,
+                        anchor,
+                        count,
+                        merges,
+                        ..
+                    } => {
+                        let end = flow_end(self.source, self.base, end, end_range);
+                        let entries = apply_merges(entries, merges);
+                        (
+                            Node {
+                                value: Value::Map(entries),
+                                range: TextRange::new(start, end),
+                            },
+                            anchor,
+                            count,
+                        )
+                    }
+                };
+                if anchor != 0 {
+                    self.anchors
+                        .insert(anchor, (node.clone(), count, None, false));
+                }
+                self.complete(Completed {
+                    node,
+                    raw: None,
+                    plain: false,
+                    count,
+                })?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn collection_tag(
+        &self,
+        tag: Option<&Tag>,
+        expected: &str,
+        span: &Span,
+    ) -> Result<(), YamlError> {
+        let Some(tag) = tag else { return Ok(()) };
+        if self.typing == Typing::Jackson || tag.handle() == "!" && tag.suffix().is_empty() {
+            return Ok(());
+        }
+        let ok = tag.handle() == "tag:yaml.org,2002:"
+            && (tag.suffix() == expected
+                || (expected == "seq" && matches!(tag.suffix(), "omap" | "pairs"))
+                || (expected == "map" && tag.suffix() == "set"));
+        if ok {
+            Ok(())
+        } else {
+            let r = self.range(span);
+            Err(self.error(
+                YamlErrorKind::UnsupportedTag(tag.original()),
+                format!(
+                    "could not determine a constructor for the tag {}",
+                    tag.original()
+                ),
+                r,
+            ))
+        }
+    }
+
+    fn type_scalar(
+        &self,
+        text: &str,
+        style: ScalarStyle,
+        tag: Option<&Tag>,
+        range: TextRange,
+    ) -> Result<Value, YamlError> {
+        let bad_number = || YamlError {
+            kind: YamlErrorKind::BadNumber,
+            message: format!("`{text}` looks like a number but is not one"),
+            range,
+        };
+        if let Some(tag) = tag {
+            let core = tag.handle() == "tag:yaml.org,2002:";
+            let suffix = tag.suffix();
+            if tag.handle() == "!" && suffix.is_empty() {
+                return Ok(Value::Str(text.to_string()));
+            }
+            if self.typing == Typing::Jackson {
+                let value = match (core, suffix) {
+                    (true, "int") => jackson_int(text),
+                    (true, "float") => jackson_float(text),
+                    (true, "bool") => jackson_bool(text),
+                    (true, "null") => Some(Value::Null),
+                    _ => None,
+                };
+                return Ok(value.unwrap_or_else(|| Value::Str(text.to_string())));
+            }
+            return match (core, suffix) {
+                (true, "str") => Ok(Value::Str(text.to_string())),
+                (true, "int") => yaml11_int(text).ok_or_else(bad_number),
+                (true, "float") => yaml11_float(text).ok_or_else(bad_number),
+                (true, "bool") => yaml11_bool(text).ok_or_else(bad_number),
+                (true, "null") => Ok(Value::Null),
+                (true, "timestamp") => yaml11_timestamp(text).ok_or_else(bad_number),
+                _ => Err(YamlError {
+                    kind: YamlErrorKind::UnsupportedTag(tag.original()),
+                    message: format!(
+                        "could not determine a constructor for the tag {}",
+                        tag.original()
+                    ),
+                    range,
+                }),
+            };
+        }
+        if style != ScalarStyle::Plain {
+            return Ok(Value::Str(text.to_string()));
+        }
+        match self.typing {
+            Typing::Yaml11 => match resolve_yaml11(text) {
+                Resolved::Str => Ok(Value::Str(text.to_string())),
+                Resolved::Null => Ok(Value::Null),
+                Resolved::Bool => Ok(yaml11_bool(text).expect("resolver matched")),
+                Resolved::Int => yaml11_int(text).ok_or_else(bad_number),
+                Resolved::Float => yaml11_float(text).ok_or_else(bad_number),
+                Resolved::Timestamp => yaml11_timestamp(text).ok_or_else(bad_number),
+            },
+            Typing::Jackson => Ok(match resolve_yaml11(text) {
+                Resolved::Null => Value::Null,
+                Resolved::Bool => {
+                    jackson_bool(text).unwrap_or_else(|| Value::Str(text.to_string()))
+                }
+                Resolved::Int => jackson_int(text).unwrap_or_else(|| Value::Str(text.to_string())),
+                Resolved::Float => {
+                    jackson_float(text).unwrap_or_else(|| Value::Str(text.to_string()))
+                }
+                Resolved::Str | Resolved::Timestamp => Value::Str(text.to_string()),
+            }),
+        }
+    }
+
+    fn complete(&mut self, completed: Completed) -> Result<(), YamlError> {
+        let Some(frame) = self.stack.last_mut() else {
+            self.doc.root = Some(completed.node);
+            return Ok(());
+        };
+        match frame {
+            Frame::Seq {
+                items, end, count, ..
+            } => {
+                *end = (*end).max(completed.node.range.end);
+                *count += completed.count;
+                if completed.plain {
+                    note_surprise(&mut self.doc, self.typing, &completed, String::new());
+                }
+                items.push(completed.node);
+            }
+            Frame::Map {
+                entries,
+                end,
+                count,
+                key,
+                merges,
+                ..
+            } => {
+                *end = (*end).max(completed.node.range.end);
+                *count += completed.count;
+                let Some(k) = key.take() else {
+                    *key = Some(completed);
+                    return Ok(());
+                };
+                let key_range = k.node.range;
+                let key_text = match (&k.raw, self.typing) {
+                    // `<<` merges maps under SnakeYAML's SafeConstructor.
+                    (Some(raw), Typing::Yaml11) if k.plain && raw == "<<" => {
+                        merges.push(completed.node);
+                        return Ok(());
+                    }
+                    (Some(raw), Typing::Jackson) => raw.clone(),
+                    (Some(_), Typing::Yaml11) => match &k.node.value {
+                        Value::Str(s) => s.clone(),
+                        other => {
+                            // Duplicates are detected before the runtime drops non-string keys.
+                            let source = k.raw.clone().unwrap_or_default();
+                            self.doc.dropped_keys.push(DroppedKey {
+                                source,
+                                range: key_range,
+                                value: other.clone(),
+                            });
+                            return Ok(());
+                        }
+                    },
+                    (None, Typing::Yaml11) => {
+                        self.doc.dropped_keys.push(DroppedKey {
+                            source: String::new(),
+                            range: key_range,
+                            value: k.node.value.clone(),
+                        });
+                        return Ok(());
+                    }
+                    (None, Typing::Jackson) => {
+                        return Err(YamlError {
+                            kind: YamlErrorKind::Syntax,
+                            message: "a map or list cannot be a key".into(),
+                            range: key_range,
+                        });
+                    }
+                };
+                if completed.plain {
+                    note_surprise(&mut self.doc, self.typing, &completed, key_text.clone());
+                }
+                if let Some(existing) = entries.iter_mut().find(|e| e.key == key_text) {
+                    if self.typing == Typing::Yaml11 {
+                        return Err(YamlError {
+                            kind: YamlErrorKind::DuplicateKey {
+                                key: key_text.clone(),
+                                first: existing.key_range,
+                            },
+                            message: format!("found duplicate key {key_text}"),
+                            range: key_range,
+                        });
+                    }
+                    // Jackson: LinkedHashMap.put keeps the first position, takes the last value.
+                    existing.value = completed.node;
+                    return Ok(());
+                }
+                entries.push(Entry {
+                    key: key_text,
+                    key_range,
+                    value: completed.node,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// End of a collection: the last child's end for block style, the closing bracket for flow.
+fn flow_end(source: &str, base: usize, children_end: usize, end_event: TextRange) -> usize {
+    let rel = end_event.start.saturating_sub(base);
+    match source.as_bytes().get(rel) {
+        Some(b']' | b'}') => end_event.end.max(rel + base + 1),
+        _ => children_end,
+    }
+}
+
+fn apply_merges(entries: Vec<Entry>, merges: Vec<Node>) -> Vec<Entry> {
+    if merges.is_empty() {
+        return entries;
+    }
+    let mut out: Vec<Entry> = Vec::new();
+    let mut sources: Vec<&Node> = Vec::new();
+    for m in &merges {
+        match &m.value {
+            Value::List(items) => sources.extend(items.iter()),
+            _ => sources.push(m),
+        }
+    }
+    for source in sources {
+        if let Value::Map(merged) = &source.value {
+            for e in merged {
+                if !out.iter().any(|o| o.key == e.key) {
+                    out.push(e.clone());
+                }
+            }
+        }
+    }
+    for e in entries {
+        if let Some(existing) = out.iter_mut().find(|o| o.key == e.key) {
+            *existing = e;
+        } else {
+            out.push(e);
+        }
+    }
+    out
+}
+
+fn note_surprise(doc: &mut YamlDoc, typing: Typing, completed: &Completed, key_path: String) {
+    if typing != Typing::Yaml11 {
+        return;
+    }
+    let Some(raw) = &completed.raw else { return };
+    let value = &completed.node.value;
+    let surprising = match value {
+        Value::Str(_) | Value::Null | Value::List(_) | Value::Map(_) => false,
+        Value::Bool(_) => !matches!(raw.to_ascii_lowercase().as_str(), "true" | "false"),
+        Value::Int(text) => text != raw,
+        Value::Float { .. } | Value::Date { .. } => true,
+    };
+    if surprising {
+        doc.surprises.push(Surprise {
+            source: raw.clone(),
+            range: completed.node.range,
+            value: value.clone(),
+            key_path,
+        });
+    }
+}
+
+fn char_to_byte(s: &str, chars: usize) -> usize {
+    s.char_indices().nth(chars).map_or(s.len(), |(i, _)| i)
+}
+
+// ---------------------------------------------------------------------------------------------
+// YAML 1.1 scalar resolution (SnakeYAML `Resolver`), without regex: each matcher mirrors one
+// pattern of the resolver.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resolved {
+    Str,
+    Null,
+    Bool,
+    Int,
+    Float,
+    Timestamp,
+}
+
+/// SnakeYAML's implicit resolvers, tried in registration order (BOOL, INT, FLOAT, MERGE, NULL,
+/// TIMESTAMP) for the scalar's first character.
+fn resolve_yaml11(s: &str) -> Resolved {
+    if s.is_empty() {
+        return Resolved::Null;
+    }
+    let first = s.as_bytes()[0];
+    if b"yYnNtTfFoO".contains(&first) && is_yaml11_bool(s) {
+        return Resolved::Bool;
+    }
+    if b"-+0123456789".contains(&first) && is_yaml11_int(s) {
+        return Resolved::Int;
+    }
+    if b"-+0123456789.".contains(&first) && is_yaml11_float(s) {
+        return Resolved::Float;
+    }
+    if matches!(s, "~" | "null" | "Null" | "NULL") {
+        return Resolved::Null;
+    }
+    if first.is_ascii_digit() && parse_timestamp(s).is_some() {
+        return Resolved::Timestamp;
+    }
+    Resolved::Str
+}
+
+fn is_yaml11_bool(s: &str) -> bool {
+    matches!(
+        s,
+        "yes"
+            | "Yes"
+            | "YES"
+            | "no"
+            | "No"
+            | "NO"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "false"
+            | "False"
+            | "FALSE"
+            | "on"
+            | "On"
+            | "ON"
+            | "off"
+            | "Off"
+            | "OFF"
+    )
+}
+
+fn strip_sign(s: &str) -> (bool, &str) {
+    match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    }
+}
+
+/// `_*[digits]+[digits_]*`: only digits and `_`, at least one digit.
+fn digits_with_underscores(s: &str, digit: impl Fn(u8) -> bool) -> bool {
+    s.bytes().all(|b| b == b'_' || digit(b)) && s.bytes().any(digit)
+}
+
+/// `(:[0-5]?[0-9])+` after a first part.
+fn sexagesimal_tail(parts: &[&str]) -> bool {
+    !parts.is_empty()
+        && parts.iter().all(|p| {
+            let b = p.as_bytes();
+            match b.len() {
+                1 => b[0].is_ascii_digit(),
+                2 => (b'0'..=b'5').contains(&b[0]) && b[1].is_ascii_digit(),
+                _ => false,
+            }
+        })
+}
+
+/// `[1-9][0-9_]*` (or `[0-9][0-9_]*` when `zero_ok`).
+fn decimal_head(s: &str, zero_ok: bool) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && (if zero_ok {
+            b[0].is_ascii_digit()
+        } else {
+            (b'1'..=b'9').contains(&b[0])
+        })
+        && b[1..].iter().all(|c| c.is_ascii_digit() || *c == b'_')
+}
+
+fn is_yaml11_int(s: &str) -> bool {
+    let (_, r) = strip_sign(s);
+    if let Some(bin) = r.strip_prefix("0b") {
+        return digits_with_underscores(bin, |b| b == b'0' || b == b'1');
+    }
+    if let Some(hex) = r.strip_prefix("0x") {
+        return digits_with_underscores(hex, |b| b.is_ascii_hexdigit());
+    }
+    if r == "0" {
+        return true;
+    }
+    if let Some(oct) = r.strip_prefix('0') {
+        return digits_with_underscores(oct, |b| (b'0'..=b'7').contains(&b));
+    }
+    if decimal_head(r, false) {
+        return true;
+    }
+    let parts: Vec<&str> = r.split(':').collect();
+    parts.len() > 1 && decimal_head(parts[0], false) && sexagesimal_tail(&parts[1..])
+}
+
+/// `[eE][-+]?[0-9]+`
+fn is_exponent(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix(['e', 'E']) else {
+        return false;
+    };
+    let rest = rest.strip_prefix(['-', '+']).unwrap_or(rest);
+    !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn split_exponent(s: &str) -> (&str, Option<&str>) {
+    match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], Some(&s[i..])),
+        None => (s, None),
+    }
+}
+
+fn is_yaml11_float(s: &str) -> bool {
+    if matches!(s, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let (_, r) = strip_sign(s);
+    if matches!(r, ".inf" | ".Inf" | ".INF") {
+        return true;
+    }
+    let frac_ok = |f: &str| f.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    // [0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*
+    if r.contains(':') {
+        let Some((whole, frac)) = r.rsplit_once('.') else {
+            return false;
+        };
+        let parts: Vec<&str> = whole.split(':').collect();
+        return parts.len() > 1
+            && decimal_head(parts[0], true)
+            && sexagesimal_tail(&parts[1..])
+            && frac_ok(frac);
+    }
+    let (mantissa, exp) = split_exponent(r);
+    if let Some(exp) = exp {
+        if !is_exponent(exp) {
+            return false;
+        }
+    }
+    match mantissa.split_once('.') {
+        // [0-9][0-9_]*\.[0-9_]*(exp)?  |  \.[0-9_]+(exp)?
+        Some(("", frac)) => !frac.is_empty() && frac_ok(frac),
+        Some((whole, frac)) => decimal_head(whole, true) && frac_ok(frac),
+        // [0-9][0-9_]*[eE][-+]?[0-9]+
+        None => exp.is_some() && decimal_head(mantissa, true),
+    }
+}
+
+fn yaml11_bool(s: &str) -> Option<Value> {
+    match s.to_ascii_lowercase().as_str() {
+        "yes" | "true" | "on" => Some(Value::Bool(true)),
+        "no" | "false" | "off" => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
+/// `ConstructYamlInt`: `_` removed, then base by prefix, base 60 with `:`.
+fn yaml11_int(s: &str) -> Option<Value> {
+    let cleaned: String = s.chars().filter(|c| *c != '_').collect();
+    let (negative, r) = strip_sign(&cleaned);
+    let magnitude = if r == "0" {
+        vec![0]
+    } else if let Some(bin) = r.strip_prefix("0b") {
+        big_from_digits(bin, 2)?
+    } else if let Some(hex) = r.strip_prefix("0x") {
+        big_from_digits(hex, 16)?
+    } else if let Some(oct) = r.strip_prefix('0') {
+        big_from_digits(oct, 8)?
+    } else if r.contains(':') {
+        let mut acc = vec![0u32];
+        for part in r.split(':') {
+            let v: u32 = part.parse().ok()?;
+            big_mul_add(&mut acc, 60, 0);
+            big_mul_add(&mut acc, 1, v);
+        }
+        acc
+    } else {
+        big_from_digits(r, 10)?
+    };
+    Some(Value::Int(big_to_string(&magnitude, negative)))
+}
+
+fn jackson_int(s: &str) -> Option<Value> {
+    if s.contains(':') {
+        return None;
+    }
+    yaml11_int(s)
+}
+
+fn jackson_bool(s: &str) -> Option<Value> {
+    match s.to_ascii_lowercase().as_str() {
+        "true" => Some(Value::Bool(true)),
+        "false" => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
+fn jackson_float(s: &str) -> Option<Value> {
+    let cleaned: String = s.chars().filter(|c| *c != '_').collect();
+    if cleaned.contains(':') || cleaned.to_ascii_lowercase().contains("inf") {
+        return None;
+    }
+    let value: f64 = cleaned.parse().ok()?;
+    value.is_finite().then(|| Value::Float {
+        value,
+        java: java_double_to_string(value),
+    })
+}
+
+/// `ConstructYamlFloat`.
+fn yaml11_float(s: &str) -> Option<Value> {
+    let cleaned: String = s.chars().filter(|c| *c != '_').collect();
+    let (negative, r) = strip_sign(&cleaned);
+    let sign = if negative { -1.0 } else { 1.0 };
+    let lower = r.to_ascii_lowercase();
+    let value = if lower == ".inf" {
+        sign * f64::INFINITY
+    } else if lower == ".nan" {
+        f64::NAN
+    } else if r.contains(':') {
+        let mut val = 0.0;
+        let mut bes = 1.0;
+        for part in r.split(':').rev() {
+            val += java_parse_double(part)? * bes;
+            bes *= 60.0;
+        }
+        sign * val
+    } else {
+        sign * java_parse_double(r)?
+    };
+    Some(Value::Float {
+        value,
+        java: java_double_to_string(value),
+    })
+}
+
+/// `Double.parseDouble` for the texts the resolver lets through (`1.`, `.5`, `1e5`).
+fn java_parse_double(s: &str) -> Option<f64> {
+    if s.is_empty() || !s.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+fn big_from_digits(s: &str, base: u32) -> Option<Vec<u32>> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut acc = vec![0u32];
+    for c in s.chars() {
+        let d = c.to_digit(base)?;
+        big_mul_add(&mut acc, base, d);
+    }
+    Some(acc)
+}
+
+/// Little-endian base-10^9 limbs: `acc = acc * mul + add`.
+fn big_mul_add(acc: &mut Vec<u32>, mul: u32, add: u32) {
+    const LIMB: u64 = 1_000_000_000;
+    let mut carry = add as u64;
+    for limb in acc.iter_mut() {
+        let v = *limb as u64 * mul as u64 + carry;
+        *limb = (v % LIMB) as u32;
+        carry = v / LIMB;
+    }
+    while carry > 0 {
+        acc.push((carry % LIMB) as u32);
+        carry /= LIMB;
+    }
+}
+
+fn big_to_string(limbs: &[u32], negative: bool) -> String {
+    let mut out = String::new();
+    let mut iter = limbs.iter().rev().skip_while(|l| **l == 0).peekable();
+    if iter.peek().is_none() {
+        return "0".to_string();
+    }
+    if negative {
+        out.push('-');
+    }
+    let mut first = true;
+    for limb in iter {
+        if first {
+            out.push_str(&limb.to_string());
+            first = false;
+        } else {
+            out.push_str(&format!("{limb:09}"));
+        }
+    }
+    out
+}
+
+/// Java `Double.toString(d)` (shortest repr digits, JDK 19+).
+pub fn java_double_to_string(d: f64) -> String {
+    if d.is_nan() {
+        return "NaN".into();
+    }
+    if d.is_infinite() {
+        return if d > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if d == 0.0 {
+        return if d.is_sign_negative() { "-0.0" } else { "0.0" }.into();
+    }
+    let sci = format!("{:e}", d.abs());
+    let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
+    let exp: i32 = exp.parse().expect("integer exponent");
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let sign = if d < 0.0 { "-" } else { "" };
+    let abs = d.abs();
+    if (1e-3..1e7).contains(&abs) {
+        let point = exp + 1; // digits before the decimal point
+        let (int_part, frac_part) = if point <= 0 {
+            (
+                "0".to_string(),
+                format!("{}{}", "0".repeat((-point) as usize), digits),
+            )
+        } else if point as usize >= digits.len() {
+            (
+                format!("{}{}", digits, "0".repeat(point as usize - digits.len())),
+                "0".to_string(),
+            )
+        } else {
+            (
+                digits[..point as usize].to_string(),
+                digits[point as usize..].to_string(),
+            )
+        };
+        format!("{sign}{int_part}.{frac_part}")
+    } else {
+        let frac = if digits.len() > 1 { &digits[1..] } else { "0" };
+        format!("{sign}{}.{frac}E{exp}", &digits[..1])
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timestamps (`ConstructYamlTimestamp`), rendered like `java.util.Date.toString()` in UTC.
+
+struct Timestamp {
+    year: i64,
+    month: i64,
+    day: i64,
+    hour: i64,
+    minute: i64,
+    second: i64,
+    /// Offset east of UTC in minutes.
+    offset: i64,
+}
+
+fn take_digits(s: &str, min: usize, max: usize) -> Option<(i64, &str)> {
+    let n = s
+        .bytes()
+        .take(max)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if n < min {
+        return None;
+    }
+    Some((s[..n].parse().ok()?, &s[n..]))
+}
+
+fn parse_timestamp(s: &str) -> Option<Timestamp> {
+    let (year, r) = take_digits(s, 4, 4)?;
+    let r = r.strip_prefix('-')?;
+    let (month, r) = take_digits(r, 1, 2)?;
+    let r = r.strip_prefix('-')?;
+    let (day, r) = take_digits(r, 1, 2)?;
+    let mut ts = Timestamp {
+        year,
+        month,
+        day,
+        hour: 0,
+        minute: 0,
+        second: 0,
+        offset: 0,
+    };
+    if r.is_empty() {
+        // The date-only branch of the resolver wants exactly two digits each.
+        return (s.len() == 10).then_some(ts);
+    }
+    let r = if let Some(rest) = r.strip_prefix(['T', 't']) {
+        rest
+    } else {
+        let rest = r.trim_start_matches([' ', '\t']);
+        if rest.len() == r.len() {
+            return None;
+        }
+        rest
+    };
+    let (hour, r) = take_digits(r, 1, 2)?;
+    let r = r.strip_prefix(':')?;
+    let (minute, r) = take_digits(r, 2, 2)?;
+    let r = r.strip_prefix(':')?;
+    let (second, mut r) = take_digits(r, 2, 2)?;
+    if let Some(rest) = r.strip_prefix('.') {
+        r = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    let r = r.trim_start_matches([' ', '\t']);
+    if r == "Z" {
+        // UTC, the default.
+    } else if let Some(rest) = r.strip_prefix(['+', '-']) {
+        let negative = r.starts_with('-');
+        let (hh, rest) = take_digits(rest, 1, 2)?;
+        let mm = if let Some(rest) = rest.strip_prefix(':') {
+            let (mm, rest) = take_digits(rest, 2, 2)?;
+            if !rest.is_empty() {
+                return None;
+            }
+            mm
+        } else if rest.is_empty() {
+            0
+        } else {
+            return None;
+        };
+        ts.offset = if negative {
+            -(hh * 60 + mm)
+        } else {
+            hh * 60 + mm
+        };
+    } else if !r.is_empty() {
+        return None;
+    }
+    ts.hour = hour;
+    ts.minute = minute;
+    ts.second = second;
+    Some(ts)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm); months
+/// outside 1..=12 roll over like Java's lenient Calendar.
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y0 = year + (month - 1).div_euclid(12);
+    let m = (month - 1).rem_euclid(12) + 1;
+    let y = if m <= 2 { y0 - 1 } else { y0 };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468 + (day - 1)
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn yaml11_timestamp(s: &str) -> Option<Value> {
+    let ts = parse_timestamp(s)?;
+    let seconds = days_from_civil(ts.year, ts.month, ts.day) * 86_400
+        + ts.hour * 3600
+        + ts.minute * 60
+        + ts.second
+        - ts.offset * 60;
+    let days = seconds.div_euclid(86_400);
+    let rem = seconds.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let java = format!(
+        "{} {} {:02} {:02}:{:02}:{:02} UTC {}",
+        WEEKDAYS[days.rem_euclid(7) as usize],
+        MONTHS[(m - 1) as usize],
+        d,
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        y
+    );
+    Some(Value::Date {
+        source: s.to_string(),
+        java,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runtime's fallback line parser (harness-spec §2.3), used by the skill parser after any YAML
+// exception.
+
+/// Why a top-level key written in the frontmatter does not survive the fallback parser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LostReason {
+    /// `key: |` / `key: >`: block scalars are skipped.
+    BlockScalar,
+    /// `key:` with nothing after it (a nested map or list follows, or the value is empty).
+    EmptyValue,
+    /// The line does not match `^[A-Za-z][A-Za-z0-9_-]*\s*:` (quoted key, spaces in the key, …).
+    NotAKeyLine,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LostKey {
+    /// The key as written (best effort for lines that do not match the key pattern).
+    pub key: String,
+    /// The line's key (or whole line) range.
+    pub range: TextRange,
+    pub reason: LostReason,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fallback {
+    /// Entries as the runtime holds them: all values strings, duplicates keep the last value in
+    /// the first position.
+    pub entries: Vec<Entry>,
+    pub lost: Vec<LostKey>,
+}
+
+/// The runtime's fallback line parser over `text[range]`.
+pub fn fallback(text: &str, range: TextRange) -> Fallback {
+    let mut out = Fallback::default();
+    let source = &text[range.start..range.end];
+    let mut line_start = 0;
+    while line_start <= source.len() {
+        let rel_end = source[line_start..]
+            .find(['\n', '\r'])
+            .map_or(source.len(), |i| line_start + i);
+        let line = &source[line_start..rel_end];
+        let base = range.start + line_start;
+        fallback_line(line, base, &mut out);
+        if rel_end >= source.len() {
+            break;
+        }
+        let step = if source[rel_end..].starts_with("\r\n") {
+            2
+        } else {
+            1
+        };
+        line_start = rel_end + step;
+    }
+    out
+}
+
+fn fallback_line(line: &str, base: usize, out: &mut Fallback) {
+    if super::java::trim(line).is_empty()
+        || line.starts_with([' ', '\t'])
+        || super::java::trim(line).starts_with('-')
+    {
+        return;
+    }
+    // ^([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)$
+    let key_len = line
+        .bytes()
+        .enumerate()
+        .take_while(|(i, b)| {
+            if *i == 0 {
+                b.is_ascii_alphabetic()
+            } else {
+                b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-'
+            }
+        })
+        .count();
+    let after_key = &line[key_len..];
+    let after_space =
+        after_key.trim_start_matches(|c: char| c.is_ascii() && is_java_space(c as u8));
+    let matched = key_len > 0 && after_space.starts_with(':');
+    if !matched {
+        if let Some(colon) = line.find(':') {
+            out.lost.push(LostKey {
+                key: line[..colon].trim().to_string(),
+                range: TextRange::new(base, base + colon),
+                reason: LostReason::NotAKeyLine,
+            });
+        }
+        return;
+    }
+    let key = &line[..key_len];
+    let key_range = TextRange::new(base, base + key_len);
+    let value_part = &after_space[1..];
+    let value_trimmed_start =
+        value_part.trim_start_matches(|c: char| c.is_ascii() && is_java_space(c as u8));
+    let value_offset = base + (line.len() - value_trimmed_start.len());
+    // `.` does not match Java line terminators; `$` may sit before a final one.
+    let mut value = value_trimmed_start;
+    if let Some(stripped) = value.strip_suffix(['\u{85}', '\u{2028}', '\u{2029}']) {
+        value = stripped;
+    }
+    if value.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+        return;
+    }
+    let value = super::java::trim(value);
+    if value.is_empty() {
+        out.lost.push(LostKey {
+            key: key.to_string(),
+            range: key_range,
+            reason: LostReason::EmptyValue,
+        });
+        return;
+    }
+    if value.starts_with(['|', '>']) {
+        out.lost.push(LostKey {
+            key: key.to_string(),
+            range: key_range,
+            reason: LostReason::BlockScalar,
+        });
+        return;
+    }
+    let value_range = TextRange::new(value_offset, value_offset + value.len());
+    let bytes = value.as_bytes();
+    let unquoted = if bytes.len() >= 2
+        && (bytes[0] == b'"' || bytes[0] == b'\'')
+        && bytes[bytes.len() - 1] == bytes[0]
+    {
+        &value[1..value.len() - 1]
+    } else {
+        value
+    };
+    let node = Node {
+        value: Value::Str(unquoted.to_string()),
+        range: value_range,
+    };
+    if let Some(existing) = out.entries.iter_mut().find(|e| e.key == key) {
+        existing.value = node;
+    } else {
+        out.entries.push(Entry {
+            key: key.to_string(),
+            key_range,
+            value: node,
+        });
+    }
+}
+
+fn is_java_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(text: &str, typing: Typing) -> YamlDoc {
+        parse(text, TextRange::new(0, text.len()), typing).unwrap()
+    }
+
+    fn value(text: &str, typing: Typing) -> Value {
+        let d = doc(&format!("k: {text}"), typing);
+        d.root.unwrap().get("k").unwrap().value.value.clone()
+    }
+
+    fn java(text: &str) -> String {
+        value(text, Typing::Yaml11).java_string().unwrap()
+    }
+
+    #[test]
+    fn ranges_are_whole_file_offsets() {
+        let text = "---\nname: 技能\ndescription: \"🌐 web\"\n---\n";
+        let d = parse(text, TextRange::new(4, 40), Typing::Yaml11).unwrap();
+        let root = d.root.unwrap();
+        let name = root.get("name").unwrap();
+        assert_eq!(name.key_range, TextRange::new(4, 8));
+        assert_eq!(name.value.range, TextRange::new(10, 16));
+        assert_eq!(&text[10..16], "技能");
+        let desc = root.get("description").unwrap();
+        assert_eq!(desc.value.value, Value::Str("🌐 web".into()));
+        assert_eq!(
+            &text[desc.value.range.start..desc.value.range.end],
+            "\"🌐 web\""
+        );
+        assert_eq!(root.range, TextRange::new(4, 40));
+    }
+
+    #[test]
+    fn yaml11_typing() {
+        for (src, expected) in [
+            ("yes", "true"),
+            ("No", "false"),
+            ("OFF", "false"),
+            ("on", "true"),
+            ("1.0", "1.0"),
+            ("1.10", "1.1"),
+            ("1e10", "1.0E10"),
+            ("0.0001", "1.0E-4"),
+            ("12345678.5", "1.23456785E7"),
+            (".inf", "Infinity"),
+            ("-.inf", "-Infinity"),
+            (".nan", "NaN"),
+            ("1:30", "90"),
+            ("-1:30", "-90"),
+            ("1:30.5", "90.5"),
+            ("0x1F", "31"),
+            ("010", "8"),
+            ("0b101", "5"),
+            ("1_000", "1000"),
+            (
+                "123456789012345678901234567890",
+                "123456789012345678901234567890",
+            ),
+            ("2024-01-01", "Mon Jan 01 00:00:00 UTC 2024"),
+            (
+                "2001-12-14t21:59:43.10-05:00",
+                "Sat Dec 15 02:59:43 UTC 2001",
+            ),
+            ("2024-1-1 10:00:00", "Mon Jan 01 10:00:00 UTC 2024"),
+            ("~", "null"),
+            ("0o17", "0o17"),
+            ("08", "08"),
+            ("1.0.0", "1.0.0"),
+            ("y", "y"),
+            ("tRuE", "tRuE"),
+        ] {
+            assert_eq!(java(src), expected, "{src}");
+        }
+        assert_eq!(value("\"yes\"", Typing::Yaml11), Value::Str("yes".into()));
+        assert_eq!(value("!!str 123", Typing::Yaml11), Value::Str("123".into()));
+        assert_eq!(value("", Typing::Yaml11), Value::Null);
+    }
+
+    #[test]
+    fn jackson_typing() {
+        assert_eq!(value("yes", Typing::Jackson), Value::Str("yes".into()));
+        assert_eq!(value("True", Typing::Jackson), Value::Bool(true));
+        assert_eq!(
+            value("2024-01-01", Typing::Jackson),
+            Value::Str("2024-01-01".into())
+        );
+        assert_eq!(value("1:30", Typing::Jackson), Value::Str("1:30".into()));
+        assert_eq!(value("15", Typing::Jackson), Value::Int("15".into()));
+        assert_eq!(value("0x10", Typing::Jackson), Value::Int("16".into()));
+        assert_eq!(
+            value("0.85", Typing::Jackson).java_string().unwrap(),
+            "0.85"
+        );
+        assert_eq!(value("~", Typing::Jackson), Value::Null);
+        // Aliases are not resolved: the anchor's name comes back as a string.
+        let d = doc("a: &x [1, 2]\nb: *x\n", Typing::Jackson);
+        assert_eq!(
+            d.root.unwrap().get("b").unwrap().value.value,
+            Value::Str("x".into())
+        );
+        // Duplicate keys: last value, first position.
+        let d = doc("a: 1\nb: 2\na: 3\n", Typing::Jackson);
+        let root = d.root.unwrap();
+        let Value::Map(entries) = &root.value else {
+            panic!()
+        };
+        assert_eq!(entries[0].key, "a");
+        assert_eq!(entries[0].value.value, Value::Int("3".into()));
+    }
+
+    #[test]
+    fn non_string_keys_are_dropped_and_duplicates_fail() {
+        let d = doc("1: a\nyes: b\nname: c\n", Typing::Yaml11);
+        assert_eq!(d.dropped_keys.len(), 2);
+        assert_eq!(d.dropped_keys[1].value, Value::Bool(true));
+        assert_eq!(d.dropped_keys[1].range, TextRange::new(5, 8));
+        let err = parse("a: 1\na: 2\n", TextRange::new(0, 10), Typing::Yaml11).unwrap_err();
+        assert_eq!(
+            err.kind,
+            YamlErrorKind::DuplicateKey {
+                key: "a".into(),
+                first: TextRange::new(0, 1)
+            }
+        );
+        assert_eq!(err.range, TextRange::new(5, 6));
+    }
+
+    #[test]
+    fn surprises_carry_rendered_values() {
+        let d = doc(
+            "version: 1.0\nwhen: 2024-01-01\nok: hello\nflag: true\nlist: [yes]\n",
+            Typing::Yaml11,
+        );
+        let found: Vec<(&str, &str)> = d
+            .surprises
+            .iter()
+            .map(|s| (s.key_path.as_str(), s.source.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![("version", "1.0"), ("when", "2024-01-01"), ("", "yes")]
+        );
+    }
+
+    #[test]
+    fn block_scalars_and_nested_maps() {
+        let d = doc(
+            "a: |\n  line1\n  line2\nb: >\n  a\n  b\nmetadata: {\"clawdbot\":{\"emoji\":\"🌐\"}}\n",
+            Typing::Yaml11,
+        );
+        let root = d.root.unwrap();
+        assert_eq!(
+            root.get("a").unwrap().value.value,
+            Value::Str("line1\nline2\n".into())
+        );
+        assert_eq!(
+            root.get("b").unwrap().value.value,
+            Value::Str("a b\n".into())
+        );
+        let meta = &root.get("metadata").unwrap().value;
+        let inner = &meta.get("clawdbot").unwrap().value;
+        assert_eq!(
+            inner.get("emoji").unwrap().value.value,
+            Value::Str("🌐".into())
+        );
+    }
+
+    #[test]
+    fn runtime_limits() {
+        // 11 nested levels of nodes pass SnakeYAML's limit of 10, 12 do not.
+        let ok = format!("{}x{}", "[".repeat(10), "]".repeat(10));
+        assert!(parse(&ok, TextRange::new(0, ok.len()), Typing::Yaml11).is_ok());
+        let deep = format!("{}x{}", "[".repeat(11), "]".repeat(11));
+        let err = parse(&deep, TextRange::new(0, deep.len()), Typing::Yaml11).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::TooDeep { limit: 10 });
+        let mut aliases = String::from("a: &a [1]\nb: [");
+        aliases.push_str(&["*a"; 11].join(", "));
+        aliases.push_str("]\n");
+        let err = parse(&aliases, TextRange::new(0, aliases.len()), Typing::Yaml11).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::TooManyAliases { limit: 10 });
+        let err = parse("a: !custom x", TextRange::new(0, 12), Typing::Yaml11).unwrap_err();
+        assert!(matches!(err.kind, YamlErrorKind::UnsupportedTag(_)));
+    }
+
+    #[test]
+    fn hostile_documents_are_errors() {
+        // Billion laughs with scalar aliases only (the runtime's collection-alias limit does not
+        // count those), so our node budget is what stops it.
+        let mut laughs = String::from("a: &a [\"lol\"]\n");
+        let mut prev = "a".to_string();
+        for i in 0..10 {
+            let name = format!("l{i}");
+            laughs.push_str(&format!(
+                "{name}: &{name} [{}]\n",
+                vec![format!("*{prev}"); 10].join(",")
+            ));
+            prev = name;
+        }
+        let err = parse(&laughs, TextRange::new(0, laughs.len()), Typing::Yaml11).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::TooManyAliases { limit: 10 });
+        // Within the runtime's 10 aliases a document can still grow 32-fold: our node budget
+        // stops it.
+        let mut grow = format!("l0: &l0 [{}]\n", ["x"; 5000].join(","));
+        for i in 1..=5 {
+            grow.push_str(&format!("l{i}: &l{i} [*l{}, *l{}]\n", i - 1, i - 1));
+        }
+        let err = parse(&grow, TextRange::new(0, grow.len()), Typing::Yaml11).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::OverBudget);
+        assert!(parse(&laughs, TextRange::new(0, laughs.len()), Typing::Jackson).is_ok());
+        let deep = format!("{}x{}", "[".repeat(10_000), "]".repeat(10_000));
+        for typing in [Typing::Yaml11, Typing::Jackson] {
+            assert!(parse(&deep, TextRange::new(0, deep.len()), typing).is_err());
+        }
+        let deep_block: String = (0..10_000)
+            .map(|i| format!("{}k:\n", " ".repeat(i)))
+            .collect();
+        assert!(parse(
+            &deep_block,
+            TextRange::new(0, deep_block.len()),
+            Typing::Jackson
+        )
+        .is_err());
+        let huge = "a: b\n".repeat(MAX_YAML_BYTES / 5 + 1);
+        let err = parse(&huge, TextRange::new(0, huge.len()), Typing::Jackson).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::OverBudget);
+        let many = format!("[{}]", vec!["1"; MAX_NODES + 1].join(","));
+        let err = parse(&many, TextRange::new(0, many.len()), Typing::Jackson).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::OverBudget);
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let text = "name: a\n\tdescription: b\n";
+        let err = parse(text, TextRange::new(0, text.len()), Typing::Yaml11).unwrap_err();
+        assert_eq!(err.kind, YamlErrorKind::Syntax);
+        assert!(err.range.start <= text.len());
+    }
+
+    #[test]
+    fn fallback_parser_matches_the_runtime() {
+        let text = "name: \"my skill\"\ndescription: |\n  long\nmetadata:\n  a: b\n- item\n  indented: x\nlicense: 'MIT'\nname: second\n\"quoted\": v\nempty:\r\nx : y\n";
+        let f = fallback(text, TextRange::new(0, text.len()));
+        let kept: Vec<(&str, &str)> = f
+            .entries
+            .iter()
+            .map(|e| (e.key.as_str(), e.value.value.as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            kept,
+            vec![("name", "second"), ("license", "MIT"), ("x", "y")]
+        );
+        let lost: Vec<(&str, LostReason)> =
+            f.lost.iter().map(|l| (l.key.as_str(), l.reason)).collect();
+        assert_eq!(
+            lost,
+            vec![
+                ("description", LostReason::BlockScalar),
+                ("metadata", LostReason::EmptyValue),
+                ("\"quoted\"", LostReason::NotAKeyLine),
+                ("empty", LostReason::EmptyValue),
+            ]
+        );
+        let license = &f.entries[1];
+        assert_eq!(
+            &text[license.value.range.start..license.value.range.end],
+            "'MIT'"
+        );
+        assert_eq!(license.key_range, TextRange::new(77, 84));
+    }
+
+    #[test]
+    fn java_doubles() {
+        for (d, s) in [
+            (1.0, "1.0"),
+            (100.0, "100.0"),
+            (1e7, "1.0E7"),
+            (9999999.0, "9999999.0"),
+            (0.001, "0.001"),
+            (0.00012, "1.2E-4"),
+            (-2.5e-10, "-2.5E-10"),
+            (123.456, "123.456"),
+        ] {
+            assert_eq!(java_double_to_string(d), s);
+        }
+    }
 }

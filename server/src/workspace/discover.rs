@@ -159,3 +159,27 @@ fn walk_problem(dir: &Path, err: &ignore::Error) -> Diagnostic {
         format!("could not walk: {message}"),
     )
 }
+
+/// Adds the files and folders a snapshot refers to outside the scanned trees
+/// (`Workspace::referenced_paths`) to `files`, reading the files that exist. Returns whether
+/// anything was added.
+pub fn add_referenced(files: &mut FileSet, paths: &[PathBuf]) -> bool {
+    let mut added = false;
+    for path in paths {
+        if files.contains_file(path) || files.contains_dir(path) {
+            continue;
+        }
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                files.insert_dir(path.clone());
+                added = true;
+            }
+            Ok(meta) if meta.is_file() => {
+                files.insert(path.clone(), FileContent::read(path), None);
+                added = true;
+            }
+            _ => {}
+        }
+    }
+    added
+}

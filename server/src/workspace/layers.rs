@@ -358,10 +358,28 @@ pub fn workspace_dir_source(ws: &Workspace) -> String {
 /// Works on each document's precomputed `Location` (tree + relative path) rather than on path
 /// walks: a 10 000-skill workspace merges without a single path comparison.
 pub fn merged_skills(ws: &Workspace, root: &EffectiveRoot) -> Vec<MergedSkill> {
+    merged_skills_tracking(ws, root, &mut Vec::new())
+}
+
+/// An entry the merge replaced: `loser` was put first, `winner` took its place (same name, a
+/// different file).
+#[derive(Clone, Debug)]
+pub struct Shadowed<T> {
+    pub loser: Arc<T>,
+    pub winner: Arc<T>,
+}
+
+/// [`merged_skills`], also reporting every skill another file of the same name replaced.
+pub fn merged_skills_tracking(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    shadowed: &mut Vec<Shadowed<SkillDoc>>,
+) -> Vec<MergedSkill> {
     let config = &ws.config;
     let is_loaded = |d: &SkillDoc| d.outcome.is_ok() && d.name.is_some();
     let mut merged: Vec<MergedSkill> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
+    let mut replaced: Vec<Arc<SkillDoc>> = Vec::new();
     let mut put = |doc: &Arc<SkillDoc>, source: &str, native: bool| {
         let name = doc.name.clone().unwrap_or_default();
         let skill = MergedSkill {
@@ -371,7 +389,12 @@ pub fn merged_skills(ws: &Workspace, root: &EffectiveRoot) -> Vec<MergedSkill> {
             workspace_native: native,
         };
         match index.get(&name) {
-            Some(&i) => merged[i] = skill,
+            Some(&i) => {
+                let previous = std::mem::replace(&mut merged[i], skill);
+                if previous.doc.path != merged[i].doc.path {
+                    replaced.push(previous.doc);
+                }
+            }
             None => {
                 index.insert(name, merged.len());
                 merged.push(skill);
@@ -434,6 +457,15 @@ pub fn merged_skills(ws: &Workspace, root: &EffectiveRoot) -> Vec<MergedSkill> {
             }
         }
     }
+    for loser in replaced {
+        let winner = merged
+            .iter()
+            .find(|m| Some(&m.name) == loser.name.as_ref())
+            .map(|m| m.doc.clone());
+        if let Some(winner) = winner.filter(|w| w.path != loser.path) {
+            shadowed.push(Shadowed { loser, winner });
+        }
+    }
     merged
 }
 
@@ -485,6 +517,16 @@ impl ListedSubagent {
 
 /// The subagent entries of one reasoning step, in list order (visible or not).
 pub fn merged_subagents(ws: &Workspace, root: &EffectiveRoot) -> Vec<ListedSubagent> {
+    merged_subagents_tracking(ws, root, &mut Vec::new())
+}
+
+/// [`merged_subagents`], also reporting every spec another file of the same id replaced
+/// (dynamic mode: the later one wins) or kept out (static mode: the earlier one wins).
+pub fn merged_subagents_tracking(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    shadowed: &mut Vec<Shadowed<SubagentDoc>>,
+) -> Vec<ListedSubagent> {
     let config = &ws.config;
     let docs: HashMap<&Path, &Arc<SubagentDoc>> =
         ws.subagents.iter().map(|d| (d.path.as_path(), d)).collect();
@@ -548,7 +590,14 @@ pub fn merged_subagents(ws: &Workspace, root: &EffectiveRoot) -> Vec<ListedSubag
                 doc: Some(doc),
             };
             match index.get(&entry.id) {
-                Some(&i) => list[i] = entry,
+                Some(&i) => {
+                    let previous = std::mem::replace(&mut list[i], entry);
+                    if let (Some(loser), Some(winner)) = (previous.doc, list[i].doc.clone()) {
+                        if loser.path != winner.path {
+                            shadowed.push(Shadowed { loser, winner });
+                        }
+                    }
+                }
                 None => {
                     index.insert(entry.id.clone(), list.len());
                     list.push(entry);
@@ -566,11 +615,16 @@ pub fn merged_subagents(ws: &Workspace, root: &EffectiveRoot) -> Vec<ListedSubag
         }
         fs_scan.sort_by(|a, b| java_cmp(&a.0.to_lowercase(), &b.0.to_lowercase()));
         for (_, doc) in fs_scan {
-            if !list.iter().any(|e| e.id == doc.id) {
-                list.push(ListedSubagent {
+            match list.iter().find(|e| e.id == doc.id) {
+                None => list.push(ListedSubagent {
                     id: doc.id.clone(),
                     doc: Some(doc),
-                });
+                }),
+                Some(kept) => {
+                    if let Some(winner) = kept.doc.clone().filter(|w| w.path != doc.path) {
+                        shadowed.push(Shadowed { loser: doc, winner });
+                    }
+                }
             }
         }
     }

@@ -159,6 +159,56 @@ impl Workspace {
         }
     }
 
+    /// A snapshot of in-memory files (absolute paths → text), with no environment variables: for
+    /// tests and for callers that already hold the texts.
+    pub fn from_texts<P: Into<PathBuf>, T: AsRef<str>>(
+        config: Config,
+        texts: impl IntoIterator<Item = (P, T)>,
+    ) -> Workspace {
+        let mut files = FileSet::new();
+        files.insert_dir(config.workspace.clone());
+        for (path, text) in texts {
+            files.insert_text(path.into(), text.as_ref());
+        }
+        Workspace::build(
+            Arc::new(config),
+            Vec::new(),
+            Arc::new(files),
+            Arc::new(Env::new()),
+            None,
+        )
+    }
+
+    /// Folders and files outside the scanned trees that the workspace refers to and whose existence
+    /// matters: each subagent's `workspace.path` and its `AGENTS.md`. Front-ends add them to the
+    /// file set (see `discover::add_referenced`) and rebuild.
+    pub fn referenced_paths(&self) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for subagent in &self.subagents {
+            if let Some(dir) = self.subagent_workspace_dir(subagent) {
+                out.push(dir.join("AGENTS.md"));
+                out.push(dir);
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// A subagent's `workspace.path` resolved like `mainWorkspace.resolve(p).normalize()`.
+    pub fn subagent_workspace_dir(&self, subagent: &SubagentDoc) -> Option<PathBuf> {
+        let raw = crate::syntax::java::trim(&subagent.workspace_path.as_ref()?.value).to_string();
+        if raw.is_empty() {
+            return None;
+        }
+        let path = Path::new(&raw);
+        Some(if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            crate::base::pathutil::normalize_lexically(&self.config.workspace.join(path))
+        })
+    }
+
     /// The kind of a file of this workspace, if the runtime reads it.
     pub fn kind_of(&self, path: &Path) -> Option<FileKind> {
         self.kinds.get(path).map(|(_, kind)| *kind)

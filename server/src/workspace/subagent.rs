@@ -3,11 +3,16 @@
 //! fallbacks, and whether the declaration is loaded or dropped. Diagnostics found while parsing
 //! are kept with the document.
 //!
-//! OWNER: the skills/subagents parsing work (see docs/architecture.md).
+//! Depends on `syntax` and the rule catalog only; cross-file checks of `tools:`/`skills:` names and
+//! duplicate ids belong to `check::cross`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::base::{Diagnostic, TextRange};
+use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
+use crate::rules::subagent as rules;
+use crate::syntax::frontmatter::{self, OpeningTrap, SubagentSplit, SubagentSplitError};
+use crate::syntax::java;
+use crate::syntax::yaml::{self, Entry, Node, Typing, Value};
 use crate::workspace::layout::Location;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +71,20 @@ pub struct SubagentDoc {
     /// `Ok` when the runtime loads the declaration.
     pub outcome: Result<(), SubagentDrop>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The runtime's frontmatter split, when it finds one.
+    pub split: Option<SubagentSplit>,
+    /// Frontmatter entries as Jackson reads them (empty when the YAML failed).
+    pub metadata: Vec<Entry>,
+    pub description_range: Option<TextRange>,
+    /// `temperature` as the runtime uses it (`None` = inherit).
+    pub temperature: Option<f64>,
+    /// `top_p` (else `topP`), `None` = inherit.
+    pub top_p: Option<f64>,
+    pub variant: Option<String>,
+    /// `expose_to_user` (else `exposeToUser`): tri-state.
+    pub expose_to_user: Option<bool>,
+    /// Range of the `workspace.path` or body problem's body text, for navigation.
+    pub body_range: Option<TextRange>,
 }
 
 impl SubagentDoc {
@@ -75,36 +94,826 @@ impl SubagentDoc {
     }
 }
 
-/// Parses one subagent spec. Placeholder until the parser lands.
-pub fn parse(path: PathBuf, location: Location, content: &crate::base::FileContent) -> SubagentDoc {
-    let id = path
-        .file_name()
-        .map(|n| n.to_string_lossy().trim_end_matches(".md").to_string())
-        .unwrap_or_default();
-    let text = content.text().unwrap_or("");
-    let description = text
-        .lines()
-        .find_map(|l| l.strip_prefix("description:").map(|v| v.trim().to_string()));
-    SubagentDoc {
+/// Keys `AgentSpecLoader` reads (anything else is ignored).
+pub const KNOWN_KEYS: &[&str] = &[
+    "description",
+    "workspace",
+    "model",
+    "steps",
+    "maxIters",
+    "temperature",
+    "top_p",
+    "topP",
+    "variant",
+    "mode",
+    "hidden",
+    "expose_to_user",
+    "exposeToUser",
+    "tools",
+    "skills",
+];
+
+/// The default step budget.
+pub const DEFAULT_STEPS: u32 = 10;
+
+/// Agent id for a subagent file: the file name without its trailing `.md` (case-sensitive).
+pub fn agent_id(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .map(|n| n.strip_suffix(".md").map(str::to_string).unwrap_or(n))
+        .unwrap_or_default()
+}
+
+/// Why an id is unsafe as a folder name (`agents/<id>/workspace`), if it is.
+pub fn id_problem(id: &str) -> Option<&'static str> {
+    if id.is_empty() {
+        Some("is empty")
+    } else if id.contains(['/', '\\']) {
+        Some("contains a path separator")
+    } else if id.contains("..") {
+        Some("contains `..`")
+    } else if id.chars().any(char::is_whitespace) {
+        Some("contains whitespace")
+    } else if id.contains(':') {
+        Some("contains `:`")
+    } else {
+        None
+    }
+}
+
+/// Parses one subagent spec. Unreadable, non-UTF-8 or oversized content gives a dropped document
+/// without diagnostics (the `WS` rules report those).
+pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> SubagentDoc {
+    let id = agent_id(&path);
+    let mut doc = SubagentDoc {
         path,
         location,
         id,
-        outcome: if description.is_some() {
-            Ok(())
-        } else {
-            Err(SubagentDrop::MissingDescription)
-        },
-        description,
+        description: None,
         workspace_mode: WorkspaceMode::Isolated,
         workspace_path: None,
         body: None,
         model: None,
-        steps: 10,
+        steps: DEFAULT_STEPS,
         mode: AgentMode::All,
         hidden: false,
         tools: Vec::new(),
         skills: Vec::new(),
-        opening_range: TextRange::new(0, 3),
+        opening_range: TextRange::empty(0),
+        outcome: Err(SubagentDrop::Unreadable),
         diagnostics: Vec::new(),
+        split: None,
+        metadata: Vec::new(),
+        description_range: None,
+        temperature: None,
+        top_p: None,
+        variant: None,
+        expose_to_user: None,
+        body_range: None,
+    };
+    let Some(text) = content.text() else {
+        return doc;
+    };
+    doc.outcome = Ok(());
+    let mut out = Vec::new();
+    file_rules(&mut doc, &mut out);
+    parse_text(&mut doc, text, &mut out);
+    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    doc.diagnostics = out;
+    doc
+}
+
+fn fail(doc: &mut SubagentDoc, reason: SubagentDrop) {
+    if doc.outcome.is_ok() {
+        doc.outcome = Err(reason);
+    }
+}
+
+fn file_rules(doc: &mut SubagentDoc, out: &mut Vec<Diagnostic>) {
+    let at = TextRange::empty(0);
+    if let Some(problem) = id_problem(&doc.id) {
+        out.push(rules::SA005.at(
+            &doc.path,
+            at,
+            format!(
+                "the agent id `{}` (from the file name) {problem}; the runtime accepts it, but its isolated folder `agents/{}/workspace` may escape the workspace or fail",
+                doc.id, doc.id
+            ),
+        ));
+        if doc.id.is_empty() {
+            fail(doc, SubagentDrop::EmptyId);
+        }
+    }
+    if doc.id == "general-purpose" {
+        out.push(rules::SA006.at(
+            &doc.path,
+            at,
+            "`general-purpose.md` replaces the built-in general-purpose subagent (dynamic mode) or adds a second entry (static mode)",
+        ));
+    }
+    let depth = doc.location.rel.split('/').count();
+    if doc.location.rel.starts_with("subagents/") && depth > 2 {
+        out.push(rules::SA007.at(
+            &doc.path,
+            at,
+            format!(
+                "`{}` is in a folder below `subagents/`; only the filesystem scan (recursive) loads it, as id `{}`, the local folder scan does not",
+                doc.location.rel, doc.id
+            ),
+        ));
+    }
+}
+
+fn parse_text(doc: &mut SubagentDoc, text: &str, out: &mut Vec<Diagnostic>) {
+    let path = doc.path.clone();
+    let split = match frontmatter::split_subagent(text) {
+        Ok(split) => split,
+        Err(SubagentSplitError::NoFrontmatter) => {
+            fail(doc, SubagentDrop::NoFrontmatter);
+            out.push(match frontmatter::opening_trap(text) {
+                Some(OpeningTrap::Bom { range }) => rules::SA018
+                    .at(&path, range, "the file starts with a UTF-8 byte order mark; the runtime sees no `---` and silently ignores the file")
+                    .with_fix(edit_fix(&path, range, "", "Delete the byte order mark")),
+                Some(OpeningTrap::LeadingWhitespace { range }) => rules::SA019
+                    .at(&path, range, "blank lines or spaces before the opening `---`; the runtime silently ignores the file")
+                    .with_fix(edit_fix(&path, range, "", "Remove what comes before `---`")),
+                _ if java::is_blank(text) => rules::SA001.at(&path, TextRange::empty(0), "the file is blank; the runtime silently ignores it"),
+                _ => rules::SA001.at(&path, TextRange::empty(0), "the file does not start with `---`; the runtime silently ignores it"),
+            });
+            return;
+        }
+        Err(SubagentSplitError::NotClosed) => {
+            fail(doc, SubagentDrop::NotClosed);
+            out.push(rules::SA002.at(
+                &path,
+                TextRange::new(0, 3),
+                "the frontmatter is never closed with `---`; the runtime logs \"front matter not closed\" and ignores the file",
+            ));
+            return;
+        }
+    };
+    doc.split = Some(split);
+    doc.opening_range = split.opening;
+    if let Some(OpeningTrap::LongOpener { range }) = frontmatter::opening_trap(text) {
+        out.push(
+            rules::SA021
+                .at(&path, range, "the frontmatter opens with more than three dashes; the runtime keeps the extra `-` as the start of the YAML")
+                .with_fix(edit_fix(&path, range, "---", "Use `---`")),
+        );
+    }
+    if let Some(range) = frontmatter::unexpected_closing(text, split.closing) {
+        out.push(rules::SA020.at(
+            &path,
+            range,
+            "this `---` closes the frontmatter: the runtime ends the YAML at the first `---` after the opener and the rest becomes the body",
+        ));
+    }
+    let body = &text[split.body.start..split.body.end];
+
+    let entries = if split.yaml.is_empty() {
+        Vec::new()
+    } else {
+        match yaml::parse(text, split.yaml, Typing::Jackson) {
+            Ok(parsed) => match parsed.root {
+                None => Vec::new(),
+                Some(Node {
+                    value: Value::Map(entries),
+                    ..
+                }) => entries,
+                Some(other) => {
+                    fail(doc, SubagentDrop::InvalidYaml);
+                    out.push(rules::SA003.at(
+                        &path,
+                        other.range,
+                        format!(
+                            "the frontmatter is a {}, not a map; the runtime logs a WARN and ignores the file",
+                            other.value.type_name()
+                        ),
+                    ));
+                    return;
+                }
+            },
+            Err(err) => {
+                fail(doc, SubagentDrop::InvalidYaml);
+                let range = if err.range.is_empty() {
+                    let end = text[err.range.start..]
+                        .chars()
+                        .next()
+                        .map_or(err.range.start, |c| err.range.start + c.len_utf8());
+                    TextRange::new(err.range.start, end)
+                } else {
+                    err.range
+                };
+                out.push(rules::SA003.at(
+                    &path,
+                    range,
+                    format!(
+                        "invalid YAML: {}; the runtime logs a WARN and ignores the file",
+                        err.message
+                    ),
+                ));
+                return;
+            }
+        }
+    };
+    if entries.is_empty() {
+        fail(doc, SubagentDrop::EmptyFrontmatter);
+        out.push(rules::SA003.at(
+            &path,
+            split.opening,
+            "the frontmatter is empty; the runtime silently ignores the file",
+        ));
+        return;
+    }
+    doc.metadata = entries;
+    read_keys(doc, body, split, out);
+}
+
+fn edit_fix(path: &Path, range: TextRange, new_text: &str, title: &str) -> Fix {
+    Fix {
+        title: title.into(),
+        edits: vec![FileEdit {
+            path: path.to_path_buf(),
+            range,
+            new_text: new_text.into(),
+        }],
+    }
+}
+
+/// Java `Object.toString()` of a value as Jackson builds it (`List`/`LinkedHashMap` formats).
+fn java_to_string(value: &Value) -> String {
+    match value {
+        Value::List(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|n| java_to_string(&n.value))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Map(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|e| format!("{}={}", e.key, java_to_string(&e.value.value)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.java_string().unwrap_or_default(),
+    }
+}
+
+fn number(value: &Value) -> Option<f64> {
+    match value {
+        Value::Int(text) => text.parse().ok(),
+        Value::Float { value, .. } => Some(*value),
+        _ => None,
+    }
+}
+
+/// `Double.parseDouble(s.trim())` for the texts that matter here.
+fn parse_java_double(s: &str) -> Option<f64> {
+    let t = java::trim(s);
+    let t = t.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(t);
+    match t {
+        "NaN" => Some(f64::NAN),
+        "Infinity" | "+Infinity" => Some(f64::INFINITY),
+        "-Infinity" => Some(f64::NEG_INFINITY),
+        _ if t.bytes().any(|b| b.is_ascii_digit())
+            && t.bytes()
+                .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)) =>
+        {
+            t.parse().ok()
+        }
+        _ => None,
+    }
+}
+
+fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut Vec<Diagnostic>) {
+    let path = doc.path.clone();
+    let entries = doc.metadata.clone();
+    let get = |key: &str| entries.iter().find(|e| e.key == key);
+
+    for entry in &entries {
+        if entry.key == "name" {
+            out.push(rules::SA008.at(
+                &path,
+                entry.key_range,
+                format!(
+                    "`name:` is ignored: the agent id is the file name (`{}`)",
+                    doc.id
+                ),
+            ));
+        } else if !KNOWN_KEYS.contains(&entry.key.as_str()) {
+            out.push(rules::SA016.at(
+                &path,
+                entry.key_range,
+                format!("`{}` is not read by the runtime and is ignored", entry.key),
+            ));
+        }
+    }
+
+    // description
+    match get("description") {
+        Some(e) if !matches!(e.value.value, Value::Null) => {
+            let text = java::trim(&java_to_string(&e.value.value)).to_string();
+            if text.is_empty() {
+                fail(doc, SubagentDrop::MissingDescription);
+                out.push(rules::SA004.at(
+                    &path,
+                    e.value.range,
+                    "`description` is blank; the runtime logs a WARN and drops the declaration",
+                ));
+            } else {
+                doc.description = Some(text);
+                doc.description_range = Some(e.value.range);
+            }
+        }
+        Some(e) => {
+            fail(doc, SubagentDrop::MissingDescription);
+            out.push(rules::SA004.at(
+                &path,
+                e.value.range,
+                "`description` is empty; the runtime logs a WARN and drops the declaration",
+            ));
+        }
+        None => {
+            fail(doc, SubagentDrop::MissingDescription);
+            out.push(rules::SA004.at(
+                &path,
+                split.opening,
+                "the frontmatter has no `description`; the runtime logs a WARN and drops the declaration",
+            ));
+        }
+    }
+
+    // workspace
+    if let Some(e) = get("workspace") {
+        match &e.value.value {
+            Value::Map(_) => {
+                if let Some(mode) = e.value.get("mode") {
+                    if !matches!(mode.value.value, Value::Null) {
+                        let text = java::trim(&java_to_string(&mode.value.value)).to_lowercase();
+                        match text.as_str() {
+                            "isolated" => doc.workspace_mode = WorkspaceMode::Isolated,
+                            "shared" => doc.workspace_mode = WorkspaceMode::Shared,
+                            _ => out.push(rules::SA010.at(
+                                &path,
+                                mode.value.range,
+                                format!(
+                                    "`workspace.mode: {}` is neither `isolated` nor `shared`; the runtime logs a WARN and uses `isolated`",
+                                    java_to_string(&mode.value.value)
+                                ),
+                            )),
+                        }
+                    }
+                }
+                if let Some(p) = e.value.get("path") {
+                    if let Some(s) = p.value.value.java_string() {
+                        let s = java::trim(&s).to_string();
+                        if !s.is_empty() && !matches!(p.value.value, Value::Null) {
+                            doc.workspace_path = Some(Spanned {
+                                value: s,
+                                range: p.value.range,
+                            });
+                        }
+                    }
+                }
+            }
+            Value::Null => {}
+            other => out.push(rules::SA009.at(
+                &path,
+                e.value.range,
+                format!(
+                    "`workspace` is a {}, not a map; the runtime ignores it (isolated workspace, no path)",
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+
+    // body
+    if !body.is_empty() {
+        doc.body_range = Some(split.body);
+        if let Some(p) = &doc.workspace_path {
+            out.push(rules::SA011.at(
+                &path,
+                split.body,
+                format!(
+                    "`workspace.path` is set (`{}`), so the runtime logs a WARN and discards this body; the system prompt comes from `{}/AGENTS.md`",
+                    p.value, p.value
+                ),
+            ));
+        } else {
+            doc.body = Some(body.to_string());
+        }
+    }
+
+    // model / variant
+    if let Some(e) = get("model") {
+        if let Some(s) = e.value.value.java_string() {
+            if !matches!(e.value.value, Value::Null) {
+                doc.model = Some(Spanned {
+                    value: java::trim(&s).to_string(),
+                    range: e.value.range,
+                });
+            }
+        }
+    }
+    if let Some(e) = get("variant") {
+        if !matches!(e.value.value, Value::Null) {
+            doc.variant = Some(java::trim(&java_to_string(&e.value.value)).to_string());
+        }
+    }
+
+    // steps / maxIters
+    let steps = get("steps");
+    let max_iters = get("maxIters");
+    if let Some(e) = max_iters {
+        out.push(rules::SA017.at(
+            &path,
+            e.key_range,
+            if steps.is_some_and(|s| number(&s.value.value).is_some()) {
+                "`maxIters` is deprecated and ignored here because `steps` is a number"
+            } else {
+                "`maxIters` is a deprecated alias of `steps`; write `steps:` instead"
+            },
+        ));
+    }
+    let mut steps_set = false;
+    for (key, e) in [("steps", steps), ("maxIters", max_iters)] {
+        let Some(e) = e else { continue };
+        match number(&e.value.value) {
+            Some(n) if !steps_set => {
+                steps_set = true;
+                let int = n.trunc();
+                if int <= 0.0 {
+                    out.push(rules::SA013.at(
+                        &path,
+                        e.value.range,
+                        format!(
+                            "`{key}: {}` is not positive; the runtime accepts it as is",
+                            java_to_string(&e.value.value)
+                        ),
+                    ));
+                }
+                doc.steps = int.clamp(0.0, u32::MAX as f64) as u32;
+            }
+            Some(_) => {}
+            None => out.push(rules::SA013.at(
+                &path,
+                e.value.range,
+                format!(
+                    "`{key}` is a {}, not a number; the runtime ignores it{}",
+                    e.value.value.type_name(),
+                    if key == "steps" {
+                        ""
+                    } else {
+                        " (default 10 steps)"
+                    }
+                ),
+            )),
+        }
+    }
+
+    // temperature / top_p
+    let top_p = get("top_p").or_else(|| get("topP"));
+    for (key, e, max) in [
+        ("temperature", get("temperature"), 2.0),
+        ("top_p", top_p, 1.0),
+    ] {
+        let Some(e) = e else { continue };
+        if matches!(e.value.value, Value::Null) {
+            continue;
+        }
+        let parsed = number(&e.value.value).or_else(|| {
+            e.value
+                .value
+                .java_string()
+                .and_then(|s| parse_java_double(&s))
+        });
+        match parsed {
+            Some(v) => {
+                if !(0.0..=max).contains(&v) {
+                    out.push(rules::SA014.at(
+                        &path,
+                        e.value.range,
+                        format!("`{key}: {}` is outside 0–{max}; the runtime passes it to the model unchecked", java_to_string(&e.value.value)),
+                    ));
+                }
+                if key == "temperature" {
+                    doc.temperature = Some(v);
+                } else {
+                    doc.top_p = Some(v);
+                }
+            }
+            None => out.push(rules::SA014.at(
+                &path,
+                e.value.range,
+                format!(
+                    "`{key}: {}` is not numeric; the runtime logs a WARN and inherits the parent's value",
+                    java_to_string(&e.value.value)
+                ),
+            )),
+        }
+    }
+
+    // mode
+    if let Some(e) = get("mode") {
+        if !matches!(e.value.value, Value::Null) {
+            let text = java::trim(&java_to_string(&e.value.value)).to_lowercase();
+            doc.mode = match text.as_str() {
+                "primary" => AgentMode::Primary,
+                "subagent" => AgentMode::Subagent,
+                "all" => AgentMode::All,
+                _ => {
+                    out.push(rules::SA012.at(
+                        &path,
+                        e.value.range,
+                        format!(
+                            "`mode: {}` is not `primary`, `subagent` or `all`; the runtime logs a WARN and uses `all`",
+                            java_to_string(&e.value.value)
+                        ),
+                    ));
+                    AgentMode::All
+                }
+            };
+        }
+    }
+
+    // hidden / expose_to_user
+    let expose = get("expose_to_user").or_else(|| get("exposeToUser"));
+    for (key, e) in [("hidden", get("hidden")), ("expose_to_user", expose)] {
+        let Some(e) = e else { continue };
+        let value = match &e.value.value {
+            Value::Bool(b) => Some(*b),
+            Value::Null => None,
+            other => {
+                let text = java_to_string(other);
+                let parsed = text.eq_ignore_ascii_case("true");
+                if !matches!(text.to_ascii_lowercase().as_str(), "true" | "false") {
+                    out.push(rules::SA015.at(
+                        &path,
+                        e.value.range,
+                        format!(
+                            "`{key}: {text}` is not a boolean; the runtime reads it with `Boolean.parseBoolean` as `{parsed}`"
+                        ),
+                    ));
+                }
+                Some(parsed)
+            }
+        };
+        if let Some(v) = value {
+            if key == "hidden" {
+                doc.hidden = v;
+            } else {
+                doc.expose_to_user = Some(v);
+            }
+        }
+    }
+
+    // tools / skills
+    if let Some(e) = get("tools") {
+        doc.tools = name_list(&e.value);
+    }
+    if let Some(e) = get("skills") {
+        doc.skills = name_list(&e.value);
+    }
+}
+
+/// A `tools:`/`skills:` value as the runtime reads it: a YAML list (each element's `toString`,
+/// trimmed, empties dropped) or a comma string (`[a, b]` brackets stripped), with a range per name.
+pub fn name_list(node: &Node) -> Vec<Spanned<String>> {
+    match &node.value {
+        Value::Null => Vec::new(),
+        Value::List(items) => items
+            .iter()
+            .filter_map(|item| {
+                let text = java::trim(&java_to_string(&item.value)).to_string();
+                (!text.is_empty()).then_some(Spanned {
+                    value: text,
+                    range: item.range,
+                })
+            })
+            .collect(),
+        other => {
+            let text = java_to_string(other);
+            let trimmed = java::trim(&text);
+            let inner = trimmed
+                .strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .unwrap_or(trimmed);
+            // For a plain or simply quoted scalar the text sits in the source at a fixed offset;
+            // names are located by search so escapes cannot misplace a range.
+            let mut cursor = 0usize;
+            inner
+                .split(',')
+                .filter_map(|part| {
+                    let name = java::trim(part);
+                    if name.is_empty() {
+                        return None;
+                    }
+                    Some((name.to_string(), cursor_find(&mut cursor, &text, name)))
+                })
+                .map(|(name, found)| Spanned {
+                    range: found
+                        .map(|at| offset_in_node(node, at, name.len()))
+                        .unwrap_or(node.range),
+                    value: name,
+                })
+                .collect()
+        }
+    }
+}
+
+fn cursor_find(cursor: &mut usize, text: &str, needle: &str) -> Option<usize> {
+    let at = text[*cursor..].find(needle)? + *cursor;
+    *cursor = at + needle.len();
+    Some(at)
+}
+
+/// Maps an offset inside a scalar's value to the file when the scalar is written without escapes
+/// (plain, or quoted with one leading quote character).
+fn offset_in_node(node: &Node, at: usize, len: usize) -> TextRange {
+    let value_len = node.value.java_string().map_or(0, |s| s.len());
+    let shift = match node.range.len().checked_sub(value_len) {
+        Some(0) => 0,
+        Some(2) => 1,
+        _ => return node.range,
+    };
+    TextRange::new(
+        node.range.start + shift + at,
+        node.range.start + shift + at + len,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::layout::Tree;
+    use std::sync::Arc;
+
+    fn parse_at(rel: &str, text: &str) -> SubagentDoc {
+        parse(
+            PathBuf::from(format!("/w/{rel}")),
+            Location {
+                tree: Tree::Shared,
+                rel: rel.to_string(),
+            },
+            &FileContent::Text(Arc::from(text)),
+        )
+    }
+
+    fn agent(text: &str) -> SubagentDoc {
+        parse_at("subagents/researcher.md", text)
+    }
+
+    fn codes(doc: &SubagentDoc) -> Vec<(&'static str, usize, usize)> {
+        doc.diagnostics
+            .iter()
+            .map(|d| (d.code, d.range.start, d.range.end))
+            .collect()
+    }
+
+    #[test]
+    fn parses_all_hyperparams() {
+        let text = "---\ndescription: Finds things\ntemperature: 0.4\ntop_p: 0.85\nvariant: thinking\nsteps: 15\nmodel: openai:gpt-4o-mini\ntools: [read_file, web_search]\nskills: \"pdf, 技能\"\n---\n\nYou research.\n";
+        let doc = agent(text);
+        assert_eq!(doc.outcome, Ok(()));
+        assert!(doc.diagnostics.is_empty(), "{:?}", doc.diagnostics);
+        assert_eq!(doc.id, "researcher");
+        assert_eq!(doc.description.as_deref(), Some("Finds things"));
+        assert_eq!(doc.temperature, Some(0.4));
+        assert_eq!(doc.top_p, Some(0.85));
+        assert_eq!(doc.variant.as_deref(), Some("thinking"));
+        assert_eq!(doc.steps, 15);
+        assert_eq!(doc.model.as_ref().unwrap().value, "openai:gpt-4o-mini");
+        assert_eq!(doc.body.as_deref(), Some("You research."));
+        let tools: Vec<(&str, usize, usize)> = doc
+            .tools
+            .iter()
+            .map(|t| (t.value.as_str(), t.range.start, t.range.end))
+            .collect();
+        assert_eq!(
+            tools,
+            vec![("read_file", 121, 130), ("web_search", 132, 142)]
+        );
+        let skills: Vec<(&str, &str)> = doc
+            .skills
+            .iter()
+            .map(|s| (s.value.as_str(), &text[s.range.start..s.range.end]))
+            .collect();
+        assert_eq!(skills, vec![("pdf", "pdf"), ("技能", "技能")]);
+    }
+
+    #[test]
+    fn steps_and_numbers() {
+        assert_eq!(
+            agent("---\ndescription: d\nsteps: 20\nmaxIters: 5\n---\n").steps,
+            20
+        );
+        let doc = agent("---\ndescription: d\nsteps: many\nmaxIters: 5\n---\n");
+        assert_eq!(doc.steps, 5);
+        assert_eq!(codes(&doc), vec![("SA013", 26, 30), ("SA017", 31, 39)]);
+        let doc = agent("---\ndescription: d\ntemperature: hot\ntop_p: 1.5\nsteps: 0\n---\n");
+        assert_eq!(doc.temperature, None);
+        assert_eq!(doc.top_p, Some(1.5));
+        assert_eq!(
+            codes(&doc),
+            vec![("SA014", 32, 35), ("SA014", 43, 46), ("SA013", 54, 55)]
+        );
+        assert_eq!(
+            agent("---\ndescription: d\ntemperature: \"0.7\"\n---\n").temperature,
+            Some(0.7)
+        );
+    }
+
+    #[test]
+    fn modes_and_workspace() {
+        let doc = agent("---\ndescription: d\nmode: boss\nworkspace:\n  mode: private\n  path: ../x\n---\nbody text\n");
+        assert_eq!(doc.mode, AgentMode::All);
+        assert_eq!(doc.workspace_mode, WorkspaceMode::Isolated);
+        assert_eq!(doc.workspace_path.as_ref().unwrap().value, "../x");
+        assert_eq!(doc.body, None);
+        assert_eq!(
+            codes(&doc),
+            vec![("SA012", 25, 29), ("SA010", 49, 56), ("SA011", 74, 83)]
+        );
+        let doc = agent("---\ndescription: d\nworkspace: shared\nmode: PRIMARY\n---\n");
+        assert_eq!(doc.mode, AgentMode::Primary);
+        assert!(!doc.is_visible());
+        assert_eq!(codes(&doc), vec![("SA009", 30, 36)]);
+    }
+
+    #[test]
+    fn booleans_and_keys() {
+        let doc = agent(
+            "---\ndescription: d\nhidden: yes\nexpose_to_user: True\nname: x\nurl: http://x\n---\n",
+        );
+        // Jackson keeps `yes` a string; parseBoolean("yes") is false.
+        assert!(!doc.hidden);
+        assert_eq!(doc.expose_to_user, Some(true));
+        assert_eq!(
+            codes(&doc),
+            vec![("SA015", 27, 30), ("SA008", 52, 56), ("SA016", 60, 63)]
+        );
+    }
+
+    #[test]
+    fn drops() {
+        let doc = agent("---\nmodel: x\n---\n");
+        assert_eq!(doc.outcome, Err(SubagentDrop::MissingDescription));
+        assert_eq!(codes(&doc), vec![("SA004", 0, 3)]);
+        let doc = agent("---\ndescription: \"  \"\n---\n");
+        assert_eq!(codes(&doc), vec![("SA004", 17, 21)]);
+        let doc = agent("\u{FEFF}---\ndescription: d\n---\n");
+        assert_eq!(doc.outcome, Err(SubagentDrop::NoFrontmatter));
+        assert_eq!(codes(&doc), vec![("SA018", 0, 3)]);
+        let doc = agent("\n---\ndescription: d\n---\n");
+        assert_eq!(codes(&doc), vec![("SA019", 0, 1)]);
+        assert_eq!(agent("   ").outcome, Err(SubagentDrop::NoFrontmatter));
+        let doc = agent("---\ndescription: d\n");
+        assert_eq!(doc.outcome, Err(SubagentDrop::NotClosed));
+        assert_eq!(codes(&doc), vec![("SA002", 0, 3)]);
+        let doc = agent("---\n---\nbody");
+        assert_eq!(doc.outcome, Err(SubagentDrop::EmptyFrontmatter));
+        let doc = agent("---\ndescription: [unclosed\n---\n");
+        assert_eq!(doc.outcome, Err(SubagentDrop::InvalidYaml));
+        assert_eq!(doc.diagnostics[0].code, "SA003");
+        let doc = agent("---\njust text\n---\n");
+        assert_eq!(doc.outcome, Err(SubagentDrop::InvalidYaml));
+        let doc = agent("---\ndescription: a---b\n---\n");
+        assert_eq!(doc.description.as_deref(), Some("a"));
+        assert_eq!(codes(&doc), vec![("SA020", 18, 21)]);
+        let doc = agent("----\ndescription: d\n---\n");
+        assert_eq!(doc.diagnostics[0].code, "SA021");
+        assert_eq!(doc.diagnostics[0].fixes[0].edits[0].new_text, "---");
+    }
+
+    #[test]
+    fn ids_and_locations() {
+        let ok = "---\ndescription: d\n---\n";
+        let doc = parse_at("subagents/general-purpose.md", ok);
+        assert_eq!(codes(&doc), vec![("SA006", 0, 0)]);
+        let doc = parse_at("subagents/team/lead.md", ok);
+        assert_eq!(doc.id, "lead");
+        assert_eq!(codes(&doc), vec![("SA007", 0, 0)]);
+        let doc = parse_at("subagents/my agent.md", ok);
+        assert_eq!(codes(&doc), vec![("SA005", 0, 0)]);
+        let doc = parse_at("subagents/.md", ok);
+        assert_eq!(doc.outcome, Err(SubagentDrop::EmptyId));
+        assert_eq!(id_problem("a:b"), Some("contains `:`"));
+        assert_eq!(id_problem("a..b"), Some("contains `..`"));
+        assert_eq!(id_problem("writer"), None);
+    }
+
+    #[test]
+    fn crlf_and_emoji() {
+        let text = "---\r\ndescription: 研究 😀\r\n---\r\n\r\n提示\r\n";
+        let doc = agent(text);
+        assert_eq!(doc.description.as_deref(), Some("研究 😀"));
+        let r = doc.description_range.unwrap();
+        assert_eq!(&text[r.start..r.end], "研究 😀");
+        assert_eq!(doc.body.as_deref(), Some("提示"));
     }
 }

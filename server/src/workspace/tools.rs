@@ -1,23 +1,65 @@
 //! `tools.json`, read the way `ToolsConfigLoader` does (harness-spec §4): `${NAME}` substitution on
 //! the raw text, strict JSON (Jackson defaults), the schema of §4.3, and whether the runtime uses
-//! the file or ignores it whole. Diagnostics found while parsing are kept with the document.
+//! the file or ignores it whole. Diagnostics found while parsing are kept with the document; every
+//! range points into the ORIGINAL text (an offset map undoes the substitution).
 //!
-//! OWNER: the tools.json work (see docs/architecture.md).
+//! Rules that need the configuration or the tool catalog are in `check::tools`. Depends on `base`,
+//! `syntax`, `config::load::did_you_mean` and the `rules` catalog.
 
 use std::path::PathBuf;
 
-use crate::base::{Diagnostic, TextRange};
+use crate::base::{Diagnostic, Env, FileContent, FileEdit, Fix, Related, TextRange};
+use crate::config::load::did_you_mean;
+use crate::rules::tools::*;
+use crate::rules::Rule;
+use crate::syntax::java;
+use crate::syntax::json::{self, Member, Node, ProblemKind, Value};
+use crate::workspace::layers::EMPTY_FILE_REMINDER;
 use crate::workspace::subagent::Spanned;
+
+/// The text the local filesystem returns for an existing blank file (harness-spec §1.3).
+/// Substituted text larger than this is not analysed (a value pasted many times could explode).
+pub const MAX_SUBSTITUTED_BYTES: usize = 32 * 1024 * 1024;
+
+pub const TOP_LEVEL_KEYS: &[&str] = &["allow", "deny", "mcpServers"];
+pub const SERVER_KEYS: &[&str] = &[
+    "transport",
+    "command",
+    "args",
+    "env",
+    "url",
+    "headers",
+    "queryParams",
+    "enableTools",
+    "timeout",
+    "initializationTimeout",
+];
+const STDIO_ONLY: &[&str] = &["command", "args", "env"];
+const REMOTE_ONLY: &[&str] = &["url", "headers", "queryParams"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Transport {
     Stdio,
     Sse,
+    /// `http`, `streamable-http`, `streamablehttp`.
     Http,
+}
+
+impl Transport {
+    /// The runtime's match on the lower-cased value.
+    pub fn parse(value: &str) -> Option<Transport> {
+        match value.to_lowercase().as_str() {
+            "stdio" => Some(Transport::Stdio),
+            "sse" => Some(Transport::Sse),
+            "http" | "streamable-http" | "streamablehttp" => Some(Transport::Http),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct McpServer {
+    /// The server's name, with the range of its key.
     pub name: Spanned<String>,
     /// `None` when missing or unsupported (the runtime then skips the server).
     pub transport: Option<Transport>,
@@ -37,34 +79,1192 @@ pub enum ToolsOutcome {
     Ignored { reason: String },
 }
 
+/// One `${NAME}` of the original text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    pub name: String,
+    /// Range of `${NAME}` in the original text.
+    pub range: TextRange,
+    /// The value substituted here; `None` when unset (the runtime substitutes "").
+    pub value: Option<String>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolsDoc {
     pub path: PathBuf,
+    /// `allow` entries (after coercion), ranges of the literals in the original text.
     pub allow: Vec<Spanned<String>>,
     pub deny: Vec<Spanned<String>>,
+    /// Range of the `allow` / `deny` key Jackson keeps, when present.
+    pub allow_key: Option<TextRange>,
+    pub deny_key: Option<TextRange>,
+    /// In the runtime's order (first occurrence of a name; the last value wins).
     pub servers: Vec<McpServer>,
+    /// Every `${NAME}` in the file.
+    pub variables: Vec<Variable>,
     pub outcome: ToolsOutcome,
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Parses tools.json. Placeholder until the parser lands.
-pub fn parse(
-    path: PathBuf,
-    content: &crate::base::FileContent,
-    _env: &crate::base::Env,
-) -> ToolsDoc {
-    let outcome = match content.text() {
-        Some(t) if !crate::syntax::java::is_blank(t) => ToolsOutcome::Used,
-        _ => ToolsOutcome::Ignored {
-            reason: "blank".into(),
-        },
-    };
-    ToolsDoc {
+impl ToolsDoc {
+    pub fn is_used(&self) -> bool {
+        self.outcome == ToolsOutcome::Used
+    }
+}
+
+/// Parses tools.json at `path` with the environment `env` used for `${NAME}`.
+pub fn parse(path: PathBuf, content: &FileContent, env: &Env) -> ToolsDoc {
+    let mut doc = ToolsDoc {
         path,
         allow: Vec::new(),
         deny: Vec::new(),
+        allow_key: None,
+        deny_key: None,
         servers: Vec::new(),
-        outcome,
+        variables: Vec::new(),
+        outcome: ToolsOutcome::Used,
         diagnostics: Vec::new(),
+    };
+    let text = match content {
+        FileContent::Text(text) => text,
+        // Reported by the workspace rules (WS004/WS005/WS007).
+        _ => {
+            doc.outcome = ToolsOutcome::Ignored {
+                reason: "the file cannot be read as UTF-8 text".into(),
+            };
+            return doc;
+        }
+    };
+    if java::is_blank(text) {
+        doc.diagnostics.push(TJ004.at(
+            &doc.path,
+            TextRange::empty(0),
+            format!("tools.json is blank; the runtime parses \"{EMPTY_FILE_REMINDER}\" instead and fails"),
+        ));
+        doc.outcome = ToolsOutcome::Ignored {
+            reason: "the file is blank".into(),
+        };
+        return doc;
+    }
+
+    let substituted = match Substituted::new(text, env, MAX_SUBSTITUTED_BYTES) {
+        Ok(s) => s,
+        Err(at) => {
+            doc.diagnostics.push(TJ018.at(
+                &doc.path,
+                at,
+                "tools.json grows beyond 32 MiB after `${…}` substitution; not analysed",
+            ));
+            return doc;
+        }
+    };
+    doc.variables = substituted.variables.clone();
+    let mut parser = Parser {
+        path: doc.path.clone(),
+        sub: &substituted,
+        diagnostics: Vec::new(),
+        type_errors: 0,
+    };
+    parser.report_variables();
+    let parsed = json::parse(&substituted.text);
+    let rejected = parser.report_json_problems(&parsed.problems);
+    let mut ignored_reason = rejected.then(|| "it is not valid strict JSON".to_string());
+
+    if let Some(root) = &parsed.root {
+        if root.is_null() {
+            parser.diagnostics.push(TJ005.at(
+                &doc.path,
+                parser.range(root.range),
+                "tools.json is `null`: no configuration",
+            ));
+            ignored_reason.get_or_insert_with(|| "the document is `null`".into());
+        } else {
+            parser.read_root(root, &mut doc);
+            if parser.type_errors > 0 {
+                ignored_reason.get_or_insert_with(|| {
+                    "a value has the wrong type for the runtime's schema".into()
+                });
+            }
+        }
+    }
+    doc.diagnostics = parser.diagnostics;
+    doc.diagnostics
+        .sort_by_key(|d| (d.range.start, d.range.end, d.code));
+    if let Some(reason) = ignored_reason {
+        doc.outcome = ToolsOutcome::Ignored { reason };
+    }
+    doc
+}
+
+/// The text after `${NAME}` substitution, with the map back to the original offsets.
+#[derive(Clone, Debug)]
+pub struct Substituted {
+    pub text: String,
+    pub variables: Vec<Variable>,
+    /// Per variable: `[out_start, out_end)` in `text`, in order.
+    out: Vec<(usize, usize)>,
+}
+
+impl Substituted {
+    /// Substitutes like `ToolsConfigLoader` (regex `\$\{([A-Za-z_][A-Za-z0-9_]*)}`, unset ⇒ "").
+    /// Fails with the range of the `${…}` that pushes the text past `max_len`.
+    pub fn new(text: &str, env: &Env, max_len: usize) -> Result<Substituted, TextRange> {
+        let bytes = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut variables = Vec::new();
+        let mut spans = Vec::new();
+        let mut copied = 0;
+        let mut i = 0;
+        while i + 3 < bytes.len() + 1 {
+            if bytes[i] == b'$' && bytes.get(i + 1) == Some(&b'{') {
+                if let Some(name_len) = variable_name_len(&bytes[i + 2..]) {
+                    let name_end = i + 2 + name_len;
+                    if bytes.get(name_end) == Some(&b'}') {
+                        let name = &text[i + 2..name_end];
+                        let value = env.get(name).cloned();
+                        out.push_str(&text[copied..i]);
+                        let inserted = value.as_deref().unwrap_or("");
+                        let range = TextRange::new(i, name_end + 1);
+                        if out.len() + inserted.len() + (text.len() - name_end) > max_len {
+                            return Err(range);
+                        }
+                        let start = out.len();
+                        out.push_str(inserted);
+                        spans.push((start, out.len()));
+                        variables.push(Variable {
+                            name: name.to_string(),
+                            range,
+                            value,
+                        });
+                        i = name_end + 1;
+                        copied = i;
+                        continue;
+                    }
+                }
+            }
+            i += 1;
+        }
+        if copied == 0 {
+            return Ok(Substituted {
+                text: text.to_string(),
+                variables,
+                out: spans,
+            });
+        }
+        out.push_str(&text[copied..]);
+        Ok(Substituted {
+            text: out,
+            variables,
+            out: spans,
+        })
+    }
+
+    /// Maps a range of the substituted text back to the original. A range touching a substituted
+    /// value grows to cover the whole `${NAME}`.
+    pub fn map_range(&self, range: TextRange) -> TextRange {
+        TextRange::new(
+            self.map_start(range.start),
+            self.map_end(range.end).max(self.map_start(range.start)),
+        )
+    }
+
+    fn map_start(&self, offset: usize) -> usize {
+        let index = self.out.partition_point(|&(start, _)| start <= offset);
+        if index == 0 {
+            return offset;
+        }
+        let (start, end) = self.out[index - 1];
+        let var = &self.variables[index - 1].range;
+        if offset < end && offset >= start {
+            var.start
+        } else {
+            var.end + (offset - end)
+        }
+    }
+
+    fn map_end(&self, offset: usize) -> usize {
+        let index = self.out.partition_point(|&(start, _)| start < offset);
+        if index == 0 {
+            return offset;
+        }
+        let (_, end) = self.out[index - 1];
+        let var = &self.variables[index - 1].range;
+        if offset <= end {
+            var.end
+        } else {
+            var.end + (offset - end)
+        }
+    }
+
+    /// True when no substituted value lies inside `range` (of the substituted text).
+    pub fn is_verbatim(&self, range: TextRange) -> bool {
+        !self.out.iter().any(|&(start, end)| {
+            start < range.end && end > range.start
+                || (start == end && start > range.start && start < range.end)
+        })
+    }
+
+    /// Start (in the substituted text) of variable `index`'s value.
+    fn value_start(&self, index: usize) -> usize {
+        self.out[index].0
+    }
+}
+
+/// Length of `[A-Za-z_][A-Za-z0-9_]*` at the start of `bytes`.
+fn variable_name_len(bytes: &[u8]) -> Option<usize> {
+    let first = *bytes.first()?;
+    if !(first.is_ascii_alphabetic() || first == b'_') {
+        return None;
+    }
+    Some(
+        bytes
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count(),
+    )
+}
+
+fn breaks_json(value: &str) -> bool {
+    value.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)
+}
+
+struct Parser<'a> {
+    path: PathBuf,
+    sub: &'a Substituted,
+    diagnostics: Vec<Diagnostic>,
+    type_errors: usize,
+}
+
+impl Parser<'_> {
+    fn range(&self, range: TextRange) -> TextRange {
+        self.sub.map_range(range)
+    }
+
+    fn push(&mut self, rule: &'static Rule, range: TextRange, message: impl Into<String>) {
+        let range = self.range(range);
+        self.diagnostics.push(rule.at(&self.path, range, message));
+    }
+
+    fn type_error(&mut self, range: TextRange, message: impl Into<String>) {
+        self.type_errors += 1;
+        self.push(&TJ003, range, message);
+    }
+
+    fn report_variables(&mut self) {
+        for var in &self.sub.variables {
+            match &var.value {
+                None => self.diagnostics.push(TJ007.at(
+                    &self.path,
+                    var.range,
+                    format!("environment variable `{}` is not set; the runtime substitutes an empty string", var.name),
+                )),
+                Some(value) if breaks_json(value) => self.diagnostics.push(TJ008.at(
+                    &self.path,
+                    var.range,
+                    format!(
+                        "the value of `{}` contains `\"`, `\\` or a control character and is inserted into the JSON unescaped",
+                        var.name
+                    ),
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// Reports the JSON problems; returns true when Jackson rejects the text. Rejections at or
+    /// after the first value that breaks JSON are blamed on that substitution.
+    fn report_json_problems(&mut self, problems: &[json::Problem]) -> bool {
+        let breaking = self
+            .sub
+            .variables
+            .iter()
+            .position(|v| v.value.as_deref().is_some_and(breaks_json));
+        let blame_from = breaking.map(|index| self.sub.value_start(index));
+        let mut rejected = false;
+        let mut blamed: Option<String> = None;
+        for problem in problems {
+            let range = self.range(problem.range);
+            if problem.rejected_by_jackson() {
+                rejected = true;
+                if blame_from.is_some_and(|from| problem.range.end >= from) {
+                    blamed.get_or_insert_with(|| problem.message());
+                    continue;
+                }
+            }
+            let diagnostic = match &problem.kind {
+                ProblemKind::Bom => TJ002
+                    .at(&self.path, range, problem.message())
+                    .with_fix(Fix {
+                        title: "Remove the byte order mark".into(),
+                        edits: vec![FileEdit {
+                            path: self.path.clone(),
+                            range,
+                            new_text: String::new(),
+                        }],
+                    }),
+                ProblemKind::TrailingComma if self.sub.is_verbatim(problem.range) => TJ001
+                    .at(&self.path, range, problem.message())
+                    .with_fix(Fix {
+                        title: "Remove the trailing comma".into(),
+                        edits: vec![FileEdit {
+                            path: self.path.clone(),
+                            range,
+                            new_text: String::new(),
+                        }],
+                    }),
+                ProblemKind::SingleQuotedString if self.sub.is_verbatim(problem.range) => {
+                    let raw = &self.sub.text[problem.range.start..problem.range.end];
+                    let diagnostic = TJ001.at(&self.path, range, problem.message());
+                    let inner = raw
+                        .strip_prefix('\'')
+                        .and_then(|r| r.strip_suffix('\''))
+                        .filter(|inner| !inner.contains(['"', '\\']));
+                    match inner {
+                        Some(inner) => diagnostic.with_fix(Fix {
+                            title: "Use double quotes".into(),
+                            edits: vec![FileEdit {
+                                path: self.path.clone(),
+                                range,
+                                new_text: format!("\"{inner}\""),
+                            }],
+                        }),
+                        None => diagnostic,
+                    }
+                }
+                ProblemKind::DuplicateKey { first, .. } => TJ009
+                    .at(&self.path, range, problem.message())
+                    .with_related(Related {
+                        path: self.path.clone(),
+                        range: self.range(*first),
+                        message: "earlier occurrence, discarded".into(),
+                    }),
+                ProblemKind::TrailingContent => TJ010.at(&self.path, range, problem.message()),
+                ProblemKind::TooDeepToAnalyse => TJ018.at(&self.path, range, problem.message()),
+                _ => TJ001.at(&self.path, range, problem.message()),
+            };
+            self.diagnostics.push(diagnostic);
+        }
+        if let (Some(message), Some(index)) = (blamed, breaking) {
+            let var = &self.sub.variables[index];
+            if let Some(d) = self
+                .diagnostics
+                .iter_mut()
+                .find(|d| d.code == TJ008.code && d.range == var.range)
+            {
+                d.message = format!(
+                    "with the current value of `{}`, the substituted text is not valid JSON ({message})",
+                    var.name
+                );
+                d.consequence = TJ001.consequence.to_string();
+            }
+        }
+        rejected
+    }
+
+    fn read_root(&mut self, root: &Node, doc: &mut ToolsDoc) {
+        let Some(members) = root.members() else {
+            self.type_error(
+                root.range,
+                format!("tools.json must be an object, not {}", root.kind_name()),
+            );
+            return;
+        };
+        for member in members {
+            match member.key.as_str() {
+                "allow" => {
+                    doc.allow = self.string_list(member).unwrap_or_default();
+                    doc.allow_key = Some(self.range(member.key_range));
+                }
+                "deny" => {
+                    doc.deny = self.string_list(member).unwrap_or_default();
+                    doc.deny_key = Some(self.range(member.key_range));
+                }
+                "mcpServers" => doc.servers = self.servers(member),
+                key => self.unknown_key(member, key, TOP_LEVEL_KEYS, "top-level"),
+            }
+        }
+    }
+
+    fn unknown_key(&mut self, member: &Member, key: &str, known: &[&str], place: &str) {
+        if key.starts_with("//") {
+            return;
+        }
+        let hint = match did_you_mean(key, known) {
+            Some(best) => format!("; did you mean `{best}`?"),
+            None => String::new(),
+        };
+        self.push(
+            &TJ006,
+            member.key_range,
+            format!("unknown {place} key `{key}` is ignored{hint}"),
+        );
+    }
+
+    /// `List<String>`: `None` when `null`.
+    fn string_list(&mut self, member: &Member) -> Option<Vec<Spanned<String>>> {
+        let node = &member.value;
+        match &node.value {
+            Value::Null => {
+                self.push(
+                    &TJ019,
+                    node.range,
+                    format!("`{}` is null: not set", member.key),
+                );
+                None
+            }
+            Value::Array(elements) => {
+                let mut out = Vec::with_capacity(elements.len());
+                for element in elements {
+                    match &element.value {
+                        Value::String(s) => out.push(Spanned {
+                            value: s.clone(),
+                            range: self.range(element.range),
+                        }),
+                        Value::Number(_) | Value::Bool(_) => {
+                            let text = element.scalar_text().unwrap_or_default().into_owned();
+                            self.push(
+                                &TJ017,
+                                element.range,
+                                format!("`{}` entry is read as the string \"{text}\"", member.key),
+                            );
+                            out.push(Spanned {
+                                value: text,
+                                range: self.range(element.range),
+                            });
+                        }
+                        Value::Null => {}
+                        _ => self.type_error(
+                            element.range,
+                            format!(
+                                "`{}` entries must be strings, not {}",
+                                member.key,
+                                element.kind_name()
+                            ),
+                        ),
+                    }
+                }
+                Some(out)
+            }
+            _ => {
+                let example = match node.as_str() {
+                    Some(s) => format!(" (write [\"{s}\"])"),
+                    None => String::new(),
+                };
+                self.type_error(
+                    node.range,
+                    format!(
+                        "`{}` must be an array of strings, not {}{example}",
+                        member.key,
+                        node.kind_name()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// `String` (numbers and booleans coerced): `None` when `null` or the wrong type.
+    fn string(&mut self, member: &Member) -> Option<String> {
+        let node = &member.value;
+        match &node.value {
+            Value::Null => None,
+            Value::String(s) => Some(s.clone()),
+            Value::Number(_) | Value::Bool(_) => {
+                let text = node.scalar_text().unwrap_or_default().into_owned();
+                self.push(
+                    &TJ017,
+                    node.range,
+                    format!("`{}` is read as the string \"{text}\"", member.key),
+                );
+                Some(text)
+            }
+            _ => {
+                self.type_error(
+                    node.range,
+                    format!(
+                        "`{}` must be a string, not {}",
+                        member.key,
+                        node.kind_name()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// `Map<String, String>`.
+    fn string_map(&mut self, member: &Member) {
+        let node = &member.value;
+        match &node.value {
+            Value::Null => {}
+            Value::Object(entries) => {
+                for entry in entries {
+                    match &entry.value.value {
+                        Value::Object(_) | Value::Array(_) => self.type_error(
+                            entry.value.range,
+                            format!(
+                                "`{}` values must be strings, not {}",
+                                member.key,
+                                entry.value.kind_name()
+                            ),
+                        ),
+                        Value::Number(_) | Value::Bool(_) => {
+                            let text = entry.value.scalar_text().unwrap_or_default().into_owned();
+                            self.push(
+                                &TJ017,
+                                entry.value.range,
+                                format!(
+                                    "`{}.{}` is read as the string \"{text}\"",
+                                    member.key, entry.key
+                                ),
+                            );
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => self.type_error(
+                node.range,
+                format!(
+                    "`{}` must be an object of strings, not {}",
+                    member.key,
+                    node.kind_name()
+                ),
+            ),
+        }
+    }
+
+    /// `java.time.Duration` through JavaTimeModule.
+    fn duration(&mut self, member: &Member) {
+        let node = &member.value;
+        match &node.value {
+            Value::Null | Value::Number(_) => {}
+            Value::String(s) => {
+                let trimmed = java::trim(s);
+                if !trimmed.is_empty() && parse_java_duration(trimmed).is_none() {
+                    self.type_error(
+                        node.range,
+                        format!(
+                            "`{}` value \"{s}\" is not an ISO-8601 duration (like \"PT30S\" or \"PT1M30S\"); a bare number means seconds",
+                            member.key
+                        ),
+                    );
+                }
+            }
+            _ => self.type_error(
+                node.range,
+                format!(
+                    "`{}` must be an ISO-8601 duration string or a number of seconds, not {}",
+                    member.key,
+                    node.kind_name()
+                ),
+            ),
+        }
+    }
+
+    fn servers(&mut self, member: &Member) -> Vec<McpServer> {
+        let node = &member.value;
+        let entries = match &node.value {
+            Value::Null => {
+                self.push(&TJ019, node.range, "`mcpServers` is null: not set");
+                return Vec::new();
+            }
+            Value::Object(entries) => entries,
+            _ => {
+                self.type_error(
+                    node.range,
+                    format!(
+                        "`mcpServers` must be an object of servers by name, not {}",
+                        node.kind_name()
+                    ),
+                );
+                return Vec::new();
+            }
+        };
+        let mut servers: Vec<McpServer> = Vec::new();
+        for entry in entries {
+            let server = self.server(entry);
+            // LinkedHashMap: a repeated name keeps its first position, the last value wins.
+            match servers.iter_mut().find(|s| s.name.value == entry.key) {
+                Some(existing) => {
+                    if let Some(server) = server {
+                        *existing = server;
+                    }
+                }
+                None => servers.extend(server),
+            }
+        }
+        servers
+    }
+
+    fn server(&mut self, entry: &Member) -> Option<McpServer> {
+        let name = Spanned {
+            value: entry.key.clone(),
+            range: self.range(entry.key_range),
+        };
+        let node = &entry.value;
+        if java::is_blank(&entry.key) {
+            self.push(
+                &TJ016,
+                entry.key_range,
+                "MCP server with a blank name is skipped",
+            );
+            return None;
+        }
+        let fields = match &node.value {
+            Value::Null => {
+                self.push(
+                    &TJ016,
+                    node.range,
+                    format!(
+                        "MCP server `{}` has a null configuration and is skipped",
+                        entry.key
+                    ),
+                );
+                return Some(McpServer {
+                    name,
+                    transport: None,
+                    enable_tools: Vec::new(),
+                    registered: false,
+                    range: self.range(node.range),
+                });
+            }
+            Value::Object(fields) => fields,
+            _ => {
+                self.type_error(
+                    node.range,
+                    format!(
+                        "MCP server `{}` must be an object, not {}",
+                        entry.key,
+                        node.kind_name()
+                    ),
+                );
+                return None;
+            }
+        };
+
+        let mut transport_field: Option<(&Member, Option<String>)> = None;
+        let mut command = None;
+        let mut url = None;
+        let mut enable_tools = Vec::new();
+        for field in fields {
+            match field.key.as_str() {
+                "transport" => {
+                    let value = self.string(field);
+                    transport_field = Some((field, value));
+                }
+                "command" => command = self.string(field),
+                "url" => url = self.string(field),
+                "args" => {
+                    self.string_list(field);
+                }
+                "enableTools" => {
+                    enable_tools = self.string_list(field).unwrap_or_default();
+                    if field.value.elements().is_some_and(<[Node]>::is_empty) {
+                        self.push(
+                            &TJ015,
+                            field.value.range,
+                            format!("`enableTools: []` registers every tool of `{}`", entry.key),
+                        );
+                    }
+                }
+                "env" | "headers" | "queryParams" => self.string_map(field),
+                "timeout" | "initializationTimeout" => self.duration(field),
+                key => self.unknown_key(field, key, SERVER_KEYS, "server"),
+            }
+        }
+
+        let transport = match transport_field {
+            // A transport of the wrong type is already a whole-file type error.
+            Some((field, None)) if !field.value.is_null() => None,
+            None | Some((_, None)) => {
+                self.push(
+                    &TJ011,
+                    entry.key_range,
+                    format!("MCP server `{}` has no `transport`", entry.key),
+                );
+                None
+            }
+            Some((field, Some(value))) => {
+                let parsed = Transport::parse(&value);
+                if parsed.is_none() {
+                    let mut diagnostic = TJ012.at(
+                        &self.path,
+                        self.range(field.value.range),
+                        format!(
+                            "MCP server `{}` has unsupported transport '{value}' (expected: stdio, sse, http, streamable-http)",
+                            entry.key
+                        ),
+                    );
+                    let lower = value.to_lowercase();
+                    if matches!(lower.as_str(), "streamable_http" | "streamable http")
+                        && self.sub.is_verbatim(field.value.range)
+                    {
+                        diagnostic = diagnostic.with_fix(Fix {
+                            title: "Rename to `streamable-http`".into(),
+                            edits: vec![FileEdit {
+                                path: self.path.clone(),
+                                range: self.range(field.value.range),
+                                new_text: "\"streamable-http\"".into(),
+                            }],
+                        });
+                    }
+                    self.diagnostics.push(diagnostic);
+                }
+                parsed
+            }
+        };
+
+        let mut registered = transport.is_some();
+        if let Some(transport) = transport {
+            let (required, value, irrelevant) = match transport {
+                Transport::Stdio => ("command", &command, REMOTE_ONLY),
+                Transport::Sse | Transport::Http => ("url", &url, STDIO_ONLY),
+            };
+            if value.as_deref().is_none_or(java::is_blank) {
+                registered = false;
+                self.push(
+                    &TJ013,
+                    entry.key_range,
+                    format!(
+                        "MCP server `{}` uses transport {} but has no `{required}`",
+                        entry.key,
+                        transport_label(transport)
+                    ),
+                );
+            }
+            for field in fields
+                .iter()
+                .filter(|f| irrelevant.contains(&f.key.as_str()))
+            {
+                self.push(
+                    &TJ014,
+                    field.key_range,
+                    format!(
+                        "`{}` does not apply to transport {} and is ignored",
+                        field.key,
+                        transport_label(transport)
+                    ),
+                );
+            }
+        }
+        Some(McpServer {
+            name,
+            transport,
+            enable_tools,
+            registered,
+            range: self.range(node.range),
+        })
+    }
+}
+
+fn transport_label(transport: Transport) -> &'static str {
+    match transport {
+        Transport::Stdio => "`stdio`",
+        Transport::Sse => "`sse`",
+        Transport::Http => "`http`",
+    }
+}
+
+/// `java.time.Duration.parse`: `[-+]?P(nD)?(T(nH)?(nM)?(n[.,]f{0,9}S)?)?`, case-insensitive, at
+/// least one part, `T` followed by at least one part, every part signed, overflow is an error.
+/// Returns the total in seconds (fraction dropped).
+pub fn parse_java_duration(text: &str) -> Option<i64> {
+    let upper = text.to_ascii_uppercase();
+    let mut s = upper.as_str();
+    let negate = if let Some(rest) = s.strip_prefix('-') {
+        s = rest;
+        true
+    } else {
+        s = s.strip_prefix('+').unwrap_or(s);
+        false
+    };
+    s = s.strip_prefix('P')?;
+    let mut total: i128 = 0;
+    let mut any = false;
+    let (date, time) = match s.find('T') {
+        Some(t) => (&s[..t], Some(&s[t + 1..])),
+        None => (s, None),
+    };
+    if !date.is_empty() {
+        let days = date.strip_suffix('D')?;
+        total += signed_number(days)? as i128 * 86_400;
+        any = true;
+    }
+    if let Some(mut time) = time {
+        let mut time_any = false;
+        for (unit, factor) in [('H', 3600i128), ('M', 60)] {
+            if let Some(pos) = time.find(unit) {
+                total += signed_number(&time[..pos])? as i128 * factor;
+                time = &time[pos + 1..];
+                time_any = true;
+            }
+        }
+        if !time.is_empty() {
+            let secs = time.strip_suffix('S')?;
+            let (whole, fraction) = match secs.find(['.', ',']) {
+                Some(p) => (&secs[..p], Some(&secs[p + 1..])),
+                None => (secs, None),
+            };
+            total += signed_number(whole)? as i128;
+            if let Some(fraction) = fraction {
+                if fraction.len() > 9 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+            }
+            time_any = true;
+        }
+        if !time_any {
+            return None;
+        }
+        any = true;
+    }
+    if !any || total > i64::MAX as i128 || total < i64::MIN as i128 {
+        return None;
+    }
+    Some(if negate {
+        -(total as i64)
+    } else {
+        total as i64
+    })
+}
+
+/// `[-+]?[0-9]+` as a Java `long`.
+fn signed_number(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.strip_prefix('+').unwrap_or(text).parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn env(pairs: &[(&str, &str)]) -> Env {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn parse_text(text: &str, env: &Env) -> ToolsDoc {
+        parse(
+            PathBuf::from("/w/tools.json"),
+            &FileContent::Text(Arc::from(text)),
+            env,
+        )
+    }
+
+    fn codes(doc: &ToolsDoc) -> Vec<(&'static str, usize, usize)> {
+        doc.diagnostics
+            .iter()
+            .map(|d| (d.code, d.range.start, d.range.end))
+            .collect()
+    }
+
+    #[test]
+    fn scaffold_style_has_no_diagnostics() {
+        let text = r#"{
+  "// description": "Default tool policy for the paw agent",
+  "// available": ["read_file", "write_file", "edit_file", "execute"],
+  "allow": ["read_file", "grep_files", "glob_files", "list_files"],
+  "deny": ["execute", "write_file", "edit_file"]
+}"#;
+        let doc = parse_text(text, &Env::new());
+        assert_eq!(codes(&doc), vec![]);
+        assert_eq!(doc.outcome, ToolsOutcome::Used);
+        assert_eq!(doc.allow.len(), 4);
+        assert_eq!(doc.allow[0].value, "read_file");
+        assert_eq!(
+            &text[doc.allow[0].range.start..doc.allow[0].range.end],
+            "\"read_file\""
+        );
+        assert_eq!(doc.deny[2].value, "edit_file");
+    }
+
+    #[test]
+    fn substitution_is_exactly_the_runtimes() {
+        let e = env(&[("A", "x"), ("HOME_DIR", "/home/u")]);
+        let s = Substituted::new(
+            "${A} $${A} $A ${A:-b} ${1A} ${HOME_DIR}/${UNSET}.",
+            &e,
+            1000,
+        )
+        .unwrap();
+        assert_eq!(s.text, "x $x $A ${A:-b} ${1A} /home/u/.");
+        assert_eq!(
+            s.variables
+                .iter()
+                .map(|v| (v.name.as_str(), v.range.start, v.value.is_some()))
+                .collect::<Vec<_>>(),
+            vec![
+                ("A", 0, true),
+                ("A", 6, true),
+                ("HOME_DIR", 28, true),
+                ("UNSET", 40, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn offsets_map_back_through_cjk_and_emoji() {
+        // The value is shorter than `${X}`; CJK and emoji around it shift byte offsets.
+        let text = "{\"说明😀\": \"${X}\", \"allow\": \"工具\"}";
+        let doc = parse_text(text, &env(&[("X", "v")]));
+        let d = doc.diagnostics.iter().find(|d| d.code == "TJ003").unwrap();
+        assert_eq!(&text[d.range.start..d.range.end], "\"工具\"");
+        assert_eq!(
+            doc.outcome,
+            ToolsOutcome::Ignored {
+                reason: "a value has the wrong type for the runtime's schema".into()
+            }
+        );
+        let s = Substituted::new(
+            "é${LONGER_NAME}😀",
+            &env(&[("LONGER_NAME", "一二三四五六")]),
+            1000,
+        )
+        .unwrap();
+        assert_eq!(s.text, "é一二三四五六😀");
+        // Inside the value ⇒ the whole `${…}`; after it ⇒ shifted back.
+        assert_eq!(s.map_range(TextRange::new(5, 8)), TextRange::new(2, 16));
+        assert_eq!(s.map_range(TextRange::new(20, 24)), TextRange::new(16, 20));
+        assert_eq!(s.map_range(TextRange::new(0, 2)), TextRange::new(0, 2));
+    }
+
+    proptest::proptest! {
+        /// Text outside `${…}` maps back to the same bytes of the original; a substituted value
+        /// maps back to its whole `${NAME}`.
+        #[test]
+        fn offset_map_round_trips(parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("${A}".to_string()),
+                proptest::strategy::Just("${UNSET}".to_string()),
+                proptest::strategy::Just("${LONG}".to_string()),
+                "[a-z\\{}$ 说😀\"]{0,6}",
+            ],
+            0..12,
+        )) {
+            let text: String = parts.concat();
+            let e = env(&[("A", "é"), ("LONG", "一二三四五六七八九十")]);
+            let s = Substituted::new(&text, &e, 1 << 20).unwrap();
+            for (index, var) in s.variables.iter().enumerate() {
+                let (start, end) = s.out[index];
+                proptest::prop_assert_eq!(&text[var.range.start..var.range.end], format!("${{{}}}", var.name));
+                if start < end {
+                    proptest::prop_assert_eq!(s.map_range(TextRange::new(start, end)), var.range);
+                }
+            }
+            // Every char of the substituted text outside values comes from the same char.
+            let mut out = 0;
+            while out < s.text.len() {
+                let len = s.text[out..].chars().next().unwrap().len_utf8();
+                let inside = s.out.iter().any(|&(a, b)| out >= a && out < b);
+                if !inside {
+                    let back = s.map_range(TextRange::new(out, out + len));
+                    proptest::prop_assert_eq!(&text[back.start..back.end], &s.text[out..out + len]);
+                }
+                out += len;
+            }
+        }
+    }
+
+    #[test]
+    fn unset_and_json_breaking_values() {
+        let text = "{\"mcpServers\": {\"s\": {\"transport\": \"stdio\", \"command\": \"${CMD}\", \"env\": {\"K\": \"${KEY}\"}}}}";
+        let doc = parse_text(text, &env(&[("CMD", "run")]));
+        let key = text.find("${KEY}").unwrap();
+        assert_eq!(codes(&doc), vec![("TJ007", key, key + 6)]);
+        assert!(doc.is_used());
+
+        let doc = parse_text(text, &env(&[("CMD", "say \"hi\""), ("KEY", "k")]));
+        let cmd = text.find("${CMD}").unwrap();
+        assert_eq!(codes(&doc), vec![("TJ008", cmd, cmd + 6)]);
+        assert!(doc.diagnostics[0].message.contains("not valid JSON"));
+        assert!(!doc.is_used());
+
+        // A backslash that forms a valid escape keeps the JSON valid but is still flagged.
+        let doc = parse_text(text, &env(&[("CMD", "C:\\new"), ("KEY", "k")]));
+        assert_eq!(codes(&doc), vec![("TJ008", cmd, cmd + 6)]);
+        assert!(doc.is_used());
+    }
+
+    #[test]
+    fn whole_file_problems() {
+        let doc = parse_text("  \n", &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ004", 0, 0)]);
+        assert!(!doc.is_used());
+        let doc = parse_text("null", &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ005", 0, 4)]);
+        assert!(!doc.is_used());
+        let doc = parse_text("[]", &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ003", 0, 2)]);
+        let doc = parse_text("\u{FEFF}{}", &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ002", 0, 3)]);
+        assert_eq!(doc.diagnostics[0].fixes[0].edits[0].new_text, "");
+        let doc = parse_text("{\"allow\": [\"a\",], // x\n}", &Env::new());
+        assert_eq!(
+            codes(&doc),
+            vec![("TJ001", 14, 15), ("TJ001", 16, 17), ("TJ001", 18, 22)]
+        );
+        assert_eq!(doc.diagnostics[0].fixes.len(), 1);
+        let doc = parse_text("{'allow': ['a\\'b'], \"deny\": ['说']}", &Env::new());
+        let fixes: Vec<Vec<String>> = doc
+            .diagnostics
+            .iter()
+            .map(|d| {
+                d.fixes
+                    .iter()
+                    .map(|f| f.edits[0].new_text.clone())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            fixes,
+            vec![
+                vec!["\"allow\"".to_string()],
+                vec![],
+                vec!["\"说\"".to_string()]
+            ]
+        );
+    }
+
+    #[test]
+    fn type_rules() {
+        let doc = parse_text("{\"allow\": \"read_file\"}", &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ003", 10, 21)]);
+        assert!(doc.diagnostics[0].message.contains("write [\"read_file\"]"));
+        let doc = parse_text("{\"mcpServers\": []}", &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ003", 15, 17)]);
+        let doc = parse_text("{\"allow\": [1, true, null]}", &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ017", 11, 12), ("TJ017", 14, 18)]);
+        assert_eq!(
+            doc.allow
+                .iter()
+                .map(|a| a.value.as_str())
+                .collect::<Vec<_>>(),
+            vec!["1", "true"]
+        );
+        assert!(doc.is_used());
+        let doc = parse_text(
+            "{\"mcpServers\": {\"s\": {\"transport\": [\"stdio\"], \"command\": \"c\"}}}",
+            &Env::new(),
+        );
+        assert_eq!(codes(&doc), vec![("TJ003", 35, 44)]);
+        let doc = parse_text("{\"deny\": [[\"x\"]]}", &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ003", 10, 15)]);
+        let doc = parse_text("{\"allow\": null, \"Deny\": []}", &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ019", 10, 14), ("TJ006", 16, 22)]);
+        assert!(doc.diagnostics[1].message.contains("did you mean `deny`"));
+    }
+
+    #[test]
+    fn servers() {
+        let text = r#"{"mcpServers": {
+ "a": {"transport": "streamable_http", "url": "http://x"},
+ "b": {"transport": "streamableHttp", "url": "http://x", "command": "c", "enableTools": []},
+ "c": {"transport": "stdio", "headers": {"h": "v"}},
+ "d": {"url": "http://x"},
+ " ": {},
+ "e": null,
+ "f": {"transport": "sse", "url": "http://x", "timeout": "PT30S", "initializationTimeout": 15, "enableTools": ["t1", "t2"], "tiemout": 1}
+}}"#;
+        let doc = parse_text(text, &Env::new());
+        let found: Vec<(&str, &str)> = doc
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, &text[d.range.start..d.range.end]))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("TJ012", "\"streamable_http\""),
+                ("TJ014", "\"command\""),
+                ("TJ015", "[]"),
+                ("TJ013", "\"c\""),
+                ("TJ014", "\"headers\""),
+                ("TJ011", "\"d\""),
+                ("TJ016", "\" \""),
+                ("TJ016", "null"),
+                ("TJ006", "\"tiemout\""),
+            ]
+        );
+        assert_eq!(
+            doc.diagnostics[0].fixes[0].edits[0].new_text,
+            "\"streamable-http\""
+        );
+        assert!(doc.diagnostics[8]
+            .message
+            .contains("did you mean `timeout`"));
+        assert!(doc.is_used());
+        let registered: Vec<(&str, bool)> = doc
+            .servers
+            .iter()
+            .map(|s| (s.name.value.as_str(), s.registered))
+            .collect();
+        assert_eq!(
+            registered,
+            vec![
+                ("a", false),
+                ("b", true),
+                ("c", false),
+                ("d", false),
+                ("e", false),
+                ("f", true)
+            ]
+        );
+        assert_eq!(doc.servers[5].enable_tools.len(), 2);
+        assert_eq!(doc.servers[5].transport, Some(Transport::Sse));
+    }
+
+    #[test]
+    fn bad_duration_ignores_the_whole_file() {
+        let text =
+            r#"{"mcpServers": {"a": {"transport": "stdio", "command": "x", "timeout": "30s"}}}"#;
+        let doc = parse_text(text, &Env::new());
+        let at = text.find("\"30s\"").unwrap();
+        assert_eq!(codes(&doc), vec![("TJ003", at, at + 5)]);
+        assert!(!doc.is_used());
+    }
+
+    #[test]
+    fn java_durations() {
+        assert_eq!(parse_java_duration("PT30S"), Some(30));
+        assert_eq!(parse_java_duration("pt1m30s"), Some(90));
+        assert_eq!(parse_java_duration("P1D"), Some(86_400));
+        assert_eq!(parse_java_duration("P1DT1H"), Some(90_000));
+        assert_eq!(parse_java_duration("PT1.5S"), Some(1));
+        assert_eq!(parse_java_duration("PT1,5S"), Some(1));
+        assert_eq!(parse_java_duration("-PT-6H+3M"), Some(21_420));
+        for bad in [
+            "30s",
+            "PT",
+            "P",
+            "P1Y",
+            "PT1.1234567890S",
+            "P1DT",
+            "PTS",
+            "PT1H1H",
+            "P99999999999999999D",
+            "1",
+            "",
+        ] {
+            assert_eq!(parse_java_duration(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn two_hundred_servers_parse() {
+        let servers: Vec<String> = (0..200)
+            .map(|i| format!("\"s{i}\": {{\"transport\": \"stdio\", \"command\": \"run\", \"args\": [\"--port\", \"{i}\"], \"enableTools\": [\"t{i}\"]}}"))
+            .collect();
+        let text = format!("{{\"mcpServers\": {{{}}}}}", servers.join(",\n"));
+        let doc = parse_text(&text, &Env::new());
+        assert_eq!(codes(&doc), vec![]);
+        assert_eq!(doc.servers.len(), 200);
+        assert!(doc.servers.iter().all(|s| s.registered));
     }
 }

@@ -1,0 +1,12 @@
+-- Loaded by Neovim from the runtimepath: registers :AgentwsPreview and the autocmds that start
+-- the agentws language server for workspace files. Configure with require('agentws').setup({...}).
+if vim.g.loaded_agentws then
+  return
+end
+vim.g.loaded_agentws = true
+
+vim.api.nvim_create_user_command('AgentwsPreview', function(opts)
+  require('agentws').preview(opts.fargs[1], opts.fargs[2])
+end, { nargs = '*', desc = 'agentws: preview the system prompt for [user] [session]' })
+
+require('agentws').enable()

@@ -1,0 +1,179 @@
+-- Headless test of the Neovim plugin (run by .ci/run):
+--   nvim --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' -c 'luafile editors/neovim/test/run.lua'
+-- Part 1 needs no server: root detection, the command, rendering of the fixture preview.
+-- Part 2 drives the real binary (AGENTWS_BIN, default target/debug/agentws) on a copy of
+-- tests/fixtures/editors-basic; it is skipped, loudly, only when the binary has no language server
+-- (the process exits before initializing) or lacks agentws/previewPrompt (-32601).
+
+local script = debug.getinfo(1, 'S').source:sub(2)
+local repo = vim.fn.fnamemodify(script, ':p:h:h:h:h')
+local failures = 0
+local skips = {}
+
+local function log(line)
+  io.stderr:write(line .. '\n')
+end
+
+local function check(name, fn)
+  local ok, err = pcall(fn)
+  if ok then
+    log('ok - ' .. name)
+  else
+    failures = failures + 1
+    log('not ok - ' .. name .. ': ' .. tostring(err))
+  end
+end
+
+local function eq(actual, expected, what)
+  if not vim.deep_equal(actual, expected) then
+    error(string.format('%s: expected %s, got %s', what or 'value', vim.inspect(expected), vim.inspect(actual)), 2)
+  end
+end
+
+local function finish()
+  log(string.format('# neovim %s: %d failed, %d skipped', tostring(vim.version and vim.version().minor and
+    ('0.' .. vim.version().minor .. '.' .. vim.version().patch) or '?'), failures, #skips))
+  for _, reason in ipairs(skips) do
+    log('# SKIP ' .. reason)
+  end
+  vim.cmd(failures == 0 and 'qall!' or 'cquit 1')
+end
+
+vim.cmd('runtime! plugin/agentws.lua')
+local agentws = require('agentws')
+
+-- A private copy of the fixture project: the write test edits files.
+local tmp = vim.fn.tempname()
+vim.fn.mkdir(tmp, 'p')
+local project = tmp .. '/editors-basic'
+vim.fn.system({ 'cp', '-r', repo .. '/tests/fixtures/editors-basic', project })
+local ws = project .. '/.agentscope/workspace'
+
+check('find_root: agentws.toml above a skill; nothing above an unrelated file', function()
+  eq(agentws.find_root(ws .. '/skills/pdf/SKILL.md'), project, 'skill root')
+  eq(agentws.find_root(ws .. '/alice/AGENTS.md'), project, 'override root')
+  eq(agentws.find_root('/'), nil, 'no project at /')
+end)
+
+check(':AgentwsPreview exists and takes arguments', function()
+  local commands = vim.api.nvim_get_commands({})
+  eq(commands.AgentwsPreview ~= nil, true, 'command defined')
+  eq(commands.AgentwsPreview.nargs, '*', 'nargs')
+end)
+
+check('render: exact prompt lines, one label per section at its first line, notes kept', function()
+  local file = io.open(repo .. '/editors/vscode/test/fixtures/preview.json', 'r')
+  local fixture = vim.fn.json_decode(file:read('*a'))
+  file:close()
+  local buf = vim.api.nvim_create_buf(false, true)
+  local placed = agentws.render(buf, fixture, { userId = 'alice', sessionId = 's1' })
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  eq(table.concat(lines, '\n') .. '\n', fixture.text, 'buffer text')
+  eq(#placed, #fixture.sections, 'sections')
+  -- Byte offsets, not characters: the AGENTS.md section (with CJK text) starts on its own line.
+  eq(lines[placed[7].first + 1], '<loaded_context>', 'AGENTS.md section start line')
+  eq(placed[7].sources[1].path, '.agentscope/workspace/alice/AGENTS.md', 'source path')
+  eq(lines[placed[11].first + 1], '', 'subagents section starts with its blank line')
+  local marks = vim.api.nvim_buf_get_extmarks(buf, vim.api.nvim_create_namespace('agentws-preview'), 0, -1, { details = true })
+  eq(#marks, #fixture.sections + 1, 'a label per section plus the notes')
+  local first_label = marks[1][4].virt_lines[1][1][1]
+  eq(first_label, '── System prompt · ≈7 tokens (1.4% of 500) · agentws.toml:7', 'first label')
+  eq(vim.api.nvim_buf_get_var(buf, 'agentws_notes'), fixture.notes, 'notes')
+  eq(vim.bo[buf].modifiable, false, 'read-only')
+end)
+
+local bin = os.getenv('AGENTWS_BIN') or (repo .. '/target/debug/agentws')
+
+local function server_part()
+  if vim.fn.executable(bin) == 0 then
+    error(bin .. ' is missing: build it with `cargo build --bin agentws` (or set AGENTWS_BIN)')
+  end
+  agentws.setup({ cmd = { bin, 'serve' } })
+  vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/skills/broken/SKILL.md'))
+  local buf = vim.api.nvim_get_current_buf()
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  local function client()
+    for _, c in ipairs(get()) do
+      if c.name == 'agentws' then
+        return c
+      end
+    end
+  end
+  local started = vim.wait(30000, function()
+    local c = client()
+    return (c ~= nil and c.initialized) or agentws.last_exit ~= nil
+  end, 50)
+  if agentws.last_exit ~= nil and (client() == nil or not client().initialized) then
+    table.insert(skips, 'binary lacks the language server: `' .. bin .. ' serve` exited with code '
+      .. tostring(agentws.last_exit.code) .. ' before initializing')
+    return
+  end
+  assert(started, 'the agentws client did not initialize within 30 s')
+  eq(client().config.root_dir, project, 'root_dir')
+
+  check('diagnostics arrive for the skill whose name is a YAML boolean', function()
+    local arrived = vim.wait(30000, function()
+      return #vim.diagnostic.get(buf) > 0
+    end, 50)
+    assert(arrived, 'no diagnostics within 30 s')
+    local errors = vim.diagnostic.get(buf, { severity = vim.diagnostic.severity.ERROR })
+    assert(#errors >= 1, 'expected an error: ' .. vim.inspect(vim.diagnostic.get(buf)))
+    local on_name_line = false
+    for _, d in ipairs(errors) do
+      assert(tostring(d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)):match('^%u%u%d%d%d$'),
+        'rule code: ' .. vim.inspect(d))
+      on_name_line = on_name_line or d.lnum == 1
+    end
+    assert(on_name_line, 'an error on the "name: yes" line: ' .. vim.inspect(errors))
+  end)
+
+  local function preview_and_wait(user, session)
+    local result = nil
+    agentws.preview(user, session, function(err)
+      result = { err = err }
+    end)
+    assert(vim.wait(30000, function()
+      return result ~= nil
+    end, 50), 'no preview answer within 30 s')
+    return result.err
+  end
+
+  local err = preview_and_wait('alice', 's1')
+  if err and err.code == -32601 then
+    table.insert(skips, 'binary lacks agentws/previewPrompt: ' .. tostring(err.message))
+    return
+  end
+  check(':AgentwsPreview alice s1 renders her prompt in a scratch buffer', function()
+    assert(err == nil, 'preview error: ' .. vim.inspect(err))
+    local pbuf = vim.fn.bufnr('agentws://prompt')
+    assert(pbuf > 0, 'no preview buffer')
+    local text = table.concat(vim.api.nvim_buf_get_lines(pbuf, 0, -1, false), '\n')
+    assert(text:find('You are a helpful assistant.', 1, true) == 1, 'prompt start: ' .. text:sub(1, 200))
+    assert(text:find('回答は簡潔に。', 1, true), 'alice AGENTS.md in the prompt')
+    eq(vim.bo[pbuf].buftype, 'nofile', 'scratch buffer')
+    assert(#vim.api.nvim_buf_get_var(pbuf, 'agentws_sections') >= 3, 'sections')
+  end)
+
+  check('the preview refreshes when a workspace file is written', function()
+    vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/alice/AGENTS.md'))
+    vim.api.nvim_buf_set_lines(0, 0, -1, false, { '# Assistant (alice)', '', 'WRITTEN-MARKER' })
+    vim.cmd('silent write')
+    local pbuf = vim.fn.bufnr('agentws://prompt')
+    local refreshed = vim.wait(30000, function()
+      return table.concat(vim.api.nvim_buf_get_lines(pbuf, 0, -1, false), '\n'):find('WRITTEN-MARKER', 1, true) ~= nil
+    end, 50)
+    assert(refreshed, 'the preview did not show the written text within 30 s')
+  end)
+
+  for _, c in ipairs(get()) do
+    if vim.fn.has('nvim-0.11') == 1 then
+      c:stop()
+    else
+      c.stop()
+    end
+  end
+end
+
+check('against the real server', server_part)
+vim.fn.delete(tmp, 'rf')
+finish()

@@ -1,0 +1,185 @@
+// The wire contract with `agentws serve`: method names, parameter shapes and the preview JSON.
+// Every field name the extension reads from the server lives here, so a change on the server side
+// is one edit in this file. It must not import `vscode` (it is shared by the tests and the webview
+// renderer).
+
+/** Custom request methods of the language server (docs/protocol.md). */
+export const Methods = {
+  previewPrompt: 'agentws/previewPrompt',
+  fileStatus: 'agentws/fileStatus',
+  runBegin: 'agentws/runBegin',
+  normalizePath: 'agentws/normalizePath',
+  runEnd: 'agentws/runEnd',
+} as const;
+
+/** JSON-RPC error code for an unknown method. */
+export const METHOD_NOT_FOUND = -32601;
+
+/** camelCase counterparts of the `agentws preview` flags; every field is optional. */
+export interface PreviewContext {
+  userId?: string;
+  sessionId?: string;
+  scope?: 'user' | 'session' | 'agent' | 'global';
+  filesystem?: 'local' | 'sandbox' | 'remote';
+  sandboxRoot?: string;
+  harness?: '2026-08' | '2026-09';
+  date?: string;
+  os?: string;
+  tmpDir?: string;
+  plan?: 'active' | 'recorded' | 'off';
+}
+
+export interface PreviewParams {
+  uri?: string;
+  context?: PreviewContext;
+}
+
+export interface FileStatusParams {
+  uri: string;
+}
+
+/** Where a section's text came from; lines are 1-based and inclusive. */
+export interface PreviewSource {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface PreviewSection {
+  title: string;
+  /** Byte offsets (UTF-8) into `PreviewModel.text`, end exclusive. */
+  start: number;
+  end: number;
+  /** The section's own text, cut from `text` by the byte range. */
+  body: string;
+  sources: PreviewSource[];
+  tokens: number;
+}
+
+export interface PreviewBudget {
+  max: number;
+  used: number;
+  memoryTruncated: boolean;
+}
+
+/** The preview after normalisation: what the panel and the diff view render. */
+export interface PreviewModel {
+  text: string;
+  sections: PreviewSection[];
+  budget: PreviewBudget;
+  notes: string[];
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function num(value: unknown, fallback = 0): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+function str(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+/** The first of `keys` that `obj` has, so a renamed field on the server is a one-word change here. */
+function pick(obj: Json, ...keys: string[]): unknown {
+  for (const key of keys) {
+    if (key in obj) {
+      return obj[key];
+    }
+  }
+  return undefined;
+}
+
+/** Cuts `text` by UTF-8 byte offsets (the server's unit) rather than UTF-16 string indices. */
+export function sliceByBytes(text: string, start: number, end: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  const from = Math.max(0, Math.min(start, bytes.length));
+  const to = Math.max(from, Math.min(end, bytes.length));
+  return bytes.subarray(from, to).toString('utf8');
+}
+
+function parseRange(raw: unknown): [number, number] {
+  if (Array.isArray(raw)) {
+    return [num(raw[0]), num(raw[1])];
+  }
+  if (isObject(raw)) {
+    return [num(pick(raw, 'start', 'startByte')), num(pick(raw, 'end', 'endByte'))];
+  }
+  return [0, 0];
+}
+
+function parseSource(raw: unknown): PreviewSource | undefined {
+  if (!isObject(raw)) {
+    return undefined;
+  }
+  const path = str(pick(raw, 'path', 'file'));
+  if (path === '') {
+    return undefined;
+  }
+  const lines = pick(raw, 'lines');
+  if (Array.isArray(lines)) {
+    return { path, startLine: num(lines[0], 1), endLine: num(lines[1], num(lines[0], 1)) };
+  }
+  const startLine = num(pick(raw, 'startLine', 'start_line', 'line'), 1);
+  return { path, startLine, endLine: num(pick(raw, 'endLine', 'end_line'), startLine) };
+}
+
+function parseNote(raw: unknown): string | undefined {
+  if (typeof raw === 'string') {
+    return raw;
+  }
+  if (isObject(raw)) {
+    const message = str(pick(raw, 'message', 'text'));
+    return message === '' ? undefined : message;
+  }
+  return undefined;
+}
+
+/**
+ * Turns the server's preview JSON into the model the views render. Unknown or missing fields fall
+ * back to empty values instead of throwing: a preview with a missing piece is still worth showing.
+ */
+export function toPreviewModel(raw: unknown): PreviewModel {
+  if (!isObject(raw)) {
+    throw new Error('agentws/previewPrompt returned no object');
+  }
+  const text = str(raw.text);
+  const sections: PreviewSection[] = [];
+  const rawSections = pick(raw, 'sections');
+  if (Array.isArray(rawSections)) {
+    for (const item of rawSections) {
+      if (!isObject(item)) {
+        continue;
+      }
+      const [start, end] = parseRange(pick(item, 'range', 'bytes'));
+      const rawSources = pick(item, 'sources', 'files');
+      sections.push({
+        title: str(pick(item, 'title', 'kind', 'name'), 'section'),
+        start,
+        end,
+        body: sliceByBytes(text, start, end),
+        sources: Array.isArray(rawSources)
+          ? rawSources.map(parseSource).filter((s): s is PreviewSource => s !== undefined)
+          : [],
+        tokens: num(pick(item, 'tokens', 'estimatedTokens')),
+      });
+    }
+  }
+  const rawBudget = pick(raw, 'budget');
+  const budget: PreviewBudget = isObject(rawBudget)
+    ? {
+        max: num(pick(rawBudget, 'max', 'maxTokens', 'maxContextTokens')),
+        used: num(pick(rawBudget, 'used', 'usedTokens')),
+        memoryTruncated: pick(rawBudget, 'memoryTruncated', 'truncated') === true,
+      }
+    : { max: 0, used: 0, memoryTruncated: false };
+  const rawNotes = pick(raw, 'notes');
+  const notes = Array.isArray(rawNotes)
+    ? rawNotes.map(parseNote).filter((n): n is string => n !== undefined)
+    : [];
+  return { text, sections, budget, notes };
+}

@@ -1,0 +1,213 @@
+// Unit tests of the extension's pure modules: preview JSON normalisation, binary lookup, context
+// handling, file patterns and HTML helpers.
+
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { findBinary } from '../src/binary';
+import { contextFileName, contextLabel, debounce, initialContext, parseContextInput, rememberContext } from '../src/context';
+import { isServerFile, resolveSourcePath } from '../src/files';
+import { barPercent, escapeHtml, renderPreviewHtml, sourceLabel } from '../src/previewHtml';
+import { sliceByBytes, toPreviewModel } from '../src/protocol';
+
+const fixture = JSON.parse(
+  fs.readFileSync(path.join(__dirname, '..', '..', 'test', 'fixtures', 'preview.json'), 'utf8'),
+);
+
+test('sliceByBytes cuts by UTF-8 offsets, not UTF-16 indices', () => {
+  const text = 'a😀b回c';
+  // 'a' = 1 byte, emoji = 4 bytes, 'b' = 1, '回' = 3, 'c' = 1.
+  assert.equal(sliceByBytes(text, 1, 5), '😀');
+  assert.equal(sliceByBytes(text, 5, 9), 'b回');
+  assert.equal(sliceByBytes(text, 9, 10), 'c');
+  assert.equal(sliceByBytes(text, 9, 100), 'c', 'past the end is clamped');
+  // An offset inside a character is a server bug; it shows as U+FFFD instead of being hidden.
+  assert.equal(sliceByBytes(text, 8, 10), '\uFFFDc');
+  assert.equal(sliceByBytes(text, 7, 3), '', 'an inverted range is empty');
+});
+
+test('toPreviewModel reads the fixture preview with exact section bodies', () => {
+  const model = toPreviewModel(fixture);
+  assert.equal(model.sections.length, 11);
+  assert.deepEqual(
+    model.sections.map((s) => s.title).slice(0, 3),
+    ['System prompt', 'Session context', 'Domain knowledge'],
+  );
+  assert.equal(model.sections[0].body, 'You are a helpful assistant.\n');
+  const agents = model.sections[6];
+  assert.equal(agents.title, 'Loaded context: AGENTS.md');
+  assert.equal(
+    agents.body,
+    '<loaded_context>\n  <agents_context>\n  # Assistant (alice)\n  Be concise. 回答は簡潔に。\n  </agents_context>\n',
+  );
+  assert.deepEqual(agents.sources, [{ path: '.agentscope/workspace/alice/AGENTS.md', startLine: 1, endLine: 2 }]);
+  // The sections tile the text: their bodies joined are the whole prompt.
+  assert.equal(model.sections.map((s) => s.body).join(''), model.text);
+  assert.deepEqual(model.budget, { max: 500, used: 472, memoryTruncated: true });
+  assert.equal(model.notes.length, 3);
+});
+
+test('toPreviewModel accepts the field spellings the server may still switch to', () => {
+  const model = toPreviewModel({
+    text: 'héllo world',
+    sections: [
+      { kind: 'agents', range: [0, 6], files: [{ file: '/abs/AGENTS.md', lines: [2, 4] }], estimatedTokens: 2 },
+      { name: 'rest', bytes: { startByte: 6, endByte: 12 }, sources: [{ path: 'x.md', line: 7 }, { nope: 1 }] },
+      'garbage',
+    ],
+    budget: { maxTokens: 8000, usedTokens: 10, truncated: false },
+    notes: [{ message: 'from an object' }, 'plain', 42],
+  });
+  assert.deepEqual(
+    model.sections.map((s) => [s.title, s.body, s.tokens]),
+    [
+      ['agents', 'héllo', 2],
+      ['rest', ' world', 0],
+    ],
+  );
+  assert.deepEqual(model.sections[0].sources, [{ path: '/abs/AGENTS.md', startLine: 2, endLine: 4 }]);
+  assert.deepEqual(model.sections[1].sources, [{ path: 'x.md', startLine: 7, endLine: 7 }]);
+  assert.deepEqual(model.budget, { max: 8000, used: 10, memoryTruncated: false });
+  assert.deepEqual(model.notes, ['from an object', 'plain']);
+  assert.throws(() => toPreviewModel(null), /no object/);
+});
+
+function lookup(overrides: Partial<Parameters<typeof findBinary>[0]>, executables: string[]) {
+  return findBinary({
+    settingPath: undefined,
+    workspaceFolder: '/proj',
+    extensionPath: '/ext',
+    envPath: '/usr/local/bin:/usr/bin',
+    platform: 'linux',
+    isExecutable: (file) => executables.includes(file),
+    ...overrides,
+  });
+}
+
+test('findBinary: setting, then bundled, then PATH', () => {
+  const all = ['/opt/agentws', '/ext/bin/agentws', '/usr/bin/agentws'];
+  assert.deepEqual(lookup({ settingPath: '/opt/agentws' }, all), { ok: true, path: '/opt/agentws', source: 'setting' });
+  assert.deepEqual(lookup({ settingPath: '  ' }, all), { ok: true, path: '/ext/bin/agentws', source: 'bundled' });
+  assert.deepEqual(lookup({}, ['/usr/bin/agentws']), { ok: true, path: '/usr/bin/agentws', source: 'PATH' });
+  assert.deepEqual(lookup({ settingPath: 'target/debug/agentws' }, ['/proj/target/debug/agentws']), {
+    ok: true,
+    path: '/proj/target/debug/agentws',
+    source: 'setting',
+  });
+  assert.deepEqual(
+    lookup({ platform: 'win32', envPath: 'C:\\bin;', extensionPath: '/e' }, [path.join('C:\\bin', 'agentws.exe')]),
+    { ok: true, path: path.join('C:\\bin', 'agentws.exe'), source: 'PATH' },
+  );
+});
+
+test('findBinary: a wrong setting is an error, not a silent fallback', () => {
+  const result = lookup({ settingPath: '/nope/agentws' }, ['/usr/bin/agentws']);
+  assert.equal(result.ok, false);
+  assert.match((result as { message: string }).message, /"agentws\.path" names \/nope\/agentws/);
+});
+
+test('findBinary: nothing found says how to fix it', () => {
+  const result = lookup({}, []);
+  assert.equal(result.ok, false);
+  const message = (result as { message: string }).message;
+  assert.match(message, /cargo install --path server/);
+  assert.match(message, /"agentws\.path"/);
+});
+
+class MemoryStore {
+  values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+  }
+}
+
+test('initialContext offers the settings first, then the last context picked', async () => {
+  const store = new MemoryStore();
+  const defaults = { userId: 'alice', sessionId: '', harness: '2026-09' };
+  assert.deepEqual(initialContext(store, defaults), { userId: 'alice', harness: '2026-09' });
+  await rememberContext(store, { userId: 'bob', sessionId: ' s2 ', harness: undefined });
+  assert.deepEqual(initialContext(store, defaults), { userId: 'bob', sessionId: 's2', harness: '2026-09' });
+});
+
+test('parseContextInput: positional and key=value forms', () => {
+  const base = { userId: 'alice', sessionId: 's1' };
+  assert.deepEqual(parseContextInput('bob', base), { userId: 'bob', sessionId: 's1' });
+  assert.deepEqual(parseContextInput('bob s2 2026-08', base), { userId: 'bob', sessionId: 's2', harness: '2026-08' });
+  assert.deepEqual(parseContextInput('harness=2026-08 fs=sandbox', base), {
+    userId: 'alice',
+    sessionId: 's1',
+    harness: '2026-08',
+    filesystem: 'sandbox',
+  });
+  assert.deepEqual(parseContextInput('user=', base), { sessionId: 's1' });
+  assert.throws(() => parseContextInput('colour=red', base), /unknown context key "colour"/);
+  assert.throws(() => parseContextInput('a b c d', base), /too many values: "d"/);
+});
+
+test('context labels and virtual file names', () => {
+  assert.equal(contextLabel({ userId: 'alice', sessionId: 's1', harness: '2026-08' }), 'user alice · session s1 · harness 2026-08');
+  assert.equal(contextLabel({}), 'user (none) · session (default)');
+  assert.equal(contextFileName({ userId: 'a/b', sessionId: 's 1' }), 'prompt-a_b-s_1.md');
+  assert.equal(contextFileName({ harness: '2026-08' }), 'prompt-nouser-default-2026-08.md');
+});
+
+test('debounce runs once for a burst and not at all after cancel', async () => {
+  let calls = 0;
+  const d = debounce(() => (calls += 1), 1);
+  d.trigger();
+  d.trigger();
+  d.trigger();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(calls, 1);
+  d.trigger();
+  d.cancel();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(calls, 1);
+});
+
+test('isServerFile matches the document selector patterns', () => {
+  for (const yes of [
+    '/p/.agentscope/workspace/skills/pdf/SKILL.md',
+    '/p/.agentscope/workspace/subagents/reviewer.md',
+    '/p/.agentscope/workspace/tools.json',
+    '/p/.agentscope/workspace/MEMORY.md',
+    '/p/.agentscope/workspace/knowledge/faq.md',
+    'C:\\p\\.agentscope\\workspace\\alice\\AGENTS.md',
+    '/p/agentws.toml',
+  ]) {
+    assert.equal(isServerFile(yes), true, yes);
+  }
+  for (const no of ['/p/README.md', '/p/src/main.rs', '/p/subagents/nested/x.md', '/p/package.json']) {
+    assert.equal(isServerFile(no), false, no);
+  }
+});
+
+test('resolveSourcePath joins relative sources to the project folder', () => {
+  assert.equal(resolveSourcePath('skills/a/SKILL.md', '/proj'), path.join('/proj', 'skills/a/SKILL.md'));
+  assert.equal(resolveSourcePath('/abs/x.md', '/proj'), '/abs/x.md');
+  assert.equal(resolveSourcePath('x.md', undefined), 'x.md');
+});
+
+test('HTML helpers: escaping, bar widths, source labels', () => {
+  assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  assert.equal(barPercent(472, 500), 94.4);
+  assert.equal(barPercent(900, 500), 100);
+  assert.equal(barPercent(10, 0), 0);
+  assert.equal(sourceLabel({ path: 'a.md', startLine: 3, endLine: 3 }), 'a.md:3');
+  assert.equal(sourceLabel({ path: 'a.md', startLine: 3, endLine: 9 }), 'a.md:3-9');
+});
+
+test('renderPreviewHtml escapes prompt text and labels every section', () => {
+  const html = renderPreviewHtml(toPreviewModel(fixture), { contextLabel: 'user <alice>', nonce: 'N0NCE', cspSource: '' });
+  assert.equal((html.match(/<details class="section"/g) ?? []).length, 11);
+  assert.match(html, /user &lt;alice&gt;/);
+  assert.match(html, /&lt;loaded_context&gt;/);
+  assert.doesNotMatch(html, /<loaded_context>/);
+  assert.match(html, /script-src 'nonce-N0NCE'/);
+  assert.match(html, /data-path="\.agentscope\/workspace\/skills\/pdf\/SKILL\.md" data-line="1"/);
+  assert.match(html, /MEMORY\.md cut to fit the budget/);
+});

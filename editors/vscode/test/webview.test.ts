@@ -1,0 +1,168 @@
+// Renders the preview webview's HTML for the fixture preview in headless Chromium (Debian's
+// package, driven by playwright-core; no browser download), checks what a user sees — labelled
+// folded sections, a token bar per section, links back to file:line, the notes — and saves a
+// screenshot for the README.
+
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { BrowserContext, chromium, Page } from 'playwright-core';
+import { renderPreviewBody, renderPreviewHtml } from '../src/previewHtml';
+import { toPreviewModel } from '../src/protocol';
+
+const extensionRoot = path.resolve(__dirname, '..', '..');
+const repoRoot = path.resolve(extensionRoot, '..', '..');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const screenshotPath = process.env.AGENTWS_SCREENSHOT ?? path.join(repoRoot, 'docs', 'preview-screenshot.png');
+const fixture = JSON.parse(fs.readFileSync(path.join(extensionRoot, 'test', 'fixtures', 'preview.json'), 'utf8'));
+const model = toPreviewModel(fixture);
+
+let browser: BrowserContext;
+let page: Page;
+let userDataDir: string;
+const posted: unknown[] = [];
+
+before(async () => {
+  assert.ok(fs.existsSync(chromiumPath), `${chromiumPath} is missing: apt-get install -y chromium`);
+  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentws-chromium-'));
+  // A new, empty profile per run (playwright passes it as --user-data-dir).
+  browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    viewport: { width: 1000, height: 900 },
+    deviceScaleFactor: 1,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+  // Stand-in for the webview API, so the page's messages to the extension can be observed.
+  await page.exposeFunction('__agentwsPost', (message: unknown) => void posted.push(message));
+  await page.addInitScript(() => {
+    const w = window as unknown as Record<string, unknown>;
+    let state: unknown;
+    w.acquireVsCodeApi = () => ({
+      postMessage: (m: unknown) => (w.__agentwsPost as (m: unknown) => void)(m),
+      getState: () => state,
+      setState: (s: unknown) => (state = s),
+    });
+  });
+  const html = renderPreviewHtml(model, {
+    contextLabel: 'user alice · session s1 · harness 2026-09',
+    nonce: 'dGVzdC1ub25jZQ==',
+    cspSource: '',
+  });
+  // A real navigation (not setContent) so the init script above runs before the page's script.
+  const htmlFile = path.join(userDataDir, 'preview.html');
+  fs.writeFileSync(htmlFile, html);
+  await page.goto(`file://${htmlFile}`, { waitUntil: 'load' });
+  assert.equal(await page.evaluate(() => typeof (window as unknown as Record<string, unknown>).acquireVsCodeApi), 'function');
+});
+
+after(async () => {
+  await browser?.close();
+  if (userDataDir) {
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+});
+
+test('every section is a folded, labelled <details> with its token estimate', async () => {
+  const titles = await page.locator('details.section summary .title').allTextContents();
+  assert.deepEqual(titles, model.sections.map((s) => s.title));
+  const openCount = await page.locator('details.section[open]').count();
+  assert.equal(openCount, 0, 'sections start folded');
+  const tokens = await page.locator('details.section summary .tokens').allTextContents();
+  assert.equal(tokens[7], '≈472 tokens · 94.4% of the 500-token memory budget');
+});
+
+test('a token bar per section, its width the share of the memory budget', async () => {
+  const bars = page.locator('details.section .bar');
+  assert.equal(await bars.count(), model.sections.length);
+  const widths = await page.$$eval('details.section .bar', (els) =>
+    els.map((bar) => {
+      const fill = bar.querySelector('.fill') as HTMLElement;
+      return Math.round((fill.getBoundingClientRect().width / bar.getBoundingClientRect().width) * 1000) / 10;
+    }),
+  );
+  const expected = model.sections.map((s) => Math.min(100, Math.round((s.tokens / model.budget.max) * 1000) / 10));
+  widths.forEach((width, i) => assert.ok(Math.abs(width - expected[i]) <= 1, `bar ${i}: ${width}% vs ${expected[i]}%`));
+  assert.ok(widths[7] > 90, 'the MEMORY.md bar is nearly full');
+});
+
+test('links from each section back to file:line, which post an open message', async () => {
+  const links = await page.$$eval('a.source', (els) =>
+    els.map((a) => ({ text: a.textContent, path: (a as HTMLElement).dataset.path, line: (a as HTMLElement).dataset.line })),
+  );
+  const expected = model.sections.flatMap((s) =>
+    s.sources.map((src) => ({
+      text: src.startLine === src.endLine ? `${src.path}:${src.startLine}` : `${src.path}:${src.startLine}-${src.endLine}`,
+      path: src.path,
+      line: String(src.startLine),
+    })),
+  );
+  assert.deepEqual(links, expected);
+  const built = await page.locator('details.section .builtin').count();
+  assert.equal(built, model.sections.filter((s) => s.sources.length === 0).length);
+
+  await page.locator('details.section').nth(9).locator('summary').click();
+  await page.locator('details.section').nth(9).locator('a.source').first().click();
+  await page.locator('#compare').click();
+  // exposeFunction calls reach Node asynchronously.
+  for (let i = 0; i < 100 && posted.length < 2; i++) {
+    await page.waitForTimeout(20);
+  }
+  assert.deepEqual(posted, [
+    { type: 'open', path: '.agentscope/workspace/skills/pdf/SKILL.md', line: 1 },
+    { type: 'compare' },
+  ]);
+});
+
+test('opened sections show the exact prompt text; notes and the truncation flag are shown', async () => {
+  const agents = page.locator('details.section').nth(6);
+  await agents.locator('summary').click();
+  assert.equal(await agents.locator('pre.body').textContent(), model.sections[6].body);
+  assert.deepEqual(await page.locator('.notes li').allTextContents(), model.notes);
+  assert.equal(await page.locator('header .warn').textContent(), 'MEMORY.md cut to fit the budget');
+});
+
+test('a live update swaps the sections in place and keeps open ones open', async () => {
+  const updated = toPreviewModel({
+    ...fixture,
+    sections: fixture.sections.map((s: { title: string }, i: number) => (i === 6 ? { ...s, title: 'AGENTS.md (edited)' } : s)),
+  });
+  const before = await page.$$eval('details.section', (els) => els.map((d) => (d as HTMLDetailsElement).open));
+  await page.evaluate(
+    (body) => window.postMessage({ type: 'update', body }, '*'),
+    renderPreviewBody(updated, 'user alice · session s1 · harness 2026-09'),
+  );
+  await page.waitForFunction(() => document.querySelectorAll('details.section .title')[6].textContent === 'AGENTS.md (edited)');
+  const after = await page.$$eval('details.section', (els) => els.map((d) => (d as HTMLDetailsElement).open));
+  assert.deepEqual(after, before);
+  const width = await page.$eval('#section-7 .bar .fill', (el) => (el as HTMLElement).style.width);
+  assert.equal(width, '94.4%');
+  // Back to the fixture for the screenshot.
+  await page.evaluate((body) => window.postMessage({ type: 'update', body }, '*'), renderPreviewBody(model, 'user alice · session s1 · harness 2026-09'));
+  await page.waitForFunction(() => document.querySelectorAll('details.section .title')[6].textContent === 'Loaded context: AGENTS.md');
+});
+
+test('screenshot of the panel for the README', async () => {
+  // Open a few sections so the picture shows text, bars and links together.
+  for (const i of [0, 9]) {
+    const details = page.locator('details.section').nth(i);
+    if (!(await details.evaluate((el) => (el as HTMLDetailsElement).open))) {
+      await details.locator('summary').click();
+    }
+  }
+  fs.mkdirSync(path.dirname(screenshotPath), { recursive: true });
+  const png = await page.screenshot({ path: screenshotPath, fullPage: true });
+  assert.ok(png.length > 10000, `screenshot is ${png.length} bytes`);
+  assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], 'PNG signature');
+});

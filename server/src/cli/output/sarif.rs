@@ -1,0 +1,279 @@
+//! The SARIF 2.1.0 format, for GitHub code scanning and other SARIF viewers: one run whose tool
+//! driver lists every rule of the catalog (id, name, descriptions, help text and markdown, help
+//! URI, default level) and one result per diagnostic with its 1-based region, related locations
+//! and fixes. Columns count Unicode code points (`columnKind`).
+
+use serde_sarif::sarif::{
+    ArtifactChange, ArtifactContent, ArtifactLocation, Fix, Location, Message,
+    MultiformatMessageString, PhysicalLocation, PropertyBag, Region, Replacement,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
+    Tool, ToolComponent,
+};
+
+use super::{Report, Span};
+use crate::base::Severity;
+use crate::rules::{self, Rule};
+
+pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+pub fn render(report: &Report) -> String {
+    let catalog: Vec<&'static Rule> = rules::all().collect();
+    let descriptors: Vec<ReportingDescriptor> = catalog.iter().map(|r| descriptor(r)).collect();
+    let results: Vec<SarifResult> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let mut result = SarifResult::builder()
+                .rule_id(d.code)
+                .level(level(d.severity))
+                .message(text_message(format!("{}\n{}", d.message, d.consequence)))
+                .locations(vec![location(&d.path, d.range, None)])
+                .build();
+            result.rule_index = catalog
+                .iter()
+                .position(|r| r.code == d.code)
+                .map(|i| i as i64);
+            if !d.related.is_empty() {
+                result.related_locations = Some(
+                    d.related
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| {
+                            let mut loc = location(&r.path, r.range, Some(&r.message));
+                            loc.id = Some(i as i64);
+                            loc
+                        })
+                        .collect(),
+                );
+            }
+            if !d.fixes.is_empty() {
+                result.fixes = Some(d.fixes.iter().map(fix).collect());
+            }
+            result
+        })
+        .collect();
+    let driver = ToolComponent::builder()
+        .name("agentws")
+        .version(env!("CARGO_PKG_VERSION"))
+        .semantic_version(env!("CARGO_PKG_VERSION"))
+        .rules(descriptors)
+        .build();
+    let mut run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .results(results)
+        .build();
+    run.column_kind = Some(serde_json::json!("unicodeCodePoints"));
+    let sarif = Sarif::builder()
+        .schema(SARIF_SCHEMA)
+        .version(serde_json::json!("2.1.0"))
+        .runs(vec![run])
+        .build();
+    let mut out = serde_json::to_string_pretty(&sarif).expect("plain data serializes");
+    out.push('\n');
+    out
+}
+
+fn descriptor(rule: &Rule) -> ReportingDescriptor {
+    let help_text = format!(
+        "{}\n\nRuntime: {}\n\n{}",
+        rule.summary, rule.consequence, rule.explanation
+    );
+    let help_markdown = format!(
+        "{}\n\n**Runtime:** {}\n\n{}",
+        rule.summary, rule.consequence, rule.explanation
+    );
+    let mut tags = std::collections::BTreeMap::new();
+    tags.insert(
+        "tags".to_string(),
+        serde_json::json!([crate::cli::explain::profile_name(rule.profile)]),
+    );
+    ReportingDescriptor::builder()
+        .id(rule.code)
+        .name(rule.name)
+        .short_description(
+            MultiformatMessageString::builder()
+                .text(rule.summary)
+                .build(),
+        )
+        .full_description(
+            MultiformatMessageString::builder()
+                .text(format!("{} {}", rule.summary, rule.consequence))
+                .build(),
+        )
+        .help(
+            MultiformatMessageString::builder()
+                .text(help_text)
+                .markdown(help_markdown)
+                .build(),
+        )
+        .help_uri(crate::cli::explain::rule_doc_uri(rule.code))
+        .default_configuration(
+            ReportingConfiguration::builder()
+                .level(serde_json::to_value(level(rule.severity)).expect("enum serializes"))
+                .build(),
+        )
+        .properties(PropertyBag::builder().additional_properties(tags).build())
+        .build()
+}
+
+fn level(severity: Severity) -> ResultLevel {
+    match severity {
+        Severity::Error => ResultLevel::Error,
+        Severity::Warning => ResultLevel::Warning,
+        Severity::Info => ResultLevel::Note,
+    }
+}
+
+fn text_message(text: impl Into<String>) -> Message {
+    Message::builder().text(text.into()).build()
+}
+
+fn region(span: Span) -> Region {
+    Region::builder()
+        .start_line(span.start.line as i64)
+        .start_column(span.start.column as i64)
+        .end_line(span.end.line as i64)
+        .end_column(span.end.column as i64)
+        .build()
+}
+
+fn artifact(path: &str) -> ArtifactLocation {
+    ArtifactLocation::builder().uri(uri_reference(path)).build()
+}
+
+fn location(path: &str, span: Span, message: Option<&str>) -> Location {
+    let mut loc = Location::builder()
+        .physical_location(
+            PhysicalLocation::builder()
+                .artifact_location(artifact(path))
+                .region(region(span))
+                .build(),
+        )
+        .build();
+    loc.message = message.map(text_message);
+    loc
+}
+
+fn fix(fix: &super::ShownFix) -> Fix {
+    let mut changes: Vec<ArtifactChange> = Vec::new();
+    for edit in &fix.edits {
+        let replacement = Replacement::builder()
+            .deleted_region(region(edit.range))
+            .inserted_content(
+                ArtifactContent::builder()
+                    .text(edit.new_text.clone())
+                    .build(),
+            )
+            .build();
+        match changes
+            .iter_mut()
+            .find(|c| c.artifact_location.uri.as_deref() == Some(&uri_reference(&edit.path)))
+        {
+            Some(change) => change.replacements.push(replacement),
+            None => changes.push(
+                ArtifactChange::builder()
+                    .artifact_location(artifact(&edit.path))
+                    .replacements(vec![replacement])
+                    .build(),
+            ),
+        }
+    }
+    Fix::builder()
+        .description(text_message(fix.title.clone()))
+        .artifact_changes(changes)
+        .build()
+}
+
+/// A shown path as a URI reference: relative paths stay relative (GitHub resolves them against the
+/// repository root), absolute ones become `file://` URIs; bytes outside the unreserved set and
+/// `/` are percent-encoded.
+pub fn uri_reference(path: &str) -> String {
+    let mut out = String::new();
+    if path.starts_with('/') {
+        out.push_str("file://");
+    }
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(byte as char)
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::sample;
+
+    #[test]
+    fn results_point_at_one_based_regions() {
+        let value: serde_json::Value = serde_json::from_str(&super::render(&sample())).unwrap();
+        let result = &value["runs"][0]["results"][1];
+        assert_eq!(result["ruleId"], "SK998");
+        assert_eq!(result["level"], "note");
+        assert_eq!(
+            result["locations"][0]["physicalLocation"]["region"],
+            serde_json::json!({"startLine": 3, "startColumn": 19, "endLine": 3, "endColumn": 23})
+        );
+        assert_eq!(
+            value["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0]["replacements"][0]
+                ["insertedContent"]["text"],
+            "\"yes\""
+        );
+        assert_eq!(value["runs"][0]["tool"]["driver"]["name"], "agentws");
+        // Round-trips through the typed SARIF model.
+        let _: serde_sarif::sarif::Sarif = serde_json::from_value(value).unwrap();
+    }
+
+    /// Fixes and related locations validate too (the end-to-end test validates the binary's
+    /// output on a fixture; this one covers the parts that fixture may not produce).
+    #[test]
+    fn sample_with_fixes_and_related_locations_validates_against_the_schema() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let out = std::process::Command::new(cargo)
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--locked",
+                "--manifest-path",
+            ])
+            .arg(root.join("Cargo.toml"))
+            .output()
+            .unwrap();
+        let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let manifest = meta["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "serde-sarif")
+            .and_then(|p| p["manifest_path"].as_str())
+            .map(std::path::PathBuf::from)
+            .expect("serde-sarif is a dependency");
+        let schema = manifest.parent().unwrap().join("src/schema.json");
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.sarif");
+        std::fs::write(&log, super::render(&sample())).unwrap();
+        let out = std::process::Command::new("python3")
+            .arg(root.join("../tests/tools/validate_sarif.py"))
+            .arg(&schema)
+            .arg(&log)
+            .output()
+            .expect("python3 with jsonschema (see .ci/run)");
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    #[test]
+    fn uri_references_are_percent_encoded() {
+        assert_eq!(super::uri_reference("a b/é.md"), "a%20b/%C3%A9.md");
+        assert_eq!(super::uri_reference("/abs/x.md"), "file:///abs/x.md");
+    }
+}

@@ -1,0 +1,804 @@
+//! Editor features over one snapshot: completion, hover, definition/references, symbols, code
+//! actions, rename. Read-only: every function takes a `View` and returns LSP values; nothing here
+//! mutates state or awaits.
+//!
+//! Positions inside frontmatter come from a small line scanner (`scan_frontmatter`): top-level
+//! `key: value` lines and `- item` entries of block lists, with byte ranges. It is an editor-side
+//! index for navigation only; what the runtime accepts is decided by the workspace parsers and
+//! reported by the diagnostics.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+
+use super::convert::{self, path_to_uri, TextPositions};
+use super::server::{invalid_params, View};
+use crate::base::{FileEdit, TextRange};
+use crate::workspace::FileKind;
+
+/// Frontmatter keys of a SKILL.md, with what the runtime does with them.
+pub const SKILL_KEYS: &[(&str, &str)] = &[
+    ("name", "Skill name (required). The runtime drops the skill when `name` is missing or blank; it is the name the prompt lists and `skills:` entries refer to."),
+    ("description", "What the skill does (required). Listed in the prompt's skill section; a missing or blank description drops the skill."),
+    ("license", "License of the skill (Agent Skills specification). Kept as metadata; the runtime does not use it."),
+    ("compatibility", "Environment requirements (Agent Skills specification, 1–500 characters). Kept as metadata."),
+    ("metadata", "A map of string to string (Agent Skills specification). Kept as metadata."),
+    ("allowed-tools", "Space-separated tools the skill may use (Agent Skills specification). The runtime does not enforce it."),
+];
+
+/// Frontmatter keys of a subagent spec (harness-spec §3.2).
+pub const SUBAGENT_KEYS: &[(&str, &str)] = &[
+    ("description", "Required. Missing or blank: the runtime logs a warning and drops the declaration."),
+    ("workspace", "Map with `mode` (`isolated` default, or `shared`) and `path`. A non-map value is silently ignored."),
+    ("model", "Model for the subagent, e.g. `qwen3-max`; unresolvable at spawn: warning, the parent's model is used."),
+    ("steps", "Maximum reasoning steps (integer part of a YAML number), default 10; a non-number is silently ignored."),
+    ("maxIters", "Deprecated alias of `steps`, used only when `steps` is not a number."),
+    ("temperature", "Number or numeric string; unparsable: warning, inherited."),
+    ("top_p", "Number or numeric string; unparsable: warning, inherited."),
+    ("variant", "Stored, not used by the runtime."),
+    ("mode", "`primary`, `subagent` or `all` (default). `primary` hides the subagent from the prompt's agent list; other values: warning, `all`."),
+    ("hidden", "`true` hides the subagent from the prompt's agent list (only `true`, any case, is true)."),
+    ("expose_to_user", "Tri-state boolean; unset by default."),
+    ("tools", "Tools the subagent may use (list or comma string). Empty: inherits all tools."),
+    ("skills", "Skills the subagent may use (list or comma string), by skill name. Empty: all skills."),
+];
+
+/// Keys of `agentws.toml` (dotted for tables).
+pub const CONFIG_KEYS: &[(&str, &str)] = &[
+    ("project", "The harness's project folder (overlay lower layer), relative to agentws.toml."),
+    ("workspace", "The base workspace folder, default `<project>/.agentscope/workspace`."),
+    ("harness", "Runtime behaviour to model: `2026-09` (default) or `2026-08`."),
+    ("scope", "Isolation scope: `user` (default), `session`, `agent` or `global`."),
+    ("agent", "Table: `name`, `id`, `system_prompt`, `system_prompt_file`, `additional_context_files`, `max_context_tokens`, `environment_memory`."),
+    ("filesystem", "Table: `mode` (local, sandbox, remote), `path_mode`, `additional_roots`, `project_writable`, `sandbox_root`, `workspace_spec_root`."),
+    ("features", "Table of the builder's enable/disable switches."),
+];
+
+/// Keys of one MCP server in tools.json (harness-spec §4.3).
+pub const SERVER_KEYS: &[(&str, &str)] = &[
+    ("transport", "Required: `stdio`, `sse`, `http`, `streamable-http` (case-insensitive). Missing or unsupported: the server is skipped."),
+    ("command", "stdio: the command to start (required)."),
+    ("args", "stdio: arguments, default []."),
+    ("env", "stdio: environment variables, default {}."),
+    ("url", "sse/http: the server URL (required)."),
+    ("headers", "sse/http: request headers."),
+    ("queryParams", "sse/http: query parameters."),
+    ("enableTools", "Allow-list of the server's tools; empty means all."),
+    ("timeout", "ISO-8601 duration per request, e.g. `PT30S`."),
+    ("initializationTimeout", "ISO-8601 duration for initialization, e.g. `PT15S`."),
+];
+
+/// One scanned frontmatter entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FmEntry {
+    pub key: String,
+    pub key_range: TextRange,
+    /// Inline scalar value (quotes stripped), when present.
+    pub value: Option<(String, TextRange)>,
+    /// `- item` entries of a block list (or `[a, b]` items) under the key.
+    pub items: Vec<(String, TextRange)>,
+}
+
+/// The frontmatter block (between the opening and closing `---` lines), if any.
+pub fn frontmatter_range(text: &str) -> Option<TextRange> {
+    let first_end = text.find('\n').unwrap_or(text.len());
+    if text[..first_end].trim_end() != "---" {
+        return None;
+    }
+    let start = (first_end + 1).min(text.len());
+    let mut offset = start;
+    for line in text[start..].split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            return Some(TextRange::new(start, offset));
+        }
+        offset += line.len();
+    }
+    Some(TextRange::new(start, text.len()))
+}
+
+fn unquote(value: &str, start: usize) -> (String, TextRange) {
+    let trimmed = value.trim();
+    let lead = value.len() - value.trim_start().len();
+    let mut s = trimmed;
+    let mut begin = start + lead;
+    if s.len() >= 2
+        && ((s.starts_with('"') && s.ends_with('"')) || (s.starts_with('\'') && s.ends_with('\'')))
+    {
+        s = &s[1..s.len() - 1];
+        begin += 1;
+    }
+    (s.to_string(), TextRange::new(begin, begin + s.len()))
+}
+
+/// Top-level keys, their inline values and list items.
+pub fn scan_frontmatter(text: &str) -> Vec<FmEntry> {
+    let Some(block) = frontmatter_range(text) else {
+        return Vec::new();
+    };
+    let mut entries: Vec<FmEntry> = Vec::new();
+    let mut offset = block.start;
+    for line in text[block.start..block.end].split_inclusive('\n') {
+        let line_start = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content.trim().is_empty() || content.trim_start().starts_with('#') {
+            continue;
+        }
+        let indented = content.starts_with(' ') || content.starts_with('\t');
+        let trimmed = content.trim_start();
+        if let Some(rest) = trimmed
+            .strip_prefix("- ")
+            .or((trimmed == "-").then_some(""))
+        {
+            if let Some(entry) = entries.last_mut() {
+                let at = line_start + (content.len() - trimmed.len()) + 2;
+                let (value, range) = unquote(rest, at.min(line_start + content.len()));
+                if !value.is_empty() {
+                    entry.items.push((value, range));
+                }
+            }
+            continue;
+        }
+        if indented {
+            continue;
+        }
+        let Some(colon) = content.find(':') else {
+            continue;
+        };
+        let key = content[..colon].trim().to_string();
+        let value_text = &content[colon + 1..];
+        let value_start = line_start + colon + 1;
+        let mut entry = FmEntry {
+            key,
+            key_range: TextRange::new(line_start, line_start + colon),
+            value: None,
+            items: Vec::new(),
+        };
+        let trimmed_value = value_text.trim();
+        if trimmed_value.starts_with('[') && trimmed_value.ends_with(']') {
+            let inner_start = value_start + value_text.find('[').unwrap_or(0) + 1;
+            let inner = &trimmed_value[1..trimmed_value.len() - 1];
+            let mut at = inner_start;
+            for part in inner.split(',') {
+                let (value, range) = unquote(part, at);
+                if !value.is_empty() {
+                    entry.items.push((value, range));
+                }
+                at += part.len() + 1;
+            }
+        } else if !trimmed_value.is_empty() {
+            entry.value = Some(unquote(value_text, value_start));
+        }
+        entries.push(entry);
+    }
+    entries
+}
+
+fn text_of<'a>(view: &'a View, path: &Path) -> &'a str {
+    view.workspace.files.text(path).unwrap_or("")
+}
+
+fn kind_of(view: &View, path: &Path) -> Option<FileKind> {
+    view.workspace.kind_of(path).or_else(|| {
+        (view.workspace.config.file.as_deref() == Some(path)).then_some(FileKind::Config)
+    })
+}
+
+fn keys_for(kind: FileKind) -> &'static [(&'static str, &'static str)] {
+    match kind {
+        FileKind::Skill => SKILL_KEYS,
+        FileKind::Subagent => SUBAGENT_KEYS,
+        FileKind::Config => CONFIG_KEYS,
+        _ => &[],
+    }
+}
+
+/// Skill names of the snapshot (loaded skills first, in path order, deduplicated).
+fn skill_names(view: &View) -> Vec<(String, PathBuf)> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for skill in &view.workspace.skills {
+        let name = skill_name(view, skill);
+        if seen.insert(name.clone()) {
+            out.push((name, skill.path.clone()));
+        }
+    }
+    out
+}
+
+/// The name a skill is referred to by: the parsed `name`, else the scanned one, else its folder.
+fn skill_name(view: &View, skill: &crate::workspace::skill::SkillDoc) -> String {
+    if let Some(name) = &skill.name {
+        return name.clone();
+    }
+    scan_frontmatter(text_of(view, &skill.path))
+        .into_iter()
+        .find(|e| e.key == "name")
+        .and_then(|e| e.value.map(|v| v.0))
+        .unwrap_or_else(|| skill.dir_name.clone())
+}
+
+/// Tool names offered in `tools:` and tools.json `allow`/`deny`: MCP servers' `enableTools`.
+fn tool_names(view: &View) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for doc in &view.workspace.tools {
+        for server in &doc.servers {
+            for tool in &server.enable_tools {
+                out.push((
+                    tool.value.clone(),
+                    format!("tool of MCP server `{}`", server.name.value),
+                ));
+            }
+        }
+    }
+    out
+}
+
+pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<CompletionItem>> {
+    let kind = kind_of(view, path)?;
+    let text = text_of(view, path);
+    let positions = TextPositions::new(text, view.encoding);
+    let offset = positions.offset(position);
+    let line_start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let before = &text[line_start..offset];
+    let item = |label: &str, detail: &str, kind: CompletionItemKind| CompletionItem {
+        label: label.to_string(),
+        kind: Some(kind),
+        documentation: (!detail.is_empty()).then(|| {
+            Documentation::MarkupContent(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: detail.to_string(),
+            })
+        }),
+        ..Default::default()
+    };
+    match kind {
+        FileKind::Skill | FileKind::Subagent => {
+            let block = frontmatter_range(text)?;
+            if offset < block.start || offset > block.end {
+                return None;
+            }
+            let current_key = scan_frontmatter(&text[..offset.max(block.start)])
+                .last()
+                .map(|e| e.key.clone());
+            if !before.contains(':') && !before.trim_start().starts_with('-') {
+                if before.starts_with(' ') && current_key.as_deref() == Some("workspace") {
+                    return Some(vec![
+                        item(
+                            "mode",
+                            "`isolated` (default) or `shared`.",
+                            CompletionItemKind::PROPERTY,
+                        ),
+                        item(
+                            "path",
+                            "Folder of a shared workspace, relative to the main workspace.",
+                            CompletionItemKind::PROPERTY,
+                        ),
+                    ]);
+                }
+                return Some(
+                    keys_for(kind)
+                        .iter()
+                        .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                        .collect(),
+                );
+            }
+            let key = before
+                .split(':')
+                .next()
+                .map(str::trim)
+                .filter(|k| before.contains(':') && !k.starts_with('-'))
+                .map(str::to_string)
+                .or(current_key)?;
+            let values: Vec<CompletionItem> = match (kind, key.as_str()) {
+                (FileKind::Subagent, "mode") if before.starts_with(' ') => ["isolated", "shared"]
+                    .iter()
+                    .map(|v| item(v, "", CompletionItemKind::ENUM_MEMBER))
+                    .collect(),
+                (FileKind::Subagent, "mode") => ["primary", "subagent", "all"]
+                    .iter()
+                    .map(|v| item(v, "", CompletionItemKind::ENUM_MEMBER))
+                    .collect(),
+                (FileKind::Subagent, "hidden") => ["true", "false"]
+                    .iter()
+                    .map(|v| item(v, "", CompletionItemKind::VALUE))
+                    .collect(),
+                (FileKind::Subagent, "skills") => skill_names(view)
+                    .iter()
+                    .map(|(n, p)| {
+                        item(
+                            n,
+                            &format!("Skill at `{}`", p.display()),
+                            CompletionItemKind::REFERENCE,
+                        )
+                    })
+                    .collect(),
+                (FileKind::Subagent, "tools") => tool_names(view)
+                    .iter()
+                    .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            Some(values)
+        }
+        FileKind::ToolsJson => {
+            let in_server = text[..offset].matches('{').count() >= 3;
+            if in_server {
+                Some(
+                    SERVER_KEYS
+                        .iter()
+                        .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                        .collect(),
+                )
+            } else {
+                let mut items: Vec<CompletionItem> = [
+                    (
+                        "allow",
+                        "Tool names to keep (others removed, except platform tools).",
+                    ),
+                    ("deny", "Tool names to remove."),
+                    ("mcpServers", "MCP servers by name."),
+                    ("transport", "stdio | sse | http | streamable-http"),
+                ]
+                .iter()
+                .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                .collect();
+                items.extend(
+                    ["stdio", "sse", "http", "streamable-http"]
+                        .iter()
+                        .map(|v| item(v, "MCP transport", CompletionItemKind::ENUM_MEMBER)),
+                );
+                items.extend(
+                    tool_names(view)
+                        .iter()
+                        .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION)),
+                );
+                Some(items)
+            }
+        }
+        FileKind::Config => Some(
+            CONFIG_KEYS
+                .iter()
+                .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+pub fn hover(view: &View, path: &Path, position: Position) -> Option<Hover> {
+    let kind = kind_of(view, path)?;
+    let text = text_of(view, path);
+    let positions = TextPositions::new(text, view.encoding);
+    let offset = positions.offset(position);
+    let entries = scan_frontmatter(text);
+    for entry in &entries {
+        if entry.key_range.start <= offset && offset <= entry.key_range.end {
+            let doc = keys_for(kind).iter().find(|(k, _)| *k == entry.key)?.1;
+            return Some(markdown_hover(
+                format!("**{}**\n\n{}", entry.key, doc),
+                positions.range(entry.key_range),
+            ));
+        }
+        if kind == FileKind::Subagent && entry.key == "skills" {
+            for (name, range) in &entry.items {
+                if range.start <= offset && offset <= range.end {
+                    let winner = skill_names(view).into_iter().find(|(n, _)| n == name);
+                    let message = match winner {
+                        Some((_, p)) => format!("Skill `{name}`: `{}`", p.display()),
+                        None => format!("Skill `{name}`: no skill of this name in the workspace"),
+                    };
+                    return Some(markdown_hover(message, positions.range(*range)));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn markdown_hover(value: String, range: Range) -> Hover {
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value,
+        }),
+        range: Some(range),
+    }
+}
+
+fn location(view: &View, path: &Path, range: TextRange) -> Option<Location> {
+    let text = text_of(view, path);
+    let positions = TextPositions::new(text, view.encoding);
+    Some(Location::new(path_to_uri(path)?, positions.range(range)))
+}
+
+fn name_entry_range(view: &View, path: &Path) -> TextRange {
+    scan_frontmatter(text_of(view, path))
+        .into_iter()
+        .find(|e| e.key == "name")
+        .and_then(|e| e.value.map(|v| v.1))
+        .unwrap_or_default()
+}
+
+/// `skills:` entries → the SKILL.md of that name.
+pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Location>> {
+    if kind_of(view, path)? != FileKind::Subagent {
+        return None;
+    }
+    let text = text_of(view, path);
+    let offset = TextPositions::new(text, view.encoding).offset(position);
+    let entry = scan_frontmatter(text)
+        .into_iter()
+        .find(|e| e.key == "skills")?;
+    let (name, _) = entry
+        .items
+        .iter()
+        .find(|(_, r)| r.start <= offset && offset <= r.end)?;
+    let targets: Vec<Location> = view
+        .workspace
+        .skills
+        .iter()
+        .filter(|s| &skill_name(view, s) == name)
+        .filter_map(|s| location(view, &s.path, name_entry_range(view, &s.path)))
+        .collect();
+    Some(targets)
+}
+
+/// Subagents that list the skill whose SKILL.md this is (or whose entry is under the cursor).
+fn skill_references(view: &View, name: &str) -> Vec<Location> {
+    let mut out = Vec::new();
+    for subagent in &view.workspace.subagents {
+        let text = text_of(view, &subagent.path);
+        for entry in scan_frontmatter(text)
+            .into_iter()
+            .filter(|e| e.key == "skills")
+        {
+            for (item, range) in entry.items {
+                if item == name {
+                    out.extend(location(view, &subagent.path, range));
+                }
+            }
+        }
+    }
+    out
+}
+
+pub fn references(view: &View, path: &Path, position: Position) -> Option<Vec<Location>> {
+    match kind_of(view, path)? {
+        FileKind::Skill => {
+            let skill = view.workspace.skills.iter().find(|s| s.path == path)?;
+            Some(skill_references(view, &skill_name(view, skill)))
+        }
+        FileKind::Subagent => {
+            let text = text_of(view, path);
+            let offset = TextPositions::new(text, view.encoding).offset(position);
+            let entry = scan_frontmatter(text)
+                .into_iter()
+                .find(|e| e.key == "skills")?;
+            let (name, _) = entry
+                .items
+                .iter()
+                .find(|(_, r)| r.start <= offset && offset <= r.end)?;
+            Some(skill_references(view, name))
+        }
+        _ => None,
+    }
+}
+
+#[allow(deprecated)]
+fn symbol(
+    name: String,
+    kind: SymbolKind,
+    range: Range,
+    children: Vec<DocumentSymbol>,
+) -> DocumentSymbol {
+    DocumentSymbol {
+        name,
+        detail: None,
+        kind,
+        tags: None,
+        deprecated: None,
+        range,
+        selection_range: range,
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
+pub fn document_symbols(view: &View, path: &Path) -> Vec<DocumentSymbol> {
+    let text = text_of(view, path);
+    let positions = TextPositions::new(text, view.encoding);
+    let mut out = Vec::new();
+    if kind_of(view, path) == Some(FileKind::ToolsJson) {
+        for doc in view.workspace.tools.iter().filter(|t| t.path == path) {
+            for server in &doc.servers {
+                out.push(symbol(
+                    server.name.value.clone(),
+                    SymbolKind::MODULE,
+                    positions.range(server.name.range),
+                    Vec::new(),
+                ));
+            }
+        }
+        return out;
+    }
+    for entry in scan_frontmatter(text) {
+        out.push(symbol(
+            entry.key.clone(),
+            SymbolKind::PROPERTY,
+            positions.range(entry.key_range),
+            Vec::new(),
+        ));
+    }
+    let body_start = frontmatter_range(text)
+        .map(|r| {
+            text[r.end..]
+                .find('\n')
+                .map(|i| r.end + i + 1)
+                .unwrap_or(text.len())
+        })
+        .unwrap_or(0);
+    let mut offset = body_start;
+    let mut in_fence = false;
+    for line in text[body_start..].split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        let level = content.chars().take_while(|c| *c == '#').count();
+        if (1..=6).contains(&level) && content[level..].starts_with(' ') {
+            out.push(symbol(
+                content[level..].trim().to_string(),
+                SymbolKind::STRING,
+                positions.range(TextRange::new(start, start + content.len())),
+                Vec::new(),
+            ));
+        }
+    }
+    out
+}
+
+pub fn workspace_symbols(view: &View, query: &str) -> Vec<WorkspaceSymbol> {
+    let query = query.to_lowercase();
+    let mut out = Vec::new();
+    let mut push = |name: String, kind: SymbolKind, path: &Path, container: &str| {
+        if !name.to_lowercase().contains(&query) {
+            return;
+        }
+        if let Some(uri) = path_to_uri(path) {
+            out.push(WorkspaceSymbol {
+                name,
+                kind,
+                tags: None,
+                container_name: Some(container.to_string()),
+                location: OneOf::Right(WorkspaceLocation { uri }),
+                data: None,
+            });
+        }
+    };
+    for skill in &view.workspace.skills {
+        push(
+            skill_name(view, skill),
+            SymbolKind::MODULE,
+            &skill.path,
+            "skill",
+        );
+    }
+    for subagent in &view.workspace.subagents {
+        push(
+            subagent.id.clone(),
+            SymbolKind::CLASS,
+            &subagent.path,
+            "subagent",
+        );
+    }
+    for doc in &view.workspace.tools {
+        for server in &doc.servers {
+            push(
+                server.name.value.clone(),
+                SymbolKind::INTERFACE,
+                &doc.path,
+                "MCP server",
+            );
+        }
+    }
+    out
+}
+
+pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrCommand> {
+    let text = text_of(view, path);
+    let positions = TextPositions::new(text, view.encoding);
+    let wanted = positions.text_range(range);
+    let files = &view.workspace.files;
+    let mut out = Vec::new();
+    for d in view.diagnostics.get(path).map(Vec::as_slice).unwrap_or(&[]) {
+        let touches = d.range.start <= wanted.end && wanted.start <= d.range.end;
+        if !touches {
+            continue;
+        }
+        let lsp_diag = convert::diagnostic(d, Some(&positions), &view.rules_doc_url);
+        for fix in &d.fixes {
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: fix.title.clone(),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![lsp_diag.clone()]),
+                edit: Some(convert::workspace_edit(
+                    &fix.edits,
+                    |p| files.text(p),
+                    view.encoding,
+                )),
+                is_preferred: Some(d.fixes.len() == 1),
+                ..Default::default()
+            }));
+        }
+    }
+    if kind_of(view, path) == Some(FileKind::Skill) && frontmatter_range(text).is_none() {
+        let dir = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let edit = FileEdit {
+            path: path.to_path_buf(),
+            range: TextRange::empty(0),
+            new_text: format!(
+                "---\nname: {dir}\ndescription: TODO describe when to use this skill\n---\n"
+            ),
+        };
+        out.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title: "Create missing SKILL.md frontmatter".to_string(),
+            kind: Some(CodeActionKind::QUICKFIX),
+            edit: Some(convert::workspace_edit(
+                &[edit],
+                |p| files.text(p),
+                view.encoding,
+            )),
+            ..Default::default()
+        }));
+    }
+    out
+}
+
+/// The `name:` value range of a SKILL.md when the cursor is on it.
+fn skill_name_at(view: &View, path: &Path, position: Position) -> Option<(String, TextRange)> {
+    if kind_of(view, path)? != FileKind::Skill {
+        return None;
+    }
+    let text = text_of(view, path);
+    let offset = TextPositions::new(text, view.encoding).offset(position);
+    let entry = scan_frontmatter(text)
+        .into_iter()
+        .find(|e| e.key == "name")?;
+    let (name, range) = entry.value?;
+    (range.start <= offset && offset <= range.end).then_some((name, range))
+}
+
+pub fn prepare_rename(
+    view: &View,
+    path: &Path,
+    position: Position,
+) -> Option<PrepareRenameResponse> {
+    let (name, range) = skill_name_at(view, path, position)?;
+    let positions = TextPositions::new(text_of(view, path), view.encoding);
+    Some(PrepareRenameResponse::RangeWithPlaceholder {
+        range: positions.range(range),
+        placeholder: name,
+    })
+}
+
+/// Renames a skill: its `name:`, every subagent's `skills:` entry, and (when the folder carries
+/// the same name) the folder, as one workspace edit.
+pub fn rename(
+    view: &View,
+    path: &Path,
+    position: Position,
+    new_name: &str,
+) -> Result<Option<WorkspaceEdit>> {
+    let Some((old, range)) = skill_name_at(view, path, position) else {
+        return Ok(None);
+    };
+    if new_name.trim().is_empty() || new_name.contains(['/', '\\', '\n', ':']) {
+        return Err(invalid_params(format!(
+            "`{new_name}` is not a usable skill name"
+        )));
+    }
+    let mut edits = vec![FileEdit {
+        path: path.to_path_buf(),
+        range,
+        new_text: new_name.to_string(),
+    }];
+    for subagent in &view.workspace.subagents {
+        for entry in scan_frontmatter(text_of(view, &subagent.path))
+            .into_iter()
+            .filter(|e| e.key == "skills")
+        {
+            for (item, item_range) in entry.items {
+                if item == old {
+                    edits.push(FileEdit {
+                        path: subagent.path.clone(),
+                        range: item_range,
+                        new_text: new_name.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    let mut by_file: HashMap<PathBuf, Vec<TextEdit>> = HashMap::new();
+    for edit in &edits {
+        let positions = TextPositions::new(text_of(view, &edit.path), view.encoding);
+        by_file
+            .entry(edit.path.clone())
+            .or_default()
+            .push(TextEdit {
+                range: positions.range(edit.range),
+                new_text: edit.new_text.clone(),
+            });
+    }
+    let mut operations = Vec::new();
+    let mut paths: Vec<&PathBuf> = by_file.keys().collect();
+    paths.sort();
+    for file in paths {
+        let Some(uri) = path_to_uri(file) else {
+            continue;
+        };
+        let version = view.workspace.files.get(file).and_then(|e| e.version);
+        operations.push(DocumentChangeOperation::Edit(TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+            edits: by_file[file].iter().cloned().map(OneOf::Left).collect(),
+        }));
+    }
+    let dir = path.parent();
+    if let Some(dir) = dir.filter(|d| d.file_name().is_some_and(|n| n.to_string_lossy() == old)) {
+        let target = dir.with_file_name(new_name);
+        if let (Some(old_uri), Some(new_uri)) = (path_to_uri(dir), path_to_uri(&target)) {
+            operations.push(DocumentChangeOperation::Op(ResourceOp::Rename(
+                RenameFile {
+                    old_uri,
+                    new_uri,
+                    options: None,
+                    annotation_id: None,
+                },
+            )));
+        }
+    }
+    Ok(Some(WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Operations(operations)),
+        ..Default::default()
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scans_keys_values_and_list_items_with_ranges() {
+        let text = "---\nname: \"pdf\"\nskills:\n  - alpha\n  - 'beta'\ntools: [a, b]\n---\nbody\n";
+        let entries = scan_frontmatter(text);
+        assert_eq!(entries.len(), 3);
+        let (name, range) = entries[0].value.clone().unwrap();
+        assert_eq!(
+            (name.as_str(), &text[range.start..range.end]),
+            ("pdf", "pdf")
+        );
+        let items: Vec<&str> = entries[1]
+            .items
+            .iter()
+            .map(|(_, r)| &text[r.start..r.end])
+            .collect();
+        assert_eq!(items, vec!["alpha", "beta"]);
+        let tools: Vec<&str> = entries[2].items.iter().map(|(v, _)| v.as_str()).collect();
+        assert_eq!(tools, vec!["a", "b"]);
+        assert_eq!(
+            &text[entries[2].items[1].1.start..entries[2].items[1].1.end],
+            "b"
+        );
+    }
+}

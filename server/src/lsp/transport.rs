@@ -1,0 +1,147 @@
+//! Wiring stdio to the tower-lsp-server service: a reader thread runs the framing guard on stdin,
+//! valid frames go to the library's `Server` through an in-memory pipe, its output and the guard's
+//! error replies are merged frame by frame onto stdout.
+//!
+//! Memory stays bounded when the client stops reading: every hop is a bounded channel or pipe, so
+//! a blocked stdout stalls the service, which stops reading its input pipe, which stalls the guard,
+//! which stops reading stdin (backpressure all the way to the client). Knows nothing of LSP methods.
+
+use std::io::BufReader;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tower_lsp_server::{ClientSocket, LspService, Server};
+
+use super::framing::{FrameReader, Inbound};
+use super::server::Backend;
+
+/// Bytes buffered in each in-memory pipe.
+const PIPE_BYTES: usize = 1024 * 1024;
+/// Frames buffered between the stdin thread and the service.
+const INBOUND_FRAMES: usize = 16;
+/// How long answers already computed get to reach stdout after `exit`.
+const EXIT_GRACE: Duration = Duration::from_millis(100);
+
+/// Serves `service` on stdin/stdout until `exit` or the end of input.
+pub async fn serve_stdio(service: LspService<Backend>, socket: ClientSocket) {
+    let (inbound_tx, mut inbound_rx) = mpsc::channel::<Inbound>(INBOUND_FRAMES);
+    std::thread::Builder::new()
+        .name("agentws-stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut reader = FrameReader::new(BufReader::with_capacity(64 * 1024, stdin.lock()));
+            loop {
+                match reader.next_frame() {
+                    Ok(Some(item)) => {
+                        if inbound_tx.blocking_send(item).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => return,
+                    Err(err) => {
+                        tracing::error!("reading stdin: {err}");
+                        return;
+                    }
+                }
+            }
+        })
+        .expect("spawning the stdin thread");
+
+    let (mut to_service, service_input) = tokio::io::duplex(PIPE_BYTES);
+    let (service_output, from_service) = tokio::io::duplex(PIPE_BYTES);
+    let (reply_tx, reply_rx) = mpsc::channel::<Vec<u8>>(INBOUND_FRAMES);
+    let exit_seen = std::sync::Arc::new(tokio::sync::Notify::new());
+    let exit_signal = exit_seen.clone();
+
+    tokio::spawn(async move {
+        while let Some(item) = inbound_rx.recv().await {
+            match item {
+                Inbound::Message(bytes) => {
+                    if to_service.write_all(&bytes).await.is_err() {
+                        return;
+                    }
+                }
+                Inbound::Exit(bytes) => {
+                    let _ = to_service.write_all(&bytes).await;
+                    exit_signal.notify_one();
+                    return;
+                }
+                Inbound::Reply(bytes) => {
+                    tracing::warn!("answered a malformed message with an error");
+                    if reply_tx.send(bytes).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        // End of stdin: closing the pipe ends the service; like `exit`, do not wait for handlers
+        // that still expect an answer from a client that is gone.
+        let _ = to_service.shutdown().await;
+        exit_signal.notify_one();
+    });
+
+    let writer = tokio::spawn(write_stdout(from_service, reply_rx));
+
+    let serve = Server::new(service_input, service_output, socket).serve(service);
+    tokio::select! {
+        _ = serve => {}
+        // A handler still waiting for a client answer would keep the service alive after `exit`;
+        // the protocol says to stop now. The grace period lets answers already computed reach
+        // the writer.
+        _ = exit_seen.notified() => tokio::time::sleep(EXIT_GRACE).await,
+    }
+    // Let the writer drain what is left (it ends when the service drops its output pipe).
+    let _ = tokio::time::timeout(EXIT_GRACE, writer).await;
+}
+
+/// Copies whole frames from the service and the guard's replies to stdout, never interleaving
+/// two frames.
+async fn write_stdout(from_service: tokio::io::DuplexStream, mut replies: mpsc::Receiver<Vec<u8>>) {
+    let mut stdout = tokio::io::stdout();
+    let mut service = tokio::io::BufReader::new(from_service);
+    let mut service_open = true;
+    let mut replies_open = true;
+    // Ends with the service (after `exit`): pending guard replies no longer matter then.
+    while service_open {
+        let frame = tokio::select! {
+            frame = read_frame(&mut service), if service_open => match frame {
+                Some(frame) => frame,
+                None => { service_open = false; continue; }
+            },
+            reply = replies.recv(), if replies_open => match reply {
+                Some(reply) => reply,
+                None => { replies_open = false; continue; }
+            },
+        };
+        if stdout.write_all(&frame).await.is_err() || stdout.flush().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// One frame (header + body) of the service's own, well-formed output.
+async fn read_frame(input: &mut tokio::io::BufReader<tokio::io::DuplexStream>) -> Option<Vec<u8>> {
+    let mut header = Vec::new();
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if input.read_line(&mut line).await.ok()? == 0 {
+            return None;
+        }
+        header.extend_from_slice(line.as_bytes());
+        let trimmed = line.trim_end();
+        if trimmed.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = trimmed.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse::<usize>().ok();
+            }
+        }
+    }
+    let mut body = vec![0; length?];
+    input.read_exact(&mut body).await.ok()?;
+    header.extend_from_slice(&body);
+    Some(header)
+}
