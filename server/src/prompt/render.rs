@@ -1158,4 +1158,44 @@ mod tests {
             PathBuf::from("/srv/app/.agentscope/workspace/alice")
         );
     }
+
+    #[test]
+    fn files_root_escapes_spaces_and_ignores_the_namespace() {
+        let mut config = Config::defaults_for(Path::new("/srv/my app"));
+        config.agent.name = Some("assistant".into());
+        let mut set = FileSet::new();
+        let skill = "---\nname: tidy\ndescription: d\n---\nbody\n";
+        set.insert_text(
+            PathBuf::from("/srv/my app/.agentscope/workspace/skills/tidy/SKILL.md"),
+            skill,
+        );
+        set.insert_text(
+            PathBuf::from("/srv/my app/.agentscope/workspace/alice/skills/mine/SKILL.md"),
+            &skill.replace("tidy", "mine"),
+        );
+        let ws = Workspace::build(
+            Arc::new(config),
+            Vec::new(),
+            Arc::new(set),
+            Arc::new(Env::default()),
+            None,
+        );
+        let preview = render(&ws, &context(&ws, Some("alice"))).unwrap();
+        assert!(preview.text.contains(
+            "  <files-root>/srv/my\\ app/.agentscope/workspace/.skills-cache/filesystem-workspace_skills/tidy</files-root>\n"
+        ));
+        assert!(preview.text.contains(
+            "  <files-root>/srv/my\\ app/.agentscope/workspace/skills/mine</files-root>\n"
+        ));
+        let skills = preview
+            .sections
+            .iter()
+            .find(|s| s.kind == "skills")
+            .unwrap();
+        assert_eq!(skills.sources.len(), 2);
+        assert_eq!(
+            skills.sources[0].lines,
+            Some(LineRange { start: 1, end: 4 })
+        );
+    }
 }
