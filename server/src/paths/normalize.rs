@@ -36,6 +36,8 @@ pub enum RefusalCode {
     SymlinkEscape,
     /// `normalize`/`end` named a run that does not exist or has ended.
     UnknownRun,
+    /// `begin` while the registry already holds its maximum of active runs.
+    TooManyRuns,
     /// A run context with an id that would change the folder structure (see `context`).
     InvalidId,
     /// No session id and no agent name to default it to.
@@ -58,6 +60,7 @@ impl RefusalCode {
             Self::OutsideRoots => "outside-roots",
             Self::SymlinkEscape => "symlink-escape",
             Self::UnknownRun => "unknown-run",
+            Self::TooManyRuns => "too-many-runs",
             Self::InvalidId => "invalid-id",
             Self::NoSessionId => "no-session-id",
             Self::InvalidSandboxRoot => "invalid-sandbox-root",

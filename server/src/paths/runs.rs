@@ -140,12 +140,28 @@ fn parse_param<T>(
     })
 }
 
+/// Default bound on active runs: a client that begins runs and never ends them gets
+/// `too-many-runs` instead of growing the server's memory without bound.
+pub const DEFAULT_MAX_ACTIVE_RUNS: usize = 65_536;
+
 /// Live runs by id. Cheap to share behind an `Arc`; every method takes `&self`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RunRegistry {
     runs: RwLock<HashMap<String, Arc<Run>>>,
     next_id: AtomicU64,
     disk: DiskAccess,
+    max_active: usize,
+}
+
+impl Default for RunRegistry {
+    fn default() -> Self {
+        Self {
+            runs: RwLock::default(),
+            next_id: AtomicU64::new(0),
+            disk: DiskAccess::default(),
+            max_active: DEFAULT_MAX_ACTIVE_RUNS,
+        }
+    }
 }
 
 impl RunRegistry {
@@ -162,13 +178,28 @@ impl RunRegistry {
         }
     }
 
+    /// The same registry with another bound on active runs.
+    pub fn with_max_active_runs(self, max_active: usize) -> Self {
+        Self { max_active, ..self }
+    }
+
     /// Binds a run for `params` over `config` (the project's configuration) and registers it.
     pub fn begin(&self, config: &Config, params: &RunParams) -> Result<RunInfo, Refusal> {
         let run = bind(config, params, self.disk)?;
+        let root = run.root().to_string();
+        let mut runs = self.write();
+        if runs.len() >= self.max_active {
+            return Err(Refusal::new(
+                RefusalCode::TooManyRuns,
+                format!(
+                    "{} runs are active, the most this server keeps; end finished runs with agentws/runEnd",
+                    runs.len()
+                ),
+            ));
+        }
         let number = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let run_id = format!("run-{number}");
-        let root = run.root().to_string();
-        self.write().insert(run_id.clone(), Arc::new(run));
+        runs.insert(run_id.clone(), Arc::new(run));
         Ok(RunInfo { run_id, root })
     }
 
@@ -336,6 +367,27 @@ mod tests {
             serde_json::to_value(&r).unwrap()["code"],
             serde_json::json!("unknown-run")
         );
+    }
+
+    #[test]
+    fn active_runs_are_bounded() {
+        let registry = RunRegistry::with_disk_access(DiskAccess::Lexical).with_max_active_runs(2);
+        let config = config();
+        let a = registry
+            .begin(&config, &params(Some("a"), None, "user"))
+            .unwrap();
+        registry
+            .begin(&config, &params(Some("b"), None, "user"))
+            .unwrap();
+        let err = registry
+            .begin(&config, &params(Some("c"), None, "user"))
+            .unwrap_err();
+        assert_eq!(err.code, RefusalCode::TooManyRuns);
+        assert!(registry.end(&a.run_id));
+        let c = registry
+            .begin(&config, &params(Some("c"), None, "user"))
+            .unwrap();
+        assert_eq!(c.run_id, "run-3");
     }
 
     #[test]
