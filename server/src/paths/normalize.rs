@@ -46,6 +46,8 @@ pub enum RefusalCode {
     InvalidSandboxRoot,
     /// A run parameter that cannot be parsed (an unknown scope, a root that is not UTF-8, …).
     InvalidParams,
+    /// The run's project does not exist or its `agentws.toml` has errors.
+    InvalidConfig,
     /// The remote store has no host or container paths to normalize.
     UnsupportedFilesystem,
 }
@@ -65,6 +67,7 @@ impl RefusalCode {
             Self::NoSessionId => "no-session-id",
             Self::InvalidSandboxRoot => "invalid-sandbox-root",
             Self::InvalidParams => "invalid-params",
+            Self::InvalidConfig => "invalid-config",
             Self::UnsupportedFilesystem => "unsupported-filesystem",
         }
     }
