@@ -36,6 +36,8 @@ pub enum RefusalCode {
     SymlinkEscape,
     /// `normalize`/`end` named a run that does not exist or has ended.
     UnknownRun,
+    /// `begin` while the registry already holds its maximum of active runs.
+    TooManyRuns,
     /// A run context with an id that would change the folder structure (see `context`).
     InvalidId,
     /// No session id and no agent name to default it to.
@@ -44,6 +46,8 @@ pub enum RefusalCode {
     InvalidSandboxRoot,
     /// A run parameter that cannot be parsed (an unknown scope, a root that is not UTF-8, …).
     InvalidParams,
+    /// The run's project does not exist or its `agentws.toml` has errors.
+    InvalidConfig,
     /// The remote store has no host or container paths to normalize.
     UnsupportedFilesystem,
 }
@@ -58,10 +62,12 @@ impl RefusalCode {
             Self::OutsideRoots => "outside-roots",
             Self::SymlinkEscape => "symlink-escape",
             Self::UnknownRun => "unknown-run",
+            Self::TooManyRuns => "too-many-runs",
             Self::InvalidId => "invalid-id",
             Self::NoSessionId => "no-session-id",
             Self::InvalidSandboxRoot => "invalid-sandbox-root",
             Self::InvalidParams => "invalid-params",
+            Self::InvalidConfig => "invalid-config",
             Self::UnsupportedFilesystem => "unsupported-filesystem",
         }
     }
