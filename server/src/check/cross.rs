@@ -7,12 +7,12 @@
 //! files that depend on it.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::base::{Diagnostic, Related, TextRange};
-use crate::config::Scope;
-use crate::context::{effective_root, EffectiveRoot, SessionContext};
+use crate::config::{FilesystemMode, Scope};
+use crate::context::{effective_root, SessionContext};
 use crate::rules::cross::*;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
 use crate::workspace::layers;
@@ -229,139 +229,170 @@ fn check_subagent(
 /// every caller without a per-user folder.
 const NO_FOLDER_NAMESPACE: &str = "_agentws-no-folder";
 
-/// The contexts whose merges differ: one per per-user folder plus one for everyone else under the
-/// user and session scopes; a single shared one under the agent and global scopes.
-fn merge_contexts(workspace: &Workspace) -> Vec<(String, EffectiveRoot)> {
+/// Duplicate skill names and subagent ids: which file loses, to which, for whom.
+///
+/// One full merge for the callers without a per-user folder (every caller under the agent and
+/// global scopes); then, per namespace folder, only that folder's own files, which sit on top of
+/// that merge. This keeps the cost at one merge however many users there are.
+fn duplicates(workspace: &Workspace) -> Vec<Diagnostic> {
     let config = &workspace.config;
-    let base = SessionContext {
+    let base_context = SessionContext {
         session_id: Some(NO_FOLDER_NAMESPACE.to_string()),
         ..SessionContext::from_config(config)
     };
-    let mut contexts = Vec::new();
-    match config.scope {
-        Scope::Agent | Scope::Global => {
-            if let Ok(root) = effective_root(config, &base) {
-                contexts.push(("every call".to_string(), root));
+    let Ok(root) = effective_root(config, &base_context) else {
+        return Vec::new();
+    };
+    let per_user = matches!(config.scope, Scope::User | Scope::Session)
+        && config.filesystem.mode == FilesystemMode::Local;
+    let everyone = if per_user && !workspace.namespaces.is_empty() {
+        "every caller without a per-user copy"
+    } else {
+        "every caller"
+    };
+    let mode = if config.features.dynamic_subagents {
+        "dynamic"
+    } else {
+        "static"
+    };
+    let mut out = Vec::new();
+
+    let mut shadowed = Vec::new();
+    let base_skills = layers::merged_skills_tracking(workspace, &root, &mut shadowed);
+    for s in shadowed {
+        out.push(skill_shadowed(&s.loser, &s.winner, everyone));
+    }
+    let mut base_subagents = Vec::new();
+    if config.features.subagents {
+        let mut shadowed = Vec::new();
+        base_subagents = layers::merged_subagents_tracking(workspace, &root, &mut shadowed);
+        for s in shadowed {
+            out.push(subagent_shadowed(&s.loser, &s.winner, everyone, mode));
+        }
+    }
+    if !per_user {
+        return out;
+    }
+
+    if config.features.dynamic_skills && config.features.default_workspace_skills {
+        let mut groups: BTreeMap<(&str, &str), Vec<&Arc<SkillDoc>>> = BTreeMap::new();
+        for skill in &workspace.skills {
+            if let (Tree::Namespace(ns), Ok(()), Some(name)) =
+                (&skill.location.tree, &skill.outcome, skill.name.as_deref())
+            {
+                if !layers::skill_rel_is_hidden(&skill.location.rel) {
+                    groups.entry((ns, name)).or_default().push(skill);
+                }
             }
         }
-        Scope::User | Scope::Session => {
-            if let Ok(root) = effective_root(config, &base) {
-                contexts.push(("callers without a per-user folder".to_string(), root));
+        for ((ns, name), mut docs) in groups {
+            docs.sort_by(|a, b| layers::java_cmp(&a.location.rel, &b.location.rel));
+            let winner = docs[docs.len() - 1];
+            let whom = format!("`{ns}`");
+            for loser in &docs[..docs.len() - 1] {
+                out.push(skill_shadowed(loser, winner, &whom));
             }
-            for ns in &workspace.namespaces {
-                let ctx = SessionContext {
-                    user_id: Some(ns.clone()),
-                    session_id: Some(ns.clone()),
-                    ..base.clone()
-                };
-                if let Ok(root) = effective_root(config, &ctx) {
-                    contexts.push((format!("`{ns}`"), root));
+            if let Some(base) = base_skills.iter().find(|m| m.name == name) {
+                out.push(skill_overridden(winner, &base.doc, &whom));
+            }
+        }
+    }
+
+    if config.features.subagents {
+        let mut groups: BTreeMap<(&str, &str), Vec<&Arc<SubagentDoc>>> = BTreeMap::new();
+        for subagent in &workspace.subagents {
+            if let (Tree::Namespace(ns), Ok(())) = (&subagent.location.tree, &subagent.outcome) {
+                if !subagent.id.is_empty() {
+                    groups.entry((ns, &subagent.id)).or_default().push(subagent);
+                }
+            }
+        }
+        for ((ns, id), mut docs) in groups {
+            docs.sort_by(|a, b| layers::java_cmp(&a.location.rel, &b.location.rel));
+            let whom = format!("`{ns}`");
+            let base = base_subagents
+                .iter()
+                .find(|e| e.id == id)
+                .and_then(|e| e.doc.clone());
+            let dynamic = config.features.dynamic_subagents;
+            // Dynamic mode: the last scanned wins; static mode: the first one present wins.
+            let winner = match (&base, dynamic) {
+                (Some(base), false) => base.clone(),
+                _ if dynamic => docs[docs.len() - 1].clone(),
+                _ => docs[0].clone(),
+            };
+            let candidates = base.iter().filter(|_| dynamic).chain(docs.iter().copied());
+            for loser in candidates {
+                if loser.path != winner.path {
+                    out.push(subagent_shadowed(loser, &winner, &whom, mode));
                 }
             }
         }
     }
-    contexts
+    out
 }
 
-/// (loser path, winner path) → (loser, winner, the callers for whom the winner wins).
-type ShadowMap<T> = BTreeMap<(PathBuf, PathBuf), (Arc<T>, Arc<T>, Vec<String>)>;
-
-/// Duplicate skill names and subagent ids: which file loses, to which, for whom.
-fn duplicates(workspace: &Workspace) -> Vec<Diagnostic> {
-    let mut skills: ShadowMap<SkillDoc> = BTreeMap::new();
-    let mut subagents: ShadowMap<SubagentDoc> = BTreeMap::new();
-    for (who, root) in merge_contexts(workspace) {
-        let mut shadowed = Vec::new();
-        layers::merged_skills_tracking(workspace, &root, &mut shadowed);
-        for s in shadowed {
-            skills
-                .entry((s.loser.path.clone(), s.winner.path.clone()))
-                .or_insert_with(|| (s.loser.clone(), s.winner.clone(), Vec::new()))
-                .2
-                .push(who.clone());
-        }
-        if workspace.config.features.subagents {
-            let mut shadowed = Vec::new();
-            layers::merged_subagents_tracking(workspace, &root, &mut shadowed);
-            for s in shadowed {
-                subagents
-                    .entry((s.loser.path.clone(), s.winner.path.clone()))
-                    .or_insert_with(|| (s.loser.clone(), s.winner.clone(), Vec::new()))
-                    .2
-                    .push(who.clone());
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for (loser, winner, whom) in skills.into_values() {
-        let name = loser.name.clone().unwrap_or_default();
-        let range = loser.name_range.unwrap_or(loser.opening_range);
-        let related = Related {
+fn skill_shadowed(loser: &SkillDoc, winner: &SkillDoc, whom: &str) -> Diagnostic {
+    let name = loser.name.clone().unwrap_or_default();
+    XR005
+        .at(
+            &loser.path,
+            loser.name_range.unwrap_or(loser.opening_range),
+            format!(
+                "skill `{name}` is also defined in {} (`{}`), which wins for {whom}",
+                winner.location.tree.label(),
+                winner.location.rel,
+            ),
+        )
+        .with_related(Related {
             path: winner.path.clone(),
             range: winner.name_range.unwrap_or(winner.opening_range),
             message: format!("this `{name}` wins"),
-        };
-        let per_user = matches!(winner.location.tree, Tree::Namespace(_))
-            && !matches!(loser.location.tree, Tree::Namespace(_));
-        let diagnostic = if per_user {
-            // A per-user override is reported where it is written: at the per-user copy.
-            let range = winner.name_range.unwrap_or(winner.opening_range);
-            XR006
-                .at(
-                    &winner.path,
-                    range,
-                    format!(
-                        "skill `{name}` overrides the one in {} (`{}`) for {}",
-                        loser.location.tree.label(),
-                        loser.location.rel,
-                        whom.join(", ")
-                    ),
-                )
-                .with_related(Related {
-                    path: loser.path.clone(),
-                    range: loser.name_range.unwrap_or(loser.opening_range),
-                    message: format!("the overridden `{name}`"),
-                })
-        } else {
-            XR005
-                .at(
-                    &loser.path,
-                    range,
-                    format!(
-                        "skill `{name}` is also defined in {} (`{}`), which wins for {}",
-                        winner.location.tree.label(),
-                        winner.location.rel,
-                        whom.join(", ")
-                    ),
-                )
-                .with_related(related)
-        };
-        out.push(diagnostic);
-    }
-    for (loser, winner, whom) in subagents.into_values() {
-        let dynamic = workspace.config.features.dynamic_subagents;
-        out.push(
-            XR007
-                .at(
-                    &loser.path,
-                    loser.opening_range,
-                    format!(
-                        "agent id `{}` is also given by {} (`{}`), which wins for {} ({} mode)",
-                        loser.id,
-                        winner.location.tree.label(),
-                        winner.location.rel,
-                        whom.join(", "),
-                        if dynamic { "dynamic" } else { "static" }
-                    ),
-                )
-                .with_related(Related {
-                    path: winner.path.clone(),
-                    range: winner.opening_range,
-                    message: format!("this `{}` wins", winner.id),
-                }),
-        );
-    }
-    out
+        })
+}
+
+/// A per-user override is reported where it is written: at the per-user copy.
+fn skill_overridden(winner: &SkillDoc, overridden: &SkillDoc, whom: &str) -> Diagnostic {
+    let name = winner.name.clone().unwrap_or_default();
+    XR006
+        .at(
+            &winner.path,
+            winner.name_range.unwrap_or(winner.opening_range),
+            format!(
+                "skill `{name}` overrides the one in {} (`{}`) for {whom}",
+                overridden.location.tree.label(),
+                overridden.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: overridden.path.clone(),
+            range: overridden.name_range.unwrap_or(overridden.opening_range),
+            message: format!("the overridden `{name}`"),
+        })
+}
+
+fn subagent_shadowed(
+    loser: &SubagentDoc,
+    winner: &SubagentDoc,
+    whom: &str,
+    mode: &str,
+) -> Diagnostic {
+    XR007
+        .at(
+            &loser.path,
+            loser.opening_range,
+            format!(
+                "agent id `{}` is also given by {} (`{}`), which wins for {whom} ({mode} mode)",
+                loser.id,
+                winner.location.tree.label(),
+                winner.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: winner.path.clone(),
+            range: winner.opening_range,
+            message: format!("this `{}` wins", winner.id),
+        })
 }
 
 fn check_subagent_tool(
@@ -579,18 +610,15 @@ mod duplicate_tests {
             .into_iter()
             .map(|d| (d.path.to_string_lossy().into_owned(), d.code, d.message))
             .collect();
+        // Callers without a folder get the project copy (Layer 4 lower beats Layer 3); alice's
+        // own copy sits on top of that, and her nested `r.md` replaces the shared one.
         assert_eq!(
             found,
             vec![
                 (
-                    "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
-                    "XR006",
-                    "skill `x` overrides the one in the shared workspace (`skills/a/SKILL.md`) for `alice`".to_string()
-                ),
-                (
                     "/p/.agentscope/workspace/skills/a/SKILL.md".to_string(),
                     "XR005",
-                    "skill `x` is also defined in the project folder (`skills/p/SKILL.md`), which wins for callers without a per-user folder".to_string()
+                    "skill `x` is also defined in the project folder (`skills/p/SKILL.md`), which wins for every caller without a per-user copy".to_string()
                 ),
                 (
                     "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),

@@ -326,6 +326,17 @@ fn rel_below(path: &Path, dir: &Path) -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 // Skills (harness-spec §2.1, §2.2)
 
+/// True when Layer 4 skips a skill at `rel` below `skills/` (its first segment starts with `_`
+/// or `.`: `_drafts`, `.archive`, …).
+pub fn is_hidden_below_skills(rel: &str) -> bool {
+    rel.starts_with('_') || rel.starts_with('.')
+}
+
+/// True when Layer 4 skips a skill at this tree-relative path (`skills/<first>/…`).
+pub fn skill_rel_is_hidden(rel: &str) -> bool {
+    is_hidden_below_skills(rel.strip_prefix("skills/").unwrap_or(rel))
+}
+
 /// Skill-id source of the Layer 4 repository.
 pub const WORKSPACE_NAMESPACED_SOURCE: &str = "workspace-namespaced";
 
@@ -432,7 +443,7 @@ pub fn merged_skills_tracking(
                 ws.skills
                     .iter()
                     .filter_map(|d| below_skills(d, tree).map(|rel| (rel, d)))
-                    .filter(|(rel, _)| !rel.starts_with('_') && !rel.starts_with('.'))
+                    .filter(|(rel, _)| !is_hidden_below_skills(rel))
                     .collect(),
             )
         };
