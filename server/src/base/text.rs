@@ -103,6 +103,34 @@ impl LineIndex {
         }
     }
 
+    /// An index of `text` up to the end of the line that contains `offset` (and one line more, so
+    /// ranges ending at a line break resolve too): enough for positions at or before `offset`,
+    /// without scanning the rest of a large file.
+    pub fn new_prefix(text: &str, offset: usize) -> Self {
+        let bytes = text.as_bytes();
+        let mut end = offset.min(text.len());
+        for _ in 0..2 {
+            match bytes[end..].iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => {
+                    end += i + 1;
+                    if bytes.get(end - 1) == Some(&b'\r') && bytes.get(end) == Some(&b'\n') {
+                        end += 1;
+                    }
+                }
+                None => {
+                    end = text.len();
+                    break;
+                }
+            }
+        }
+        Self::new(&text[..floor_char_boundary(text, end)])
+    }
+
+    /// Bytes of text this index covers.
+    pub fn covered_len(&self) -> usize {
+        self.len
+    }
+
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
@@ -228,6 +256,22 @@ mod tests {
         for enc in [Encoding::Utf8, Encoding::Utf16, Encoding::Utf32] {
             let pos = index.position(text, x, enc);
             assert_eq!(index.offset(text, pos, enc), x);
+        }
+    }
+
+    #[test]
+    fn a_prefix_index_agrees_with_the_full_one_before_its_end() {
+        let text = "ab\r\ncd\ref\ngh\n";
+        let full = LineIndex::new(text);
+        for offset in 0..text.len() {
+            let prefix = LineIndex::new_prefix(text, offset);
+            assert!(prefix.covered_len() >= offset);
+            for o in 0..=offset {
+                assert_eq!(
+                    prefix.position(text, o, Encoding::Utf16),
+                    full.position(text, o, Encoding::Utf16)
+                );
+            }
         }
     }
 

@@ -17,21 +17,29 @@ use crate::rules::cross::*;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
 use crate::workspace::layers;
 use crate::workspace::skill::SkillDoc;
+use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{FileKind, Tree, Workspace};
 
 /// Every cross-file diagnostic of the workspace.
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
-    let index = SkillNames::new(workspace);
     let catalog = ToolCatalog::for_workspace(workspace);
+    let mut out = check_references(workspace, &catalog);
+    for file in workspace.workspace_files() {
+        out.extend(removed_tool_mentions(&catalog, file));
+    }
+    out
+}
+
+/// The references between files: subagents' `tools:`, `skills:` and `workspace.path`, and
+/// duplicate names and ids (everything but the per-file tool mentions).
+pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
+    let index = SkillNames::new(workspace);
     let mut out: Vec<Diagnostic> = workspace
         .subagents
         .iter()
-        .flat_map(|s| check_subagent(workspace, &index, &catalog, s))
+        .flat_map(|s| check_subagent(workspace, &index, catalog, s))
         .collect();
-    for path in workspace.kinds.keys() {
-        out.extend(removed_tool_mentions(workspace, &catalog, path));
-    }
     out.extend(duplicates(workspace));
     out
 }
@@ -46,25 +54,25 @@ pub fn check_file(workspace: &Workspace, path: &Path) -> Vec<Diagnostic> {
         .filter(|s| s.path == path)
         .flat_map(|s| check_subagent(workspace, &index, &catalog, s))
         .collect();
-    out.extend(removed_tool_mentions(workspace, &catalog, path));
+    if let Some(file) = workspace
+        .workspace_files()
+        .into_iter()
+        .find(|f| f.path == path)
+    {
+        out.extend(removed_tool_mentions(&catalog, file));
+    }
     out.extend(duplicates(workspace).into_iter().filter(|d| d.path == path));
     out
 }
 
 /// Backticked tool names (`` `name` `` or `` `name(...)` ``) in AGENTS.md and SKILL.md text that
 /// name a registered tool tools.json removes.
-fn removed_tool_mentions(
-    workspace: &Workspace,
-    catalog: &ToolCatalog,
-    path: &Path,
-) -> Vec<Diagnostic> {
-    if !matches!(
-        workspace.kind_of(path),
-        Some(FileKind::AgentsMd | FileKind::Skill)
-    ) {
+pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<Diagnostic> {
+    if !matches!(file.kind, FileKind::AgentsMd | FileKind::Skill) {
         return Vec::new();
     }
-    let Some(text) = workspace.files.text(path) else {
+    let path = file.path.as_path();
+    let Some(text) = file.entry.content.text() else {
         return Vec::new();
     };
     let mut out = Vec::new();

@@ -13,25 +13,26 @@ use crate::rules::workspace::*;
 use crate::syntax::java;
 use crate::workspace::layers::BINARY_EXTENSIONS;
 use crate::workspace::layout::normalize_relative;
+use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::{FileKind, Tree, Workspace};
 
 /// Every `WS…` diagnostic of the workspace.
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let mut out = check_workspace_level(workspace);
-    for path in workspace.kinds.keys() {
-        out.extend(check_file(workspace, path));
+    for file in workspace.workspace_files() {
+        out.extend(check_file(workspace, file));
     }
     out
 }
 
 /// Content rules for one file (unreadable, not UTF-8, too large, blank injected file).
-pub fn check_file(workspace: &Workspace, path: &Path) -> Vec<Diagnostic> {
-    let Some((location, kind)) = workspace.kinds.get(path) else {
-        return Vec::new();
-    };
-    let Some(entry) = workspace.files.get(path) else {
-        return Vec::new();
-    };
+pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic> {
+    let WorkspaceFile {
+        path,
+        location,
+        kind,
+        entry,
+    } = file;
     let start = TextRange::empty(0);
     let mut out = Vec::new();
     match &entry.content {
@@ -62,7 +63,7 @@ pub fn check_file(workspace: &Workspace, path: &Path) -> Vec<Diagnostic> {
             start,
             format!("`{}` cannot be read: {error}", file_name(path)),
         )),
-        FileContent::Text(text) if java::is_blank(text) && is_injected(*kind) => {
+        FileContent::Text(text) if java::is_blank(text) && is_injected(kind) => {
             let first_level = match &location.tree {
                 Tree::Namespace(_) | Tree::Project => true,
                 // With an empty namespace the shared copy is the filesystem's own first level;

@@ -7,8 +7,11 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
+
 use crate::base::Diagnostic;
 use crate::rules::Profile;
+use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::{FileKind, Workspace};
 
 pub mod budget;
@@ -57,10 +60,22 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
     for tools in &workspace.tools {
         diagnostics.extend(tools.diagnostics.iter().cloned());
     }
-    diagnostics.extend(files::check(workspace));
+    // Per-file passes run in parallel; the whole-workspace ones once.
+    let catalog = ToolCatalog::for_workspace(workspace);
+    let per_file: Vec<Diagnostic> = workspace
+        .workspace_files()
+        .par_iter()
+        .flat_map_iter(|file| {
+            let mut found = files::check_file(workspace, *file);
+            found.extend(cross::removed_tool_mentions(&catalog, *file));
+            found
+        })
+        .collect();
+    diagnostics.extend(per_file);
+    diagnostics.extend(files::check_workspace_level(workspace));
     diagnostics.extend(budget::check(workspace));
     diagnostics.extend(tools::check(workspace));
-    diagnostics.extend(cross::check(workspace));
+    diagnostics.extend(cross::check_references(workspace, &catalog));
     if options.profile == Profile::Strict {
         diagnostics.extend(strict::check(workspace));
     }
@@ -68,13 +83,9 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
     diagnostics.dedup();
 
     let mut files_checked = BTreeMap::new();
-    for (path, (_, kind)) in &workspace.kinds {
-        let read = workspace
-            .files
-            .get(path)
-            .is_some_and(|e| !matches!(e.content, crate::base::FileContent::NotLoaded));
-        if read {
-            *files_checked.entry(*kind).or_insert(0) += 1;
+    for file in workspace.workspace_files() {
+        if !matches!(file.entry.content, crate::base::FileContent::NotLoaded) {
+            *files_checked.entry(file.kind).or_insert(0) += 1;
         }
     }
     if let Some(file) = &workspace.config.file {

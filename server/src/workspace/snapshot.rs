@@ -37,6 +37,15 @@ pub struct Workspace {
     pub kinds: BTreeMap<PathBuf, (Location, FileKind)>,
 }
 
+/// One workspace file as the checks see it.
+#[derive(Clone, Copy, Debug)]
+pub struct WorkspaceFile<'a> {
+    pub path: &'a PathBuf,
+    pub location: &'a Location,
+    pub kind: FileKind,
+    pub entry: &'a crate::base::FileEntry,
+}
+
 enum Parsed {
     Skill(Arc<SkillDoc>),
     Subagent(Arc<SubagentDoc>),
@@ -207,6 +216,29 @@ impl Workspace {
         } else {
             crate::base::pathutil::normalize_lexically(&self.config.workspace.join(path))
         })
+    }
+
+    /// Every workspace file with its location, kind and entry, in path order. One walk over the
+    /// two sorted maps instead of a lookup per file.
+    pub fn workspace_files(&self) -> Vec<WorkspaceFile<'_>> {
+        let mut out = Vec::with_capacity(self.kinds.len());
+        let mut files = self.files.iter().peekable();
+        for (path, (location, kind)) in &self.kinds {
+            while files.peek().is_some_and(|(p, _)| *p < path) {
+                files.next();
+            }
+            if let Some((p, entry)) = files.peek() {
+                if *p == path {
+                    out.push(WorkspaceFile {
+                        path,
+                        location,
+                        kind: *kind,
+                        entry,
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// The kind of a file of this workspace, if the runtime reads it.

@@ -256,17 +256,27 @@ impl<'a> Shower<'a> {
         crate::cli::project::display_relative(path, self.cwd)
     }
 
-    fn with_index<T>(&self, path: &Path, f: impl FnOnce(&str, &LineIndex) -> T) -> Option<T> {
+    /// Runs `f` with an index of `path` covering at least `offset` (most diagnostics sit near the
+    /// top of a file, so only that part is indexed; the index grows when a later one needs more).
+    fn with_index<T>(
+        &self,
+        path: &Path,
+        offset: usize,
+        f: impl FnOnce(&str, &LineIndex) -> T,
+    ) -> Option<T> {
         let text = self.files.text(path)?;
         let mut indexes = self.indexes.borrow_mut();
         let index = indexes
             .entry(path.to_path_buf())
-            .or_insert_with(|| LineIndex::new(text));
+            .or_insert_with(|| LineIndex::new_prefix(text, offset));
+        if offset >= index.covered_len() && index.covered_len() < text.len() {
+            *index = LineIndex::new_prefix(text, offset);
+        }
         Some(f(text, index))
     }
 
     fn span(&self, path: &Path, range: TextRange) -> Span {
-        self.with_index(path, |text, index| {
+        self.with_index(path, range.end.max(range.start), |text, index| {
             let pos = |offset| {
                 let p = index.position(text, offset, Encoding::Utf32);
                 Position {
@@ -286,7 +296,8 @@ impl<'a> Shower<'a> {
         if !self.excerpts {
             return None;
         }
-        self.with_index(path, |text, index| excerpt(text, index, ranges))
+        let furthest = ranges.iter().map(|r| r.end.max(r.start)).max().unwrap_or(0);
+        self.with_index(path, furthest, |text, index| excerpt(text, index, ranges))
             .flatten()
     }
 }
