@@ -1140,3 +1140,68 @@ fn neovim_receives_the_diagnostics() {
     let received: Vec<String> = received.lines().map(str::to_string).collect();
     assert_eq!(received, expected);
 }
+
+/// Cross-file: editing tools.json re-checks the subagents that name tools; tool hover, completion
+/// and the "add tool to allow" quick fix.
+#[test]
+fn tools_json_edits_recheck_subagents_and_offer_add_to_allow() {
+    let root = fixture("lsp-tools");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let researcher = ws(&root).join("subagents/researcher.md");
+    let tools = ws(&root).join("tools.json");
+    let first = client.wait_diagnostics(&uri(&researcher));
+    assert_eq!(codes(&first["diagnostics"]), vec!["XR002"]);
+    assert_eq!(
+        first["diagnostics"][0]["range"],
+        json!({"start": {"line": 3, "character": 4}, "end": {"line": 3, "character": 15}})
+    );
+
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 6}}),
+    );
+    assert_eq!(
+        hover["contents"]["value"],
+        "`lookup_docs`: tool of MCP server `search`. tools.json `allow` leaves it out: removed."
+    );
+    let completion = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 4}}),
+    );
+    let labels: Vec<&str> = completion
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.contains(&"lookup_docs") && labels.contains(&"read_file"));
+
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&researcher)}, "range": {"start": {"line": 3, "character": 5}, "end": {"line": 3, "character": 5}}, "context": {"diagnostics": []}}),
+    );
+    let add = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Add `lookup_docs` to tools.json `allow`")
+        .expect("add-to-allow action");
+    assert_eq!(
+        add["edit"]["changes"][uri(&tools)],
+        json!([{"range": {"start": {"line": 1, "character": 23}, "end": {"line": 1, "character": 23}}, "newText": ", \"lookup_docs\""}])
+    );
+
+    // Apply the edit in the editor: the subagent's diagnostics are re-published, now clean.
+    let text = std::fs::read_to_string(&tools).unwrap();
+    open(&mut client, &tools, &text, 1);
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri(&tools), "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 1, "character": 23}, "end": {"line": 1, "character": 23}}, "text": ", \"lookup_docs\""}],
+        }),
+    );
+    let rechecked = client.wait_diagnostics(&uri(&researcher));
+    assert_eq!(rechecked["diagnostics"], json!([]));
+    assert_eq!(client.shutdown(), 0);
+}
