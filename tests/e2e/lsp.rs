@@ -1164,6 +1164,14 @@ fn tools_json_edits_recheck_subagents_and_offer_add_to_allow() {
         hover["contents"]["value"],
         "`lookup_docs`: tool of MCP server `search`. tools.json `allow` leaves it out: removed."
     );
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 6}}),
+    );
+    assert_eq!(
+        definition,
+        json!([{"uri": uri(&tools), "range": {"start": {"line": 3, "character": 4}, "end": {"line": 3, "character": 12}}}])
+    );
     let completion = client.request(
         "textDocument/completion",
         json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 4}}),
@@ -1203,5 +1211,51 @@ fn tools_json_edits_recheck_subagents_and_offer_add_to_allow() {
     );
     let rechecked = client.wait_diagnostics(&uri(&researcher));
     assert_eq!(rechecked["diagnostics"], json!([]));
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// Thousands of rapid edits: results for replaced versions are dropped, the last version's
+/// diagnostics arrive, and the server still answers.
+#[test]
+fn thousands_of_rapid_edits_end_with_the_last_version() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let broken = ws(&root).join("skills/broken/SKILL.md");
+    open(&mut client, &broken, "# Broken\n", 0);
+    let mut batch = Vec::new();
+    for version in 1..=3000 {
+        let text = if version == 3000 {
+            "---\nname: broken\ndescription: fixed at last\n---\nbody\n".to_string()
+        } else {
+            format!("# Broken {version}\n")
+        };
+        let body = json!({
+            "jsonrpc": "2.0",
+            "method": "textDocument/didChange",
+            "params": {"textDocument": {"uri": uri(&broken), "version": version}, "contentChanges": [{"text": text}]},
+        })
+        .to_string();
+        batch.extend(client::frame(&body));
+    }
+    client.send_raw(&batch);
+    let last = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri(&broken).as_str()
+            && m["params"]["version"] == 3000
+    });
+    assert_eq!(last["params"]["diagnostics"], json!([]));
+    // Publications never went backwards in version.
+    let versions: Vec<i64> = client
+        .log
+        .iter()
+        .filter(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri(&broken).as_str()
+        })
+        .filter_map(|m| m["params"]["version"].as_i64())
+        .collect();
+    assert!(versions.windows(2).all(|w| w[0] < w[1]), "{versions:?}");
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&broken)}));
+    assert_eq!(status["version"], 3000);
     assert_eq!(client.shutdown(), 0);
 }

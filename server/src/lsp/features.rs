@@ -480,13 +480,32 @@ fn name_entry_range(view: &View, path: &Path) -> TextRange {
         .unwrap_or_default()
 }
 
-/// `skills:` entries → the SKILL.md of that name.
+/// `skills:` entries → the SKILL.md of that name; tool names (a subagent's `tools:`, tools.json
+/// `allow`/`deny`) → the MCP server in tools.json that provides them.
 pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Location>> {
-    if kind_of(view, path)? != FileKind::Subagent {
-        return None;
-    }
+    let kind = kind_of(view, path)?;
     let text = text_of(view, path);
     let offset = TextPositions::new(text, view.encoding).offset(position);
+    if let Some((name, _)) = tool_at(view, path, kind, offset) {
+        let catalog = ToolCatalog::for_workspace(&view.workspace);
+        let ToolOrigin::Mcp { servers } = catalog.lookup(&name).origin else {
+            return Some(Vec::new());
+        };
+        let mut out = Vec::new();
+        for doc in view.workspace.effective_tools() {
+            for server in doc
+                .servers
+                .iter()
+                .filter(|s| servers.contains(&s.name.value))
+            {
+                out.extend(location(view, &doc.path, server.name.range));
+            }
+        }
+        return Some(out);
+    }
+    if kind != FileKind::Subagent {
+        return None;
+    }
     let entry = scan_frontmatter(text)
         .into_iter()
         .find(|e| e.key == "skills")?;
