@@ -492,7 +492,7 @@ pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
             return Some(Vec::new());
         };
         let mut out = Vec::new();
-        for doc in view.workspace.effective_tools() {
+        if let Some(doc) = view.workspace.effective_tools() {
             for server in doc
                 .servers
                 .iter()
