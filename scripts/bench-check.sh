@@ -66,8 +66,8 @@ results=$data/results.md
   echo "- cat command: find WS -type f -print0 | xargs -0 cat > /dev/null"
   echo "- runs per command: $runs after warm-up (warm page cache)"
   echo
-  echo "| skills | files | MB | cat (ms) | check (ms) | check / cat | check peak RSS (MB) | check exit | diagnostics |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  echo "| skills | files | MB | cat (ms) | check (ms) | check / cat | cat CPU (ms) | check CPU (ms) | CPU ratio | check peak RSS (MB) | check exit | diagnostics |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } > "$results"
 
 for n in $sizes; do
@@ -84,15 +84,18 @@ for n in $sizes; do
   if need hyperfine; then
     hyperfine --style basic --warmup 2 --runs "$runs" --ignore-failure \
       --export-json "$data/hyperfine-$n.json" -n cat "$cat_cmd" -n check "$check_cmd" >&2
-    read -r cat_s check_s < <(python3 - "$data/hyperfine-$n.json" <<'EOF'
+    read -r cat_s check_s cat_cpu check_cpu < <(python3 - "$data/hyperfine-$n.json" <<'EOF'
 import json, sys
-results = {r["command"]: r["mean"] for r in json.load(open(sys.argv[1]))["results"]}
-print(results["cat"], results["check"])
+results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+cat, check = results["cat"], results["check"]
+print(cat["mean"], check["mean"], cat["user"] + cat["system"], check["user"] + check["system"])
 EOF
 )
   else
     cat_s=$(loop_mean "$cat_cmd")
     check_s=$(loop_mean "$check_cmd")
+    cat_cpu=nan
+    check_cpu=nan
   fi
 
   set +e
@@ -116,11 +119,15 @@ EOF
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2 / 1024}' "$data/time-$n.txt")
   fi
 
-  python3 - "$n" "$files" "$mb" "$cat_s" "$check_s" "$rss" "$exit_code" "$diagnostics" >> "$results" <<'EOF'
-import sys
-n, files, mb, cat_s, check_s, rss, code, diags = sys.argv[1:]
-cat_s, check_s = float(cat_s), float(check_s)
-print(f"| {n} | {files} | {mb} | {cat_s*1000:.0f} | {check_s*1000:.0f} | {check_s/cat_s:.2f} | {rss} | {code} | {diags} |")
+  python3 - "$n" "$files" "$mb" "$cat_s" "$check_s" "$cat_cpu" "$check_cpu" "$rss" "$exit_code" "$diagnostics" >> "$results" <<'EOF'
+import math, sys
+n, files, mb, cat_s, check_s, cat_cpu, check_cpu, rss, code, diags = sys.argv[1:]
+cat_s, check_s, cat_cpu, check_cpu = map(float, (cat_s, check_s, cat_cpu, check_cpu))
+if math.isnan(cat_cpu):
+    cpu = "n/a | n/a | n/a"
+else:
+    cpu = f"{cat_cpu*1000:.0f} | {check_cpu*1000:.0f} | {check_cpu/cat_cpu:.2f}"
+print(f"| {n} | {files} | {mb} | {cat_s*1000:.0f} | {check_s*1000:.0f} | {check_s/cat_s:.2f} | {cpu} | {rss} | {code} | {diags} |")
 EOF
 done
 
@@ -129,13 +136,17 @@ python3 - "$results" <<'EOF' >> "$results"
 import sys
 rows = [l.split("|") for l in open(sys.argv[1]) if l.startswith("| ") and l[2].isdigit()]
 if len(rows) > 1:
-    base_n, base_t = int(rows[0][1]), float(rows[0][5])
+    base_n, base_t, base_c = int(rows[0][1]), float(rows[0][5]), rows[0][8].strip()
     print()
-    print("Scaling of the check time (linear ⇒ time per skill stays flat):")
+    print("Scaling of the check (linear ⇒ time per skill stays flat; CPU time is the stable figure")
+    print("on a shared machine, wall time moves with the neighbours' load):")
     print()
     for r in rows:
-        n, t = int(r[1]), float(r[5])
-        print(f"- {n} skills: {t / n * 1000:.1f} µs per skill, {t / base_t:.2f}× the time for {n / base_n:.1f}× the skills")
+        n, t, c = int(r[1]), float(r[5]), r[8].strip()
+        line = f"- {n} skills ({n / base_n:.1f}×): wall {t / n * 1000:.1f} µs per skill ({t / base_t:.2f}×)"
+        if c != "n/a" and base_c != "n/a":
+            line += f", CPU {float(c) / n * 1000:.1f} µs per skill ({float(c) / float(base_c):.2f}×)"
+        print(line)
 EOF
 echo "- load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$results"
 cat "$results"

@@ -262,7 +262,6 @@ fn yaml_nested_10000_deep() {
 }
 
 #[test]
-#[ignore = "needs the subagents branch: subagent frontmatter parsing"]
 fn yaml_nested_10000_deep_in_a_subagent() {
     let dir = tempfile::tempdir().unwrap();
     let ws = project(dir.path());
@@ -281,7 +280,6 @@ fn yaml_nested_10000_deep_in_a_subagent() {
 }
 
 #[test]
-#[ignore = "needs the tools branch: tools.json parsing with a nesting budget"]
 fn json_nested_10000_deep() {
     let dir = tempfile::tempdir().unwrap();
     let ws = project(dir.path());

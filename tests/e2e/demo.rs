@@ -143,7 +143,6 @@ fn demo_reports_the_planted_skill_mistakes_and_nothing_unplanned() {
 }
 
 #[test]
-#[ignore = "needs subagent parsing, the tools.json rules and XR006; run with --ignored once merged"]
 fn demo_reports_every_planted_mistake() {
     let report = demo_report();
     assert_reported(&report, PLANTED_SKILLS);

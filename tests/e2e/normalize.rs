@@ -261,7 +261,6 @@ fn path_modes_and_additional_roots_from_the_command_line() {
 }
 
 #[test]
-#[ignore = "needs the [filesystem] keys of the agentws.toml loader (config/load.rs is still a placeholder on this branch)"]
 fn additional_roots_come_from_agentws_toml_relative_to_its_folder() {
     let p = basic();
     let data = format!("{}/shared-data/readme.md", p.display());
@@ -334,4 +333,75 @@ fn inputs_that_are_not_utf8_are_invalid() {
     let line: Value = serde_json::from_slice(output.stdout.trim_ascii_end()).unwrap();
     assert_eq!(line["input"], "caf\u{fffd}.md");
     assert_eq!(line["error"]["code"], "invalid");
+}
+
+#[test]
+fn sandbox_roots_come_from_agentws_toml() {
+    let e2b = std::fs::canonicalize(fixture("paths-e2b")).unwrap();
+    let out = normalize(
+        &e2b,
+        &["--user", "alice", "/home/user/a.txt", "/workspace/a.txt"],
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        out.lines[0],
+        accepted("/home/user/a.txt", "a.txt", "/home/user/a.txt")
+    );
+    assert_eq!(refused_code(&out.lines[1]), "outside-roots");
+    // The flag overrides the file: Docker's root in the same project.
+    let out = normalize(&e2b, &["--sandbox-root", "/workspace", "/workspace/a.txt"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.lines[0],
+        accepted("/workspace/a.txt", "a.txt", "/workspace/a.txt")
+    );
+    // Local mode from the command line: host paths again.
+    let out = normalize(&e2b, &["--filesystem", "local", "--user", "alice", "a.txt"]);
+    assert_eq!(
+        out.lines[0],
+        accepted(
+            "a.txt",
+            "a.txt",
+            &format!("{}/.agentscope/workspace/alice/a.txt", e2b.display())
+        )
+    );
+
+    let spec = std::fs::canonicalize(fixture("paths-spec-root")).unwrap();
+    let out = normalize(
+        &spec,
+        &[
+            "--session",
+            "s1",
+            "/home/agentscope/workspace/x/y.md",
+            "/home/user/y.md",
+        ],
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(
+        out.lines[0],
+        accepted(
+            "/home/agentscope/workspace/x/y.md",
+            "x/y.md",
+            "/home/agentscope/workspace/x/y.md"
+        )
+    );
+    assert_eq!(refused_code(&out.lines[1]), "outside-roots");
+}
+
+#[test]
+fn conflicting_sandbox_roots_refuse_every_run() {
+    let p = std::fs::canonicalize(fixture("paths-conflicting-roots")).unwrap();
+    let out = normalize(&p, &["--user", "alice", "/home/user/a.txt"]);
+    assert_eq!(out.code, 2);
+    assert!(out.lines.is_empty());
+    assert!(
+        out.stderr.contains("CF009") || out.stderr.contains("differs from `sandbox_root`"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("the project configuration has errors"),
+        "{}",
+        out.stderr
+    );
 }

@@ -382,3 +382,58 @@ fn thousands_of_skills_render() {
     assert_eq!(stdout.matches("<skill>\n").count(), 3000);
     assert!(stdout.contains("<skill-id>skill-02999_workspace-namespaced</skill-id>"));
 }
+
+#[test]
+fn machine_defaults_come_from_the_kernel_and_tmp() {
+    let dir = fixture_dir("preview-no-skills");
+    let output = Command::cargo_bin("agentws")
+        .unwrap()
+        .args(["preview"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let read = |p: &str| std::fs::read_to_string(p).unwrap().trim().to_string();
+    let os = format!(
+        "My operating system is: {} {}\n",
+        read("/proc/sys/kernel/ostype"),
+        read("/proc/sys/kernel/osrelease")
+    );
+    assert!(stdout.contains(&os), "{stdout}");
+    assert!(stdout.contains("The project's temporary directory is: /tmp\n"));
+    let date = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Today's date is "))
+        .unwrap();
+    let words: Vec<&str> = date.trim_end_matches('.').split(' ').collect();
+    assert_eq!(words.len(), 4, "{date}");
+    assert!(
+        words[0].ends_with("day") && words[2].ends_with(','),
+        "{date}"
+    );
+}
+
+#[test]
+fn json_diff_carries_both_previews() {
+    let dir = fixture_dir("preview-basic");
+    let output = run(
+        &dir,
+        &[
+            "--user",
+            "alice",
+            "--diff",
+            "--against-harness",
+            "2026-08",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["left"]["context"]["harness"], "2026-09");
+    assert_eq!(json["right"]["context"]["harness"], "2026-08");
+    let diff = json["diff"].as_str().unwrap();
+    assert!(diff.contains("-The workspace directory is: "));
+    assert!(diff.contains("/.agentscope/workspace/alice\n+The workspace directory is: "));
+}

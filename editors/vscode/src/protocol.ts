@@ -124,6 +124,12 @@ function parseSource(raw: unknown): PreviewSource | undefined {
   if (Array.isArray(lines)) {
     return { path, startLine: num(lines[0], 1), endLine: num(lines[1], num(lines[0], 1)) };
   }
+  if (isObject(lines)) {
+    // The server's shape: `lines: {start, end}` (1-based, inclusive), or null when only the
+    // file's path or existence mattered.
+    const start = num(lines.start, 1);
+    return { path, startLine: start, endLine: num(lines.end, start) };
+  }
   const startLine = num(pick(raw, 'startLine', 'start_line', 'line'), 1);
   return { path, startLine, endLine: num(pick(raw, 'endLine', 'end_line'), startLine) };
 }
@@ -158,7 +164,7 @@ export function toPreviewModel(raw: unknown): PreviewModel {
       const [start, end] = parseRange(pick(item, 'range', 'bytes'));
       const rawSources = pick(item, 'sources', 'files');
       sections.push({
-        title: str(pick(item, 'title', 'kind', 'name'), 'section'),
+        title: str(pick(item, 'label', 'title', 'kind', 'name'), 'section'),
         start,
         end,
         body: sliceByBytes(text, start, end),

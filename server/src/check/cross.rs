@@ -7,12 +7,16 @@
 //! files that depend on it.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::base::Diagnostic;
-use crate::base::TextRange;
+use crate::base::{Diagnostic, Related, TextRange};
+use crate::config::Scope;
+use crate::context::{effective_root, EffectiveRoot, SessionContext};
 use crate::rules::cross::*;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
+use crate::workspace::layers;
+use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{FileKind, Tree, Workspace};
 
@@ -28,6 +32,7 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     for path in workspace.kinds.keys() {
         out.extend(removed_tool_mentions(workspace, &catalog, path));
     }
+    out.extend(duplicates(workspace));
     out
 }
 
@@ -42,6 +47,7 @@ pub fn check_file(workspace: &Workspace, path: &Path) -> Vec<Diagnostic> {
         .flat_map(|s| check_subagent(workspace, &index, &catalog, s))
         .collect();
     out.extend(removed_tool_mentions(workspace, &catalog, path));
+    out.extend(duplicates(workspace).into_iter().filter(|d| d.path == path));
     out
 }
 
@@ -219,6 +225,145 @@ fn check_subagent(
     out
 }
 
+/// A namespace that no folder can have (`_…` names are never namespace folders), standing for
+/// every caller without a per-user folder.
+const NO_FOLDER_NAMESPACE: &str = "_agentws-no-folder";
+
+/// The contexts whose merges differ: one per per-user folder plus one for everyone else under the
+/// user and session scopes; a single shared one under the agent and global scopes.
+fn merge_contexts(workspace: &Workspace) -> Vec<(String, EffectiveRoot)> {
+    let config = &workspace.config;
+    let base = SessionContext {
+        session_id: Some(NO_FOLDER_NAMESPACE.to_string()),
+        ..SessionContext::from_config(config)
+    };
+    let mut contexts = Vec::new();
+    match config.scope {
+        Scope::Agent | Scope::Global => {
+            if let Ok(root) = effective_root(config, &base) {
+                contexts.push(("every call".to_string(), root));
+            }
+        }
+        Scope::User | Scope::Session => {
+            if let Ok(root) = effective_root(config, &base) {
+                contexts.push(("callers without a per-user folder".to_string(), root));
+            }
+            for ns in &workspace.namespaces {
+                let ctx = SessionContext {
+                    user_id: Some(ns.clone()),
+                    session_id: Some(ns.clone()),
+                    ..base.clone()
+                };
+                if let Ok(root) = effective_root(config, &ctx) {
+                    contexts.push((format!("`{ns}`"), root));
+                }
+            }
+        }
+    }
+    contexts
+}
+
+/// (loser path, winner path) → (loser, winner, the callers for whom the winner wins).
+type ShadowMap<T> = BTreeMap<(PathBuf, PathBuf), (Arc<T>, Arc<T>, Vec<String>)>;
+
+/// Duplicate skill names and subagent ids: which file loses, to which, for whom.
+fn duplicates(workspace: &Workspace) -> Vec<Diagnostic> {
+    let mut skills: ShadowMap<SkillDoc> = BTreeMap::new();
+    let mut subagents: ShadowMap<SubagentDoc> = BTreeMap::new();
+    for (who, root) in merge_contexts(workspace) {
+        let mut shadowed = Vec::new();
+        layers::merged_skills_tracking(workspace, &root, &mut shadowed);
+        for s in shadowed {
+            skills
+                .entry((s.loser.path.clone(), s.winner.path.clone()))
+                .or_insert_with(|| (s.loser.clone(), s.winner.clone(), Vec::new()))
+                .2
+                .push(who.clone());
+        }
+        if workspace.config.features.subagents {
+            let mut shadowed = Vec::new();
+            layers::merged_subagents_tracking(workspace, &root, &mut shadowed);
+            for s in shadowed {
+                subagents
+                    .entry((s.loser.path.clone(), s.winner.path.clone()))
+                    .or_insert_with(|| (s.loser.clone(), s.winner.clone(), Vec::new()))
+                    .2
+                    .push(who.clone());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (loser, winner, whom) in skills.into_values() {
+        let name = loser.name.clone().unwrap_or_default();
+        let range = loser.name_range.unwrap_or(loser.opening_range);
+        let related = Related {
+            path: winner.path.clone(),
+            range: winner.name_range.unwrap_or(winner.opening_range),
+            message: format!("this `{name}` wins"),
+        };
+        let per_user = matches!(winner.location.tree, Tree::Namespace(_))
+            && !matches!(loser.location.tree, Tree::Namespace(_));
+        let diagnostic = if per_user {
+            // A per-user override is reported where it is written: at the per-user copy.
+            let range = winner.name_range.unwrap_or(winner.opening_range);
+            XR006
+                .at(
+                    &winner.path,
+                    range,
+                    format!(
+                        "skill `{name}` overrides the one in {} (`{}`) for {}",
+                        loser.location.tree.label(),
+                        loser.location.rel,
+                        whom.join(", ")
+                    ),
+                )
+                .with_related(Related {
+                    path: loser.path.clone(),
+                    range: loser.name_range.unwrap_or(loser.opening_range),
+                    message: format!("the overridden `{name}`"),
+                })
+        } else {
+            XR005
+                .at(
+                    &loser.path,
+                    range,
+                    format!(
+                        "skill `{name}` is also defined in {} (`{}`), which wins for {}",
+                        winner.location.tree.label(),
+                        winner.location.rel,
+                        whom.join(", ")
+                    ),
+                )
+                .with_related(related)
+        };
+        out.push(diagnostic);
+    }
+    for (loser, winner, whom) in subagents.into_values() {
+        let dynamic = workspace.config.features.dynamic_subagents;
+        out.push(
+            XR007
+                .at(
+                    &loser.path,
+                    loser.opening_range,
+                    format!(
+                        "agent id `{}` is also given by {} (`{}`), which wins for {} ({} mode)",
+                        loser.id,
+                        winner.location.tree.label(),
+                        winner.location.rel,
+                        whom.join(", "),
+                        if dynamic { "dynamic" } else { "static" }
+                    ),
+                )
+                .with_related(Related {
+                    path: winner.path.clone(),
+                    range: winner.opening_range,
+                    message: format!("this `{}` wins", winner.id),
+                }),
+        );
+    }
+    out
+}
+
 fn check_subagent_tool(
     catalog: &ToolCatalog,
     subagent: &SubagentDoc,
@@ -391,6 +536,72 @@ mod tool_tests {
                 ("XR001", "nope".to_string()),
                 ("XR001", "plan_write".to_string()),
                 ("XR010", "close_issue".to_string()),
+            ]
+        );
+    }
+}
+
+#[cfg(test)]
+mod duplicate_tests {
+    use std::path::Path;
+
+    use crate::config::Config;
+    use crate::workspace::Workspace;
+
+    fn skill(name: &str) -> String {
+        format!("---\nname: {name}\ndescription: d\n---\nBody\n")
+    }
+
+    #[test]
+    fn duplicates_say_who_wins_for_whom() {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.name = Some("assistant".into());
+        let ws = Workspace::from_texts(
+            config,
+            [
+                ("/p/.agentscope/workspace/skills/a/SKILL.md", skill("x")),
+                ("/p/skills/p/SKILL.md", skill("x")),
+                (
+                    "/p/.agentscope/workspace/alice/skills/x/SKILL.md",
+                    skill("x"),
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/r.md",
+                    "---\ndescription: d\n---\n".to_string(),
+                ),
+                (
+                    "/p/.agentscope/workspace/alice/subagents/deep/r.md",
+                    "---\ndescription: d\n---\n".to_string(),
+                ),
+            ],
+        );
+        let found: Vec<(String, &str, String)> = super::duplicates(&ws)
+            .into_iter()
+            .map(|d| (d.path.to_string_lossy().into_owned(), d.code, d.message))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
+                    "XR006",
+                    "skill `x` overrides the one in the shared workspace (`skills/a/SKILL.md`) for `alice`".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/skills/a/SKILL.md".to_string(),
+                    "XR005",
+                    "skill `x` is also defined in the project folder (`skills/p/SKILL.md`), which wins for callers without a per-user folder".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
+                    "XR006",
+                    "skill `x` overrides the one in the project folder (`skills/p/SKILL.md`) for `alice`".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/r.md".to_string(),
+                    "XR007",
+                    "agent id `r` is also given by the per-user folder `alice` (`subagents/deep/r.md`), which wins for `alice` (dynamic mode)".to_string()
+                ),
             ]
         );
     }

@@ -11,19 +11,9 @@ use crate::base::{Diagnostic, FileContent, TextRange};
 use crate::config::Scope;
 use crate::rules::workspace::*;
 use crate::syntax::java;
+use crate::workspace::layers::BINARY_EXTENSIONS;
 use crate::workspace::layout::normalize_relative;
 use crate::workspace::{FileKind, Tree, Workspace};
-
-/// Extensions the local filesystem returns base64-encoded (harness-spec §1.3).
-pub const BINARY_EXTENSIONS: &[&str] = &[
-    "png", "jpg", "jpeg", "gif", "webp", "heic", "heif", "bmp", "ico", "svg", "mp4", "mpeg", "mov",
-    "avi", "flv", "mpg", "webm", "wmv", "3gpp", "wav", "mp3", "aiff", "aac", "ogg", "flac", "pdf",
-    "ppt", "pptx", "doc", "docx", "xls", "xlsx", "zip", "tar", "gz", "bz2", "7z", "rar", "class",
-    "jar", "war", "ear", "so", "dll", "dylib", "exe",
-];
-
-/// The literal text the local filesystem returns for a blank file.
-pub const BLANK_FILE_REMINDER: &str = "System reminder: File exists but has empty contents";
 
 /// Every `WS…` diagnostic of the workspace.
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {

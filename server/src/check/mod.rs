@@ -11,6 +11,7 @@ use crate::base::Diagnostic;
 use crate::rules::Profile;
 use crate::workspace::{FileKind, Workspace};
 
+pub mod budget;
 pub mod cross;
 pub mod files;
 pub mod fix;
@@ -57,6 +58,7 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
         diagnostics.extend(tools.diagnostics.iter().cloned());
     }
     diagnostics.extend(files::check(workspace));
+    diagnostics.extend(budget::check(workspace));
     diagnostics.extend(tools::check(workspace));
     diagnostics.extend(cross::check(workspace));
     if options.profile == Profile::Strict {

@@ -11,6 +11,7 @@ pub mod normalize;
 pub mod output;
 pub mod preview;
 pub mod project;
+pub mod schema;
 pub mod serve;
 
 /// Exit codes shared by every subcommand.
@@ -44,6 +45,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Run the language server on stdio.
     Serve(serve::ServeArgs),
+    /// Print the JSON Schema of agentws.toml or tools.json.
+    Schema(schema::SchemaArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -65,6 +68,7 @@ pub fn main() -> ExitCode {
         Command::Normalize(args) => normalize::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Schema(args) => schema::run(args),
     };
     ExitCode::from(code)
 }

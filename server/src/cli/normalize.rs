@@ -9,9 +9,8 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
-use crate::base::Severity;
-use crate::config::discover::{absolute, find_project};
-use crate::paths::{bind, DiskAccess, Op, RunParams};
+use crate::config::discover::absolute;
+use crate::paths::{bind, load_project, DiskAccess, Op, RunParams};
 
 #[derive(Args, Debug)]
 pub struct NormalizeArgs {
@@ -66,30 +65,28 @@ pub fn run(args: NormalizeArgs) -> u8 {
 
 fn run_to(args: NormalizeArgs, out: &mut impl Write) -> u8 {
     let flags = *args.run;
-    let project_path = absolute(&args.project);
-    if !project_path.exists() {
+    let Some(project_arg) = args.project.to_str() else {
         eprintln!(
-            "error: project folder `{}` does not exist",
+            "error: project folder `{}` is not UTF-8",
             args.project.display()
         );
         return super::EXIT_USAGE;
-    }
-    let project = find_project(&project_path);
-    let mut config_errors = 0;
-    for diagnostic in &project.diagnostics {
-        if diagnostic.severity == Severity::Error {
-            config_errors += 1;
+    };
+    let project = match load_project(project_arg) {
+        Ok(project) => project,
+        Err(refusal) => {
+            eprintln!("error: {}", refusal.message);
+            return super::EXIT_USAGE;
         }
+    };
+    for diagnostic in &project.diagnostics {
         eprintln!(
-            "{}: {}: {}",
+            "{}: {} {}: {}",
             diagnostic.path.display(),
             diagnostic.severity.as_str(),
+            diagnostic.code,
             diagnostic.message
         );
-    }
-    if config_errors > 0 {
-        eprintln!("error: the project configuration has errors; no run can be bound to it");
-        return super::EXIT_USAGE;
     }
     let additional_roots = if flags.additional_roots.is_empty() {
         None

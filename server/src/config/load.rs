@@ -13,51 +13,11 @@ use std::path::{Path, PathBuf};
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
+use super::schema;
 use super::*;
 use crate::base::{Diagnostic, FileContent, Related, TextRange};
 use crate::rules::config::*;
 use crate::rules::Rule;
-
-const TOP_LEVEL_KEYS: &[&str] = &[
-    "workspace",
-    "project",
-    "harness",
-    "agent",
-    "isolation",
-    "filesystem",
-    "features",
-];
-const AGENT_KEYS: &[&str] = &[
-    "name",
-    "id",
-    "system_prompt",
-    "system_prompt_file",
-    "additional_context_files",
-    "max_context_tokens",
-    "environment_memory",
-];
-const ISOLATION_KEYS: &[&str] = &["scope"];
-const FILESYSTEM_KEYS: &[&str] = &[
-    "mode",
-    "path_mode",
-    "additional_roots",
-    "project_writable",
-    "sandbox_root",
-    "workspace_spec_root",
-];
-const FEATURE_KEYS: &[&str] = &[
-    "workspace_context",
-    "memory_tools",
-    "memory_hooks",
-    "shell_tool",
-    "subagents",
-    "dynamic_subagents",
-    "dynamic_skills",
-    "default_workspace_skills",
-    "tools_config",
-    "plan_mode",
-    "task_list",
-];
 
 type Table<'i> = DeTable<'i>;
 type Item<'i> = Spanned<DeValue<'i>>;
@@ -329,7 +289,11 @@ impl Loader<'_> {
                                         config.scope = scope;
                                     }
                                 }
-                                _ => self.unknown(key, ISOLATION_KEYS, "[isolation]"),
+                                _ => self.unknown(
+                                    key,
+                                    &schema::key_names(Some("isolation")),
+                                    "[isolation]",
+                                ),
                             }
                         }
                     }
@@ -344,7 +308,7 @@ impl Loader<'_> {
                         self.read_features(table, config);
                     }
                 }
-                _ => self.unknown(key, TOP_LEVEL_KEYS, "agentws.toml"),
+                _ => self.unknown(key, &schema::key_names(None), "agentws.toml"),
             }
         }
         if config.agent.name.is_none() {
@@ -435,7 +399,7 @@ impl Loader<'_> {
                         agent.environment_memory = memory;
                     }
                 }
-                _ => self.unknown(key, AGENT_KEYS, "[agent]"),
+                _ => self.unknown(key, &schema::key_names(Some("agent")), "[agent]"),
             }
         }
         if let (Some(inline), Some((file_key, _))) = (inline_prompt, prompt_file) {
@@ -511,7 +475,7 @@ impl Loader<'_> {
                         }
                     }
                 }
-                _ => self.unknown(key, FILESYSTEM_KEYS, "[filesystem]"),
+                _ => self.unknown(key, &schema::key_names(Some("filesystem")), "[filesystem]"),
             }
         }
         if let (Some((a, a_range)), Some((b, b_range))) = (&sandbox_root, &spec_root) {
@@ -553,7 +517,7 @@ impl Loader<'_> {
                 "plan_mode" => &mut f.plan_mode,
                 "task_list" => &mut f.task_list,
                 _ => {
-                    self.unknown(key, FEATURE_KEYS, "[features]");
+                    self.unknown(key, &schema::key_names(Some("features")), "[features]");
                     continue;
                 }
             };

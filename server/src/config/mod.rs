@@ -12,6 +12,7 @@ use serde::Serialize;
 
 pub mod discover;
 pub mod load;
+pub mod schema;
 
 pub const CONFIG_FILE_NAME: &str = "agentws.toml";
 /// `WorkspaceConstants.DEFAULT_WORKSPACE_ROOT`.

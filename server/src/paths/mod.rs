@@ -16,4 +16,6 @@ mod tests;
 mod tests_links;
 
 pub use normalize::{file_uri, DiskAccess, Normalized, Op, Refusal, RefusalCode, Run, RunOptions};
-pub use runs::{bind, NormalizeParams, RunEndParams, RunInfo, RunParams, RunRegistry};
+pub use runs::{
+    bind, load_project, NormalizeParams, RunEndParams, RunInfo, RunParams, RunRegistry,
+};

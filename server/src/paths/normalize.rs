@@ -36,6 +36,8 @@ pub enum RefusalCode {
     SymlinkEscape,
     /// `normalize`/`end` named a run that does not exist or has ended.
     UnknownRun,
+    /// `begin` while the registry already holds its maximum of active runs.
+    TooManyRuns,
     /// A run context with an id that would change the folder structure (see `context`).
     InvalidId,
     /// No session id and no agent name to default it to.
@@ -44,6 +46,8 @@ pub enum RefusalCode {
     InvalidSandboxRoot,
     /// A run parameter that cannot be parsed (an unknown scope, a root that is not UTF-8, …).
     InvalidParams,
+    /// The run's project does not exist or its `agentws.toml` has errors.
+    InvalidConfig,
     /// The remote store has no host or container paths to normalize.
     UnsupportedFilesystem,
 }
@@ -58,10 +62,12 @@ impl RefusalCode {
             Self::OutsideRoots => "outside-roots",
             Self::SymlinkEscape => "symlink-escape",
             Self::UnknownRun => "unknown-run",
+            Self::TooManyRuns => "too-many-runs",
             Self::InvalidId => "invalid-id",
             Self::NoSessionId => "no-session-id",
             Self::InvalidSandboxRoot => "invalid-sandbox-root",
             Self::InvalidParams => "invalid-params",
+            Self::InvalidConfig => "invalid-config",
             Self::UnsupportedFilesystem => "unsupported-filesystem",
         }
     }
@@ -667,19 +673,31 @@ fn join(root: &str, rel: &str) -> String {
 /// `file://` URI of a clean absolute path (`C:/x` ⇒ `file:///C:/x`).
 pub fn file_uri(path: &str) -> String {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    fn keep(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || b"-._~/:@!$&'()*+,;=".contains(&b)
+    }
     let mut out = String::with_capacity(path.len() + 8);
     out.push_str("file://");
     if !path.starts_with('/') {
         out.push('/');
     }
-    for &b in path.as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/:@!$&'()*+,;=".contains(&b) {
-            out.push(b as char);
-        } else {
+    let bytes = path.as_bytes();
+    let mut kept_from = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if !keep(b) {
+            // A non-empty run of kept bytes is ASCII and starts right after an encoded byte, so
+            // both its ends are char boundaries.
+            if kept_from < i {
+                out.push_str(&path[kept_from..i]);
+            }
             out.push('%');
             out.push(HEX[(b >> 4) as usize] as char);
             out.push(HEX[(b & 15) as usize] as char);
+            kept_from = i + 1;
         }
+    }
+    if kept_from < bytes.len() {
+        out.push_str(&path[kept_from..]);
     }
     out
 }

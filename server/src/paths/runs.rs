@@ -4,7 +4,8 @@
 //! concurrent sessions read and release each other's binding, harness-spec §8).
 //!
 //! The registry is a value owned by whoever serves runs (the language server, a test); nothing
-//! here is global. Depends on `config`, `context` and `paths::normalize`.
+//! here is global. Depends on `base` (severities), `config` (including `discover`, to load a
+//! run's project), `context` and `paths::normalize`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,8 @@ use std::sync::{Arc, RwLock};
 use serde::{Deserialize, Serialize};
 
 use super::normalize::{DiskAccess, Normalized, Op, Refusal, RefusalCode, Run, RunOptions};
+use crate::base::Severity;
+use crate::config::discover::{absolute, find_project, Project};
 use crate::config::{Config, FilesystemMode, PathMode, Scope};
 use crate::context::SessionContext;
 
@@ -116,6 +119,51 @@ pub fn bind(config: &Config, params: &RunParams, disk: DiskAccess) -> Result<Run
     Run::new(config, &ctx, options)
 }
 
+/// Loads the project configuration a run binds to: `project` is a folder (or any path inside the
+/// project) or a `file://` URI of one. Refused (`invalid-config`) when it does not exist or its
+/// `agentws.toml` has errors, because no run should bind to a configuration the runtime would
+/// refuse (e.g. both sandbox roots set and different). Warnings stay in the returned diagnostics.
+pub fn load_project(project: &str) -> Result<Project, Refusal> {
+    let path = if project.len() >= 5 && project[..5].eq_ignore_ascii_case("file:") {
+        let clean = super::input::clean(project)?;
+        if clean.shape != super::input::Shape::Posix {
+            return Err(Refusal::new(
+                RefusalCode::InvalidParams,
+                format!(
+                    "project `{}` is not an absolute POSIX path",
+                    project.escape_debug()
+                ),
+            ));
+        }
+        PathBuf::from(clean.text)
+    } else {
+        absolute(Path::new(project))
+    };
+    if !path.exists() {
+        return Err(Refusal::new(
+            RefusalCode::InvalidConfig,
+            format!("project folder `{}` does not exist", path.display()),
+        ));
+    }
+    let found = find_project(&path);
+    let errors: Vec<String> = found
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| format!("{} ({}): {}", d.path.display(), d.code, d.message))
+        .collect();
+    if !errors.is_empty() {
+        return Err(Refusal::new(
+            RefusalCode::InvalidConfig,
+            format!(
+                "the project configuration has errors; no run can be bound to it: {}",
+                errors.join("; ")
+            ),
+        ));
+    }
+    Ok(found)
+}
+
 /// The folder relative additional roots are taken from: `agentws.toml`'s, else the project's.
 pub fn config_dir(config: &Config) -> PathBuf {
     config
@@ -140,12 +188,28 @@ fn parse_param<T>(
     })
 }
 
+/// Default bound on active runs: a client that begins runs and never ends them gets
+/// `too-many-runs` instead of growing the server's memory without bound.
+pub const DEFAULT_MAX_ACTIVE_RUNS: usize = 65_536;
+
 /// Live runs by id. Cheap to share behind an `Arc`; every method takes `&self`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RunRegistry {
     runs: RwLock<HashMap<String, Arc<Run>>>,
     next_id: AtomicU64,
     disk: DiskAccess,
+    max_active: usize,
+}
+
+impl Default for RunRegistry {
+    fn default() -> Self {
+        Self {
+            runs: RwLock::default(),
+            next_id: AtomicU64::new(0),
+            disk: DiskAccess::default(),
+            max_active: DEFAULT_MAX_ACTIVE_RUNS,
+        }
+    }
 }
 
 impl RunRegistry {
@@ -162,13 +226,28 @@ impl RunRegistry {
         }
     }
 
+    /// The same registry with another bound on active runs.
+    pub fn with_max_active_runs(self, max_active: usize) -> Self {
+        Self { max_active, ..self }
+    }
+
     /// Binds a run for `params` over `config` (the project's configuration) and registers it.
     pub fn begin(&self, config: &Config, params: &RunParams) -> Result<RunInfo, Refusal> {
         let run = bind(config, params, self.disk)?;
+        let root = run.root().to_string();
+        let mut runs = self.write();
+        if runs.len() >= self.max_active {
+            return Err(Refusal::new(
+                RefusalCode::TooManyRuns,
+                format!(
+                    "{} runs are active, the most this server keeps; end finished runs with agentws/runEnd",
+                    runs.len()
+                ),
+            ));
+        }
         let number = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let run_id = format!("run-{number}");
-        let root = run.root().to_string();
-        self.write().insert(run_id.clone(), Arc::new(run));
+        runs.insert(run_id.clone(), Arc::new(run));
         Ok(RunInfo { run_id, root })
     }
 
@@ -336,6 +415,55 @@ mod tests {
             serde_json::to_value(&r).unwrap()["code"],
             serde_json::json!("unknown-run")
         );
+    }
+
+    #[test]
+    fn projects_load_from_paths_and_uris_and_refuse_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(root.join("agentws.toml"), "[agent]\nname = \"assistant\"\n").unwrap();
+        let text = root.to_str().unwrap();
+        let by_path = load_project(text).unwrap();
+        assert_eq!(by_path.config.project, root);
+        let uri = crate::paths::file_uri(text);
+        assert_eq!(load_project(&uri).unwrap().config.project, root);
+        assert_eq!(
+            load_project(&format!("{text}/missing")).unwrap_err().code,
+            RefusalCode::InvalidConfig
+        );
+        assert_eq!(
+            load_project("file://host/x").unwrap_err().code,
+            RefusalCode::Invalid
+        );
+        std::fs::write(
+            root.join("agentws.toml"),
+            "[filesystem]\nmode = \"sandbox\"\nsandbox_root = \"/home/user\"\nworkspace_spec_root = \"/workspace\"\n",
+        )
+        .unwrap();
+        let err = load_project(text).unwrap_err();
+        assert_eq!(err.code, RefusalCode::InvalidConfig);
+        assert!(err.message.contains("(CF009)"), "{}", err.message);
+    }
+
+    #[test]
+    fn active_runs_are_bounded() {
+        let registry = RunRegistry::with_disk_access(DiskAccess::Lexical).with_max_active_runs(2);
+        let config = config();
+        let a = registry
+            .begin(&config, &params(Some("a"), None, "user"))
+            .unwrap();
+        registry
+            .begin(&config, &params(Some("b"), None, "user"))
+            .unwrap();
+        let err = registry
+            .begin(&config, &params(Some("c"), None, "user"))
+            .unwrap_err();
+        assert_eq!(err.code, RefusalCode::TooManyRuns);
+        assert!(registry.end(&a.run_id));
+        let c = registry
+            .begin(&config, &params(Some("c"), None, "user"))
+            .unwrap();
+        assert_eq!(c.run_id, "run-3");
     }
 
     #[test]

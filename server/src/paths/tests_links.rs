@@ -192,3 +192,20 @@ fn a_workspace_reached_through_a_link_still_works() {
     let bob = format!("{}/bob/secret.txt", f.base.display());
     assert_eq!(answer(&alice, &bob, Op::Read), "!symlink-escape");
 }
+
+#[test]
+fn a_namespace_folder_linked_to_other_storage_needs_that_storage_as_a_root() {
+    let f = fixture();
+    symlink(f.top.join("outside"), f.base.join("dave")).unwrap();
+    let dave = run(&f, "dave", PathMode::Rooted, None);
+    assert_eq!(answer(&dave, "file", Op::Read), "!symlink-escape");
+    let mut config = Config::defaults_for(&f.project);
+    config.agent.name = Some("assistant".into());
+    config.filesystem.additional_roots = vec![f.top.join("outside")];
+    let mut ctx = SessionContext::from_config(&config);
+    ctx.user_id = Some("dave".into());
+    let dave = Run::new(&config, &ctx, RunOptions::from_config(&config)).unwrap();
+    let n = dave.normalize("file", Op::Write).unwrap();
+    assert_eq!(n.key, "file");
+    assert_eq!(n.path, format!("{}/dave/file", f.base.display()));
+}

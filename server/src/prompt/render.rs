@@ -701,6 +701,16 @@ fn plan_banner(ws: &Workspace, ctx: &PreviewContext, out: &mut Out) {
 /// `escapeXml` of SkillPromptBuilder.
 fn escape_xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    push_escaped(&mut out, s);
+    out
+}
+
+/// `escapeXml`, appended to `out` (no allocation when nothing needs escaping).
+fn push_escaped(out: &mut String, s: &str) {
+    if !s.contains(['&', '<', '>', '"', '\'']) {
+        out.push_str(s);
+        return;
+    }
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -711,7 +721,6 @@ fn escape_xml(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 fn is_xml_name(key: &str) -> bool {
@@ -753,7 +762,11 @@ fn append_xml_node(s: &mut String, key: &str, value: &Value, depth: usize) {
         }
         scalar => {
             let text = scalar.java_string().unwrap_or_default();
-            s.push_str(&format!("{indent}{open}{}{close}\n", escape_xml(&text)));
+            s.push_str(&indent);
+            s.push_str(&open);
+            push_escaped(s, &text);
+            s.push_str(&close);
+            s.push('\n');
         }
     }
 }
@@ -772,8 +785,17 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
         FilesystemMode::Sandbox => Some(root.root.clone()),
         _ => None,
     };
-    let layer3 = layers::workspace_dir_source(ws);
-    if skills.iter().filter(|s| s.source == layer3).count() > 1 {
+    // Layer 3 fixes the position of every name it lists, even when Layer 4 replaces the entry.
+    let layer3_candidates = ws
+        .skills
+        .iter()
+        .filter(|d| d.location.tree == crate::workspace::Tree::Shared)
+        .filter(|d| {
+            d.location.rel.starts_with("skills/") && d.location.rel.matches('/').count() == 2
+        })
+        .take(2)
+        .count();
+    if layer3_candidates > 1 {
         out.note(
             "directory-order",
             "skills of the shared `skills/` folder (Layer 3) come in OS directory order at run time; the \
@@ -782,13 +804,17 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
         );
     }
     out.join_if_needed();
-    let mut s = String::from(texts::SKILLS_HEADER);
+    let mut s = String::with_capacity(texts::SKILLS_HEADER.len() + skills.len() * 400);
+    s.push_str(texts::SKILLS_HEADER);
     let mut any_files_root = false;
     for skill in &skills {
         s.push_str("<skill>\n");
         skill_metadata(&mut s, skill);
-        let id = format!("{}_{}", skill.name, skill.source);
-        s.push_str(&format!("  <skill-id>{}</skill-id>\n", escape_xml(&id)));
+        s.push_str("  <skill-id>");
+        push_escaped(&mut s, &skill.name);
+        s.push('_');
+        push_escaped(&mut s, &skill.source);
+        s.push_str("</skill-id>\n");
         if let Some(base) = &files_root_base {
             let path = if skill.workspace_native {
                 format!("{base}/skills/{}", skill.name)
@@ -796,10 +822,9 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
                 format!("{base}/.skills-cache/{}/{}", skill.source, skill.name)
             };
             any_files_root = true;
-            s.push_str(&format!(
-                "  <files-root>{}</files-root>\n",
-                escape_xml(&path.replace(' ', "\\ "))
-            ));
+            s.push_str("  <files-root>");
+            push_escaped(&mut s, &path.replace(' ', "\\ "));
+            s.push_str("</files-root>\n");
         }
         s.push_str("</skill>\n\n");
     }
@@ -814,6 +839,8 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
             }
         })
         .collect();
+    out.text
+        .reserve(s.len() + texts::CODE_EXECUTION_SECTION.len() + 8192);
     out.section("skills", "## Available Skills", sources, &s);
     if any_files_root {
         out.section(
@@ -1056,5 +1083,119 @@ mod tests {
         let mut ctx = context(&ws, Some("../bob"));
         ctx.session.scope = Scope::User;
         assert_eq!(render(&ws, &ctx).unwrap_err().code, "invalid-id");
+    }
+
+    /// Issue 3 §3: the advertised root joined with a relative name is the file the session's
+    /// relative name resolves to — for every scope and filesystem mode (2026-09), checked against
+    /// `context::effective_root`, the function the normalizer resolves with. The reads of this
+    /// renderer use the same root (`layers::namespace_dir`).
+    #[test]
+    fn advertised_root_is_the_resolution_root_for_every_scope_and_mode() {
+        use crate::config::FilesystemMode;
+        let ws = workspace(&[], |_| {});
+        let rel = "notes/today.md";
+        for scope in [Scope::User, Scope::Session, Scope::Agent, Scope::Global] {
+            for mode in [
+                FilesystemMode::Local,
+                FilesystemMode::Sandbox,
+                FilesystemMode::Remote,
+            ] {
+                for sandbox_root in ["/workspace", "/home/user"] {
+                    let mut ctx = context(&ws, Some("alice"));
+                    ctx.session.session_id = Some("s1".into());
+                    ctx.session.scope = scope;
+                    ctx.session.filesystem = mode;
+                    ctx.session.sandbox_root = sandbox_root.into();
+                    let preview = render(&ws, &ctx).unwrap();
+                    let advertised = preview
+                        .text
+                        .lines()
+                        .find_map(|l| l.strip_prefix("The workspace directory is: "))
+                        .unwrap()
+                        .to_string();
+                    assert_eq!(advertised, preview.context.advertised_workspace);
+                    let root = context::effective_root(&ws.config, &ctx.session).unwrap();
+                    let case = format!("{scope:?} {mode:?} {sandbox_root}");
+                    match (&root.host_root, mode) {
+                        (Some(host), FilesystemMode::Local) => {
+                            assert_eq!(Path::new(&advertised).join(rel), host.join(rel), "{case}");
+                            assert_eq!(&layers::namespace_dir(&root), host, "{case}");
+                            let line = format!(
+                                "Workspace (your home base — memory, sessions, skills, runtime data): {advertised}\n"
+                            );
+                            assert!(preview.text.contains(&line), "{case}");
+                        }
+                        (Some(host), FilesystemMode::Remote) => {
+                            assert_eq!(Path::new(&advertised).join(rel), host.join(rel), "{case}");
+                        }
+                        (None, FilesystemMode::Sandbox) => {
+                            assert_eq!(advertised, root.root, "{case}");
+                            assert_eq!(advertised, sandbox_root, "{case}");
+                            assert!(preview
+                                .text
+                                .contains(&format!("Sandbox root: {advertised} (container id: ")));
+                        }
+                        other => panic!("{case}: unexpected root {other:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn harness_2026_08_advertises_the_base_even_with_a_namespace() {
+        let ws = workspace(&[], |_| {});
+        let mut ctx = context(&ws, Some("alice"));
+        ctx.session.harness = crate::config::HarnessVersion::V2026_08;
+        let preview = render(&ws, &ctx).unwrap();
+        assert!(preview
+            .text
+            .contains("The workspace directory is: /srv/app/.agentscope/workspace\n"));
+        // The files it reads are still Alice's: the HEAD bug #3020 fixes.
+        let root = context::effective_root(&ws.config, &ctx.session).unwrap();
+        assert_eq!(
+            root.host_root.unwrap(),
+            PathBuf::from("/srv/app/.agentscope/workspace/alice")
+        );
+    }
+
+    #[test]
+    fn files_root_escapes_spaces_and_ignores_the_namespace() {
+        let mut config = Config::defaults_for(Path::new("/srv/my app"));
+        config.agent.name = Some("assistant".into());
+        let mut set = FileSet::new();
+        let skill = "---\nname: tidy\ndescription: d\n---\nbody\n";
+        set.insert_text(
+            PathBuf::from("/srv/my app/.agentscope/workspace/skills/tidy/SKILL.md"),
+            skill,
+        );
+        set.insert_text(
+            PathBuf::from("/srv/my app/.agentscope/workspace/alice/skills/mine/SKILL.md"),
+            &skill.replace("tidy", "mine"),
+        );
+        let ws = Workspace::build(
+            Arc::new(config),
+            Vec::new(),
+            Arc::new(set),
+            Arc::new(Env::default()),
+            None,
+        );
+        let preview = render(&ws, &context(&ws, Some("alice"))).unwrap();
+        assert!(preview.text.contains(
+            "  <files-root>/srv/my\\ app/.agentscope/workspace/.skills-cache/filesystem-workspace_skills/tidy</files-root>\n"
+        ));
+        assert!(preview.text.contains(
+            "  <files-root>/srv/my\\ app/.agentscope/workspace/skills/mine</files-root>\n"
+        ));
+        let skills = preview
+            .sections
+            .iter()
+            .find(|s| s.kind == "skills")
+            .unwrap();
+        assert_eq!(skills.sources.len(), 2);
+        assert_eq!(
+            skills.sources[0].lines,
+            Some(LineRange { start: 1, end: 4 })
+        );
     }
 }

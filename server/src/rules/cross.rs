@@ -71,7 +71,8 @@ pub static XR006: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: "A per-user folder overrides a shared skill of the same name.",
-    consequence: "That user's calls get the per-user copy; everyone else gets the shared one.",
+    consequence:
+        "That user's calls get the per-user copy; everyone else gets the shared (or project) one.",
     explanation: "This is how per-user overrides work; the diagnostic makes the override visible.",
 };
 

@@ -21,7 +21,8 @@ no raw control characters in strings, no escapes beyond `\\\" \\\\ \\/ \\b \\f \
 1000 levels of nesting. One such construct anywhere makes the whole file fail to parse, and the agent \
 silently runs with the default toolkit.\n\nTo document entries, use comment *keys*, which Jackson ignores:\n\n\
 ```json\n{\n  \"// description\": \"read-only agent\",\n  \"deny\": [\"execute\"]\n}\n```\n\nA trailing comma \
-carries a fix that removes it.",
+carries a fix that removes it; a single-quoted string without `\"` or `\\` inside, one that switches to \
+double quotes.",
 };
 
 pub static TJ002: Rule = Rule {

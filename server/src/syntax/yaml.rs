@@ -1729,6 +1729,40 @@ mod tests {
         assert_eq!(license.key_range, TextRange::new(77, 84));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn parse_never_panics_and_ranges_stay_inside(
+            text in "([a-z]{1,3}|:|-|\\[|\\]|\\{|\\}|,|&a|\\*a|!!str|\"|'|\\||>|#| |\n|\t|\r|1|0x1|1:30|yes|~|é|😀){0,60}"
+        ) {
+            for typing in [Typing::Yaml11, Typing::Jackson] {
+                let range = TextRange::new(0, text.len());
+                if let Ok(doc) = parse(&text, range, typing) {
+                    let mut stack: Vec<&Node> = doc.root.iter().collect();
+                    while let Some(node) = stack.pop() {
+                        proptest::prop_assert!(node.range.start <= node.range.end && node.range.end <= text.len());
+                        match &node.value {
+                            Value::List(items) => stack.extend(items.iter()),
+                            Value::Map(entries) => {
+                                for e in entries {
+                                    proptest::prop_assert!(e.key_range.end <= text.len());
+                                    stack.push(&e.value);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                } else if let Err(err) = parse(&text, range, typing) {
+                    proptest::prop_assert!(err.range.end <= text.len());
+                }
+                let f = fallback(&text, range);
+                for e in &f.entries {
+                    proptest::prop_assert!(e.value.range.end <= text.len());
+                }
+            }
+        }
+    }
+
     #[test]
     fn java_doubles() {
         for (d, s) in [

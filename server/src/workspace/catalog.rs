@@ -219,6 +219,51 @@ impl ToolInfo {
     }
 }
 
+impl ToolInfo {
+    /// One Markdown line for hovers and messages: where the tool comes from and what tools.json
+    /// does to it.
+    pub fn describe(&self) -> String {
+        let origin = match &self.origin {
+            ToolOrigin::BuiltIn(group) => format!("built-in ({})", group.label()),
+            ToolOrigin::BuiltInDisabled(group) => {
+                format!(
+                    "built-in ({}), not registered: it {}",
+                    group.label(),
+                    group.requirement()
+                )
+            }
+            ToolOrigin::OptIn { needs } => {
+                format!("not registered with this configuration (needs {needs})")
+            }
+            ToolOrigin::Mcp { servers } => format!("MCP tool of {}", backticked(servers)),
+            ToolOrigin::McpNotRegistered { servers } => {
+                format!("listed by {}, which the runtime skips", backticked(servers))
+            }
+            ToolOrigin::MaybeMcp { servers } => format!(
+                "unknown; may come from {} (no `enableTools`) or from Java code",
+                backticked(servers)
+            ),
+            ToolOrigin::Unknown => {
+                "unknown (not a built-in, platform or MCP tool; may be registered in Java code)"
+                    .to_string()
+            }
+        };
+        let platform = if self.platform { ", platform tool" } else { "" };
+        let effect = match (&self.removal, self.readded) {
+            (Some(_), true) => "; tools.json removes it, but it is re-added on every prompt pass",
+            (Some(Removal::Denied(_)), false) => "; removed by tools.json `deny`",
+            (Some(Removal::NotAllowed), false) => "; removed: not in tools.json `allow`",
+            (None, _) => "",
+        };
+        format!("`{}`: {origin}{platform}{effect}", self.name)
+    }
+}
+
+fn backticked(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    quoted.join(", ")
+}
+
 /// One MCP server as the catalog sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct McpTools {
@@ -555,6 +600,15 @@ mod tests {
         let catalog = ToolCatalog::new(&config, true, Some(&tools));
         let read = catalog.lookup("read_file");
         assert!(read.is_available());
+        assert_eq!(read.describe(), "`read_file`: built-in (file tools)");
+        assert_eq!(
+            catalog.lookup("execute").describe(),
+            "`execute`: built-in (shell tool); removed by tools.json `deny`"
+        );
+        assert_eq!(
+            catalog.lookup("issues").describe(),
+            "`issues`: MCP tool of `gh`; removed: not in tools.json `allow`"
+        );
         assert_eq!(
             catalog.lookup("write_file").removal,
             Some(Removal::NotAllowed)

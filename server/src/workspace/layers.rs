@@ -17,7 +17,7 @@ use crate::config::{FilesystemMode, PathMode};
 use crate::context::EffectiveRoot;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
-use crate::workspace::Workspace;
+use crate::workspace::{Tree, Workspace};
 
 /// What the local filesystem returns for an existing blank file (harness-spec §1.3).
 pub const EMPTY_FILE_REMINDER: &str = "System reminder: File exists but has empty contents";
@@ -354,42 +354,71 @@ pub fn workspace_dir_source(ws: &Workspace) -> String {
 }
 
 /// The skills one call sees, in merge order (first appearance keeps its place, later layers win).
+///
+/// Works on each document's precomputed `Location` (tree + relative path) rather than on path
+/// walks: a 10 000-skill workspace merges without a single path comparison.
 pub fn merged_skills(ws: &Workspace, root: &EffectiveRoot) -> Vec<MergedSkill> {
+    merged_skills_tracking(ws, root, &mut Vec::new())
+}
+
+/// An entry the merge replaced: `loser` was put first, `winner` took its place (same name, a
+/// different file).
+#[derive(Clone, Debug)]
+pub struct Shadowed<T> {
+    pub loser: Arc<T>,
+    pub winner: Arc<T>,
+}
+
+/// [`merged_skills`], also reporting every skill another file of the same name replaced.
+pub fn merged_skills_tracking(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    shadowed: &mut Vec<Shadowed<SkillDoc>>,
+) -> Vec<MergedSkill> {
     let config = &ws.config;
-    let docs: HashMap<&Path, &Arc<SkillDoc>> =
-        ws.skills.iter().map(|d| (d.path.as_path(), d)).collect();
-    let loaded = |path: &Path| {
-        docs.get(path)
-            .filter(|d| d.outcome.is_ok() && d.name.is_some())
-            .map(|d| (*d).clone())
-    };
+    let is_loaded = |d: &SkillDoc| d.outcome.is_ok() && d.name.is_some();
     let mut merged: Vec<MergedSkill> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
-    let mut put = |doc: Arc<SkillDoc>, source: &str, native: bool| {
+    let mut replaced: Vec<Arc<SkillDoc>> = Vec::new();
+    let mut put = |doc: &Arc<SkillDoc>, source: &str, native: bool| {
         let name = doc.name.clone().unwrap_or_default();
         let skill = MergedSkill {
-            doc,
+            doc: doc.clone(),
             name: name.clone(),
             source: source.to_string(),
             workspace_native: native,
         };
         match index.get(&name) {
-            Some(&i) => merged[i] = skill,
+            Some(&i) => {
+                let previous = std::mem::replace(&mut merged[i], skill);
+                if previous.doc.path != merged[i].doc.path {
+                    replaced.push(previous.doc);
+                }
+            }
             None => {
                 index.insert(name, merged.len());
                 merged.push(skill);
             }
         }
     };
+    // `skills/<rel>` of a document in `tree`, when it is one.
+    let below_skills = |d: &'_ SkillDoc, tree: &Tree| -> Option<String> {
+        (d.location.tree == *tree)
+            .then(|| d.location.rel.strip_prefix("skills/").map(str::to_string))
+            .flatten()
+    };
 
-    // Layer 3: direct children of the host `<ws>/skills`, not namespaced.
-    let shared_skills = config.workspace.join("skills");
-    if ws.files.contains_dir(&shared_skills) {
+    // Layer 3: direct children of the host `<ws>/skills`, not namespaced, no `_`/`.` filtering.
+    if ws.files.contains_dir(&config.workspace.join("skills")) {
         let source = workspace_dir_source(ws);
-        let mut dirs: Vec<&PathBuf> = ws.files.child_dirs(&shared_skills).collect();
-        dirs.sort_by(|a, b| java_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
-        for dir in dirs {
-            if let Some(doc) = loaded(&dir.join("SKILL.md")) {
+        let layer3: Vec<(String, &Arc<SkillDoc>)> = ws
+            .skills
+            .iter()
+            .filter_map(|d| below_skills(d, &Tree::Shared).map(|rel| (rel, d)))
+            .filter(|(rel, _)| rel.matches('/').count() == 1)
+            .collect();
+        for (_, doc) in sorted_by_rel(layer3) {
+            if is_loaded(doc) {
                 put(doc, &source, false);
             }
         }
@@ -397,61 +426,72 @@ pub fn merged_skills(ws: &Workspace, root: &EffectiveRoot) -> Vec<MergedSkill> {
 
     // Layer 4: the agent filesystem's recursive glob, lower (project) then upper.
     if config.features.default_workspace_skills {
-        let (lower, upper) = layer4_dirs(ws, root);
+        let (lower, upper) = layer4_trees(ws, root);
+        let glob = |tree: &Tree| -> Vec<(String, &Arc<SkillDoc>)> {
+            sorted_by_rel(
+                ws.skills
+                    .iter()
+                    .filter_map(|d| below_skills(d, tree).map(|rel| (rel, d)))
+                    .filter(|(rel, _)| !rel.starts_with('_') && !rel.starts_with('.'))
+                    .collect(),
+            )
+        };
         if let Some(lower) = lower {
-            for rel in skill_files(ws, &lower.join("skills")) {
-                // The overlay re-reads `/skills/x/SKILL.md` through its upper layer, which treats a
-                // missing absolute `/skills/...` as workspace-relative and un-namespaced.
-                let shadow = join_rel(&config.workspace.join("skills"), &rel);
-                let path = if ws.files.contains_file(&shadow) {
-                    shadow
-                } else {
-                    join_rel(&lower.join("skills"), &rel)
-                };
-                if let Some(doc) = loaded(&path) {
+            // The overlay re-reads `/skills/x/SKILL.md` through its upper layer, which treats a
+            // missing absolute `/skills/...` as workspace-relative and un-namespaced.
+            let shared: HashMap<String, &Arc<SkillDoc>> = ws
+                .skills
+                .iter()
+                .filter_map(|d| below_skills(d, &Tree::Shared).map(|rel| (rel, d)))
+                .collect();
+            for (rel, doc) in glob(&lower) {
+                let doc = shared.get(&rel).copied().unwrap_or(doc);
+                if is_loaded(doc) {
                     put(doc, WORKSPACE_NAMESPACED_SOURCE, true);
                 }
             }
         }
-        for rel in skill_files(ws, &upper.join("skills")) {
-            if let Some(doc) = loaded(&join_rel(&upper.join("skills"), &rel)) {
+        for (_, doc) in glob(&upper) {
+            if is_loaded(doc) {
                 put(doc, WORKSPACE_NAMESPACED_SOURCE, true);
             }
+        }
+    }
+    for loser in replaced {
+        let winner = merged
+            .iter()
+            .find(|m| Some(&m.name) == loser.name.as_ref())
+            .map(|m| m.doc.clone());
+        if let Some(winner) = winner.filter(|w| w.path != loser.path) {
+            shadowed.push(Shadowed { loser, winner });
         }
     }
     merged
 }
 
-/// The lower and upper folders Layer 4 globs for this context.
-fn layer4_dirs(ws: &Workspace, root: &EffectiveRoot) -> (Option<PathBuf>, PathBuf) {
-    let config = &ws.config;
+fn sorted_by_rel(mut docs: Vec<(String, &Arc<SkillDoc>)>) -> Vec<(String, &Arc<SkillDoc>)> {
+    docs.sort_by(|a, b| java_cmp(&a.0, &b.0));
+    docs
+}
+
+/// The lower and upper trees Layer 4 globs for this context.
+fn layer4_trees(ws: &Workspace, root: &EffectiveRoot) -> (Option<Tree>, Tree) {
+    let shared_or_namespace = |ns: &Option<String>| match ns {
+        Some(ns) => Tree::Namespace(ns.clone()),
+        None => Tree::Shared,
+    };
     match root.filesystem {
         FilesystemMode::Local => {
             // `disableDynamicSkills()` freezes the merge at build with an empty namespace.
-            let upper = if config.features.dynamic_skills {
-                namespace_dir(root)
+            let upper = if ws.config.features.dynamic_skills {
+                shared_or_namespace(&root.namespace)
             } else {
-                config.workspace.clone()
+                Tree::Shared
             };
-            (Some(config.project.clone()), upper)
+            (Some(Tree::Project), upper)
         }
-        FilesystemMode::Sandbox | FilesystemMode::Remote => (None, config.workspace.clone()),
+        FilesystemMode::Sandbox | FilesystemMode::Remote => (None, Tree::Shared),
     }
-}
-
-/// `SKILL.md` files at any depth below `skills_dir`, relative to it, skipping first segments that
-/// start with `_` or `.`, in Java `String` order.
-fn skill_files(ws: &Workspace, skills_dir: &Path) -> Vec<String> {
-    let mut rels: Vec<String> = ws
-        .files
-        .files_under(skills_dir)
-        .filter(|(p, _)| p.file_name().is_some_and(|n| n == "SKILL.md"))
-        .filter_map(|(p, _)| rel_below(p, skills_dir))
-        .filter(|rel| rel.contains('/'))
-        .filter(|rel| !rel.starts_with('_') && !rel.starts_with('.'))
-        .collect();
-    rels.sort_by(|a, b| java_cmp(a, b));
-    rels
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -477,6 +517,16 @@ impl ListedSubagent {
 
 /// The subagent entries of one reasoning step, in list order (visible or not).
 pub fn merged_subagents(ws: &Workspace, root: &EffectiveRoot) -> Vec<ListedSubagent> {
+    merged_subagents_tracking(ws, root, &mut Vec::new())
+}
+
+/// [`merged_subagents`], also reporting every spec another file of the same id replaced
+/// (dynamic mode: the later one wins) or kept out (static mode: the earlier one wins).
+pub fn merged_subagents_tracking(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    shadowed: &mut Vec<Shadowed<SubagentDoc>>,
+) -> Vec<ListedSubagent> {
     let config = &ws.config;
     let docs: HashMap<&Path, &Arc<SubagentDoc>> =
         ws.subagents.iter().map(|d| (d.path.as_path(), d)).collect();
@@ -540,7 +590,14 @@ pub fn merged_subagents(ws: &Workspace, root: &EffectiveRoot) -> Vec<ListedSubag
                 doc: Some(doc),
             };
             match index.get(&entry.id) {
-                Some(&i) => list[i] = entry,
+                Some(&i) => {
+                    let previous = std::mem::replace(&mut list[i], entry);
+                    if let (Some(loser), Some(winner)) = (previous.doc, list[i].doc.clone()) {
+                        if loser.path != winner.path {
+                            shadowed.push(Shadowed { loser, winner });
+                        }
+                    }
+                }
                 None => {
                     index.insert(entry.id.clone(), list.len());
                     list.push(entry);
@@ -558,11 +615,16 @@ pub fn merged_subagents(ws: &Workspace, root: &EffectiveRoot) -> Vec<ListedSubag
         }
         fs_scan.sort_by(|a, b| java_cmp(&a.0.to_lowercase(), &b.0.to_lowercase()));
         for (_, doc) in fs_scan {
-            if !list.iter().any(|e| e.id == doc.id) {
-                list.push(ListedSubagent {
+            match list.iter().find(|e| e.id == doc.id) {
+                None => list.push(ListedSubagent {
                     id: doc.id.clone(),
                     doc: Some(doc),
-                });
+                }),
+                Some(kept) => {
+                    if let Some(winner) = kept.doc.clone().filter(|w| w.path != doc.path) {
+                        shadowed.push(Shadowed { loser: doc, winner });
+                    }
+                }
             }
         }
     }

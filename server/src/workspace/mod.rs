@@ -21,6 +21,7 @@ pub mod skill;
 pub mod snapshot;
 pub mod subagent;
 pub mod tools;
+pub mod tools_schema;
 
 pub use layout::{FileKind, Location, Tree};
 pub use snapshot::Workspace;

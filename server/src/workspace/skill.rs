@@ -6,13 +6,16 @@
 //! Depends on `syntax` and the rule catalog only; cross-file questions (duplicates, layers,
 //! which tree wins) belong to `check::cross`.
 
+use std::fmt;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
 use crate::rules::skill as rules;
 use crate::syntax::frontmatter::{self, OpeningTrap, SkillSplit};
 use crate::syntax::java;
-use crate::syntax::yaml::{self, Entry, LostReason, Node, Typing, Value, YamlErrorKind};
+use crate::syntax::yaml::{self, Entry, LostKey, LostReason, Node, Typing, Value, YamlErrorKind};
 use crate::workspace::layout::{Location, Tree};
 
 /// SnakeYAML's code-point limit as the skill parser sets it.
@@ -21,6 +24,84 @@ pub const FRONTMATTER_CODE_POINT_LIMIT: usize = 16_384;
 pub const NAME_MAX_CHARS: usize = 64;
 pub const DESCRIPTION_MAX_CHARS: usize = 1_024;
 pub const BODY_MAX_CHARS: usize = 100_000;
+
+/// A range of a file's text that shares the file's buffer instead of copying it (a workspace of
+/// 10 000 skills would otherwise hold every body twice: about 100 MB more at peak). Derefs to
+/// `str` and compares with strings, so it reads like the `String` it replaces.
+#[derive(Clone)]
+pub struct TextSlice {
+    text: Arc<str>,
+    range: TextRange,
+}
+
+impl TextSlice {
+    /// `range` must lie on character boundaries of `text`.
+    pub fn new(text: Arc<str>, range: TextRange) -> Self {
+        debug_assert!(text.is_char_boundary(range.start) && text.is_char_boundary(range.end));
+        Self { text, range }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text[self.range.start..self.range.end]
+    }
+
+    /// Where the slice sits in the file.
+    pub fn range(&self) -> TextRange {
+        self.range
+    }
+}
+
+impl Default for TextSlice {
+    fn default() -> Self {
+        Self {
+            text: Arc::from(""),
+            range: TextRange::empty(0),
+        }
+    }
+}
+
+impl Deref for TextSlice {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Debug for TextSlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for TextSlice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq for TextSlice {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl PartialEq<str> for TextSlice {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for TextSlice {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for TextSlice {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
 
 /// Why the runtime drops a skill.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,8 +130,9 @@ pub struct SkillDoc {
     pub description: Option<String>,
     /// Range of the frontmatter's opening `---` line (where "missing key" diagnostics point).
     pub opening_range: TextRange,
-    /// Body as the runtime passes it on (content after the frontmatter).
-    pub body: String,
+    /// Body as the runtime passes it on (content after the frontmatter). Shares the file's text
+    /// instead of copying it; derefs to `str`.
+    pub body: TextSlice,
     /// `Ok` when the runtime loads the skill.
     pub outcome: Result<(), SkillDrop>,
     pub diagnostics: Vec<Diagnostic>,
@@ -60,6 +142,8 @@ pub struct SkillDoc {
     pub description_range: Option<TextRange>,
     /// True when the YAML failed and the metadata comes from the runtime's fallback line parser.
     pub fallback: bool,
+    /// Top-level keys written in the frontmatter that the fallback parser lost.
+    pub lost_keys: Vec<LostKey>,
 }
 
 impl SkillDoc {
@@ -112,27 +196,29 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> SkillD
         name_range: None,
         description: None,
         opening_range: TextRange::new(0, 0),
-        body: String::new(),
+        body: TextSlice::default(),
         outcome: Err(SkillDrop::Unreadable),
         diagnostics: Vec::new(),
         split: None,
         description_range: None,
         fallback: false,
+        lost_keys: Vec::new(),
     };
-    let Some(text) = content.text() else {
+    let FileContent::Text(shared) = content else {
         return doc;
     };
+    let text: &str = shared;
     doc.opening_range = TextRange::new(0, text.len().min(3));
     doc.outcome = Ok(());
     let mut out = Vec::new();
-    parse_text(&mut doc, text, &mut out);
+    parse_text(&mut doc, shared, text, &mut out);
     location_rules(&doc, &mut out);
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     doc.diagnostics = out;
     doc
 }
 
-fn parse_text(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
+fn parse_text(doc: &mut SkillDoc, shared: &Arc<str>, text: &str, out: &mut Vec<Diagnostic>) {
     let path = doc.path.clone();
     let Some(split) = frontmatter::split_skill(text) else {
         doc.outcome = Err(SkillDrop::NoFrontmatter);
@@ -141,12 +227,19 @@ fn parse_text(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
     };
     doc.split = Some(split);
     doc.opening_range = TextRange::new(0, 3);
-    doc.body = text[split.body.start..split.body.end].to_string();
+    doc.body = TextSlice::new(shared.clone(), split.body);
 
     if let Some(range) = frontmatter::unexpected_closing(text, split.closing) {
         let intended = frontmatter::intended_closing(text, split.closing.end);
         let mut message = "this `---` closes the frontmatter: the runtime ends the YAML at the first `---` anywhere after the opening line".to_string();
-        if intended.is_some() {
+        if let Some(intended) = intended {
+            let lost = keys_in(&text[split.closing.end..intended.start]);
+            if !lost.is_empty() {
+                message.push_str(&format!(
+                    "; the keys after it ({}) are lost",
+                    lost.join(", ")
+                ));
+            }
             message.push_str(
                 "; everything after it, including the intended closing `---` line, becomes the body",
             );
@@ -184,6 +277,22 @@ fn parse_text(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
         }
     }
     lints(doc, split, out);
+}
+
+/// Top-level `key:` names at the start of lines of `text`, quoted for messages.
+fn keys_in(text: &str) -> Vec<String> {
+    java::lines(text)
+        .into_iter()
+        .skip(1) // the rest of the line the early `---` cut
+        .filter_map(|line| {
+            let len = line
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+                .count();
+            (len > 0 && line[len..].trim_start().starts_with(':'))
+                .then(|| format!("`{}`", &line[..len]))
+        })
+        .collect()
 }
 
 fn no_frontmatter(path: &Path, text: &str) -> Diagnostic {
@@ -348,6 +457,7 @@ fn read_metadata(doc: &mut SkillDoc, text: &str, split: SkillSplit, out: &mut Ve
                 ));
             }
             doc.metadata = fallback.entries;
+            doc.lost_keys = fallback.lost;
         }
     }
 }
@@ -363,11 +473,26 @@ fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
         let value = match entry {
             None => {
                 ok = false;
-                out.push(missing.at(
-                    &path,
-                    doc.opening_range,
-                    format!("the frontmatter has no `{key}`; the runtime skips the skill"),
-                ));
+                let diag = match doc.lost_keys.iter().find(|l| l.key == key) {
+                    Some(lost) => missing.at(
+                        &path,
+                        lost.range,
+                        format!(
+                            "`{key}` is lost: the YAML has an error and the runtime's fallback line parser skips this {}; the runtime skips the skill",
+                            match lost.reason {
+                                LostReason::BlockScalar => "block scalar",
+                                LostReason::EmptyValue => "nested or empty value",
+                                LostReason::NotAKeyLine => "line",
+                            }
+                        ),
+                    ),
+                    None => missing.at(
+                        &path,
+                        doc.opening_range,
+                        format!("the frontmatter has no `{key}`; the runtime skips the skill"),
+                    ),
+                };
+                out.push(diag);
                 continue;
             }
             Some(entry) => entry.value,
@@ -535,7 +660,6 @@ fn location_rules(doc: &SkillDoc, out: &mut Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     fn parse_at(rel: &str, text: &str) -> SkillDoc {
         let path = PathBuf::from(format!("/w/{rel}"));
@@ -653,6 +777,12 @@ mod tests {
         assert_eq!(doc.description.as_deref(), Some("a"));
         assert_eq!(doc.diagnostics[0].code, "SK006");
         assert_eq!(doc.diagnostics[0].range, TextRange::new(28, 31));
+        let more =
+            skill("---\nname: pdf\ndescription: a---b\nlicense: MIT\nmetadata:\n  k: v\n---\nBody");
+        assert_eq!(
+            more.diagnostics[0].message,
+            "this `---` closes the frontmatter: the runtime ends the YAML at the first `---` anywhere after the opening line; the keys after it (`license`, `metadata`) are lost; everything after it, including the intended closing `---` line, becomes the body"
+        );
         assert_eq!(doc.body, "b\n---\nBody");
     }
 
@@ -664,8 +794,11 @@ mod tests {
         assert_eq!(doc.outcome, Err(SkillDrop::MissingNameOrDescription));
         assert_eq!(
             codes(&doc),
-            vec![("SK009", 0, 3), ("SK014", 14, 25), ("SK013", 44, 48)]
+            vec![("SK009", 14, 25), ("SK014", 14, 25), ("SK013", 44, 48)]
         );
+        assert!(doc.diagnostics[0]
+            .message
+            .starts_with("`description` is lost: the YAML has an error"));
         assert_eq!(
             doc.diagnostics[2].message,
             "YAML error: duplicate key `name`; the runtime falls back to its line parser and keeps `name` (lost: `description`)"
@@ -776,6 +909,30 @@ mod tests {
         let doc = parse_at("skills/_x/SKILL.md", body);
         assert!(doc.seen_by_direct_scan() && !doc.seen_by_workspace_glob());
         assert!(doc.diagnostics.iter().any(|d| d.code == "SK018"));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn skill_and_subagent_parses_never_panic(
+            text in "(---|----|\u{FEFF}|name: |description: |yes|a---b|\n|\r\n|\r| |\t|x|字|😀|- |: |\\[|\\]|\"){0,40}"
+        ) {
+            let doc = skill(&text);
+            let sub = crate::workspace::subagent::parse(
+                PathBuf::from("/w/subagents/a.md"),
+                Location { tree: Tree::Shared, rel: "subagents/a.md".into() },
+                &FileContent::Text(Arc::from(text.as_str())),
+            );
+            for d in doc.diagnostics.iter().chain(&sub.diagnostics) {
+                proptest::prop_assert!(d.range.start <= d.range.end && d.range.end <= text.len());
+                proptest::prop_assert!(text.is_char_boundary(d.range.start) && text.is_char_boundary(d.range.end));
+                for fix in &d.fixes {
+                    for edit in &fix.edits {
+                        proptest::prop_assert!(edit.range.end <= text.len());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -14,10 +14,10 @@ use crate::rules::tools::*;
 use crate::rules::Rule;
 use crate::syntax::java;
 use crate::syntax::json::{self, Member, Node, ProblemKind, Value};
+use crate::workspace::layers::EMPTY_FILE_REMINDER;
 use crate::workspace::subagent::Spanned;
 
 /// The text the local filesystem returns for an existing blank file (harness-spec §1.3).
-const BLANK_FILE_REMINDER: &str = "System reminder: File exists but has empty contents";
 /// Substituted text larger than this is not analysed (a value pasted many times could explode).
 pub const MAX_SUBSTITUTED_BYTES: usize = 32 * 1024 * 1024;
 
@@ -45,13 +45,16 @@ pub enum Transport {
     Http,
 }
 
+/// Every transport name the runtime accepts (after lower-casing), with what it means.
+pub const TRANSPORT_NAMES: &[&str] = &["stdio", "sse", "http", "streamable-http", "streamablehttp"];
+
 impl Transport {
     /// The runtime's match on the lower-cased value.
     pub fn parse(value: &str) -> Option<Transport> {
         match value.to_lowercase().as_str() {
             "stdio" => Some(Transport::Stdio),
             "sse" => Some(Transport::Sse),
-            "http" | "streamable-http" | "streamablehttp" => Some(Transport::Http),
+            name if TRANSPORT_NAMES.contains(&name) => Some(Transport::Http),
             _ => None,
         }
     }
@@ -139,7 +142,7 @@ pub fn parse(path: PathBuf, content: &FileContent, env: &Env) -> ToolsDoc {
         doc.diagnostics.push(TJ004.at(
             &doc.path,
             TextRange::empty(0),
-            format!("tools.json is blank; the runtime parses \"{BLANK_FILE_REMINDER}\" instead and fails"),
+            format!("tools.json is blank; the runtime parses \"{EMPTY_FILE_REMINDER}\" instead and fails"),
         ));
         doc.outcome = ToolsOutcome::Ignored {
             reason: "the file is blank".into(),
@@ -412,6 +415,25 @@ impl Parser<'_> {
                             new_text: String::new(),
                         }],
                     }),
+                ProblemKind::SingleQuotedString if self.sub.is_verbatim(problem.range) => {
+                    let raw = &self.sub.text[problem.range.start..problem.range.end];
+                    let diagnostic = TJ001.at(&self.path, range, problem.message());
+                    let inner = raw
+                        .strip_prefix('\'')
+                        .and_then(|r| r.strip_suffix('\''))
+                        .filter(|inner| !inner.contains(['"', '\\']));
+                    match inner {
+                        Some(inner) => diagnostic.with_fix(Fix {
+                            title: "Use double quotes".into(),
+                            edits: vec![FileEdit {
+                                path: self.path.clone(),
+                                range,
+                                new_text: format!("\"{inner}\""),
+                            }],
+                        }),
+                        None => diagnostic,
+                    }
+                }
                 ProblemKind::DuplicateKey { first, .. } => TJ009
                     .at(&self.path, range, problem.message())
                     .with_related(Related {
@@ -1092,6 +1114,25 @@ mod tests {
             vec![("TJ001", 14, 15), ("TJ001", 16, 17), ("TJ001", 18, 22)]
         );
         assert_eq!(doc.diagnostics[0].fixes.len(), 1);
+        let doc = parse_text("{'allow': ['a\\'b'], \"deny\": ['说']}", &Env::new());
+        let fixes: Vec<Vec<String>> = doc
+            .diagnostics
+            .iter()
+            .map(|d| {
+                d.fixes
+                    .iter()
+                    .map(|f| f.edits[0].new_text.clone())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            fixes,
+            vec![
+                vec!["\"allow\"".to_string()],
+                vec![],
+                vec!["\"说\"".to_string()]
+            ]
+        );
     }
 
     #[test]

@@ -1,0 +1,138 @@
+//! The memory budget rule (`WS012`): whether MEMORY.md fits in what `maxContextTokens` leaves after
+//! the session context, AGENTS.md, knowledge and additional files (harness-spec §5.7).
+//!
+//! The budget depends on the whole rendered context, so the prompt renderer computes it; a cheap
+//! upper bound first rules out the common case (a short MEMORY.md) without rendering anything.
+
+use crate::base::{Diagnostic, TextRange};
+use crate::prompt::date::Date;
+use crate::prompt::{estimate_tokens, render, PreviewContext};
+use crate::rules::workspace::WS012;
+use crate::workspace::{FileKind, Tree, Workspace};
+
+/// Generous upper bound of the session context's tokens (its template alone is ~60).
+const SESSION_CONTEXT_BOUND: usize = 1_000;
+
+pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
+    let config = &workspace.config;
+    if !config.features.workspace_context
+        || !(config.features.memory_tools || config.features.memory_hooks)
+    {
+        return Vec::new();
+    }
+    let others_bound = SESSION_CONTEXT_BOUND
+        + workspace
+            .kinds
+            .iter()
+            .filter(|(_, (_, kind))| {
+                matches!(
+                    kind,
+                    FileKind::AgentsMd | FileKind::KnowledgeIndex | FileKind::AdditionalContext
+                )
+            })
+            .filter_map(|(path, _)| workspace.files.text(path))
+            .map(estimate_tokens)
+            .sum::<usize>()
+        + 20 * workspace
+            .kinds
+            .values()
+            .filter(|(_, k)| *k == FileKind::Knowledge)
+            .count();
+    let max = config.agent.max_context_tokens as usize;
+
+    let mut out = Vec::new();
+    for (path, (location, kind)) in &workspace.kinds {
+        if *kind != FileKind::MemoryMd {
+            continue;
+        }
+        let Some(text) = workspace.files.text(path) else {
+            continue;
+        };
+        if estimate_tokens(text) + others_bound <= max {
+            continue;
+        }
+        let mut ctx = PreviewContext::new(
+            config,
+            Date::parse("2026-01-01").expect("valid date"),
+            "Linux",
+            "/tmp",
+        );
+        let who = match &location.tree {
+            Tree::Namespace(ns) => {
+                ctx.session.user_id = Some(ns.clone());
+                ctx.session.session_id = Some(ns.clone());
+                format!("user `{ns}`")
+            }
+            Tree::Shared | Tree::Project => {
+                ctx.session.session_id = Some("_agentws-no-folder".to_string());
+                "callers without a per-user MEMORY.md".to_string()
+            }
+        };
+        let Ok(preview) = render(workspace, &ctx) else {
+            continue;
+        };
+        let budget = &preview.budget;
+        let read_this_file = budget.cut.as_ref().and_then(|c| c.path.as_deref())
+            == Some(path.to_string_lossy().as_ref())
+            || budget.cut.is_none();
+        if !read_this_file {
+            continue;
+        }
+        let message = match budget.memory {
+            "truncated" => format!(
+                "MEMORY.md ({} tokens) is cut to the {} tokens left of `max_context_tokens` = {} for {who}",
+                budget.memory_tokens, budget.available_tokens, budget.max_context_tokens
+            ),
+            "over-budget-included" => format!(
+                "MEMORY.md ({} tokens) gets no budget for {who}: the other injected files already use {} of {} tokens, so the runtime injects it whole",
+                budget.memory_tokens, budget.used_tokens, budget.max_context_tokens
+            ),
+            _ => continue,
+        };
+        out.push(WS012.at(path, TextRange::new(0, text.len().min(1)), message));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::config::Config;
+    use crate::workspace::Workspace;
+
+    #[test]
+    fn a_memory_larger_than_the_budget_is_reported_for_whom_it_is_cut() {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.name = Some("assistant".into());
+        config.agent.max_context_tokens = 1000;
+        let big = "- remembered fact\n".repeat(400); // 7 200 chars = 1 800 tokens
+        let ws = Workspace::from_texts(
+            config,
+            [
+                (
+                    "/p/.agentscope/workspace/AGENTS.md",
+                    "# Assistant\n".to_string(),
+                ),
+                ("/p/.agentscope/workspace/MEMORY.md", big),
+                (
+                    "/p/.agentscope/workspace/alice/MEMORY.md",
+                    "- short\n".to_string(),
+                ),
+            ],
+        );
+        let found: Vec<(String, String)> = super::check(&ws)
+            .into_iter()
+            .map(|d| (d.path.to_string_lossy().into_owned(), d.message))
+            .collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "/p/.agentscope/workspace/MEMORY.md");
+        // 7 199 UTF-16 units after stripping = 1 799 tokens; the session context and AGENTS.md
+        // take 80 of the 1 000.
+        assert_eq!(
+            found[0].1,
+            "MEMORY.md (1799 tokens) is cut to the 920 tokens left of `max_context_tokens` = 1000 \
+             for callers without a per-user MEMORY.md"
+        );
+    }
+}
