@@ -1259,3 +1259,59 @@ fn thousands_of_rapid_edits_end_with_the_last_version() {
     assert_eq!(status["version"], 3000);
     assert_eq!(client.shutdown(), 0);
 }
+
+/// Multi-root: each workspace folder is its own project with its own agentws.toml.
+#[test]
+fn each_workspace_folder_has_its_own_configuration() {
+    let basic = fixture("lsp-basic").canonicalize().unwrap();
+    let tools = fixture("lsp-tools").canonicalize().unwrap();
+    let (mut client, _) = Client::start(
+        &[&basic, &tools],
+        Options {
+            pull: true,
+            ..Options::default()
+        },
+    );
+    for (root, file) in [
+        (&basic, "skills/pdf/SKILL.md"),
+        (&tools, "subagents/researcher.md"),
+    ] {
+        let status = client.request(
+            "agentws/fileStatus",
+            json!({"uri": uri(&ws(root).join(file))}),
+        );
+        assert_eq!(
+            status["config"]["file"],
+            root.join("agentws.toml").to_string_lossy().as_ref()
+        );
+        assert_eq!(status["project"]["folder"], root.to_string_lossy().as_ref());
+    }
+    let symbols = client.request("workspace/symbol", json!({"query": ""}));
+    assert_eq!(
+        symbol_names(&symbols),
+        vec!["broken", "pdf", "researcher", "reviewer", "search"]
+    );
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&ws(&tools).join("subagents/researcher.md"))}}),
+    );
+    assert_eq!(codes(&report["items"]), vec!["XR002"]);
+    // Default project of previewPrompt: the first folder.
+    let preview = client.request(
+        "agentws/previewPrompt",
+        json!({"context": {"date": "2026-05-04"}}),
+    );
+    assert!(preview["text"]
+        .as_str()
+        .unwrap()
+        .contains("This is the helper."));
+    let other = client.request(
+        "agentws/previewPrompt",
+        json!({"uri": uri(&tools), "context": {"date": "2026-05-04"}}),
+    );
+    assert!(other["text"]
+        .as_str()
+        .unwrap()
+        .contains("This is the toolsy."));
+    assert_eq!(client.shutdown(), 0);
+}
