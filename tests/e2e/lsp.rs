@@ -912,6 +912,14 @@ fn editor_features_on_the_fixture() {
         references,
         json!([{"uri": uri(&reviewer), "range": {"start": {"line": 4, "character": 4}, "end": {"line": 4, "character": 7}}}])
     );
+    let skill_hover = client.request("textDocument/hover", at(4, 5));
+    assert_eq!(
+        skill_hover["contents"]["value"],
+        format!(
+            "Skill `pdf`: `{}` from the shared workspace wins for the default context (namespace `helper`).",
+            pdf.display()
+        )
+    );
     let hover = client.request("textDocument/hover", at(2, 1));
     assert!(hover["contents"]["value"]
         .as_str()

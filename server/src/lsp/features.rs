@@ -16,7 +16,9 @@ use tower_lsp_server::ls_types::*;
 use super::convert::{self, path_to_uri, TextPositions};
 use super::server::{invalid_params, View};
 use crate::base::{FileEdit, TextRange};
+use crate::context::{effective_root, SessionContext};
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
+use crate::workspace::layers::merged_skills_tracking;
 use crate::workspace::FileKind;
 
 /// Frontmatter keys of a SKILL.md, with what the runtime does with them.
@@ -443,17 +445,41 @@ pub fn hover(view: &View, path: &Path, position: Position) -> Option<Hover> {
         if kind == FileKind::Subagent && entry.key == "skills" {
             for (name, range) in &entry.items {
                 if range.start <= offset && offset <= range.end {
-                    let winner = skill_names(view).into_iter().find(|(n, _)| n == name);
-                    let message = match winner {
-                        Some((_, p)) => format!("Skill `{name}`: `{}`", p.display()),
-                        None => format!("Skill `{name}`: no skill of this name in the workspace"),
-                    };
+                    let message = skill_hover(view, name);
                     return Some(markdown_hover(message, positions.range(*range)));
                 }
             }
         }
     }
     None
+}
+
+/// Which SKILL.md a `skills:` name resolves to for the default session context (no user id, the
+/// configuration's scope), the layer it comes from, and what it shadows.
+fn skill_hover(view: &View, name: &str) -> String {
+    let config = &view.workspace.config;
+    let session = SessionContext::from_config(config);
+    let Ok(root) = effective_root(config, &session) else {
+        return format!("Skill `{name}`");
+    };
+    let mut shadowed = Vec::new();
+    let merged = merged_skills_tracking(&view.workspace, &root, &mut shadowed);
+    let Some(winner) = merged.iter().find(|m| m.name == name) else {
+        return format!(
+            "Skill `{name}`: no loaded skill of this name for the default context (namespace `{}`)",
+            root.namespace.as_deref().unwrap_or("")
+        );
+    };
+    let mut text = format!(
+        "Skill `{name}`: `{}` from {} wins for the default context (namespace `{}`).",
+        winner.doc.path.display(),
+        winner.doc.location.tree.label(),
+        root.namespace.as_deref().unwrap_or("")
+    );
+    for s in shadowed.iter().filter(|s| s.winner.path == winner.doc.path) {
+        text.push_str(&format!("\n\nShadows `{}`.", s.loser.path.display()));
+    }
+    text
 }
 
 fn markdown_hover(value: String, range: Range) -> Hover {
