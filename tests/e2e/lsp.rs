@@ -965,6 +965,16 @@ fn editor_features_on_the_fixture() {
 
     let symbols = client.request("workspace/symbol", json!({"query": "rev"}));
     assert_eq!(symbol_names(&symbols), vec!["reviewer"]);
+
+    // agentws.toml: an additional context file → the file it names.
+    let config_definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&root.join("agentws.toml"))}, "position": {"line": 2, "character": 31}}),
+    );
+    assert_eq!(
+        config_definition,
+        json!([{"uri": uri(&ws(&root).join("NOTES.md")), "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}}])
+    );
     assert_eq!(client.shutdown(), 0);
 }
 

@@ -529,6 +529,9 @@ pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
         }
         return Some(out);
     }
+    if kind == FileKind::Config {
+        return Some(additional_context_targets(view, text, offset));
+    }
     if kind != FileKind::Subagent {
         return None;
     }
@@ -547,6 +550,31 @@ pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
         .filter_map(|s| location(view, &s.path, name_entry_range(view, &s.path)))
         .collect();
     Some(targets)
+}
+
+/// An `additional_context_files` entry of agentws.toml under the cursor → the files it names in
+/// the shared workspace and the project folder (the runtime reads the first that exists).
+fn additional_context_targets(view: &View, text: &str, offset: usize) -> Vec<Location> {
+    let config = &view.workspace.config;
+    for entry in &config.agent.additional_context_files {
+        let Ok(quoted) = serde_json::to_string(entry) else {
+            continue;
+        };
+        let hit = text
+            .match_indices(&quoted)
+            .any(|(start, m)| start <= offset && offset <= start + m.len());
+        if !hit {
+            continue;
+        }
+        let rel = crate::workspace::layout::normalize_relative(entry);
+        return [&config.workspace, &config.project]
+            .iter()
+            .map(|dir| crate::workspace::layers::join_rel(dir, &rel))
+            .filter(|p| view.workspace.files.contains_file(p) || p.is_file())
+            .filter_map(|p| Some(Location::new(path_to_uri(&p)?, Range::default())))
+            .collect();
+    }
+    Vec::new()
 }
 
 /// Subagents that list the skill whose SKILL.md this is (or whose entry is under the cursor).
