@@ -912,6 +912,14 @@ fn editor_features_on_the_fixture() {
         references,
         json!([{"uri": uri(&reviewer), "range": {"start": {"line": 4, "character": 4}, "end": {"line": 4, "character": 7}}}])
     );
+    let skill_hover = client.request("textDocument/hover", at(4, 5));
+    assert_eq!(
+        skill_hover["contents"]["value"],
+        format!(
+            "Skill `pdf`: `{}` from the shared workspace wins for the default context (namespace `helper`).",
+            pdf.display()
+        )
+    );
     let hover = client.request("textDocument/hover", at(2, 1));
     assert!(hover["contents"]["value"]
         .as_str()
@@ -957,6 +965,16 @@ fn editor_features_on_the_fixture() {
 
     let symbols = client.request("workspace/symbol", json!({"query": "rev"}));
     assert_eq!(symbol_names(&symbols), vec!["reviewer"]);
+
+    // agentws.toml: an additional context file → the file it names.
+    let config_definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&root.join("agentws.toml"))}, "position": {"line": 2, "character": 31}}),
+    );
+    assert_eq!(
+        config_definition,
+        json!([{"uri": uri(&ws(&root).join("NOTES.md")), "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}}])
+    );
     assert_eq!(client.shutdown(), 0);
 }
 
@@ -1139,4 +1157,179 @@ fn neovim_receives_the_diagnostics() {
     );
     let received: Vec<String> = received.lines().map(str::to_string).collect();
     assert_eq!(received, expected);
+}
+
+/// Cross-file: editing tools.json re-checks the subagents that name tools; tool hover, completion
+/// and the "add tool to allow" quick fix.
+#[test]
+fn tools_json_edits_recheck_subagents_and_offer_add_to_allow() {
+    let root = fixture("lsp-tools");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let researcher = ws(&root).join("subagents/researcher.md");
+    let tools = ws(&root).join("tools.json");
+    let first = client.wait_diagnostics(&uri(&researcher));
+    assert_eq!(codes(&first["diagnostics"]), vec!["XR002"]);
+    assert_eq!(
+        first["diagnostics"][0]["range"],
+        json!({"start": {"line": 3, "character": 4}, "end": {"line": 3, "character": 15}})
+    );
+
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 6}}),
+    );
+    assert_eq!(
+        hover["contents"]["value"],
+        "`lookup_docs`: tool of MCP server `search`. tools.json `allow` leaves it out: removed."
+    );
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 6}}),
+    );
+    assert_eq!(
+        definition,
+        json!([{"uri": uri(&tools), "range": {"start": {"line": 3, "character": 4}, "end": {"line": 3, "character": 12}}}])
+    );
+    let completion = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 4}}),
+    );
+    let labels: Vec<&str> = completion
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.contains(&"lookup_docs") && labels.contains(&"read_file"));
+
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&researcher)}, "range": {"start": {"line": 3, "character": 5}, "end": {"line": 3, "character": 5}}, "context": {"diagnostics": []}}),
+    );
+    let add = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Add `lookup_docs` to tools.json `allow`")
+        .expect("add-to-allow action");
+    assert_eq!(
+        add["edit"]["changes"][uri(&tools)],
+        json!([{"range": {"start": {"line": 1, "character": 23}, "end": {"line": 1, "character": 23}}, "newText": ", \"lookup_docs\""}])
+    );
+
+    // Apply the edit in the editor: the subagent's diagnostics are re-published, now clean.
+    let text = std::fs::read_to_string(&tools).unwrap();
+    open(&mut client, &tools, &text, 1);
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri(&tools), "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 1, "character": 23}, "end": {"line": 1, "character": 23}}, "text": ", \"lookup_docs\""}],
+        }),
+    );
+    let rechecked = client.wait_diagnostics(&uri(&researcher));
+    assert_eq!(rechecked["diagnostics"], json!([]));
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// Thousands of rapid edits: results for replaced versions are dropped, the last version's
+/// diagnostics arrive, and the server still answers.
+#[test]
+fn thousands_of_rapid_edits_end_with_the_last_version() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let broken = ws(&root).join("skills/broken/SKILL.md");
+    open(&mut client, &broken, "# Broken\n", 0);
+    let mut batch = Vec::new();
+    for version in 1..=3000 {
+        let text = if version == 3000 {
+            "---\nname: broken\ndescription: fixed at last\n---\nbody\n".to_string()
+        } else {
+            format!("# Broken {version}\n")
+        };
+        let body = json!({
+            "jsonrpc": "2.0",
+            "method": "textDocument/didChange",
+            "params": {"textDocument": {"uri": uri(&broken), "version": version}, "contentChanges": [{"text": text}]},
+        })
+        .to_string();
+        batch.extend(client::frame(&body));
+    }
+    client.send_raw(&batch);
+    let last = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri(&broken).as_str()
+            && m["params"]["version"] == 3000
+    });
+    assert_eq!(last["params"]["diagnostics"], json!([]));
+    // Publications never went backwards in version.
+    let versions: Vec<i64> = client
+        .log
+        .iter()
+        .filter(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri(&broken).as_str()
+        })
+        .filter_map(|m| m["params"]["version"].as_i64())
+        .collect();
+    assert!(versions.windows(2).all(|w| w[0] < w[1]), "{versions:?}");
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&broken)}));
+    assert_eq!(status["version"], 3000);
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// Multi-root: each workspace folder is its own project with its own agentws.toml.
+#[test]
+fn each_workspace_folder_has_its_own_configuration() {
+    let basic = fixture("lsp-basic").canonicalize().unwrap();
+    let tools = fixture("lsp-tools").canonicalize().unwrap();
+    let (mut client, _) = Client::start(
+        &[&basic, &tools],
+        Options {
+            pull: true,
+            ..Options::default()
+        },
+    );
+    for (root, file) in [
+        (&basic, "skills/pdf/SKILL.md"),
+        (&tools, "subagents/researcher.md"),
+    ] {
+        let status = client.request(
+            "agentws/fileStatus",
+            json!({"uri": uri(&ws(root).join(file))}),
+        );
+        assert_eq!(
+            status["config"]["file"],
+            root.join("agentws.toml").to_string_lossy().as_ref()
+        );
+        assert_eq!(status["project"]["folder"], root.to_string_lossy().as_ref());
+    }
+    let symbols = client.request("workspace/symbol", json!({"query": ""}));
+    assert_eq!(
+        symbol_names(&symbols),
+        vec!["broken", "pdf", "researcher", "reviewer", "search"]
+    );
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri(&ws(&tools).join("subagents/researcher.md"))}}),
+    );
+    assert_eq!(codes(&report["items"]), vec!["XR002"]);
+    // Default project of previewPrompt: the first folder.
+    let preview = client.request(
+        "agentws/previewPrompt",
+        json!({"context": {"date": "2026-05-04"}}),
+    );
+    assert!(preview["text"]
+        .as_str()
+        .unwrap()
+        .contains("This is the helper."));
+    let other = client.request(
+        "agentws/previewPrompt",
+        json!({"uri": uri(&tools), "context": {"date": "2026-05-04"}}),
+    );
+    assert!(other["text"]
+        .as_str()
+        .unwrap()
+        .contains("This is the toolsy."));
+    assert_eq!(client.shutdown(), 0);
 }

@@ -16,6 +16,9 @@ use tower_lsp_server::ls_types::*;
 use super::convert::{self, path_to_uri, TextPositions};
 use super::server::{invalid_params, View};
 use crate::base::{FileEdit, TextRange};
+use crate::context::{effective_root, SessionContext};
+use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
+use crate::workspace::layers::merged_skills_tracking;
 use crate::workspace::FileKind;
 
 /// Frontmatter keys of a SKILL.md, with what the runtime does with them.
@@ -220,20 +223,70 @@ fn skill_name(view: &View, skill: &crate::workspace::skill::SkillDoc) -> String 
         .unwrap_or_else(|| skill.dir_name.clone())
 }
 
-/// Tool names offered in `tools:` and tools.json `allow`/`deny`: MCP servers' `enableTools`.
+/// Tool names offered in `tools:` and tools.json `allow`/`deny`: what the runtime registers for
+/// this configuration (built-ins per feature switch, MCP servers' `enableTools`), with where each
+/// comes from.
 fn tool_names(view: &View) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for doc in &view.workspace.tools {
-        for server in &doc.servers {
-            for tool in &server.enable_tools {
-                out.push((
-                    tool.value.clone(),
-                    format!("tool of MCP server `{}`", server.name.value),
-                ));
-            }
+    let catalog = ToolCatalog::for_workspace(&view.workspace);
+    catalog
+        .registered_names()
+        .into_iter()
+        .map(|name| (name.to_string(), tool_origin(&catalog, name)))
+        .collect()
+}
+
+/// Where a tool comes from and whether tools.json removes it, in one markdown paragraph.
+fn tool_origin(catalog: &ToolCatalog, name: &str) -> String {
+    let info = catalog.lookup(name);
+    let origin = match &info.origin {
+        ToolOrigin::BuiltIn(group) => format!("harness built-in ({})", group.label()),
+        ToolOrigin::BuiltInDisabled(group) => format!(
+            "harness built-in ({}), not registered here: {}",
+            group.label(),
+            group.requirement()
+        ),
+        ToolOrigin::OptIn { needs } => format!("registered only with an option: {needs}"),
+        ToolOrigin::Mcp { servers } => format!("tool of MCP server `{}`", servers.join("`, `")),
+        ToolOrigin::McpNotRegistered { servers } => format!(
+            "listed by MCP server `{}`, which the runtime skips",
+            servers.join("`, `")
+        ),
+        ToolOrigin::MaybeMcp { servers } => format!(
+            "unknown; MCP server `{}` has no `enableTools` and may provide it",
+            servers.join("`, `")
+        ),
+        ToolOrigin::Unknown => "not a tool this configuration registers".to_string(),
+    };
+    let removal = match (&info.removal, info.readded) {
+        (Some(_), true) => {
+            " tools.json removes it, but the runtime re-adds it on every prompt pass."
         }
+        (Some(Removal::Denied(_)), false) => " tools.json `deny` removes it.",
+        (Some(Removal::NotAllowed), false) => " tools.json `allow` leaves it out: removed.",
+        (None, _) => "",
+    };
+    format!("`{name}`: {origin}.{removal}")
+}
+
+/// The tool name under `offset` in a subagent's `tools:` or in tools.json `allow`/`deny`.
+fn tool_at(view: &View, path: &Path, kind: FileKind, offset: usize) -> Option<(String, TextRange)> {
+    let hit = |r: &TextRange| r.start <= offset && offset <= r.end;
+    match kind {
+        FileKind::Subagent => scan_frontmatter(text_of(view, path))
+            .into_iter()
+            .filter(|e| e.key == "tools")
+            .flat_map(|e| e.items)
+            .find(|(_, r)| hit(r)),
+        FileKind::ToolsJson => view
+            .workspace
+            .tools
+            .iter()
+            .filter(|t| t.path == path)
+            .flat_map(|t| t.allow.iter().chain(&t.deny))
+            .find(|s| hit(&s.range))
+            .map(|s| (s.value.clone(), s.range)),
+        _ => None,
     }
-    out
 }
 
 pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<CompletionItem>> {
@@ -373,6 +426,13 @@ pub fn hover(view: &View, path: &Path, position: Position) -> Option<Hover> {
     let text = text_of(view, path);
     let positions = TextPositions::new(text, view.encoding);
     let offset = positions.offset(position);
+    if let Some((name, range)) = tool_at(view, path, kind, offset) {
+        let catalog = ToolCatalog::for_workspace(&view.workspace);
+        return Some(markdown_hover(
+            tool_origin(&catalog, &name),
+            positions.range(range),
+        ));
+    }
     let entries = scan_frontmatter(text);
     for entry in &entries {
         if entry.key_range.start <= offset && offset <= entry.key_range.end {
@@ -385,17 +445,41 @@ pub fn hover(view: &View, path: &Path, position: Position) -> Option<Hover> {
         if kind == FileKind::Subagent && entry.key == "skills" {
             for (name, range) in &entry.items {
                 if range.start <= offset && offset <= range.end {
-                    let winner = skill_names(view).into_iter().find(|(n, _)| n == name);
-                    let message = match winner {
-                        Some((_, p)) => format!("Skill `{name}`: `{}`", p.display()),
-                        None => format!("Skill `{name}`: no skill of this name in the workspace"),
-                    };
+                    let message = skill_hover(view, name);
                     return Some(markdown_hover(message, positions.range(*range)));
                 }
             }
         }
     }
     None
+}
+
+/// Which SKILL.md a `skills:` name resolves to for the default session context (no user id, the
+/// configuration's scope), the layer it comes from, and what it shadows.
+fn skill_hover(view: &View, name: &str) -> String {
+    let config = &view.workspace.config;
+    let session = SessionContext::from_config(config);
+    let Ok(root) = effective_root(config, &session) else {
+        return format!("Skill `{name}`");
+    };
+    let mut shadowed = Vec::new();
+    let merged = merged_skills_tracking(&view.workspace, &root, &mut shadowed);
+    let Some(winner) = merged.iter().find(|m| m.name == name) else {
+        return format!(
+            "Skill `{name}`: no loaded skill of this name for the default context (namespace `{}`)",
+            root.namespace.as_deref().unwrap_or("")
+        );
+    };
+    let mut text = format!(
+        "Skill `{name}`: `{}` from {} wins for the default context (namespace `{}`).",
+        winner.doc.path.display(),
+        winner.doc.location.tree.label(),
+        root.namespace.as_deref().unwrap_or("")
+    );
+    for s in shadowed.iter().filter(|s| s.winner.path == winner.doc.path) {
+        text.push_str(&format!("\n\nShadows `{}`.", s.loser.path.display()));
+    }
+    text
 }
 
 fn markdown_hover(value: String, range: Range) -> Hover {
@@ -422,13 +506,35 @@ fn name_entry_range(view: &View, path: &Path) -> TextRange {
         .unwrap_or_default()
 }
 
-/// `skills:` entries → the SKILL.md of that name.
+/// `skills:` entries → the SKILL.md of that name; tool names (a subagent's `tools:`, tools.json
+/// `allow`/`deny`) → the MCP server in tools.json that provides them.
 pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Location>> {
-    if kind_of(view, path)? != FileKind::Subagent {
-        return None;
-    }
+    let kind = kind_of(view, path)?;
     let text = text_of(view, path);
     let offset = TextPositions::new(text, view.encoding).offset(position);
+    if let Some((name, _)) = tool_at(view, path, kind, offset) {
+        let catalog = ToolCatalog::for_workspace(&view.workspace);
+        let ToolOrigin::Mcp { servers } = catalog.lookup(&name).origin else {
+            return Some(Vec::new());
+        };
+        let mut out = Vec::new();
+        if let Some(doc) = view.workspace.effective_tools() {
+            for server in doc
+                .servers
+                .iter()
+                .filter(|s| servers.contains(&s.name.value))
+            {
+                out.extend(location(view, &doc.path, server.name.range));
+            }
+        }
+        return Some(out);
+    }
+    if kind == FileKind::Config {
+        return Some(additional_context_targets(view, text, offset));
+    }
+    if kind != FileKind::Subagent {
+        return None;
+    }
     let entry = scan_frontmatter(text)
         .into_iter()
         .find(|e| e.key == "skills")?;
@@ -444,6 +550,31 @@ pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
         .filter_map(|s| location(view, &s.path, name_entry_range(view, &s.path)))
         .collect();
     Some(targets)
+}
+
+/// An `additional_context_files` entry of agentws.toml under the cursor → the files it names in
+/// the shared workspace and the project folder (the runtime reads the first that exists).
+fn additional_context_targets(view: &View, text: &str, offset: usize) -> Vec<Location> {
+    let config = &view.workspace.config;
+    for entry in &config.agent.additional_context_files {
+        let Ok(quoted) = serde_json::to_string(entry) else {
+            continue;
+        };
+        let hit = text
+            .match_indices(&quoted)
+            .any(|(start, m)| start <= offset && offset <= start + m.len());
+        if !hit {
+            continue;
+        }
+        let rel = crate::workspace::layout::normalize_relative(entry);
+        return [&config.workspace, &config.project]
+            .iter()
+            .map(|dir| crate::workspace::layers::join_rel(dir, &rel))
+            .filter(|p| view.workspace.files.contains_file(p) || p.is_file())
+            .filter_map(|p| Some(Location::new(path_to_uri(&p)?, Range::default())))
+            .collect();
+    }
+    Vec::new()
 }
 
 /// Subagents that list the skill whose SKILL.md this is (or whose entry is under the cursor).
@@ -635,6 +766,45 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
                     view.encoding,
                 )),
                 is_preferred: Some(d.fixes.len() == 1),
+                ..Default::default()
+            }));
+        }
+    }
+    // "Add tool to allow": a subagent names a tool that tools.json's `allow` leaves out.
+    if let Some(tools) = view
+        .workspace
+        .effective_tools()
+        .filter(|t| !t.allow.is_empty())
+    {
+        let catalog = ToolCatalog::for_workspace(&view.workspace);
+        for d in view.diagnostics.get(path).map(Vec::as_slice).unwrap_or(&[]) {
+            let touches = d.range.start <= wanted.end && wanted.start <= d.range.end;
+            if d.code != "XR002" || !touches || d.range.end > text.len() {
+                continue;
+            }
+            let name = text[d.range.start..d.range.end].trim_matches(['"', '\'']);
+            if catalog.lookup(name).removal != Some(Removal::NotAllowed) {
+                continue;
+            }
+            let last = tools.allow.last().expect("allow is not empty");
+            let edit = FileEdit {
+                path: tools.path.clone(),
+                range: TextRange::empty(last.range.end),
+                new_text: format!(", {}", serde_json::to_string(name).unwrap_or_default()),
+            };
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: format!("Add `{name}` to tools.json `allow`"),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![convert::diagnostic(
+                    d,
+                    Some(&positions),
+                    &view.rules_doc_url,
+                )]),
+                edit: Some(convert::workspace_edit(
+                    &[edit],
+                    |p| files.text(p),
+                    view.encoding,
+                )),
                 ..Default::default()
             }));
         }
