@@ -5,13 +5,13 @@
 //! document whose text is the same `Arc` is reused instead of parsed again, so an editor change
 //! to one file re-parses one file.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::base::{Diagnostic, Env, FileContent, FileSet};
+use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::config::Config;
 use crate::workspace::layout::{self, FileKind, Location, Tree};
 use crate::workspace::skill::{self, SkillDoc};
@@ -62,53 +62,67 @@ impl Workspace {
         previous: Option<&Workspace>,
     ) -> Workspace {
         let additional = &config.agent.additional_context_files;
-        let mut kinds = BTreeMap::new();
-        for (path, _) in files.iter() {
-            if let Some(location) = layout::locate(&config, path) {
-                if let Some(kind) = layout::classify(&location, additional) {
-                    kinds.insert(path.clone(), (location, kind));
-                }
-            }
-        }
+        // The file set iterates in key order, so collecting builds the map in one sorted pass.
+        let kinds: BTreeMap<PathBuf, (Location, FileKind)> = files
+            .iter()
+            .filter_map(|(path, _)| {
+                let location = layout::locate(&config, path)?;
+                let kind = layout::classify(&location, additional)?;
+                Some((path.clone(), (location, kind)))
+            })
+            .collect();
 
         // Parses depend on the configuration and (tools.json) the environment: reuse only when both match.
         let reuse = previous.filter(|p| *p.config == *config && *p.env == *env);
-        let previous_docs: BTreeMap<&Path, Parsed> = reuse
+        // Previous documents with the content they were parsed from, keyed by path (a hash map:
+        // one lookup per file, no path comparisons in a tree).
+        let previous_docs: HashMap<&Path, (Parsed, &FileContent)> = reuse
             .map(|p| {
-                let mut map = BTreeMap::new();
-                for s in &p.skills {
-                    map.insert(s.path.as_path(), Parsed::Skill(s.clone()));
-                }
-                for s in &p.subagents {
-                    map.insert(s.path.as_path(), Parsed::Subagent(s.clone()));
-                }
-                for t in &p.tools {
-                    map.insert(t.path.as_path(), Parsed::Tools(t.clone()));
+                let contents: HashMap<&Path, &FileContent> = p
+                    .workspace_files()
+                    .into_iter()
+                    .map(|f| (f.path.as_path(), &f.entry.content))
+                    .collect();
+                let mut map = HashMap::with_capacity(p.skills.len() + p.subagents.len() + 2);
+                let docs = p
+                    .skills
+                    .iter()
+                    .map(|d| (d.path.as_path(), Parsed::Skill(d.clone())))
+                    .chain(
+                        p.subagents
+                            .iter()
+                            .map(|d| (d.path.as_path(), Parsed::Subagent(d.clone()))),
+                    )
+                    .chain(
+                        p.tools
+                            .iter()
+                            .map(|d| (d.path.as_path(), Parsed::Tools(d.clone()))),
+                    );
+                for (path, doc) in docs {
+                    if let Some(content) = contents.get(path) {
+                        map.insert(path, (doc, *content));
+                    }
                 }
                 map
             })
             .unwrap_or_default();
 
-        let jobs: Vec<(&PathBuf, &Location, FileKind)> = kinds
-            .iter()
-            .filter(|(_, (location, kind))| match kind {
-                FileKind::Skill | FileKind::Subagent => true,
-                FileKind::ToolsJson => matches!(location.tree, Tree::Shared | Tree::Project),
-                _ => false,
-            })
-            .map(|(path, (location, kind))| (path, location, *kind))
-            .collect();
+        let jobs: Vec<(&PathBuf, &Location, FileKind, &FileEntry)> =
+            workspace_files(&kinds, &files)
+                .into_iter()
+                .filter(|f| match f.kind {
+                    FileKind::Skill | FileKind::Subagent => true,
+                    FileKind::ToolsJson => matches!(f.location.tree, Tree::Shared | Tree::Project),
+                    _ => false,
+                })
+                .map(|f| (f.path, f.location, f.kind, f.entry))
+                .collect();
 
         let parsed: Vec<Parsed> = jobs
             .par_iter()
-            .map(|(path, location, kind)| {
-                let entry = files.get(path).expect("kinds are built from the file set");
-                if let Some(old) = previous_docs.get(path.as_path()) {
-                    if same_content(
-                        reuse.expect("docs only with a previous snapshot"),
-                        path,
-                        &entry.content,
-                    ) {
+            .map(|(path, location, kind, entry)| {
+                if let Some((old, old_content)) = previous_docs.get(path.as_path()) {
+                    if same_content(old_content, &entry.content) {
                         return match old {
                             Parsed::Skill(d) => Parsed::Skill(d.clone()),
                             Parsed::Subagent(d) => Parsed::Subagent(d.clone()),
@@ -221,24 +235,7 @@ impl Workspace {
     /// Every workspace file with its location, kind and entry, in path order. One walk over the
     /// two sorted maps instead of a lookup per file.
     pub fn workspace_files(&self) -> Vec<WorkspaceFile<'_>> {
-        let mut out = Vec::with_capacity(self.kinds.len());
-        let mut files = self.files.iter().peekable();
-        for (path, (location, kind)) in &self.kinds {
-            while files.peek().is_some_and(|(p, _)| *p < path) {
-                files.next();
-            }
-            if let Some((p, entry)) = files.peek() {
-                if *p == path {
-                    out.push(WorkspaceFile {
-                        path,
-                        location,
-                        kind: *kind,
-                        entry,
-                    });
-                }
-            }
-        }
-        out
+        workspace_files(&self.kinds, &self.files)
     }
 
     /// The kind of a file of this workspace, if the runtime reads it.
@@ -265,10 +262,34 @@ impl Workspace {
     }
 }
 
-fn same_content(previous: &Workspace, path: &Path, now: &FileContent) -> bool {
-    match (previous.files.get(path).map(|e| &e.content), now) {
-        (Some(FileContent::Text(a)), FileContent::Text(b)) => Arc::ptr_eq(a, b) || a == b,
-        (Some(a), b) => a == b,
-        (None, _) => false,
+/// Joins the kinds map with the file set (both sorted by path) in one walk.
+fn workspace_files<'a>(
+    kinds: &'a BTreeMap<PathBuf, (Location, FileKind)>,
+    files: &'a FileSet,
+) -> Vec<WorkspaceFile<'a>> {
+    let mut out = Vec::with_capacity(kinds.len());
+    let mut entries = files.iter().peekable();
+    for (path, (location, kind)) in kinds {
+        while entries.peek().is_some_and(|(p, _)| *p < path) {
+            entries.next();
+        }
+        if let Some((p, entry)) = entries.peek() {
+            if *p == path {
+                out.push(WorkspaceFile {
+                    path,
+                    location,
+                    kind: *kind,
+                    entry,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn same_content(previous: &FileContent, now: &FileContent) -> bool {
+    match (previous, now) {
+        (FileContent::Text(a), FileContent::Text(b)) => Arc::ptr_eq(a, b) || a == b,
+        (a, b) => a == b,
     }
 }
