@@ -11,6 +11,15 @@
 //! `publishDiagnostics` (debounce 0), a tools.json change that changes the diagnostics of every
 //! subagent → the tools.json publication (published after all subagents), `agentws/previewPrompt`
 //! round trips, and the server's resident memory (VmRSS, VmHWM).
+//!
+//! ```text
+//! cargo run --release --example lsp_bench -- normalize [REQUESTS]
+//! ```
+//!
+//! measures `agentws/normalizePath` over JSON-RPC instead: 10 runs (10 users) begun with
+//! `agentws/runBegin`, each a closed-loop client with one request in flight (10 concurrent
+//! requests in all), typical relative and absolute paths; prints throughput and latency
+//! percentiles (client side, pipe round trip included).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -182,8 +191,95 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
+/// `agentws/normalizePath` throughput and latency with 10 concurrent runs.
+fn bench_normalize(binary: &Path, requests: usize) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("project");
+    std::fs::create_dir_all(root.join(".agentscope/workspace/knowledge")).unwrap();
+    std::fs::write(root.join("agentws.toml"), "[agent]\nname = \"assistant\"\n").unwrap();
+    let mut server = Server::spawn(binary);
+    server.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {},
+               "workspaceFolders": [{"uri": uri(&root), "name": "project"}]}),
+    );
+    server.notify("initialized", json!({}));
+    const RUNS: usize = 10;
+    let mut runs = Vec::new();
+    for user in 0..RUNS {
+        let answer = server.request(
+            "agentws/runBegin",
+            json!({"project": root.to_string_lossy(), "userId": format!("user-{user}")}),
+        );
+        let result = &answer["result"];
+        runs.push((
+            result["runId"].as_str().expect("runId").to_string(),
+            result["root"].as_str().expect("root").to_string(),
+        ));
+    }
+    let inputs = |run: &(String, String), i: usize| -> String {
+        match i % 4 {
+            0 => format!("notes/day-{}.md", i % 97),
+            1 => format!("{}/reports/q{}/summary.md", run.1, i % 5),
+            2 => "knowledge/KNOWLEDGE.md".to_string(),
+            _ => format!("./drafts//plan-{}.md", i % 13),
+        }
+    };
+    // Closed loop: run k has one request in flight; its answer sends its next request.
+    let mut sent_at = [Instant::now(); RUNS];
+    let mut latencies = Vec::with_capacity(requests);
+    let mut issued = 0;
+    let started = Instant::now();
+    for (k, run) in runs.iter().enumerate() {
+        let id = 1_000_000 + k as i64;
+        sent_at[k] = Instant::now();
+        server.send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "agentws/normalizePath",
+                           "params": {"runId": run.0, "path": inputs(run, issued), "op": "read"}}),
+        );
+        issued += 1;
+    }
+    while latencies.len() < requests {
+        let (at, message) = server
+            .incoming
+            .recv_timeout(Duration::from_secs(60))
+            .expect("answer");
+        let Some(id) = message["id"].as_i64().filter(|id| *id >= 1_000_000) else {
+            continue;
+        };
+        assert!(message.get("result").is_some(), "{message}");
+        let k = (id - 1_000_000) as usize % RUNS;
+        latencies.push(at - sent_at[k]);
+        if issued < requests {
+            let next = 1_000_000 + (issued / RUNS * RUNS + k) as i64;
+            sent_at[k] = Instant::now();
+            server.send(json!({"jsonrpc": "2.0", "id": next, "method": "agentws/normalizePath",
+                               "params": {"runId": runs[k].0, "path": inputs(&runs[k], issued), "op": "read"}}));
+            issued += 1;
+        }
+    }
+    let total = started.elapsed();
+    latencies.sort();
+    println!(
+        "agentws/normalizePath, {RUNS} concurrent runs, {requests} requests: {:.0} requests/s, latency p50 {}, p99 {}, max {}",
+        requests as f64 / total.as_secs_f64(),
+        ms(percentile(&latencies, 0.5)),
+        ms(percentile(&latencies, 0.99)),
+        ms(*latencies.last().unwrap())
+    );
+    server.request("shutdown", Value::Null);
+    server.notify("exit", Value::Null);
+    let _ = server.child.wait();
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("normalize") {
+        let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/agentws");
+        let requests = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200_000);
+        bench_normalize(&binary, requests);
+        return;
+    }
     let skills: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let subagents: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1_000);
     let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/agentws");

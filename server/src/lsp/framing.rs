@@ -31,7 +31,17 @@ pub enum Inbound {
     Exit(Vec<u8>),
     /// A complete JSON-RPC error response to send back to the client.
     Reply(Vec<u8>),
+    /// A complete response computed on the reading thread by a [`DirectAnswer`].
+    Answer(Vec<u8>),
 }
+
+/// Answers some requests on the reading thread itself, in arrival order, without the service's
+/// task hops: given the method and params of a request, `Some(result or error)` answers it,
+/// `None` passes it on to the service. Used for the path normalizer's run methods, which need no
+/// editor state and which agent runs call at high rates (see docs/protocol.md).
+pub type DirectAnswer = std::sync::Arc<
+    dyn Fn(&str, &Value) -> Option<Result<Value, tower_lsp_server::jsonrpc::Error>> + Send + Sync,
+>;
 
 /// Wraps `body` in a `Content-Length` frame.
 pub fn frame(body: &[u8]) -> Vec<u8> {
@@ -48,11 +58,21 @@ fn error_reply(id: Value, code: i64, message: &str) -> Vec<u8> {
 /// Reads frames from a byte stream. `Ok(None)` is the end of the stream.
 pub struct FrameReader<R> {
     input: R,
+    direct: Option<DirectAnswer>,
 }
 
 impl<R: BufRead> FrameReader<R> {
     pub fn new(input: R) -> Self {
-        Self { input }
+        Self {
+            input,
+            direct: None,
+        }
+    }
+
+    /// Requests `direct` answers are answered here instead of going to the service.
+    pub fn with_direct_answers(mut self, direct: DirectAnswer) -> Self {
+        self.direct = Some(direct);
+        self
     }
 
     /// The next frame, checked. I/O errors and the end of input end the stream; everything the
@@ -88,7 +108,7 @@ impl<R: BufRead> FrameReader<R> {
             }
             return Err(err);
         }
-        Ok(Some(check_body(body)))
+        Ok(Some(check_body_with(body, self.direct.as_ref())))
     }
 
     fn read_header(&mut self) -> io::Result<HeaderOutcome> {
@@ -166,6 +186,10 @@ enum HeaderOutcome {
 
 /// Checks that `body` is a message tower-lsp-server can decode; otherwise the error reply.
 pub fn check_body(body: Vec<u8>) -> Inbound {
+    check_body_with(body, None)
+}
+
+fn check_body_with(body: Vec<u8>, direct: Option<&DirectAnswer>) -> Inbound {
     let value: Value = match serde_json::from_slice(&body) {
         Ok(v) => v,
         Err(err) => {
@@ -181,6 +205,20 @@ pub fn check_body(body: Vec<u8>) -> Inbound {
         .filter(|id| id.is_string() || id.is_i64() || id.is_u64())
         .cloned()
         .unwrap_or(Value::Null);
+    if let (Some(direct), Some(method), true) = (
+        direct,
+        value.get("method").and_then(Value::as_str),
+        !id.is_null(),
+    ) {
+        let params = value.get("params").unwrap_or(&Value::Null);
+        if let Some(answer) = direct(method, params) {
+            let body = match answer {
+                Ok(result) => json!({"jsonrpc": "2.0", "result": result, "id": id}),
+                Err(error) => json!({"jsonrpc": "2.0", "error": error, "id": id}),
+            };
+            return Inbound::Answer(frame(body.to_string().as_bytes()));
+        }
+    }
     let value_is_exit = value.get("method").and_then(Value::as_str) == Some("exit");
     let decodes = serde_json::from_value::<Request>(value.clone()).is_ok()
         || serde_json::from_value::<Response>(value).is_ok();
@@ -200,6 +238,62 @@ pub fn check_body(body: Vec<u8>) -> Inbound {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn direct_answers_are_made_in_arrival_order_and_others_pass_on() {
+        use std::sync::{Arc, Mutex};
+        let ended = Arc::new(Mutex::new(false));
+        let state = ended.clone();
+        // A toy run registry: `end` then `normalize` of the same run must see the end.
+        let direct: DirectAnswer = Arc::new(move |method: &str, _params: &Value| match method {
+            "agentws/runEnd" => {
+                *state.lock().unwrap() = true;
+                Some(Ok(Value::Null))
+            }
+            "agentws/normalizePath" if *state.lock().unwrap() => Some(Err(
+                tower_lsp_server::jsonrpc::Error::invalid_params("unknown run"),
+            )),
+            "agentws/normalizePath" => Some(Ok(json!({"key": "a"}))),
+            _ => None,
+        });
+        let mut input = Vec::new();
+        for body in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"agentws/normalizePath","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"agentws/runEnd","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"agentws/normalizePath","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"shutdown"}"#,
+        ] {
+            input.extend(frame(body.as_bytes()));
+        }
+        let mut reader =
+            FrameReader::new(io::BufReader::new(&input[..])).with_direct_answers(direct);
+        let mut bodies = Vec::new();
+        while let Some(item) = reader.next_frame().unwrap() {
+            let (kind, bytes) = match item {
+                Inbound::Answer(b) => ("answer", b),
+                Inbound::Message(b) => ("message", b),
+                Inbound::Exit(b) | Inbound::Reply(b) => ("other", b),
+            };
+            let text = String::from_utf8(bytes).unwrap();
+            let body: Value = serde_json::from_str(text.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+            bodies.push((kind, body));
+        }
+        assert_eq!(
+            bodies[0],
+            (
+                "answer",
+                json!({"jsonrpc": "2.0", "result": {"key": "a"}, "id": 1})
+            )
+        );
+        assert_eq!(
+            bodies[1],
+            ("answer", json!({"jsonrpc": "2.0", "result": null, "id": 2}))
+        );
+        assert_eq!(bodies[2].0, "answer");
+        assert_eq!(bodies[2].1["error"]["message"], "unknown run");
+        assert_eq!(bodies[3].0, "message");
+        assert_eq!(bodies[3].1["method"], "shutdown");
+    }
 
     fn read_all(input: &[u8]) -> Vec<Inbound> {
         let mut reader = FrameReader::new(io::BufReader::new(input));

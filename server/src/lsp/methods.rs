@@ -151,12 +151,32 @@ fn refusal(err: Refusal) -> Error {
 }
 
 impl Runs {
+    /// Answers `agentws/normalizePath` and `agentws/runEnd` (`None` for any other method). Run on
+    /// the reading thread, in arrival order, so a normalize sent after a `runEnd` of the same run
+    /// is refused as the order of the messages says.
+    pub fn direct(&self, method: &str, params: &Value) -> Option<Result<Value>> {
+        let answer = match method {
+            "agentws/normalizePath" => super::server::guarded(method, || {
+                serde_json::from_value::<NormalizeParams>(params.clone())
+                    .map_err(|err| invalid_params(err.to_string()))
+                    .and_then(|p| self.normalize(&p))
+            }),
+            "agentws/runEnd" => super::server::guarded(method, || {
+                serde_json::from_value::<RunEndParams>(params.clone())
+                    .map_err(|err| invalid_params(err.to_string()))
+                    .and_then(|p| self.end(&p))
+            }),
+            _ => return None,
+        };
+        Some(answer)
+    }
+
     fn begin(&self, config: &Config, params: &RunParams) -> Result<Value> {
         let info = self.registry.begin(config, params).map_err(refusal)?;
         serde_json::to_value(info).map_err(|err| invalid_params(err.to_string()))
     }
 
-    fn normalize(&self, params: &NormalizeParams) -> Result<Value> {
+    pub(crate) fn normalize(&self, params: &NormalizeParams) -> Result<Value> {
         let normalized = self
             .registry
             .normalize(&params.run_id, &params.path, params.op)
@@ -164,7 +184,7 @@ impl Runs {
         serde_json::to_value(normalized).map_err(|err| invalid_params(err.to_string()))
     }
 
-    fn end(&self, params: &RunEndParams) -> Result<Value> {
+    pub(crate) fn end(&self, params: &RunEndParams) -> Result<Value> {
         if self.registry.end(&params.run_id) {
             Ok(Value::Null)
         } else {

@@ -42,16 +42,24 @@ pub fn run(env: crate::base::Env, machine: methods::Machine) -> u8 {
     };
     let shutdown_requested = Arc::new(AtomicBool::new(false));
     let flag = shutdown_requested.clone();
+    // The runs are shared by the service (runBegin) and the reading thread, which answers
+    // normalizePath and runEnd directly (framing::DirectAnswer).
+    let runs = Arc::new(methods::Runs::default());
+    let direct_runs = runs.clone();
+    let direct: framing::DirectAnswer =
+        Arc::new(move |method: &str, params: &serde_json::Value| {
+            direct_runs.direct(method, params)
+        });
     runtime.block_on(async move {
         let (service, socket) =
-            LspService::build(move |client| Backend::new(client, env, machine, flag))
+            LspService::build(move |client| Backend::new(client, env, machine, flag, runs))
                 .custom_method("agentws/previewPrompt", Backend::preview_prompt)
                 .custom_method("agentws/runBegin", Backend::run_begin)
                 .custom_method("agentws/normalizePath", Backend::normalize_path)
                 .custom_method("agentws/runEnd", Backend::run_end)
                 .custom_method("agentws/fileStatus", Backend::file_status)
                 .finish();
-        transport::serve_stdio(service, socket).await;
+        transport::serve_stdio(service, socket, direct).await;
     });
     // The stdin thread may still be blocked in a read: do not wait for it.
     runtime.shutdown_background();

@@ -75,7 +75,7 @@ pub struct Shared {
     /// Set by `shutdown`; decides the exit code.
     pub shutdown_requested: Arc<AtomicBool>,
     worker_started: AtomicBool,
-    pub runs: super::methods::Runs,
+    pub runs: Arc<super::methods::Runs>,
 }
 
 pub struct Backend {
@@ -137,6 +137,7 @@ impl Backend {
         env: Env,
         machine: super::methods::Machine,
         shutdown_requested: Arc<AtomicBool>,
+        runs: Arc<super::methods::Runs>,
     ) -> Backend {
         Backend {
             client,
@@ -148,7 +149,7 @@ impl Backend {
                 wake: Notify::new(),
                 shutdown_requested,
                 worker_started: AtomicBool::new(false),
-                runs: super::methods::Runs::default(),
+                runs,
             }),
         }
     }

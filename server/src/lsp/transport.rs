@@ -13,7 +13,7 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tower_lsp_server::{ClientSocket, LspService, Server};
 
-use super::framing::{FrameReader, Inbound};
+use super::framing::{DirectAnswer, FrameReader, Inbound};
 use super::server::Backend;
 
 /// Bytes buffered in each in-memory pipe.
@@ -24,13 +24,14 @@ const INBOUND_FRAMES: usize = 16;
 const EXIT_GRACE: Duration = Duration::from_millis(100);
 
 /// Serves `service` on stdin/stdout until `exit` or the end of input.
-pub async fn serve_stdio(service: LspService<Backend>, socket: ClientSocket) {
+pub async fn serve_stdio(service: LspService<Backend>, socket: ClientSocket, direct: DirectAnswer) {
     let (inbound_tx, mut inbound_rx) = mpsc::channel::<Inbound>(INBOUND_FRAMES);
     std::thread::Builder::new()
         .name("agentws-stdin".into())
         .spawn(move || {
             let stdin = std::io::stdin();
-            let mut reader = FrameReader::new(BufReader::with_capacity(64 * 1024, stdin.lock()));
+            let mut reader = FrameReader::new(BufReader::with_capacity(64 * 1024, stdin.lock()))
+                .with_direct_answers(direct);
             loop {
                 match reader.next_frame() {
                     Ok(Some(item)) => {
@@ -66,6 +67,11 @@ pub async fn serve_stdio(service: LspService<Backend>, socket: ClientSocket) {
                     let _ = to_service.write_all(&bytes).await;
                     exit_signal.notify_one();
                     return;
+                }
+                Inbound::Answer(bytes) => {
+                    if reply_tx.send(bytes).await.is_err() {
+                        return;
+                    }
                 }
                 Inbound::Reply(bytes) => {
                     tracing::warn!("answered a malformed message with an error");
@@ -104,7 +110,7 @@ async fn write_stdout(from_service: tokio::io::DuplexStream, mut replies: mpsc::
     let mut replies_open = true;
     // Ends with the service (after `exit`): pending guard replies no longer matter then.
     while service_open {
-        let frame = tokio::select! {
+        let mut frame = tokio::select! {
             frame = read_frame(&mut service), if service_open => match frame {
                 Some(frame) => frame,
                 None => { service_open = false; continue; }
@@ -114,6 +120,11 @@ async fn write_stdout(from_service: tokio::io::DuplexStream, mut replies: mpsc::
                 None => { replies_open = false; continue; }
             },
         };
+        // Every stdout write is a hop to a blocking thread: send the replies already waiting with
+        // this frame in one write (whole frames, so nothing interleaves).
+        while let Ok(more) = replies.try_recv() {
+            frame.extend_from_slice(&more);
+        }
         if stdout.write_all(&frame).await.is_err() || stdout.flush().await.is_err() {
             return;
         }
