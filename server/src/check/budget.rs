@@ -41,7 +41,7 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let max = config.agent.max_context_tokens as usize;
 
     let mut out = Vec::new();
-    for (path, (location, kind)) in &workspace.kinds {
+    for (path, (location, kind)) in workspace.kinds.iter() {
         if *kind != FileKind::MemoryMd {
             continue;
         }

@@ -11,7 +11,10 @@ use rayon::prelude::*;
 
 use crate::base::Diagnostic;
 use crate::rules::Profile;
+use std::path::Path;
+
 use crate::workspace::catalog::ToolCatalog;
+use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::{FileKind, Workspace};
 
 pub mod budget;
@@ -46,6 +49,46 @@ impl CheckReport {
     pub fn total_files(&self) -> usize {
         self.files_checked.values().sum()
     }
+}
+
+/// The diagnostics of `path` that depend on that file alone: its parse, its content rules and the
+/// removed tools it mentions. The incremental re-check of an edited file replaces exactly these.
+pub fn file_local_diagnostics(
+    workspace: &Workspace,
+    path: &Path,
+    catalog: &ToolCatalog,
+) -> Vec<Diagnostic> {
+    let (Some((location, kind)), Some(entry)) =
+        (workspace.kinds.get(path), workspace.files.get(path))
+    else {
+        return Vec::new();
+    };
+    let file = WorkspaceFile {
+        path: workspace
+            .kinds
+            .get_key_value(path)
+            .map(|(p, _)| p)
+            .expect("looked up above"),
+        location,
+        kind: *kind,
+        entry,
+    };
+    let mut out: Vec<Diagnostic> = match kind {
+        FileKind::Skill => workspace
+            .skill(path)
+            .map(|d| d.diagnostics.clone())
+            .unwrap_or_default(),
+        FileKind::Subagent => workspace
+            .subagents
+            .iter()
+            .find(|d| d.path == path)
+            .map(|d| d.diagnostics.clone())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    out.extend(files::check_file(workspace, file));
+    out.extend(cross::removed_tool_mentions(catalog, file));
+    out
 }
 
 /// Every diagnostic for `workspace` under `options`.

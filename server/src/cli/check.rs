@@ -245,7 +245,7 @@ fn files_checked_in(workspace: &Workspace, selection: &Selection) -> BTreeMap<Fi
             .is_some_and(|e| !matches!(e.content, FileContent::NotLoaded))
     };
     let mut counts = BTreeMap::new();
-    for (path, (_, kind)) in &workspace.kinds {
+    for (path, (_, kind)) in workspace.kinds.iter() {
         if selection.contains(path) && read(path) {
             *counts.entry(*kind).or_insert(0) += 1;
         }

@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::base::{Diagnostic, Env, FileContent, FileSet};
-use crate::check::{check_workspace, CheckOptions};
+use crate::check::{check_workspace, file_local_diagnostics, CheckOptions};
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
+use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::discover::discover;
 use crate::workspace::{layout, Workspace};
 
@@ -26,6 +27,15 @@ pub struct OpenDoc {
 
 /// Diagnostics of one snapshot, per file.
 pub type DiagnosticsByFile = BTreeMap<PathBuf, Vec<Diagnostic>>;
+
+/// Which files' diagnostics a refresh may have changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Touched {
+    /// Any file's.
+    All,
+    /// Only this file's.
+    Only(PathBuf),
+}
 
 /// One project: a workspace folder (or the project of a file opened outside every folder).
 pub struct Project {
@@ -47,6 +57,18 @@ pub struct Project {
     pub generation: u64,
     snapshot: Option<Arc<Workspace>>,
     diagnostics: Arc<DiagnosticsByFile>,
+    /// What changed since the last rebuild.
+    pending: Pending,
+}
+
+/// Changes since the last rebuild, as far as the incremental path cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Pending {
+    Nothing,
+    /// Only new texts of this one file.
+    TextOf(PathBuf),
+    /// Anything else: rebuild and re-check everything.
+    Structural,
 }
 
 impl Project {
@@ -67,6 +89,7 @@ impl Project {
             generation: 0,
             snapshot: None,
             diagnostics: Arc::new(BTreeMap::new()),
+            pending: Pending::Structural,
         }
     }
 
@@ -106,7 +129,7 @@ impl Project {
         self.walk_problems = discovered.problems;
         self.shadowed.clear();
         self.loaded = true;
-        self.dirty = true;
+        self.note_change(None);
         for (path, doc) in open {
             if self.contains(path) {
                 self.overlay(path, doc);
@@ -126,6 +149,10 @@ impl Project {
     }
 
     fn overlay(&mut self, path: &Path, doc: &OpenDoc) {
+        let was_text = matches!(
+            self.files.get(path).map(|e| &e.content),
+            Some(FileContent::Text(_))
+        );
         if !self.shadowed.contains_key(path) {
             let disk = self.files.get(path).map(|e| e.content.clone());
             self.shadowed.insert(path.to_path_buf(), disk);
@@ -135,6 +162,18 @@ impl Project {
             FileContent::Text(doc.text.clone()),
             Some(doc.version),
         );
+        self.note_change(was_text.then_some(path));
+    }
+
+    /// Records a change since the last rebuild: `Some(path)` for a new text of a file that already
+    /// had one (the incremental path can handle a run of those to one file), `None` for anything
+    /// else (files appearing or going, disk changes, configuration).
+    fn note_change(&mut self, text_of: Option<&Path>) {
+        self.pending = match (text_of, &self.pending) {
+            (Some(path), Pending::Nothing) if !self.dirty => Pending::TextOf(path.to_path_buf()),
+            (Some(path), Pending::TextOf(same)) if same == path => Pending::TextOf(same.clone()),
+            _ => Pending::Structural,
+        };
         self.dirty = true;
     }
 
@@ -155,7 +194,7 @@ impl Project {
                     self.read_from_disk(path);
                 }
             }
-            self.dirty = true;
+            self.note_change(None);
         }
     }
 
@@ -171,7 +210,7 @@ impl Project {
             return;
         }
         self.read_from_disk(path);
-        self.dirty = true;
+        self.note_change(None);
     }
 
     fn read_from_disk(&mut self, path: &Path) {
@@ -222,7 +261,7 @@ impl Project {
 
     /// Marks the project for a rebuild (e.g. after a change in a file it does not hold).
     pub fn mark_dirty(&mut self) {
-        self.dirty = true;
+        self.note_change(None);
     }
 
     /// The current snapshot and its diagnostics, rebuilding when something changed.
@@ -230,8 +269,17 @@ impl Project {
         &mut self,
         env: &Arc<Env>,
         open: &HashMap<PathBuf, OpenDoc>,
-    ) -> (Arc<Workspace>, Arc<DiagnosticsByFile>) {
+    ) -> (Arc<Workspace>, Arc<DiagnosticsByFile>, Touched) {
         self.ensure_loaded(open);
+        if let Some(touched) = self.refresh_one_skill() {
+            return (
+                self.snapshot
+                    .clone()
+                    .expect("the incremental path needs a snapshot"),
+                self.diagnostics.clone(),
+                Touched::Only(touched),
+            );
+        }
         if self.dirty || self.snapshot.is_none() {
             let snapshot = Arc::new(Workspace::build(
                 self.config.clone(),
@@ -249,11 +297,75 @@ impl Project {
             self.diagnostics = Arc::new(by_file);
             self.generation += 1;
             self.dirty = false;
+            self.pending = Pending::Nothing;
         }
         (
             self.snapshot.clone().expect("built above"),
             self.diagnostics.clone(),
+            Touched::All,
         )
+    }
+
+    /// The incremental path for the common edit: new texts of one SKILL.md whose name, load
+    /// outcome and name position stay the same. Only that skill is parsed again and only its own
+    /// diagnostics are recomputed; every other file's diagnostics cannot change (the cross-file
+    /// rules see a skill only through those facts). Returns the one touched file, or `None` when
+    /// the full rebuild is needed.
+    fn refresh_one_skill(&mut self) -> Option<PathBuf> {
+        let Pending::TextOf(path) = &self.pending else {
+            return None;
+        };
+        let path = path.clone();
+        let entry = self.files.get(&path)?.clone();
+        let previous = self.snapshot.take()?;
+        if !self.dirty || previous.kind_of(&path) != Some(layout::FileKind::Skill) {
+            self.snapshot = Some(previous);
+            return None;
+        }
+        let facts = |ws: &Workspace| {
+            ws.skill(&path).map(|d| {
+                (
+                    d.name.clone(),
+                    d.outcome.is_ok(),
+                    d.name_range,
+                    d.opening_range,
+                )
+            })
+        };
+        let catalog = ToolCatalog::for_workspace(&previous);
+        let stale = file_local_diagnostics(&previous, &path, &catalog);
+        let old_facts = facts(&previous);
+        // Since the last rebuild only this file changed, so the snapshot's file set is the
+        // project's but for this one entry: update it in place (it is copied only while a
+        // request still holds the old snapshot) instead of copying every file.
+        let mut next = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
+        Arc::make_mut(&mut next.files).insert(path.clone(), entry.content, entry.version);
+        let reparsed = next.reparse_file(&path);
+        let same_facts = reparsed && facts(&next) == old_facts;
+        self.snapshot = Some(Arc::new(next));
+        if !same_facts {
+            // The full rebuild follows; the updated snapshot lets it reuse every document.
+            return None;
+        }
+        let next = self.snapshot.as_deref().expect("just set");
+        let mut list: Vec<Diagnostic> = self
+            .diagnostics
+            .get(&path)
+            .map(|l| l.iter().filter(|d| !stale.contains(d)).cloned().collect())
+            .unwrap_or_default();
+        list.extend(file_local_diagnostics(next, &path, &catalog));
+        list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        list.dedup();
+        let by_file = Arc::make_mut(&mut self.diagnostics);
+        if list.is_empty() {
+            by_file.remove(&path);
+        } else {
+            by_file.insert(path.clone(), list);
+        }
+        self.generation += 1;
+        self.dirty = false;
+        self.pending = Pending::Nothing;
+        Some(path)
     }
 
     /// The last built snapshot, without rebuilding.
@@ -353,5 +465,56 @@ impl State {
             .partition(|p| p.detached && !open.keys().any(|o| p.contains(o)));
         self.projects = kept;
         gone
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The incremental path must leave exactly the diagnostics a full rebuild computes.
+    #[test]
+    fn incremental_skill_edits_match_a_full_rebuild() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/realistic");
+        let env = Arc::new(Env::new());
+        let skill = std::fs::canonicalize(&root)
+            .unwrap()
+            .join(".agentscope/workspace/skills/release-notes/SKILL.md");
+        let original = std::fs::read_to_string(&skill).unwrap();
+        let root = std::fs::canonicalize(&root).unwrap();
+        let mut project = Project::new(root.clone(), false);
+        let mut open = HashMap::new();
+        project.refresh(&env, &open);
+
+        let body_edit = format!("{original}\nMention `execute` here, and a stray `yes`.\n");
+        let value_edit = original.replacen("description:", "description: Edited —", 1);
+        let renamed = original.replacen("name: release-notes", "name: release-notes-2", 1);
+        let broken = original.replacen("---", "----", 1);
+        let edits = [
+            body_edit.as_str(),
+            value_edit.as_str(),
+            renamed.as_str(),
+            broken.as_str(),
+            original.as_str(),
+        ];
+        let mut incremental = 0;
+        for (version, text) in edits.iter().enumerate() {
+            let doc = OpenDoc {
+                version: version as i32 + 1,
+                text: Arc::from(*text),
+            };
+            open.insert(skill.clone(), doc.clone());
+            project.set_open(&skill, &doc);
+            let (_, diagnostics, touched) = project.refresh(&env, &open);
+            if touched != Touched::All {
+                incremental += 1;
+            }
+            let mut fresh = Project::new(root.clone(), false);
+            let (_, expected, _) = fresh.refresh(&env, &open);
+            assert_eq!(*diagnostics, *expected, "after edit {version}");
+        }
+        // The body and value edits keep the skill's facts; the rename and the broken opener do
+        // not, and neither does the edit after the broken one (its outcome changes back).
+        assert_eq!(incremental, 2);
     }
 }

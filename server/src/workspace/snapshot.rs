@@ -34,7 +34,8 @@ pub struct Workspace {
     /// Per-namespace override folders found under the workspace, in name order.
     pub namespaces: Vec<String>,
     /// Kind and location of every workspace file in the file set.
-    pub kinds: BTreeMap<PathBuf, (Location, FileKind)>,
+    /// Shared between snapshots that differ only in file contents.
+    pub kinds: Arc<BTreeMap<PathBuf, (Location, FileKind)>>,
 }
 
 /// One workspace file as the checks see it.
@@ -178,8 +179,64 @@ impl Workspace {
             subagents,
             tools,
             namespaces,
-            kinds,
+            kinds: Arc::new(kinds),
         }
+    }
+
+    /// This snapshot with the text of one existing skill, subagent or tools.json file replaced:
+    /// that file is parsed again, everything else is shared. `None` when `path` is not such a
+    /// file of this snapshot (callers then rebuild).
+    pub fn with_file_text(&self, files: Arc<FileSet>, path: &Path) -> Option<Workspace> {
+        let mut next = Workspace {
+            files,
+            ..self.clone()
+        };
+        next.reparse_file(path).then_some(next)
+    }
+
+    /// Parses the skill, subagent or tools.json at `path` again from the file set, in place;
+    /// false when `path` is not such a file of this snapshot.
+    pub fn reparse_file(&mut self, path: &Path) -> bool {
+        let (Some((location, kind)), Some(entry)) = (self.kinds.get(path), self.files.get(path))
+        else {
+            return false;
+        };
+        match kind {
+            FileKind::Skill => match self.skills.binary_search_by(|d| d.path.as_path().cmp(path)) {
+                Ok(i) => {
+                    self.skills[i] = Arc::new(skill::parse(
+                        path.to_path_buf(),
+                        location.clone(),
+                        &entry.content,
+                    ))
+                }
+                Err(_) => return false,
+            },
+            FileKind::Subagent => {
+                match self
+                    .subagents
+                    .binary_search_by(|d| d.path.as_path().cmp(path))
+                {
+                    Ok(i) => {
+                        self.subagents[i] = Arc::new(subagent::parse(
+                            path.to_path_buf(),
+                            location.clone(),
+                            &entry.content,
+                        ))
+                    }
+                    Err(_) => return false,
+                }
+            }
+            FileKind::ToolsJson => match self.tools.iter().position(|d| d.path == path) {
+                Some(i) => {
+                    self.tools[i] =
+                        Arc::new(tools::parse(path.to_path_buf(), &entry.content, &self.env))
+                }
+                None => return false,
+            },
+            _ => return false,
+        }
+        true
     }
 
     /// A snapshot of in-memory files (absolute paths → text), with no environment variables: for
@@ -236,6 +293,15 @@ impl Workspace {
     /// two sorted maps instead of a lookup per file.
     pub fn workspace_files(&self) -> Vec<WorkspaceFile<'_>> {
         workspace_files(&self.kinds, &self.files)
+    }
+
+    /// The parsed SKILL.md at `path`.
+    pub fn skill(&self, path: &Path) -> Option<&Arc<SkillDoc>> {
+        let i = self
+            .skills
+            .binary_search_by(|d| d.path.as_path().cmp(path))
+            .ok()?;
+        self.skills.get(i)
     }
 
     /// The kind of a file of this workspace, if the runtime reads it.
