@@ -402,7 +402,7 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
         let mut candidates: Vec<PathBuf> = match touched {
             // The incremental path changed one file's diagnostics: only that file can need a
             // new publication.
-            Touched::Only(path) => vec![path],
+            Touched::Only(paths) => paths,
             Touched::All => {
                 let mut all: Vec<PathBuf> = diagnostics.keys().cloned().collect();
                 all.extend(

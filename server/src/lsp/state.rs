@@ -11,6 +11,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::base::{Diagnostic, Env, FileContent, FileSet};
+use crate::check::cross::check_references;
+use crate::check::files::check_workspace_level;
+use crate::check::tools::check as tools_check;
 use crate::check::{check_workspace, file_local_diagnostics, CheckOptions};
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
@@ -33,8 +36,8 @@ pub type DiagnosticsByFile = BTreeMap<PathBuf, Vec<Diagnostic>>;
 pub enum Touched {
     /// Any file's.
     All,
-    /// Only this file's.
-    Only(PathBuf),
+    /// Only these files'.
+    Only(Vec<PathBuf>),
 }
 
 /// One project: a workspace folder (or the project of a file opened outside every folder).
@@ -271,7 +274,11 @@ impl Project {
         open: &HashMap<PathBuf, OpenDoc>,
     ) -> (Arc<Workspace>, Arc<DiagnosticsByFile>, Touched) {
         self.ensure_loaded(open);
-        if let Some(touched) = self.refresh_one_skill() {
+        let touched = match self.refresh_one_skill() {
+            Some(path) => Some(vec![path]),
+            None => self.refresh_references(),
+        };
+        if let Some(touched) = touched {
             return (
                 self.snapshot
                     .clone()
@@ -366,6 +373,86 @@ impl Project {
         self.dirty = false;
         self.pending = Pending::Nothing;
         Some(path)
+    }
+
+    /// The incremental path for new texts of one tools.json or one subagent spec (a subagent's
+    /// load outcome and frontmatter position unchanged; for tools.json, the same registered tools
+    /// removed, so no prompt text's mention changes). Those files are parsed again and the
+    /// diagnostics of every file the change can reach — the tools.json files and all subagent
+    /// specs — are recomputed from the same passes a full check runs. Returns the touched files,
+    /// or `None` when the full rebuild is needed.
+    fn refresh_references(&mut self) -> Option<Vec<PathBuf>> {
+        use layout::FileKind::{Subagent, ToolsJson};
+        let Pending::TextOf(path) = &self.pending else {
+            return None;
+        };
+        let path = path.clone();
+        let kind = self.snapshot.as_ref()?.kind_of(&path);
+        if !self.dirty || !matches!(kind, Some(Subagent | ToolsJson)) {
+            return None;
+        }
+        let entry = self.files.get(&path)?.clone();
+        let previous = self.snapshot.take()?;
+        // What other files' diagnostics see of this change: the subagent's load outcome and
+        // frontmatter position, and which registered tools tools.json removes.
+        let facts = |ws: &Workspace| {
+            let subagent = ws
+                .subagents
+                .iter()
+                .find(|d| d.path == path)
+                .map(|d| (d.outcome.is_ok(), d.opening_range));
+            let catalog = ToolCatalog::for_workspace(ws);
+            let effective = catalog.effective_names();
+            let removed: Vec<String> = catalog
+                .registered_names()
+                .into_iter()
+                .filter(|n| !effective.contains(n))
+                .map(str::to_string)
+                .collect();
+            (subagent, removed)
+        };
+        let old = facts(&previous);
+        let mut next = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
+        Arc::make_mut(&mut next.files).insert(path.clone(), entry.content, entry.version);
+        let reparsed = next.reparse_file(&path);
+        let same = reparsed && facts(&next) == old;
+        self.snapshot = Some(Arc::new(next));
+        if !same {
+            return None;
+        }
+        let next = self.snapshot.as_deref().expect("just set");
+        let catalog = ToolCatalog::for_workspace(next);
+        let mut touched: Vec<PathBuf> = next.tools.iter().map(|t| t.path.clone()).collect();
+        touched.extend(next.subagents.iter().map(|s| s.path.clone()));
+        touched.sort();
+        touched.dedup();
+        let mut fresh: BTreeMap<PathBuf, Vec<Diagnostic>> =
+            touched.iter().map(|p| (p.clone(), Vec::new())).collect();
+        let whole = tools_check(next)
+            .into_iter()
+            .chain(check_references(next, &catalog))
+            .chain(check_workspace_level(next))
+            .chain(self.walk_problems.iter().cloned());
+        for d in whole {
+            if let Some(list) = fresh.get_mut(&d.path) {
+                list.push(d);
+            }
+        }
+        let by_file = Arc::make_mut(&mut self.diagnostics);
+        for (file, mut list) in fresh {
+            list.extend(file_local_diagnostics(next, &file, &catalog));
+            list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            list.dedup();
+            if list.is_empty() {
+                by_file.remove(&file);
+            } else {
+                by_file.insert(file, list);
+            }
+        }
+        self.generation += 1;
+        self.dirty = false;
+        self.pending = Pending::Nothing;
+        Some(touched)
     }
 
     /// The last built snapshot, without rebuilding.
@@ -516,5 +603,69 @@ mod tests {
         // The body and value edits keep the skill's facts; the rename and the broken opener do
         // not, and neither does the edit after the broken one (its outcome changes back).
         assert_eq!(incremental, 2);
+    }
+
+    /// Edits of tools.json and of a subagent: the reference path must match a full rebuild too.
+    #[test]
+    fn incremental_tools_and_subagent_edits_match_a_full_rebuild() {
+        let root = std::fs::canonicalize(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/realistic"),
+        )
+        .unwrap();
+        let env = Arc::new(Env::new());
+        let ws = root.join(".agentscope/workspace");
+        let tools = ws.join("tools.json");
+        let tools_text = std::fs::read_to_string(&tools).unwrap();
+        let subagent = std::fs::read_dir(ws.join("subagents"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "md"))
+            .unwrap();
+        let subagent_text = std::fs::read_to_string(&subagent).unwrap();
+        let mut project = Project::new(root.clone(), false);
+        let mut open = HashMap::new();
+        project.refresh(&env, &open);
+
+        let edits: Vec<(&PathBuf, String)> = vec![
+            // Allow one more name nobody registers: the same tools are removed.
+            (
+                &tools,
+                tools_text.replacen("\"allow\": [", "\"allow\": [\"not_a_tool\", ", 1),
+            ),
+            (&tools, tools_text.clone()),
+            // A subagent naming a tool that does not exist and a skill that does not exist.
+            (
+                &subagent,
+                subagent_text.replacen(
+                    "description:",
+                    "tools: [nope_tool]\nskills: [nope-skill]\ndescription:",
+                    1,
+                ),
+            ),
+            (&subagent, subagent_text.clone()),
+            // Deny read_file: the removed tools change, so the full path runs.
+            (
+                &tools,
+                tools_text.replacen("\"deny\": [", "\"deny\": [\"read_file\", ", 1),
+            ),
+        ];
+        let mut incremental = 0;
+        for (version, (path, text)) in edits.into_iter().enumerate() {
+            let doc = OpenDoc {
+                version: version as i32 + 1,
+                text: Arc::from(text.as_str()),
+            };
+            open.insert(path.clone(), doc.clone());
+            project.set_open(path, &doc);
+            let (_, diagnostics, touched) = project.refresh(&env, &open);
+            if touched != Touched::All {
+                incremental += 1;
+            }
+            let mut fresh = Project::new(root.clone(), false);
+            let (_, expected, _) = fresh.refresh(&env, &open);
+            assert_eq!(*diagnostics, *expected, "after edit {version}");
+        }
+        // Every edit but the deny of `read_file` (which changes the removed tools) is incremental.
+        assert_eq!(incremental, 4, "{incremental} incremental refreshes");
     }
 }
