@@ -20,6 +20,8 @@ use super::server::Backend;
 const PIPE_BYTES: usize = 1024 * 1024;
 /// Frames buffered between the stdin thread and the service.
 const INBOUND_FRAMES: usize = 16;
+/// Most bytes gathered into one stdout write.
+const BATCH_BYTES: usize = 1024 * 1024;
 /// How long answers already computed get to reach stdout after `exit`.
 const EXIT_GRACE: Duration = Duration::from_millis(100);
 
@@ -120,8 +122,15 @@ async fn write_stdout(from_service: tokio::io::DuplexStream, mut replies: mpsc::
                 None => { replies_open = false; continue; }
             },
         };
-        // Every stdout write is a hop to a blocking thread: send the replies already waiting with
-        // this frame in one write (whole frames, so nothing interleaves).
+        // Every stdout write is a hop to a blocking thread: send the frames already waiting with
+        // this one in one write (whole frames, so nothing interleaves). A frame whose first bytes
+        // are buffered is complete soon: the service writes whole frames.
+        while service_open && !service.buffer().is_empty() && frame.len() < BATCH_BYTES {
+            match read_frame(&mut service).await {
+                Some(more) => frame.extend_from_slice(&more),
+                None => service_open = false,
+            }
+        }
         while let Ok(more) = replies.try_recv() {
             frame.extend_from_slice(&more);
         }
