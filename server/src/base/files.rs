@@ -40,15 +40,36 @@ impl FileContent {
 
     /// Reads one file from disk within the size limit.
     pub fn read(path: &Path) -> FileContent {
-        let file = match std::fs::File::open(path) {
-            Ok(file) => file,
-            Err(err) => {
-                return FileContent::Unreadable {
-                    error: err.to_string(),
-                }
+        match std::fs::File::open(path) {
+            Ok(file) => {
+                let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+                Self::read_open(file, size)
             }
-        };
-        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+            Err(err) => FileContent::Unreadable {
+                error: err.to_string(),
+            },
+        }
+    }
+
+    /// Like [`FileContent::read`], but `None` when there is no file at `path` (missing, or a
+    /// folder): one open instead of a stat and an open.
+    pub fn read_existing(path: &Path) -> Option<FileContent> {
+        match std::fs::File::open(path) {
+            Ok(file) => {
+                let meta = file.metadata().ok();
+                if meta.as_ref().is_some_and(|m| m.is_dir()) {
+                    return None;
+                }
+                Some(Self::read_open(file, meta.map_or(0, |m| m.len())))
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(err) => Some(FileContent::Unreadable {
+                error: err.to_string(),
+            }),
+        }
+    }
+
+    fn read_open(file: std::fs::File, size: u64) -> FileContent {
         if size > MAX_TEXT_BYTES {
             return FileContent::TooLarge { size };
         }

@@ -7,6 +7,7 @@
 //! This is the only part of the workspace model that touches the disk.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -26,9 +27,9 @@ pub struct Discovered {
 
 /// Reads every workspace file of `config`'s project from disk.
 pub fn discover(config: &Config) -> Discovered {
-    let mut candidates: Vec<(PathBuf, bool)> = Vec::new();
-    let mut problems = Vec::new();
-    let mut dirs = Vec::new();
+    // Fixed names, which may not exist.
+    let mut fixed: Vec<PathBuf> = Vec::new();
+    let found = Mutex::new(Found::default());
 
     let mut roots = vec![config.workspace.clone()];
     if config.project != config.workspace {
@@ -45,56 +46,123 @@ pub fn discover(config: &Config) -> Discovered {
         roots.extend(names);
     }
 
+    let mut scanned = Vec::new();
     for root in &roots {
         if root.is_dir() {
-            dirs.push(root.clone());
+            lock(&found).dirs.push(root.clone());
         }
         for name in ["AGENTS.md", "MEMORY.md", "tools.json"] {
-            candidates.push((root.join(name), true));
+            fixed.push(root.join(name));
         }
         for extra in &config.agent.additional_context_files {
             let rel = layout::normalize_relative(extra);
             if !rel.is_empty() && !rel.split('/').any(|s| s == "..") {
-                candidates.push((root.join(&rel), true));
+                fixed.push(root.join(&rel));
             }
         }
-        for dir in SCANNED_DIRS {
-            walk(&root.join(dir), &mut candidates, &mut dirs, &mut problems);
-        }
+        scanned.extend(
+            SCANNED_DIRS
+                .iter()
+                .map(|dir| root.join(dir))
+                .filter(|d| d.is_dir()),
+        );
     }
     if let Some(file) = &config.file {
-        candidates.push((file.clone(), true));
+        fixed.push(file.clone());
     }
     if let Some(file) = &config.agent.system_prompt_file {
-        candidates.push((file.clone(), true));
+        fixed.push(file.clone());
     }
 
-    candidates.sort();
-    candidates.dedup_by(|a, b| a.0 == b.0);
-    let read: Vec<(PathBuf, FileContent)> = candidates
+    walk(config, &scanned, &found);
+    let fixed_read: Vec<(PathBuf, FileContent)> = fixed
         .into_par_iter()
-        .filter_map(|(path, load)| {
-            let meta = std::fs::metadata(&path).ok()?;
-            if !meta.is_file() {
-                return None;
-            }
-            let content = if load && needs_text(config, &path) {
-                FileContent::read(&path)
-            } else {
+        .filter_map(|path| {
+            let content = if needs_text(config, &path) {
+                FileContent::read_existing(&path)?
+            } else if std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
                 FileContent::NotLoaded
+            } else {
+                return None;
             };
             Some((path, content))
         })
         .collect();
 
+    let mut found = found
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    // The walk is parallel: give the problems a stable order.
+    found
+        .problems
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let mut files = FileSet::new();
-    for dir in dirs {
+    for dir in found.dirs {
         files.insert_dir(dir);
     }
-    for (path, content) in read {
+    for (path, content) in found.files.into_iter().chain(fixed_read) {
         files.insert(path, content, None);
     }
-    Discovered { files, problems }
+    Discovered {
+        files,
+        problems: found.problems,
+    }
+}
+
+/// What the parallel walk collects.
+#[derive(Default)]
+struct Found {
+    files: Vec<(PathBuf, FileContent)>,
+    dirs: Vec<PathBuf>,
+    problems: Vec<Diagnostic>,
+}
+
+fn lock(found: &Mutex<Found>) -> std::sync::MutexGuard<'_, Found> {
+    found
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Walks `dirs` in parallel (respecting `.gitignore`, following symlinks with loop detection)
+/// and reads each file's text where the runtime reads it, in the walking threads, so walking
+/// and reading overlap.
+fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>) {
+    let Some((first, rest)) = dirs.split_first() else {
+        return;
+    };
+    let mut builder = ignore::WalkBuilder::new(first);
+    for dir in rest {
+        builder.add(dir);
+    }
+    builder
+        .hidden(false)
+        .follow_links(true)
+        .require_git(false)
+        .git_global(false)
+        .build_parallel()
+        .run(|| {
+            Box::new(|entry| {
+                match entry {
+                    Ok(entry) if entry.file_type().is_some_and(|t| t.is_dir()) => {
+                        lock(found).dirs.push(entry.into_path());
+                    }
+                    Ok(entry) => {
+                        let path = entry.into_path();
+                        let content = if needs_text(config, &path) {
+                            FileContent::read(&path)
+                        } else {
+                            FileContent::NotLoaded
+                        };
+                        lock(found).files.push((path, content));
+                    }
+                    Err(err) => {
+                        let problem = walk_problem(first, &err);
+                        lock(found).problems.push(problem);
+                    }
+                }
+                ignore::WalkState::Continue
+            })
+        });
 }
 
 /// Whether the runtime reads this file's text (as opposed to only listing it).
@@ -107,36 +175,6 @@ fn needs_text(config: &Config, path: &Path) -> bool {
         layout::classify(&location, &config.agent.additional_context_files),
         Some(Knowledge | SkillResource)
     )
-}
-
-fn walk(
-    dir: &Path,
-    out: &mut Vec<(PathBuf, bool)>,
-    dirs: &mut Vec<PathBuf>,
-    problems: &mut Vec<Diagnostic>,
-) {
-    if !dir.is_dir() {
-        return;
-    }
-    let walker = ignore::WalkBuilder::new(dir)
-        .hidden(false)
-        .follow_links(true)
-        .require_git(false)
-        .git_global(false)
-        .build();
-    for entry in walker {
-        match entry {
-            Ok(entry) => {
-                let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-                if is_dir {
-                    dirs.push(entry.into_path());
-                } else {
-                    out.push((entry.into_path(), true));
-                }
-            }
-            Err(err) => problems.push(walk_problem(dir, &err)),
-        }
-    }
 }
 
 fn walk_problem(dir: &Path, err: &ignore::Error) -> Diagnostic {
