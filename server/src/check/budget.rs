@@ -10,8 +10,45 @@ use crate::prompt::{estimate_tokens, render, PreviewContext};
 use crate::rules::workspace::WS012;
 use crate::workspace::{FileKind, Tree, Workspace};
 
-/// Generous upper bound of the session context's tokens (its template alone is ~60).
+/// Generous upper bound of the session context's tokens without the environment memory (its
+/// template, ids, paths, date and OS are well under this).
 const SESSION_CONTEXT_BOUND: usize = 1_000;
+
+/// An upper bound of what any one call's session context, AGENTS.md, knowledge block and
+/// additional files cost (harness-spec §5.7): a call reads one AGENTS.md and one KNOWLEDGE.md (the
+/// largest of the candidates bounds it), each additional file once (with its tag and two spaces of
+/// indentation per line), and lists at most every knowledge file.
+fn others_upper_bound(workspace: &Workspace) -> usize {
+    let mut agents = 0;
+    let mut knowledge_index = 0;
+    let mut additional: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut listing = 0;
+    for file in workspace.workspace_files() {
+        let text = file.entry.content.text();
+        let tokens = text.map_or(0, estimate_tokens);
+        match file.kind {
+            FileKind::AgentsMd => agents = agents.max(tokens),
+            FileKind::KnowledgeIndex => {
+                knowledge_index = knowledge_index.max(tokens);
+                listing += file.location.rel.len() / 4 + 2;
+            }
+            FileKind::Knowledge => listing += file.location.rel.len() / 4 + 2,
+            FileKind::AdditionalContext => {
+                let lines = text.map_or(0, |t| t.lines().count());
+                let rendered = tokens + lines / 2 + file.location.rel.len() / 2 + 8;
+                let slot = additional.entry(file.location.rel.as_str()).or_default();
+                *slot = (*slot).max(rendered);
+            }
+            _ => {}
+        }
+    }
+    SESSION_CONTEXT_BOUND
+        + estimate_tokens(&workspace.config.agent.environment_memory)
+        + agents
+        + knowledge_index
+        + listing
+        + additional.values().sum::<usize>()
+}
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let config = &workspace.config;
@@ -20,24 +57,7 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     {
         return Vec::new();
     }
-    let others_bound = SESSION_CONTEXT_BOUND
-        + workspace
-            .kinds
-            .iter()
-            .filter(|(_, (_, kind))| {
-                matches!(
-                    kind,
-                    FileKind::AgentsMd | FileKind::KnowledgeIndex | FileKind::AdditionalContext
-                )
-            })
-            .filter_map(|(path, _)| workspace.files.text(path))
-            .map(estimate_tokens)
-            .sum::<usize>()
-        + 20 * workspace
-            .kinds
-            .values()
-            .filter(|(_, k)| *k == FileKind::Knowledge)
-            .count();
+    let others_bound = others_upper_bound(workspace);
     let max = config.agent.max_context_tokens as usize;
 
     let mut out = Vec::new();
