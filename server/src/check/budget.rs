@@ -23,20 +23,23 @@ fn others_upper_bound(workspace: &Workspace) -> usize {
     let mut knowledge_index = 0;
     let mut additional: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut listing = 0;
-    for file in workspace.workspace_files() {
-        let text = file.entry.content.text();
-        let tokens = text.map_or(0, estimate_tokens);
-        match file.kind {
-            FileKind::AgentsMd => agents = agents.max(tokens),
+    for (path, (location, kind)) in workspace.kinds.iter() {
+        // Only the few injected files need their text (one lookup each); knowledge files are
+        // only listed.
+        let text = || workspace.files.text(path);
+        match kind {
+            FileKind::AgentsMd => agents = agents.max(text().map_or(0, estimate_tokens)),
             FileKind::KnowledgeIndex => {
-                knowledge_index = knowledge_index.max(tokens);
-                listing += file.location.rel.len() / 4 + 2;
+                knowledge_index = knowledge_index.max(text().map_or(0, estimate_tokens));
+                listing += location.rel.len() / 4 + 2;
             }
-            FileKind::Knowledge => listing += file.location.rel.len() / 4 + 2,
+            FileKind::Knowledge => listing += location.rel.len() / 4 + 2,
             FileKind::AdditionalContext => {
+                let text = text();
                 let lines = text.map_or(0, |t| t.lines().count());
-                let rendered = tokens + lines / 2 + file.location.rel.len() / 2 + 8;
-                let slot = additional.entry(file.location.rel.as_str()).or_default();
+                let rendered =
+                    text.map_or(0, estimate_tokens) + lines / 2 + location.rel.len() / 2 + 8;
+                let slot = additional.entry(location.rel.as_str()).or_default();
                 *slot = (*slot).max(rendered);
             }
             _ => {}
