@@ -1180,8 +1180,34 @@ fn tools_json_edits_recheck_subagents_and_offer_add_to_allow() {
     );
     assert_eq!(
         hover["contents"]["value"],
-        "`lookup_docs`: tool of MCP server `search`. tools.json `allow` leaves it out: removed."
+        "`lookup_docs`: MCP tool of `search`; removed: not in tools.json `allow`"
     );
+    // Keys of tools.json servers and of agentws.toml are documented from their schema tables.
+    let key_hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&tools)}, "position": {"line": 3, "character": 70}}),
+    );
+    assert_eq!(
+        key_hover["contents"]["value"],
+        "**enableTools**\n\nAllow-list of the server's tools; empty or absent: all of them."
+    );
+    let config = root.join("agentws.toml");
+    let table_hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&config)}, "position": {"line": 0, "character": 3}}),
+    );
+    assert_eq!(
+        table_hover["contents"]["value"],
+        "**agent**\n\nWhat the builder sets on the agent: name, prompt, context files, memory budget."
+    );
+    let name_hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&config)}, "position": {"line": 1, "character": 1}}),
+    );
+    assert!(name_hover["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .starts_with("**name**\n\nBuilder `name`."));
     let definition = client.request(
         "textDocument/definition",
         json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 6}}),

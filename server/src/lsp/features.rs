@@ -16,10 +16,12 @@ use tower_lsp_server::ls_types::*;
 use super::convert::{self, path_to_uri, TextPositions};
 use super::server::{invalid_params, View};
 use crate::base::{FileEdit, TextRange};
+use crate::config::schema as config_schema;
 use crate::context::{effective_root, SessionContext};
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
 use crate::workspace::layers::merged_skills_tracking;
-use crate::workspace::FileKind;
+use crate::workspace::tools::TRANSPORT_NAMES;
+use crate::workspace::{tools_schema, FileKind};
 
 /// Frontmatter keys of a SKILL.md, with what the runtime does with them.
 pub const SKILL_KEYS: &[(&str, &str)] = &[
@@ -46,31 +48,6 @@ pub const SUBAGENT_KEYS: &[(&str, &str)] = &[
     ("expose_to_user", "Tri-state boolean; unset by default."),
     ("tools", "Tools the subagent may use (list or comma string). Empty: inherits all tools."),
     ("skills", "Skills the subagent may use (list or comma string), by skill name. Empty: all skills."),
-];
-
-/// Keys of `agentws.toml` (dotted for tables).
-pub const CONFIG_KEYS: &[(&str, &str)] = &[
-    ("project", "The harness's project folder (overlay lower layer), relative to agentws.toml."),
-    ("workspace", "The base workspace folder, default `<project>/.agentscope/workspace`."),
-    ("harness", "Runtime behaviour to model: `2026-09` (default) or `2026-08`."),
-    ("scope", "Isolation scope: `user` (default), `session`, `agent` or `global`."),
-    ("agent", "Table: `name`, `id`, `system_prompt`, `system_prompt_file`, `additional_context_files`, `max_context_tokens`, `environment_memory`."),
-    ("filesystem", "Table: `mode` (local, sandbox, remote), `path_mode`, `additional_roots`, `project_writable`, `sandbox_root`, `workspace_spec_root`."),
-    ("features", "Table of the builder's enable/disable switches."),
-];
-
-/// Keys of one MCP server in tools.json (harness-spec §4.3).
-pub const SERVER_KEYS: &[(&str, &str)] = &[
-    ("transport", "Required: `stdio`, `sse`, `http`, `streamable-http` (case-insensitive). Missing or unsupported: the server is skipped."),
-    ("command", "stdio: the command to start (required)."),
-    ("args", "stdio: arguments, default []."),
-    ("env", "stdio: environment variables, default {}."),
-    ("url", "sse/http: the server URL (required)."),
-    ("headers", "sse/http: request headers."),
-    ("queryParams", "sse/http: query parameters."),
-    ("enableTools", "Allow-list of the server's tools; empty means all."),
-    ("timeout", "ISO-8601 duration per request, e.g. `PT30S`."),
-    ("initializationTimeout", "ISO-8601 duration for initialization, e.g. `PT15S`."),
 ];
 
 /// One scanned frontmatter entry.
@@ -189,12 +166,23 @@ fn kind_of(view: &View, path: &Path) -> Option<FileKind> {
     })
 }
 
-fn keys_for(kind: FileKind) -> &'static [(&'static str, &'static str)] {
+/// Keys a file kind's editor features know, with their documentation: frontmatter keys here,
+/// agentws.toml and tools.json keys from the tables their loaders use.
+fn keys_for(kind: FileKind) -> Vec<(&'static str, &'static str)> {
     match kind {
-        FileKind::Skill => SKILL_KEYS,
-        FileKind::Subagent => SUBAGENT_KEYS,
-        FileKind::Config => CONFIG_KEYS,
-        _ => &[],
+        FileKind::Skill => SKILL_KEYS.to_vec(),
+        FileKind::Subagent => SUBAGENT_KEYS.to_vec(),
+        FileKind::Config => config_schema::KEYS
+            .iter()
+            .map(|k| (k.name, k.doc))
+            .chain(config_schema::TABLES.iter().copied())
+            .collect(),
+        FileKind::ToolsJson => tools_schema::TOP_LEVEL
+            .iter()
+            .chain(tools_schema::SERVER)
+            .map(|(name, _, doc)| (*name, *doc))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -235,37 +223,9 @@ fn tool_names(view: &View) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Where a tool comes from and whether tools.json removes it, in one markdown paragraph.
+/// Where a tool comes from and whether tools.json removes it, in one markdown line.
 fn tool_origin(catalog: &ToolCatalog, name: &str) -> String {
-    let info = catalog.lookup(name);
-    let origin = match &info.origin {
-        ToolOrigin::BuiltIn(group) => format!("harness built-in ({})", group.label()),
-        ToolOrigin::BuiltInDisabled(group) => format!(
-            "harness built-in ({}), not registered here: {}",
-            group.label(),
-            group.requirement()
-        ),
-        ToolOrigin::OptIn { needs } => format!("registered only with an option: {needs}"),
-        ToolOrigin::Mcp { servers } => format!("tool of MCP server `{}`", servers.join("`, `")),
-        ToolOrigin::McpNotRegistered { servers } => format!(
-            "listed by MCP server `{}`, which the runtime skips",
-            servers.join("`, `")
-        ),
-        ToolOrigin::MaybeMcp { servers } => format!(
-            "unknown; MCP server `{}` has no `enableTools` and may provide it",
-            servers.join("`, `")
-        ),
-        ToolOrigin::Unknown => "not a tool this configuration registers".to_string(),
-    };
-    let removal = match (&info.removal, info.readded) {
-        (Some(_), true) => {
-            " tools.json removes it, but the runtime re-adds it on every prompt pass."
-        }
-        (Some(Removal::Denied(_)), false) => " tools.json `deny` removes it.",
-        (Some(Removal::NotAllowed), false) => " tools.json `allow` leaves it out: removed.",
-        (None, _) => "",
-    };
-    format!("`{name}`: {origin}.{removal}")
+    catalog.lookup(name).describe()
 }
 
 /// The tool name under `offset` in a subagent's `tools:` or in tools.json `allow`/`deny`.
@@ -380,26 +340,29 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
             let in_server = text[..offset].matches('{').count() >= 3;
             if in_server {
                 Some(
-                    SERVER_KEYS
+                    tools_schema::SERVER
                         .iter()
-                        .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                        .map(|(k, _, d)| item(k, d, CompletionItemKind::PROPERTY))
                         .collect(),
                 )
             } else {
-                let mut items: Vec<CompletionItem> = [
-                    (
-                        "allow",
-                        "Tool names to keep (others removed, except platform tools).",
-                    ),
-                    ("deny", "Tool names to remove."),
-                    ("mcpServers", "MCP servers by name."),
-                    ("transport", "stdio | sse | http | streamable-http"),
-                ]
-                .iter()
-                .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
-                .collect();
+                let mut items: Vec<CompletionItem> = tools_schema::TOP_LEVEL
+                    .iter()
+                    .map(|(k, _, d)| (*k, *d))
+                    .chain([(
+                        "mcpServers",
+                        "MCP servers by name, registered at build time.",
+                    )])
+                    .chain(
+                        tools_schema::SERVER
+                            .iter()
+                            .take(1)
+                            .map(|(k, _, d)| (*k, *d)),
+                    )
+                    .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                    .collect();
                 items.extend(
-                    ["stdio", "sse", "http", "streamable-http"]
+                    TRANSPORT_NAMES
                         .iter()
                         .map(|v| item(v, "MCP transport", CompletionItemKind::ENUM_MEMBER)),
                 );
@@ -412,7 +375,7 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
             }
         }
         FileKind::Config => Some(
-            CONFIG_KEYS
+            keys_for(FileKind::Config)
                 .iter()
                 .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
                 .collect(),
@@ -430,6 +393,14 @@ pub fn hover(view: &View, path: &Path, position: Position) -> Option<Hover> {
         let catalog = ToolCatalog::for_workspace(&view.workspace);
         return Some(markdown_hover(
             tool_origin(&catalog, &name),
+            positions.range(range),
+        ));
+    }
+    if matches!(kind, FileKind::Config | FileKind::ToolsJson) {
+        let (key, range) = key_under(text, offset, kind)?;
+        let doc = keys_for(kind).into_iter().find(|(k, _)| *k == key)?.1;
+        return Some(markdown_hover(
+            format!("**{key}**\n\n{doc}"),
             positions.range(range),
         ));
     }
@@ -452,6 +423,38 @@ pub fn hover(view: &View, path: &Path, position: Position) -> Option<Hover> {
         }
     }
     None
+}
+
+/// The key under `offset` in agentws.toml (`key =` or a `[table]` header) or tools.json
+/// (`"key":`), with its range.
+fn key_under(text: &str, offset: usize, kind: FileKind) -> Option<(&str, TextRange)> {
+    let bytes = text.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let mut start = offset.min(bytes.len());
+    while start > 0 && is_word(bytes[start - 1]) {
+        start -= 1;
+    }
+    let mut end = offset.min(bytes.len());
+    while end < bytes.len() && is_word(bytes[end]) {
+        end += 1;
+    }
+    if start == end {
+        return None;
+    }
+    let before = text[..start].trim_end_matches([' ', '\t']);
+    let after = text[end..].trim_start_matches([' ', '\t']);
+    let is_key = match kind {
+        FileKind::Config => {
+            after.starts_with('=') || (before.ends_with('[') && after.starts_with(']'))
+        }
+        _ => {
+            before.ends_with('"')
+                && after
+                    .strip_prefix('"')
+                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        }
+    };
+    is_key.then(|| (&text[start..end], TextRange::new(start, end)))
 }
 
 /// Which SKILL.md a `skills:` name resolves to for the default session context (no user id, the
