@@ -1208,6 +1208,35 @@ fn tools_json_edits_recheck_subagents_and_offer_add_to_allow() {
         .as_str()
         .unwrap()
         .starts_with("**name**\n\nBuilder `name`."));
+    let symbols = client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&config)}}),
+    );
+    let outline: Vec<(String, u64, Vec<String>)> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let children = s["children"]
+                .as_array()
+                .map(|c| {
+                    c.iter()
+                        .map(|c| c["name"].as_str().unwrap().to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["kind"].as_u64().unwrap(),
+                children,
+            )
+        })
+        .collect();
+    // SymbolKind 3 = Namespace.
+    assert_eq!(
+        outline,
+        vec![("agent".to_string(), 3, vec!["name".to_string()])]
+    );
     let definition = client.request(
         "textDocument/definition",
         json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 6}}),

@@ -640,10 +640,51 @@ fn symbol(
     }
 }
 
+/// Tables and keys of agentws.toml (what parses of it, when it has syntax errors).
+fn config_symbols(text: &str, positions: &TextPositions) -> Vec<DocumentSymbol> {
+    use toml::de::{DeTable, DeValue};
+    let clamp = |span: std::ops::Range<usize>| {
+        positions.range(TextRange::new(
+            span.start.min(text.len()),
+            span.end.min(text.len()),
+        ))
+    };
+    let (table, _) = DeTable::parse_recoverable(text);
+    table
+        .get_ref()
+        .iter()
+        .map(|(key, value)| {
+            let children = match value.get_ref() {
+                DeValue::Table(inner) => inner
+                    .iter()
+                    .map(|(k, _)| {
+                        symbol(
+                            k.get_ref().to_string(),
+                            SymbolKind::PROPERTY,
+                            clamp(k.span()),
+                            Vec::new(),
+                        )
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let kind = if children.is_empty() {
+                SymbolKind::PROPERTY
+            } else {
+                SymbolKind::NAMESPACE
+            };
+            symbol(key.get_ref().to_string(), kind, clamp(key.span()), children)
+        })
+        .collect()
+}
+
 pub fn document_symbols(view: &View, path: &Path) -> Vec<DocumentSymbol> {
     let text = text_of(view, path);
     let positions = TextPositions::new(text, view.encoding);
     let mut out = Vec::new();
+    if kind_of(view, path) == Some(FileKind::Config) {
+        return config_symbols(text, &positions);
+    }
     if kind_of(view, path) == Some(FileKind::ToolsJson) {
         for doc in view.workspace.tools.iter().filter(|t| t.path == path) {
             for server in &doc.servers {
