@@ -79,9 +79,7 @@ pub fn file_local_diagnostics(
             .map(|d| d.diagnostics.clone())
             .unwrap_or_default(),
         FileKind::Subagent => workspace
-            .subagents
-            .iter()
-            .find(|d| d.path == path)
+            .subagent(path)
             .map(|d| d.diagnostics.clone())
             .unwrap_or_default(),
         _ => Vec::new(),

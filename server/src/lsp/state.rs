@@ -397,9 +397,7 @@ impl Project {
         // frontmatter position, and which registered tools tools.json removes.
         let facts = |ws: &Workspace| {
             let subagent = ws
-                .subagents
-                .iter()
-                .find(|d| d.path == path)
+                .subagent(&path)
                 .map(|d| (d.outcome.is_ok(), d.opening_range));
             let catalog = ToolCatalog::for_workspace(ws);
             let effective = catalog.effective_names();

@@ -304,6 +304,15 @@ impl Workspace {
         self.skills.get(i)
     }
 
+    /// The parsed subagent spec at `path`.
+    pub fn subagent(&self, path: &Path) -> Option<&Arc<SubagentDoc>> {
+        let i = self
+            .subagents
+            .binary_search_by(|d| d.path.as_path().cmp(path))
+            .ok()?;
+        self.subagents.get(i)
+    }
+
     /// The kind of a file of this workspace, if the runtime reads it.
     pub fn kind_of(&self, path: &Path) -> Option<FileKind> {
         self.kinds.get(path).map(|(_, kind)| *kind)
