@@ -203,25 +203,13 @@ fn quoted_list(names: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::{Env, FileSet};
     use crate::config::Config;
     use std::path::{Path, PathBuf};
-    use std::sync::Arc;
 
     const SHARED: &str = "/p/.agentscope/workspace/tools.json";
 
     fn workspace(config: Config, files: &[(&str, &str)]) -> Workspace {
-        let mut set = FileSet::new();
-        for (path, text) in files {
-            set.insert_text(PathBuf::from(path), text);
-        }
-        Workspace::build(
-            Arc::new(config),
-            Vec::new(),
-            Arc::new(set),
-            Arc::new(Env::new()),
-            None,
-        )
+        Workspace::from_texts(config, files.iter().copied())
     }
 
     fn found<'t>(text: &'t str, diagnostics: &[Diagnostic]) -> Vec<(&'static str, &'t str)> {

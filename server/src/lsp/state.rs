@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::base::{Diagnostic, Env, FileContent, FileSet};
+use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::check::cross::check_references;
 use crate::check::files::check_workspace_level;
 use crate::check::tools::check as tools_check;
@@ -342,12 +342,7 @@ impl Project {
         let catalog = ToolCatalog::for_workspace(&previous);
         let stale = file_local_diagnostics(&previous, &path, &catalog);
         let old_facts = facts(&previous);
-        // Since the last rebuild only this file changed, so the snapshot's file set is the
-        // project's but for this one entry: update it in place (it is copied only while a
-        // request still holds the old snapshot) instead of copying every file.
-        let mut next = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
-        Arc::make_mut(&mut next.files).insert(path.clone(), entry.content, entry.version);
-        let reparsed = next.reparse_file(&path);
+        let (next, reparsed) = with_one_file_changed(previous, &path, entry);
         let same_facts = reparsed && facts(&next) == old_facts;
         self.snapshot = Some(Arc::new(next));
         if !same_facts {
@@ -361,17 +356,8 @@ impl Project {
             .map(|l| l.iter().filter(|d| !stale.contains(d)).cloned().collect())
             .unwrap_or_default();
         list.extend(file_local_diagnostics(next, &path, &catalog));
-        list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        list.dedup();
-        let by_file = Arc::make_mut(&mut self.diagnostics);
-        if list.is_empty() {
-            by_file.remove(&path);
-        } else {
-            by_file.insert(path.clone(), list);
-        }
-        self.generation += 1;
-        self.dirty = false;
-        self.pending = Pending::Nothing;
+        store_diagnostics(Arc::make_mut(&mut self.diagnostics), path.clone(), list);
+        self.mark_refreshed();
         Some(path)
     }
 
@@ -410,9 +396,7 @@ impl Project {
             (subagent, removed)
         };
         let old = facts(&previous);
-        let mut next = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
-        Arc::make_mut(&mut next.files).insert(path.clone(), entry.content, entry.version);
-        let reparsed = next.reparse_file(&path);
+        let (next, reparsed) = with_one_file_changed(previous, &path, entry);
         let same = reparsed && facts(&next) == old;
         self.snapshot = Some(Arc::new(next));
         if !same {
@@ -439,23 +423,47 @@ impl Project {
         let by_file = Arc::make_mut(&mut self.diagnostics);
         for (file, mut list) in fresh {
             list.extend(file_local_diagnostics(next, &file, &catalog));
-            list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-            list.dedup();
-            if list.is_empty() {
-                by_file.remove(&file);
-            } else {
-                by_file.insert(file, list);
-            }
+            store_diagnostics(by_file, file, list);
         }
+        self.mark_refreshed();
+        Some(touched)
+    }
+
+    fn mark_refreshed(&mut self) {
         self.generation += 1;
         self.dirty = false;
         self.pending = Pending::Nothing;
-        Some(touched)
     }
 
     /// The last built snapshot, without rebuilding.
     pub fn last_diagnostics(&self) -> Arc<DiagnosticsByFile> {
         self.diagnostics.clone()
+    }
+}
+
+/// `previous` with one file's new content, that file parsed again (false when it is not a parsed
+/// kind). Since the last rebuild only this file changed, the snapshot's file set equals the
+/// project's but for this entry: it is updated in place (copied only while a request still holds
+/// the old snapshot) instead of copying every file.
+fn with_one_file_changed(
+    previous: Arc<Workspace>,
+    path: &Path,
+    entry: FileEntry,
+) -> (Workspace, bool) {
+    let mut next = Arc::try_unwrap(previous).unwrap_or_else(|shared| (*shared).clone());
+    Arc::make_mut(&mut next.files).insert(path.to_path_buf(), entry.content, entry.version);
+    let reparsed = next.reparse_file(path);
+    (next, reparsed)
+}
+
+/// Stores one file's diagnostics in check order (an empty list removes the file).
+fn store_diagnostics(by_file: &mut DiagnosticsByFile, path: PathBuf, mut list: Vec<Diagnostic>) {
+    list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    list.dedup();
+    if list.is_empty() {
+        by_file.remove(&path);
+    } else {
+        by_file.insert(path, list);
     }
 }
 

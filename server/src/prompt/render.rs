@@ -928,17 +928,7 @@ mod tests {
         let mut config = Config::defaults_for(Path::new("/srv/app"));
         config.agent.name = Some("assistant".into());
         edit(&mut config);
-        let mut set = FileSet::new();
-        for (path, text) in files {
-            set.insert_text(PathBuf::from(path), text);
-        }
-        Workspace::build(
-            Arc::new(config),
-            Vec::new(),
-            Arc::new(set),
-            Arc::new(Env::default()),
-            None,
-        )
+        Workspace::from_texts(config, files.iter().copied())
     }
 
     fn context(ws: &Workspace, user: Option<&str>) -> PreviewContext {

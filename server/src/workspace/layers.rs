@@ -707,7 +707,6 @@ pub fn knowledge_files(ws: &Workspace, root: &EffectiveRoot) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::{Env, FileSet};
     use crate::config::{Config, Scope};
     use crate::context::{effective_root, SessionContext};
 
@@ -715,17 +714,7 @@ mod tests {
         let mut config = Config::defaults_for(Path::new("/p"));
         config.agent.name = Some("assistant".into());
         edit(&mut config);
-        let mut set = FileSet::new();
-        for (path, text) in files {
-            set.insert_text(PathBuf::from(path), text);
-        }
-        Workspace::build(
-            Arc::new(config),
-            Vec::new(),
-            Arc::new(set),
-            Arc::new(Env::default()),
-            None,
-        )
+        Workspace::from_texts(config, files.iter().copied())
     }
 
     fn root_for(ws: &Workspace, user: Option<&str>, scope: Scope) -> EffectiveRoot {
