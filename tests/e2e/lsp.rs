@@ -271,6 +271,31 @@ fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
+/// Decodes `%XX` escapes of a file URI's path (the server encodes spaces and other characters).
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
 /// A private copy of a fixture (tests that write files must not touch the repository).
 fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -1066,7 +1091,9 @@ fn the_server_reports_what_check_reports() {
         let report = client.request("workspace/diagnostic", json!({"previousResultIds": []}));
         let mut from_server: Vec<Reported> = Vec::new();
         for item in report["items"].as_array().unwrap() {
-            let path = PathBuf::from(item["uri"].as_str().unwrap().trim_start_matches("file://"));
+            let path = PathBuf::from(percent_decode(
+                item["uri"].as_str().unwrap().trim_start_matches("file://"),
+            ));
             let text = std::fs::read_to_string(&path).unwrap_or_default();
             for d in item["items"].as_array().unwrap() {
                 let (message, consequence) = d["message"]

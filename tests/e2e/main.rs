@@ -8,4 +8,5 @@ mod lsp;
 mod normalize;
 mod preview;
 mod realistic;
+mod rules;
 mod support;
