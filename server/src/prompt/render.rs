@@ -852,16 +852,9 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
     }
 }
 
-/// The metadata entries of a skill; the snapshot's placeholder parse keeps none, so `name` and
-/// `description` stand in for them then.
+/// The metadata entries of a skill, in YAML order (a loaded skill always has `name` and
+/// `description` among them).
 fn skill_metadata(s: &mut String, skill: &MergedSkill) {
-    if skill.doc.metadata.is_empty() {
-        append_xml_node(s, "name", &Value::Str(skill.name.clone()), 1);
-        if let Some(d) = &skill.doc.description {
-            append_xml_node(s, "description", &Value::Str(d.clone()), 1);
-        }
-        return;
-    }
     for entry in &skill.doc.metadata {
         append_xml_node(s, &entry.key, &entry.value.value, 1);
     }
