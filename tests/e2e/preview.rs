@@ -33,6 +33,12 @@ const CASES: &[(&str, &str, &[&str], i32)] = &[
     ),
     ("basic-no-user", "preview-basic", &[], 0),
     (
+        "metadata-alice",
+        "preview-metadata",
+        &["--user", "alice", "--session", "s1"],
+        0,
+    ),
+    (
         "basic-alice-2026-08",
         "preview-basic",
         &["--user", "alice", "--session", "s1", "--harness", "2026-08"],
@@ -436,4 +442,21 @@ fn json_diff_carries_both_previews() {
     let diff = json["diff"].as_str().unwrap();
     assert!(diff.contains("-The workspace directory is: "));
     assert!(diff.contains("/.agentscope/workspace/alice\n+The workspace directory is: "));
+}
+
+#[test]
+fn dates_in_skill_metadata_are_noted_as_utc() {
+    let output = run(&fixture_dir("preview-metadata"), &["--user", "alice"]);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.lines().any(|l| l
+            == "note[time-zone]: dates in skill metadata are printed as `java.util.Date.toString()` \
+                in UTC; the runtime prints them in the JVM's default time zone"),
+        "{stderr}"
+    );
+    // Without a date in any skill there is no such note.
+    let plain = run(&fixture_dir("preview-basic"), &["--user", "alice"]);
+    assert!(!String::from_utf8(plain.stderr)
+        .unwrap()
+        .contains("time-zone"));
 }

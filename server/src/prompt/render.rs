@@ -810,6 +810,19 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
     for skill in &skills {
         s.push_str("<skill>\n");
         skill_metadata(&mut s, skill);
+        if skill
+            .doc
+            .metadata
+            .iter()
+            .any(|e| holds_date(&e.value.value))
+        {
+            out.note(
+                "time-zone",
+                "dates in skill metadata are printed as `java.util.Date.toString()` in UTC; the \
+                 runtime prints them in the JVM's default time zone"
+                    .to_string(),
+            );
+        }
         s.push_str("  <skill-id>");
         push_escaped(&mut s, &skill.name);
         s.push('_');
@@ -849,6 +862,16 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
             Vec::new(),
             texts::CODE_EXECUTION_SECTION,
         );
+    }
+}
+
+/// True when a YAML value is or contains a timestamp (printed in the JVM's time zone).
+fn holds_date(value: &Value) -> bool {
+    match value {
+        Value::Date { .. } => true,
+        Value::List(items) => items.iter().any(|n| holds_date(&n.value)),
+        Value::Map(entries) => entries.iter().any(|e| holds_date(&e.value.value)),
+        _ => false,
     }
 }
 
