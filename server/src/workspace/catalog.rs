@@ -259,6 +259,19 @@ impl ToolInfo {
     }
 }
 
+/// Names of the servers among `servers` whose `enableTools` lists `tool`.
+fn servers_listing(servers: &[McpTools], tool: &str) -> Vec<String> {
+    servers
+        .iter()
+        .filter(|m| {
+            m.tools
+                .as_ref()
+                .is_some_and(|t| t.iter().any(|t| t == tool))
+        })
+        .map(|m| m.server.clone())
+        .collect()
+}
+
 fn backticked(names: &[String]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     quoted.join(", ")
@@ -402,32 +415,14 @@ impl ToolCatalog {
         if let Some((_, group)) = self.builtins.iter().find(|(n, _)| *n == name) {
             return ToolOrigin::BuiltIn(*group);
         }
-        let servers: Vec<String> = self
-            .mcp
-            .iter()
-            .filter(|m| {
-                m.tools
-                    .as_ref()
-                    .is_some_and(|t| t.iter().any(|t| t == name))
-            })
-            .map(|m| m.server.clone())
-            .collect();
+        let servers = servers_listing(&self.mcp, name);
         if !servers.is_empty() {
             return ToolOrigin::Mcp { servers };
         }
         if let Some(group) = self.disabled.get(name) {
             return ToolOrigin::BuiltInDisabled(*group);
         }
-        let skipped: Vec<String> = self
-            .skipped_mcp
-            .iter()
-            .filter(|m| {
-                m.tools
-                    .as_ref()
-                    .is_some_and(|t| t.iter().any(|t| t == name))
-            })
-            .map(|m| m.server.clone())
-            .collect();
+        let skipped = servers_listing(&self.skipped_mcp, name);
         if !skipped.is_empty() {
             return ToolOrigin::McpNotRegistered { servers: skipped };
         }
