@@ -1415,3 +1415,96 @@ fn each_workspace_folder_has_its_own_configuration() {
         .contains("This is the toolsy."));
     assert_eq!(client.shutdown(), 0);
 }
+
+/// A client that writes requests and never reads the answers: every hop from stdin to stdout is
+/// bounded, so the server stops reading instead of queueing answers, and its memory stays flat.
+#[test]
+fn a_client_that_never_reads_does_not_grow_the_server() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .arg("serve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // 200 000 requests whose error answers (each naming a 1 000-character run id) add up to
+    // over 200 MB if the server queued them.
+    let run_id = "r".repeat(1000);
+    let writer = std::thread::spawn(move || {
+        let mut sent = 0u32;
+        for id in 0..200_000u32 {
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"agentws/normalizePath","params":{{"runId":"{run_id}","path":"notes/{id}.md"}}}}"#
+            );
+            let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+            if stdin.write_all(frame.as_bytes()).is_err() {
+                break;
+            }
+            sent += 1;
+        }
+        (stdin, sent)
+    });
+    let status = format!("/proc/{}/status", child.id());
+    let peak_kb = |status: &str| -> u64 {
+        std::fs::read_to_string(status)
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+            .unwrap_or(0)
+    };
+    // Let the writer fill every buffer; the server must then be stalled, not accumulating.
+    let mut peak = 0;
+    for _ in 0..30 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        peak = peak.max(peak_kb(&status));
+    }
+    assert!(
+        !writer.is_finished(),
+        "the server read everything without anyone reading its answers"
+    );
+    assert!(
+        peak > 0 && peak < 48 * 1024,
+        "server peak resident memory {peak} kB"
+    );
+
+    // Reading again releases the pipeline: every request is answered.
+    let reader = std::thread::spawn(move || {
+        let mut input = std::io::BufReader::new(stdout);
+        let mut refused = 0u32;
+        while refused < 200_000 {
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if std::io::BufRead::read_line(&mut input, &mut line).unwrap() == 0 {
+                    return refused;
+                }
+                match line.trim_end().strip_prefix("Content-Length: ") {
+                    Some(n) => length = n.parse().unwrap(),
+                    None if line.trim_end().is_empty() => break,
+                    None => {}
+                }
+            }
+            let mut body = vec![0; length];
+            input.read_exact(&mut body).unwrap();
+            if String::from_utf8_lossy(&body).contains("\"unknown-run\"") {
+                refused += 1;
+            }
+        }
+        refused
+    });
+    let (mut stdin, sent) = writer.join().unwrap();
+    assert_eq!(sent, 200_000);
+    assert_eq!(reader.join().unwrap(), 200_000);
+    let exit = r#"{"jsonrpc":"2.0","method":"exit"}"#;
+    stdin
+        .write_all(format!("Content-Length: {}\r\n\r\n{exit}", exit.len()).as_bytes())
+        .unwrap();
+    drop(stdin);
+    let _ = child.wait();
+}
