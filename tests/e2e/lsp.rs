@@ -1431,7 +1431,7 @@ fn a_client_that_never_reads_does_not_grow_the_server() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = child.stdout.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
     // 200 000 requests whose error answers (each naming a 1 000-character run id) add up to
     // over 200 MB if the server queued them.
     let run_id = "r".repeat(1000);
