@@ -230,7 +230,17 @@ fn parse_text(doc: &mut SubagentDoc, text: &str, out: &mut Vec<Diagnostic>) {
         Ok(split) => split,
         Err(SubagentSplitError::NoFrontmatter) => {
             fail(doc, SubagentDrop::NoFrontmatter);
-            out.push(match frontmatter::opening_trap(text) {
+            let trap = frontmatter::opening_trap(text);
+            // A README beside the specs documents the folder (the runtime's own scaffolds ship
+            // one): dropping it is what its author wants, so it is not reported unless it looks
+            // like a spec whose frontmatter the runtime misses.
+            let readme = path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case("README.md"));
+            if readme && trap.is_none() {
+                return;
+            }
+            out.push(match trap {
                 Some(OpeningTrap::Bom { range }) => rules::SA018
                     .at(&path, range, "the file starts with a UTF-8 byte order mark; the runtime sees no `---` and silently ignores the file")
                     .with_fix(edit_fix(&path, range, "", "Delete the byte order mark")),
@@ -773,6 +783,22 @@ mod tests {
             .iter()
             .map(|d| (d.code, d.range.start, d.range.end))
             .collect()
+    }
+
+    #[test]
+    fn a_readme_without_frontmatter_is_documentation_not_a_dropped_spec() {
+        let readme = parse_at(
+            "subagents/README.md",
+            "# Subagents\n\nEach file is a subagent.\n",
+        );
+        assert_eq!(readme.outcome, Err(SubagentDrop::NoFrontmatter));
+        assert_eq!(codes(&readme), vec![]);
+        // A README that tries to be a spec still gets the trap it falls into.
+        let bom = parse_at("subagents/readme.md", "\u{feff}---\ndescription: d\n---\n");
+        assert_eq!(codes(&bom), vec![("SA018", 0, 3)]);
+        // Any other file without frontmatter is reported.
+        let general = parse_at("subagents/general.md", "# General Subagent\n");
+        assert_eq!(codes(&general), vec![("SA001", 0, 0)]);
     }
 
     #[test]
