@@ -271,6 +271,18 @@ fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
+/// The markdown of the hover at a position (empty when there is none).
+fn hover_text(client: &mut Client, path: &Path, line: u32, character: u32) -> String {
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}}),
+    );
+    hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// Decodes `%XX` escapes of a file URI's path (the server encodes spaces and other characters).
 fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
@@ -1201,40 +1213,21 @@ fn tools_json_edits_recheck_subagents_and_offer_add_to_allow() {
         json!({"start": {"line": 3, "character": 4}, "end": {"line": 3, "character": 15}})
     );
 
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri(&researcher)}, "position": {"line": 3, "character": 6}}),
-    );
     assert_eq!(
-        hover["contents"]["value"],
+        hover_text(&mut client, &researcher, 3, 6),
         "`lookup_docs`: MCP tool of `search`; removed: not in tools.json `allow`"
     );
     // Keys of tools.json servers and of agentws.toml are documented from their schema tables.
-    let key_hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri(&tools)}, "position": {"line": 3, "character": 70}}),
-    );
     assert_eq!(
-        key_hover["contents"]["value"],
+        hover_text(&mut client, &tools, 3, 70),
         "**enableTools**\n\nAllow-list of the server's tools; empty or absent: all of them."
     );
     let config = root.join("agentws.toml");
-    let table_hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri(&config)}, "position": {"line": 0, "character": 3}}),
-    );
     assert_eq!(
-        table_hover["contents"]["value"],
+        hover_text(&mut client, &config, 0, 3),
         "**agent**\n\nWhat the builder sets on the agent: name, prompt, context files, memory budget."
     );
-    let name_hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri(&config)}, "position": {"line": 1, "character": 1}}),
-    );
-    assert!(name_hover["contents"]["value"]
-        .as_str()
-        .unwrap()
-        .starts_with("**name**\n\nBuilder `name`."));
+    assert!(hover_text(&mut client, &config, 1, 1).starts_with("**name**\n\nBuilder `name`."));
     let symbols = client.request(
         "textDocument/documentSymbol",
         json!({"textDocument": {"uri": uri(&config)}}),

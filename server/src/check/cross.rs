@@ -3,11 +3,10 @@
 //! `workspace.path` targets, subagent `tools:` against the tool catalog, and prompt text that
 //! mentions tools tools.json removes.
 //!
-//! Pure over the snapshot. Per-file entry point `check_file` so an editor change re-checks only the
-//! files that depend on it.
+//! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate so the
+//! driver can run it in parallel and the language server per edited file.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 use std::sync::Arc;
 
 use crate::base::{Diagnostic, Related, TextRange};
@@ -41,27 +40,6 @@ pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Dia
         .flat_map(|s| check_subagent(workspace, &index, catalog, s))
         .collect();
     out.extend(duplicates(workspace));
-    out
-}
-
-/// Cross-file diagnostics whose primary location is `path`.
-pub fn check_file(workspace: &Workspace, path: &Path) -> Vec<Diagnostic> {
-    let index = SkillNames::new(workspace);
-    let catalog = ToolCatalog::for_workspace(workspace);
-    let mut out: Vec<Diagnostic> = workspace
-        .subagents
-        .iter()
-        .filter(|s| s.path == path)
-        .flat_map(|s| check_subagent(workspace, &index, &catalog, s))
-        .collect();
-    if let Some(file) = workspace
-        .workspace_files()
-        .into_iter()
-        .find(|f| f.path == path)
-    {
-        out.extend(removed_tool_mentions(&catalog, file));
-    }
-    out.extend(duplicates(workspace).into_iter().filter(|d| d.path == path));
     out
 }
 

@@ -103,8 +103,8 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
     }
     // Per-file passes run in parallel; the whole-workspace ones once.
     let catalog = ToolCatalog::for_workspace(workspace);
-    let per_file: Vec<Diagnostic> = workspace
-        .workspace_files()
+    let files = workspace.workspace_files();
+    let per_file: Vec<Diagnostic> = files
         .par_iter()
         .flat_map_iter(|file| {
             let mut found = files::check_file(workspace, *file);
@@ -124,7 +124,7 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
     diagnostics.dedup();
 
     let mut files_checked = BTreeMap::new();
-    for file in workspace.workspace_files() {
+    for file in &files {
         if !matches!(file.entry.content, crate::base::FileContent::NotLoaded) {
             *files_checked.entry(file.kind).or_insert(0) += 1;
         }

@@ -5,10 +5,11 @@
 //! Joins are written where the runtime writes them, and named after it: `join_if_needed` is the
 //! `"\n"` the middlewares add only when the prompt is non-empty and does not end with `\n`.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use super::texts::{self, format_java};
 use super::*;
+use crate::base::pathutil::normalize_lexically;
 use crate::config::{FilesystemMode, HarnessVersion, PathMode};
 use crate::context::{self, ContextError, EffectiveRoot};
 use crate::syntax::java;
@@ -483,13 +484,13 @@ fn workspace_paragraph(
                 "## Workspace\nProject (the user's source tree you're assisting with): {project}\n\
                  Workspace (your home base — memory, sessions, skills, runtime data): {advertised}\n"
             );
-            let project_norm = lexical_normalize(&config.project);
-            let workspace_norm = lexical_normalize(&config.workspace);
+            let project_norm = normalize_lexically(&config.project);
+            let workspace_norm = normalize_lexically(&config.workspace);
             let extra: Vec<String> = config
                 .filesystem
                 .additional_roots
                 .iter()
-                .map(|r| lexical_normalize(r))
+                .map(|r| normalize_lexically(r))
                 .filter(|r| *r != project_norm && *r != workspace_norm)
                 .map(|r| context::display_path(&r))
                 .collect();
@@ -574,23 +575,6 @@ fn workspace_paragraph(
             )
         }
     }
-}
-
-/// `Path.normalize()` without touching the disk.
-fn lexical_normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 struct AdditionalFile {
@@ -938,6 +922,7 @@ mod tests {
     use crate::base::{Env, FileSet};
     use crate::config::{Config, Scope};
     use crate::syntax::yaml::Entry;
+    use std::path::PathBuf;
     use std::sync::Arc;
 
     fn workspace(files: &[(&str, &str)], edit: impl FnOnce(&mut Config)) -> Workspace {

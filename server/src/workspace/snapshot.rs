@@ -183,17 +183,6 @@ impl Workspace {
         }
     }
 
-    /// This snapshot with the text of one existing skill, subagent or tools.json file replaced:
-    /// that file is parsed again, everything else is shared. `None` when `path` is not such a
-    /// file of this snapshot (callers then rebuild).
-    pub fn with_file_text(&self, files: Arc<FileSet>, path: &Path) -> Option<Workspace> {
-        let mut next = Workspace {
-            files,
-            ..self.clone()
-        };
-        next.reparse_file(path).then_some(next)
-    }
-
     /// Parses the skill, subagent or tools.json at `path` again from the file set, in place;
     /// false when `path` is not such a file of this snapshot.
     pub fn reparse_file(&mut self, path: &Path) -> bool {
