@@ -303,13 +303,15 @@ pub fn sarif_schema() -> PathBuf {
     schema
 }
 
-/// Validates a SARIF document with the PyPI `jsonschema` package (installed by .ci/run).
+/// Validates a SARIF document with the PyPI `jsonschema` package. `.ci/run` installs it in a
+/// virtual environment and names its interpreter in `AGENTWS_PYTHON`; elsewhere `python3` is used.
 pub fn assert_valid_sarif(sarif: &str) {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log.sarif");
     std::fs::write(&log, sarif).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/tools/validate_sarif.py");
-    let out = std::process::Command::new("python3")
+    let python = std::env::var_os("AGENTWS_PYTHON").unwrap_or_else(|| "python3".into());
+    let out = std::process::Command::new(python)
         .arg(script)
         .arg(sarif_schema())
         .arg(&log)
