@@ -276,6 +276,15 @@ fn run_level_refusals() {
         ("session=AGENTS.md", "invalid-id"),
         ("session=x\u{1}", "invalid-id"),
         ("sandbox=/", "invalid-sandbox-root"),
+        ("sandbox=/.", "invalid-sandbox-root"),
+        ("sandbox=//", "invalid-sandbox-root"),
+        ("sandbox=/./.", "invalid-sandbox-root"),
+        ("user=docs", "invalid-id"), // first folder of the context file ./docs/extra.md
+        ("user=SOUL.md", "invalid-id"), // the context file SOUL.md
+        ("session=Docs", "invalid-id"),
+        ("user=Knowledge", "invalid-id"),
+        ("user=a\u{200B}", "invalid-id"),
+        ("user=a\u{202E}", "invalid-id"),
         ("sandbox=workspace", "invalid-sandbox-root"),
         ("scope=team", "invalid-params"),
         ("filesystem=remote", "unsupported-filesystem"),
