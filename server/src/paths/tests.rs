@@ -213,6 +213,20 @@ const CASES: &[(&str, Op, &str, &str)] = &[
     ("e2b", R, "/workspace/a", "!outside-roots"),
     ("e2b", W, "file:///home/user/a", "a => /home/user/a"),
     ("e2b", R, "/home/username/a", "!outside-roots"),
+    // The project's own configuration: readable, never writable (it binds every run).
+    ("alice", R, "/srv/project/agentws.toml", "/srv/project/agentws.toml => /srv/project/agentws.toml"),
+    ("alice", W, "/srv/project/agentws.toml", "!shared-read-only"),
+    ("alice", W, "file:///srv/project/agentws.toml", "!shared-read-only"),
+    ("alice-unr", W, "/srv/project/AGENTWS.toml", "!shared-read-only"), // one file on a case-insensitive volume
+    ("global", W, "/srv/project/./agentws.toml", "!shared-read-only"),
+    ("alice", W, "/srv/project/sub/agentws.toml", "/srv/project/sub/agentws.toml => /srv/project/sub/agentws.toml"),
+    ("alice", W, "agentws.toml", "agentws.toml => /srv/ws/alice/agentws.toml"), // not the project's
+    // The workspace spelled with other letter case is the workspace on macOS and Windows.
+    ("alice-unr", W, "/srv/WS/bob/x", "!cross-namespace"),
+    ("alice-unr", R, "/SRV/ws/alice/x", "!cross-namespace"),
+    ("alice", R, "/Srv/Ws", "!cross-namespace"),
+    ("global", R, "/srv/WS/bob/x", "!outside-roots"), // no namespace: nothing to cross
+    ("alice-unr", R, "/srv/ws2/x", "/srv/ws2/x => /srv/ws2/x"),
 ];
 
 #[test]
