@@ -1099,6 +1099,46 @@ fn editor_features_on_the_fixture() {
         uri(&ws(&root).join("skills/pdf-tools")).as_str()
     );
 
+    // Names the runtime could not load, or that would move the folder, are refused.
+    for bad in [
+        "..",
+        ".",
+        "a\u{0}b",
+        "",
+        "  ",
+        "a/b",
+        "../../escape",
+        "..\\x",
+        "a\nb",
+        "_drafts",
+        ".archive",
+        " pdf",
+        "c:x",
+    ]
+    .into_iter()
+    .map(String::from)
+    .chain(["x".repeat(256)])
+    {
+        let answer = client.call(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": bad}),
+        );
+        assert_eq!(answer["error"]["code"], -32602, "{bad:?}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("is not a usable skill name: "),
+            "{bad:?}: {message}"
+        );
+    }
+    let answer = client.call(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": ".."}),
+    );
+    assert_eq!(
+        answer["error"]["message"],
+        "`..` is not a usable skill name: `.` and `..` name the folder itself or its parent, not a new folder"
+    );
+
     // Code action on a SKILL.md without frontmatter.
     let actions = client.request(
         "textDocument/codeAction",
