@@ -309,19 +309,15 @@ pub fn id_shape_problem(id: &str) -> Option<String> {
     Some(problem.to_string())
 }
 
-/// The first folder (or the file name) of each configured additional context file, as the
-/// workspace-relative path the runtime reads (`./docs/x.md` and `docs\x.md` ⇒ `docs`).
-pub fn context_file_first_segments(config: &Config) -> impl Iterator<Item = (&str, &str)> {
-    config
-        .agent
-        .additional_context_files
-        .iter()
-        .filter_map(|entry| {
-            entry
-                .split(['/', '\\'])
-                .find(|s| !s.is_empty() && *s != ".")
-                .map(|first| (entry.as_str(), first))
-        })
+/// The first segment of a configured additional context file as the workspace-relative path
+/// the runtime reads (`./docs/x.md` and `docs\\x.md` ⇒ `docs`), and whether it is a folder (the
+/// file lies deeper) rather than the file itself.
+pub fn context_file_first_segment(entry: &str) -> Option<(&str, bool)> {
+    let mut segments = entry
+        .split(['/', '\\'])
+        .filter(|s| !s.is_empty() && *s != ".");
+    let first = segments.next()?;
+    Some((first, segments.next().is_some()))
 }
 
 /// The reserved name `id` equals without letter case, if any.
@@ -332,27 +328,28 @@ fn reserved_name<'a>(id: &str, names: impl Iterator<Item = &'a str>) -> Option<&
 
 fn check_id(config: &Config, kind: &str, id: &str) -> Result<(), ContextError> {
     let problem = id_shape_problem(id).or_else(|| {
-        let (entry, first) = context_file_first_segments(config)
-            .find(|(_, first)| fold_case(first) == fold_case(id))?;
-        Some(
-            if entry
-                .split(['/', '\\'])
-                .filter(|s| !s.is_empty() && *s != ".")
-                .count()
-                > 1
-            {
-                format!(
-                    "names the folder `{first}` of the shared additional context file `{entry}`: \
+        let folded = fold_case(id);
+        let (entry, first, nested) =
+            config
+                .agent
+                .additional_context_files
+                .iter()
+                .find_map(|entry| {
+                    let (first, nested) = context_file_first_segment(entry)?;
+                    (fold_case(first) == folded).then_some((entry, first, nested))
+                })?;
+        Some(if nested {
+            format!(
+                "names the folder `{first}` of the shared additional context file `{entry}`: \
                  this id's namespace folder would be that folder, and its file tools would write \
                  the file every other user's prompt reads"
-                )
-            } else {
-                format!(
+            )
+        } else {
+            format!(
                 "names the shared additional context file `{entry}`: this id's namespace folder \
                  would take the place of the file every other user's prompt reads"
             )
-            },
-        )
+        })
     });
     match problem {
         Some(problem) => Err(ContextError {
