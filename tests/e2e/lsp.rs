@@ -1018,6 +1018,36 @@ fn run_begin_refuses_what_it_cannot_bind() {
         json!({"filesystem": "sandbox", "sandboxRoot": "/workspace/./"}),
     );
     assert_eq!(sandbox["root"], "/workspace");
+
+    // A misspelt `op` must not turn a write into a read; a misspelt `runId` is no run.
+    let run = client.request("agentws/runBegin", json!({"userId": "alice"}));
+    let shared = format!("{}/NOTES.md", ws(&root).display());
+    let misspelt = client.call(
+        "agentws/normalizePath",
+        json!({"runId": run["runId"], "path": shared, "operation": "write"}),
+    );
+    assert_eq!(misspelt["error"]["code"], -32602, "{misspelt}");
+    assert!(misspelt["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("unknown field `operation`"));
+    let write = client.call(
+        "agentws/normalizePath",
+        json!({"runId": run["runId"], "path": shared, "op": "write"}),
+    );
+    assert_eq!(
+        write["error"]["data"]["code"], "shared-read-only",
+        "{write}"
+    );
+    let end = client.call(
+        "agentws/runEnd",
+        json!({"runId": run["runId"], "force": true}),
+    );
+    assert_eq!(end["error"]["code"], -32602, "{end}");
+    assert_eq!(
+        client.request("agentws/runEnd", json!({"runId": run["runId"]})),
+        Value::Null
+    );
     assert_eq!(client.shutdown(), 0);
 }
 

@@ -52,9 +52,10 @@ pub struct RunInfo {
     pub root: String,
 }
 
-/// `agentws/normalizePath` parameters (`op` defaults to `read`).
+/// `agentws/normalizePath` parameters (`op` defaults to `read`). Unknown fields are errors: a
+/// misspelt `operation: "write"` would otherwise be judged as a read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NormalizeParams {
     pub run_id: String,
     pub path: String,
@@ -64,7 +65,7 @@ pub struct NormalizeParams {
 
 /// `agentws/runEnd` parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RunEndParams {
     pub run_id: String,
 }
