@@ -411,7 +411,7 @@ impl Run {
         }
         if self.namespace.is_some()
             && !roots.base.is_empty()
-            && under(&fold_case(path), &fold_case(&roots.base)).is_some()
+            && under_ignoring_case(path, &roots.base)
         {
             return Err(Refusal::new(
                 RefusalCode::CrossNamespace,
@@ -786,6 +786,17 @@ fn under<'a>(path: &'a str, root: &str) -> Option<&'a str> {
     } else {
         rest.strip_prefix('/')
     }
+}
+
+/// `under` compared as a case-insensitive volume compares names; without allocating when both
+/// sides are ASCII (the common case).
+fn under_ignoring_case(path: &str, root: &str) -> bool {
+    if path.is_ascii() && root.is_ascii() {
+        return path.len() >= root.len()
+            && path.as_bytes()[..root.len()].eq_ignore_ascii_case(root.as_bytes())
+            && (root == "/" || path.len() == root.len() || path.as_bytes()[root.len()] == b'/');
+    }
+    under(&fold_case(path), &fold_case(root)).is_some()
 }
 
 fn join(root: &str, rel: &str) -> String {

@@ -227,6 +227,8 @@ const CASES: &[(&str, Op, &str, &str)] = &[
     ("alice", R, "/Srv/Ws", "!cross-namespace"),
     ("global", R, "/srv/WS/bob/x", "!outside-roots"), // no namespace: nothing to cross
     ("alice-unr", R, "/srv/ws2/x", "/srv/ws2/x => /srv/ws2/x"),
+    ("alice-unr", R, "/srv/WS2/x", "/srv/WS2/x => /srv/WS2/x"), // component boundary, any case
+    ("alice-unr", W, "/\u{17F}rv/ws/bob/x", "!cross-namespace"), // long s folds to s (APFS, NTFS)
 ];
 
 #[test]
