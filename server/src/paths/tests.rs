@@ -567,6 +567,49 @@ proptest! {
         }
     }
 
+    /// Whatever id a run starts with, no write it is allowed lands on a shared asset of the base
+    /// workspace — compared without letter case, as a macOS or Windows volume would.
+    #[test]
+    fn no_accepted_write_lands_on_a_shared_asset(
+        user in prop_oneof![
+            id(),
+            prop::sample::select(vec![
+                "docs", "Docs", "DOCS", "Guide.md", "guide.MD", "Skills", "KNOWLEDGE", "Tools.json",
+                "agents.md", "subagents", "alice", "team",
+            ]).prop_map(String::from),
+        ],
+        scope in prop_oneof![Just(Scope::User), Just(Scope::Session)],
+        rel in prop_oneof![
+            clean_relative(),
+            prop::sample::select(vec![
+                "Guide.md", "guide.md", "docs/Guide.md", "pdf/SKILL.md", "x.md", ".",
+            ]).prop_map(String::from),
+        ],
+        absolute in any::<bool>(),
+    ) {
+        let mut config = config();
+        config.agent.additional_context_files = vec!["docs/Guide.md".into(), "Guide.md".into()];
+        let mut ctx = SessionContext::from_config(&config);
+        ctx.user_id = Some(user.clone());
+        ctx.session_id = Some(user.clone());
+        ctx.scope = scope;
+        let options = RunOptions { disk: DiskAccess::Lexical, ..RunOptions::from_config(&config) };
+        let Ok(run) = Run::new(&config, &ctx, options) else {
+            return Ok(());
+        };
+        let input = if absolute { format!("/srv/ws/{user}/{rel}") } else { rel.clone() };
+        if let Ok(n) = run.normalize(&input, W) {
+            if let Some(in_base) = n.path.strip_prefix("/srv/ws/") {
+                let folded = crate::context::fold_case(in_base);
+                let first = folded.split('/').next().unwrap_or("");
+                let shared = ["agents.md", "memory.md", "tools.json", "guide.md"].contains(&folded.as_str())
+                    || ["knowledge", "skills", "subagents", ".skills-cache"].contains(&first)
+                    || folded == "docs/guide.md";
+                prop_assert!(!shared, "user {:?}: {:?} -> {:?}", user, input, n);
+            }
+        }
+    }
+
     #[test]
     fn never_panics_on_any_input(input in any::<String>()) {
         let _ = run_for("alice").normalize(&input, R);
