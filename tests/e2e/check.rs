@@ -196,7 +196,12 @@ fn paths_are_relative_to_the_current_folder() {
         .collect();
     assert_eq!(
         paths,
-        ["workspace/MEMORY.md", "../agentws.toml", "../agentws.toml"]
+        [
+            "workspace/MEMORY.md",
+            "../agentws.toml",
+            "../agentws.toml",
+            "../agentws.toml"
+        ]
     );
 }
 
@@ -249,9 +254,10 @@ fn concise_and_github_formats() {
         stdout(&out),
         "cli-basic/.agentscope/workspace/MEMORY.md:1:1: warning[WS003] `MEMORY.md` in the shared workspace is blank\n\
          cli-basic/agentws.toml:3:29: warning[WS011] additional context file `SOUL.md` exists in no workspace folder\n\
+         cli-basic/agentws.toml:3:40: warning[CF012] additional context file `笔记/灵魂 😀.md` lies in `笔记/`, the namespace folder of the user or session id `笔记`: its file tools write `灵魂 😀.md` there, the file every other user's prompt reads\n\
          cli-basic/agentws.toml:3:40: warning[WS011] additional context file `笔记/灵魂 😀.md` exists in no workspace folder\n\
          Checked 6 files: 1 agentws.toml, 1 AGENTS.md, 1 MEMORY.md, 1 skill, 1 subagent, 1 tools.json.\n\
-         Found 0 errors, 3 warnings, 0 infos.\n"
+         Found 0 errors, 4 warnings, 0 infos.\n"
     );
     let out = run(
         &fixtures_dir(),
@@ -259,7 +265,7 @@ fn concise_and_github_formats() {
     );
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3);
+    assert_eq!(lines.len(), 4);
     assert!(lines[1].starts_with(
         "::warning file=cli-basic/agentws.toml,line=3,col=29,endLine=3,endColumn=38,title=WS011::additional context file `SOUL.md` exists in no workspace folder%0A"
     ), "{}", lines[1]);

@@ -906,6 +906,151 @@ fn custom_methods_answer_as_documented() {
     assert_eq!(client.shutdown(), 0);
 }
 
+/// `runBegin` binds only what the CLI would bind: unknown fields, missing projects, projects
+/// whose agentws.toml has errors (in a workspace folder, unsaved or outside every folder) and ids
+/// that would take a shared file are refused, each with its documented code.
+#[test]
+fn run_begin_refuses_what_it_cannot_bind() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let outside = tempfile::tempdir().unwrap();
+    let broken = outside.path().join("broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    let conflicting = "[agent]\nname = \"x\"\n[filesystem]\nsandbox_root = \"/home/user\"\nworkspace_spec_root = \"/workspace\"\n";
+    std::fs::write(broken.join("agentws.toml"), conflicting).unwrap();
+    let (mut client, _) = Client::start(&[&root], Options::default());
+
+    // A misspelt field is an error naming it, never a run bound to the agent's namespace.
+    let misspelt = client.call("agentws/runBegin", json!({"userID": "alice"}));
+    assert_eq!(misspelt["error"]["code"], -32602, "{misspelt}");
+    let message = misspelt["error"]["message"].as_str().unwrap();
+    assert!(message.contains("unknown field `userID`"), "{message}");
+    let nested = client.call(
+        "agentws/runBegin",
+        json!({"userId": "alice", "sandbox_root": "/workspace"}),
+    );
+    assert_eq!(nested["error"]["code"], -32602, "{nested}");
+    assert!(nested["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("unknown field `sandbox_root`"));
+
+    let refusal = |client: &mut Client, params: Value| -> (String, String) {
+        let answer = client.call("agentws/runBegin", params);
+        assert_eq!(answer["error"]["code"], -32002, "{answer}");
+        (
+            answer["error"]["data"]["code"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+            answer["error"]["message"].as_str().unwrap().to_string(),
+        )
+    };
+    // A project that does not exist, by path and by URI.
+    let missing = root.join("no-such-project");
+    for project in [
+        missing.display().to_string(),
+        uri(&missing),
+        outside.path().join("gone").display().to_string(),
+    ] {
+        let (code, message) = refusal(&mut client, json!({"project": project, "userId": "alice"}));
+        assert_eq!(code, "invalid-config", "{project}");
+        assert!(message.contains("does not exist"), "{message}");
+    }
+    // A project outside every folder whose agentws.toml has errors.
+    let (code, message) = refusal(
+        &mut client,
+        json!({"project": broken.display().to_string(), "userId": "alice"}),
+    );
+    assert_eq!(code, "invalid-config");
+    assert!(message.contains("(CF009)"), "{message}");
+    // The workspace folder itself, once its agentws.toml has errors; fixed again, it binds.
+    let config = root.join("agentws.toml");
+    let good = std::fs::read_to_string(&config).unwrap();
+    assert!(client.request("agentws/runBegin", json!({"userId": "alice"}))["runId"].is_string());
+    let config_uri = uri(&config);
+    let change = json!({"changes": [{"uri": config_uri, "type": 2}]});
+    std::fs::write(
+        &config,
+        format!("{good}\n[filesystem]\nsandbox_root = \"/.\"\n"),
+    )
+    .unwrap();
+    client.notify("workspace/didChangeWatchedFiles", change.clone());
+    client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == config_uri.as_str()
+            && codes(&m["params"]["diagnostics"]) == ["CF008"]
+    });
+    let (code, message) = refusal(&mut client, json!({"userId": "alice"}));
+    assert_eq!(code, "invalid-config");
+    assert!(message.contains("(CF008)"), "{message}");
+    std::fs::write(&config, &good).unwrap();
+    client.notify("workspace/didChangeWatchedFiles", change);
+    client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == config_uri.as_str()
+            && codes(&m["params"]["diagnostics"]).is_empty()
+    });
+    assert!(client.request("agentws/runBegin", json!({"userId": "alice"}))["runId"].is_string());
+
+    // Ids that would take a shared file, invisible ids and `/` spelled `/.` as a sandbox root.
+    for (params, expected) in [
+        (json!({"userId": "NOTES.md"}), "invalid-id"),
+        (
+            json!({"sessionId": "notes.MD", "scope": "session"}),
+            "invalid-id",
+        ),
+        (json!({"userId": "ali\u{200B}ce"}), "invalid-id"),
+        (json!({"userId": "x".repeat(256)}), "invalid-id"),
+        (
+            json!({"filesystem": "sandbox", "sandboxRoot": "/."}),
+            "invalid-sandbox-root",
+        ),
+        (
+            json!({"filesystem": "sandbox", "sandboxRoot": "//"}),
+            "invalid-sandbox-root",
+        ),
+    ] {
+        let (code, message) = refusal(&mut client, params.clone());
+        assert_eq!(code, expected, "{params}: {message}");
+    }
+    let sandbox = client.request(
+        "agentws/runBegin",
+        json!({"filesystem": "sandbox", "sandboxRoot": "/workspace/./"}),
+    );
+    assert_eq!(sandbox["root"], "/workspace");
+
+    // A misspelt `op` must not turn a write into a read; a misspelt `runId` is no run.
+    let run = client.request("agentws/runBegin", json!({"userId": "alice"}));
+    let shared = format!("{}/NOTES.md", ws(&root).display());
+    let misspelt = client.call(
+        "agentws/normalizePath",
+        json!({"runId": run["runId"], "path": shared, "operation": "write"}),
+    );
+    assert_eq!(misspelt["error"]["code"], -32602, "{misspelt}");
+    assert!(misspelt["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("unknown field `operation`"));
+    let write = client.call(
+        "agentws/normalizePath",
+        json!({"runId": run["runId"], "path": shared, "op": "write"}),
+    );
+    assert_eq!(
+        write["error"]["data"]["code"], "shared-read-only",
+        "{write}"
+    );
+    let end = client.call(
+        "agentws/runEnd",
+        json!({"runId": run["runId"], "force": true}),
+    );
+    assert_eq!(end["error"]["code"], -32602, "{end}");
+    assert_eq!(
+        client.request("agentws/runEnd", json!({"runId": run["runId"]})),
+        Value::Null
+    );
+    assert_eq!(client.shutdown(), 0);
+}
+
 #[test]
 fn editor_features_on_the_fixture() {
     let root = fixture("lsp-basic");
@@ -982,6 +1127,46 @@ fn editor_features_on_the_fixture() {
     assert_eq!(
         changes[2]["newUri"],
         uri(&ws(&root).join("skills/pdf-tools")).as_str()
+    );
+
+    // Names the runtime could not load, or that would move the folder, are refused.
+    for bad in [
+        "..",
+        ".",
+        "a\u{0}b",
+        "",
+        "  ",
+        "a/b",
+        "../../escape",
+        "..\\x",
+        "a\nb",
+        "_drafts",
+        ".archive",
+        " pdf",
+        "c:x",
+    ]
+    .into_iter()
+    .map(String::from)
+    .chain(["x".repeat(256)])
+    {
+        let answer = client.call(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": bad}),
+        );
+        assert_eq!(answer["error"]["code"], -32602, "{bad:?}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("is not a usable skill name: "),
+            "{bad:?}: {message}"
+        );
+    }
+    let answer = client.call(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": ".."}),
+    );
+    assert_eq!(
+        answer["error"]["message"],
+        "`..` is not a usable skill name: `.` and `..` name the folder itself or its parent, not a new folder"
     );
 
     // Code action on a SKILL.md without frontmatter.

@@ -405,3 +405,84 @@ fn conflicting_sandbox_roots_refuse_every_run() {
         out.stderr
     );
 }
+
+/// The security items of docs/paths.md §7 and §13 through the real binary: a user whose folder
+/// would be a shared context file cannot start a run, `/` spelled `/.` is not a sandbox root,
+/// the project's agentws.toml and files with other hard links are not writable, and the
+/// workspace spelled with other letter case is not a project path.
+#[test]
+fn runs_cannot_take_or_write_what_other_runs_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::write(
+        p.join("agentws.toml"),
+        "[agent]\nname = \"assistant\"\nadditional_context_files = [\"docs/Guide.md\", \"Guide.md\"]\n",
+    )
+    .unwrap();
+    let b = p.join(".agentscope/workspace");
+    for folder in ["alice", "bob", "docs"] {
+        std::fs::create_dir_all(b.join(folder)).unwrap();
+    }
+    std::fs::write(b.join("docs/Guide.md"), "shared").unwrap();
+    std::fs::write(b.join("Guide.md"), "shared").unwrap();
+    std::fs::write(b.join("bob/notes.md"), "bob's").unwrap();
+    std::fs::hard_link(b.join("bob/notes.md"), b.join("alice/notes.md")).unwrap();
+
+    for (flags, code) in [
+        (vec!["--user", "docs"], "invalid-id"),
+        (vec!["--user", "Guide.md"], "invalid-id"),
+        (
+            vec!["--scope", "session", "--session", "DOCS"],
+            "invalid-id",
+        ),
+        (vec!["--user", "ali\u{202E}ce"], "invalid-id"),
+        (
+            vec!["--filesystem", "sandbox", "--sandbox-root", "/."],
+            "invalid-sandbox-root",
+        ),
+        (
+            vec!["--filesystem", "sandbox", "--sandbox-root", "/./."],
+            "invalid-sandbox-root",
+        ),
+    ] {
+        let mut args = flags.clone();
+        args.extend(["--op", "write", "Guide.md"]);
+        let out = normalize(&p, &args);
+        assert_eq!(out.code, 2, "{flags:?}: {:?}", out.lines);
+        assert!(out.lines.is_empty());
+        assert!(
+            out.stderr
+                .contains(&format!("the run context is refused ({code}: ")),
+            "{flags:?}: {}",
+            out.stderr
+        );
+    }
+    let out = normalize(&p, &["--user", "docs", "Guide.md"]);
+    assert!(
+        out.stderr.contains(
+            "user id `docs` names the folder `docs` of the shared additional context file \
+             `docs/Guide.md`"
+        ),
+        "{}",
+        out.stderr
+    );
+
+    let cfg = format!("{}/agentws.toml", p.display());
+    let upper = format!("{}/.AGENTSCOPE/workspace/bob/notes.md", p.display());
+    let out = normalize(
+        &p,
+        &[
+            "--user", "alice", "--op", "write", &cfg, "notes.md", &upper, "new.md",
+        ],
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let codes: Vec<&str> = out.lines[..3].iter().map(refused_code).collect();
+    assert_eq!(codes, ["shared-read-only", "hard-link", "cross-namespace"]);
+    assert_eq!(
+        out.lines[3],
+        accepted("new.md", "new.md", &format!("{}/alice/new.md", b.display()))
+    );
+    // Reading stays allowed.
+    let out = normalize(&p, &["--user", "alice", &cfg, "notes.md"]);
+    assert_eq!(out.code, 0, "{:?}", out.lines);
+}

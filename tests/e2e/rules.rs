@@ -80,7 +80,10 @@ fn the_problems_that_hide_others_each_have_their_fixture() {
     };
     expect("rules-config-syntax", &["CF001"]);
     expect("rules-no-workspace", &["WS001"]);
-    expect("rules-config", &["CF006", "CF008", "CF011", "TJ027"]);
+    expect(
+        "rules-config",
+        &["CF006", "CF008", "CF011", "CF012", "TJ027"],
+    );
     expect("rules-tools-blank", &["TJ004", "TJ005", "TJ028", "WS013"]);
     expect("rules-tools-deep", &["TJ018"]);
     expect("rules-tools-env", &["TJ008"]);

@@ -8,7 +8,8 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::base::{Diagnostic, FileContent, TextRange};
-use crate::config::Scope;
+use crate::config::{Config, Scope};
+use crate::rules::config::CF012;
 use crate::rules::workspace::*;
 use crate::syntax::java;
 use crate::workspace::layers::BINARY_EXTENSIONS;
@@ -212,6 +213,9 @@ fn check_additional_file(
         ));
         return out;
     }
+    if let Some(problem) = namespace_takeover(config, configured) {
+        out.push(CF012.at(&path, range, problem));
+    }
     let extension = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
     if extension.is_some_and(|e| BINARY_EXTENSIONS.contains(&e.as_str())) {
         out.push(WS010.at(
@@ -235,6 +239,31 @@ fn check_additional_file(
         ));
     }
     out
+}
+
+/// CF012: in a namespaced scope, the first folder of `configured` is a name a user or session id
+/// may take, which makes that id's namespace folder hold the shared file.
+fn namespace_takeover(config: &Config, configured: &str) -> Option<String> {
+    if !matches!(config.scope, Scope::User | Scope::Session) {
+        return None;
+    }
+    let (folder, true) = crate::context::context_file_first_segment(configured)? else {
+        return None;
+    };
+    if crate::context::id_shape_problem(folder).is_some() {
+        return None;
+    }
+    let who = match config.scope {
+        Scope::Session => "session id",
+        _ => "user or session id",
+    };
+    let inside = &configured[configured.find(folder).unwrap_or(0) + folder.len()..];
+    let inside = inside.trim_start_matches(['/', '\\']);
+    Some(format!(
+        "additional context file `{configured}` lies in `{folder}/`, the namespace folder of the \
+         {who} `{folder}`: its file tools write `{inside}` there, the file every other user's \
+         prompt reads"
+    ))
 }
 
 /// True when `<ws>/<rel>`, normalized lexically, leaves the workspace.
@@ -339,6 +368,49 @@ mod workspace_tests {
             .find(|d| d.path.ends_with("workspace/MEMORY.md"))
             .unwrap();
         assert!(shared_blank.consequence.contains("reads it as empty"));
+    }
+
+    #[test]
+    fn context_files_in_folders_an_id_can_take_are_flagged() {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.additional_context_files = vec![
+            "docs/Guide.md".into(),
+            "SOUL.md".into(),
+            "knowledge/extra.md".into(),
+            ".team/x.md".into(),
+            "Skills/y.md".into(),
+            "./team\\a.md".into(),
+        ];
+        let files = [
+            ("/p/.agentscope/workspace/AGENTS.md", "a"),
+            ("/p/.agentscope/workspace/docs/Guide.md", "g"),
+            ("/p/.agentscope/workspace/SOUL.md", "s"),
+            ("/p/.agentscope/workspace/knowledge/extra.md", "k"),
+            ("/p/.agentscope/workspace/.team/x.md", "t"),
+            ("/p/.agentscope/workspace/Skills/y.md", "y"),
+            ("/p/.agentscope/workspace/team/a.md", "a"),
+        ];
+        let ws = Workspace::from_texts(config.clone(), files);
+        let flagged: Vec<String> = super::check(&ws)
+            .into_iter()
+            .filter(|d| d.code == "CF012")
+            .map(|d| d.message)
+            .collect();
+        assert_eq!(
+            flagged,
+            vec![
+                "additional context file `docs/Guide.md` lies in `docs/`, the namespace folder of \
+                 the user or session id `docs`: its file tools write `Guide.md` there, the file \
+                 every other user's prompt reads",
+                "additional context file `./team\\a.md` lies in `team/`, the namespace folder of \
+                 the user or session id `team`: its file tools write `a.md` there, the file every \
+                 other user's prompt reads",
+            ]
+        );
+        // Agent and global scopes have no namespace folders.
+        config.scope = crate::config::Scope::Agent;
+        let ws = Workspace::from_texts(config, files);
+        assert!(!super::check(&ws).iter().any(|d| d.code == "CF012"));
     }
 
     #[test]

@@ -725,6 +725,23 @@ task_list = false
             vec![("CF008", "\"/\""), ("CF008", "\"work\"")]
         );
         assert_eq!(config.filesystem.effective_sandbox_root(), "/workspace");
+
+        // `/` spelled another way is `/` (the rule applies to the normalized root).
+        for root in ["/.", "//", "/./.", "///"] {
+            let text = format!("[agent]\nname = \"a\"\n[filesystem]\nsandbox_root = \"{root}\"\n");
+            let (config, diagnostics) = load_text(&text);
+            let quoted = format!("\"{root}\"");
+            assert_eq!(
+                found(&text, &diagnostics),
+                vec![("CF008", quoted.as_str())],
+                "{root}"
+            );
+            assert_eq!(config.filesystem.effective_sandbox_root(), "/workspace");
+        }
+        let text = "[agent]\nname = \"a\"\n[filesystem]\nsandbox_root = \"//home/./user/\"\n";
+        let (config, diagnostics) = load_text(text);
+        assert!(diagnostics.is_empty());
+        assert_eq!(config.filesystem.effective_sandbox_root(), "/home/user");
     }
 
     #[test]

@@ -109,10 +109,10 @@ pub fn resolve_ids(config: &Config, ctx: &SessionContext) -> Result<ResolvedIds,
     let user_id = non_blank(ctx.user_id.as_deref());
     let session_id = non_blank(ctx.session_id.as_deref());
     if let Some(user) = &user_id {
-        check_id("user", user)?;
+        check_id(config, "user", user)?;
     }
     if let Some(session) = &session_id {
-        check_id("session", session)?;
+        check_id(config, "session", session)?;
     }
     match session_id {
         Some(session_id) => Ok(ResolvedIds {
@@ -128,6 +128,7 @@ pub fn resolve_ids(config: &Config, ctx: &SessionContext) -> Result<ResolvedIds,
         {
             Some(name) => {
                 check_id(
+                    config,
                     "session (the agent name, the runtime's default session id)",
                     &name,
                 )?;
@@ -198,22 +199,25 @@ pub fn advertised_workspace(config: &Config, ctx: &SessionContext) -> Result<Str
     }
 }
 
-/// A sandbox root must be absolute and not `/`; one trailing `/` is dropped.
+/// A sandbox root must be an absolute container path other than `/` without `..` segments. It is
+/// normalized lexically first (repeated `/`, `.` segments and a trailing `/` dropped), so `/.`,
+/// `//` and `/./.` are `/` and refused like it, and `/workspace/./` is `/workspace`.
 pub fn check_sandbox_root(root: &str) -> Result<String, ContextError> {
-    let trimmed = if root.len() > 1 {
-        root.strip_suffix('/').unwrap_or(root)
-    } else {
-        root
+    let refuse = || ContextError {
+        code: "invalid-sandbox-root",
+        message: format!(
+            "sandbox root `{}` must be an absolute container path other than `/`",
+            root.escape_debug()
+        ),
     };
-    if !trimmed.starts_with('/') || trimmed == "/" || trimmed.split('/').any(|s| s == "..") {
-        return Err(ContextError {
-            code: "invalid-sandbox-root",
-            message: format!(
-                "sandbox root `{root}` must be an absolute container path other than `/`"
-            ),
-        });
+    if !root.starts_with('/') || root.split('/').any(|s| s == "..") {
+        return Err(refuse());
     }
-    Ok(trimmed.to_string())
+    let clean = crate::base::pathutil::normalize_lexically(Path::new(root));
+    match clean.to_str() {
+        Some(clean) if clean != "/" => Ok(clean.to_string()),
+        _ => Err(refuse()),
+    }
 }
 
 /// How a host path is printed (Java `Path.toString()` of an absolute path: no normalization).
@@ -225,20 +229,128 @@ fn non_blank(id: Option<&str>) -> Option<String> {
     id.filter(|s| !java::is_blank(s)).map(str::to_string)
 }
 
-fn check_id(kind: &str, id: &str) -> Result<(), ContextError> {
+/// Longest id, in bytes: a namespace folder name longer than this (Linux `NAME_MAX`) cannot be
+/// created, and the runtime would fail the call on its first write.
+pub const MAX_ID_BYTES: usize = 255;
+
+/// Unicode format characters (general category Cf) and the line/paragraph separators: invisible
+/// in a file manager and a log, and the bidi controls among them (U+202A–U+202E, U+2066–U+2069)
+/// make one id display as another (`alice\u{202E}` …). Ranges are inclusive.
+const INVISIBLE: &[(char, char)] = &[
+    ('\u{00AD}', '\u{00AD}'),
+    ('\u{0600}', '\u{0605}'),
+    ('\u{061C}', '\u{061C}'),
+    ('\u{06DD}', '\u{06DD}'),
+    ('\u{070F}', '\u{070F}'),
+    ('\u{0890}', '\u{0891}'),
+    ('\u{08E2}', '\u{08E2}'),
+    ('\u{180E}', '\u{180E}'),
+    ('\u{200B}', '\u{200F}'),
+    ('\u{2028}', '\u{202E}'),
+    ('\u{2060}', '\u{2064}'),
+    ('\u{2066}', '\u{206F}'),
+    ('\u{FEFF}', '\u{FEFF}'),
+    ('\u{FFF9}', '\u{FFFB}'),
+    ('\u{110BD}', '\u{110BD}'),
+    ('\u{110CD}', '\u{110CD}'),
+    ('\u{13430}', '\u{1343F}'),
+    ('\u{1BCA0}', '\u{1BCA3}'),
+    ('\u{1D173}', '\u{1D17A}'),
+    ('\u{E0001}', '\u{E0001}'),
+    ('\u{E0020}', '\u{E007F}'),
+];
+
+fn is_invisible(c: char) -> bool {
+    INVISIBLE.iter().any(|&(lo, hi)| (lo..=hi).contains(&c))
+}
+
+/// A name as a case-insensitive volume (APFS, NTFS) compares it: upper- then lower-casing folds
+/// `Skills`, `SKILLS`, `ſkills` (long s) and `\u{212A}nowledge` (Kelvin sign) alike.
+pub fn fold_case(name: &str) -> String {
+    name.to_uppercase().to_lowercase()
+}
+
+/// Why `id` cannot name a namespace folder by itself, whatever the configuration: it would change
+/// the folder structure, hide from a reader, not fit a file name, or (compared without letter
+/// case, as macOS and Windows volumes compare names) be a folder the workspace layout reserves.
+pub fn id_shape_problem(id: &str) -> Option<String> {
     let problem = if id.contains('/') || id.contains('\\') {
-        Some("contains a path separator; the runtime would create nested folders from it")
+        "contains a path separator; the runtime would create nested folders from it"
     } else if id.chars().any(|c| c.is_control()) {
-        Some("contains a NUL or control character, which no filesystem path can hold safely")
+        "contains a NUL or control character, which no filesystem path can hold safely"
+    } else if let Some(c) = id.chars().find(|&c| is_invisible(c)) {
+        return Some(format!(
+            "contains the invisible format character U+{:04X}; an id with invisible or \
+             direction-changing characters displays as another id",
+            c as u32
+        ));
+    } else if id.len() > MAX_ID_BYTES {
+        return Some(format!(
+            "is {} bytes long; a folder name holds at most {MAX_ID_BYTES} bytes, so the runtime \
+             would fail the first write",
+            id.len()
+        ));
     } else if id == "." || id == ".." {
-        Some("is a relative path segment; the runtime would resolve it to another folder (or reject `..` with an IllegalArgumentException)")
+        "is a relative path segment; the runtime would resolve it to another folder (or reject `..` with an IllegalArgumentException)"
     } else if id.starts_with('.') {
-        Some("starts with `.`; such top-level names are reserved for runtime folders like `.skills-cache`")
-    } else if RESERVED_TOP_LEVEL_NAMES.contains(&id) {
-        Some("equals a name the workspace reserves at its top level; its namespace folder would be the shared one")
+        "starts with `.`; such top-level names are reserved for runtime folders like `.skills-cache`"
+    } else if let Some(name) = reserved_name(id, RESERVED_TOP_LEVEL_NAMES.iter().copied()) {
+        return Some(if name == id {
+            "equals a name the workspace reserves at its top level; its namespace folder would be the shared one".to_string()
+        } else {
+            format!(
+                "equals the reserved top-level name `{name}` but for letter case; on a \
+                 case-insensitive volume (macOS, Windows) its namespace folder would be the shared one"
+            )
+        });
     } else {
-        None
+        return None;
     };
+    Some(problem.to_string())
+}
+
+/// The first segment of a configured additional context file as the workspace-relative path
+/// the runtime reads (`./docs/x.md` and `docs\\x.md` ⇒ `docs`), and whether it is a folder (the
+/// file lies deeper) rather than the file itself.
+pub fn context_file_first_segment(entry: &str) -> Option<(&str, bool)> {
+    let mut segments = entry
+        .split(['/', '\\'])
+        .filter(|s| !s.is_empty() && *s != ".");
+    let first = segments.next()?;
+    Some((first, segments.next().is_some()))
+}
+
+/// The reserved name `id` equals without letter case, if any.
+fn reserved_name<'a>(id: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let folded = fold_case(id);
+    names.into_iter().find(|name| fold_case(name) == folded)
+}
+
+fn check_id(config: &Config, kind: &str, id: &str) -> Result<(), ContextError> {
+    let problem = id_shape_problem(id).or_else(|| {
+        let folded = fold_case(id);
+        let (entry, first, nested) =
+            config
+                .agent
+                .additional_context_files
+                .iter()
+                .find_map(|entry| {
+                    let (first, nested) = context_file_first_segment(entry)?;
+                    (fold_case(first) == folded).then_some((entry, first, nested))
+                })?;
+        Some(if nested {
+            format!(
+                "names the folder `{first}` of the shared additional context file `{entry}`: \
+                 this id's namespace folder would be that folder, and its file tools would write \
+                 the file every other user's prompt reads"
+            )
+        } else {
+            format!(
+                "names the shared additional context file `{entry}`: this id's namespace folder \
+                 would take the place of the file every other user's prompt reads"
+            )
+        })
+    });
     match problem {
         Some(problem) => Err(ContextError {
             code: "invalid-id",
@@ -298,11 +410,31 @@ mod tests {
         let root = effective_root(&c, &context).unwrap();
         assert_eq!(root.root, "/home/user");
         assert_eq!(root.host_root, None);
-        context.sandbox_root = "/".into();
-        assert_eq!(
-            effective_root(&c, &context).unwrap_err().code,
-            "invalid-sandbox-root"
-        );
+        for (given, clean) in [
+            ("/workspace/./", "/workspace"),
+            ("//home//user", "/home/user"),
+            ("/home/user/.", "/home/user"),
+        ] {
+            context.sandbox_root = given.into();
+            assert_eq!(effective_root(&c, &context).unwrap().root, clean, "{given}");
+        }
+        for bad in [
+            "/",
+            "/.",
+            "//",
+            "/./.",
+            "///./",
+            "workspace",
+            "",
+            "/workspace/../x",
+        ] {
+            context.sandbox_root = bad.into();
+            assert_eq!(
+                effective_root(&c, &context).unwrap_err().code,
+                "invalid-sandbox-root",
+                "{bad}"
+            );
+        }
     }
 
     #[test]
@@ -317,10 +449,87 @@ mod tests {
             ".hidden",
             "x\u{0}y",
             "tools.json",
+            // Reserved names compared as a case-insensitive volume compares them.
+            "Skills",
+            "SKILLS",
+            "\u{17F}kills",
+            "\u{212A}nowledge",
+            "agents.MD",
+            // Invisible and direction-changing characters.
+            "ali\u{200B}ce",
+            "alice\u{202E}",
+            "\u{2066}bob\u{2069}",
+            "\u{FEFF}alice",
+            "al\u{200E}ice",
+            "\u{E0061}",
         ] {
             let err = effective_root(&c, &ctx(Some(bad), None, Scope::User)).unwrap_err();
             assert_eq!(err.code, "invalid-id", "{bad}");
+            let err = effective_root(&c, &ctx(None, Some(bad), Scope::Session)).unwrap_err();
+            assert_eq!(err.code, "invalid-id", "{bad}");
         }
+        let long = "a".repeat(MAX_ID_BYTES + 1);
+        let err = effective_root(&c, &ctx(Some(&long), None, Scope::User)).unwrap_err();
+        assert_eq!(
+            err.message,
+            format!(
+                "user id `{long}` is 256 bytes long; a folder name holds at most 255 bytes, so \
+                 the runtime would fail the first write"
+            )
+        );
+        let longest = "\u{e9}".repeat(MAX_ID_BYTES / 2);
+        assert!(effective_root(&c, &ctx(Some(&longest), None, Scope::User)).is_ok());
+        let err = effective_root(&c, &ctx(Some("x\u{202E}y"), None, Scope::User)).unwrap_err();
+        assert_eq!(
+            err.message,
+            "user id `x\\u{202e}y` contains the invisible format character U+202E; an id with \
+             invisible or direction-changing characters displays as another id"
+        );
+        // Ordinary non-ASCII ids pass.
+        for good in ["jos\u{e9}", "\u{7530}\u{4E2D}", "user-1", "_svc", "Alice"] {
+            assert!(
+                effective_root(&c, &ctx(Some(good), None, Scope::User)).is_ok(),
+                "{good}"
+            );
+        }
+    }
+
+    #[test]
+    fn ids_that_take_a_shared_context_file_are_refused() {
+        let mut c = config();
+        c.agent.additional_context_files = vec![
+            "./docs/Guide.md".into(),
+            "SOUL.md".into(),
+            "notes\\team.md".into(),
+        ];
+        for (bad, what) in [
+            (
+                "docs",
+                "folder `docs` of the shared additional context file `./docs/Guide.md`",
+            ),
+            (
+                "DOCS",
+                "folder `docs` of the shared additional context file `./docs/Guide.md`",
+            ),
+            (
+                "notes",
+                "folder `notes` of the shared additional context file `notes\\team.md`",
+            ),
+            ("SOUL.md", "shared additional context file `SOUL.md`"),
+            ("soul.md", "shared additional context file `SOUL.md`"),
+        ] {
+            let err = effective_root(&c, &ctx(Some(bad), None, Scope::User)).unwrap_err();
+            assert_eq!(err.code, "invalid-id", "{bad}");
+            assert!(err.message.contains(what), "{bad}: {}", err.message);
+            let err = effective_root(&c, &ctx(None, Some(bad), Scope::Session)).unwrap_err();
+            assert_eq!(err.code, "invalid-id", "{bad}");
+        }
+        // The agent name as the default session id is held to the same rule.
+        c.agent.name = Some("docs".into());
+        let err = effective_root(&c, &ctx(None, None, Scope::User)).unwrap_err();
+        assert_eq!(err.code, "invalid-id");
+        // Agent and global scopes have no namespace folder, but the ids are still checked.
+        assert!(effective_root(&c, &ctx(Some("Guide.md"), Some("s"), Scope::User)).is_ok());
     }
 
     #[test]

@@ -18,6 +18,7 @@ use super::server::{invalid_params, View};
 use crate::base::{FileEdit, TextRange};
 use crate::config::schema as config_schema;
 use crate::context::{effective_root, SessionContext};
+use crate::syntax::java;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
 use crate::workspace::layers::merged_skills_tracking;
 use crate::workspace::tools::TRANSPORT_NAMES;
@@ -907,6 +908,31 @@ pub fn prepare_rename(
     })
 }
 
+/// Why `name` cannot be a skill's new name, if it cannot: it is written as the frontmatter
+/// `name:` and, when `folder` is true, given to the skill's folder (`top_level`: a folder right
+/// under `skills/`, where the runtime skips names starting with `_` or `.`).
+fn skill_name_problem(name: &str, folder: bool, top_level: bool) -> Option<&'static str> {
+    if java::is_blank(name) {
+        Some("it is blank, and the runtime skips a skill without a name")
+    } else if name.chars().any(char::is_control) {
+        Some("it contains a NUL, a line break or another control character")
+    } else if name.contains(['/', '\\']) {
+        Some("it contains a path separator; the folder would move")
+    } else if name == "." || name == ".." {
+        Some("`.` and `..` name the folder itself or its parent, not a new folder")
+    } else if name.contains(':') {
+        Some("`:` cannot be in a folder name on Windows")
+    } else if name.trim() != name {
+        Some("it starts or ends with whitespace, which YAML drops from the name but the folder keeps")
+    } else if name.len() > 255 {
+        Some("it is longer than 255 bytes, the longest folder name")
+    } else if folder && top_level && (name.starts_with('_') || name.starts_with('.')) {
+        Some("the runtime skips folders under `skills/` whose name starts with `_` or `.`")
+    } else {
+        None
+    }
+}
+
 /// Renames a skill: its `name:`, every subagent's `skills:` entry, and (when the folder carries
 /// the same name) the folder, as one workspace edit.
 pub fn rename(
@@ -918,9 +944,19 @@ pub fn rename(
     let Some((old, range)) = skill_name_at(view, path, position) else {
         return Ok(None);
     };
-    if new_name.trim().is_empty() || new_name.contains(['/', '\\', '\n', ':']) {
+    let dir = path
+        .parent()
+        .filter(|d| d.file_name().is_some_and(|n| n.to_string_lossy() == old));
+    // The folder is renamed too: its parent is kept, so the name must be one folder name that
+    // the runtime still loads from there.
+    let top_level = dir
+        .and_then(Path::parent)
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == "skills");
+    if let Some(problem) = skill_name_problem(new_name, dir.is_some(), top_level) {
         return Err(invalid_params(format!(
-            "`{new_name}` is not a usable skill name"
+            "`{}` is not a usable skill name: {problem}",
+            new_name.escape_debug()
         )));
     }
     let mut edits = vec![FileEdit {
@@ -968,9 +1004,15 @@ pub fn rename(
             edits: by_file[file].iter().cloned().map(OneOf::Left).collect(),
         }));
     }
-    let dir = path.parent();
-    if let Some(dir) = dir.filter(|d| d.file_name().is_some_and(|n| n.to_string_lossy() == old)) {
+    if let Some(dir) = dir {
         let target = dir.with_file_name(new_name);
+        if target.parent() != dir.parent() {
+            return Err(invalid_params(format!(
+                "renaming the skill folder to `{}` would move it out of `{}`",
+                new_name.escape_debug(),
+                dir.parent().unwrap_or(dir).display()
+            )));
+        }
         if let (Some(old_uri), Some(new_uri)) = (path_to_uri(dir), path_to_uri(&target)) {
             operations.push(DocumentChangeOperation::Op(ResourceOp::Rename(
                 RenameFile {
@@ -991,6 +1033,20 @@ pub fn rename(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skill_names_follow_the_folder_rules_only_where_a_folder_moves() {
+        for ok in ["pdf-tools", "\u{7B14}\u{8BB0}", "a.b", "v2_x"] {
+            assert_eq!(skill_name_problem(ok, true, true), None, "{ok}");
+        }
+        // `_` and `.` prefixes hide a folder right under skills/ only.
+        assert!(skill_name_problem("_drafts", true, true).is_some());
+        assert_eq!(skill_name_problem("_drafts", true, false), None);
+        assert_eq!(skill_name_problem("_drafts", false, true), None);
+        for bad in ["..", ".", "a/b", "a\\b", "a\u{0}", "\t", "a:b", "x "] {
+            assert!(skill_name_problem(bad, false, false).is_some(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn scans_keys_values_and_list_items_with_ranges() {

@@ -16,7 +16,10 @@ use super::convert::{path_to_uri, uri_to_path};
 use super::server::{guarded, invalid_params, Backend, View};
 use crate::config::{Config, FilesystemMode, HarnessVersion, Scope};
 use crate::context::SessionContext;
-use crate::paths::{NormalizeParams, Refusal, RefusalCode, RunEndParams, RunParams, RunRegistry};
+use crate::paths::{
+    load_project, refuse_config_errors, NormalizeParams, Refusal, RefusalCode, RunEndParams,
+    RunParams, RunRegistry,
+};
 use crate::prompt::{Date, PlanState, PreviewContext};
 use crate::workspace::{Tree, Workspace};
 
@@ -239,14 +242,30 @@ impl Backend {
             Some(p) => Some(PathBuf::from(p)),
             None => None,
         };
+        // A run binds only to a project that exists and whose configuration loads without
+        // errors, exactly as `agentws normalize` requires (`paths::load_project`).
+        if let Some(p) = &path {
+            let absolute = crate::config::discover::absolute(p);
+            if !absolute.exists() {
+                return Err(refusal(Refusal::new(
+                    RefusalCode::InvalidConfig,
+                    format!("project folder `{}` does not exist", absolute.display()),
+                )));
+            }
+        }
         let config = match self.view_of(path.as_deref())? {
-            Some(view) => view.workspace.config.clone(),
-            // A project outside every workspace folder: its configuration as the CLI finds it.
+            // Inside a workspace folder: the configuration the server holds (unsaved edits of
+            // agentws.toml included), refused on the same errors.
+            Some(view) => {
+                refuse_config_errors(&view.workspace.config_diagnostics).map_err(refusal)?;
+                view.workspace.config.clone()
+            }
+            // A project outside every workspace folder: its configuration as the CLI loads it.
             None => match &path {
-                Some(p) => std::sync::Arc::new(
-                    crate::config::discover::find_project(&crate::config::discover::absolute(p))
-                        .config,
-                ),
+                Some(p) => {
+                    let project = load_project(&p.to_string_lossy()).map_err(refusal)?;
+                    std::sync::Arc::new(project.config)
+                }
                 None => return Err(invalid_params("the server has no workspace folder")),
             },
         };

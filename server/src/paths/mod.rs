@@ -17,5 +17,6 @@ mod tests_links;
 
 pub use normalize::{file_uri, DiskAccess, Normalized, Op, Refusal, RefusalCode, Run, RunOptions};
 pub use runs::{
-    bind, load_project, NormalizeParams, RunEndParams, RunInfo, RunParams, RunRegistry,
+    bind, load_project, refuse_config_errors, NormalizeParams, RunEndParams, RunInfo, RunParams,
+    RunRegistry,
 };

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::input::{self, Shape};
 use crate::config::{Config, FilesystemMode, PathMode};
-use crate::context::{effective_root, ContextError, SessionContext};
+use crate::context::{effective_root, fold_case, ContextError, SessionContext};
 
 /// Why a run could not start or a path was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -34,6 +34,9 @@ pub enum RefusalCode {
     OutsideRoots,
     /// The path is fine as written, but a symbolic link makes it reach a file the run may not.
     SymlinkEscape,
+    /// A write to an existing file with more than one hard link: the other names may lie in
+    /// another namespace's folder or be shared assets, and no path check can see where.
+    HardLink,
     /// `normalize`/`end` named a run that does not exist or has ended.
     UnknownRun,
     /// `begin` while the registry already holds its maximum of active runs.
@@ -61,6 +64,7 @@ impl RefusalCode {
             Self::SharedReadOnly => "shared-read-only",
             Self::OutsideRoots => "outside-roots",
             Self::SymlinkEscape => "symlink-escape",
+            Self::HardLink => "hard-link",
             Self::UnknownRun => "unknown-run",
             Self::TooManyRuns => "too-many-runs",
             Self::InvalidId => "invalid-id",
@@ -202,6 +206,10 @@ pub struct Run {
     roots_are_links: bool,
     /// Additional context files, relative to the base workspace (read without namespace).
     shared_files: Vec<String>,
+    /// The project's `agentws.toml` (the loaded one and `P/agentws.toml`), case-folded: no run
+    /// may write the configuration that binds its runs. Lexical spellings, then real ones.
+    config_files: Vec<String>,
+    real_config_files: Vec<String>,
 }
 
 /// Where a clean absolute path falls, borrowed from the path.
@@ -265,7 +273,28 @@ impl Run {
         let roots_are_links = real
             .as_ref()
             .is_some_and(|real| real.base != lexical.base || real.outside != lexical.outside);
+        let (config_files, real_config_files) = match root.filesystem {
+            FilesystemMode::Local => {
+                let mut lexical_files = Vec::new();
+                let mut real_files = Vec::new();
+                let own = config.project.join(CONFIG_FILE_NAME);
+                for file in config.file.iter().chain(std::iter::once(&own)) {
+                    let Ok(text) = host_root_string("configuration file", file) else {
+                        continue;
+                    };
+                    if real.is_some() {
+                        real_files.push(fold_case(&real_or_lexical(&text)));
+                    }
+                    lexical_files.push(fold_case(&text));
+                }
+                (lexical_files, real_files)
+            }
+            // Container paths never name a host file.
+            _ => (Vec::new(), Vec::new()),
+        };
         Ok(Self {
+            config_files,
+            real_config_files,
             roots_are_links,
             filesystem: root.filesystem,
             path_mode: options.path_mode,
@@ -299,12 +328,9 @@ impl Run {
             Shape::Relative => Verdict::Effective(&clean.text),
             Shape::Posix | Shape::Windows => self.judge(roots, &clean.text, op, raw)?,
         };
-        if let Some(real) = &self.real {
-            self.check_links(real, &clean.text, &verdict, op, raw)?;
-        }
         let host = self.filesystem == FilesystemMode::Local;
-        let (key, path) = match verdict {
-            Verdict::Effective(rel) => {
+        let (key, path) = match &verdict {
+            &Verdict::Effective(rel) => {
                 let key = if rel.is_empty() { "." } else { rel };
                 let path = if clean.shape == Shape::Relative {
                     join(&roots.effective, rel)
@@ -314,7 +340,7 @@ impl Run {
                 };
                 (key.to_string(), path)
             }
-            Verdict::Shared(rel) => {
+            &Verdict::Shared(rel) => {
                 let mut key = String::with_capacity(rel.len() + 1);
                 key.push('/');
                 key.push_str(rel);
@@ -322,6 +348,12 @@ impl Run {
             }
             Verdict::Absolute(_) => (clean.text.clone(), clean.text.clone()),
         };
+        if op == Op::Write {
+            self.guard_config(&self.config_files, &path, raw)?;
+        }
+        if let Some(real) = &self.real {
+            self.check_links(real, &clean.text, &verdict, op, raw)?;
+        }
         let uri = host.then(|| file_uri(&path));
         Ok(Normalized { key, path, uri })
     }
@@ -377,6 +409,22 @@ impl Run {
                 ),
             ));
         }
+        if self.namespace.is_some()
+            && !roots.base.is_empty()
+            && under_ignoring_case(path, &roots.base)
+        {
+            return Err(Refusal::new(
+                RefusalCode::CrossNamespace,
+                format!(
+                    "`{}` names the base workspace `{}` with other letter case; on a case-insensitive \
+                     volume (macOS, Windows) that is the workspace folder itself, where a namespaced \
+                     run reaches only its own folder `{}` as spelled",
+                    esc(raw),
+                    roots.base,
+                    roots.effective
+                ),
+            ));
+        }
         if let Some(index) = roots.outside.iter().position(|r| under(path, r).is_some()) {
             return match self.path_mode {
                 PathMode::Sandboxed => Err(Refusal::new(
@@ -409,6 +457,27 @@ impl Run {
                 }
             ),
         ))
+    }
+
+    /// A write that names the project's own `agentws.toml` (compared without letter case, as a
+    /// case-insensitive volume would) is refused in every mode and scope.
+    fn guard_config(&self, files: &[String], path: &str, raw: &str) -> Result<(), Refusal> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if files.is_empty() || fold_case(name) != CONFIG_FILE_NAME {
+            return Ok(());
+        }
+        let folded = fold_case(path);
+        if files.contains(&folded) {
+            return Err(Refusal::new(
+                RefusalCode::SharedReadOnly,
+                format!(
+                    "`{}` is the project's configuration `{path}`, which binds every run of the \
+                     project (roots, path mode, sandbox root); a run may read it but not write it",
+                    esc(raw)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn is_shared_asset(&self, rel: &str) -> bool {
@@ -447,7 +516,23 @@ impl Run {
         let components = ns
             .into_iter()
             .chain(rel.split('/').filter(|s| !s.is_empty()));
-        let real = match resolve_links(Path::new(start), components) {
+        let walk = resolve_links(Path::new(start), components);
+        if op == Op::Write {
+            if let Ok(Walk { links: extra, .. }) = &walk {
+                if *extra > 1 {
+                    return Err(Refusal::new(
+                        RefusalCode::HardLink,
+                        format!(
+                            "`{}` is a file with {extra} hard links; its other names may lie in \
+                             another namespace's folder or be shared assets, which no path check \
+                             can see, so a run may read it but not write it",
+                            esc(raw)
+                        ),
+                    ));
+                }
+            }
+        }
+        let real = match walk.map(|w| w.real) {
             // No link on the way and every root is spelled as it really is: the lexical verdict
             // is the real one.
             Ok(None) if !self.roots_are_links => return Ok(()),
@@ -479,7 +564,13 @@ impl Run {
             ));
         };
         let real_text = clean_root(real_str);
-        match self.judge(real_roots, &real_text, op, &real_text) {
+        let judged = self
+            .judge(real_roots, &real_text, op, &real_text)
+            .and_then(|_| match op {
+                Op::Write => self.guard_config(&self.real_config_files, &real_text, &real_text),
+                Op::Read => Ok(()),
+            });
+        match judged {
             Ok(_) => Ok(()),
             Err(refusal) => Err(Refusal::new(
                 RefusalCode::SymlinkEscape,
@@ -498,15 +589,26 @@ impl Run {
     }
 }
 
+/// The name of agentws's own configuration file.
+const CONFIG_FILE_NAME: &str = "agentws.toml";
+
 /// Longest chain of links followed before a path counts as a loop (Linux `MAXSYMLINKS`).
 const MAX_LINK_HOPS: usize = 40;
 
+/// What the walk of one path found.
+struct Walk {
+    /// `None` when no link was met (the lexical path is the real one), else the real path.
+    real: Option<PathBuf>,
+    /// Hard links of the file the path ends at (its `st_nlink`), 0 when it names no existing
+    /// regular file.
+    links: u64,
+}
+
 /// Walks `components` from the real folder `start` with one `lstat` per existing component.
-/// Returns `None` when no link was met (the lexical path is the real one), else the real path.
 fn resolve_links<'a>(
     start: &Path,
     components: impl Iterator<Item = &'a str>,
-) -> Result<Option<PathBuf>, String> {
+) -> Result<Walk, String> {
     let mut current = start.to_path_buf();
     let mut components = components.peekable();
     while let Some(component) = components.next() {
@@ -514,19 +616,44 @@ fn resolve_links<'a>(
         match fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 let rest: Vec<std::ffi::OsString> = components.map(Into::into).collect();
-                return resolve_slow(current, rest).map(Some);
+                let (real, links) = resolve_slow(current, rest)?;
+                return Ok(Walk {
+                    real: Some(real),
+                    links,
+                });
             }
             Ok(meta) if meta.is_dir() => {}
+            // The file the path names: the walk's last `lstat` says how many names it has.
+            Ok(meta) if meta.is_file() && components.peek().is_none() => {
+                return Ok(Walk {
+                    real: None,
+                    links: hard_links(&meta),
+                });
+            }
             // A file with more components after it, a missing component, or one we may not
             // look into: nothing below can be a link the harness would follow.
-            _ => return Ok(None),
+            _ => break,
         }
     }
-    Ok(None)
+    Ok(Walk {
+        real: None,
+        links: 0,
+    })
 }
 
-/// Resolves `link` (a symlink) followed by `rest`, like `realpath` but tolerating a missing tail.
-fn resolve_slow(link: PathBuf, rest: Vec<std::ffi::OsString>) -> Result<PathBuf, String> {
+#[cfg(unix)]
+fn hard_links(meta: &fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(meta)
+}
+
+#[cfg(not(unix))]
+fn hard_links(_meta: &fs::Metadata) -> u64 {
+    1
+}
+
+/// Resolves `link` (a symlink) followed by `rest`, like `realpath` but tolerating a missing tail;
+/// also returns the hard links of the regular file it ends at (0 for anything else).
+fn resolve_slow(link: PathBuf, rest: Vec<std::ffi::OsString>) -> Result<(PathBuf, u64), String> {
     use std::ffi::OsString;
     let mut stack: Vec<OsString> = rest.into_iter().rev().collect();
     let mut current = link;
@@ -534,8 +661,10 @@ fn resolve_slow(link: PathBuf, rest: Vec<std::ffi::OsString>) -> Result<PathBuf,
     let mut missing = false;
     // `current` is a link still to expand on entry.
     let mut pending_link = true;
+    let mut links = 0u64;
     loop {
         if pending_link {
+            links = 0;
             hops += 1;
             if hops > MAX_LINK_HOPS {
                 return Err("goes through more than 40 symbolic links (a link loop)".to_string());
@@ -556,11 +685,12 @@ fn resolve_slow(link: PathBuf, rest: Vec<std::ffi::OsString>) -> Result<PathBuf,
             pending_link = false;
         }
         let Some(part) = stack.pop() else {
-            return Ok(current);
+            return Ok((current, links));
         };
         if part == "." || part.is_empty() {
             continue;
         }
+        links = 0;
         if part == ".." {
             if missing {
                 return Err(
@@ -577,6 +707,7 @@ fn resolve_slow(link: PathBuf, rest: Vec<std::ffi::OsString>) -> Result<PathBuf,
         }
         match fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => pending_link = true,
+            Ok(meta) if meta.is_file() => links = hard_links(&meta),
             Ok(_) => {}
             Err(err) if err.kind() == io::ErrorKind::NotFound => missing = true,
             Err(_) => missing = true,
@@ -655,6 +786,17 @@ fn under<'a>(path: &'a str, root: &str) -> Option<&'a str> {
     } else {
         rest.strip_prefix('/')
     }
+}
+
+/// `under` compared as a case-insensitive volume compares names; without allocating when both
+/// sides are ASCII (the common case).
+fn under_ignoring_case(path: &str, root: &str) -> bool {
+    if path.is_ascii() && root.is_ascii() {
+        return path.len() >= root.len()
+            && path.as_bytes()[..root.len()].eq_ignore_ascii_case(root.as_bytes())
+            && (root == "/" || path.len() == root.len() || path.as_bytes()[root.len()] == b'/');
+    }
+    under(&fold_case(path), &fold_case(root)).is_some()
 }
 
 fn join(root: &str, rel: &str) -> String {

@@ -15,15 +15,16 @@ use std::sync::{Arc, RwLock};
 use serde::{Deserialize, Serialize};
 
 use super::normalize::{DiskAccess, Normalized, Op, Refusal, RefusalCode, Run, RunOptions};
-use crate::base::Severity;
+use crate::base::{Diagnostic, Severity};
 use crate::config::discover::{absolute, find_project, Project};
 use crate::config::{Config, FilesystemMode, PathMode, Scope};
 use crate::context::SessionContext;
 
 /// `agentws/runBegin` parameters; every field is optional and overrides the project's
-/// `agentws.toml` when present.
+/// `agentws.toml` when present. An unknown field is an error, not ignored: a misspelt `userID`
+/// would otherwise bind the run to the wrong namespace.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct RunParams {
     /// The project folder (or any path inside it). The registry does not read it: the caller
     /// finds the project's `Config` with `config::discover::find_project` and passes it in.
@@ -51,9 +52,10 @@ pub struct RunInfo {
     pub root: String,
 }
 
-/// `agentws/normalizePath` parameters (`op` defaults to `read`).
+/// `agentws/normalizePath` parameters (`op` defaults to `read`). Unknown fields are errors: a
+/// misspelt `operation: "write"` would otherwise be judged as a read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NormalizeParams {
     pub run_id: String,
     pub path: String,
@@ -63,7 +65,7 @@ pub struct NormalizeParams {
 
 /// `agentws/runEnd` parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RunEndParams {
     pub run_id: String,
 }
@@ -146,22 +148,28 @@ pub fn load_project(project: &str) -> Result<Project, Refusal> {
         ));
     }
     let found = find_project(&path);
-    let errors: Vec<String> = found
-        .diagnostics
+    refuse_config_errors(&found.diagnostics)?;
+    Ok(found)
+}
+
+/// `invalid-config` when the configuration's load `diagnostics` hold an error (warnings pass):
+/// the one test `load_project` and the language server's `runBegin` both apply.
+pub fn refuse_config_errors(diagnostics: &[Diagnostic]) -> Result<(), Refusal> {
+    let errors: Vec<String> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .map(|d| format!("{} ({}): {}", d.path.display(), d.code, d.message))
         .collect();
-    if !errors.is_empty() {
-        return Err(Refusal::new(
-            RefusalCode::InvalidConfig,
-            format!(
-                "the project configuration has errors; no run can be bound to it: {}",
-                errors.join("; ")
-            ),
-        ));
+    if errors.is_empty() {
+        return Ok(());
     }
-    Ok(found)
+    Err(Refusal::new(
+        RefusalCode::InvalidConfig,
+        format!(
+            "the project configuration has errors; no run can be bound to it: {}",
+            errors.join("; ")
+        ),
+    ))
 }
 
 /// The folder relative additional roots are taken from: `agentws.toml`'s, else the project's.

@@ -213,6 +213,22 @@ const CASES: &[(&str, Op, &str, &str)] = &[
     ("e2b", R, "/workspace/a", "!outside-roots"),
     ("e2b", W, "file:///home/user/a", "a => /home/user/a"),
     ("e2b", R, "/home/username/a", "!outside-roots"),
+    // The project's own configuration: readable, never writable (it binds every run).
+    ("alice", R, "/srv/project/agentws.toml", "/srv/project/agentws.toml => /srv/project/agentws.toml"),
+    ("alice", W, "/srv/project/agentws.toml", "!shared-read-only"),
+    ("alice", W, "file:///srv/project/agentws.toml", "!shared-read-only"),
+    ("alice-unr", W, "/srv/project/AGENTWS.toml", "!shared-read-only"), // one file on a case-insensitive volume
+    ("global", W, "/srv/project/./agentws.toml", "!shared-read-only"),
+    ("alice", W, "/srv/project/sub/agentws.toml", "/srv/project/sub/agentws.toml => /srv/project/sub/agentws.toml"),
+    ("alice", W, "agentws.toml", "agentws.toml => /srv/ws/alice/agentws.toml"), // not the project's
+    // The workspace spelled with other letter case is the workspace on macOS and Windows.
+    ("alice-unr", W, "/srv/WS/bob/x", "!cross-namespace"),
+    ("alice-unr", R, "/SRV/ws/alice/x", "!cross-namespace"),
+    ("alice", R, "/Srv/Ws", "!cross-namespace"),
+    ("global", R, "/srv/WS/bob/x", "!outside-roots"), // no namespace: nothing to cross
+    ("alice-unr", R, "/srv/ws2/x", "/srv/ws2/x => /srv/ws2/x"),
+    ("alice-unr", R, "/srv/WS2/x", "/srv/WS2/x => /srv/WS2/x"), // component boundary, any case
+    ("alice-unr", W, "/\u{17F}rv/ws/bob/x", "!cross-namespace"), // long s folds to s (APFS, NTFS)
 ];
 
 #[test]
@@ -276,6 +292,15 @@ fn run_level_refusals() {
         ("session=AGENTS.md", "invalid-id"),
         ("session=x\u{1}", "invalid-id"),
         ("sandbox=/", "invalid-sandbox-root"),
+        ("sandbox=/.", "invalid-sandbox-root"),
+        ("sandbox=//", "invalid-sandbox-root"),
+        ("sandbox=/./.", "invalid-sandbox-root"),
+        ("user=docs", "invalid-id"), // first folder of the context file ./docs/extra.md
+        ("user=SOUL.md", "invalid-id"), // the context file SOUL.md
+        ("session=Docs", "invalid-id"),
+        ("user=Knowledge", "invalid-id"),
+        ("user=a\u{200B}", "invalid-id"),
+        ("user=a\u{202E}", "invalid-id"),
         ("sandbox=workspace", "invalid-sandbox-root"),
         ("scope=team", "invalid-params"),
         ("filesystem=remote", "unsupported-filesystem"),
@@ -538,6 +563,49 @@ proptest! {
                 let times = n.path.split('/').filter(|s| s == ns).count();
                 let in_base = c.base.split('/').filter(|s| s == ns).count();
                 prop_assert_eq!(times, 1 + in_base, "{:?} -> {:?}", input, n);
+            }
+        }
+    }
+
+    /// Whatever id a run starts with, no write it is allowed lands on a shared asset of the base
+    /// workspace — compared without letter case, as a macOS or Windows volume would.
+    #[test]
+    fn no_accepted_write_lands_on_a_shared_asset(
+        user in prop_oneof![
+            id(),
+            prop::sample::select(vec![
+                "docs", "Docs", "DOCS", "Guide.md", "guide.MD", "Skills", "KNOWLEDGE", "Tools.json",
+                "agents.md", "subagents", "alice", "team",
+            ]).prop_map(String::from),
+        ],
+        scope in prop_oneof![Just(Scope::User), Just(Scope::Session)],
+        rel in prop_oneof![
+            clean_relative(),
+            prop::sample::select(vec![
+                "Guide.md", "guide.md", "docs/Guide.md", "pdf/SKILL.md", "x.md", ".",
+            ]).prop_map(String::from),
+        ],
+        absolute in any::<bool>(),
+    ) {
+        let mut config = config();
+        config.agent.additional_context_files = vec!["docs/Guide.md".into(), "Guide.md".into()];
+        let mut ctx = SessionContext::from_config(&config);
+        ctx.user_id = Some(user.clone());
+        ctx.session_id = Some(user.clone());
+        ctx.scope = scope;
+        let options = RunOptions { disk: DiskAccess::Lexical, ..RunOptions::from_config(&config) };
+        let Ok(run) = Run::new(&config, &ctx, options) else {
+            return Ok(());
+        };
+        let input = if absolute { format!("/srv/ws/{user}/{rel}") } else { rel.clone() };
+        if let Ok(n) = run.normalize(&input, W) {
+            if let Some(in_base) = n.path.strip_prefix("/srv/ws/") {
+                let folded = crate::context::fold_case(in_base);
+                let first = folded.split('/').next().unwrap_or("");
+                let shared = ["agents.md", "memory.md", "tools.json", "guide.md"].contains(&folded.as_str())
+                    || ["knowledge", "skills", "subagents", ".skills-cache"].contains(&first)
+                    || folded == "docs/guide.md";
+                prop_assert!(!shared, "user {:?}: {:?} -> {:?}", user, input, n);
             }
         }
     }

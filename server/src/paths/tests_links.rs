@@ -209,3 +209,157 @@ fn a_namespace_folder_linked_to_other_storage_needs_that_storage_as_a_root() {
     assert_eq!(n.key, "file");
     assert_eq!(n.path, format!("{}/dave/file", f.base.display()));
 }
+
+#[test]
+fn the_workspace_spelled_with_other_case_is_not_a_project_path() {
+    // On macOS `.AGENTSCOPE/workspace/bob` is bob's folder; here (case-sensitive) it does not
+    // exist, so only the rule on spellings can refuse it, and it must.
+    let f = fixture();
+    let alice = run(&f, "alice", PathMode::Rooted, None);
+    let p = f.project.to_str().unwrap();
+    for input in [
+        format!("{p}/.AGENTSCOPE/workspace/bob/secret.txt"),
+        format!("{p}/.agentscope/Workspace/skills/pdf/SKILL.md"),
+        format!("{p}/.agentscope/WORKSPACE"),
+    ] {
+        assert_eq!(
+            answer(&alice, &input, Op::Write),
+            "!cross-namespace",
+            "{input}"
+        );
+        assert_eq!(
+            answer(&alice, &input, Op::Read),
+            "!cross-namespace",
+            "{input}"
+        );
+    }
+    let err = alice
+        .normalize(&format!("{p}/.AGENTSCOPE/workspace/bob/x"), Op::Read)
+        .unwrap_err();
+    assert!(
+        err.message
+            .contains("with other letter case; on a case-insensitive volume"),
+        "{}",
+        err.message
+    );
+    // Other project paths are project paths.
+    assert_eq!(
+        answer(&alice, &format!("{p}/src/main.rs"), Op::Write),
+        format!("{p}/src/main.rs")
+    );
+}
+
+#[test]
+fn a_write_to_a_file_with_other_hard_links_is_refused() {
+    let f = fixture();
+    let alice_dir = f.base.join("alice");
+    fs::hard_link(f.base.join("bob/secret.txt"), alice_dir.join("hard.txt")).unwrap();
+    fs::hard_link(
+        f.base.join("skills/pdf/SKILL.md"),
+        alice_dir.join("docs/skill-copy.md"),
+    )
+    .unwrap();
+    fs::write(alice_dir.join("single.txt"), "one name").unwrap();
+    symlink("hard.txt", alice_dir.join("to-hard")).unwrap();
+    let alice = run(&f, "alice", PathMode::Rooted, None);
+    let b = f.base.to_str().unwrap();
+    let cases: Vec<(String, Op, &str)> = vec![
+        ("hard.txt".into(), Op::Write, "!hard-link"),
+        ("hard.txt".into(), Op::Read, "hard.txt"),
+        ("docs/skill-copy.md".into(), Op::Write, "!hard-link"),
+        (format!("{b}/alice/hard.txt"), Op::Write, "!hard-link"),
+        ("to-hard".into(), Op::Write, "!hard-link"),
+        ("to-hard".into(), Op::Read, "to-hard"),
+        ("single.txt".into(), Op::Write, "single.txt"),
+        ("new.txt".into(), Op::Write, "new.txt"),
+        ("docs".into(), Op::Write, "docs"),
+    ];
+    for (input, op, expected) in &cases {
+        assert_eq!(answer(&alice, input, *op), *expected, "{input} {op:?}");
+    }
+    let err = alice.normalize("hard.txt", Op::Write).unwrap_err();
+    assert_eq!(
+        err.message,
+        "`hard.txt` is a file with 2 hard links; its other names may lie in another namespace's \
+         folder or be shared assets, which no path check can see, so a run may read it but not \
+         write it"
+    );
+    // Lexical runs do not look at the disk, so they cannot see hard links either.
+    let mut config = Config::defaults_for(&f.project);
+    config.agent.name = Some("assistant".into());
+    let mut ctx = SessionContext::from_config(&config);
+    ctx.user_id = Some("alice".into());
+    let options = RunOptions {
+        disk: DiskAccess::Lexical,
+        ..RunOptions::from_config(&config)
+    };
+    let lexical = Run::new(&config, &ctx, options).unwrap();
+    assert_eq!(answer(&lexical, "hard.txt", Op::Write), "hard.txt");
+}
+
+#[test]
+fn shared_context_files_and_the_configuration_stay_read_only_through_links() {
+    let f = fixture();
+    fs::create_dir_all(f.base.join("docs")).unwrap();
+    fs::write(f.base.join("docs/Guide.md"), "shared guide").unwrap();
+    fs::write(
+        f.project.join("agentws.toml"),
+        "[agent]\nname = \"assistant\"\n",
+    )
+    .unwrap();
+    let alice_dir = f.base.join("alice");
+    symlink(f.base.join("docs/Guide.md"), alice_dir.join("guide")).unwrap();
+    symlink(f.base.join("docs"), alice_dir.join("shared-docs")).unwrap();
+    symlink(f.project.join("agentws.toml"), alice_dir.join("cfg")).unwrap();
+    symlink(&f.project, alice_dir.join("proj-root")).unwrap();
+    let mut config = Config::defaults_for(&f.project);
+    config.file = Some(f.project.join("agentws.toml"));
+    config.agent.name = Some("assistant".into());
+    config.agent.additional_context_files = vec!["docs/Guide.md".into()];
+    let run_as = |user: &str| {
+        let mut ctx = SessionContext::from_config(&config);
+        ctx.user_id = Some(user.into());
+        Run::new(&config, &ctx, RunOptions::from_config(&config))
+    };
+    let alice = run_as("alice").unwrap();
+    let p = f.project.to_str().unwrap();
+    let cfg_path = format!("{p}/agentws.toml");
+    let cases: Vec<(String, Op, &str)> = vec![
+        ("guide".into(), Op::Read, "guide"),
+        ("guide".into(), Op::Write, "!symlink-escape"),
+        ("shared-docs/Guide.md".into(), Op::Write, "!symlink-escape"),
+        ("cfg".into(), Op::Read, "cfg"),
+        ("cfg".into(), Op::Write, "!symlink-escape"),
+        (
+            "proj-root/agentws.toml".into(),
+            Op::Write,
+            "!symlink-escape",
+        ),
+        (
+            "proj-root/src/new.rs".into(),
+            Op::Write,
+            "proj-root/src/new.rs",
+        ),
+        (format!("{p}/agentws.toml"), Op::Write, "!shared-read-only"),
+        (cfg_path.clone(), Op::Read, cfg_path.as_str()),
+    ];
+    for (input, op, expected) in &cases {
+        assert_eq!(answer(&alice, input, *op), *expected, "{input} {op:?}");
+    }
+    let err = alice.normalize("cfg", Op::Write).unwrap_err();
+    assert!(
+        err.message.contains("shared-read-only (") && err.message.contains("binds every run"),
+        "{}",
+        err.message
+    );
+    // The user whose namespace folder would be `docs/` cannot start a run at all.
+    let err = run_as("docs").unwrap_err();
+    assert_eq!(err.code, RefusalCode::InvalidId);
+    assert!(
+        err.message
+            .contains("would write the file every other user's prompt reads")
+            || err.message.contains("its file tools would write"),
+        "{}",
+        err.message
+    );
+}
