@@ -399,6 +399,11 @@ impl Loader<'_> {
                         agent.environment_memory = memory;
                     }
                 }
+                "models" => {
+                    if let Some(models) = self.strings("agent.models", item) {
+                        agent.models = models.into_iter().map(|(m, _)| m).collect();
+                    }
+                }
                 _ => self.unknown(key, &schema::key_names(Some("agent")), "[agent]"),
             }
         }

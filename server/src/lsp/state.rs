@@ -13,6 +13,7 @@ use std::sync::Arc;
 use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::check::cross::check_references;
 use crate::check::files::check_workspace_level;
+use crate::check::skills::check as skills_check;
 use crate::check::tools::check as tools_check;
 use crate::check::{check_workspace, file_local_diagnostics, CheckOptions};
 use crate::config::discover::find_project;
@@ -329,6 +330,7 @@ impl Project {
             self.snapshot = Some(previous);
             return None;
         }
+        // `allowed-tools` is reported once per workspace, at the first skill that sets it.
         let facts = |ws: &Workspace| {
             ws.skill(&path).map(|d| {
                 (
@@ -336,6 +338,7 @@ impl Project {
                     d.outcome.is_ok(),
                     d.name_range,
                     d.opening_range,
+                    d.entry("allowed-tools").is_some(),
                 )
             })
         };
@@ -356,6 +359,9 @@ impl Project {
             .map(|l| l.iter().filter(|d| !stale.contains(d)).cloned().collect())
             .unwrap_or_default();
         list.extend(file_local_diagnostics(next, &path, &catalog));
+        // The once-per-workspace `allowed-tools` info may sit in this file, at a moved key.
+        list.retain(|d| d.code != crate::rules::skill::SK025.code);
+        list.extend(skills_check(next).into_iter().filter(|d| d.path == path));
         store_diagnostics(Arc::make_mut(&mut self.diagnostics), path.clone(), list);
         self.mark_refreshed();
         Some(path)
