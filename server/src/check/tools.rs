@@ -1,8 +1,10 @@
-//! tools.json rules that depend on the configuration or the tool catalog (`TJ020`–`TJ028`):
+//! tools.json rules that depend on the configuration or the tool catalog (`TJ020`–`TJ030`):
 //! allow/deny naming unknown tools, a tool both allowed and denied, `load_skill_through_path`
 //! denied or left out of `allow`, platform tools denied, an `allow` that drops needed built-ins,
 //! tools.json ignored in sandbox mode or with the feature off, a project tools.json shadowed by
-//! the workspace one. The per-file rules are found while parsing (`workspace::tools`).
+//! the workspace one, removals that isolated subagents do not see (they register the built-ins
+//! again), and prompt sections that still name removed tools. The per-file rules are found while
+//! parsing (`workspace::tools`).
 //!
 //! Pure over the snapshot; asks `workspace::catalog` about every name.
 

@@ -6,7 +6,9 @@
 //! effective tools.json removes it; the tools.json rules, the cross-file rules (subagent `tools:`)
 //! and the language server's hover all ask it. What the catalog cannot know: tools registered in
 //! Java code, and the tools of an MCP server without `enableTools` (only the running server
-//! knows them) — `lookup` says so instead of guessing. Depends on `config` and `workspace::tools`.
+//! knows them) — `lookup` says so instead of guessing. `PROMPT_TOOL_SECTIONS` names the prompt
+//! sections that tell the model to use tools, for the check (TJ030) and the preview's notes alike.
+//! Depends on `config` and `workspace::tools`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
