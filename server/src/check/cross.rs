@@ -513,7 +513,7 @@ fn subagent_shadowed(
 }
 
 /// The `tools:` list of one subagent against the catalog: one diagnostic per finding, each
-/// listing every name it concerns, at the list.
+/// listing every name it concerns, from the first of them to the last.
 ///
 /// A non-empty `tools:` keeps only the inherited (user-registered) tools it names; harness
 /// built-ins are registered again by the child and are not filtered (XR003, said once per
@@ -611,14 +611,14 @@ fn check_subagent_tools(
     }
     if !removed_builtins.is_empty() {
         let listed = names_list(&removed_builtins);
-        let (it, has) = if removed_builtins.len() == 1 {
-            ("it", "has")
+        let it = if removed_builtins.len() == 1 {
+            "it"
         } else {
-            ("them", "has")
+            "them"
         };
         let message = if crate::check::tools::child_skips_tools_json(workspace, subagent) {
             format!(
-                "tools.json removes {listed} from the main agent only: this isolated subagent registers the harness built-ins again and still {has} {it}, whatever `tools:` says"
+                "tools.json removes {listed} from the main agent only: this isolated subagent registers the harness built-ins again and still has {it}, whatever `tools:` says"
             )
         } else {
             format!(
