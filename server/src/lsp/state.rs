@@ -617,6 +617,42 @@ mod tests {
         assert_eq!(incremental, 2);
     }
 
+    /// The skill that carries the once-per-workspace `allowed-tools` info (the first that sets
+    /// it): an edit that moves its `allowed-tools` line stays incremental and moves the info.
+    #[test]
+    fn incremental_edit_of_the_skill_carrying_the_allowed_tools_info() {
+        let root = std::fs::canonicalize(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/realistic"),
+        )
+        .unwrap();
+        let skill = root.join(".agentscope/workspace/skills/architecture-decision-record/SKILL.md");
+        let original = std::fs::read_to_string(&skill).unwrap();
+        let env = Arc::new(Env::new());
+        let mut project = Project::new(root.clone(), false);
+        let mut open = HashMap::new();
+        let (_, before, _) = project.refresh(&env, &open);
+        let at = |diagnostics: &DiagnosticsByFile| {
+            diagnostics[&skill]
+                .iter()
+                .find(|d| d.code == "SK025")
+                .map(|d| d.range.start)
+        };
+        let first = at(&before).expect("the info is at this skill");
+        let moved = original.replacen("license:", "license-note: x\nlicense:", 1);
+        let doc = OpenDoc {
+            version: 1,
+            text: Arc::from(moved.as_str()),
+        };
+        open.insert(skill.clone(), doc.clone());
+        project.set_open(&skill, &doc);
+        let (_, diagnostics, touched) = project.refresh(&env, &open);
+        assert_eq!(touched, Touched::Only(vec![skill.clone()]));
+        assert_eq!(at(&diagnostics), Some(first + "license-note: x\n".len()));
+        let mut fresh = Project::new(root, false);
+        let (_, expected, _) = fresh.refresh(&env, &open);
+        assert_eq!(*diagnostics, *expected);
+    }
+
     /// Edits of tools.json and of a subagent: the reference path must match a full rebuild too.
     #[test]
     fn incremental_tools_and_subagent_edits_match_a_full_rebuild() {
