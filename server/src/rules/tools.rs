@@ -368,7 +368,9 @@ pub static TJ030: Rule = Rule {
 `<files-root>`, which the local shell filesystem gives every skill) tells the model to run skill \
 scripts with the shell tool `execute`; `## Memory Recall` tells it to run `memory_search` and \
 `memory_get`; `## Memory Persistence` tells it to use `memory_save`. Removing those tools in tools.json \
-leaves the text in place. `agentws preview` shows the same finding as a note. Switch the feature off \
+leaves the text in place. The check reports the Code Execution case when some skill folder holds files \
+besides SKILL.md (the scripts the section is about); `agentws preview` notes every rendered section \
+whose tools are removed (note `removed-tool`). Switch the feature off \
 in the builder instead (`disableShellTool()`, `disableMemoryTools()`), which also drops the section, or \
 keep the tool.",
 };
