@@ -48,11 +48,23 @@ const PLANTED_ACROSS: &[Planted] = &[
     planted("alice/skills/flight-search/SKILL.md", "XR006", 2, 7),
 ];
 
+/// What the demo's tools.json really does, reported at its exact place: the `deny` of the shell
+/// and the file-writing tools, and the `allow` that leaves out `web_search`, stop at the main
+/// agent, while the isolated `fare-auditor` (mistake 6) registers the built-ins again; and the
+/// Code Execution section still tells the model to run the skills' scripts with the denied shell.
+const CONSEQUENCES: &[Planted] = &[
+    planted("tools.json", "TJ029", 3, 3),
+    planted("tools.json", "TJ029", 20, 12),
+    planted("tools.json", "TJ030", 20, 12),
+    planted("tools.json", "TJ029", 20, 23),
+    planted("tools.json", "TJ029", 20, 37),
+];
+
 /// Codes that may appear besides the planted ones, with the reason.
 const ALSO_EXPECTED: &[(&str, &str)] = &[
     (
         "SK025",
-        "every skill has `allowed-tools`, which the harness renders but never enforces",
+        "every skill has `allowed-tools`, which the harness renders but never enforces (said once)",
     ),
     (
         "TJ020",
@@ -105,6 +117,7 @@ fn assert_nothing_else(report: &Value) {
         PLANTED_SKILLS
             .iter()
             .chain(PLANTED_ACROSS)
+            .chain(CONSEQUENCES)
             .any(|p| p.code == code)
             || ALSO_EXPECTED.iter().any(|(c, _)| *c == code)
     };
@@ -143,4 +156,30 @@ fn demo_reports_every_planted_mistake() {
     assert_reported(&report, PLANTED_SKILLS);
     assert_reported(&report, PLANTED_ACROSS);
     assert_nothing_else(&report);
+}
+
+#[test]
+fn demo_reports_what_its_tools_json_does_not_reach() {
+    let report = demo_report();
+    assert_reported(&report, CONSEQUENCES);
+    let messages: Vec<&str> = CONSEQUENCES
+        .iter()
+        .map(|p| find(&report, p).unwrap()["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages[..3],
+        [
+            "`allow` removes `web_search` for the main agent only: the isolated subagent `fare-auditor` registers the harness built-ins again and still has it",
+            "`execute` is denied for the main agent only: the isolated subagent `fare-auditor` registers the harness built-ins again and still has `execute`",
+            "tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (5 skills have files: `booking-summary`, `flight-search`, `invoice-pdf` and 2 more)",
+        ]
+    );
+    // `allowed-tools` is said once for the five skills, not once per skill.
+    let sk025 = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "SK025")
+        .count();
+    assert_eq!(sk025, 1);
 }

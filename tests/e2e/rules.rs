@@ -88,3 +88,189 @@ fn the_problems_that_hide_others_each_have_their_fixture() {
     expect("rules-tools-deep", &["TJ018"]);
     expect("rules-tools-env", &["TJ008"]);
 }
+
+/// `(code, workspace-relative path, line, column, message)` of every diagnostic of `codes` that
+/// `agentws check --profile strict --format json` reports on fixture `name`.
+fn findings(name: &str, codes: &[&str]) -> Vec<(String, String, u64, u64, String)> {
+    let output = Command::cargo_bin("agentws")
+        .unwrap()
+        .args(["check", "--profile", "strict", "--format", "json"])
+        .arg(fixture(name))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| codes.contains(&d["code"].as_str().unwrap()))
+        .map(|d| {
+            let path = d["path"].as_str().unwrap();
+            let rel = path.split(".agentscope/workspace/").last().unwrap();
+            (
+                d["code"].as_str().unwrap().to_string(),
+                rel.to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+                d["range"]["start"]["column"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn row(
+    code: &str,
+    path: &str,
+    line: u64,
+    column: u64,
+    message: &str,
+) -> (String, String, u64, u64, String) {
+    (code.into(), path.into(), line, column, message.into())
+}
+
+/// What the runtime does that the files do not say: tools.json stopping at the main agent, the
+/// prompt promising removed tools, unresolvable models, files the scans miss by letter case, a
+/// skill linked twice, and the noise rules said once (`rules-runtime`).
+#[test]
+fn runtime_findings_are_reported_where_they_are_written() {
+    // SK016/ST002/ST007 (the linked folder's name, `version`) belong to other rules.
+    let codes = [
+        "TJ029", "TJ030", "SA008", "SA025", "SA026", "SK023", "SK025", "SK030", "ST009", "ST010",
+        "ST011", "XR001", "XR003", "XR005", "XR015", "XR016",
+    ];
+    let runtime_message = |code| {
+        match code {
+        "ST010" => "`allowed-tools` separates tools with commas; the specification splits on spaces (write `read_file grep_files`)",
+        "ST011" => "`../style/STYLE.md` points outside the skill's folder",
+        _ => unreachable!(),
+    }
+    };
+    assert_eq!(
+        findings("rules-runtime", &codes),
+        vec![
+            row("SK030", "skills/lower/skill.md", 1, 1, "`skills/lower/skill.md` is not `SKILL.md`: every skill scan looks for `SKILL.md` exactly, so the runtime skips the folder `skills/lower` (rename the file to `SKILL.md`)"),
+            // `version: 2.0` renders as written: no SK023. Said once for both copies of the skill.
+            row("SK025", "skills/report/SKILL.md", 5, 1, "`allowed-tools` is rendered into the prompt, but the harness does not restrict any tool with it (2 skills set it; said once, here)"),
+            row("ST010", "skills/report/SKILL.md", 5, 16, runtime_message("ST010")),
+            // The links in a code span and a code block are not references.
+            row("ST011", "skills/report/SKILL.md", 18, 58, runtime_message("ST011")),
+            // The linked folder is the same skill: an info, no duplicate-name warning.
+            row("XR016", "skills/report-link/SKILL.md", 2, 7, "skill `report` is seen twice: `skills/report-link/SKILL.md` and `skills/report/SKILL.md` are the same SKILL.md through a symbolic link"),
+            row("ST010", "skills/report-link/SKILL.md", 5, 16, runtime_message("ST010")),
+            row("ST011", "skills/report-link/SKILL.md", 18, 58, runtime_message("ST011")),
+            // `name: auditor` equals the file's id: no SA008.
+            row("SA025", "subagents/auditor.md", 4, 8, "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`"),
+            row("XR015", "subagents/auditor.md", 5, 9, "tools.json removes `execute` from the main agent only: this isolated subagent registers the harness built-ins again and still has it, whatever `tools:` says"),
+            row("XR001", "subagents/auditor.md", 5, 18, "`tools:` names tools `nope`, `nada` that the agent does not register (a tool registered in Java code is invisible to agentws)"),
+            // `model: corp-large` matches `[agent] models = ["corp-*"]`.
+            row("SA008", "subagents/helper.md", 2, 1, "`name:` is ignored: the agent id is the file name (`helper`)"),
+            row("XR003", "subagents/helper.md", 7, 8, "`read_file` is a harness built-in: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway"),
+            row("SA026", "subagents/writer.MD", 1, 1, "`subagents/writer.MD` ends in `.MD`, not `.md`: both subagent scans match `.md` case-sensitively, so the runtime ignores this file (rename it to `writer.md`)"),
+            row("TJ029", "tools.json", 3, 12, "`execute` is denied for the main agent only: the isolated subagent `auditor` registers the harness built-ins again and still has `execute`"),
+            row("TJ030", "tools.json", 3, 12, "tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `report`)"),
+            row("TJ029", "tools.json", 3, 23, "`memory_save` is denied for the main agent only: the isolated subagent `auditor` registers the harness built-ins again and still has `memory_save`"),
+            row("TJ030", "tools.json", 3, 23, "tools.json removes `memory_save`, but the prompt's `## Memory Persistence` section still tells the model to save memories with `memory_save`"),
+        ]
+    );
+}
+
+#[test]
+fn runtime_findings_are_absent_when_written_correctly() {
+    let all: Vec<(String, String, u64, u64, String)> = findings(
+        "rules-runtime-ok",
+        &[
+            "TJ029", "TJ030", "SA008", "SA025", "SA026", "SK016", "SK023", "SK025", "SK030",
+            "ST002", "ST007", "ST009", "ST010", "ST011", "XR001", "XR003", "XR005", "XR015",
+            "XR016",
+        ],
+    );
+    assert_eq!(
+        all,
+        vec![row("SK025", "skills/report/SKILL.md", 7, 1, "`allowed-tools` is rendered into the prompt, but the harness does not restrict any tool with it (this is the only skill that sets it)")]
+    );
+    let output = Command::cargo_bin("agentws")
+        .unwrap()
+        .args(["check", "--profile", "strict"])
+        .arg(fixture("rules-runtime-ok"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8(output.stdout)
+        .unwrap()
+        .contains("Found 0 errors, 0 warnings, 1 info."));
+}
+
+/// `agentws preview` says the same as TJ030, as notes.
+#[test]
+fn preview_notes_the_sections_that_promise_removed_tools() {
+    let notes = |name: &str| -> Vec<String> {
+        let output = Command::cargo_bin("agentws")
+            .unwrap()
+            .args(["preview", "--format", "json"])
+            .arg(fixture(name))
+            .output()
+            .unwrap();
+        let preview: Value = serde_json::from_slice(&output.stdout).unwrap();
+        preview["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["code"] == "removed-tool")
+            .map(|n| n["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        notes("rules-runtime"),
+        vec![
+            "the `## Code Execution` section tells the model to run skill scripts with the shell tool `execute`, but tools.json removes `execute`: the model does not have it",
+            "the `## Memory Persistence` section tells the model to save memories with `memory_save`, but tools.json removes `memory_save`: the model does not have it",
+        ]
+    );
+    assert_eq!(notes("rules-runtime-ok"), Vec::<String>::new());
+}
+
+/// A fact true of every skill or subagent is said once: a workspace of 60 skills that all set
+/// `allowed-tools`, and 30 subagents whose `tools:` all name built-ins, gets one info of each.
+#[test]
+fn facts_true_of_every_file_are_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join(".agentscope/workspace");
+    for i in 0..60 {
+        let skill = ws.join(format!("skills/s{i:02}"));
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            format!("---\nname: s{i:02}\ndescription: d\nallowed-tools: read_file\n---\nBody\n"),
+        )
+        .unwrap();
+    }
+    std::fs::create_dir_all(ws.join("subagents")).unwrap();
+    for i in 0..30 {
+        std::fs::write(
+            ws.join(format!("subagents/a{i:02}.md")),
+            "---\ndescription: d\nworkspace:\n  mode: shared\ntools: [read_file, grep_files]\n---\n",
+        )
+        .unwrap();
+    }
+    std::fs::write(ws.join("AGENTS.md"), "# A\n").unwrap();
+    std::fs::write(dir.path().join("agentws.toml"), "[agent]\nname = \"a\"\n").unwrap();
+    let output = Command::cargo_bin("agentws")
+        .unwrap()
+        .arg("check")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.contains("Found 0 errors, 0 warnings, 2 infos."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("(60 skills set it; said once, here)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("29 other subagents' `tools:` name built-ins too"),
+        "{stdout}"
+    );
+}

@@ -117,6 +117,9 @@ pub struct FileSet {
     entries: BTreeMap<PathBuf, FileEntry>,
     /// Folders known to exist (some runtime decisions depend on a folder existing, even empty).
     dirs: BTreeMap<PathBuf, ()>,
+    /// Symbolic links met on the way to the files (link path → the real path it resolves to), so
+    /// two paths to one file can be recognised without touching the disk again.
+    links: BTreeMap<PathBuf, PathBuf>,
 }
 
 impl FileSet {
@@ -150,6 +153,32 @@ impl FileSet {
             self.dirs.insert(d.to_path_buf(), ());
             current = d.parent();
         }
+    }
+
+    /// Records that `link` is a symbolic link (or lies below one) resolving to `real`.
+    pub fn insert_link(&mut self, link: PathBuf, real: PathBuf) {
+        self.links.insert(link, real);
+    }
+
+    /// `path` with its deepest recorded link replaced by the real path it resolves to; `path`
+    /// itself when no recorded link is on its way.
+    pub fn real_path(&self, path: &Path) -> PathBuf {
+        for ancestor in path.ancestors() {
+            if let Some(real) = self.links.get(ancestor) {
+                let rest = path.strip_prefix(ancestor).unwrap_or(Path::new(""));
+                return if rest.as_os_str().is_empty() {
+                    real.clone()
+                } else {
+                    real.join(rest)
+                };
+            }
+        }
+        path.to_path_buf()
+    }
+
+    /// True when two different paths reach the same file through symbolic links.
+    pub fn same_real_file(&self, a: &Path, b: &Path) -> bool {
+        a != b && self.real_path(a) == self.real_path(b)
     }
 
     pub fn remove(&mut self, path: &Path) -> Option<FileEntry> {
@@ -221,6 +250,27 @@ impl FileSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_through_recorded_links_are_the_same_file() {
+        let mut set = FileSet::new();
+        set.insert_text(PathBuf::from("/w/skills/a/SKILL.md"), "x");
+        set.insert_text(PathBuf::from("/w/skills/b/SKILL.md"), "x");
+        set.insert_text(PathBuf::from("/w/skills/c/SKILL.md"), "x");
+        // `/w` itself is reached through a link (`/w` → `/real/w`), and `skills/b` → `skills/a`.
+        set.insert_link(PathBuf::from("/w"), PathBuf::from("/real/w"));
+        set.insert_link(
+            PathBuf::from("/w/skills/b"),
+            PathBuf::from("/real/w/skills/a"),
+        );
+        let a = Path::new("/w/skills/a/SKILL.md");
+        let b = Path::new("/w/skills/b/SKILL.md");
+        let c = Path::new("/w/skills/c/SKILL.md");
+        assert_eq!(set.real_path(b), PathBuf::from("/real/w/skills/a/SKILL.md"));
+        assert!(set.same_real_file(a, b));
+        assert!(!set.same_real_file(a, c));
+        assert!(!set.same_real_file(a, a));
+    }
 
     #[test]
     fn ranges_below_a_folder() {

@@ -1,7 +1,8 @@
 //! Cross-file rules (`XR…`, harness-spec §9.5): references between workspace files that the
 //! runtime never checks — subagent `skills:` against the skills that exist, subagent
 //! `workspace.path` targets, subagent `tools:` against the tool catalog, and prompt text that
-//! mentions tools tools.json removes.
+//! mentions tools tools.json removes — and the subagent `model:` against agentws.toml's
+//! `[agent] models` and the shipped model providers (`SA025`).
 //!
 //! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate so the
 //! driver can run it in parallel and the language server per edited file.
@@ -13,8 +14,10 @@ use crate::base::{Diagnostic, Related, TextRange};
 use crate::config::{FilesystemMode, Scope};
 use crate::context::{effective_root, SessionContext};
 use crate::rules::cross::*;
+use crate::rules::subagent::SA025;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
 use crate::workspace::layers;
+use crate::workspace::models::{self, Resolution};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::subagent::SubagentDoc;
@@ -39,8 +42,90 @@ pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Dia
         .iter()
         .flat_map(|s| check_subagent(workspace, &index, catalog, s))
         .collect();
+    out.extend(builtins_named_once(workspace, catalog));
     out.extend(duplicates(workspace));
     out
+}
+
+/// XR003, once per workspace: `tools:` lists naming harness built-ins, which every child has
+/// anyway. The fact holds for every such list, so it is said at the first one only.
+fn builtins_named_once(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
+    let mut naming = workspace
+        .subagents
+        .iter()
+        .filter(|s| s.outcome.is_ok())
+        .filter_map(|s| {
+            let builtins: Vec<&str> = s
+                .tools
+                .iter()
+                .map(|t| t.value.as_str())
+                .filter(|name| {
+                    let info = catalog.lookup(name);
+                    matches!(info.origin, ToolOrigin::BuiltIn(_)) && info.removal.is_none()
+                })
+                .collect();
+            (!builtins.is_empty()).then_some((s, builtins))
+        });
+    let Some((first, builtins)) = naming.next() else {
+        return Vec::new();
+    };
+    let others = naming.count();
+    let also = match others {
+        0 => String::new(),
+        1 => "; 1 other subagent's `tools:` names built-ins too".to_string(),
+        n => format!("; {n} other subagents' `tools:` name built-ins too"),
+    };
+    vec![XR003.at(
+        &first.path,
+        tools_line(first).unwrap_or(first.opening_range),
+        format!(
+            "{} {} harness built-in{}: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway{also}",
+            names_list(&builtins),
+            if builtins.len() == 1 { "is a" } else { "are" },
+            if builtins.len() == 1 { "" } else { "s" },
+        ),
+    )]
+}
+
+/// The span of the names one list diagnostic concerns: from the first to the last (a single
+/// name's own range when there is one).
+#[derive(Clone, Copy)]
+struct Span(Option<TextRange>);
+
+impl Span {
+    const NONE: Span = Span(None);
+
+    fn add(&mut self, range: TextRange) {
+        self.0 = Some(match self.0 {
+            None => range,
+            Some(r) => TextRange::new(r.start.min(range.start), r.end.max(range.end)),
+        });
+    }
+
+    fn or(self, fallback: TextRange) -> TextRange {
+        self.0.unwrap_or(fallback)
+    }
+}
+
+/// The range of a subagent's `tools:` value (the line the per-list diagnostics point at).
+fn tools_line(subagent: &SubagentDoc) -> Option<TextRange> {
+    list_range(subagent, "tools")
+}
+
+fn list_range(subagent: &SubagentDoc, key: &str) -> Option<TextRange> {
+    subagent
+        .metadata
+        .iter()
+        .find(|e| e.key == key)
+        .map(|e| e.value.range)
+}
+
+fn names_list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Backticked tool names (`` `name` `` or `` `name(...)` ``) in AGENTS.md and SKILL.md text that
@@ -126,18 +211,15 @@ fn check_subagent(
     if subagent.outcome.is_err() {
         return out;
     }
-    for entry in &subagent.tools {
-        out.extend(check_subagent_tool(
-            catalog,
-            subagent,
-            &entry.value,
-            entry.range,
-        ));
-    }
+    out.extend(check_subagent_tools(workspace, catalog, subagent));
+    out.extend(check_model(workspace, subagent));
     let own_namespace = match &subagent.location.tree {
         Tree::Namespace(ns) => Some(ns.as_str()),
         _ => None,
     };
+    let mut unknown: Vec<&str> = Vec::new();
+    let mut other_users: Vec<String> = Vec::new();
+    let (mut unknown_at, mut other_at) = (Span::NONE, Span::NONE);
     for entry in &subagent.skills {
         let name = entry.value.as_str();
         if skills.everywhere.contains(name) {
@@ -151,17 +233,37 @@ fn check_subagent(
                     .map(|u| format!("`{u}`"))
                     .collect::<Vec<_>>()
                     .join(", ");
-                out.push(XR011.at(
-                    &subagent.path,
-                    entry.range,
-                    format!("skill `{name}` exists only in the per-user folder(s) {list}"),
-                ));
+                other_users.push(format!("`{name}` ({list})"));
+                other_at.add(entry.range);
             }
-            None => out.push(XR004.at(
+            None => {
+                unknown.push(name);
+                unknown_at.add(entry.range);
+            }
+        }
+    }
+    if let Some(line) = list_range(subagent, "skills") {
+        if !other_users.is_empty() {
+            let (verb, noun) = if other_users.len() == 1 {
+                ("exists", "skill")
+            } else {
+                ("exist", "skills")
+            };
+            out.push(XR011.at(
                 &subagent.path,
-                entry.range,
-                format!("no skill is named `{name}`"),
-            )),
+                other_at.or(line),
+                format!(
+                    "the {noun} {} {verb} only in per-user folders",
+                    other_users.join(", ")
+                ),
+            ));
+        }
+        if !unknown.is_empty() {
+            let message = match unknown.len() {
+                1 => format!("no skill is named {}", names_list(&unknown)),
+                _ => format!("no skills are named {}", names_list(&unknown)),
+            };
+            out.push(XR004.at(&subagent.path, unknown_at.or(line), message));
         }
     }
 
@@ -246,7 +348,9 @@ fn duplicates(workspace: &Workspace) -> Vec<Diagnostic> {
     let mut shadowed = Vec::new();
     let base_skills = layers::merged_skills_tracking(workspace, &root, &mut shadowed);
     for s in shadowed {
-        out.push(skill_shadowed(&s.loser, &s.winner, everyone));
+        out.push(skill_shadowed_or_linked(
+            workspace, &s.loser, &s.winner, everyone,
+        ));
     }
     let mut base_subagents = Vec::new();
     if config.features.subagents {
@@ -276,7 +380,7 @@ fn duplicates(workspace: &Workspace) -> Vec<Diagnostic> {
             let winner = docs[docs.len() - 1];
             let whom = format!("`{ns}`");
             for loser in &docs[..docs.len() - 1] {
-                out.push(skill_shadowed(loser, winner, &whom));
+                out.push(skill_shadowed_or_linked(workspace, loser, winner, &whom));
             }
             if let Some(base) = base_skills.iter().find(|m| m.name == name) {
                 out.push(skill_overridden(winner, &base.doc, &whom));
@@ -316,6 +420,33 @@ fn duplicates(workspace: &Workspace) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// XR005, unless both are one file reached through a symbolic link: then only the XR016 info.
+fn skill_shadowed_or_linked(
+    workspace: &Workspace,
+    loser: &SkillDoc,
+    winner: &SkillDoc,
+    whom: &str,
+) -> Diagnostic {
+    if !workspace.files.same_real_file(&loser.path, &winner.path) {
+        return skill_shadowed(loser, winner, whom);
+    }
+    let name = loser.name.clone().unwrap_or_default();
+    XR016
+        .at(
+            &loser.path,
+            loser.name_range.unwrap_or(loser.opening_range),
+            format!(
+                "skill `{name}` is seen twice: `{}` and `{}` are the same SKILL.md through a symbolic link",
+                loser.location.rel, winner.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: winner.path.clone(),
+            range: winner.name_range.unwrap_or(winner.opening_range),
+            message: "the same file".into(),
+        })
 }
 
 fn skill_shadowed(loser: &SkillDoc, winner: &SkillDoc, whom: &str) -> Diagnostic {
@@ -381,73 +512,168 @@ fn subagent_shadowed(
         })
 }
 
-fn check_subagent_tool(
+/// The `tools:` list of one subagent against the catalog: one diagnostic per finding, each
+/// listing every name it concerns, from the first of them to the last.
+///
+/// A non-empty `tools:` keeps only the inherited (user-registered) tools it names; harness
+/// built-ins are registered again by the child and are not filtered (XR003, said once per
+/// workspace by `builtins_named_once`).
+fn check_subagent_tools(
+    workspace: &Workspace,
     catalog: &ToolCatalog,
     subagent: &SubagentDoc,
-    name: &str,
-    range: TextRange,
-) -> Option<Diagnostic> {
-    let info = catalog.lookup(name);
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let Some(line) = tools_line(subagent) else {
+        return out;
+    };
+    if subagent.tools.is_empty() {
+        return out;
+    }
     let path = &subagent.path;
-    match &info.origin {
-        ToolOrigin::BuiltIn(group) => {
-            return Some(XR003.at(
-                path,
-                range,
-                format!(
-                    "`{name}` is a harness built-in ({}): every child has it",
-                    group.label()
-                ),
-            ))
-        }
-        ToolOrigin::MaybeMcp { .. } => {}
-        ToolOrigin::Mcp { .. } => {}
-        ToolOrigin::Unknown if catalog.allows_by_name(name) => {}
-        origin => {
-            let why = match origin {
-                ToolOrigin::BuiltInDisabled(group) => {
-                    format!("`{name}` is a built-in that is not registered here ({})", group.requirement())
+    let mut unknown: Vec<String> = Vec::new();
+    let mut removed: Vec<String> = Vec::new();
+    let mut removed_builtins: Vec<&str> = Vec::new();
+    let (mut unknown_at, mut removed_at, mut builtins_at) = (Span::NONE, Span::NONE, Span::NONE);
+    let mut keeps_some = false;
+    for entry in &subagent.tools {
+        let name = entry.value.as_str();
+        let info = catalog.lookup(name);
+        let how = match info.removal {
+            Some(Removal::Denied(_)) => "denied",
+            _ => "not in `allow`",
+        };
+        let mut unknown_because = |why: String| {
+            unknown.push(why);
+            unknown_at.add(entry.range);
+        };
+        match &info.origin {
+            ToolOrigin::BuiltIn(_) if info.removal.is_some() && !info.readded => {
+                removed_builtins.push(name);
+                builtins_at.add(entry.range);
+            }
+            ToolOrigin::BuiltIn(_) => {}
+            ToolOrigin::Mcp { .. } | ToolOrigin::MaybeMcp { .. } => {
+                if info.removal.is_some() {
+                    removed.push(format!("`{name}` ({how})"));
+                    removed_at.add(entry.range);
+                } else {
+                    keeps_some = true;
                 }
-                ToolOrigin::OptIn { needs } => format!("`{name}` is only registered {needs}"),
-                ToolOrigin::McpNotRegistered { servers } => format!(
-                    "`{name}` comes from MCP server(s) {} that the runtime skips",
-                    servers.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
-                ),
-                _ => format!(
-                    "no built-in, MCP server `enableTools` or tools.json `allow` entry names `{name}` \
-                     (a tool registered in Java code is invisible to agentws)"
-                ),
-            };
-            return Some(XR001.at(path, range, why));
+            }
+            ToolOrigin::Unknown if catalog.allows_by_name(name) => keeps_some = true,
+            ToolOrigin::BuiltInDisabled(group) => {
+                unknown_because(format!("`{name}` ({})", group.requirement()))
+            }
+            ToolOrigin::OptIn { needs } => {
+                unknown_because(format!("`{name}` (only registered with {needs})"))
+            }
+            ToolOrigin::McpNotRegistered { servers } => unknown_because(format!(
+                "`{name}` (from {}, which the runtime skips)",
+                servers
+                    .iter()
+                    .map(|s| format!("MCP server `{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            ToolOrigin::Unknown => unknown_because(format!("`{name}`")),
         }
     }
-    if info.removal.is_some() && !info.readded {
-        let how = match info.removal {
-            Some(Removal::Denied(_)) => "denies it",
-            _ => "leaves it out of `allow`",
+    if !unknown.is_empty() {
+        let consequence = if keeps_some {
+            "These names keep nothing: the child inherits only the parent's own tools the list names that exist."
+        } else {
+            "A non-empty `tools:` keeps only the inherited tools it names, and none of these exists: the child inherits none of the parent's own tools (it keeps the harness built-ins)."
         };
-        return Some(XR002.at(
+        out.push(
+            XR001
+                .at(
+                    path,
+                    unknown_at.or(line),
+                    format!(
+                        "`tools:` names {} that the agent does not register (a tool registered in Java code is invisible to agentws)",
+                        plural(&unknown, "a tool", "tools")
+                    ),
+                )
+                .with_consequence(consequence),
+        );
+    }
+    if !removed.is_empty() {
+        out.push(XR002.at(
             path,
-            range,
-            format!("tools.json {how}: `{name}` is not in the parent's toolkit"),
+            removed_at.or(line),
+            format!(
+                "tools.json removes {} from the parent's toolkit, so the child cannot inherit {}",
+                removed.join(", "),
+                if removed.len() == 1 { "it" } else { "them" }
+            ),
         ));
     }
-    None
+    if !removed_builtins.is_empty() {
+        let listed = names_list(&removed_builtins);
+        let it = if removed_builtins.len() == 1 {
+            "it"
+        } else {
+            "them"
+        };
+        let message = if crate::check::tools::child_skips_tools_json(workspace, subagent) {
+            format!(
+                "tools.json removes {listed} from the main agent only: this isolated subagent registers the harness built-ins again and still has {it}, whatever `tools:` says"
+            )
+        } else {
+            format!(
+                "tools.json removes {listed}, and this subagent reads the same tools.json: it does not get {it}, whatever `tools:` says"
+            )
+        };
+        out.push(XR015.at(path, builtins_at.or(line), message));
+    }
+    out
+}
+
+/// SA025: a `model:` the runtime cannot resolve (harness-spec §3.2: the child gets the parent's).
+fn check_model(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Diagnostic> {
+    let model = subagent.model.as_ref()?;
+    if model.value.is_empty() {
+        return None;
+    }
+    let registered = &workspace.config.agent.models;
+    if models::resolve(&model.value, registered) != Resolution::Unresolvable {
+        return None;
+    }
+    let hint = models::hint(&model.value)
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default();
+    Some(SA025.at(
+        &subagent.path,
+        model.range,
+        format!(
+            "no model provider shipped with AgentScope supports `{}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model{hint}",
+            model.value
+        ),
+    ))
+}
+
+/// `names` joined, after "a tool" or "tools" as fits their number.
+fn plural(names: &[String], one: &str, many: &str) -> String {
+    match names.len() {
+        1 => format!("{one} {}", names[0]),
+        _ => format!("{many} {}", names.join(", ")),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
 
-    use crate::base::TextRange;
     use crate::config::Config;
-    use crate::workspace::subagent::Spanned;
     use crate::workspace::Workspace;
+
+    const SUBAGENT: &str = "---\ndescription: d\nskills: [shared-skill, alice-skill, nope, gone]\nworkspace:\n  path: subagents/r-home\n---\n";
 
     #[test]
     fn skills_named_by_subagents_must_exist() {
         let config = Config::defaults_for(Path::new("/p"));
-        let mut ws = Workspace::from_texts(
+        let ws = Workspace::from_texts(
             config,
             [
                 (
@@ -458,48 +684,37 @@ mod tests {
                     "/p/.agentscope/workspace/alice/skills/b/SKILL.md",
                     "---\nname: alice-skill\ndescription: d\n---\nbody\n",
                 ),
-                (
-                    "/p/.agentscope/workspace/subagents/r.md",
-                    "---\ndescription: d\n---\n",
-                ),
+                ("/p/.agentscope/workspace/subagents/r.md", SUBAGENT),
             ],
         );
-        let mut doc = (*ws.subagents[0]).clone();
-        doc.skills = ["shared-skill", "alice-skill", "nope"]
-            .iter()
-            .enumerate()
-            .map(|(i, s)| Spanned {
-                value: s.to_string(),
-                range: TextRange::new(i * 10, i * 10 + 5),
-            })
-            .collect();
-        doc.workspace_path = Some(Spanned {
-            value: "subagents/r-home".into(),
-            range: TextRange::new(40, 56),
-        });
-        ws.subagents[0] = std::sync::Arc::new(doc);
         let found: Vec<_> = super::check(&ws)
             .into_iter()
-            .map(|d| (d.code, d.range.start, d.message))
+            .map(|d| (d.code, &SUBAGENT[d.range.start..d.range.end], d.message))
             .collect();
+        // One diagnostic per `skills:` line and finding, naming every skill it concerns, from
+        // the first of them to the last.
         assert_eq!(
             found,
             vec![
                 (
                     "XR011",
-                    10,
-                    "skill `alice-skill` exists only in the per-user folder(s) `alice`".to_string()
+                    "alice-skill",
+                    "the skill `alice-skill` (`alice`) exists only in per-user folders".to_string()
                 ),
-                ("XR004", 20, "no skill is named `nope`".to_string()),
+                (
+                    "XR004",
+                    "nope, gone",
+                    "no skills are named `nope`, `gone`".to_string()
+                ),
                 (
                     "XR008",
-                    40,
+                    "subagents/r-home",
                     "`workspace.path` `subagents/r-home` is inside a `subagents/` folder"
                         .to_string()
                 ),
                 (
                     "XR009",
-                    40,
+                    "subagents/r-home",
                     format!(
                         "`workspace.path` folder `{}` does not exist",
                         PathBuf::from("/p/.agentscope/workspace/subagents/r-home").display()
@@ -507,6 +722,56 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn unresolvable_models_unless_listed_in_agentws_toml() {
+        let spec = |model: &str| format!("---\ndescription: d\nmodel: {model}\n---\n");
+        let mut config = Config::defaults_for(Path::new("/p"));
+        let files = [
+            ("/p/.agentscope/workspace/subagents/a.md", spec("sonnet")),
+            ("/p/.agentscope/workspace/subagents/b.md", spec("qwen3-max")),
+            (
+                "/p/.agentscope/workspace/subagents/c.md",
+                spec("openai:gpt-4o-mini"),
+            ),
+            (
+                "/p/.agentscope/workspace/subagents/d.md",
+                spec("corp-large"),
+            ),
+        ];
+        let ws = Workspace::from_texts(config.clone(), files.clone());
+        let found: Vec<_> = super::check(&ws)
+            .into_iter()
+            .map(|d| {
+                (
+                    d.code,
+                    d.path.file_name().unwrap().to_string_lossy().into_owned(),
+                    d.range.start,
+                    d.message,
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "SA025",
+                    "a.md".to_string(),
+                    26,
+                    "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`".to_string()
+                ),
+                (
+                    "SA025",
+                    "d.md".to_string(),
+                    26,
+                    "no model provider shipped with AgentScope supports `corp-large`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model".to_string()
+                ),
+            ]
+        );
+        config.agent.models = vec!["sonnet".into(), "corp-*".into()];
+        let ws = Workspace::from_texts(config, files);
+        assert_eq!(super::check(&ws), vec![]);
     }
 }
 
@@ -524,35 +789,83 @@ mod tool_tests {
     "tracker": {"transport": "stdio", "command": "tracker-mcp", "enableTools": ["get_issue", "close_issue"]}
   }
 }"#;
-    const SUBAGENT: &str =
-        "---\ndescription: triage\ntools: [read_file, get_issue, close_issue, nope, plan_write]\n---\n";
+    const TRIAGE: &str = "---\ndescription: triage\ntools: [read_file, get_issue, close_issue, nope, plan_write, execute]\n---\n";
+    const WRITER: &str =
+        "---\ndescription: writes\nworkspace:\n  mode: shared\ntools: [execute, web_fetch]\n---\n";
+    const LOST: &str = "---\ndescription: lost\ntools: nope, nada\n---\n";
     const AGENTS: &str = "Use `get_issue`, then `close_issue(id)` when done.\n";
 
     #[test]
-    fn subagent_tools_and_mentions_against_the_catalog() {
+    fn one_diagnostic_per_tools_line_against_the_catalog() {
         let ws = Workspace::from_texts(
             Config::defaults_for(Path::new("/p")),
             [
                 ("/p/.agentscope/workspace/tools.json", TOOLS),
-                ("/p/.agentscope/workspace/subagents/triage.md", SUBAGENT),
+                ("/p/.agentscope/workspace/subagents/triage.md", TRIAGE),
+                ("/p/.agentscope/workspace/subagents/writer.md", WRITER),
+                ("/p/.agentscope/workspace/subagents/lost.md", LOST),
                 ("/p/.agentscope/workspace/AGENTS.md", AGENTS),
             ],
         );
-        let found: Vec<(&str, String)> = super::check(&ws)
+        let found: Vec<(&str, String, String, String)> = super::check(&ws)
             .into_iter()
             .map(|d| {
                 let text = ws.files.text(&d.path).unwrap();
-                (d.code, text[d.range.start..d.range.end].to_string())
+                (
+                    d.code,
+                    text[d.range.start..d.range.end].to_string(),
+                    d.message,
+                    d.consequence,
+                )
             })
             .collect();
+        let line = "[read_file, get_issue, close_issue, nope, plan_write, execute]".to_string();
         assert_eq!(
             found,
             vec![
-                ("XR003", "read_file".to_string()),
-                ("XR002", "close_issue".to_string()),
-                ("XR001", "nope".to_string()),
-                ("XR001", "plan_write".to_string()),
-                ("XR010", "close_issue".to_string()),
+                (
+                    "XR001",
+                    "nope, nada".to_string(),
+                    "`tools:` names tools `nope`, `nada` that the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
+                    "A non-empty `tools:` keeps only the inherited tools it names, and none of these exists: the child inherits none of the parent's own tools (it keeps the harness built-ins).".to_string(),
+                ),
+                (
+                    "XR001",
+                    "nope, plan_write".to_string(),
+                    "`tools:` names tools `nope`, `plan_write` (needs `features.plan_mode = true`) that the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
+                    "These names keep nothing: the child inherits only the parent's own tools the list names that exist.".to_string(),
+                ),
+                (
+                    "XR002",
+                    "close_issue".to_string(),
+                    "tools.json removes `close_issue` (not in `allow`) from the parent's toolkit, so the child cannot inherit it".to_string(),
+                    crate::rules::cross::XR002.consequence.to_string(),
+                ),
+                (
+                    "XR015",
+                    "execute".to_string(),
+                    "tools.json removes `execute` from the main agent only: this isolated subagent registers the harness built-ins again and still has it, whatever `tools:` says".to_string(),
+                    crate::rules::cross::XR015.consequence.to_string(),
+                ),
+                (
+                    "XR015",
+                    "execute, web_fetch".to_string(),
+                    "tools.json removes `execute`, `web_fetch`, and this subagent reads the same tools.json: it does not get them, whatever `tools:` says".to_string(),
+                    crate::rules::cross::XR015.consequence.to_string(),
+                ),
+                // Said once for the workspace, at the first list naming built-ins.
+                (
+                    "XR003",
+                    line,
+                    "`read_file` is a harness built-in: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway".to_string(),
+                    crate::rules::cross::XR003.consequence.to_string(),
+                ),
+                (
+                    "XR010",
+                    "close_issue".to_string(),
+                    "mentions `close_issue`, which tools.json leaves out of `allow`".to_string(),
+                    crate::rules::cross::XR010.consequence.to_string(),
+                ),
             ]
         );
     }

@@ -1,7 +1,8 @@
 //! Whole-workspace and per-file content rules (`WS…`, harness-spec §9.1): a missing workspace or
 //! AGENTS.md, files that are not UTF-8, too large or unreadable, blank injected files, additional
-//! context files that escape, contain `..`, are binary or missing, and files in the project folder
-//! that the overlay silently falls back to.
+//! context files that escape, contain `..`, are binary or missing, files in the project folder
+//! that the overlay silently falls back to, and spec files the scans miss because of letter case
+//! (`SA026`, `SK030`).
 //!
 //! Pure over the snapshot: existence questions are answered by the file set.
 
@@ -10,6 +11,8 @@ use std::path::{Component, Path, PathBuf};
 use crate::base::{Diagnostic, FileContent, TextRange};
 use crate::config::{Config, Scope};
 use crate::rules::config::CF012;
+use crate::rules::skill::SK030;
+use crate::rules::subagent::SA026;
 use crate::rules::workspace::*;
 use crate::syntax::java;
 use crate::workspace::layers::BINARY_EXTENSIONS;
@@ -143,6 +146,8 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
         out.extend(check_additional_file(workspace, configured, &anchor));
     }
 
+    out.extend(misnamed_files(workspace));
+
     if config.project != config.workspace {
         for rel in ["AGENTS.md", "MEMORY.md", "tools.json"] {
             let path = workspace.path_in(&Tree::Project, rel);
@@ -168,6 +173,68 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
                     TextRange::empty(0),
                     format!(
                         "the project folder has a `{dir}/` folder; the runtime reads it as the overlay's lower layer"
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Files the runtime's scans miss because of letter case: a subagent spec ending in `.MD` (SA026)
+/// and a skill folder whose only SKILL.md is `skill.md` or `Skill.md` (SK030). Both scans compare
+/// names case-sensitively.
+pub fn misnamed_files(workspace: &Workspace) -> Vec<Diagnostic> {
+    let config = &workspace.config;
+    let mut out = Vec::new();
+    for (path, _) in workspace.files.iter() {
+        let Some(location) = crate::workspace::layout::locate(config, path) else {
+            continue;
+        };
+        let parts: Vec<&str> = location.rel.split('/').collect();
+        let (Some(first), Some(name)) = (parts.first(), parts.last()) else {
+            continue;
+        };
+        let start = TextRange::empty(0);
+        if *first == "subagents" && parts.len() >= 2 {
+            let ends_md = name.len() > 3
+                && name.is_char_boundary(name.len() - 3)
+                && name[name.len() - 3..].eq_ignore_ascii_case(".md");
+            if ends_md && !name.ends_with(".md") {
+                let fixed = format!("{}.md", &name[..name.len() - 3]);
+                out.push(SA026.at(
+                    path,
+                    start,
+                    format!(
+                        "`{}` ends in `{}`, not `.md`: both subagent scans match `.md` case-sensitively, so the runtime ignores this file (rename it to `{fixed}`)",
+                        location.rel,
+                        &name[name.len() - 3..]
+                    ),
+                ));
+            }
+        } else if *first == "skills"
+            && parts.len() >= 3
+            && name.eq_ignore_ascii_case("SKILL.md")
+            && *name != "SKILL.md"
+        {
+            // Only a folder that is no skill's own subfolder: `skills/pdf/references/skill.md`
+            // belongs to the `pdf` skill.
+            let folder = &parts[..parts.len() - 1];
+            let in_a_skill = (2..=folder.len()).any(|n| {
+                let mut rel = folder[..n].join("/");
+                rel.push_str("/SKILL.md");
+                workspace
+                    .files
+                    .contains_file(&workspace.path_in(&location.tree, &rel))
+            });
+            if !in_a_skill {
+                out.push(SK030.at(
+                    path,
+                    start,
+                    format!(
+                        "`{}` is not `SKILL.md`: every skill scan looks for `SKILL.md` exactly, so the runtime skips the folder `{}` (rename the file to `SKILL.md`)",
+                        location.rel,
+                        folder.join("/")
                     ),
                 ));
             }
@@ -411,6 +478,68 @@ mod workspace_tests {
         config.scope = crate::config::Scope::Agent;
         let ws = Workspace::from_texts(config, files);
         assert!(!super::check(&ws).iter().any(|d| d.code == "CF012"));
+    }
+
+    #[test]
+    fn files_the_scans_miss_by_letter_case() {
+        let ws = Workspace::from_texts(
+            Config::defaults_for(Path::new("/p")),
+            [
+                ("/p/.agentscope/workspace/AGENTS.md", "a"),
+                (
+                    "/p/.agentscope/workspace/subagents/writer.MD",
+                    "---\ndescription: d\n---\n",
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/ok.md",
+                    "---\ndescription: d\n---\n",
+                ),
+                ("/p/.agentscope/workspace/alice/subagents/deep/r.Md", "x"),
+                (
+                    "/p/.agentscope/workspace/skills/pdf/skill.md",
+                    "---\nname: pdf\n---\n",
+                ),
+                // A skill's own file of that name is not a skill folder.
+                (
+                    "/p/.agentscope/workspace/skills/ok/SKILL.md",
+                    "---\nname: ok\ndescription: d\n---\nb\n",
+                ),
+                (
+                    "/p/.agentscope/workspace/skills/ok/references/skill.md",
+                    "notes",
+                ),
+                ("/p/skills/lower/Skill.md", "x"),
+            ],
+        );
+        let found: Vec<(String, &str, String)> = super::misnamed_files(&ws)
+            .into_iter()
+            .map(|d| (d.path.to_string_lossy().into_owned(), d.code, d.message))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "/p/.agentscope/workspace/alice/subagents/deep/r.Md".to_string(),
+                    "SA026",
+                    "`subagents/deep/r.Md` ends in `.Md`, not `.md`: both subagent scans match `.md` case-sensitively, so the runtime ignores this file (rename it to `r.md`)".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/skills/pdf/skill.md".to_string(),
+                    "SK030",
+                    "`skills/pdf/skill.md` is not `SKILL.md`: every skill scan looks for `SKILL.md` exactly, so the runtime skips the folder `skills/pdf` (rename the file to `SKILL.md`)".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/writer.MD".to_string(),
+                    "SA026",
+                    "`subagents/writer.MD` ends in `.MD`, not `.md`: both subagent scans match `.md` case-sensitively, so the runtime ignores this file (rename it to `writer.md`)".to_string()
+                ),
+                (
+                    "/p/skills/lower/Skill.md".to_string(),
+                    "SK030",
+                    "`skills/lower/Skill.md` is not `SKILL.md`: every skill scan looks for `SKILL.md` exactly, so the runtime skips the folder `skills/lower` (rename the file to `SKILL.md`)".to_string()
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod budget;
 pub mod cross;
 pub mod files;
 pub mod fix;
+pub mod skills;
 pub mod strict;
 pub mod tools;
 
@@ -115,6 +116,7 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
     diagnostics.extend(per_file);
     diagnostics.extend(files::check_workspace_level(workspace));
     diagnostics.extend(budget::check(workspace));
+    diagnostics.extend(skills::check(workspace));
     diagnostics.extend(tools::check(workspace));
     diagnostics.extend(cross::check_references(workspace, &catalog));
     if options.profile == Profile::Strict {

@@ -3,10 +3,10 @@
 //!
 //! Reads parsed `SkillDoc`s and their file text from the snapshot; never re-parses YAML.
 
-use crate::base::{Diagnostic, TextRange};
+use crate::base::{Diagnostic, FileEdit, Fix, TextRange};
 use crate::rules::strict as rules;
 use crate::syntax::java;
-use crate::syntax::yaml::Value;
+use crate::syntax::yaml::{Entry, Value};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
@@ -114,6 +114,9 @@ pub fn check_skill(skill: &SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
                     format!("`metadata` is a {}; the specification wants a map of strings", other.type_name()),
                 )),
             },
+            "allowed-tools" if matches!(&entry.value.value, Value::Str(t) if t.contains(',')) => {
+                out.push(allowed_tools_commas(path, text, entry));
+            }
             "allowed-tools" if !matches!(entry.value.value, Value::Str(_)) => {
                 out.push(rules::ST006.at(
                     path,
@@ -148,19 +151,65 @@ pub fn check_skill(skill: &SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
     }
     if let Some(split) = skill.split {
         for (target, range) in relative_links(text, split.body.start) {
-            let depth = target
-                .split('/')
-                .filter(|p| !p.is_empty() && *p != ".")
-                .count();
-            if depth > 2 {
-                out.push(rules::ST009.at(
+            match folder_depth(&target) {
+                None => out.push(rules::ST011.at(
+                    path,
+                    range,
+                    format!("`{target}` points outside the skill's folder"),
+                )),
+                Some(depth) if depth > 2 => out.push(rules::ST009.at(
                     path,
                     range,
                     format!("`{target}` is more than one folder deep below the skill"),
-                ));
+                )),
+                Some(_) => {}
             }
         }
     }
+}
+
+/// ST010: `allowed-tools: Read, Grep`; the fix writes the tools separated by spaces when the value
+/// is written plain.
+fn allowed_tools_commas(path: &std::path::Path, text: &str, entry: &Entry) -> Diagnostic {
+    let value = entry.value.value.as_str().unwrap_or_default();
+    let spaced = value
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let range = entry.value.range;
+    let diagnostic = rules::ST010.at(
+        path,
+        range,
+        format!("`allowed-tools` separates tools with commas; the specification splits on spaces (write `{spaced}`)"),
+    );
+    if text.get(range.start..range.end) == Some(value) {
+        diagnostic.with_fix(Fix {
+            title: "Separate the tools with spaces".into(),
+            edits: vec![FileEdit {
+                path: path.to_path_buf(),
+                range,
+                new_text: spaced,
+            }],
+        })
+    } else {
+        diagnostic
+    }
+}
+
+/// How many path segments `target` has below the skill folder after resolving `.` and `..`, or
+/// `None` when it leaves the folder.
+fn folder_depth(target: &str) -> Option<usize> {
+    let mut depth: usize = 0;
+    for part in target.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => depth = depth.checked_sub(1)?,
+            _ => depth += 1,
+        }
+    }
+    Some(depth)
 }
 
 fn nth_line_start(text: &str, n: usize) -> Option<usize> {
@@ -183,19 +232,21 @@ fn nth_line_start(text: &str, n: usize) -> Option<usize> {
     None
 }
 
-/// Targets of inline Markdown links `[text](target)` in `text[from..]` that point at files of the
-/// skill (no scheme, no anchor-only, not absolute). A plain scan: the body is not run through a
-/// Markdown parser, to keep checking fast.
+/// Targets of Markdown links and images in `text[from..]` that point at files of the skill (no
+/// scheme, not anchor-only, not absolute), with the range of the target where it is written
+/// inline. Markdown is parsed (pulldown-cmark), so links inside code spans and code blocks are
+/// not references.
 fn relative_links(text: &str, from: usize) -> Vec<(String, TextRange)> {
+    use pulldown_cmark::{Event, Parser, Tag};
+    let body = &text[from..];
     let mut out = Vec::new();
-    let mut at = from;
-    while let Some(i) = text[at..].find("](") {
-        let start = at + i + 2;
-        let Some(len) = text[start..].find([')', '\n', '\r', ' ']) else {
-            break;
+    for (event, span) in Parser::new(body).into_offset_iter() {
+        let target = match event {
+            Event::Start(Tag::Link { dest_url, .. })
+            | Event::Start(Tag::Image { dest_url, .. }) => dest_url,
+            _ => continue,
         };
-        let target = &text[start..start + len];
-        at = start + len;
+        let target = target.as_ref();
         if target.is_empty()
             || target.starts_with(['#', '/'])
             || target.contains("://")
@@ -203,8 +254,17 @@ fn relative_links(text: &str, from: usize) -> Vec<(String, TextRange)> {
         {
             continue;
         }
+        // The target as written inline (`](target`), else the whole link.
+        let source = &body[span.clone()];
+        let range = match source.rfind(&format!("]({target}")) {
+            Some(at) => {
+                let start = from + span.start + at + 2;
+                TextRange::new(start, start + target.len())
+            }
+            None => TextRange::new(from + span.start, from + span.end),
+        };
         let clean = target.split(['#', '?']).next().unwrap_or(target);
-        out.push((clean.to_string(), TextRange::new(start, start + len)));
+        out.push((clean.to_string(), range));
     }
     out
 }
@@ -257,6 +317,46 @@ mod tests {
         );
         assert!(spec_name_ok("a1-b2"));
         assert!(!spec_name_ok("-a") && !spec_name_ok("a-") && !spec_name_ok(&"a".repeat(65)));
+    }
+
+    #[test]
+    fn links_are_read_as_markdown() {
+        let text = "---\nname: pdf\ndescription: d\nallowed-tools: Read, Grep\n---\nSee `[a](x/y/z.md)` and\n\n```\n[b](p/q/r.md)\n```\n\n[out](../sibling/x.md), [deep](references/a/b.md), ![img](assets/i.png)\n";
+        let found = run("pdf", text);
+        let shown: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(code, start, end)| (*code, &text[*start..*end]))
+            .collect();
+        // Links in a code span or a code block are not references.
+        assert_eq!(
+            shown,
+            vec![
+                ("ST010", "Read, Grep"),
+                ("ST011", "../sibling/x.md"),
+                ("ST009", "references/a/b.md"),
+            ]
+        );
+        let rel = "skills/pdf/SKILL.md".to_string();
+        let skill = crate::workspace::skill::parse(
+            PathBuf::from("/w/skills/pdf/SKILL.md"),
+            Location {
+                tree: Tree::Shared,
+                rel,
+            },
+            &FileContent::Text(Arc::from(text)),
+        );
+        let mut out = Vec::new();
+        check_skill(&skill, text, &mut out);
+        let messages: Vec<&str> = out.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            vec![
+                "`allowed-tools` separates tools with commas; the specification splits on spaces (write `Read Grep`)",
+                "`../sibling/x.md` points outside the skill's folder",
+                "`references/a/b.md` is more than one folder deep below the skill",
+            ]
+        );
+        assert_eq!(out[0].fixes[0].edits[0].new_text, "Read Grep");
     }
 
     #[test]

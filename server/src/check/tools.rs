@@ -1,8 +1,10 @@
-//! tools.json rules that depend on the configuration or the tool catalog (`TJ020`–`TJ028`):
+//! tools.json rules that depend on the configuration or the tool catalog (`TJ020`–`TJ030`):
 //! allow/deny naming unknown tools, a tool both allowed and denied, `load_skill_through_path`
 //! denied or left out of `allow`, platform tools denied, an `allow` that drops needed built-ins,
 //! tools.json ignored in sandbox mode or with the feature off, a project tools.json shadowed by
-//! the workspace one. The per-file rules are found while parsing (`workspace::tools`).
+//! the workspace one, removals that isolated subagents do not see (they register the built-ins
+//! again), and prompt sections that still name removed tools. The per-file rules are found while
+//! parsing (`workspace::tools`).
 //!
 //! Pure over the snapshot; asks `workspace::catalog` about every name.
 
@@ -14,9 +16,11 @@ use crate::config::FilesystemMode;
 use crate::rules::tools::*;
 use crate::workspace::catalog::{
     BuiltinGroup, Removal, ToolCatalog, ToolOrigin, LOAD_SKILL_TOOL, PLATFORM_TOOLS,
+    PROMPT_TOOL_SECTIONS,
 };
+use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
 use crate::workspace::tools::ToolsDoc;
-use crate::workspace::{Tree, Workspace};
+use crate::workspace::{FileKind, Tree, Workspace};
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -68,6 +72,180 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let catalog = ToolCatalog::for_workspace(workspace);
     if catalog.tools_json_applies() {
         out.extend(check_lists(effective, &catalog));
+        out.extend(removals_subagents_keep(workspace, effective, &catalog));
+        out.extend(prompt_promises(workspace, effective, &catalog));
+    }
+    out
+}
+
+/// True when the runtime builds `subagent` as an agent of its own that registers the harness
+/// built-ins again without the main agent's tools.json: an isolated child reads the tools.json of
+/// its own workspace, falling back to the project folder's, never `<ws>/tools.json`.
+pub fn child_skips_tools_json(workspace: &Workspace, subagent: &SubagentDoc) -> bool {
+    let read_from_project = workspace.effective_tools().is_some_and(|t| {
+        workspace
+            .location_of(&t.path)
+            .is_some_and(|l| l.tree == Tree::Project)
+    });
+    subagent.workspace_mode == WorkspaceMode::Isolated && !read_from_project
+}
+
+/// Where tools.json removes `name`: its `deny` entry, else the `allow` key.
+fn removal_anchor(doc: &ToolsDoc, catalog: &ToolCatalog, name: &str) -> TextRange {
+    match catalog.lookup(name).removal {
+        Some(Removal::Denied(range)) => range,
+        _ => doc.allow_key.unwrap_or(TextRange::empty(0)),
+    }
+}
+
+fn backticked(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// At most `shown` backticked names, then how many more.
+fn some_of(names: &[&str], shown: usize) -> String {
+    let listed = backticked(&names[..names.len().min(shown)]);
+    match names.len().saturating_sub(shown) {
+        0 => listed,
+        more => format!("{listed} and {more} more"),
+    }
+}
+
+/// TJ029: built-ins tools.json removes that isolated subagents register again.
+fn removals_subagents_keep(
+    workspace: &Workspace,
+    doc: &ToolsDoc,
+    catalog: &ToolCatalog,
+) -> Vec<Diagnostic> {
+    if !workspace.config.features.subagents {
+        return Vec::new();
+    }
+    let mut keepers: Vec<&str> = workspace
+        .subagents
+        .iter()
+        .filter(|s| s.outcome.is_ok() && s.mode != AgentMode::Primary)
+        .filter(|s| child_skips_tools_json(workspace, s))
+        .map(|s| s.id.as_str())
+        .collect();
+    keepers.sort_unstable();
+    keepers.dedup();
+    if keepers.is_empty() {
+        return Vec::new();
+    }
+    let who = match keepers.len() {
+        1 => format!(
+            "the isolated subagent {} registers the harness built-ins again and still has",
+            some_of(&keepers, 5)
+        ),
+        _ => format!(
+            "the isolated subagents {} register the harness built-ins again and still have",
+            some_of(&keepers, 5)
+        ),
+    };
+    let mut denied = Vec::new();
+    let mut left_out = Vec::new();
+    for (name, group) in catalog.builtins() {
+        if !group.registered_again_by_child() {
+            continue;
+        }
+        match catalog.lookup(name).removal {
+            Some(Removal::Denied(range)) => denied.push((name, range)),
+            Some(Removal::NotAllowed) => left_out.push(name),
+            None => {}
+        }
+    }
+    denied.sort_by_key(|(_, range)| range.start);
+    let mut out: Vec<Diagnostic> = denied
+        .into_iter()
+        .map(|(name, range)| {
+            TJ029.at(
+                &doc.path,
+                range,
+                format!("`{name}` is denied for the main agent only: {who} `{name}`"),
+            )
+        })
+        .collect();
+    if !left_out.is_empty() {
+        let them = if left_out.len() == 1 { "it" } else { "them" };
+        out.push(TJ029.at(
+            &doc.path,
+            doc.allow_key.unwrap_or(TextRange::empty(0)),
+            format!(
+                "`allow` removes {} for the main agent only: {who} {them}",
+                backticked(&left_out)
+            ),
+        ));
+    }
+    out
+}
+
+/// TJ030: prompt sections that tell the model to use tools tools.json removes.
+fn prompt_promises(
+    workspace: &Workspace,
+    doc: &ToolsDoc,
+    catalog: &ToolCatalog,
+) -> Vec<Diagnostic> {
+    let config = &workspace.config;
+    let code_execution = config.filesystem.mode == FilesystemMode::Local
+        && config.features.shell_tool
+        && workspace.skills.iter().any(|s| s.outcome.is_ok());
+    // Skills whose folders hold more than SKILL.md: the ones the section's scripts would be in.
+    let mut with_files: Vec<&str> = Vec::new();
+    for skill in workspace.skills.iter().filter(|s| s.outcome.is_ok()) {
+        let Some(dir) = skill.path.parent() else {
+            continue;
+        };
+        let has_files = workspace
+            .files
+            .files_under(dir)
+            .any(|(p, _)| workspace.kind_of(p) == Some(FileKind::SkillResource));
+        let name = skill.name.as_deref().unwrap_or(&skill.dir_name);
+        // A skill seen twice (a linked folder) is one skill.
+        if has_files && !with_files.contains(&name) {
+            with_files.push(name);
+        }
+    }
+    let mut out = Vec::new();
+    for section in PROMPT_TOOL_SECTIONS {
+        if !section.rendered(config, code_execution) {
+            continue;
+        }
+        let removed = catalog.removed_from(section);
+        let Some(first) = removed.first() else {
+            continue;
+        };
+        let detail = if section.heading == "## Code Execution" {
+            if with_files.is_empty() {
+                continue;
+            }
+            let noun = if with_files.len() == 1 {
+                "skill has"
+            } else {
+                "skills have"
+            };
+            format!(
+                " ({} {noun} files: {})",
+                with_files.len(),
+                some_of(&with_files, 3)
+            )
+        } else {
+            String::new()
+        };
+        out.push(TJ030.at(
+            &doc.path,
+            removal_anchor(doc, catalog, first),
+            format!(
+                "tools.json removes {}, but the prompt's `{}` section still tells the model {} {}{detail}",
+                backticked(&removed),
+                section.heading,
+                section.asks,
+                backticked(section.tools),
+            ),
+        ));
     }
     out
 }
@@ -230,7 +408,26 @@ mod tests {
 }"#;
         let ws = workspace(Config::defaults_for(Path::new("/p")), &[(SHARED, text)]);
         let diagnostics = check(&ws);
-        assert_eq!(found(text, &diagnostics), vec![("TJ025", "\"allow\"")]);
+        assert_eq!(
+            found(text, &diagnostics),
+            vec![
+                ("TJ025", "\"allow\""),
+                ("TJ030", "\"allow\""),
+                ("TJ030", "\"allow\"")
+            ]
+        );
+        let promises: Vec<&str> = diagnostics
+            .iter()
+            .filter(|d| d.code == "TJ030")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            promises,
+            vec![
+                "tools.json removes `memory_search`, `memory_get`, but the prompt's `## Memory Recall` section still tells the model to search and read memory with `memory_search`, `memory_get`",
+                "tools.json removes `memory_save`, but the prompt's `## Memory Persistence` section still tells the model to save memories with `memory_save`",
+            ]
+        );
         let removed = diagnostics.iter().find(|d| d.code == "TJ025").unwrap();
         assert!(removed.message.contains("memory tools `memory_search`"));
         // write_file/edit_file are denied on purpose: not reported as dropped by allow.
@@ -295,6 +492,92 @@ mod tests {
         assert_eq!(diagnostics.len(), 1);
         assert_eq!(diagnostics[0].code, "TJ028");
         assert_eq!(diagnostics[0].path, PathBuf::from("/p/tools.json"));
+    }
+
+    #[test]
+    fn isolated_subagents_keep_removed_builtins_and_the_prompt_still_promises_them() {
+        let text = r#"{"deny": ["execute", "write_file"]}"#;
+        let spec = |extra: &str| format!("---\ndescription: d\n{extra}---\n");
+        let files = [
+            (SHARED, text.to_string()),
+            ("/p/.agentscope/workspace/subagents/a.md", spec("")),
+            (
+                "/p/.agentscope/workspace/subagents/b.md",
+                spec("workspace:\n  mode: shared\n"),
+            ),
+            (
+                "/p/.agentscope/workspace/subagents/c.md",
+                spec("mode: primary\n"),
+            ),
+            (
+                "/p/.agentscope/workspace/subagents/d.md",
+                spec("hidden: true\n"),
+            ),
+            (
+                "/p/.agentscope/workspace/skills/x/SKILL.md",
+                "---\nname: x\ndescription: d\n---\nRun scripts/run.py\n".to_string(),
+            ),
+            (
+                "/p/.agentscope/workspace/skills/x/scripts/run.py",
+                "print(1)\n".to_string(),
+            ),
+        ];
+        let ws = workspace(
+            Config::defaults_for(Path::new("/p")),
+            &files.each_ref().map(|(p, t)| (*p, t.as_str())),
+        );
+        let diagnostics = check(&ws);
+        let found: Vec<(&str, &str, &str)> = diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d.code,
+                    &text[d.range.start..d.range.end],
+                    d.message.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("TJ029", "\"execute\"", "`execute` is denied for the main agent only: the isolated subagents `a`, `d` register the harness built-ins again and still have `execute`"),
+                ("TJ029", "\"write_file\"", "`write_file` is denied for the main agent only: the isolated subagents `a`, `d` register the harness built-ins again and still have `write_file`"),
+                ("TJ030", "\"execute\"", "tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `x`)"),
+            ]
+        );
+
+        // Subagents off, or tools.json in the project folder (which an isolated child reads
+        // too): nothing to say about subagents.
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.features.subagents = false;
+        let ws = workspace(config, &files.each_ref().map(|(p, t)| (*p, t.as_str())));
+        assert!(check(&ws).iter().all(|d| d.code != "TJ029"));
+        let mut moved = files.clone();
+        moved[0].0 = "/p/tools.json";
+        let ws = workspace(
+            Config::defaults_for(Path::new("/p")),
+            &moved.each_ref().map(|(p, t)| (*p, t.as_str())),
+        );
+        assert!(check(&ws).iter().all(|d| d.code != "TJ029"));
+
+        // Left out of `allow`: one diagnostic at the key, naming the tools.
+        let allow = r#"{"allow": ["read_file", "grep_files", "glob_files", "list_files", "write_file", "edit_file", "execute", "web_fetch", "memory_search", "memory_get", "memory_save", "session_search", "session_list"]}"#;
+        let mut with_allow = files.clone();
+        with_allow[0].1 = allow.to_string();
+        let ws = workspace(
+            Config::defaults_for(Path::new("/p")),
+            &with_allow.each_ref().map(|(p, t)| (*p, t.as_str())),
+        );
+        let found = check(&ws);
+        let left_out: Vec<&str> = found
+            .iter()
+            .filter(|d| d.code == "TJ029")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            left_out,
+            vec!["`allow` removes `web_search`, `session_history` for the main agent only: the isolated subagents `a`, `d` register the harness built-ins again and still have them"]
+        );
     }
 
     #[test]

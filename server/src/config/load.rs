@@ -399,6 +399,11 @@ impl Loader<'_> {
                         agent.environment_memory = memory;
                     }
                 }
+                "models" => {
+                    if let Some(models) = self.strings("agent.models", item) {
+                        agent.models = models.into_iter().map(|(m, _)| m).collect();
+                    }
+                }
                 _ => self.unknown(key, &schema::key_names(Some("agent")), "[agent]"),
             }
         }
@@ -628,6 +633,19 @@ task_list = false
         );
         let (config, _) = load_text("workspace = \"ws\"\n[agent]\nname = \"a\"\n");
         assert_eq!(config.workspace, PathBuf::from("/p/ws"));
+        assert_eq!(config.agent.models, Vec::<String>::new());
+    }
+
+    #[test]
+    fn models_the_application_registers() {
+        let text = "[agent]\nname = \"a\"\nmodels = [\"sonnet\", \"corp-*\"]\n";
+        let (config, diagnostics) = load_text(text);
+        assert_eq!(diagnostics, vec![]);
+        assert_eq!(config.agent.models, vec!["sonnet", "corp-*"]);
+        let text = "[agent]\nname = \"a\"\nmodels = \"sonnet\"\n";
+        let (config, diagnostics) = load_text(text);
+        assert_eq!(found(text, &diagnostics), vec![("CF003", "\"sonnet\"")]);
+        assert_eq!(config.agent.models, Vec::<String>::new());
     }
 
     #[test]

@@ -157,6 +157,8 @@ pub struct AgentConfig {
     pub additional_context_files: Vec<String>,
     pub max_context_tokens: u32,
     pub environment_memory: String,
+    /// Model ids the application registers itself (`[agent] models`); `prefix*` matches a prefix.
+    pub models: Vec<String>,
 }
 
 impl Default for AgentConfig {
@@ -169,6 +171,7 @@ impl Default for AgentConfig {
             additional_context_files: Vec::new(),
             max_context_tokens: DEFAULT_MAX_CONTEXT_TOKENS,
             environment_memory: String::new(),
+            models: Vec::new(),
         }
     }
 }

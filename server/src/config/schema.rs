@@ -80,6 +80,7 @@ pub const KEYS: &[KeySpec] = &[
     key(AGENT, "additional_context_files", KeyType::StringList, Some("[]"), "`additionalContextFile(...)` paths, relative to the workspace, injected as `<tag>` blocks."),
     key(AGENT, "max_context_tokens", KeyType::Integer, Some("8000"), "The memory budget `maxContextTokens` (tokens estimated as UTF-16 length / 4)."),
     key(AGENT, "environment_memory", KeyType::String, Some("\"\""), "The builder's `environmentMemory`, printed verbatim in the session context."),
+    key(AGENT, "models", KeyType::StringList, Some("[]"), "Model ids the application registers itself (`ModelRegistry.register`, `registerFactory`, a `modelResolver`), so a subagent `model:` naming one resolves; an entry ending in `*` matches every id that starts with the text before it."),
     key(ISOLATION, "scope", KeyType::Choice(&["user", "session", "agent", "global"]), Some("\"user\""), "`IsolationScope`: `user` (user id, else session id), `session`, or `agent`/`global` (one shared workspace)."),
     key(FILESYSTEM, "mode", KeyType::Choice(&["local", "sandbox", "remote"]), Some("\"local\""), "The agent filesystem: the default local overlay, a sandbox container, or the remote store."),
     key(FILESYSTEM, "path_mode", KeyType::Choice(&["rooted", "sandboxed", "unrestricted"]), Some("\"rooted\""), "`LocalFsMode`: how file tools treat absolute paths."),

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::check::cross::check_references;
 use crate::check::files::check_workspace_level;
+use crate::check::skills::check as skills_check;
 use crate::check::tools::check as tools_check;
 use crate::check::{check_workspace, file_local_diagnostics, CheckOptions};
 use crate::config::discover::find_project;
@@ -329,6 +330,7 @@ impl Project {
             self.snapshot = Some(previous);
             return None;
         }
+        // `allowed-tools` is reported once per workspace, at the first skill that sets it.
         let facts = |ws: &Workspace| {
             ws.skill(&path).map(|d| {
                 (
@@ -336,6 +338,7 @@ impl Project {
                     d.outcome.is_ok(),
                     d.name_range,
                     d.opening_range,
+                    d.entry("allowed-tools").is_some(),
                 )
             })
         };
@@ -356,6 +359,9 @@ impl Project {
             .map(|l| l.iter().filter(|d| !stale.contains(d)).cloned().collect())
             .unwrap_or_default();
         list.extend(file_local_diagnostics(next, &path, &catalog));
+        // The once-per-workspace `allowed-tools` info may sit in this file, at a moved key.
+        list.retain(|d| d.code != crate::rules::skill::SK025.code);
+        list.extend(skills_check(next).into_iter().filter(|d| d.path == path));
         store_diagnostics(Arc::make_mut(&mut self.diagnostics), path.clone(), list);
         self.mark_refreshed();
         Some(path)
@@ -609,6 +615,42 @@ mod tests {
         // The body and value edits keep the skill's facts; the rename and the broken opener do
         // not, and neither does the edit after the broken one (its outcome changes back).
         assert_eq!(incremental, 2);
+    }
+
+    /// The skill that carries the once-per-workspace `allowed-tools` info (the first that sets
+    /// it): an edit that moves its `allowed-tools` line stays incremental and moves the info.
+    #[test]
+    fn incremental_edit_of_the_skill_carrying_the_allowed_tools_info() {
+        let root = std::fs::canonicalize(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/realistic"),
+        )
+        .unwrap();
+        let skill = root.join(".agentscope/workspace/skills/architecture-decision-record/SKILL.md");
+        let original = std::fs::read_to_string(&skill).unwrap();
+        let env = Arc::new(Env::new());
+        let mut project = Project::new(root.clone(), false);
+        let mut open = HashMap::new();
+        let (_, before, _) = project.refresh(&env, &open);
+        let at = |diagnostics: &DiagnosticsByFile| {
+            diagnostics[&skill]
+                .iter()
+                .find(|d| d.code == "SK025")
+                .map(|d| d.range.start)
+        };
+        let first = at(&before).expect("the info is at this skill");
+        let moved = original.replacen("license:", "license-note: x\nlicense:", 1);
+        let doc = OpenDoc {
+            version: 1,
+            text: Arc::from(moved.as_str()),
+        };
+        open.insert(skill.clone(), doc.clone());
+        project.set_open(&skill, &doc);
+        let (_, diagnostics, touched) = project.refresh(&env, &open);
+        assert_eq!(touched, Touched::Only(vec![skill.clone()]));
+        assert_eq!(at(&diagnostics), Some(first + "license-note: x\n".len()));
+        let mut fresh = Project::new(root, false);
+        let (_, expected, _) = fresh.refresh(&env, &open);
+        assert_eq!(*diagnostics, *expected);
     }
 
     /// Edits of tools.json and of a subagent: the reference path must match a full rebuild too.

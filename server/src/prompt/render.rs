@@ -14,6 +14,7 @@ use crate::config::{FilesystemMode, HarnessVersion, PathMode};
 use crate::context::{self, ContextError, EffectiveRoot};
 use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Node, Value};
+use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
 use crate::workspace::layers::{self, ContextRead, MergedSkill, ReadTransform};
 use crate::workspace::Workspace;
 
@@ -75,6 +76,8 @@ pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextEr
     if config.features.subagents {
         subagents_section(ws, &root, &mut out);
     }
+
+    removed_tool_notes(ws, &mut out);
 
     let estimated_tokens = estimate_tokens(&out.text);
     Ok(Preview {
@@ -752,6 +755,43 @@ fn append_xml_node(s: &mut String, key: &str, value: &Value, depth: usize) {
             s.push_str(&close);
             s.push('\n');
         }
+    }
+}
+
+/// Notes for rendered sections that tell the model to use tools tools.json removes (the check
+/// reports the same as TJ030).
+fn removed_tool_notes(ws: &Workspace, out: &mut Out) {
+    let catalog = ToolCatalog::for_workspace(ws);
+    if !catalog.tools_json_applies() {
+        return;
+    }
+    let code_execution = out.sections.iter().any(|s| s.kind == "code-execution");
+    for section in PROMPT_TOOL_SECTIONS {
+        if !section.rendered(&ws.config, code_execution) {
+            continue;
+        }
+        let removed = catalog.removed_from(section);
+        if removed.is_empty() {
+            continue;
+        }
+        let names = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.note(
+            "removed-tool",
+            format!(
+                "the `{}` section tells the model {} {}, but tools.json removes {}: the model does not have {}",
+                section.heading,
+                section.asks,
+                names(section.tools),
+                names(&removed),
+                if removed.len() == 1 { "it" } else { "them" }
+            ),
+        );
     }
 }
 

@@ -8,12 +8,15 @@ pub static XR001: Rule = Rule {
     name: "subagent-tool-unknown",
     severity: Severity::Warning,
     profile: Profile::Harness,
-    summary: "A subagent's `tools:` names a tool the agent does not register.",
-    consequence: "The runtime silently ignores the name: it filters nothing.",
+    summary: "A subagent's `tools:` names tools the agent does not register (one diagnostic per list).",
+    consequence: "These names keep nothing: a non-empty `tools:` keeps only the inherited tools it names, so a list of only such names leaves the child none of the parent's own tools.",
     explanation:
-        "`tools:` filters the tools the child inherits from the parent's toolkit by exact, \
-case-sensitive name. A name that is not registered (typo, a tool of an MCP server without \
-`enableTools`, a feature switched off) has no effect.",
+        "`tools:` chooses, by exact and case-sensitive name, which of the parent's own \
+(user-registered) tools the child inherits: every inherited tool the list does not name is removed. \
+A name that is not registered (a typo, a feature switched off, a tool of a skipped MCP server) keeps \
+nothing; a list made only of such names leaves the child none of the parent's own tools. The harness \
+built-ins are not affected either way (see XR003). One diagnostic covers the whole list and names every \
+unknown entry.",
 };
 
 pub static XR002: Rule = Rule {
@@ -34,10 +37,11 @@ pub static XR003: Rule = Rule {
     name: "subagent-tool-builtin",
     severity: Severity::Info,
     profile: Profile::Harness,
-    summary: "A subagent's `tools:` lists a harness built-in tool.",
+    summary: "Subagents' `tools:` lists name harness built-in tools (said once per workspace).",
     consequence: "Built-ins are re-registered by every child: listing them restricts nothing, and leaving them out removes nothing.",
     explanation: "`tools:` only filters user-registered tools inherited from the parent builder. \
-`read_file`, `memory_search`, `execute` and the other harness tools are always present in the child.",
+`read_file`, `memory_search`, `execute` and the other harness tools are always present in the child. \
+The fact holds for every list that names a built-in, so it is reported once, at the first one.",
 };
 
 pub static XR004: Rule = Rule {
@@ -131,6 +135,33 @@ pub static XR011: Rule = Rule {
     explanation: "Move the skill to the shared `skills/` folder if every user should have it.",
 };
 
+pub static XR015: Rule = Rule {
+    code: "XR015",
+    name: "subagent-tool-removed-builtin",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A subagent's `tools:` names a harness built-in that tools.json removes.",
+    consequence: "An isolated subagent registers the built-ins again and keeps the tool whatever tools.json says; a shared one reads the same tools.json and does not get it whatever `tools:` says.",
+    explanation: "tools.json applies to the main agent's toolkit. An isolated child is a new agent that \
+registers `read_file`, `execute`, the memory tools and the other built-ins itself, so a tool denied for \
+the main agent is still there in the child. A shared child uses the main workspace and its tools.json, \
+so the tool is gone there too and naming it in `tools:` brings nothing back. Either way `tools:` does \
+not decide it: remove the tool in the builder (`disableShellTool()`, …) to take it from every agent.",
+};
+
+pub static XR016: Rule = Rule {
+    code: "XR016",
+    name: "skill-linked-twice",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "Two skill folders are the same files, reached through a symbolic link.",
+    consequence: "The runtime loads the skill twice under one name; both copies are the same text, so which one wins makes no difference.",
+    explanation: "A symbolic link inside `skills/` (for example `skills/pdf -> ../shared/pdf`, next to \
+the real folder) makes the scans see the same SKILL.md twice. This is not a conflict between two \
+skills; remove the link if it is not needed.",
+};
+
 pub static RULES: &[&Rule] = &[
-    &XR001, &XR002, &XR003, &XR004, &XR005, &XR006, &XR007, &XR008, &XR009, &XR010, &XR011,
+    &XR001, &XR002, &XR003, &XR004, &XR005, &XR006, &XR007, &XR008, &XR009, &XR010, &XR011, &XR015,
+    &XR016,
 ];

@@ -257,13 +257,23 @@ pub static SK025: Rule = Rule {
     name: "skill-allowed-tools-not-enforced",
     severity: Severity::Info,
     profile: Profile::Harness,
-    summary: r#"`allowed-tools` is set."#,
+    summary: r#"Skills set `allowed-tools` (said once per workspace)."#,
     consequence: r#"The runtime renders it into the prompt but does not restrict any tool."#,
-    explanation: r#"The harness does not enforce `allowed-tools`; restrict tools with tools.json or a subagent's `tools:`."#,
+    explanation: r#"The harness does not enforce `allowed-tools`; restrict tools with tools.json or a subagent's `tools:`. The fact holds for every skill that sets the key, so it is reported once per workspace, at the first such skill (in path order), with their number."#,
+};
+
+pub static SK030: Rule = Rule {
+    code: "SK030",
+    name: "skill-file-case",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"A skill folder has `skill.md` (or another case of `SKILL.md`) but no `SKILL.md`."#,
+    consequence: r#"Every skill scan looks for `SKILL.md` exactly: the runtime skips the folder."#,
+    explanation: r#"`FileSystemSkillRepository` tests for `<dir>/SKILL.md` and the workspace repository globs `SKILL.md`; on a case-sensitive filesystem neither finds `skill.md` or `Skill.md`. Rename the file to `SKILL.md`."#,
 };
 
 pub static RULES: &[&Rule] = &[
     &SK001, &SK002, &SK003, &SK004, &SK005, &SK006, &SK007, &SK008, &SK009, &SK010, &SK011, &SK012,
     &SK013, &SK014, &SK015, &SK016, &SK017, &SK018, &SK019, &SK020, &SK021, &SK022, &SK023, &SK024,
-    &SK025,
+    &SK025, &SK030,
 ];

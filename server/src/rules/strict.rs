@@ -94,6 +94,26 @@ pub static ST009: Rule = Rule {
     explanation: r#"Link files like `references/guide.md`, not `references/a/b/c.md`."#,
 };
 
+pub static ST010: Rule = Rule {
+    code: "ST010",
+    name: "strict-allowed-tools-commas",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict: `allowed-tools` separates tools with commas."#,
+    consequence: r#"The specification splits on spaces: `Read, Grep` is read as the tools `Read,` and `Grep`."#,
+    explanation: r#"Write `allowed-tools: Read Grep`; the fix removes the commas."#,
+};
+
+pub static ST011: Rule = Rule {
+    code: "ST011",
+    name: "strict-reference-outside",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict (recommended): a link in SKILL.md points outside the skill's folder."#,
+    consequence: r#"A skill is shared as its folder: the linked file does not travel with it."#,
+    explanation: r#"Copy the file into the skill (for example under `references/`) and link it there."#,
+};
+
 pub static RULES: &[&Rule] = &[
-    &ST001, &ST002, &ST003, &ST004, &ST005, &ST006, &ST007, &ST008, &ST009,
+    &ST001, &ST002, &ST003, &ST004, &ST005, &ST006, &ST007, &ST008, &ST009, &ST010, &ST011,
 ];

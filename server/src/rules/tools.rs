@@ -338,8 +338,45 @@ pub static TJ028: Rule = Rule {
 workspace has none. Keep one of the two.",
 };
 
+pub static TJ029: Rule = Rule {
+    code: "TJ029",
+    name: "tools-removal-not-inherited",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "tools.json removes a harness built-in tool, but isolated subagents still get it.",
+    consequence: "allow/deny apply to the main agent only: an isolated subagent is a new agent that registers the harness built-ins again and does not read this tools.json, so it keeps the tool.",
+    explanation: "tools.json is read once, by the main agent, and its allow/deny prune the main agent's \
+toolkit. A declared subagent with `workspace.mode: isolated` (the default) is built as a new agent \
+on its own workspace (`agents/<id>/workspace`, or `workspace.path`): it registers `read_file`, \
+`write_file`, `edit_file`, `execute`, the web and memory tools again, and reads the tools.json of its \
+own workspace (or of the project folder), not this one. A shared subagent and `general-purpose` use \
+the main workspace, read the same tools.json and lose the tool too.\n\nSo `\"deny\": [\"execute\"]` \
+does not keep the shell away from the agent as a whole: every isolated subagent the model can spawn \
+still runs commands. The message names those subagents. To remove the tool everywhere, switch the \
+feature off in the builder (`disableShellTool()`, `disableMemoryTools()`, …), give each isolated \
+subagent a workspace with its own tools.json, or make the subagents shared.",
+};
+
+pub static TJ030: Rule = Rule {
+    code: "TJ030",
+    name: "tools-prompt-promises-removed",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "The system prompt tells the model to use a tool that tools.json removes.",
+    consequence: "The prompt sections are chosen by the builder's features, not by tools.json: the model is told to call a tool it does not have, and its calls fail.",
+    explanation: "Three prompt sections name tools: `## Code Execution` (shown when skills get a \
+`<files-root>`, which the local shell filesystem gives every skill) tells the model to run skill \
+scripts with the shell tool `execute`; `## Memory Recall` tells it to run `memory_search` and \
+`memory_get`; `## Memory Persistence` tells it to use `memory_save`. Removing those tools in tools.json \
+leaves the text in place. The check reports the Code Execution case when some skill folder holds files \
+besides SKILL.md (the scripts the section is about); `agentws preview` notes every rendered section \
+whose tools are removed (note `removed-tool`). Switch the feature off \
+in the builder instead (`disableShellTool()`, `disableMemoryTools()`), which also drops the section, or \
+keep the tool.",
+};
+
 pub static RULES: &[&Rule] = &[
     &TJ001, &TJ002, &TJ003, &TJ004, &TJ005, &TJ006, &TJ007, &TJ008, &TJ009, &TJ010, &TJ011, &TJ012,
     &TJ013, &TJ014, &TJ015, &TJ016, &TJ017, &TJ018, &TJ019, &TJ020, &TJ021, &TJ022, &TJ023, &TJ024,
-    &TJ025, &TJ026, &TJ027, &TJ028,
+    &TJ025, &TJ026, &TJ027, &TJ028, &TJ029, &TJ030,
 ];

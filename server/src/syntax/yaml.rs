@@ -781,7 +781,9 @@ fn note_surprise(doc: &mut YamlDoc, typing: Typing, completed: &Completed, key_p
         Value::Str(_) | Value::Null | Value::List(_) | Value::Map(_) => false,
         Value::Bool(_) => !matches!(raw.to_ascii_lowercase().as_str(), "true" | "false"),
         Value::Int(text) => text != raw,
-        Value::Float { .. } | Value::Date { .. } => true,
+        // `2.0` renders as `2.0`: typed, but the prompt shows what was written.
+        Value::Float { java, .. } => java != raw,
+        Value::Date { .. } => true,
     };
     if surprising {
         doc.surprises.push(Surprise {
@@ -1589,7 +1591,7 @@ mod tests {
     #[test]
     fn surprises_carry_rendered_values() {
         let d = doc(
-            "version: 1.0\nwhen: 2024-01-01\nok: hello\nflag: true\nlist: [yes]\n",
+            "version: 1.0\nrelease: 1.10\nbig: 1.5e+3\nwhen: 2024-01-01\nok: hello\nflag: true\nlist: [yes]\n",
             Typing::Yaml11,
         );
         let found: Vec<(&str, &str)> = d
@@ -1599,7 +1601,13 @@ mod tests {
             .collect();
         assert_eq!(
             found,
-            vec![("version", "1.0"), ("when", "2024-01-01"), ("", "yes")]
+            // `1.0` is a double that Java prints as `1.0`: what was written, so no surprise.
+            vec![
+                ("release", "1.10"),
+                ("big", "1.5e+3"),
+                ("when", "2024-01-01"),
+                ("", "yes")
+            ]
         );
     }
 

@@ -6,7 +6,9 @@
 //! effective tools.json removes it; the tools.json rules, the cross-file rules (subagent `tools:`)
 //! and the language server's hover all ask it. What the catalog cannot know: tools registered in
 //! Java code, and the tools of an MCP server without `enableTools` (only the running server
-//! knows them) — `lookup` says so instead of guessing. Depends on `config` and `workspace::tools`.
+//! knows them) — `lookup` says so instead of guessing. `PROMPT_TOOL_SECTIONS` names the prompt
+//! sections that tell the model to use tools, for the check (TJ030) and the preview's notes alike.
+//! Depends on `config` and `workspace::tools`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -149,6 +151,20 @@ impl BuiltinGroup {
             BuiltinGroup::Plan => "plan mode tools",
             BuiltinGroup::TaskList => "task list tool",
         }
+    }
+
+    /// True when a declared subagent, built as an agent of its own, registers this group again
+    /// (the builder's switches are copied to the child; a child is a leaf, so it has no subagent
+    /// tools, and the task list is not copied).
+    pub fn registered_again_by_child(self) -> bool {
+        matches!(
+            self,
+            BuiltinGroup::File
+                | BuiltinGroup::Shell
+                | BuiltinGroup::Web
+                | BuiltinGroup::Memory
+                | BuiltinGroup::Plan
+        )
     }
 
     /// Why the group is off, for messages ("needs `features.shell_tool`").
@@ -497,6 +513,61 @@ impl ToolCatalog {
     /// True when tools.json's allow/deny and MCP servers are in force.
     pub fn tools_json_applies(&self) -> bool {
         self.tools_json_applies
+    }
+}
+
+/// The prompt sections that tell the model to use tools (Appendix A.11, A.3, A.4/A.6), with the
+/// tools each one names. The sections are chosen by the builder's features, never by tools.json.
+pub const PROMPT_TOOL_SECTIONS: &[PromptToolSection] = &[
+    PromptToolSection {
+        heading: "## Code Execution",
+        tools: &[SHELL_TOOL],
+        asks: "to run skill scripts with the shell tool",
+    },
+    PromptToolSection {
+        heading: "## Memory Recall",
+        tools: &["memory_search", "memory_get"],
+        asks: "to search and read memory with",
+    },
+    PromptToolSection {
+        heading: "## Memory Persistence",
+        tools: &["memory_save"],
+        asks: "to save memories with",
+    },
+];
+
+/// One prompt section that names tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PromptToolSection {
+    pub heading: &'static str,
+    pub tools: &'static [&'static str],
+    /// What the section tells the model to do, completed by the tool names.
+    pub asks: &'static str,
+}
+
+impl PromptToolSection {
+    /// True when `config` renders this section (`code_execution`: whether any rendered skill
+    /// gets a `<files-root>`, which decides the Code Execution section).
+    pub fn rendered(&self, config: &Config, code_execution: bool) -> bool {
+        match self.heading {
+            "## Code Execution" => code_execution,
+            _ => config.features.workspace_context && config.features.memory_tools,
+        }
+    }
+}
+
+impl ToolCatalog {
+    /// The tools of `section` that tools.json removes (registered, removed, not re-added).
+    pub fn removed_from(&self, section: &PromptToolSection) -> Vec<&'static str> {
+        section
+            .tools
+            .iter()
+            .copied()
+            .filter(|name| {
+                let info = self.lookup(name);
+                info.is_registered() && info.removal.is_some() && !info.readded
+            })
+            .collect()
     }
 }
 

@@ -100,6 +100,18 @@ pub fn discover(config: &Config) -> Discovered {
     for dir in found.dirs {
         files.insert_dir(dir);
     }
+    // A tree reached through a link itself (`/tmp` → `/private/tmp`) resolves like the links
+    // inside it, so paths through either compare equal.
+    for root in &roots {
+        if let Ok(real) = std::fs::canonicalize(root) {
+            if real != *root {
+                files.insert_link(root.clone(), real);
+            }
+        }
+    }
+    for (link, real) in found.links {
+        files.insert_link(link, real);
+    }
     for (path, content) in found.files.into_iter().chain(fixed_read) {
         files.insert(path, content, None);
     }
@@ -114,6 +126,8 @@ pub fn discover(config: &Config) -> Discovered {
 struct Found {
     files: Vec<(PathBuf, FileContent)>,
     dirs: Vec<PathBuf>,
+    /// Symbolic links met (link → real path).
+    links: Vec<(PathBuf, PathBuf)>,
     problems: Vec<Diagnostic>,
 }
 
@@ -143,18 +157,15 @@ fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>) {
         .run(|| {
             Box::new(|entry| {
                 match entry {
-                    Ok(entry) if entry.file_type().is_some_and(|t| t.is_dir()) => {
-                        lock(found).dirs.push(entry.into_path());
+                    Ok(entry) if entry.path_is_symlink() => {
+                        // Where the link leads, so one file seen through two paths is known
+                        // as one (`FileSet::same_real_file`).
+                        if let Ok(real) = std::fs::canonicalize(entry.path()) {
+                            lock(found).links.push((entry.path().to_path_buf(), real));
+                        }
+                        record(config, entry, found);
                     }
-                    Ok(entry) => {
-                        let path = entry.into_path();
-                        let content = if needs_text(config, &path) {
-                            FileContent::read(&path)
-                        } else {
-                            FileContent::NotLoaded
-                        };
-                        lock(found).files.push((path, content));
-                    }
+                    Ok(entry) => record(config, entry, found),
                     Err(err) => {
                         let problem = walk_problem(first, &err);
                         lock(found).problems.push(problem);
@@ -163,6 +174,21 @@ fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>) {
                 ignore::WalkState::Continue
             })
         });
+}
+
+/// Keeps one walked entry: a folder, or a file with its text where the runtime reads it.
+fn record(config: &Config, entry: ignore::DirEntry, found: &Mutex<Found>) {
+    if entry.file_type().is_some_and(|t| t.is_dir()) {
+        lock(found).dirs.push(entry.into_path());
+    } else {
+        let path = entry.into_path();
+        let content = if needs_text(config, &path) {
+            FileContent::read(&path)
+        } else {
+            FileContent::NotLoaded
+        };
+        lock(found).files.push((path, content));
+    }
 }
 
 /// Whether the runtime reads this file's text (as opposed to only listing it).

@@ -7,6 +7,7 @@
 //! - `skill`, `subagent`, `tools`: one parsed workspace file each, as the runtime reads it, with
 //!   the diagnostics found while parsing.
 //! - `catalog`: the tool names the runtime registers for a configuration.
+//! - `models`: which subagent `model:` ids the runtime can resolve.
 //! - `layers`: per-context views (merged skills, subagents, the three-level file read).
 //! - `snapshot`: the immutable `Workspace` value tying it together.
 //!
@@ -17,6 +18,7 @@ pub mod catalog;
 pub mod discover;
 pub mod layers;
 pub mod layout;
+pub mod models;
 pub mod skill;
 pub mod snapshot;
 pub mod subagent;

@@ -406,6 +406,16 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
 
     for entry in &entries {
         if entry.key == "name" {
+            // A `name:` that repeats the file's id changes nothing (specs copied from other
+            // runtimes often carry one): not worth a warning.
+            let same_as_id = entry
+                .value
+                .value
+                .java_string()
+                .is_some_and(|n| java::trim(&n) == doc.id);
+            if same_as_id {
+                continue;
+            }
             out.push(rules::SA008.at(
                 &path,
                 entry.key_range,
@@ -883,6 +893,14 @@ mod tests {
             codes(&doc),
             vec![("SA015", 27, 30), ("SA008", 52, 56), ("SA016", 60, 63)]
         );
+        let named = doc.diagnostics.iter().find(|d| d.code == "SA008").unwrap();
+        assert_eq!(
+            named.message,
+            "`name:` is ignored: the agent id is the file name (`researcher`)"
+        );
+        // A `name:` equal to the id is harmless: not reported.
+        let same = agent("---\ndescription: d\nname: researcher\n---\n");
+        assert_eq!(codes(&same), vec![]);
     }
 
     #[test]
