@@ -19,7 +19,7 @@ use crate::base::{FileEdit, TextRange};
 use crate::config::schema as config_schema;
 use crate::context::{effective_root, SessionContext};
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
-use crate::workspace::layers::merged_skills_tracking;
+use crate::workspace::resolution::{self, Outcome};
 use crate::workspace::tools::TRANSPORT_NAMES;
 use crate::workspace::{tools_schema, FileKind};
 
@@ -465,9 +465,8 @@ fn skill_hover(view: &View, name: &str) -> String {
     let Ok(root) = effective_root(config, &session) else {
         return format!("Skill `{name}`");
     };
-    let mut shadowed = Vec::new();
-    let merged = merged_skills_tracking(&view.workspace, &root, &mut shadowed);
-    let Some(winner) = merged.iter().find(|m| m.name == name) else {
+    let resolution = resolution::resolve(&view.workspace, &root);
+    let Some((_, winner)) = resolution.skill_named(name) else {
         return format!(
             "Skill `{name}`: no loaded skill of this name for the default context (namespace `{}`)",
             root.namespace.as_deref().unwrap_or("")
@@ -479,8 +478,22 @@ fn skill_hover(view: &View, name: &str) -> String {
         winner.doc.location.tree.label(),
         root.namespace.as_deref().unwrap_or("")
     );
-    for s in shadowed.iter().filter(|s| s.winner.path == winner.doc.path) {
-        text.push_str(&format!("\n\nShadows `{}`.", s.loser.path.display()));
+    let ties = resolution.directory_order_ties(winner);
+    if !ties.is_empty() {
+        text.push_str(
+            "\n\nThe JVM's directory-listing order decides between it and the other file(s) of this name in the \
+             shared `skills/` folder:",
+        );
+        for tie in &ties {
+            text.push_str(&format!(" `{}`", tie.display()));
+        }
+    }
+    for (doc, outcome) in resolution.skill_outcomes() {
+        if let Outcome::Shadowed { by: Some(by), .. } = outcome {
+            if *by == winner.doc.path && !ties.contains(&doc.path) {
+                text.push_str(&format!("\n\nShadows `{}`.", doc.path.display()));
+            }
+        }
     }
     text
 }

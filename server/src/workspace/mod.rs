@@ -17,6 +17,7 @@ pub mod catalog;
 pub mod discover;
 pub mod layers;
 pub mod layout;
+pub mod resolution;
 pub mod skill;
 pub mod snapshot;
 pub mod subagent;

@@ -1,0 +1,508 @@
+//! Loading outcomes reported (harness-spec §2.1–2.2, §2.5, §3.1, §6): which skill and subagent
+//! files no call loads, which load only in some contexts, which lose to another file of the same
+//! name (and whether directory order decides), and which advertise a `<files-root>` that is not
+//! their folder.
+//!
+//! Nothing here decides an outcome: every fact comes from `workspace::resolution`, evaluated for
+//! the contexts of `resolution::check_contexts`, the same resolution `agentws preview` renders
+//! from. A diagnostic's severity is the worst outcome over the contexts that read the file's tree,
+//! and its message names those contexts.
+//!
+//! Pure over the snapshot; depends on `workspace` and the rule catalog.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::base::{Diagnostic, Related, Severity, TextRange};
+use crate::config::Scope;
+use crate::context;
+use crate::rules::cross::{XR005, XR006, XR007, XR012};
+use crate::rules::skill::{SK016, SK017, SK018, SK026};
+use crate::rules::subagent::{SA007, SA022};
+use crate::rules::Rule;
+use crate::workspace::resolution::{
+    check_contexts, Kind, Layer, NotScanned, Outcome, Resolution, Resolver, Who,
+};
+use crate::workspace::{Tree, Workspace};
+
+/// The resolutions of every check context, in [`check_contexts`] order.
+pub struct Contexts<'a> {
+    pub list: Vec<(Who, Resolution<'a>)>,
+}
+
+impl<'a> Contexts<'a> {
+    pub fn new(ws: &'a Workspace) -> Self {
+        let resolver = Arc::new(Resolver::new(ws, ws.config.filesystem.mode));
+        let list = check_contexts(ws)
+            .into_iter()
+            .map(|(who, root)| {
+                let resolution = resolver.resolve(&root);
+                (who, resolution)
+            })
+            .collect();
+        Self { list }
+    }
+
+    /// The contexts that read files of `tree`: a per-user folder's own calls when the
+    /// configuration gives it any, else the context standing for every other caller (the one
+    /// context whose outcome a shared or project file can have: per-user folders only add
+    /// overrides, reported at the per-user copy).
+    pub fn for_tree(&self, tree: &Tree) -> Vec<&(Who, Resolution<'a>)> {
+        if let Tree::Namespace(ns) = tree {
+            let own: Vec<_> = self
+                .list
+                .iter()
+                .filter(|(who, _)| *who == Who::Folder(ns.clone()))
+                .collect();
+            if !own.is_empty() {
+                return own;
+            }
+        }
+        self.list
+            .iter()
+            .filter(|(who, _)| !matches!(who, Who::Folder(_)))
+            .collect()
+    }
+
+    /// The context standing for callers without a per-user folder.
+    pub fn base(&self) -> Option<&Resolution<'a>> {
+        self.list
+            .iter()
+            .find(|(who, _)| !matches!(who, Who::Folder(_)))
+            .map(|(_, r)| r)
+    }
+}
+
+/// "every call (scope `agent`)", "any user (scope `user`)", "user `alice`".
+pub fn who_label(ws: &Workspace, who: &Who) -> String {
+    let scope = ws.config.scope;
+    match who {
+        Who::EveryCall => format!("every call (scope `{}`)", scope.as_str()),
+        Who::AnyUser => match scope {
+            Scope::Session => "any session (scope `session`)".to_string(),
+            _ => "any user (scope `user`)".to_string(),
+        },
+        Who::Folder(ns) => match scope {
+            Scope::Session => format!("session `{ns}`"),
+            _ => format!("user `{ns}`"),
+        },
+    }
+}
+
+/// How a context's namespace appears in paths of messages (`<user>` for the representative).
+fn ns_label(ws: &Workspace, who: &Who) -> Option<&'static str> {
+    match (who, ws.config.scope) {
+        (Who::AnyUser, Scope::Session) => Some("<session>"),
+        (Who::AnyUser, _) => Some("<user>"),
+        _ => None,
+    }
+}
+
+fn list(items: &[String]) -> String {
+    items.join(", ")
+}
+
+/// Every loading-outcome diagnostic of the workspace.
+pub fn check(ws: &Workspace) -> Vec<Diagnostic> {
+    let contexts = Contexts::new(ws);
+    check_with(ws, &contexts)
+}
+
+/// [`check`] over contexts already resolved.
+pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let Some(base) = contexts.base() else {
+        return out;
+    };
+    for doc in &ws.skills {
+        let relevant = contexts.for_tree(&doc.location.tree);
+        let outcomes: Vec<(&Who, &Resolution, Outcome)> = relevant
+            .iter()
+            .map(|(who, r)| (who, r, r.skill_outcome(doc)))
+            .collect();
+        let range = doc.name_range.unwrap_or(doc.opening_range);
+        not_loaded(ws, &doc.path, range, Kind::Skill, &outcomes, &mut out);
+        for (who, resolution, outcome) in &outcomes {
+            match outcome {
+                Outcome::Loaded(loaded) => {
+                    let Some((_, skill)) =
+                        doc.name.as_deref().and_then(|n| resolution.skill_named(n))
+                    else {
+                        continue;
+                    };
+                    if !loaded.directory_order_ties.is_empty() {
+                        out.push(tie(ws, doc, &loaded.directory_order_ties, who));
+                    }
+                    if let Tree::Namespace(ns) = &doc.location.tree {
+                        if matches!(who, Who::Folder(_)) {
+                            if let Some((_, shared)) = base.skill_named(&skill.name) {
+                                out.push(skill_overridden(doc, &shared.doc, &format!("`{ns}`")));
+                            }
+                        }
+                    }
+                }
+                Outcome::Shadowed {
+                    by: Some(by),
+                    by_directory_order,
+                } => {
+                    let Some(winner) = ws.skill(by) else { continue };
+                    if *by_directory_order {
+                        let mut others = vec![by.clone()];
+                        if let Some((_, skill)) = winner
+                            .name
+                            .as_deref()
+                            .and_then(|n| resolution.skill_named(n))
+                        {
+                            others.extend(
+                                resolution
+                                    .directory_order_ties(skill)
+                                    .into_iter()
+                                    .filter(|p| *p != doc.path),
+                            );
+                        }
+                        out.push(tie(ws, doc, &others, who));
+                    } else {
+                        out.push(skill_shadowed(doc, winner, &whom(ws, who)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        files_root(ws, doc, &outcomes, &mut out);
+    }
+    for doc in &ws.subagents {
+        let relevant = contexts.for_tree(&doc.location.tree);
+        let outcomes: Vec<(&Who, &Resolution, Outcome)> = relevant
+            .iter()
+            .map(|(who, r)| (who, r, r.subagent_outcome(doc)))
+            .collect();
+        not_loaded(
+            ws,
+            &doc.path,
+            TextRange::empty(0),
+            Kind::Subagent,
+            &outcomes,
+            &mut out,
+        );
+        for (who, _, outcome) in &outcomes {
+            match outcome {
+                Outcome::Shadowed { by: Some(by), .. } => {
+                    if let Some(winner) = ws.subagent(by) {
+                        out.push(subagent_shadowed(doc, winner, &whom(ws, who), ws));
+                    }
+                }
+                // A per-user spec that replaces another caller's entry: reported at the file
+                // that loses, for that user (dynamic mode: the later one wins).
+                Outcome::Loaded(_) if matches!(who, Who::Folder(_)) => {
+                    let replaced = base
+                        .subagents()
+                        .into_iter()
+                        .filter(|e| e.id == doc.id)
+                        .filter_map(|e| e.doc.clone())
+                        .filter(|d| d.path != doc.path);
+                    for loser in replaced {
+                        out.push(subagent_shadowed(&loser, doc, &whom(ws, who), ws));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// "every caller", "every caller without a per-user copy", "`alice`".
+fn whom(ws: &Workspace, who: &Who) -> String {
+    match who {
+        Who::Folder(ns) => format!("`{ns}`"),
+        Who::AnyUser if !ws.namespaces.is_empty() => {
+            "every caller without a per-user copy".to_string()
+        }
+        _ => "every caller".to_string(),
+    }
+}
+
+/// Files some contexts scan but do not load because no layer reads them there (the drops are
+/// the parse rules' and the shadowing the duplicate rules').
+fn not_loaded(
+    ws: &Workspace,
+    path: &Path,
+    range: TextRange,
+    kind: Kind,
+    outcomes: &[(&Who, &Resolution, Outcome)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let loaded: Vec<String> = outcomes
+        .iter()
+        .filter(|(_, _, o)| o.is_loaded())
+        .map(|(who, _, _)| who_label(ws, who))
+        .collect();
+    // One diagnostic per reason, naming the contexts it applies to.
+    let mut reasons: BTreeMap<&'static str, (String, Vec<String>)> = BTreeMap::new();
+    for (who, _, outcome) in outcomes {
+        let Outcome::NotScanned(reason) = outcome else {
+            continue;
+        };
+        if matches!(reason, NotScanned::OtherNamespace { .. }) {
+            continue;
+        }
+        let entry = reasons
+            .entry(reason.rule_code(kind))
+            .or_insert_with(|| (reason.describe(ws, kind, ns_label(ws, who)), Vec::new()));
+        entry.1.push(match who {
+            Who::EveryCall => format!("any call (scope `{}`)", ws.config.scope.as_str()),
+            other => who_label(ws, other),
+        });
+    }
+    for (code, (why, whom)) in reasons {
+        let Some(rule) = rule_for(code) else { continue };
+        let (severity, message) = if loaded.is_empty() {
+            let severity = if code == SK018.code {
+                // The runtime's own `_drafts`/`.archive` folders: usually meant not to load.
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            (severity, format!("not loaded for {}: {why}", list(&whom)))
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "loaded only for {}; not for {}: {why}",
+                    list(&loaded),
+                    list(&whom)
+                ),
+            )
+        };
+        let consequence = if loaded.is_empty() {
+            "No call in these contexts loads the file.".to_string()
+        } else {
+            format!("Only {} load it.", list(&loaded))
+        };
+        out.push(
+            rule.at(path, range, message)
+                .with_severity(severity)
+                .with_consequence(consequence),
+        );
+    }
+    // Nested files the recursive glob does load (scope agent or global): still worth a word.
+    nested_but_loaded(ws, path, range, kind, outcomes, out);
+}
+
+/// A nested shared file that every context loads (through the recursive glob only).
+fn nested_but_loaded(
+    ws: &Workspace,
+    path: &Path,
+    range: TextRange,
+    kind: Kind,
+    outcomes: &[(&Who, &Resolution, Outcome)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(location) = ws.location_of(path) else {
+        return;
+    };
+    let depth = location.rel.matches('/').count();
+    let nested = location.tree == Tree::Shared
+        && match kind {
+            Kind::Skill => depth > 2,
+            Kind::Subagent => depth > 1,
+        };
+    if !nested || outcomes.is_empty() || !outcomes.iter().all(|(_, _, o)| o.is_loaded()) {
+        return;
+    }
+    let whom: Vec<String> = outcomes.iter().map(|(w, _, _)| who_label(ws, w)).collect();
+    let (rule, severity, what) = match kind {
+        Kind::Skill => (
+            &SK017,
+            Severity::Warning,
+            "its `<files-root>` `skills/<name>` is not its folder, and with scope `user` or `session` no call would load it",
+        ),
+        Kind::Subagent => (
+            &SA007,
+            Severity::Info,
+            "with scope `user` or `session` no call would load it",
+        ),
+    };
+    out.push(
+        rule.at(
+            path,
+            range,
+            format!(
+                "nested: loaded for {} only through the recursive glob of `{}` (the direct scan does not see it); {what}",
+                list(&whom),
+                context::display_path(&ws.config.workspace.join(match kind {
+                    Kind::Skill => "skills",
+                    Kind::Subagent => "subagents",
+                }))
+            ),
+        )
+        .with_severity(severity)
+        .with_consequence("Loaded only because the call's namespace is empty."),
+    );
+}
+
+fn rule_for(code: &str) -> Option<&'static Rule> {
+    [&SK017, &SK018, &SK026, &SA007, &SA022, &XR005, &XR007]
+        .into_iter()
+        .find(|r| r.code == code)
+}
+
+/// `<files-root>` of a loaded skill whose name is not its folder's (SK016): only where the
+/// namespaced repository serves it (Layer 3 stages the folder under the name, so the path holds
+/// the skill).
+fn files_root(
+    ws: &Workspace,
+    doc: &crate::workspace::skill::SkillDoc,
+    outcomes: &[(&Who, &Resolution, Outcome)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let (Some(name), Some(range)) = (&doc.name, doc.name_range) else {
+        return;
+    };
+    if doc.dir_name.is_empty() || *name == doc.dir_name {
+        return;
+    }
+    let mut whom = Vec::new();
+    let mut advertised = None;
+    for (who, _, outcome) in outcomes {
+        if let Outcome::Loaded(loaded) = outcome {
+            if loaded.layer != Layer::SkillsFolderScan {
+                if let Some(root) = &loaded.files_root {
+                    whom.push(who_label(ws, who));
+                    advertised.get_or_insert_with(|| root.clone());
+                }
+            }
+        }
+    }
+    let Some(advertised) = advertised else {
+        return;
+    };
+    let host = ws.config.workspace.join("skills").join(name);
+    let what = if ws.files.contains_dir(&host) {
+        "the folder of another skill"
+    } else {
+        "a folder that does not exist"
+    };
+    out.push(SK016.at(
+        &doc.path,
+        range,
+        format!(
+            "the skill is named `{name}` but its folder is `{}`; for {} the namespaced repository serves it and the \
+             prompt advertises `<files-root>` `{advertised}`, {what}",
+            doc.dir_name,
+            list(&whom)
+        ),
+    ));
+}
+
+fn tie(
+    ws: &Workspace,
+    doc: &crate::workspace::skill::SkillDoc,
+    others: &[std::path::PathBuf],
+    who: &Who,
+) -> Diagnostic {
+    let name = doc.name.clone().unwrap_or_default();
+    let names: Vec<String> = others
+        .iter()
+        .filter_map(|p| ws.location_of(p))
+        .map(|l| format!("`{}`", l.rel))
+        .collect();
+    let mut diagnostic = XR012.at(
+        &doc.path,
+        doc.name_range.unwrap_or(doc.opening_range),
+        format!(
+            "skill `{name}` is also defined in {} of the shared `skills/` folder; for {} nothing later in the merge \
+             decides, so the JVM's directory-listing order picks the winner (the preview shows the last in Java \
+             `String` order)",
+            names.join(", "),
+            who_label(ws, who)
+        ),
+    );
+    for other in others {
+        if let Some(other_doc) = ws.skill(other) {
+            diagnostic = diagnostic.with_related(Related {
+                path: other_doc.path.clone(),
+                range: other_doc.name_range.unwrap_or(other_doc.opening_range),
+                message: format!("another `{name}`"),
+            });
+        }
+    }
+    diagnostic
+}
+
+fn skill_shadowed(
+    loser: &crate::workspace::skill::SkillDoc,
+    winner: &crate::workspace::skill::SkillDoc,
+    whom: &str,
+) -> Diagnostic {
+    let name = loser.name.clone().unwrap_or_default();
+    XR005
+        .at(
+            &loser.path,
+            loser.name_range.unwrap_or(loser.opening_range),
+            format!(
+                "skill `{name}` is also defined in {} (`{}`), which wins for {whom}",
+                winner.location.tree.label(),
+                winner.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: winner.path.clone(),
+            range: winner.name_range.unwrap_or(winner.opening_range),
+            message: format!("this `{name}` wins"),
+        })
+}
+
+/// A per-user override is reported where it is written: at the per-user copy.
+fn skill_overridden(
+    winner: &crate::workspace::skill::SkillDoc,
+    overridden: &crate::workspace::skill::SkillDoc,
+    whom: &str,
+) -> Diagnostic {
+    let name = winner.name.clone().unwrap_or_default();
+    XR006
+        .at(
+            &winner.path,
+            winner.name_range.unwrap_or(winner.opening_range),
+            format!(
+                "skill `{name}` overrides the one in {} (`{}`) for {whom}",
+                overridden.location.tree.label(),
+                overridden.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: overridden.path.clone(),
+            range: overridden.name_range.unwrap_or(overridden.opening_range),
+            message: format!("the overridden `{name}`"),
+        })
+}
+
+fn subagent_shadowed(
+    loser: &crate::workspace::subagent::SubagentDoc,
+    winner: &crate::workspace::subagent::SubagentDoc,
+    whom: &str,
+    ws: &Workspace,
+) -> Diagnostic {
+    let mode = if ws.config.features.dynamic_subagents {
+        "dynamic"
+    } else {
+        "static"
+    };
+    XR007
+        .at(
+            &loser.path,
+            loser.opening_range,
+            format!(
+                "agent id `{}` is also given by {} (`{}`), which wins for {whom} ({mode} mode)",
+                loser.id,
+                winner.location.tree.label(),
+                winner.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: winner.path.clone(),
+            range: winner.opening_range,
+            message: format!("this `{}` wins", winner.id),
+        })
+}
