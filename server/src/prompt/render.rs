@@ -908,15 +908,18 @@ fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
         };
         let (rule, why) = match &outcome {
             Outcome::Loaded(loaded) if !loaded.listed => (
-                "SA012",
+                None,
                 "loaded but not listed (`hidden: true` or `mode: primary`)".to_string(),
             ),
             Outcome::Loaded(_) => continue,
             Outcome::NotScanned(resolution::NotScanned::OtherNamespace { .. }) => continue,
-            Outcome::NotScanned(reason) => {
-                (reason.rule_code(kind), reason.describe(ws, kind, None))
+            Outcome::NotScanned(reason) => (
+                Some(reason.rule_code(kind)),
+                reason.describe(ws, kind, None),
+            ),
+            Outcome::Dropped { rule, .. } => {
+                (Some(*rule), "the runtime rejects the file".to_string())
             }
-            Outcome::Dropped { rule, .. } => (*rule, "the runtime rejects the file".to_string()),
             Outcome::Shadowed {
                 by,
                 by_directory_order,
@@ -935,15 +938,16 @@ fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
                 } else {
                     ""
                 };
-                (rule, format!("{by} has the same name and wins{how}"))
+                (Some(rule), format!("{by} has the same name and wins{how}"))
             }
         };
+        let tag = rule.map(|r| format!(" [{r}]")).unwrap_or_default();
         out.note_about(
             "not-rendered",
-            Some(rule),
+            rule,
             Some(path),
             format!(
-                "{what} `{}` is not rendered for this call [{rule}]: {why}",
+                "{what} `{}` is not rendered for this call{tag}: {why}",
                 context::display_path(path)
             ),
         );

@@ -730,7 +730,15 @@ impl<'r> Resolution<'r> {
         match &doc.location.tree {
             Tree::Shared => {
                 let direct = rel.matches('/').count() == 1;
-                if direct || (upper == Some(&Tree::Shared) && !hidden) {
+                // The project half of the glob re-reads a project file as `<ws>/<rel>` when that
+                // exists: a shared file the upper half does not see can still load that way.
+                let via_project = self.resolver.filesystem == FilesystemMode::Local
+                    && features.default_workspace_skills
+                    && !hidden
+                    && ws
+                        .skill(&ws.path_in(&Tree::Project, &doc.location.rel))
+                        .is_some_and(|d| d.location.tree == Tree::Project);
+                if direct || via_project || (upper == Some(&Tree::Shared) && !hidden) {
                     Ok(())
                 } else if hidden {
                     Err(NotScanned::HiddenFolder)
@@ -838,7 +846,11 @@ impl<'r> Resolution<'r> {
         match &doc.location.tree {
             Tree::Shared => {
                 let direct = doc.location.rel.matches('/').count() == 1;
-                if direct || *upper == Tree::Shared {
+                let via_project = self.resolver.filesystem == FilesystemMode::Local
+                    && ws
+                        .subagent(&ws.path_in(&Tree::Project, &doc.location.rel))
+                        .is_some_and(|d| d.location.tree == Tree::Project);
+                if direct || via_project || *upper == Tree::Shared {
                     Ok(())
                 } else {
                     Err(NotScanned::NestedInSharedFolder {
