@@ -459,7 +459,7 @@ mod duplicate_tests {
                 (
                     "/p/skills/p/SKILL.md".to_string(),
                     "SK016",
-                    "the skill is named `x` but its folder is `p`; for any user the namespaced repository serves it and the prompt advertises `<files-root>` `/p/.agentscope/workspace/skills/x`, a folder that does not exist".to_string()
+                    "the skill is named `x` but its folder is `p`; for any user (scope `user`) the namespaced repository serves it and the prompt advertises `<files-root>` `/p/.agentscope/workspace/skills/x`, a folder that does not exist".to_string()
                 ),
             ]
         );

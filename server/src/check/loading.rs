@@ -49,20 +49,23 @@ impl<'a> Contexts<'a> {
     /// context whose outcome a shared or project file can have: per-user folders only add
     /// overrides, reported at the per-user copy).
     pub fn for_tree(&self, tree: &Tree) -> Vec<&(Who, Resolution<'a>)> {
-        if let Tree::Namespace(ns) = tree {
-            let own: Vec<_> = self
-                .list
-                .iter()
-                .filter(|(who, _)| *who == Who::Folder(ns.clone()))
-                .collect();
-            if !own.is_empty() {
-                return own;
-            }
-        }
         self.list
             .iter()
-            .filter(|(who, _)| !matches!(who, Who::Folder(_)))
+            .filter(|(who, _)| self.reads(who, tree))
             .collect()
+    }
+
+    /// True when `who`'s context is one of [`Contexts::for_tree`]'s for `tree`.
+    pub fn reads(&self, who: &Who, tree: &Tree) -> bool {
+        match (tree, who) {
+            (Tree::Namespace(ns), Who::Folder(own)) => ns == own,
+            (Tree::Namespace(ns), _) => !self
+                .list
+                .iter()
+                .any(|(w, _)| matches!(w, Who::Folder(own) if own == ns)),
+            (_, Who::Folder(_)) => false,
+            _ => true,
+        }
     }
 
     /// The context standing for callers without a per-user folder.
@@ -171,11 +174,24 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
         }
         files_root(ws, doc, &outcomes, &mut out);
     }
+    // One pass over each context's agent list instead of a search per file.
+    let subagent_outcomes: Vec<std::collections::HashMap<&Path, Outcome>> = contexts
+        .list
+        .iter()
+        .map(|(_, r)| {
+            r.subagent_outcomes()
+                .into_iter()
+                .map(|(d, o)| (d.path.as_path(), o))
+                .collect()
+        })
+        .collect();
     for doc in &ws.subagents {
-        let relevant = contexts.for_tree(&doc.location.tree);
-        let outcomes: Vec<(&Who, &Resolution, Outcome)> = relevant
+        let outcomes: Vec<(&Who, &Resolution, Outcome)> = contexts
+            .list
             .iter()
-            .map(|(who, r)| (who, r, r.subagent_outcome(doc)))
+            .zip(&subagent_outcomes)
+            .filter(|((who, _), _)| contexts.reads(who, &doc.location.tree))
+            .filter_map(|((who, r), all)| all.get(doc.path.as_path()).map(|o| (who, r, o.clone())))
             .collect();
         not_loaded(
             ws,
