@@ -8,7 +8,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::base::{Diagnostic, FileContent, TextRange};
-use crate::config::Scope;
+use crate::config::{FilesystemMode, Scope};
 use crate::rules::workspace::*;
 use crate::syntax::java;
 use crate::workspace::layers::BINARY_EXTENSIONS;
@@ -142,7 +142,9 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
         out.extend(check_additional_file(workspace, configured, &anchor));
     }
 
-    if config.project != config.workspace {
+    // Only the local filesystem has the project folder as its overlay's lower layer; the sandbox
+    // and remote filesystems never read it (their project files are SK026/SA022 or unused).
+    if config.project != config.workspace && config.filesystem.mode == FilesystemMode::Local {
         for rel in ["AGENTS.md", "MEMORY.md", "tools.json"] {
             let path = workspace.path_in(&Tree::Project, rel);
             if files.contains_file(&path) {
@@ -339,6 +341,27 @@ mod workspace_tests {
             .find(|d| d.path.ends_with("workspace/MEMORY.md"))
             .unwrap();
         assert!(shared_blank.consequence.contains("reads it as empty"));
+    }
+
+    #[test]
+    fn the_project_folder_is_a_fallback_only_on_the_local_filesystem() {
+        let ws = |mode: crate::config::FilesystemMode| {
+            let mut config = Config::defaults_for(Path::new("/p"));
+            config.filesystem.mode = mode;
+            Workspace::from_texts(
+                config,
+                [
+                    ("/p/.agentscope/workspace/AGENTS.md", "a"),
+                    ("/p/MEMORY.md", "m"),
+                ],
+            )
+        };
+        assert_eq!(
+            codes(&ws(crate::config::FilesystemMode::Local)),
+            vec![("/p/MEMORY.md".to_string(), "WS013")]
+        );
+        assert!(codes(&ws(crate::config::FilesystemMode::Sandbox)).is_empty());
+        assert!(codes(&ws(crate::config::FilesystemMode::Remote)).is_empty());
     }
 
     #[test]
