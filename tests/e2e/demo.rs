@@ -62,6 +62,10 @@ const ALSO_EXPECTED: &[(&str, &str)] = &[
         "TJ020",
         "consequence of mistake 4: `allow` names the tools of the skipped `crm` server",
     ),
+    (
+        "SK027",
+        "consequence of mistake 8: Alice's copy is advertised at the shared skill's `<files-root>`",
+    ),
 ];
 
 fn demo_report() -> Value {

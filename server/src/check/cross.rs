@@ -439,6 +439,13 @@ mod duplicate_tests {
         assert_eq!(
             found,
             vec![
+                // Alice's copy is served by the namespaced repository, which advertises
+                // `<ws>/skills/x` whatever the namespace.
+                (
+                    "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
+                    "SK027",
+                    "for user `alice` the namespaced repository serves this skill from the per-user folder `alice`, but the prompt advertises `<files-root>` `/p/.agentscope/workspace/skills/x` (built from the name, without the folder), a folder that does not exist".to_string()
+                ),
                 (
                     "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
                     "XR006",

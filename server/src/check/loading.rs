@@ -18,7 +18,7 @@ use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::Scope;
 use crate::context;
 use crate::rules::cross::{XR005, XR006, XR007, XR012};
-use crate::rules::skill::{SK016, SK017, SK018, SK026};
+use crate::rules::skill::{SK016, SK017, SK018, SK026, SK027};
 use crate::rules::subagent::{SA007, SA022};
 use crate::rules::Rule;
 use crate::workspace::resolution::{
@@ -364,9 +364,10 @@ fn rule_for(code: &str) -> Option<&'static Rule> {
         .find(|r| r.code == code)
 }
 
-/// `<files-root>` of a loaded skill whose name is not its folder's (SK016): only where the
-/// namespaced repository serves it (Layer 3 stages the folder under the name, so the path holds
-/// the skill).
+/// `<files-root>` of a loaded skill that is not the skill's folder: only where the namespaced
+/// repository serves it (Layer 3 stages the folder under the name, so that path holds the skill).
+/// The name differs from the folder's (SK016), or the skill sits in a per-user or project folder,
+/// which the path, built as `<ws>/skills/<name>`, never points into (SK027).
 fn files_root(
     ws: &Workspace,
     doc: &crate::workspace::skill::SkillDoc,
@@ -376,7 +377,9 @@ fn files_root(
     let (Some(name), Some(range)) = (&doc.name, doc.name_range) else {
         return;
     };
-    if doc.dir_name.is_empty() || *name == doc.dir_name {
+    let mismatch = !doc.dir_name.is_empty() && *name != doc.dir_name;
+    let elsewhere = matches!(doc.location.tree, Tree::Namespace(_) | Tree::Project);
+    if !mismatch && !elsewhere {
         return;
     }
     let mut whom = Vec::new();
@@ -400,16 +403,29 @@ fn files_root(
     } else {
         "a folder that does not exist"
     };
-    out.push(SK016.at(
-        &doc.path,
-        range,
-        format!(
-            "the skill is named `{name}` but its folder is `{}`; for {} the namespaced repository serves it and the \
-             prompt advertises `<files-root>` `{advertised}`, {what}",
-            doc.dir_name,
-            list(&whom)
-        ),
-    ));
+    if mismatch {
+        out.push(SK016.at(
+            &doc.path,
+            range,
+            format!(
+                "the skill is named `{name}` but its folder is `{}`; for {} the namespaced repository serves it and the \
+                 prompt advertises `<files-root>` `{advertised}`, {what}",
+                doc.dir_name,
+                list(&whom)
+            ),
+        ));
+    } else {
+        out.push(SK027.at(
+            &doc.path,
+            range,
+            format!(
+                "for {} the namespaced repository serves this skill from {}, but the prompt advertises \
+                 `<files-root>` `{advertised}` (built from the name, without the folder), {what}",
+                list(&whom),
+                doc.location.tree.label()
+            ),
+        ));
+    }
 }
 
 fn tie(

@@ -276,8 +276,18 @@ pub static SK026: Rule = Rule {
     explanation: r#"Per-user skills (`<ws>/<ns>/skills/**`) are read by the namespaced repository only for calls whose namespace is `<ns>`: never with scope `agent` or `global` (the namespace is empty), never with a frozen merge (`features.dynamic_skills = false`), never in sandbox or remote mode (the filesystem holds the shared folders only). Project-folder skills (`<project>/skills/**`) are read only in local mode. Neither is read when `features.default_workspace_skills = false`. Move the skill to the shared `skills/` folder, or change the configuration."#,
 };
 
+pub static SK027: Rule = Rule {
+    code: "SK027",
+    name: "skill-files-root-not-its-folder",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"A per-user or project-folder skill is served by the namespaced repository, whose `<files-root>` is `<ws>/skills/<name>`: not the skill's folder."#,
+    consequence: r#"Shell commands that follow `<files-root>` reach the shared skill of the same name, or a folder that does not exist, instead of this skill's scripts and references."#,
+    explanation: r#"`ShellPathPolicy` builds the files-root of a workspace-native skill as `<host workspace>/skills/<name>` (harness-spec §2.5): namespaces are not applied, and the project folder is not part of it. A per-user skill `<ws>/alice/skills/pdf/SKILL.md` is advertised at `<ws>/skills/pdf`, which is the shared `pdf` skill's folder when there is one (its scripts are run instead) or a folder that does not exist. `load_skill_through_path` still reads the right files (it goes through the repository); only the shell path is wrong. Keep scripts that per-user skills need in the shared skill, or reference them by absolute path."#,
+};
+
 pub static RULES: &[&Rule] = &[
     &SK001, &SK002, &SK003, &SK004, &SK005, &SK006, &SK007, &SK008, &SK009, &SK010, &SK011, &SK012,
     &SK013, &SK014, &SK015, &SK016, &SK017, &SK018, &SK019, &SK020, &SK021, &SK022, &SK023, &SK024,
-    &SK025, &SK026,
+    &SK025, &SK026, &SK027,
 ];
