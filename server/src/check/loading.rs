@@ -19,7 +19,7 @@ use crate::config::Scope;
 use crate::context;
 use crate::rules::cross::{XR005, XR006, XR007, XR012};
 use crate::rules::skill::{SK016, SK017, SK018, SK026, SK027};
-use crate::rules::subagent::{SA007, SA022};
+use crate::rules::subagent::{SA006, SA007, SA022};
 use crate::rules::Rule;
 use crate::workspace::resolution::{
     check_contexts, Kind, Layer, NotScanned, Outcome, Resolution, Resolver, Who,
@@ -201,6 +201,9 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
             &outcomes,
             &mut out,
         );
+        if doc.id == crate::workspace::resolution::GENERAL_PURPOSE {
+            general_purpose(ws, doc, &outcomes, &mut out);
+        }
         for (who, _, outcome) in &outcomes {
             match outcome {
                 Outcome::Shadowed { by: Some(by), .. } => {
@@ -356,6 +359,52 @@ fn nested_but_loaded(
         .with_severity(severity)
         .with_consequence("Loaded only because the call's namespace is empty."),
     );
+}
+
+/// `general-purpose.md` (SA006), from what the contexts that read it do with it.
+fn general_purpose(
+    ws: &Workspace,
+    doc: &crate::workspace::subagent::SubagentDoc,
+    outcomes: &[(&Who, &Resolution, Outcome)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut replaced = Vec::new();
+    let mut second = Vec::new();
+    let mut ignored = Vec::new();
+    for (who, _, outcome) in outcomes {
+        match outcome {
+            Outcome::Loaded(loaded) if loaded.position == 0 => replaced.push(who_label(ws, who)),
+            Outcome::Loaded(_) => second.push(who_label(ws, who)),
+            Outcome::Shadowed { by: None, .. } => ignored.push(who_label(ws, who)),
+            _ => {}
+        }
+    }
+    let mut parts = Vec::new();
+    if !replaced.is_empty() {
+        parts.push(format!(
+            "replaces the built-in general-purpose subagent for {} (dynamic mode)",
+            list(&replaced)
+        ));
+    }
+    if !second.is_empty() {
+        parts.push(format!(
+            "is listed as a second `general-purpose` entry after the built-in for {} (static mode)",
+            list(&second)
+        ));
+    }
+    if !ignored.is_empty() {
+        parts.push(format!(
+            "is ignored for {}: static mode keeps the built-in general-purpose subagent",
+            list(&ignored)
+        ));
+    }
+    if !parts.is_empty() {
+        out.push(SA006.at(
+            &doc.path,
+            TextRange::empty(0),
+            format!("`general-purpose.md` {}", parts.join("; ")),
+        ));
+    }
 }
 
 fn rule_for(code: &str) -> Option<&'static Rule> {
@@ -537,6 +586,71 @@ fn subagent_shadowed(
             range: winner.opening_range,
             message: format!("this `{}` wins", winner.id),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::config::Config;
+    use crate::workspace::Workspace;
+
+    fn general_purpose_messages(dynamic: bool) -> Vec<(String, String)> {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.name = Some("desk".into());
+        config.features.dynamic_subagents = dynamic;
+        let spec = "---\ndescription: mine\n---\n";
+        let ws = Workspace::from_texts(
+            config,
+            [
+                (
+                    "/p/.agentscope/workspace/subagents/general-purpose.md",
+                    spec,
+                ),
+                (
+                    "/p/.agentscope/workspace/alice/subagents/general-purpose.md",
+                    spec,
+                ),
+            ],
+        );
+        let mut found: Vec<(String, String)> = super::check(&ws)
+            .into_iter()
+            .filter(|d| d.code == "SA006")
+            .map(|d| (d.path.to_string_lossy().into_owned(), d.message))
+            .collect();
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn general_purpose_md_says_what_the_subagent_mode_does_with_it() {
+        assert_eq!(
+            general_purpose_messages(true),
+            vec![
+                (
+                    "/p/.agentscope/workspace/alice/subagents/general-purpose.md".to_string(),
+                    "`general-purpose.md` replaces the built-in general-purpose subagent for user `alice` (dynamic mode)".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/general-purpose.md".to_string(),
+                    "`general-purpose.md` replaces the built-in general-purpose subagent for any user (scope `user`) (dynamic mode)".to_string()
+                ),
+            ]
+        );
+        assert_eq!(
+            general_purpose_messages(false),
+            vec![
+                (
+                    "/p/.agentscope/workspace/alice/subagents/general-purpose.md".to_string(),
+                    "`general-purpose.md` is ignored for user `alice`: static mode keeps the built-in general-purpose subagent".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/general-purpose.md".to_string(),
+                    "`general-purpose.md` is listed as a second `general-purpose` entry after the built-in for any user (scope `user`) (static mode)".to_string()
+                ),
+            ]
+        );
+    }
 }
 
 /// The property of the issue behind this module: for generated workspaces and every context the

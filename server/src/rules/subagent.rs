@@ -58,9 +58,9 @@ pub static SA006: Rule = Rule {
     name: "subagent-general-purpose",
     severity: Severity::Warning,
     profile: Profile::Harness,
-    summary: r#"A file declares the id `general-purpose`."#,
-    consequence: r#"It replaces the built-in general-purpose subagent (dynamic mode) or is listed twice (static mode)."#,
-    explanation: r#"Pick another id unless replacing the built-in is intended."#,
+    summary: r#"A file declares the id `general-purpose`, and a context loads or ignores it because of that id."#,
+    consequence: r#"Dynamic mode: it replaces the built-in general-purpose subagent. Static mode: the shared folder's file is listed as a second entry; a per-user or project file is ignored (the built-in is already present)."#,
+    explanation: r#"The message says what happens in the contexts the configuration allows (the subagent mode, the scope). Pick another id unless replacing the built-in is intended."#,
 };
 
 pub static SA007: Rule = Rule {

@@ -211,13 +211,8 @@ fn file_rules(doc: &mut SubagentDoc, out: &mut Vec<Diagnostic>) {
             fail(doc, SubagentDrop::EmptyId);
         }
     }
-    if doc.id == "general-purpose" {
-        out.push(rules::SA006.at(
-            &doc.path,
-            at,
-            "`general-purpose.md` replaces the built-in general-purpose subagent (dynamic mode) or adds a second entry (static mode)",
-        ));
-    }
+    // `general-purpose.md` (SA006) is reported from the resolution: what it does depends on the
+    // subagent mode and on whether a context loads it at all.
 }
 
 fn parse_text(doc: &mut SubagentDoc, text: &str, out: &mut Vec<Diagnostic>) {
@@ -925,7 +920,7 @@ mod tests {
     fn ids_and_locations() {
         let ok = "---\ndescription: d\n---\n";
         let doc = parse_at("subagents/general-purpose.md", ok);
-        assert_eq!(codes(&doc), vec![("SA006", 0, 0)]);
+        assert_eq!(codes(&doc), vec![]);
         let doc = parse_at("subagents/team/lead.md", ok);
         assert_eq!(doc.id, "lead");
         // Nesting is reported from the resolution (`check::loading`), not the parse.
