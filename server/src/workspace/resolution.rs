@@ -51,17 +51,6 @@ pub enum Layer {
     WorkspaceGlob,
 }
 
-impl Layer {
-    pub fn label(self) -> &'static str {
-        match self {
-            Layer::SkillsFolderScan => "Layer 3 (the direct scan of the shared `skills/` folder)",
-            Layer::SubagentsFolderScan => "the local scan of the shared `subagents/` folder",
-            Layer::ProjectGlob => "the project-folder half of the filesystem glob",
-            Layer::WorkspaceGlob => "the filesystem glob",
-        }
-    }
-}
-
 /// Why a file exists but no layer of this context reads it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -713,11 +702,6 @@ impl<'r> Resolution<'r> {
             .collect()
     }
 
-    /// Where the filesystem glob of this context looks for `folder` (`skills` or `subagents`).
-    pub fn upper_dir(&self, tree: &Tree, folder: &str) -> PathBuf {
-        self.ws().path_in(tree, folder)
-    }
-
     /// Which layers of this context scan a skill file, or why none does.
     fn skill_scan(&self, doc: &SkillDoc) -> Result<(), NotScanned> {
         let ws = self.ws();
@@ -881,37 +865,16 @@ impl<'r> Resolution<'r> {
         }
     }
 
-    /// What happens to a subagent file in this context.
+    /// What happens to a subagent file in this context (one lookup in [`Self::subagent_outcomes`]).
     pub fn subagent_outcome(&self, doc: &SubagentDoc) -> Outcome {
-        if let Err(reason) = self.subagent_scan(doc) {
-            return Outcome::NotScanned(reason);
-        }
-        if !subagent_loadable(doc) {
-            return dropped(self.ws(), &doc.path, &doc.diagnostics);
-        }
-        let list = self.subagents();
-        if let Some((position, entry)) = list
-            .iter()
-            .enumerate()
-            .find(|(_, e)| e.doc.as_ref().is_some_and(|d| d.path == doc.path))
-        {
-            return Outcome::Loaded(Loaded {
-                id: doc.id.clone(),
-                layer: entry.layer.unwrap_or(Layer::WorkspaceGlob),
-                position,
-                files_root: None,
-                directory_order_ties: Vec::new(),
-                listed: entry.is_visible(),
-            });
-        }
-        let by = list
-            .iter()
-            .find(|e| e.id == doc.id)
-            .and_then(|e| e.doc.as_ref().map(|d| d.path.clone()));
-        Outcome::Shadowed {
-            by,
-            by_directory_order: false,
-        }
+        self.subagent_outcomes()
+            .into_iter()
+            .find(|(d, _)| d.path == doc.path)
+            .map(|(_, o)| o)
+            // A document of another snapshot: none of this workspace's folders holds it.
+            .unwrap_or(Outcome::NotScanned(NotScanned::OtherNamespace {
+                namespace: String::new(),
+            }))
     }
 
     /// Every subagent file with its outcome, in path order.
