@@ -30,9 +30,13 @@ const PLANTED_SKILLS: &[Planted] = &[
     planted("skills/booking-summary/SKILL.md", "SK006", 3, 43),
     // 2: `NO` is the boolean false under YAML 1.1.
     planted("skills/visa-requirements/SKILL.md", "SK023", 9, 29),
-    // 3: folder `pdf-invoices`, name `invoice-pdf`.
-    planted("skills/pdf-invoices/SKILL.md", "SK016", 2, 7),
 ];
+
+/// Mistake 3 (folder `pdf-invoices`, name `invoice-pdf`) shows in the demo's `user` scope only
+/// through mistake 7: Layer 3 serves the shared skill and stages it under its name, so its
+/// `<files-root>` holds it. Under scope `agent` the namespaced repository serves it and the
+/// files-root is a folder that does not exist.
+const PLANTED_AGENT_SCOPE: Planted = planted("skills/pdf-invoices/SKILL.md", "SK016", 2, 7);
 
 /// The planted mistakes in tools.json, subagents and across files.
 const PLANTED_ACROSS: &[Planted] = &[
@@ -70,14 +74,22 @@ const ALSO_EXPECTED: &[(&str, &str)] = &[
         "TJ020",
         "consequence of mistake 4: `allow` names the tools of the skipped `crm` server",
     ),
+    (
+        "SK027",
+        "consequence of mistake 8: Alice's copy is advertised at the shared skill's `<files-root>`",
+    ),
 ];
 
 fn demo_report() -> Value {
     let demo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/demo");
+    report_of(&demo)
+}
+
+fn report_of(demo: &std::path::Path) -> Value {
     let output = Command::cargo_bin("agentws")
         .unwrap()
         .args(["check", "--format", "json"])
-        .arg(&demo)
+        .arg(demo)
         .output()
         .unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
@@ -139,15 +151,34 @@ fn assert_nothing_else(report: &Value) {
 fn demo_reports_the_planted_skill_mistakes_and_nothing_unplanned() {
     let report = demo_report();
     assert_reported(&report, PLANTED_SKILLS);
+    // The skill survives the early `---` with a cut description: loaded, so a warning.
     assert_eq!(
         find(&report, &PLANTED_SKILLS[0]).unwrap()["severity"],
-        "error"
-    );
-    assert_eq!(
-        find(&report, &PLANTED_SKILLS[2]).unwrap()["severity"],
         "warning"
     );
+    assert!(find(&report, &PLANTED_AGENT_SCOPE).is_none());
     assert_nothing_else(&report);
+}
+
+#[test]
+fn demo_under_the_agent_scope_reports_the_name_folder_mismatch() {
+    let demo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/demo");
+    let copy = tempfile::tempdir().unwrap();
+    crate::check::copy_tree(&demo, copy.path());
+    let toml = copy.path().join("agentws.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("scope = \"user\"", "scope = \"agent\"")).unwrap();
+    let report = report_of(copy.path());
+    let found = find(&report, &PLANTED_AGENT_SCOPE).expect("SK016 under scope agent");
+    assert_eq!(found["severity"], "warning");
+    assert_eq!(
+        found["message"],
+        format!(
+            "the skill is named `invoice-pdf` but its folder is `pdf-invoices`; for every call (scope `agent`) the \
+             namespaced repository serves it and the prompt advertises `<files-root>` `{}`, a folder that does not exist",
+            copy.path().join(".agentscope/workspace/skills/invoice-pdf").display()
+        )
+    );
 }
 
 #[test]

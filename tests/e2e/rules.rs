@@ -87,6 +87,8 @@ fn the_problems_that_hide_others_each_have_their_fixture() {
     expect("rules-tools-blank", &["TJ004", "TJ005", "TJ028", "WS013"]);
     expect("rules-tools-deep", &["TJ018"]);
     expect("rules-tools-env", &["TJ008"]);
+    // Scope `agent`: per-user folders no call reads, nested files loaded through the glob only.
+    expect("rules-agent-scope", &["SA007", "SA022", "SK017", "SK026"]);
 }
 
 /// `(code, workspace-relative path, line, column, message)` of every diagnostic of `codes` that

@@ -82,6 +82,12 @@ impl Diagnostic {
         self
     }
 
+    /// The same diagnostic at another severity (rules whose severity follows the outcome).
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
     pub fn with_consequence(mut self, consequence: impl Into<String>) -> Self {
         self.consequence = consequence.into();
         self

@@ -7,18 +7,13 @@
 //! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate so the
 //! driver can run it in parallel and the language server per edited file.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
-
-use crate::base::{Diagnostic, Related, TextRange};
-use crate::config::{FilesystemMode, Scope};
-use crate::context::{effective_root, SessionContext};
+use crate::base::{Diagnostic, TextRange};
+use crate::check::loading;
 use crate::rules::cross::*;
 use crate::rules::subagent::SA025;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
-use crate::workspace::layers;
 use crate::workspace::models::{self, Resolution};
-use crate::workspace::skill::SkillDoc;
+use crate::workspace::resolution::{Kind, Outcome, Who};
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{FileKind, Tree, Workspace};
@@ -36,14 +31,14 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// The references between files: subagents' `tools:`, `skills:` and `workspace.path`, and
 /// duplicate names and ids (everything but the per-file tool mentions).
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
-    let index = SkillNames::new(workspace);
+    let contexts = loading::Contexts::new(workspace);
     let mut out: Vec<Diagnostic> = workspace
         .subagents
         .iter()
-        .flat_map(|s| check_subagent(workspace, &index, catalog, s))
+        .flat_map(|s| check_subagent(workspace, &contexts, catalog, s))
         .collect();
     out.extend(builtins_named_once(workspace, catalog));
-    out.extend(duplicates(workspace));
+    out.extend(loading::check_with(workspace, &contexts));
     out
 }
 
@@ -171,39 +166,9 @@ pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<
     out
 }
 
-/// Names of loaded skills: those every call can see, and those only some namespaces see.
-struct SkillNames<'a> {
-    everywhere: BTreeSet<&'a str>,
-    per_namespace: BTreeMap<&'a str, BTreeSet<&'a str>>,
-}
-
-impl<'a> SkillNames<'a> {
-    fn new(workspace: &'a Workspace) -> Self {
-        let mut everywhere = BTreeSet::new();
-        let mut per_namespace: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-        for skill in &workspace.skills {
-            let (Ok(()), Some(name)) = (&skill.outcome, skill.name.as_deref()) else {
-                continue;
-            };
-            match &skill.location.tree {
-                Tree::Shared | Tree::Project => {
-                    everywhere.insert(name);
-                }
-                Tree::Namespace(ns) => {
-                    per_namespace.entry(name).or_default().insert(ns.as_str());
-                }
-            }
-        }
-        Self {
-            everywhere,
-            per_namespace,
-        }
-    }
-}
-
 fn check_subagent(
     workspace: &Workspace,
-    skills: &SkillNames,
+    contexts: &loading::Contexts,
     catalog: &ToolCatalog,
     subagent: &SubagentDoc,
 ) -> Vec<Diagnostic> {
@@ -213,29 +178,58 @@ fn check_subagent(
     }
     out.extend(check_subagent_tools(workspace, catalog, subagent));
     out.extend(check_model(workspace, subagent));
-    let own_namespace = match &subagent.location.tree {
-        Tree::Namespace(ns) => Some(ns.as_str()),
-        _ => None,
-    };
+    // The child sees the skills of its parent's call: the contexts that load this spec.
+    let own = contexts.for_tree(&subagent.location.tree);
     let mut unknown: Vec<&str> = Vec::new();
     let mut other_users: Vec<String> = Vec::new();
     let (mut unknown_at, mut other_at) = (Span::NONE, Span::NONE);
     for entry in &subagent.skills {
         let name = entry.value.as_str();
-        if skills.everywhere.contains(name) {
+        if own.iter().any(|(_, r)| r.skill_named(name).is_some()) {
             continue;
         }
-        match skills.per_namespace.get(name) {
-            Some(users) if own_namespace.is_some_and(|ns| users.contains(ns)) => {}
-            Some(users) => {
-                let list = users
-                    .iter()
-                    .map(|u| format!("`{u}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                other_users.push(format!("`{name}` ({list})"));
-                other_at.add(entry.range);
-            }
+        let elsewhere: Vec<String> = contexts
+            .list
+            .iter()
+            .filter(|(_, r)| r.skill_named(name).is_some())
+            .map(|(who, _)| match who {
+                Who::Folder(ns) => format!("`{ns}`"),
+                other => loading::who_label(workspace, other),
+            })
+            .collect();
+        if !elsewhere.is_empty() {
+            other_users.push(format!("`{name}` ({})", elsewhere.join(", ")));
+            other_at.add(entry.range);
+            continue;
+        }
+        // A file of that name that no context loads: say why rather than "no skill".
+        let unloaded = workspace
+            .skills
+            .iter()
+            .filter(|d| d.name.as_deref() == Some(name))
+            .find_map(|d| {
+                own.iter().find_map(|(who, r)| match r.skill_outcome(d) {
+                    Outcome::NotScanned(reason) => Some((d, reason, who)),
+                    _ => None,
+                })
+            });
+        match unloaded {
+            Some((doc, reason, who)) => out.push(XR004.at(
+                &subagent.path,
+                entry.range,
+                format!(
+                    "no loaded skill is named `{name}`: `{}` is, but it is not loaded ({})",
+                    doc.location.rel,
+                    reason.describe(
+                        workspace,
+                        Kind::Skill,
+                        match who {
+                            Who::AnyUser => Some("<user>"),
+                            _ => None,
+                        }
+                    )
+                ),
+            )),
             None => {
                 unknown.push(name);
                 unknown_at.add(entry.range);
@@ -311,205 +305,6 @@ fn check_subagent(
         }
     }
     out
-}
-
-/// A namespace that no folder can have (`_…` names are never namespace folders), standing for
-/// every caller without a per-user folder.
-const NO_FOLDER_NAMESPACE: &str = "_agentws-no-folder";
-
-/// Duplicate skill names and subagent ids: which file loses, to which, for whom.
-///
-/// One full merge for the callers without a per-user folder (every caller under the agent and
-/// global scopes); then, per namespace folder, only that folder's own files, which sit on top of
-/// that merge. This keeps the cost at one merge however many users there are.
-fn duplicates(workspace: &Workspace) -> Vec<Diagnostic> {
-    let config = &workspace.config;
-    let base_context = SessionContext {
-        session_id: Some(NO_FOLDER_NAMESPACE.to_string()),
-        ..SessionContext::from_config(config)
-    };
-    let Ok(root) = effective_root(config, &base_context) else {
-        return Vec::new();
-    };
-    let per_user = matches!(config.scope, Scope::User | Scope::Session)
-        && config.filesystem.mode == FilesystemMode::Local;
-    let everyone = if per_user && !workspace.namespaces.is_empty() {
-        "every caller without a per-user copy"
-    } else {
-        "every caller"
-    };
-    let mode = if config.features.dynamic_subagents {
-        "dynamic"
-    } else {
-        "static"
-    };
-    let mut out = Vec::new();
-
-    let mut shadowed = Vec::new();
-    let base_skills = layers::merged_skills_tracking(workspace, &root, &mut shadowed);
-    for s in shadowed {
-        out.push(skill_shadowed_or_linked(
-            workspace, &s.loser, &s.winner, everyone,
-        ));
-    }
-    let mut base_subagents = Vec::new();
-    if config.features.subagents {
-        let mut shadowed = Vec::new();
-        base_subagents = layers::merged_subagents_tracking(workspace, &root, &mut shadowed);
-        for s in shadowed {
-            out.push(subagent_shadowed(&s.loser, &s.winner, everyone, mode));
-        }
-    }
-    if !per_user {
-        return out;
-    }
-
-    if config.features.dynamic_skills && config.features.default_workspace_skills {
-        let mut groups: BTreeMap<(&str, &str), Vec<&Arc<SkillDoc>>> = BTreeMap::new();
-        for skill in &workspace.skills {
-            if let (Tree::Namespace(ns), Ok(()), Some(name)) =
-                (&skill.location.tree, &skill.outcome, skill.name.as_deref())
-            {
-                if !layers::skill_rel_is_hidden(&skill.location.rel) {
-                    groups.entry((ns, name)).or_default().push(skill);
-                }
-            }
-        }
-        for ((ns, name), mut docs) in groups {
-            docs.sort_by(|a, b| layers::java_cmp(&a.location.rel, &b.location.rel));
-            let winner = docs[docs.len() - 1];
-            let whom = format!("`{ns}`");
-            for loser in &docs[..docs.len() - 1] {
-                out.push(skill_shadowed_or_linked(workspace, loser, winner, &whom));
-            }
-            if let Some(base) = base_skills.iter().find(|m| m.name == name) {
-                out.push(skill_overridden(winner, &base.doc, &whom));
-            }
-        }
-    }
-
-    if config.features.subagents {
-        let mut groups: BTreeMap<(&str, &str), Vec<&Arc<SubagentDoc>>> = BTreeMap::new();
-        for subagent in &workspace.subagents {
-            if let (Tree::Namespace(ns), Ok(())) = (&subagent.location.tree, &subagent.outcome) {
-                if !subagent.id.is_empty() {
-                    groups.entry((ns, &subagent.id)).or_default().push(subagent);
-                }
-            }
-        }
-        for ((ns, id), mut docs) in groups {
-            docs.sort_by(|a, b| layers::java_cmp(&a.location.rel, &b.location.rel));
-            let whom = format!("`{ns}`");
-            let base = base_subagents
-                .iter()
-                .find(|e| e.id == id)
-                .and_then(|e| e.doc.clone());
-            let dynamic = config.features.dynamic_subagents;
-            // Dynamic mode: the last scanned wins; static mode: the first one present wins.
-            let winner = match (&base, dynamic) {
-                (Some(base), false) => base.clone(),
-                _ if dynamic => docs[docs.len() - 1].clone(),
-                _ => docs[0].clone(),
-            };
-            let candidates = base.iter().filter(|_| dynamic).chain(docs.iter().copied());
-            for loser in candidates {
-                if loser.path != winner.path {
-                    out.push(subagent_shadowed(loser, &winner, &whom, mode));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// XR005, unless both are one file reached through a symbolic link: then only the XR016 info.
-fn skill_shadowed_or_linked(
-    workspace: &Workspace,
-    loser: &SkillDoc,
-    winner: &SkillDoc,
-    whom: &str,
-) -> Diagnostic {
-    if !workspace.files.same_real_file(&loser.path, &winner.path) {
-        return skill_shadowed(loser, winner, whom);
-    }
-    let name = loser.name.clone().unwrap_or_default();
-    XR016
-        .at(
-            &loser.path,
-            loser.name_range.unwrap_or(loser.opening_range),
-            format!(
-                "skill `{name}` is seen twice: `{}` and `{}` are the same SKILL.md through a symbolic link",
-                loser.location.rel, winner.location.rel,
-            ),
-        )
-        .with_related(Related {
-            path: winner.path.clone(),
-            range: winner.name_range.unwrap_or(winner.opening_range),
-            message: "the same file".into(),
-        })
-}
-
-fn skill_shadowed(loser: &SkillDoc, winner: &SkillDoc, whom: &str) -> Diagnostic {
-    let name = loser.name.clone().unwrap_or_default();
-    XR005
-        .at(
-            &loser.path,
-            loser.name_range.unwrap_or(loser.opening_range),
-            format!(
-                "skill `{name}` is also defined in {} (`{}`), which wins for {whom}",
-                winner.location.tree.label(),
-                winner.location.rel,
-            ),
-        )
-        .with_related(Related {
-            path: winner.path.clone(),
-            range: winner.name_range.unwrap_or(winner.opening_range),
-            message: format!("this `{name}` wins"),
-        })
-}
-
-/// A per-user override is reported where it is written: at the per-user copy.
-fn skill_overridden(winner: &SkillDoc, overridden: &SkillDoc, whom: &str) -> Diagnostic {
-    let name = winner.name.clone().unwrap_or_default();
-    XR006
-        .at(
-            &winner.path,
-            winner.name_range.unwrap_or(winner.opening_range),
-            format!(
-                "skill `{name}` overrides the one in {} (`{}`) for {whom}",
-                overridden.location.tree.label(),
-                overridden.location.rel,
-            ),
-        )
-        .with_related(Related {
-            path: overridden.path.clone(),
-            range: overridden.name_range.unwrap_or(overridden.opening_range),
-            message: format!("the overridden `{name}`"),
-        })
-}
-
-fn subagent_shadowed(
-    loser: &SubagentDoc,
-    winner: &SubagentDoc,
-    whom: &str,
-    mode: &str,
-) -> Diagnostic {
-    XR007
-        .at(
-            &loser.path,
-            loser.opening_range,
-            format!(
-                "agent id `{}` is also given by {} (`{}`), which wins for {whom} ({mode} mode)",
-                loser.id,
-                winner.location.tree.label(),
-                winner.location.rel,
-            ),
-        )
-        .with_related(Related {
-            path: winner.path.clone(),
-            range: winner.opening_range,
-            message: format!("this `{}` wins", winner.id),
-        })
 }
 
 /// The `tools:` list of one subagent against the catalog: one diagnostic per finding, each
@@ -687,8 +482,10 @@ mod tests {
                 ("/p/.agentscope/workspace/subagents/r.md", SUBAGENT),
             ],
         );
+        // The subagent's own diagnostics (alice's skill in folder `b` also gets SK016 there).
         let found: Vec<_> = super::check(&ws)
             .into_iter()
+            .filter(|d| d.path.ends_with("subagents/r.md"))
             .map(|d| (d.code, &SUBAGENT[d.range.start..d.range.end], d.message))
             .collect();
         // One diagnostic per `skills:` line and finding, naming every skill it concerns, from
@@ -905,19 +702,25 @@ mod duplicate_tests {
                 ),
             ],
         );
-        let found: Vec<(String, &str, String)> = super::duplicates(&ws)
-            .into_iter()
-            .map(|d| (d.path.to_string_lossy().into_owned(), d.code, d.message))
-            .collect();
+        let mut found: Vec<(String, &str, String)> = super::check_references(
+            &ws,
+            &crate::workspace::catalog::ToolCatalog::for_workspace(&ws),
+        )
+        .into_iter()
+        .map(|d| (d.path.to_string_lossy().into_owned(), d.code, d.message))
+        .collect();
+        found.sort();
         // Callers without a folder get the project copy (Layer 4 lower beats Layer 3); alice's
         // own copy sits on top of that, and her nested `r.md` replaces the shared one.
         assert_eq!(
             found,
             vec![
+                // Alice's copy is served by the namespaced repository, which advertises
+                // `<ws>/skills/x` whatever the namespace.
                 (
-                    "/p/.agentscope/workspace/skills/a/SKILL.md".to_string(),
-                    "XR005",
-                    "skill `x` is also defined in the project folder (`skills/p/SKILL.md`), which wins for every caller without a per-user copy".to_string()
+                    "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
+                    "SK027",
+                    "for user `alice` the namespaced repository serves this skill from the per-user folder `alice`, but the prompt advertises `<files-root>` `/p/.agentscope/workspace/skills/x` (built from the name, without the folder), a folder that does not exist".to_string()
                 ),
                 (
                     "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
@@ -925,9 +728,21 @@ mod duplicate_tests {
                     "skill `x` overrides the one in the project folder (`skills/p/SKILL.md`) for `alice`".to_string()
                 ),
                 (
+                    "/p/.agentscope/workspace/skills/a/SKILL.md".to_string(),
+                    "XR005",
+                    "skill `x` is also defined in the project folder (`skills/p/SKILL.md`), which wins for every caller without a per-user copy".to_string()
+                ),
+                (
                     "/p/.agentscope/workspace/subagents/r.md".to_string(),
                     "XR007",
                     "agent id `r` is also given by the per-user folder `alice` (`subagents/deep/r.md`), which wins for `alice` (dynamic mode)".to_string()
+                ),
+                // The project copy is served by the namespaced repository (Layer 4 lower), whose
+                // files-root is built from the name.
+                (
+                    "/p/skills/p/SKILL.md".to_string(),
+                    "SK016",
+                    "the skill is named `x` but its folder is `p`; for any user (scope `user`) the namespaced repository serves it and the prompt advertises `<files-root>` `/p/.agentscope/workspace/skills/x`, a folder that does not exist".to_string()
                 ),
             ]
         );

@@ -9,7 +9,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::base::{Diagnostic, FileContent, TextRange};
-use crate::config::{Config, Scope};
+use crate::config::{Config, FilesystemMode, Scope};
 use crate::rules::config::CF012;
 use crate::rules::skill::SK030;
 use crate::rules::subagent::SA026;
@@ -148,7 +148,9 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
 
     out.extend(misnamed_files(workspace));
 
-    if config.project != config.workspace {
+    // Only the local filesystem has the project folder as its overlay's lower layer; the sandbox
+    // and remote filesystems never read it (their project files are SK026/SA022 or unused).
+    if config.project != config.workspace && config.filesystem.mode == FilesystemMode::Local {
         for rel in ["AGENTS.md", "MEMORY.md", "tools.json"] {
             let path = workspace.path_in(&Tree::Project, rel);
             if files.contains_file(&path) {
@@ -540,6 +542,27 @@ mod workspace_tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn the_project_folder_is_a_fallback_only_on_the_local_filesystem() {
+        let ws = |mode: crate::config::FilesystemMode| {
+            let mut config = Config::defaults_for(Path::new("/p"));
+            config.filesystem.mode = mode;
+            Workspace::from_texts(
+                config,
+                [
+                    ("/p/.agentscope/workspace/AGENTS.md", "a"),
+                    ("/p/MEMORY.md", "m"),
+                ],
+            )
+        };
+        assert_eq!(
+            codes(&ws(crate::config::FilesystemMode::Local)),
+            vec![("/p/MEMORY.md".to_string(), "WS013")]
+        );
+        assert!(codes(&ws(crate::config::FilesystemMode::Sandbox)).is_empty());
+        assert!(codes(&ws(crate::config::FilesystemMode::Remote)).is_empty());
     }
 
     #[test]

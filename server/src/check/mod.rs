@@ -21,6 +21,7 @@ pub mod budget;
 pub mod cross;
 pub mod files;
 pub mod fix;
+pub mod loading;
 pub mod skills;
 pub mod strict;
 pub mod tools;

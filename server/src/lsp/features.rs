@@ -20,9 +20,9 @@ use crate::config::schema as config_schema;
 use crate::context::{effective_root, SessionContext};
 use crate::syntax::java;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
-use crate::workspace::layers::merged_skills_tracking;
+use crate::workspace::resolution::{self, Outcome};
 use crate::workspace::tools::TRANSPORT_NAMES;
-use crate::workspace::{tools_schema, FileKind};
+use crate::workspace::{tools_schema, FileKind, Workspace};
 
 /// Frontmatter keys of a SKILL.md, with what the runtime does with them.
 pub const SKILL_KEYS: &[(&str, &str)] = &[
@@ -461,27 +461,54 @@ fn key_under(text: &str, offset: usize, kind: FileKind) -> Option<(&str, TextRan
 /// Which SKILL.md a `skills:` name resolves to for the default session context (no user id, the
 /// configuration's scope), the layer it comes from, and what it shadows.
 fn skill_hover(view: &View, name: &str) -> String {
-    let config = &view.workspace.config;
+    skill_hover_text(&view.workspace, name)
+}
+
+/// [`skill_hover`] over a snapshot: every fact is the resolution's, the one the preview renders.
+fn skill_hover_text(ws: &Workspace, name: &str) -> String {
+    let config = &ws.config;
     let session = SessionContext::from_config(config);
     let Ok(root) = effective_root(config, &session) else {
         return format!("Skill `{name}`");
     };
-    let mut shadowed = Vec::new();
-    let merged = merged_skills_tracking(&view.workspace, &root, &mut shadowed);
-    let Some(winner) = merged.iter().find(|m| m.name == name) else {
-        return format!(
-            "Skill `{name}`: no loaded skill of this name for the default context (namespace `{}`)",
-            root.namespace.as_deref().unwrap_or("")
+    let namespace = root.namespace.as_deref().unwrap_or("").to_string();
+    let resolution = resolution::resolve(ws, &root);
+    let Some((_, winner)) = resolution.skill_named(name) else {
+        let mut text = format!(
+            "Skill `{name}`: no loaded skill of this name for the default context (namespace `{namespace}`)"
         );
+        for doc in ws.skills.iter().filter(|d| d.name.as_deref() == Some(name)) {
+            if let Outcome::NotScanned(reason) = resolution.skill_outcome(doc) {
+                text.push_str(&format!(
+                    "\n\n`{}` is not loaded: {}.",
+                    doc.path.display(),
+                    reason.describe(ws, resolution::Kind::Skill, None)
+                ));
+            }
+        }
+        return text;
     };
     let mut text = format!(
-        "Skill `{name}`: `{}` from {} wins for the default context (namespace `{}`).",
+        "Skill `{name}`: `{}` from {} wins for the default context (namespace `{namespace}`).",
         winner.doc.path.display(),
         winner.doc.location.tree.label(),
-        root.namespace.as_deref().unwrap_or("")
     );
-    for s in shadowed.iter().filter(|s| s.winner.path == winner.doc.path) {
-        text.push_str(&format!("\n\nShadows `{}`.", s.loser.path.display()));
+    let ties = resolution.directory_order_ties(winner);
+    if !ties.is_empty() {
+        text.push_str(
+            "\n\nThe JVM's directory-listing order decides between it and the other file(s) of this name in the \
+             shared `skills/` folder (the preview shows the last in Java `String` order):",
+        );
+        for tie in &ties {
+            text.push_str(&format!(" `{}`", tie.display()));
+        }
+    }
+    for (doc, outcome) in resolution.skill_outcomes() {
+        if let Outcome::Shadowed { by: Some(by), .. } = outcome {
+            if *by == winner.doc.path && !ties.contains(&doc.path) {
+                text.push_str(&format!("\n\nShadows `{}`.", doc.path.display()));
+            }
+        }
     }
     text
 }
@@ -1046,6 +1073,38 @@ mod tests {
         for bad in ["..", ".", "a/b", "a\\b", "a\u{0}", "\t", "a:b", "x "] {
             assert!(skill_name_problem(bad, false, false).is_some(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn skill_hover_names_ties_and_why_a_skill_is_not_loaded() {
+        let mut config = crate::config::Config::defaults_for(Path::new("/p"));
+        config.agent.name = Some("desk".into());
+        let skill = |n: &str| format!("---\nname: {n}\ndescription: d\n---\nBody\n");
+        let ws = Workspace::from_texts(
+            config,
+            [
+                ("/p/.agentscope/workspace/skills/a/SKILL.md", skill("twin")),
+                ("/p/.agentscope/workspace/skills/b/SKILL.md", skill("twin")),
+                (
+                    "/p/.agentscope/workspace/skills/group/deep/SKILL.md",
+                    skill("deep"),
+                ),
+            ],
+        );
+        assert_eq!(
+            skill_hover_text(&ws, "twin"),
+            "Skill `twin`: `/p/.agentscope/workspace/skills/b/SKILL.md` from the shared workspace wins for the \
+             default context (namespace `desk`).\n\nThe JVM's directory-listing order decides between it and the \
+             other file(s) of this name in the shared `skills/` folder (the preview shows the last in Java `String` \
+             order): `/p/.agentscope/workspace/skills/a/SKILL.md`"
+        );
+        assert_eq!(
+            skill_hover_text(&ws, "deep"),
+            "Skill `deep`: no loaded skill of this name for the default context (namespace `desk`)\n\n\
+             `/p/.agentscope/workspace/skills/group/deep/SKILL.md` is not loaded: nested below the shared `skills/` \
+             folder: the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`, and the \
+             recursive glob reads `/p/.agentscope/workspace/desk/skills`."
+        );
     }
 
     #[test]

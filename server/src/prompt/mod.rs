@@ -157,9 +157,16 @@ pub struct MemoryCut {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Note {
-    /// Stable code: `directory-order`, `locale`, `sandbox-id`, `stand-in`, `remote-store`, …
+    /// Stable code: `directory-order`, `locale`, `sandbox-id`, `stand-in`, `remote-store`,
+    /// `not-rendered`, …
     pub code: &'static str,
     pub message: String,
+    /// The rule `agentws check` reports the same fact under, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<&'static str>,
+    /// The file the note is about (absolute path), when it is about one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// The resolved context the prompt was rendered for.

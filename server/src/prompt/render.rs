@@ -15,7 +15,8 @@ use crate::context::{self, ContextError, EffectiveRoot};
 use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Node, Value};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
-use crate::workspace::layers::{self, ContextRead, MergedSkill, ReadTransform};
+use crate::workspace::layers::{self, ContextRead, ReadTransform};
+use crate::workspace::resolution::{self, Kind, MergedSkill, Outcome, Resolution};
 use crate::workspace::Workspace;
 
 /// The stand-in for the random `sandbox-` + 8 hex id of `SandboxBackedFilesystem`.
@@ -64,7 +65,8 @@ pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextEr
     }
 
     plan_banner(ws, ctx, &mut out);
-    skills_block(ws, &root, &mut out);
+    let resolution = resolution::resolve(ws, &root);
+    skills_block(ws, &resolution, &mut out);
     if config.features.task_list {
         out.section(
             "task-list",
@@ -74,8 +76,9 @@ pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextEr
         );
     }
     if config.features.subagents {
-        subagents_section(ws, &root, &mut out);
+        subagents_section(ws, &resolution, &mut out);
     }
+    left_out_notes(ws, &resolution, &mut out);
 
     removed_tool_notes(ws, &mut out);
 
@@ -134,12 +137,28 @@ impl Out {
     }
 
     fn note(&mut self, code: &'static str, message: String) {
+        self.note_about(code, None, None, message);
+    }
+
+    /// A note about one file, naming the rule that reports it in `agentws check`.
+    fn note_about(
+        &mut self,
+        code: &'static str,
+        rule: Option<&'static str>,
+        path: Option<&Path>,
+        message: String,
+    ) {
         if !self
             .notes
             .iter()
             .any(|n| n.code == code && n.message == message)
         {
-            self.notes.push(Note { code, message });
+            self.notes.push(Note {
+                code,
+                message,
+                rule,
+                path: path.map(context::display_path),
+            });
         }
     }
 }
@@ -267,6 +286,19 @@ fn workspace_section(
     let memory_on = features.memory_tools || features.memory_hooks;
     let agents = layers::read_with_override(ws, root, "AGENTS.md");
     note_read(out, &agents);
+    if agents.source.is_none() {
+        out.note_about(
+            "not-rendered",
+            Some("WS002"),
+            None,
+            format!(
+                "no AGENTS.md for this call: neither `{}`, `{}` nor `{}` exists; `<agents_context>` is empty",
+                context::display_path(&layers::join_rel(&layers::namespace_dir(root), "AGENTS.md")),
+                context::display_path(&config.project.join("AGENTS.md")),
+                context::display_path(&config.workspace.join("AGENTS.md")),
+            ),
+        );
+    }
     let agents_text = java::strip(&agents.text).to_string();
 
     let knowledge_index = layers::read_with_override(ws, root, "knowledge/KNOWLEDGE.md");
@@ -796,19 +828,11 @@ fn removed_tool_notes(ws: &Workspace, out: &mut Out) {
 }
 
 /// The skills block (harness-spec §2.5) and, when any skill has a files-root, A.11.
-fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
-    let config = &ws.config;
-    let skills = layers::merged_skills(ws, root);
+fn skills_block(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
+    let skills = resolution.skills();
     if skills.is_empty() {
         return;
     }
-    let files_root_base: Option<String> = match root.filesystem {
-        FilesystemMode::Local if config.features.shell_tool => {
-            Some(context::display_path(&config.workspace))
-        }
-        FilesystemMode::Sandbox => Some(root.root.clone()),
-        _ => None,
-    };
     // Layer 3 fixes the position of every name it lists, even when Layer 4 replaces the entry.
     let layer3_candidates = ws
         .skills
@@ -822,16 +846,38 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
     if layer3_candidates > 1 {
         out.note(
             "directory-order",
-            "skills of the shared `skills/` folder (Layer 3) come in OS directory order at run time; the \
-             preview sorts them by folder name"
+            "skills of the shared `skills/` folder (Layer 3) come in the JVM's directory-listing order at \
+             run time; the preview lists them in Java `String` order of their `<folder>/SKILL.md` path"
                 .to_string(),
         );
+    }
+    for skill in &skills {
+        let ties = resolution.directory_order_ties(skill);
+        if !ties.is_empty() {
+            let others = ties
+                .iter()
+                .map(|p| format!("`{}`", context::display_path(p)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            out.note_about(
+                "directory-order",
+                Some("XR012"),
+                Some(&skill.doc.path),
+                format!(
+                    "skill `{}` is also defined by {others} in the shared `skills/` folder: the JVM's \
+                     directory-listing order decides which one wins; the preview shows `{}`, the last in \
+                     Java `String` order",
+                    skill.name,
+                    context::display_path(&skill.doc.path)
+                ),
+            );
+        }
     }
     out.join_if_needed();
     let mut s = String::with_capacity(texts::SKILLS_HEADER.len() + skills.len() * 400);
     s.push_str(texts::SKILLS_HEADER);
     let mut any_files_root = false;
-    for skill in &skills {
+    for skill in skills.iter().copied() {
         s.push_str("<skill>\n");
         skill_metadata(&mut s, skill);
         if skill
@@ -852,12 +898,7 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
         s.push('_');
         push_escaped(&mut s, &skill.source);
         s.push_str("</skill-id>\n");
-        if let Some(base) = &files_root_base {
-            let path = if skill.workspace_native {
-                format!("{base}/skills/{}", skill.name)
-            } else {
-                format!("{base}/.skills-cache/{}/{}", skill.source, skill.name)
-            };
+        if let Some(path) = resolution.files_root(skill) {
             any_files_root = true;
             s.push_str("  <files-root>");
             push_escaped(&mut s, &path.replace(' ', "\\ "));
@@ -885,6 +926,70 @@ fn skills_block(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
             "## Code Execution",
             Vec::new(),
             texts::CODE_EXECUTION_SECTION,
+        );
+    }
+}
+
+/// A `not-rendered` note for every skill and subagent file this call's layers could read but the
+/// prompt leaves out, with the rule `agentws check` reports it under. Files of other per-user
+/// folders are not this call's and get none.
+fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
+    let skills = resolution
+        .skill_outcomes()
+        .map(|(d, o)| (d.path.as_path(), o, Kind::Skill));
+    let subagents = resolution.subagent_outcomes();
+    let subagents = subagents
+        .into_iter()
+        .map(|(d, o)| (d.path.as_path(), o, Kind::Subagent));
+    for (path, outcome, kind) in skills.chain(subagents) {
+        let what = match kind {
+            Kind::Skill => "skill",
+            Kind::Subagent => "subagent",
+        };
+        let (rule, why) = match &outcome {
+            Outcome::Loaded(loaded) if !loaded.listed => (
+                None,
+                "loaded but not listed (`hidden: true` or `mode: primary`)".to_string(),
+            ),
+            Outcome::Loaded(_) => continue,
+            Outcome::NotScanned(resolution::NotScanned::OtherNamespace { .. }) => continue,
+            Outcome::NotScanned(reason) => (
+                Some(reason.rule_code(kind)),
+                reason.describe(ws, kind, None),
+            ),
+            Outcome::Dropped { rule, .. } => {
+                (Some(*rule), "the runtime rejects the file".to_string())
+            }
+            Outcome::Shadowed {
+                by,
+                by_directory_order,
+            } => {
+                let by = by
+                    .as_ref()
+                    .map(|p| format!("`{}`", context::display_path(p)))
+                    .unwrap_or_else(|| "the built-in `general-purpose`".to_string());
+                let rule = match (kind, by_directory_order) {
+                    (Kind::Subagent, _) => "XR007",
+                    (Kind::Skill, true) => "XR012",
+                    (Kind::Skill, false) => "XR005",
+                };
+                let how = if *by_directory_order {
+                    " (the JVM's directory-listing order decides; the preview picks the last in Java `String` order)"
+                } else {
+                    ""
+                };
+                (Some(rule), format!("{by} has the same name and wins{how}"))
+            }
+        };
+        let tag = rule.map(|r| format!(" [{r}]")).unwrap_or_default();
+        out.note_about(
+            "not-rendered",
+            rule,
+            Some(path),
+            format!(
+                "{what} `{}` is not rendered for this call{tag}: {why}",
+                context::display_path(path)
+            ),
         );
     }
 }
@@ -918,8 +1023,8 @@ fn frontmatter_lines(text: &str) -> LineRange {
 }
 
 /// The subagents section (A.12) the middleware appends at each reasoning step after `"\n"`.
-fn subagents_section(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) {
-    let entries = layers::merged_subagents(ws, root);
+fn subagents_section(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
+    let entries = resolution.subagents();
     let mut lines = Vec::new();
     let mut sources = Vec::new();
     for entry in entries.iter().filter(|e| e.is_visible()) {

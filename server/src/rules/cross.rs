@@ -135,6 +135,21 @@ pub static XR011: Rule = Rule {
     explanation: "Move the skill to the shared `skills/` folder if every user should have it.",
 };
 
+pub static XR012: Rule = Rule {
+    code: "XR012",
+    name: "skill-name-tie-directory-order",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "Two skills of the shared `skills/` folder have the same `name`, and nothing later in the merge decides between them.",
+    consequence: "The JVM's directory-listing order decides which one the runtime keeps; it can differ between machines and file systems.",
+    explanation: "Layer 3 (`FileSystemSkillRepository(<ws>/skills)`) lists its folder with `Files.list`, \
+unsorted (harness-spec §2.2, §11.5), and the later of two same-name skills wins. When no later layer \
+re-reads the name (the default `user` scope: the namespaced repository reads `<ws>/<ns>/skills`), \
+the winner depends on the operating system's directory order. `agentws preview` lists Layer 3 in \
+Java `String` order of `<folder>/SKILL.md` for determinism, shows the last of the tied files, and \
+notes the tie; `agentws check` reports it on every tied file. Rename one of them.",
+};
+
 pub static XR015: Rule = Rule {
     code: "XR015",
     name: "subagent-tool-removed-builtin",
@@ -162,6 +177,6 @@ skills; remove the link if it is not needed.",
 };
 
 pub static RULES: &[&Rule] = &[
-    &XR001, &XR002, &XR003, &XR004, &XR005, &XR006, &XR007, &XR008, &XR009, &XR010, &XR011, &XR015,
-    &XR016,
+    &XR001, &XR002, &XR003, &XR004, &XR005, &XR006, &XR007, &XR008, &XR009, &XR010, &XR011, &XR012,
+    &XR015, &XR016,
 ];

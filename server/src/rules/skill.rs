@@ -69,7 +69,9 @@ pub static SK006: Rule = Rule {
     profile: Profile::Harness,
     summary: r#"A `---` inside the frontmatter (not on a line of its own) closes it early."#,
     consequence: r#"The runtime ends the frontmatter at the first `---` anywhere: keys after it are lost and the rest becomes the body."#,
-    explanation: r#"The closing delimiter is the first `---` substring after the opening line, even inside a value such as `description: a---b`. Rephrase the value (for example `a - b` or `a—b`)."#,
+    explanation: r#"The closing delimiter is the first `---` substring after the opening line, even inside a value such as `description: a---b`. Rephrase the value (for example `a - b` or `a—b`).
+
+Severity follows the outcome: an error when the early close makes the runtime drop the skill (no `name` or `description` left, or no body), a warning when `name` and `description` survive and the runtime loads the skill with a cut value and the later keys lost (the prompt preview renders it that way)."#,
 };
 
 pub static SK007: Rule = Rule {
@@ -167,19 +169,19 @@ pub static SK016: Rule = Rule {
     name: "skill-name-directory-mismatch",
     severity: Severity::Warning,
     profile: Profile::Harness,
-    summary: r#"The skill's `name` differs from its folder name."#,
-    consequence: r#"The runtime loads it, but advertises `<files-root>` as `skills/<name>`, a folder that does not exist."#,
-    explanation: r#"Rename the folder or the skill so they match."#,
+    summary: r#"The skill's `name` differs from its folder name, and a context serves it from the namespaced repository."#,
+    consequence: r#"Where the namespaced repository (Layer 4) serves the skill, the runtime advertises `<files-root>` as `skills/<name>`, which is not the skill's folder."#,
+    explanation: r#"`<files-root>` is built from the skill's name. Where Layer 4 serves the skill (scope `agent` or `global`, a frozen merge, sandbox and remote mode, per-user and project-folder skills), the prompt advertises `<root>/skills/<name>`: not this skill's folder. Where Layer 3 serves a shared skill (the default `user` scope), the runtime stages it under `.skills-cache/<source>/<name>` and advertises that path, which holds the skill: no diagnostic then (the strict profile's ST002 still asks for matching names). The message names the contexts. Rename the folder or the skill so they match."#,
 };
 
 pub static SK017: Rule = Rule {
     code: "SK017",
     name: "skill-nested",
-    severity: Severity::Warning,
+    severity: Severity::Error,
     profile: Profile::Harness,
-    summary: r#"The SKILL.md is nested deeper than `skills/<dir>/`."#,
-    consequence: r#"Only the namespaced workspace repository (recursive glob) loads it; the direct `skills/` scan does not."#,
-    explanation: r#"Move the skill folder directly under `skills/`."#,
+    summary: r#"The SKILL.md is nested deeper than `skills/<dir>/` of the shared workspace."#,
+    consequence: r#"The direct scan of the shared `skills/` folder (Layer 3) does not see it; only the namespaced repository's recursive glob does, and that glob reads `<ws>/skills` only when the call's namespace is empty."#,
+    explanation: r#"Severity follows the outcome over the contexts the configuration allows. In the default `user` scope (and `session`) every call has a namespace, so the namespaced repository reads `<ws>/<ns>/skills`: a nested shared skill is loaded for no call (error). With scope `agent` or `global`, or a frozen merge, the recursive glob reads `<ws>/skills` and loads it (warning: its `<files-root>` `skills/<name>` is not its folder, and it can collide with a skill of the same name). Move the skill folder directly under `skills/`."#,
 };
 
 pub static SK018: Rule = Rule {
@@ -189,6 +191,8 @@ pub static SK018: Rule = Rule {
     profile: Profile::Harness,
     summary: r#"The skill lives under a `skills/` folder starting with `_` or `.`."#,
     consequence: r#"The workspace repository ignores it; only the direct scan of the shared `skills/` folder loads it (when directly under `skills/`)."#,
+    // A warning either way: these folders are the runtime's own (drafts, archives), so a skill
+    // that is not loaded there is usually meant not to be.
     explanation: r#"`_drafts`, `.archive` and similar folders belong to the runtime. Rename the folder if the skill should be loaded."#,
 };
 
@@ -272,8 +276,28 @@ pub static SK030: Rule = Rule {
     explanation: r#"`FileSystemSkillRepository` tests for `<dir>/SKILL.md` and the workspace repository globs `SKILL.md`; on a case-sensitive filesystem neither finds `skill.md` or `Skill.md`. Rename the file to `SKILL.md`."#,
 };
 
+pub static SK026: Rule = Rule {
+    code: "SK026",
+    name: "skill-folder-not-read",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The SKILL.md is in a per-user or project folder that no session context the configuration allows reads."#,
+    consequence: r#"No call loads the skill."#,
+    explanation: r#"Per-user skills (`<ws>/<ns>/skills/**`) are read by the namespaced repository only for calls whose namespace is `<ns>`: never with scope `agent` or `global` (the namespace is empty), never with a frozen merge (`features.dynamic_skills = false`), never in sandbox or remote mode (the filesystem holds the shared folders only). Project-folder skills (`<project>/skills/**`) are read only in local mode. Neither is read when `features.default_workspace_skills = false`. Move the skill to the shared `skills/` folder, or change the configuration."#,
+};
+
+pub static SK027: Rule = Rule {
+    code: "SK027",
+    name: "skill-files-root-not-its-folder",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"A per-user or project-folder skill is served by the namespaced repository, whose `<files-root>` is `<ws>/skills/<name>`: not the skill's folder."#,
+    consequence: r#"Shell commands that follow `<files-root>` reach the shared skill of the same name, or a folder that does not exist, instead of this skill's scripts and references."#,
+    explanation: r#"`ShellPathPolicy` builds the files-root of a workspace-native skill as `<host workspace>/skills/<name>` (harness-spec §2.5): namespaces are not applied, and the project folder is not part of it. A per-user skill `<ws>/alice/skills/pdf/SKILL.md` is advertised at `<ws>/skills/pdf`, which is the shared `pdf` skill's folder when there is one (its scripts are run instead) or a folder that does not exist. `load_skill_through_path` still reads the right files (it goes through the repository); only the shell path is wrong. Keep scripts that per-user skills need in the shared skill, or reference them by absolute path."#,
+};
+
 pub static RULES: &[&Rule] = &[
     &SK001, &SK002, &SK003, &SK004, &SK005, &SK006, &SK007, &SK008, &SK009, &SK010, &SK011, &SK012,
     &SK013, &SK014, &SK015, &SK016, &SK017, &SK018, &SK019, &SK020, &SK021, &SK022, &SK023, &SK024,
-    &SK025, &SK030,
+    &SK025, &SK026, &SK027, &SK030,
 ];

@@ -58,19 +58,19 @@ pub static SA006: Rule = Rule {
     name: "subagent-general-purpose",
     severity: Severity::Warning,
     profile: Profile::Harness,
-    summary: r#"A file declares the id `general-purpose`."#,
-    consequence: r#"It replaces the built-in general-purpose subagent (dynamic mode) or is listed twice (static mode)."#,
-    explanation: r#"Pick another id unless replacing the built-in is intended."#,
+    summary: r#"A file declares the id `general-purpose`, and a context loads or ignores it because of that id."#,
+    consequence: r#"Dynamic mode: it replaces the built-in general-purpose subagent. Static mode: the shared folder's file is listed as a second entry; a per-user or project file is ignored (the built-in is already present)."#,
+    explanation: r#"The message says what happens in the contexts the configuration allows (the subagent mode, the scope). Pick another id unless replacing the built-in is intended."#,
 };
 
 pub static SA007: Rule = Rule {
     code: "SA007",
     name: "subagent-nested",
-    severity: Severity::Warning,
+    severity: Severity::Error,
     profile: Profile::Harness,
-    summary: r#"The subagent file is in a folder below `subagents/`."#,
-    consequence: r#"Only the filesystem scan (recursive glob) loads it; the local folder scan does not."#,
-    explanation: r#"Move it directly into `subagents/`."#,
+    summary: r#"The subagent file is in a folder below the shared `subagents/` folder."#,
+    consequence: r#"The local folder scan does not see it; only the filesystem scan's recursive glob does, and that glob reads `<ws>/subagents` only when the call's namespace is empty."#,
+    explanation: r#"Severity follows the outcome over the contexts the configuration allows. In the default `user` scope (and `session`) every call has a namespace, so the filesystem scan reads `<ws>/<ns>/subagents`: a nested shared spec is loaded for no call (error). With scope `agent` or `global`, or in sandbox and remote mode, the glob reads `<ws>/subagents` and loads it, as id = file name (info). Move it directly into `subagents/`."#,
 };
 
 pub static SA008: Rule = Rule {
@@ -200,7 +200,7 @@ pub static SA020: Rule = Rule {
     profile: Profile::Harness,
     summary: r#"A `---` inside the frontmatter (not on a line of its own) closes it early."#,
     consequence: r#"The runtime ends the frontmatter at the first `---` after the opener; the rest becomes the body."#,
-    explanation: r#"Rephrase the value so it holds no `---`."#,
+    explanation: r#"Rephrase the value so it holds no `---`. Severity follows the outcome: an error when the early close makes the runtime drop the declaration, a warning when what is left still loads."#,
 };
 
 pub static SA021: Rule = Rule {
@@ -211,6 +211,16 @@ pub static SA021: Rule = Rule {
     summary: r#"The frontmatter opens with `----`."#,
     consequence: r#"The runtime keeps the extra `-` as the first YAML character, which usually breaks the YAML."#,
     explanation: r#"The fix turns the line into `---`."#,
+};
+
+pub static SA022: Rule = Rule {
+    code: "SA022",
+    name: "subagent-folder-not-read",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The subagent file is in a folder that no session context the configuration allows reads."#,
+    consequence: r#"No call lists or spawns this subagent."#,
+    explanation: r#"Per-user specs (`<ws>/<ns>/subagents/**`) are read by the filesystem scan only for calls whose namespace is `<ns>`: never with scope `agent` or `global`, never in sandbox or remote mode. Project-folder specs are read only in local mode. With `features.subagents = false` no spec is read. Move the file to the shared `subagents/` folder, or change the configuration."#,
 };
 
 pub static SA025: Rule = Rule {
@@ -258,5 +268,5 @@ pub static SA026: Rule = Rule {
 
 pub static RULES: &[&Rule] = &[
     &SA001, &SA002, &SA003, &SA004, &SA005, &SA006, &SA007, &SA008, &SA009, &SA010, &SA011, &SA012,
-    &SA013, &SA014, &SA015, &SA016, &SA017, &SA018, &SA019, &SA020, &SA021, &SA025, &SA026,
+    &SA013, &SA014, &SA015, &SA016, &SA017, &SA018, &SA019, &SA020, &SA021, &SA022, &SA025, &SA026,
 ];

@@ -151,7 +151,9 @@ pub static WS013: Rule = Rule {
     consequence: "The runtime uses it whenever the workspace has no non-empty copy of its own.",
     explanation:
         "The default local overlay reads `<project>/<path>` when `<workspace>/<ns>/<path>` is \
-missing or empty, and the project defaults to the JVM's working folder. This is often unintended.",
+missing or empty, and the project defaults to the JVM's working folder. This is often unintended. \
+Only the local filesystem has that overlay: in sandbox and remote mode the project folder is not \
+read and nothing is reported.",
 };
 
 pub static RULES: &[&Rule] = &[

@@ -1,6 +1,6 @@
 //! Per-context views of a workspace snapshot, as the runtime computes them for one call
-//! (harness-spec §1.3, §2.1–2.2, §3.1, §5.6, §6.3): the three-level file read with its quirks, the
-//! merged skill list ("first position, later wins"), the subagent list and the knowledge listing.
+//! (harness-spec §1.3, §5.6, §6.3): the three-level file read with its quirks and the knowledge
+//! listing. Which skill and subagent files load is `resolution`'s (re-exported here).
 //!
 //! Everything here is a pure function of (snapshot, effective root): the namespace comes from
 //! `context::effective_root`, never from a second computation. Where the runtime's result depends
@@ -8,16 +8,12 @@
 //! Depends on `base`, `config`, `context` and the workspace documents; never on `prompt`.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::base::FileContent;
 use crate::config::{FilesystemMode, PathMode};
 use crate::context::EffectiveRoot;
-use crate::workspace::skill::SkillDoc;
-use crate::workspace::subagent::SubagentDoc;
-use crate::workspace::{Tree, Workspace};
+use crate::workspace::Workspace;
 
 /// What the local filesystem returns for an existing blank file (harness-spec §1.3).
 pub const EMPTY_FILE_REMINDER: &str = "System reminder: File exists but has empty contents";
@@ -323,338 +319,11 @@ fn rel_below(path: &Path, dir: &Path) -> Option<String> {
     )
 }
 
-// ---------------------------------------------------------------------------------------------
-// Skills (harness-spec §2.1, §2.2)
-
-/// True when Layer 4 skips a skill at `rel` below `skills/` (its first segment starts with `_`
-/// or `.`: `_drafts`, `.archive`, …).
-pub fn is_hidden_below_skills(rel: &str) -> bool {
-    rel.starts_with('_') || rel.starts_with('.')
-}
-
-/// True when Layer 4 skips a skill at this tree-relative path (`skills/<first>/…`).
-pub fn skill_rel_is_hidden(rel: &str) -> bool {
-    is_hidden_below_skills(rel.strip_prefix("skills/").unwrap_or(rel))
-}
-
-/// Skill-id source of the Layer 4 repository.
-pub const WORKSPACE_NAMESPACED_SOURCE: &str = "workspace-namespaced";
-
-/// One skill after the per-call merge.
-#[derive(Clone, Debug)]
-pub struct MergedSkill {
-    pub doc: Arc<SkillDoc>,
-    /// Name the merge is keyed by.
-    pub name: String,
-    /// Repository source (the skill-id suffix).
-    pub source: String,
-    /// Served by a `WorkspaceSkillRepository` (files-root under `skills/`), else staged into
-    /// `.skills-cache`.
-    pub workspace_native: bool,
-}
-
-/// Skill-id source of Layer 3: `filesystem-<workspaceDirName>_skills`.
-pub fn workspace_dir_source(ws: &Workspace) -> String {
-    let dir_name = ws
-        .config
-        .workspace
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    format!("filesystem-{dir_name}_skills")
-}
-
-/// The skills one call sees, in merge order (first appearance keeps its place, later layers win).
-///
-/// Works on each document's precomputed `Location` (tree + relative path) rather than on path
-/// walks: a 10 000-skill workspace merges without a single path comparison.
-pub fn merged_skills(ws: &Workspace, root: &EffectiveRoot) -> Vec<MergedSkill> {
-    merged_skills_tracking(ws, root, &mut Vec::new())
-}
-
-/// An entry the merge replaced: `loser` was put first, `winner` took its place (same name, a
-/// different file).
-#[derive(Clone, Debug)]
-pub struct Shadowed<T> {
-    pub loser: Arc<T>,
-    pub winner: Arc<T>,
-}
-
-/// [`merged_skills`], also reporting every skill another file of the same name replaced.
-pub fn merged_skills_tracking(
-    ws: &Workspace,
-    root: &EffectiveRoot,
-    shadowed: &mut Vec<Shadowed<SkillDoc>>,
-) -> Vec<MergedSkill> {
-    let config = &ws.config;
-    let is_loaded = |d: &SkillDoc| d.outcome.is_ok() && d.name.is_some();
-    let mut merged: Vec<MergedSkill> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut replaced: Vec<Arc<SkillDoc>> = Vec::new();
-    let mut put = |doc: &Arc<SkillDoc>, source: &str, native: bool| {
-        let name = doc.name.clone().unwrap_or_default();
-        let skill = MergedSkill {
-            doc: doc.clone(),
-            name: name.clone(),
-            source: source.to_string(),
-            workspace_native: native,
-        };
-        match index.get(&name) {
-            Some(&i) => {
-                let previous = std::mem::replace(&mut merged[i], skill);
-                if previous.doc.path != merged[i].doc.path {
-                    replaced.push(previous.doc);
-                }
-            }
-            None => {
-                index.insert(name, merged.len());
-                merged.push(skill);
-            }
-        }
-    };
-    // `skills/<rel>` of a document in `tree`, when it is one.
-    let below_skills = |d: &'_ SkillDoc, tree: &Tree| -> Option<String> {
-        (d.location.tree == *tree)
-            .then(|| d.location.rel.strip_prefix("skills/").map(str::to_string))
-            .flatten()
-    };
-
-    // Layer 3: direct children of the host `<ws>/skills`, not namespaced, no `_`/`.` filtering.
-    if ws.files.contains_dir(&config.workspace.join("skills")) {
-        let source = workspace_dir_source(ws);
-        let layer3: Vec<(String, &Arc<SkillDoc>)> = ws
-            .skills
-            .iter()
-            .filter_map(|d| below_skills(d, &Tree::Shared).map(|rel| (rel, d)))
-            .filter(|(rel, _)| rel.matches('/').count() == 1)
-            .collect();
-        for (_, doc) in sorted_by_rel(layer3) {
-            if is_loaded(doc) {
-                put(doc, &source, false);
-            }
-        }
-    }
-
-    // Layer 4: the agent filesystem's recursive glob, lower (project) then upper.
-    if config.features.default_workspace_skills {
-        let (lower, upper) = layer4_trees(ws, root);
-        let glob = |tree: &Tree| -> Vec<(String, &Arc<SkillDoc>)> {
-            sorted_by_rel(
-                ws.skills
-                    .iter()
-                    .filter_map(|d| below_skills(d, tree).map(|rel| (rel, d)))
-                    .filter(|(rel, _)| !is_hidden_below_skills(rel))
-                    .collect(),
-            )
-        };
-        if let Some(lower) = lower {
-            // The overlay re-reads `/skills/x/SKILL.md` through its upper layer, which treats a
-            // missing absolute `/skills/...` as workspace-relative and un-namespaced.
-            let shared: HashMap<String, &Arc<SkillDoc>> = ws
-                .skills
-                .iter()
-                .filter_map(|d| below_skills(d, &Tree::Shared).map(|rel| (rel, d)))
-                .collect();
-            for (rel, doc) in glob(&lower) {
-                let doc = shared.get(&rel).copied().unwrap_or(doc);
-                if is_loaded(doc) {
-                    put(doc, WORKSPACE_NAMESPACED_SOURCE, true);
-                }
-            }
-        }
-        for (_, doc) in glob(&upper) {
-            if is_loaded(doc) {
-                put(doc, WORKSPACE_NAMESPACED_SOURCE, true);
-            }
-        }
-    }
-    for loser in replaced {
-        let winner = merged
-            .iter()
-            .find(|m| Some(&m.name) == loser.name.as_ref())
-            .map(|m| m.doc.clone());
-        if let Some(winner) = winner.filter(|w| w.path != loser.path) {
-            shadowed.push(Shadowed { loser, winner });
-        }
-    }
-    merged
-}
-
-fn sorted_by_rel(mut docs: Vec<(String, &Arc<SkillDoc>)>) -> Vec<(String, &Arc<SkillDoc>)> {
-    docs.sort_by(|a, b| java_cmp(&a.0, &b.0));
-    docs
-}
-
-/// The lower and upper trees Layer 4 globs for this context.
-fn layer4_trees(ws: &Workspace, root: &EffectiveRoot) -> (Option<Tree>, Tree) {
-    let shared_or_namespace = |ns: &Option<String>| match ns {
-        Some(ns) => Tree::Namespace(ns.clone()),
-        None => Tree::Shared,
-    };
-    match root.filesystem {
-        FilesystemMode::Local => {
-            // `disableDynamicSkills()` freezes the merge at build with an empty namespace.
-            let upper = if ws.config.features.dynamic_skills {
-                shared_or_namespace(&root.namespace)
-            } else {
-                Tree::Shared
-            };
-            (Some(Tree::Project), upper)
-        }
-        FilesystemMode::Sandbox | FilesystemMode::Remote => (None, Tree::Shared),
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Subagents (harness-spec §3.1, Corrections 3)
-
-/// The built-in subagent's id.
-pub const GENERAL_PURPOSE: &str = "general-purpose";
-
-/// One entry of the subagent list.
-#[derive(Clone, Debug)]
-pub struct ListedSubagent {
-    pub id: String,
-    /// `None` for the built-in `general-purpose`.
-    pub doc: Option<Arc<SubagentDoc>>,
-}
-
-impl ListedSubagent {
-    /// Listed in the prompt (`hidden != true`, `mode != primary`; the built-in always is).
-    pub fn is_visible(&self) -> bool {
-        self.doc.as_ref().is_none_or(|d| d.is_visible())
-    }
-}
-
-/// The subagent entries of one reasoning step, in list order (visible or not).
-pub fn merged_subagents(ws: &Workspace, root: &EffectiveRoot) -> Vec<ListedSubagent> {
-    merged_subagents_tracking(ws, root, &mut Vec::new())
-}
-
-/// [`merged_subagents`], also reporting every spec another file of the same id replaced
-/// (dynamic mode: the later one wins) or kept out (static mode: the earlier one wins).
-pub fn merged_subagents_tracking(
-    ws: &Workspace,
-    root: &EffectiveRoot,
-    shadowed: &mut Vec<Shadowed<SubagentDoc>>,
-) -> Vec<ListedSubagent> {
-    let config = &ws.config;
-    let docs: HashMap<&Path, &Arc<SubagentDoc>> =
-        ws.subagents.iter().map(|d| (d.path.as_path(), d)).collect();
-    let loaded = |path: &Path| {
-        docs.get(path)
-            .filter(|d| d.outcome.is_ok() && !d.id.is_empty())
-            .map(|d| (*d).clone())
-    };
-
-    // Local-directory scan: `<host ws>/subagents/*.md`, non-recursive, sorted, not namespaced.
-    let local_dir = config.workspace.join("subagents");
-    let mut local_scan: Vec<Arc<SubagentDoc>> = ws
-        .files
-        .child_files(&local_dir)
-        .filter(|(p, _)| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().ends_with(".md") && n != ".md")
-        })
-        .filter_map(|(p, _)| loaded(p))
-        .collect();
-    local_scan.sort_by(|a, b| java_cmp(&a.path.to_string_lossy(), &b.path.to_string_lossy()));
-
-    // Filesystem scan: `glob("*.md", "subagents")`, lower (project) then upper, each sorted.
-    let mut fs_scan: Vec<(String, Arc<SubagentDoc>)> = Vec::new();
-    let (lower, upper) = match root.filesystem {
-        FilesystemMode::Local => (Some(config.project.clone()), namespace_dir(root)),
-        FilesystemMode::Sandbox | FilesystemMode::Remote => (None, config.workspace.clone()),
-    };
-    if let Some(lower) = lower {
-        for rel in subagent_files(ws, &lower.join("subagents")) {
-            let shadow = join_rel(&local_dir, &rel);
-            let path = if ws.files.contains_file(&shadow) {
-                shadow
-            } else {
-                join_rel(&lower.join("subagents"), &rel)
-            };
-            if let Some(doc) = loaded(&path) {
-                fs_scan.push((format!("/subagents/{rel}"), doc));
-            }
-        }
-    }
-    for rel in subagent_files(ws, &upper.join("subagents")) {
-        if let Some(doc) = loaded(&join_rel(&upper.join("subagents"), &rel)) {
-            fs_scan.push((format!("subagents/{rel}"), doc));
-        }
-    }
-
-    let mut list = vec![ListedSubagent {
-        id: GENERAL_PURPOSE.to_string(),
-        doc: None,
-    }];
-    if config.features.dynamic_subagents {
-        let mut index: HashMap<String, usize> = HashMap::new();
-        index.insert(GENERAL_PURPOSE.to_string(), 0);
-        for doc in local_scan
-            .into_iter()
-            .chain(fs_scan.into_iter().map(|(_, d)| d))
-        {
-            let entry = ListedSubagent {
-                id: doc.id.clone(),
-                doc: Some(doc),
-            };
-            match index.get(&entry.id) {
-                Some(&i) => {
-                    let previous = std::mem::replace(&mut list[i], entry);
-                    if let (Some(loser), Some(winner)) = (previous.doc, list[i].doc.clone()) {
-                        if loser.path != winner.path {
-                            shadowed.push(Shadowed { loser, winner });
-                        }
-                    }
-                }
-                None => {
-                    index.insert(entry.id.clone(), list.len());
-                    list.push(entry);
-                }
-            }
-        }
-    } else {
-        // Static: build-time entries are all kept (duplicates listed twice); per call, scan names
-        // not yet present are appended in case-insensitive path order.
-        for doc in local_scan {
-            list.push(ListedSubagent {
-                id: doc.id.clone(),
-                doc: Some(doc),
-            });
-        }
-        fs_scan.sort_by(|a, b| java_cmp(&a.0.to_lowercase(), &b.0.to_lowercase()));
-        for (_, doc) in fs_scan {
-            match list.iter().find(|e| e.id == doc.id) {
-                None => list.push(ListedSubagent {
-                    id: doc.id.clone(),
-                    doc: Some(doc),
-                }),
-                Some(kept) => {
-                    if let Some(winner) = kept.doc.clone().filter(|w| w.path != doc.path) {
-                        shadowed.push(Shadowed { loser: doc, winner });
-                    }
-                }
-            }
-        }
-    }
-    list
-}
-
-fn subagent_files(ws: &Workspace, dir: &Path) -> Vec<String> {
-    let mut rels: Vec<String> = ws
-        .files
-        .files_under(dir)
-        .filter(|(p, _)| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().ends_with(".md") && n != ".md")
-        })
-        .filter_map(|(p, _)| rel_below(p, dir))
-        .collect();
-    rels.sort_by(|a, b| java_cmp(a, b));
-    rels
-}
+// Skills and subagents: which file loads in a context is `resolution`'s answer alone.
+pub use crate::workspace::resolution::{
+    is_hidden_below_skills, workspace_dir_source, ListedSubagent, MergedSkill, GENERAL_PURPOSE,
+    WORKSPACE_NAMESPACED_SOURCE,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Knowledge listing (harness-spec §5.6)
@@ -787,7 +456,8 @@ mod tests {
             |_| {},
         );
         let root = root_for(&ws, Some("alice"), Scope::User);
-        let merged = merged_skills(&ws, &root);
+        let res = crate::workspace::resolution::resolve(&ws, &root);
+        let merged = res.skills();
         let got: Vec<(String, String)> = merged
             .iter()
             .map(|s| (s.name.clone(), s.source.clone()))
@@ -822,7 +492,8 @@ mod tests {
             |_| {},
         );
         let root = root_for(&ws, Some("alice"), Scope::User);
-        let merged = merged_skills(&ws, &root);
+        let res = crate::workspace::resolution::resolve(&ws, &root);
+        let merged = res.skills();
         assert_eq!(merged.len(), 1);
         assert_eq!(merged[0].source, "workspace-namespaced");
         assert_eq!(merged[0].doc.description.as_deref(), Some("shared"));
@@ -855,7 +526,8 @@ mod tests {
         };
         let dynamic = ws(true);
         let root = root_for(&dynamic, Some("alice"), Scope::User);
-        let list: Vec<(String, String)> = merged_subagents(&dynamic, &root)
+        let list: Vec<(String, String)> = crate::workspace::resolution::resolve(&dynamic, &root)
+            .subagents()
             .iter()
             .map(|e| {
                 (
@@ -877,7 +549,8 @@ mod tests {
         );
         let fixed = ws(false);
         let root = root_for(&fixed, Some("alice"), Scope::User);
-        let ids: Vec<String> = merged_subagents(&fixed, &root)
+        let ids: Vec<String> = crate::workspace::resolution::resolve(&fixed, &root)
+            .subagents()
             .iter()
             .map(|e| e.id.clone())
             .collect();

@@ -19,6 +19,7 @@ pub mod discover;
 pub mod layers;
 pub mod layout;
 pub mod models;
+pub mod resolution;
 pub mod skill;
 pub mod snapshot;
 pub mod subagent;

@@ -3,8 +3,8 @@
 //! line parser after a YAML error, and whether the runtime loads or drops the skill. Diagnostics
 //! found while parsing one file (the per-file rows of §9.2) are kept with the document.
 //!
-//! Depends on `syntax` and the rule catalog only; cross-file questions (duplicates, layers,
-//! which tree wins) belong to `check::cross`.
+//! Depends on `syntax` and the rule catalog only; which layer loads the file, in which context,
+//! and what wins is `resolution`'s (reported by `check::loading`).
 
 use std::fmt;
 use std::ops::Deref;
@@ -212,7 +212,7 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> SkillD
     doc.outcome = Ok(());
     let mut out = Vec::new();
     parse_text(&mut doc, shared, text, &mut out);
-    location_rules(&doc, &mut out);
+    early_close_severity(&doc, &mut out);
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     doc.diagnostics = out;
     doc
@@ -564,16 +564,6 @@ pub fn quote_fix(path: &Path, range: TextRange, source: &str) -> Fix {
 fn lints(doc: &SkillDoc, split: SkillSplit, out: &mut Vec<Diagnostic>) {
     let path = &doc.path;
     if let (Some(name), Some(range)) = (&doc.name, doc.name_range) {
-        if !doc.dir_name.is_empty() && *name != doc.dir_name {
-            out.push(rules::SK016.at(
-                path,
-                range,
-                format!(
-                    "the skill is named `{name}` but its folder is `{}`; the runtime advertises `<files-root>` as `skills/{name}`",
-                    doc.dir_name
-                ),
-            ));
-        }
         if name.contains(' ') {
             out.push(rules::SK022.at(
                 path,
@@ -624,30 +614,21 @@ pub fn name_style_ok(name: &str) -> bool {
         })
 }
 
-fn location_rules(doc: &SkillDoc, out: &mut Vec<Diagnostic>) {
-    let dirs = doc.skill_dirs();
-    let Some(first) = dirs.first() else { return };
-    let range = doc.name_range.unwrap_or(doc.opening_range);
-    let hidden = first.starts_with('_') || first.starts_with('.');
-    if hidden {
-        let message = if doc.seen_by_direct_scan() {
-            format!("`skills/{first}/` starts with `{}`: the workspace repository ignores it, but the direct scan of the shared `skills/` folder still loads this skill", &first[..1])
-        } else {
-            format!(
-                "`skills/{first}/` starts with `{}`: no skill layer loads this SKILL.md",
-                &first[..1]
-            )
-        };
-        out.push(rules::SK018.at(&doc.path, range, message));
-    } else if dirs.len() > 1 {
-        out.push(rules::SK017.at(
-            &doc.path,
-            range,
-            format!(
-                "`skills/{}/SKILL.md` is nested; only the workspace repository's recursive glob loads it, the direct `skills/` scan does not",
-                dirs.join("/")
-            ),
+/// An early `---` is an error only when the runtime then drops the skill; when `name` and
+/// `description` survive it loads the skill with what is left (the preview renders that).
+fn early_close_severity(doc: &SkillDoc, out: &mut [Diagnostic]) {
+    if doc.outcome.is_err() {
+        return;
+    }
+    for d in out.iter_mut().filter(|d| d.code == rules::SK006.code) {
+        d.severity = crate::base::Severity::Warning;
+        let description = doc.description.as_deref().unwrap_or_default();
+        d.message.push_str(&format!(
+            "; `name` and `description` survive, so the runtime loads the skill with the description `{description}`"
         ));
+        d.consequence = "The runtime loads the skill with the frontmatter cut at this `---`: the value is cut, \
+                         the keys after it are lost and the rest becomes the body."
+            .to_string();
     }
 }
 
@@ -775,9 +756,19 @@ mod tests {
             skill("---\nname: pdf\ndescription: a---b\nlicense: MIT\nmetadata:\n  k: v\n---\nBody");
         assert_eq!(
             more.diagnostics[0].message,
-            "this `---` closes the frontmatter: the runtime ends the YAML at the first `---` anywhere after the opening line; the keys after it (`license`, `metadata`) are lost; everything after it, including the intended closing `---` line, becomes the body"
+            "this `---` closes the frontmatter: the runtime ends the YAML at the first `---` anywhere after the opening line; the keys after it (`license`, `metadata`) are lost; everything after it, including the intended closing `---` line, becomes the body; `name` and `description` survive, so the runtime loads the skill with the description `a`"
         );
         assert_eq!(doc.body, "b\n---\nBody");
+        // Severity follows the outcome: loaded → warning; dropped (no description left) → error.
+        assert_eq!(doc.diagnostics[0].severity, crate::base::Severity::Warning);
+        let dropped = skill("---\nname: pdf---x\ndescription: d\n---\nBody");
+        assert_eq!(dropped.outcome, Err(SkillDrop::MissingNameOrDescription));
+        let early = dropped
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "SK006")
+            .unwrap();
+        assert_eq!(early.severity, crate::base::Severity::Error);
     }
 
     #[test]
@@ -845,10 +836,7 @@ mod tests {
         let doc = skill(text);
         assert_eq!(doc.outcome, Ok(()));
         let found = codes(&doc);
-        assert_eq!(
-            found,
-            vec![("SK016", 10, 19), ("SK022", 10, 19), ("SK023", 44, 48),]
-        );
+        assert_eq!(found, vec![("SK022", 10, 19), ("SK023", 44, 48)]);
         let surprise = doc.diagnostics.iter().find(|d| d.code == "SK023").unwrap();
         assert_eq!(surprise.message, "`version: 1.10` is read by YAML 1.1 as a floating-point number; the runtime renders it as `1.1`");
         // A float Java prints as written is no surprise.
@@ -885,22 +873,21 @@ mod tests {
         let doc = skill("---\nname: Pdf_Tool\ndescription: d\n---\nx");
         assert_eq!(
             doc.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
-            vec!["SK016", "SK019"]
+            vec!["SK019"]
         );
     }
 
     #[test]
     fn locations() {
         let body = "---\nname: x\ndescription: d\n---\nBody";
+        // Where a file sits decides which layer reads it in which context: `check::loading`
+        // reports that from the resolution, not the parse.
         let doc = parse_at("skills/a/x/SKILL.md", body);
-        assert_eq!(
-            doc.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
-            vec!["SK017"]
-        );
+        assert!(doc.diagnostics.is_empty());
         assert!(!doc.seen_by_direct_scan() && doc.seen_by_workspace_glob());
         let doc = parse_at("skills/_x/SKILL.md", body);
         assert!(doc.seen_by_direct_scan() && !doc.seen_by_workspace_glob());
-        assert!(doc.diagnostics.iter().any(|d| d.code == "SK018"));
+        assert!(doc.diagnostics.is_empty());
     }
 
     proptest::proptest! {

@@ -178,6 +178,13 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> Subage
     let mut out = Vec::new();
     file_rules(&mut doc, &mut out);
     parse_text(&mut doc, text, &mut out);
+    if doc.outcome.is_ok() {
+        // What is left after the early `---` still loads: a warning, not a drop.
+        for d in out.iter_mut().filter(|d| d.code == rules::SA020.code) {
+            d.severity = crate::base::Severity::Warning;
+            d.message.push_str("; what is left still loads");
+        }
+    }
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     doc.diagnostics = out;
     doc
@@ -204,24 +211,8 @@ fn file_rules(doc: &mut SubagentDoc, out: &mut Vec<Diagnostic>) {
             fail(doc, SubagentDrop::EmptyId);
         }
     }
-    if doc.id == "general-purpose" {
-        out.push(rules::SA006.at(
-            &doc.path,
-            at,
-            "`general-purpose.md` replaces the built-in general-purpose subagent (dynamic mode) or adds a second entry (static mode)",
-        ));
-    }
-    let depth = doc.location.rel.split('/').count();
-    if doc.location.rel.starts_with("subagents/") && depth > 2 {
-        out.push(rules::SA007.at(
-            &doc.path,
-            at,
-            format!(
-                "`{}` is in a folder below `subagents/`; only the filesystem scan (recursive) loads it, as id `{}`, the local folder scan does not",
-                doc.location.rel, doc.id
-            ),
-        ));
-    }
+    // `general-purpose.md` (SA006) is reported from the resolution: what it does depends on the
+    // subagent mode and on whether a context loads it at all.
 }
 
 fn parse_text(doc: &mut SubagentDoc, text: &str, out: &mut Vec<Diagnostic>) {
@@ -929,6 +920,15 @@ mod tests {
         let doc = agent("---\ndescription: a---b\n---\n");
         assert_eq!(doc.description.as_deref(), Some("a"));
         assert_eq!(codes(&doc), vec![("SA020", 18, 21)]);
+        assert_eq!(doc.diagnostics[0].severity, crate::base::Severity::Warning);
+        let dropped = agent("---\nmodel: a---\ndescription: d\n---\n");
+        assert_eq!(dropped.outcome, Err(SubagentDrop::MissingDescription));
+        let early = dropped
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "SA020")
+            .unwrap();
+        assert_eq!(early.severity, crate::base::Severity::Error);
         let doc = agent("----\ndescription: d\n---\n");
         assert_eq!(doc.diagnostics[0].code, "SA021");
         assert_eq!(doc.diagnostics[0].fixes[0].edits[0].new_text, "---");
@@ -938,10 +938,11 @@ mod tests {
     fn ids_and_locations() {
         let ok = "---\ndescription: d\n---\n";
         let doc = parse_at("subagents/general-purpose.md", ok);
-        assert_eq!(codes(&doc), vec![("SA006", 0, 0)]);
+        assert_eq!(codes(&doc), vec![]);
         let doc = parse_at("subagents/team/lead.md", ok);
         assert_eq!(doc.id, "lead");
-        assert_eq!(codes(&doc), vec![("SA007", 0, 0)]);
+        // Nesting is reported from the resolution (`check::loading`), not the parse.
+        assert_eq!(codes(&doc), vec![]);
         let doc = parse_at("subagents/my agent.md", ok);
         assert_eq!(codes(&doc), vec![("SA005", 0, 0)]);
         let doc = parse_at("subagents/.md", ok);

@@ -1,0 +1,912 @@
+//! Loading outcomes reported (harness-spec §2.1–2.2, §2.5, §3.1, §6): which skill and subagent
+//! files no call loads, which load only in some contexts, which lose to another file of the same
+//! name (and whether directory order decides), and which advertise a `<files-root>` that is not
+//! their folder.
+//!
+//! Nothing here decides an outcome: every fact comes from `workspace::resolution`, evaluated for
+//! the contexts of `resolution::check_contexts`, the same resolution `agentws preview` renders
+//! from. A diagnostic's severity is the worst outcome over the contexts that read the file's tree,
+//! and its message names those contexts.
+//!
+//! Pure over the snapshot; depends on `workspace` and the rule catalog.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::base::{Diagnostic, Related, Severity, TextRange};
+use crate::config::Scope;
+use crate::context;
+use crate::rules::cross::{XR005, XR006, XR007, XR012, XR016};
+use crate::rules::skill::{SK016, SK017, SK018, SK026, SK027};
+use crate::rules::subagent::{SA006, SA007, SA022};
+use crate::rules::Rule;
+use crate::workspace::resolution::{
+    check_contexts, Kind, Layer, NotScanned, Outcome, Resolution, Resolver, Who,
+};
+use crate::workspace::{Tree, Workspace};
+
+/// The resolutions of every check context, in [`check_contexts`] order.
+pub struct Contexts<'a> {
+    pub list: Vec<(Who, Resolution<'a>)>,
+}
+
+impl<'a> Contexts<'a> {
+    pub fn new(ws: &'a Workspace) -> Self {
+        let resolver = Arc::new(Resolver::new(ws, ws.config.filesystem.mode));
+        let list = check_contexts(ws)
+            .into_iter()
+            .map(|(who, root)| {
+                let resolution = resolver.resolve(&root);
+                (who, resolution)
+            })
+            .collect();
+        Self { list }
+    }
+
+    /// The contexts that read files of `tree`: a per-user folder's own calls when the
+    /// configuration gives it any, else the context standing for every other caller (the one
+    /// context whose outcome a shared or project file can have: per-user folders only add
+    /// overrides, reported at the per-user copy).
+    pub fn for_tree(&self, tree: &Tree) -> Vec<&(Who, Resolution<'a>)> {
+        self.list
+            .iter()
+            .filter(|(who, _)| self.reads(who, tree))
+            .collect()
+    }
+
+    /// True when `who`'s context is one of [`Contexts::for_tree`]'s for `tree`.
+    pub fn reads(&self, who: &Who, tree: &Tree) -> bool {
+        match (tree, who) {
+            (Tree::Namespace(ns), Who::Folder(own)) => ns == own,
+            (Tree::Namespace(ns), _) => !self
+                .list
+                .iter()
+                .any(|(w, _)| matches!(w, Who::Folder(own) if own == ns)),
+            (_, Who::Folder(_)) => false,
+            _ => true,
+        }
+    }
+
+    /// The context standing for callers without a per-user folder.
+    pub fn base(&self) -> Option<&Resolution<'a>> {
+        self.list
+            .iter()
+            .find(|(who, _)| !matches!(who, Who::Folder(_)))
+            .map(|(_, r)| r)
+    }
+}
+
+/// "every call (scope `agent`)", "any user (scope `user`)", "user `alice`".
+pub fn who_label(ws: &Workspace, who: &Who) -> String {
+    let scope = ws.config.scope;
+    match who {
+        Who::EveryCall => format!("every call (scope `{}`)", scope.as_str()),
+        Who::AnyUser => match scope {
+            Scope::Session => "any session (scope `session`)".to_string(),
+            _ => "any user (scope `user`)".to_string(),
+        },
+        Who::Folder(ns) => match scope {
+            Scope::Session => format!("session `{ns}`"),
+            _ => format!("user `{ns}`"),
+        },
+    }
+}
+
+/// How a context's namespace appears in paths of messages (`<user>` for the representative).
+fn ns_label(ws: &Workspace, who: &Who) -> Option<&'static str> {
+    match (who, ws.config.scope) {
+        (Who::AnyUser, Scope::Session) => Some("<session>"),
+        (Who::AnyUser, _) => Some("<user>"),
+        _ => None,
+    }
+}
+
+fn list(items: &[String]) -> String {
+    items.join(", ")
+}
+
+/// Every loading-outcome diagnostic of the workspace.
+pub fn check(ws: &Workspace) -> Vec<Diagnostic> {
+    let contexts = Contexts::new(ws);
+    check_with(ws, &contexts)
+}
+
+/// [`check`] over contexts already resolved.
+pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let Some(base) = contexts.base() else {
+        return out;
+    };
+    for doc in &ws.skills {
+        let relevant = contexts.for_tree(&doc.location.tree);
+        let outcomes: Vec<(&Who, &Resolution, Outcome)> = relevant
+            .iter()
+            .map(|(who, r)| (who, r, r.skill_outcome(doc)))
+            .collect();
+        let range = doc.name_range.unwrap_or(doc.opening_range);
+        not_loaded(ws, &doc.path, range, Kind::Skill, &outcomes, &mut out);
+        for (who, resolution, outcome) in &outcomes {
+            match outcome {
+                Outcome::Loaded(loaded) => {
+                    let Some((_, skill)) =
+                        doc.name.as_deref().and_then(|n| resolution.skill_named(n))
+                    else {
+                        continue;
+                    };
+                    let ties = distinct_files(ws, doc, &loaded.directory_order_ties);
+                    if !ties.is_empty() {
+                        out.push(tie(ws, doc, &ties, who));
+                    }
+                    if let Tree::Namespace(ns) = &doc.location.tree {
+                        if matches!(who, Who::Folder(_)) {
+                            if let Some((_, shared)) = base.skill_named(&skill.name) {
+                                out.push(skill_overridden(doc, &shared.doc, &format!("`{ns}`")));
+                            }
+                        }
+                    }
+                }
+                Outcome::Shadowed {
+                    by: Some(by),
+                    by_directory_order,
+                } => {
+                    let Some(winner) = ws.skill(by) else { continue };
+                    if ws.files.same_real_file(&doc.path, &winner.path) {
+                        out.push(skill_linked_twice(doc, winner));
+                    } else if *by_directory_order {
+                        let mut others = vec![by.clone()];
+                        if let Some((_, skill)) = winner
+                            .name
+                            .as_deref()
+                            .and_then(|n| resolution.skill_named(n))
+                        {
+                            others.extend(
+                                resolution
+                                    .directory_order_ties(skill)
+                                    .into_iter()
+                                    .filter(|p| *p != doc.path),
+                            );
+                        }
+                        out.push(tie(ws, doc, &distinct_files(ws, doc, &others), who));
+                    } else {
+                        out.push(skill_shadowed(doc, winner, &whom(ws, who)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        files_root(ws, doc, &outcomes, &mut out);
+    }
+    // One pass over each context's agent list instead of a search per file.
+    let subagent_outcomes: Vec<std::collections::HashMap<&Path, Outcome>> = contexts
+        .list
+        .iter()
+        .map(|(_, r)| {
+            r.subagent_outcomes()
+                .into_iter()
+                .map(|(d, o)| (d.path.as_path(), o))
+                .collect()
+        })
+        .collect();
+    for doc in &ws.subagents {
+        let outcomes: Vec<(&Who, &Resolution, Outcome)> = contexts
+            .list
+            .iter()
+            .zip(&subagent_outcomes)
+            .filter(|((who, _), _)| contexts.reads(who, &doc.location.tree))
+            .filter_map(|((who, r), all)| all.get(doc.path.as_path()).map(|o| (who, r, o.clone())))
+            .collect();
+        not_loaded(
+            ws,
+            &doc.path,
+            TextRange::empty(0),
+            Kind::Subagent,
+            &outcomes,
+            &mut out,
+        );
+        if doc.id == crate::workspace::resolution::GENERAL_PURPOSE {
+            general_purpose(ws, doc, &outcomes, &mut out);
+        }
+        for (who, _, outcome) in &outcomes {
+            match outcome {
+                Outcome::Shadowed { by: Some(by), .. } => {
+                    if let Some(winner) = ws.subagent(by) {
+                        out.push(subagent_shadowed(doc, winner, &whom(ws, who), ws));
+                    }
+                }
+                // A per-user spec that replaces another caller's entry: reported at the file
+                // that loses, for that user (dynamic mode: the later one wins).
+                Outcome::Loaded(_) if matches!(who, Who::Folder(_)) => {
+                    let replaced = base
+                        .subagents()
+                        .into_iter()
+                        .filter(|e| e.id == doc.id)
+                        .filter_map(|e| e.doc.clone())
+                        .filter(|d| d.path != doc.path);
+                    for loser in replaced {
+                        out.push(subagent_shadowed(&loser, doc, &whom(ws, who), ws));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// "every caller", "every caller without a per-user copy", "`alice`".
+fn whom(ws: &Workspace, who: &Who) -> String {
+    match who {
+        Who::Folder(ns) => format!("`{ns}`"),
+        Who::AnyUser if !ws.namespaces.is_empty() => {
+            "every caller without a per-user copy".to_string()
+        }
+        _ => "every caller".to_string(),
+    }
+}
+
+/// Files some contexts scan but do not load because no layer reads them there (the drops are
+/// the parse rules' and the shadowing the duplicate rules').
+fn not_loaded(
+    ws: &Workspace,
+    path: &Path,
+    range: TextRange,
+    kind: Kind,
+    outcomes: &[(&Who, &Resolution, Outcome)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let loaded: Vec<String> = outcomes
+        .iter()
+        .filter(|(_, _, o)| o.is_loaded())
+        .map(|(who, _, _)| who_label(ws, who))
+        .collect();
+    // One diagnostic per reason, naming the contexts it applies to.
+    let mut reasons: BTreeMap<&'static str, (String, Vec<String>)> = BTreeMap::new();
+    for (who, _, outcome) in outcomes {
+        let Outcome::NotScanned(reason) = outcome else {
+            continue;
+        };
+        if matches!(reason, NotScanned::OtherNamespace { .. }) {
+            continue;
+        }
+        let entry = reasons
+            .entry(reason.rule_code(kind))
+            .or_insert_with(|| (reason.describe(ws, kind, ns_label(ws, who)), Vec::new()));
+        entry.1.push(match who {
+            Who::EveryCall => format!("any call (scope `{}`)", ws.config.scope.as_str()),
+            other => who_label(ws, other),
+        });
+    }
+    for (code, (why, whom)) in reasons {
+        let Some(rule) = rule_for(code) else { continue };
+        let (severity, message) = if loaded.is_empty() {
+            let severity = if code == SK018.code {
+                // The runtime's own `_drafts`/`.archive` folders: usually meant not to load.
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            (severity, format!("not loaded for {}: {why}", list(&whom)))
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "loaded only for {}; not for {}: {why}",
+                    list(&loaded),
+                    list(&whom)
+                ),
+            )
+        };
+        let consequence = if loaded.is_empty() {
+            "No call in these contexts loads the file.".to_string()
+        } else {
+            format!("Only {} load it.", list(&loaded))
+        };
+        out.push(
+            rule.at(path, range, message)
+                .with_severity(severity)
+                .with_consequence(consequence),
+        );
+    }
+    // Nested files the recursive glob does load (scope agent or global): still worth a word.
+    nested_but_loaded(ws, path, range, kind, outcomes, out);
+}
+
+/// A nested shared file that every context loads (through the recursive glob only).
+fn nested_but_loaded(
+    ws: &Workspace,
+    path: &Path,
+    range: TextRange,
+    kind: Kind,
+    outcomes: &[(&Who, &Resolution, Outcome)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(location) = ws.location_of(path) else {
+        return;
+    };
+    let depth = location.rel.matches('/').count();
+    let nested = location.tree == Tree::Shared
+        && match kind {
+            Kind::Skill => depth > 2,
+            Kind::Subagent => depth > 1,
+        };
+    if !nested || outcomes.is_empty() || !outcomes.iter().all(|(_, _, o)| o.is_loaded()) {
+        return;
+    }
+    let whom: Vec<String> = outcomes.iter().map(|(w, _, _)| who_label(ws, w)).collect();
+    let (rule, severity, what) = match kind {
+        Kind::Skill => (
+            &SK017,
+            Severity::Warning,
+            "its `<files-root>` `skills/<name>` is not its folder, and with scope `user` or `session` no call would load it",
+        ),
+        Kind::Subagent => (
+            &SA007,
+            Severity::Info,
+            "with scope `user` or `session` no call would load it",
+        ),
+    };
+    out.push(
+        rule.at(
+            path,
+            range,
+            format!(
+                "nested: loaded for {} only through the recursive glob of `{}` (the direct scan does not see it); {what}",
+                list(&whom),
+                context::display_path(&ws.config.workspace.join(match kind {
+                    Kind::Skill => "skills",
+                    Kind::Subagent => "subagents",
+                }))
+            ),
+        )
+        .with_severity(severity)
+        .with_consequence("Loaded only because the call's namespace is empty."),
+    );
+}
+
+/// `general-purpose.md` (SA006), from what the contexts that read it do with it.
+fn general_purpose(
+    ws: &Workspace,
+    doc: &crate::workspace::subagent::SubagentDoc,
+    outcomes: &[(&Who, &Resolution, Outcome)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut replaced = Vec::new();
+    let mut second = Vec::new();
+    let mut ignored = Vec::new();
+    for (who, _, outcome) in outcomes {
+        match outcome {
+            Outcome::Loaded(loaded) if loaded.position == 0 => replaced.push(who_label(ws, who)),
+            Outcome::Loaded(_) => second.push(who_label(ws, who)),
+            Outcome::Shadowed { by: None, .. } => ignored.push(who_label(ws, who)),
+            _ => {}
+        }
+    }
+    let mut parts = Vec::new();
+    if !replaced.is_empty() {
+        parts.push(format!(
+            "replaces the built-in general-purpose subagent for {} (dynamic mode)",
+            list(&replaced)
+        ));
+    }
+    if !second.is_empty() {
+        parts.push(format!(
+            "is listed as a second `general-purpose` entry after the built-in for {} (static mode)",
+            list(&second)
+        ));
+    }
+    if !ignored.is_empty() {
+        parts.push(format!(
+            "is ignored for {}: static mode keeps the built-in general-purpose subagent",
+            list(&ignored)
+        ));
+    }
+    if !parts.is_empty() {
+        out.push(SA006.at(
+            &doc.path,
+            TextRange::empty(0),
+            format!("`general-purpose.md` {}", parts.join("; ")),
+        ));
+    }
+}
+
+fn rule_for(code: &str) -> Option<&'static Rule> {
+    [&SK017, &SK018, &SK026, &SA007, &SA022, &XR005, &XR007]
+        .into_iter()
+        .find(|r| r.code == code)
+}
+
+/// `<files-root>` of a loaded skill that is not the skill's folder: only where the namespaced
+/// repository serves it (Layer 3 stages the folder under the name, so that path holds the skill).
+/// The name differs from the folder's (SK016), or the skill sits in a per-user or project folder,
+/// which the path, built as `<ws>/skills/<name>`, never points into (SK027).
+fn files_root(
+    ws: &Workspace,
+    doc: &crate::workspace::skill::SkillDoc,
+    outcomes: &[(&Who, &Resolution, Outcome)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let (Some(name), Some(range)) = (&doc.name, doc.name_range) else {
+        return;
+    };
+    let mismatch = !doc.dir_name.is_empty() && *name != doc.dir_name;
+    let elsewhere = matches!(doc.location.tree, Tree::Namespace(_) | Tree::Project);
+    if !mismatch && !elsewhere {
+        return;
+    }
+    let mut whom = Vec::new();
+    let mut advertised = None;
+    for (who, _, outcome) in outcomes {
+        if let Outcome::Loaded(loaded) = outcome {
+            if loaded.layer != Layer::SkillsFolderScan {
+                if let Some(root) = &loaded.files_root {
+                    whom.push(who_label(ws, who));
+                    advertised.get_or_insert_with(|| root.clone());
+                }
+            }
+        }
+    }
+    let Some(advertised) = advertised else {
+        return;
+    };
+    let host = ws.config.workspace.join("skills").join(name);
+    let what = if ws.files.contains_dir(&host) {
+        "the folder of another skill"
+    } else {
+        "a folder that does not exist"
+    };
+    if mismatch {
+        out.push(SK016.at(
+            &doc.path,
+            range,
+            format!(
+                "the skill is named `{name}` but its folder is `{}`; for {} the namespaced repository serves it and the \
+                 prompt advertises `<files-root>` `{advertised}`, {what}",
+                doc.dir_name,
+                list(&whom)
+            ),
+        ));
+    } else {
+        out.push(SK027.at(
+            &doc.path,
+            range,
+            format!(
+                "for {} the namespaced repository serves this skill from {}, but the prompt advertises \
+                 `<files-root>` `{advertised}` (built from the name, without the folder), {what}",
+                list(&whom),
+                doc.location.tree.label()
+            ),
+        ));
+    }
+}
+
+fn tie(
+    ws: &Workspace,
+    doc: &crate::workspace::skill::SkillDoc,
+    others: &[std::path::PathBuf],
+    who: &Who,
+) -> Diagnostic {
+    let name = doc.name.clone().unwrap_or_default();
+    let names: Vec<String> = others
+        .iter()
+        .filter_map(|p| ws.location_of(p))
+        .map(|l| format!("`{}`", l.rel))
+        .collect();
+    let mut diagnostic = XR012.at(
+        &doc.path,
+        doc.name_range.unwrap_or(doc.opening_range),
+        format!(
+            "skill `{name}` is also defined in {} of the shared `skills/` folder; for {} nothing later in the merge \
+             decides, so the JVM's directory-listing order picks the winner (the preview shows the last in Java \
+             `String` order)",
+            names.join(", "),
+            who_label(ws, who)
+        ),
+    );
+    for other in others {
+        if let Some(other_doc) = ws.skill(other) {
+            diagnostic = diagnostic.with_related(Related {
+                path: other_doc.path.clone(),
+                range: other_doc.name_range.unwrap_or(other_doc.opening_range),
+                message: format!("another `{name}`"),
+            });
+        }
+    }
+    diagnostic
+}
+
+/// `others` without the files that are `doc` itself reached through a symbolic link.
+fn distinct_files(
+    ws: &Workspace,
+    doc: &crate::workspace::skill::SkillDoc,
+    others: &[std::path::PathBuf],
+) -> Vec<std::path::PathBuf> {
+    others
+        .iter()
+        .filter(|p| !ws.files.same_real_file(&doc.path, p))
+        .cloned()
+        .collect()
+}
+
+/// XR016 instead of a duplicate: both names are one SKILL.md reached through a symbolic link, so
+/// which one wins makes no difference. Said at the file that loses.
+fn skill_linked_twice(
+    loser: &crate::workspace::skill::SkillDoc,
+    winner: &crate::workspace::skill::SkillDoc,
+) -> Diagnostic {
+    let name = loser.name.clone().unwrap_or_default();
+    XR016
+        .at(
+            &loser.path,
+            loser.name_range.unwrap_or(loser.opening_range),
+            format!(
+                "skill `{name}` is seen twice: `{}` and `{}` are the same SKILL.md through a symbolic link",
+                loser.location.rel, winner.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: winner.path.clone(),
+            range: winner.name_range.unwrap_or(winner.opening_range),
+            message: "the same file".into(),
+        })
+}
+
+fn skill_shadowed(
+    loser: &crate::workspace::skill::SkillDoc,
+    winner: &crate::workspace::skill::SkillDoc,
+    whom: &str,
+) -> Diagnostic {
+    let name = loser.name.clone().unwrap_or_default();
+    XR005
+        .at(
+            &loser.path,
+            loser.name_range.unwrap_or(loser.opening_range),
+            format!(
+                "skill `{name}` is also defined in {} (`{}`), which wins for {whom}",
+                winner.location.tree.label(),
+                winner.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: winner.path.clone(),
+            range: winner.name_range.unwrap_or(winner.opening_range),
+            message: format!("this `{name}` wins"),
+        })
+}
+
+/// A per-user override is reported where it is written: at the per-user copy.
+fn skill_overridden(
+    winner: &crate::workspace::skill::SkillDoc,
+    overridden: &crate::workspace::skill::SkillDoc,
+    whom: &str,
+) -> Diagnostic {
+    let name = winner.name.clone().unwrap_or_default();
+    XR006
+        .at(
+            &winner.path,
+            winner.name_range.unwrap_or(winner.opening_range),
+            format!(
+                "skill `{name}` overrides the one in {} (`{}`) for {whom}",
+                overridden.location.tree.label(),
+                overridden.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: overridden.path.clone(),
+            range: overridden.name_range.unwrap_or(overridden.opening_range),
+            message: format!("the overridden `{name}`"),
+        })
+}
+
+fn subagent_shadowed(
+    loser: &crate::workspace::subagent::SubagentDoc,
+    winner: &crate::workspace::subagent::SubagentDoc,
+    whom: &str,
+    ws: &Workspace,
+) -> Diagnostic {
+    let mode = if ws.config.features.dynamic_subagents {
+        "dynamic"
+    } else {
+        "static"
+    };
+    XR007
+        .at(
+            &loser.path,
+            loser.opening_range,
+            format!(
+                "agent id `{}` is also given by {} (`{}`), which wins for {whom} ({mode} mode)",
+                loser.id,
+                winner.location.tree.label(),
+                winner.location.rel,
+            ),
+        )
+        .with_related(Related {
+            path: winner.path.clone(),
+            range: winner.opening_range,
+            message: format!("this `{}` wins", winner.id),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::config::Config;
+    use crate::workspace::Workspace;
+
+    fn general_purpose_messages(dynamic: bool) -> Vec<(String, String)> {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.name = Some("desk".into());
+        config.features.dynamic_subagents = dynamic;
+        let spec = "---\ndescription: mine\n---\n";
+        let ws = Workspace::from_texts(
+            config,
+            [
+                (
+                    "/p/.agentscope/workspace/subagents/general-purpose.md",
+                    spec,
+                ),
+                (
+                    "/p/.agentscope/workspace/alice/subagents/general-purpose.md",
+                    spec,
+                ),
+            ],
+        );
+        let mut found: Vec<(String, String)> = super::check(&ws)
+            .into_iter()
+            .filter(|d| d.code == "SA006")
+            .map(|d| (d.path.to_string_lossy().into_owned(), d.message))
+            .collect();
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn general_purpose_md_says_what_the_subagent_mode_does_with_it() {
+        assert_eq!(
+            general_purpose_messages(true),
+            vec![
+                (
+                    "/p/.agentscope/workspace/alice/subagents/general-purpose.md".to_string(),
+                    "`general-purpose.md` replaces the built-in general-purpose subagent for user `alice` (dynamic mode)".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/general-purpose.md".to_string(),
+                    "`general-purpose.md` replaces the built-in general-purpose subagent for any user (scope `user`) (dynamic mode)".to_string()
+                ),
+            ]
+        );
+        assert_eq!(
+            general_purpose_messages(false),
+            vec![
+                (
+                    "/p/.agentscope/workspace/alice/subagents/general-purpose.md".to_string(),
+                    "`general-purpose.md` is ignored for user `alice`: static mode keeps the built-in general-purpose subagent".to_string()
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/general-purpose.md".to_string(),
+                    "`general-purpose.md` is listed as a second `general-purpose` entry after the built-in for any user (scope `user`) (static mode)".to_string()
+                ),
+            ]
+        );
+    }
+}
+
+/// The property of the issue behind this module: for generated workspaces and every context the
+/// check evaluates, the skill and subagent files `prompt::render` renders are exactly the files
+/// `check` does not report as left out of that context (same winner for every name); names whose
+/// winner the JVM's directory order decides (XR012, and the preview's `directory-order` note) are
+/// excluded from the comparison, and must be reported as such by both.
+#[cfg(test)]
+mod agreement {
+    use std::collections::BTreeSet;
+    use std::path::{Path, PathBuf};
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::base::Diagnostic;
+    use crate::check::{check_workspace, CheckOptions};
+    use crate::config::{Config, FilesystemMode, Scope};
+    use crate::prompt::{self, Date, PreviewContext};
+    use crate::workspace::resolution::REPRESENTATIVE_NAMESPACE;
+
+    const W: &str = "/p/.agentscope/workspace";
+
+    /// One generated file: tree (0 shared, 1 project, 2 `alice`, 3 `bob`), folder, nested, name
+    /// (or id), and how its text is broken (0 fine, 1 dropped, 2 early `---` that still loads).
+    type Spec = (u8, u8, bool, u8, u8);
+
+    fn tree_dir(tree: u8) -> String {
+        match tree {
+            0 => W.to_string(),
+            1 => "/p".to_string(),
+            2 => format!("{W}/alice"),
+            _ => format!("{W}/bob"),
+        }
+    }
+
+    fn skill_file(spec: &Spec) -> (String, String) {
+        let (tree, folder, nested, name, broken) = *spec;
+        let folder = ["a", "b", "c", "_d"][folder as usize % 4];
+        let name = ["x", "y", "z"][name as usize % 3];
+        let path = if nested {
+            format!("{}/skills/{folder}/inner/SKILL.md", tree_dir(tree))
+        } else {
+            format!("{}/skills/{folder}/SKILL.md", tree_dir(tree))
+        };
+        let text = match broken % 3 {
+            0 => format!("---\nname: {name}\ndescription: d\n---\nBody\n"),
+            1 => format!("---\nname: {name}\n---\nBody\n"),
+            _ => format!("---\nname: {name}\ndescription: p---q\n---\nBody\n"),
+        };
+        (path, text)
+    }
+
+    fn subagent_file(spec: &Spec) -> (String, String) {
+        let (tree, folder, nested, id, broken) = *spec;
+        let id = ["r", "s", "t"][id as usize % 3];
+        let folder = ["team", "crew", "ops", "misc"][folder as usize % 4];
+        let path = if nested {
+            format!("{}/subagents/{folder}/{id}.md", tree_dir(tree))
+        } else {
+            format!("{}/subagents/{id}.md", tree_dir(tree))
+        };
+        let text = match broken % 3 {
+            0 => format!("---\ndescription: {id} {folder}\n---\n"),
+            1 => "---\nmodel: m\n---\n".to_string(),
+            _ => format!("---\ndescription: {id}---{folder}\n---\n"),
+        };
+        (path, text)
+    }
+
+    /// Files the check says are not loaded in `who`'s context (and names it reports as ties).
+    fn left_out(
+        ws: &Workspace,
+        diagnostics: &[Diagnostic],
+        who: &Who,
+    ) -> (BTreeSet<PathBuf>, BTreeSet<String>, BTreeSet<PathBuf>) {
+        let mut out = BTreeSet::new();
+        let mut ties = BTreeSet::new();
+        let mut tie_paths = BTreeSet::new();
+        for d in diagnostics {
+            let for_this = |message: &str| match message.rsplit_once("wins for `") {
+                Some((_, rest)) => {
+                    let ns = rest.split('`').next().unwrap_or_default();
+                    *who == Who::Folder(ns.to_string())
+                }
+                None => true,
+            };
+            match d.code {
+                "XR012" => {
+                    tie_paths.insert(d.path.clone());
+                    if let Some(doc) = ws.skill(&d.path) {
+                        ties.insert(doc.name.clone().unwrap_or_default());
+                    }
+                }
+                "XR005" | "XR007" if for_this(&d.message) => {
+                    out.insert(d.path.clone());
+                }
+                "XR006" => {
+                    if let Who::Folder(ns) = who {
+                        if d.message.ends_with(&format!("for `{ns}`")) {
+                            out.extend(d.related.iter().map(|r| r.path.clone()));
+                        }
+                    }
+                }
+                _ if d.severity == Severity::Error => {
+                    out.insert(d.path.clone());
+                }
+                "SK018" => {
+                    out.insert(d.path.clone());
+                }
+                _ => {}
+            }
+        }
+        (out, ties, tie_paths)
+    }
+
+    /// The files of `who`'s context: the shared and project trees, and its own folder.
+    fn of_context(path: &Path, who: &Who) -> bool {
+        let rel = path.strip_prefix(W).ok();
+        match rel.and_then(|r| r.components().next()) {
+            Some(first) => {
+                let first = first.as_os_str().to_string_lossy();
+                match first.as_ref() {
+                    "skills" | "subagents" => true,
+                    ns => *who == Who::Folder(ns.to_string()),
+                }
+            }
+            None => true,
+        }
+    }
+
+    fn rendered(
+        ws: &Workspace,
+        who: &Who,
+        root_ns: &str,
+    ) -> (BTreeSet<PathBuf>, BTreeSet<PathBuf>, bool) {
+        let mut ctx = PreviewContext::new(
+            &ws.config,
+            Date::parse("2026-08-22").unwrap(),
+            "Linux 6",
+            "/tmp",
+        );
+        ctx.session.session_id = Some(root_ns.to_string());
+        if ws.config.scope == Scope::User {
+            ctx.session.user_id = Some(root_ns.to_string());
+        }
+        let _ = who;
+        let preview = prompt::render(ws, &ctx).expect("renders");
+        let sources = |kind: &str| -> BTreeSet<PathBuf> {
+            preview
+                .sections
+                .iter()
+                .filter(|s| s.kind == kind)
+                .flat_map(|s| s.sources.iter().map(|r| PathBuf::from(&r.path)))
+                .collect()
+        };
+        let tie_note = preview
+            .notes
+            .iter()
+            .any(|n| n.code == "directory-order" && n.rule == Some("XR012"));
+        (sources("skills"), sources("subagents"), tie_note)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn preview_renders_what_check_says_is_loaded(
+            skills in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..7),
+            subagents in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..5),
+            agent_scope in any::<bool>(),
+            filesystem in 0u8..3,
+            dynamic_subagents in any::<bool>(),
+            dynamic_skills in any::<bool>(),
+        ) {
+            let mut config = Config::defaults_for(Path::new("/p"));
+            config.agent.name = Some("assistant".into());
+            config.scope = if agent_scope { Scope::Agent } else { Scope::User };
+            config.filesystem.mode = [FilesystemMode::Local, FilesystemMode::Sandbox, FilesystemMode::Remote]
+                [filesystem as usize];
+            config.features.dynamic_subagents = dynamic_subagents;
+            config.features.dynamic_skills = dynamic_skills;
+            let mut files: Vec<(String, String)> = skills.iter().map(skill_file).collect();
+            files.extend(subagents.iter().map(subagent_file));
+            files.sort();
+            files.dedup_by(|a, b| a.0 == b.0);
+            let ws = Workspace::from_texts(config, files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+            let report = check_workspace(&ws, CheckOptions::default());
+
+            for (who, root) in check_contexts(&ws) {
+                let ns = root.namespace.clone().unwrap_or_else(|| REPRESENTATIVE_NAMESPACE.to_string());
+                let (out, ties, tie_paths) = left_out(&ws, &report.diagnostics, &who);
+                let (skills_shown, subagents_shown, tie_note) = rendered(&ws, &who, &ns);
+                let expected_skills: BTreeSet<PathBuf> = ws
+                    .skills
+                    .iter()
+                    .filter(|d| of_context(&d.path, &who))
+                    .filter(|d| !out.contains(&d.path))
+                    .filter(|d| !ties.contains(d.name.as_deref().unwrap_or_default()))
+                    .map(|d| d.path.clone())
+                    .collect();
+                let tie_shown = skills_shown.iter().any(|p| tie_paths.contains(p));
+                let shown: BTreeSet<PathBuf> = skills_shown
+                    .into_iter()
+                    .filter(|p| ws.skill(p).is_some_and(|d| !ties.contains(d.name.as_deref().unwrap_or_default())))
+                    .collect();
+                prop_assert_eq!(&shown, &expected_skills, "skills for {:?}", who);
+                // A tie the preview renders is noted as such there and reported by the check.
+                prop_assert_eq!(tie_note, tie_shown, "tie notes for {:?}", who);
+                let expected_subagents: BTreeSet<PathBuf> = ws
+                    .subagents
+                    .iter()
+                    .filter(|d| of_context(&d.path, &who))
+                    .filter(|d| !out.contains(&d.path))
+                    .map(|d| d.path.clone())
+                    .collect();
+                prop_assert_eq!(&subagents_shown, &expected_subagents, "subagents for {:?}", who);
+            }
+        }
+    }
+}

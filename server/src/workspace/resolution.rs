@@ -1,0 +1,1236 @@
+//! One answer, for a workspace snapshot and one session context, to "what happens to every skill
+//! and subagent file" (harness-spec §2.1–2.2, §2.5, §3.1, §6.3, §11.5): loaded (as which id, from
+//! which layer, at which position, with which `<files-root>`), shadowed (by which file, and whether
+//! the JVM's directory listing decides the winner), not scanned in this context (why), or dropped
+//! (which rule).
+//!
+//! Invariant: no other code decides a loading outcome. The prompt renders the loaded entries, the
+//! check reports from the outcomes, the language server's hover reads the winners.
+//!
+//! The layers that do not depend on the namespace (Layer 3 and the project half of Layer 4; the
+//! local-folder subagent scan and the project half of the filesystem scan) are merged once per
+//! [`Resolver`]; each context only puts its own upper tree on top, so checking a workspace with
+//! many per-user folders costs one full merge plus one small one per folder.
+//!
+//! Depends on `base`, `config`, `context` and the workspace documents; never on `check`,
+//! `prompt` or `lsp`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+use crate::base::{FileContent, Severity, TextRange};
+use crate::config::FilesystemMode;
+use crate::context::{self, EffectiveRoot};
+use crate::workspace::layers::java_cmp;
+use crate::workspace::skill::SkillDoc;
+use crate::workspace::subagent::SubagentDoc;
+use crate::workspace::{Tree, Workspace};
+
+/// Skill-id source of the Layer 4 repository.
+pub const WORKSPACE_NAMESPACED_SOURCE: &str = "workspace-namespaced";
+/// The built-in subagent's id.
+pub const GENERAL_PURPOSE: &str = "general-purpose";
+
+/// Which repository or scan put an entry into the merge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layer {
+    /// Skills, Layer 3: `FileSystemSkillRepository(<ws>/skills)`, direct children, listed in the
+    /// JVM's directory order (the preview sorts them in Java `String` order).
+    SkillsFolderScan,
+    /// Subagents: the local scan of `<ws>/subagents/*.md` (non-recursive, sorted).
+    SubagentsFolderScan,
+    /// The lower (project folder) half of the filesystem glob: `<project>/skills/**`,
+    /// `<project>/subagents/**`.
+    ProjectGlob,
+    /// The upper half of the filesystem glob: `<ws>/<ns>/…/**`, or `<ws>/…/**` with an empty
+    /// namespace, a frozen skill merge, or the sandbox and remote filesystems.
+    WorkspaceGlob,
+}
+
+/// Why a file exists but no layer of this context reads it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum NotScanned {
+    /// Nested below `<ws>/skills/<dir>/` (or `<ws>/subagents/`): the direct scan reads one level,
+    /// and the filesystem glob of this context reads `upper` (`None`: the glob is switched off).
+    NestedInSharedFolder { upper: Option<Tree> },
+    /// The first folder below `skills/` starts with `_` or `.`: the glob skips it.
+    HiddenFolder,
+    /// The per-user folder of another namespace.
+    OtherNamespace { namespace: String },
+    /// A per-user folder, and this call's namespace is empty (agent or global scope).
+    EmptyNamespace,
+    /// A per-user folder, and the skill merge is frozen at build with an empty namespace
+    /// (`features.dynamic_skills = false`).
+    FrozenMerge,
+    /// This filesystem mode does not read the folder (per-user and project folders in sandbox and
+    /// remote mode).
+    FilesystemMode { mode: FilesystemMode },
+    /// `features.default_workspace_skills = false`: no Layer 4 at all.
+    WorkspaceRepositoryOff,
+    /// The overlay re-reads a project file through its upper layer, which finds `<ws>/<rel>`
+    /// (harness-spec §2.2 quirk, Corrections 3): that file is read instead of this one.
+    ReadThroughWorkspace { instead: PathBuf },
+    /// `features.subagents = false`: no subagent subsystem.
+    SubagentsOff,
+}
+
+/// A loaded entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Loaded {
+    /// `name_source` for skills (the skill-id), the agent id for subagents.
+    pub id: String,
+    pub layer: Layer,
+    /// 0-based place in the merged list (skills) or the agent list (subagents, the built-in at 0).
+    pub position: usize,
+    /// The `<files-root>` the prompt advertises (skills; raw path, spaces not escaped).
+    pub files_root: Option<String>,
+    /// Other files of the same name that win instead when the JVM lists the folder differently
+    /// (Layer 3 only; the preview picks the last in Java `String` order).
+    pub directory_order_ties: Vec<PathBuf>,
+    /// Subagents: listed in the agent list (not `hidden`, not `mode: primary`). Skills: true.
+    pub listed: bool,
+}
+
+/// What happens to one file in one context.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum Outcome {
+    Loaded(Loaded),
+    /// Scanned and valid, but another file of the same name or id wins. `by` is `None` for the
+    /// built-in `general-purpose` subagent.
+    Shadowed {
+        by: Option<PathBuf>,
+        by_directory_order: bool,
+    },
+    NotScanned(NotScanned),
+    /// Scanned, and the runtime rejects it: `rule` is the diagnostic code saying why.
+    Dropped {
+        rule: &'static str,
+        range: TextRange,
+    },
+}
+
+impl Outcome {
+    pub fn is_loaded(&self) -> bool {
+        matches!(self, Outcome::Loaded(_))
+    }
+}
+
+/// One skill after the per-call merge.
+#[derive(Clone, Debug)]
+pub struct MergedSkill {
+    pub doc: Arc<SkillDoc>,
+    /// Name the merge is keyed by.
+    pub name: String,
+    /// Repository source (the skill-id suffix).
+    pub source: String,
+    /// Served by a `WorkspaceSkillRepository` (files-root under `skills/`), else staged into
+    /// `.skills-cache`.
+    pub workspace_native: bool,
+    pub layer: Layer,
+}
+
+/// One entry of the subagent list.
+#[derive(Clone, Debug)]
+pub struct ListedSubagent {
+    pub id: String,
+    /// `None` for the built-in `general-purpose`.
+    pub doc: Option<Arc<SubagentDoc>>,
+    /// `None` for the built-in.
+    pub layer: Option<Layer>,
+}
+
+impl ListedSubagent {
+    /// Listed in the prompt (`hidden != true`, `mode != primary`; the built-in always is).
+    pub fn is_visible(&self) -> bool {
+        self.doc.as_ref().is_none_or(|d| d.is_visible())
+    }
+}
+
+/// Skill-id source of Layer 3: `filesystem-<workspaceDirName>_skills`.
+pub fn workspace_dir_source(ws: &Workspace) -> String {
+    let dir_name = ws
+        .config
+        .workspace
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("filesystem-{dir_name}_skills")
+}
+
+/// True when Layer 4 skips a skill at `rel` below `skills/` (its first segment starts with `_`
+/// or `.`: `_drafts`, `.archive`, …).
+pub fn is_hidden_below_skills(rel: &str) -> bool {
+    rel.starts_with('_') || rel.starts_with('.')
+}
+
+/// Whom a context of [`check_contexts`] stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// Every call: the scope (agent, global) gives every call the empty namespace.
+    EveryCall,
+    /// Any user (or session) without a per-user folder: a namespace no folder has.
+    AnyUser,
+    /// The calls whose namespace is this existing per-user (or per-session) folder.
+    Folder(String),
+}
+
+/// A namespace no folder can have (`_…` names are never namespace folders).
+pub const REPRESENTATIVE_NAMESPACE: &str = "_agentws-any-user";
+
+/// The contexts `agentws check` evaluates (harness-spec §6.1): the configured scope and filesystem
+/// mode, for a representative caller (a namespace no folder has) and for each per-user or
+/// per-session folder of the workspace; under the agent and global scopes the one empty
+/// namespace. Contexts the context rules refuse (a folder name that is not a valid id) are
+/// skipped.
+pub fn check_contexts(ws: &Workspace) -> Vec<(Who, EffectiveRoot)> {
+    use crate::config::Scope;
+    let config = &ws.config;
+    let make = |id: &str| {
+        let mut ctx = context::SessionContext::from_config(config);
+        ctx.session_id = Some(id.to_string());
+        if config.scope == Scope::User {
+            ctx.user_id = Some(id.to_string());
+        }
+        context::effective_root(config, &ctx)
+            .or_else(|_| {
+                ctx.sandbox_root = crate::config::DEFAULT_SANDBOX_ROOT.to_string();
+                context::effective_root(config, &ctx)
+            })
+            .ok()
+    };
+    match config.scope {
+        Scope::Agent | Scope::Global => make(REPRESENTATIVE_NAMESPACE)
+            .map(|root| (Who::EveryCall, root))
+            .into_iter()
+            .collect(),
+        Scope::User | Scope::Session => make(REPRESENTATIVE_NAMESPACE)
+            .map(|root| (Who::AnyUser, root))
+            .into_iter()
+            .chain(
+                ws.namespaces
+                    .iter()
+                    .filter_map(|ns| make(ns).map(|root| (Who::Folder(ns.clone()), root))),
+            )
+            .collect(),
+    }
+}
+
+/// The resolution of `root`'s context (one merge; use a [`Resolver`] for several contexts).
+pub fn resolve<'a>(ws: &'a Workspace, root: &EffectiveRoot) -> Resolution<'a> {
+    Arc::new(Resolver::new(ws, root.filesystem)).resolve(root)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merges
+
+/// "Later wins, keeping the first position" over an insertion-ordered map.
+struct Merge<T> {
+    entries: Vec<T>,
+    index: HashMap<String, usize>,
+}
+
+impl<T> Default for Merge<T> {
+    fn default() -> Self {
+        Self {
+            entries: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+}
+
+impl<T> Merge<T> {
+    fn put(&mut self, key: &str, entry: T) {
+        match self.index.get(key) {
+            Some(&i) => self.entries[i] = entry,
+            None => {
+                self.index.insert(key.to_string(), self.entries.len());
+                self.entries.push(entry);
+            }
+        }
+    }
+}
+
+/// A context's upper tree put on top of the shared base merge.
+struct Overlay<T> {
+    replaced: HashMap<usize, T>,
+    appended: Merge<T>,
+}
+
+impl<T> Default for Overlay<T> {
+    fn default() -> Self {
+        Self {
+            replaced: HashMap::new(),
+            appended: Merge::default(),
+        }
+    }
+}
+
+impl<T> Overlay<T> {
+    fn put(&mut self, base: &Merge<T>, key: &str, entry: T) {
+        if self.appended.index.contains_key(key) {
+            self.appended.put(key, entry);
+        } else if let Some(&i) = base.index.get(key) {
+            self.replaced.insert(i, entry);
+        } else {
+            self.appended.put(key, entry);
+        }
+    }
+
+    fn get<'s>(&'s self, base: &'s Merge<T>, key: &str) -> Option<(usize, &'s T)> {
+        if let Some(&i) = self.appended.index.get(key) {
+            return Some((base.entries.len() + i, &self.appended.entries[i]));
+        }
+        let i = *base.index.get(key)?;
+        Some((i, self.replaced.get(&i).unwrap_or(&base.entries[i])))
+    }
+
+    fn iter<'s>(&'s self, base: &'s Merge<T>) -> impl Iterator<Item = &'s T> + 's {
+        base.entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| self.replaced.get(&i).unwrap_or(e))
+            .chain(self.appended.entries.iter())
+    }
+}
+
+/// Subagent list: dynamic mode merges like skills; static mode keeps every build-time entry and
+/// appends only names not yet present.
+struct SubagentList {
+    /// Entries in list order (the built-in first).
+    entries: Vec<ListedSubagent>,
+    /// First entry of each id.
+    index: HashMap<String, usize>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolver
+
+/// The merges that do not depend on the namespace, built once for a workspace and a filesystem
+/// mode, and the per-tree upper merges, built on demand and shared between contexts.
+pub struct Resolver<'a> {
+    ws: &'a Workspace,
+    filesystem: FilesystemMode,
+    skill_base: Merge<MergedSkill>,
+    /// Loadable Layer 3 files per name (more than one: directory order decides).
+    shared_scan: HashMap<String, Vec<PathBuf>>,
+    subagent_base: SubagentList,
+    skill_overlays: Mutex<HashMap<Option<Tree>, Arc<Overlay<MergedSkill>>>>,
+    subagent_overlays: Mutex<HashMap<Tree, Arc<SubagentOverlay>>>,
+}
+
+/// Subagent entries the upper tree adds or replaces.
+#[derive(Default)]
+struct SubagentOverlay {
+    /// Dynamic mode: positions replaced in the base list.
+    replaced: HashMap<usize, ListedSubagent>,
+    appended: Vec<ListedSubagent>,
+    appended_index: HashMap<String, usize>,
+}
+
+fn skill_loadable(doc: &SkillDoc) -> bool {
+    doc.outcome.is_ok() && doc.name.is_some()
+}
+
+fn subagent_loadable(doc: &SubagentDoc) -> bool {
+    doc.outcome.is_ok() && !doc.id.is_empty()
+}
+
+/// `skills/<rel>` of a document, when it is below `skills/`.
+fn below<'d>(rel: &'d str, folder: &str) -> Option<&'d str> {
+    rel.strip_prefix(folder)?.strip_prefix('/')
+}
+
+impl<'a> Resolver<'a> {
+    pub fn new(ws: &'a Workspace, filesystem: FilesystemMode) -> Self {
+        let config = &ws.config;
+        // Layer 3, then the project half of Layer 4.
+        let mut skill_base: Merge<MergedSkill> = Merge::default();
+        let mut shared_scan: HashMap<String, Vec<PathBuf>> = HashMap::new();
+        if ws.files.contains_dir(&config.workspace.join("skills")) {
+            let source = workspace_dir_source(ws);
+            let mut layer3: Vec<(&str, &Arc<SkillDoc>)> = ws
+                .skills
+                .iter()
+                .filter(|d| d.location.tree == Tree::Shared)
+                .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
+                .filter(|(rel, _)| rel.matches('/').count() == 1)
+                .collect();
+            layer3.sort_by(|a, b| java_cmp(a.0, b.0));
+            for (_, doc) in layer3 {
+                if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
+                    shared_scan
+                        .entry(name.clone())
+                        .or_default()
+                        .push(doc.path.clone());
+                    skill_base.put(name, skill(doc, &source, Layer::SkillsFolderScan));
+                }
+            }
+        }
+        if config.features.default_workspace_skills && filesystem == FilesystemMode::Local {
+            for (_, doc) in project_skill_glob(ws) {
+                if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
+                    skill_base.put(
+                        name,
+                        skill(doc, WORKSPACE_NAMESPACED_SOURCE, Layer::ProjectGlob),
+                    );
+                }
+            }
+        }
+
+        let subagent_base = subagent_base(ws, filesystem);
+        Self {
+            ws,
+            filesystem,
+            skill_base,
+            shared_scan,
+            subagent_base,
+            skill_overlays: Mutex::new(HashMap::new()),
+            subagent_overlays: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The upper tree Layer 4 globs for `root` (`None`: Layer 4 is off).
+    fn skill_upper(&self, root: &EffectiveRoot) -> Option<Tree> {
+        let features = &self.ws.config.features;
+        if !features.default_workspace_skills {
+            return None;
+        }
+        Some(match (self.filesystem, &root.namespace) {
+            // `disableDynamicSkills()` freezes the merge at build with an empty namespace.
+            (FilesystemMode::Local, Some(ns)) if features.dynamic_skills => {
+                Tree::Namespace(ns.clone())
+            }
+            _ => Tree::Shared,
+        })
+    }
+
+    /// The upper tree the subagent filesystem scan globs for `root`.
+    fn subagent_upper(&self, root: &EffectiveRoot) -> Tree {
+        match (self.filesystem, &root.namespace) {
+            (FilesystemMode::Local, Some(ns)) => Tree::Namespace(ns.clone()),
+            _ => Tree::Shared,
+        }
+    }
+
+    /// The resolution of one context (its filesystem mode must be the resolver's).
+    pub fn resolve(self: &Arc<Self>, root: &EffectiveRoot) -> Resolution<'a> {
+        debug_assert_eq!(root.filesystem, self.filesystem);
+        let skill_upper = self.skill_upper(root);
+        let skills = {
+            let mut cache = self
+                .skill_overlays
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            cache
+                .entry(skill_upper.clone())
+                .or_insert_with(|| Arc::new(self.skill_overlay(skill_upper.as_ref())))
+                .clone()
+        };
+        let subagent_upper = self.subagent_upper(root);
+        let subagents = {
+            let mut cache = self
+                .subagent_overlays
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            cache
+                .entry(subagent_upper.clone())
+                .or_insert_with(|| Arc::new(self.subagent_overlay(&subagent_upper)))
+                .clone()
+        };
+        let config = &self.ws.config;
+        let files_root_base = match root.filesystem {
+            FilesystemMode::Local if config.features.shell_tool => {
+                Some(context::display_path(&config.workspace))
+            }
+            FilesystemMode::Sandbox => Some(root.root.clone()),
+            _ => None,
+        };
+        Resolution {
+            resolver: self.clone(),
+            root: root.clone(),
+            skill_upper,
+            subagent_upper,
+            skills,
+            subagents,
+            files_root_base,
+        }
+    }
+
+    fn skill_overlay(&self, upper: Option<&Tree>) -> Overlay<MergedSkill> {
+        let mut overlay = Overlay::default();
+        let Some(upper) = upper else {
+            return overlay;
+        };
+        let mut glob: Vec<(&str, &Arc<SkillDoc>)> = self
+            .ws
+            .skills
+            .iter()
+            .filter(|d| d.location.tree == *upper)
+            .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
+            .filter(|(rel, _)| !is_hidden_below_skills(rel))
+            .collect();
+        glob.sort_by(|a, b| java_cmp(a.0, b.0));
+        for (_, doc) in glob {
+            if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
+                overlay.put(
+                    &self.skill_base,
+                    name,
+                    skill(doc, WORKSPACE_NAMESPACED_SOURCE, Layer::WorkspaceGlob),
+                );
+            }
+        }
+        overlay
+    }
+
+    fn subagent_overlay(&self, upper: &Tree) -> SubagentOverlay {
+        let mut overlay = SubagentOverlay::default();
+        if !self.ws.config.features.subagents {
+            return overlay;
+        }
+        let base = &self.subagent_base;
+        let dynamic = self.ws.config.features.dynamic_subagents;
+        for doc in subagent_glob(self.ws, upper) {
+            if !subagent_loadable(doc) {
+                continue;
+            }
+            let entry = ListedSubagent {
+                id: doc.id.clone(),
+                doc: Some(doc.clone()),
+                layer: Some(Layer::WorkspaceGlob),
+            };
+            if let Some(&i) = overlay.appended_index.get(&doc.id) {
+                if dynamic {
+                    overlay.appended[i] = entry;
+                }
+            } else if let Some(&i) = base.index.get(&doc.id) {
+                if dynamic {
+                    overlay.replaced.insert(i, entry);
+                }
+            } else {
+                overlay
+                    .appended_index
+                    .insert(doc.id.clone(), overlay.appended.len());
+                overlay.appended.push(entry);
+            }
+        }
+        overlay
+    }
+}
+
+fn skill(doc: &Arc<SkillDoc>, source: &str, layer: Layer) -> MergedSkill {
+    MergedSkill {
+        doc: doc.clone(),
+        name: doc.name.clone().unwrap_or_default(),
+        source: source.to_string(),
+        workspace_native: layer != Layer::SkillsFolderScan,
+        layer,
+    }
+}
+
+/// The project half of Layer 4, in glob order, each project file replaced by the shared file of
+/// the same relative path when that exists (the overlay's re-read quirk).
+fn project_skill_glob(ws: &Workspace) -> Vec<(&str, &Arc<SkillDoc>)> {
+    let shared: HashMap<&str, &Arc<SkillDoc>> = ws
+        .skills
+        .iter()
+        .filter(|d| d.location.tree == Tree::Shared)
+        .map(|d| (d.location.rel.as_str(), d))
+        .collect();
+    let mut glob: Vec<(&str, &Arc<SkillDoc>)> = ws
+        .skills
+        .iter()
+        .filter(|d| d.location.tree == Tree::Project)
+        .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
+        .filter(|(rel, _)| !is_hidden_below_skills(rel))
+        .map(|(rel, d)| {
+            (
+                rel,
+                shared.get(d.location.rel.as_str()).copied().unwrap_or(d),
+            )
+        })
+        .collect();
+    glob.sort_by(|a, b| java_cmp(a.0, b.0));
+    glob
+}
+
+/// `.md` files below `subagents/` of `tree`, in path order (a file named `.md` is skipped).
+fn subagent_glob<'w>(ws: &'w Workspace, tree: &Tree) -> Vec<&'w Arc<SubagentDoc>> {
+    let mut glob: Vec<(&str, &Arc<SubagentDoc>)> = ws
+        .subagents
+        .iter()
+        .filter(|d| d.location.tree == *tree)
+        .filter_map(|d| below(&d.location.rel, "subagents").map(|rel| (rel, d)))
+        .filter(|(_, d)| d.path.file_name().is_some_and(|n| n != ".md"))
+        .collect();
+    glob.sort_by(|a, b| java_cmp(a.0, b.0));
+    glob.into_iter().map(|(_, d)| d).collect()
+}
+
+/// The shared file a project subagent is re-read as, when it exists.
+fn shared_twin<'w>(ws: &'w Workspace, doc: &SubagentDoc) -> Option<&'w Arc<SubagentDoc>> {
+    ws.subagent(&ws.path_in(&Tree::Shared, &doc.location.rel))
+}
+
+/// The built-in, the local-folder scan and the project half of the filesystem scan.
+fn subagent_base(ws: &Workspace, filesystem: FilesystemMode) -> SubagentList {
+    let config = &ws.config;
+    let mut list = SubagentList {
+        entries: vec![ListedSubagent {
+            id: GENERAL_PURPOSE.to_string(),
+            doc: None,
+            layer: None,
+        }],
+        index: HashMap::from([(GENERAL_PURPOSE.to_string(), 0)]),
+    };
+    if !config.features.subagents {
+        return list;
+    }
+    let local_scan: Vec<&Arc<SubagentDoc>> = subagent_glob(ws, &Tree::Shared)
+        .into_iter()
+        .filter(|d| d.location.rel.matches('/').count() == 1)
+        .collect();
+    let lower: Vec<&Arc<SubagentDoc>> = if filesystem == FilesystemMode::Local {
+        subagent_glob(ws, &Tree::Project)
+            .into_iter()
+            .map(|d| shared_twin(ws, d).unwrap_or(d))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let dynamic = config.features.dynamic_subagents;
+    let put = |doc: &Arc<SubagentDoc>, layer: Layer, list: &mut SubagentList| {
+        if !subagent_loadable(doc) {
+            return;
+        }
+        let entry = ListedSubagent {
+            id: doc.id.clone(),
+            doc: Some(doc.clone()),
+            layer: Some(layer),
+        };
+        match list.index.get(&doc.id) {
+            Some(&i) if dynamic => list.entries[i] = entry,
+            // Static mode: build-time entries are all kept (a duplicate is listed twice); the
+            // per-call scan only appends names not yet present.
+            Some(_) if layer == Layer::SubagentsFolderScan => list.entries.push(entry),
+            Some(_) => {}
+            None => {
+                list.index.insert(doc.id.clone(), list.entries.len());
+                list.entries.push(entry);
+            }
+        }
+    };
+    for doc in local_scan {
+        put(doc, Layer::SubagentsFolderScan, &mut list);
+    }
+    for doc in lower {
+        put(doc, Layer::ProjectGlob, &mut list);
+    }
+    list
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolution
+
+/// The outcome of every skill and subagent file for one context.
+pub struct Resolution<'r> {
+    resolver: Arc<Resolver<'r>>,
+    pub root: EffectiveRoot,
+    /// The tree Layer 4's upper half globs (`None`: Layer 4 is off).
+    pub skill_upper: Option<Tree>,
+    /// The tree the subagent filesystem scan's upper half globs.
+    pub subagent_upper: Tree,
+    skills: Arc<Overlay<MergedSkill>>,
+    subagents: Arc<SubagentOverlay>,
+    files_root_base: Option<String>,
+}
+
+impl<'r> Resolution<'r> {
+    fn ws(&self) -> &'r Workspace {
+        self.resolver.ws
+    }
+
+    /// The loaded skills in merge order: what the prompt renders.
+    pub fn skills(&self) -> Vec<&MergedSkill> {
+        self.skills.iter(&self.resolver.skill_base).collect()
+    }
+
+    /// The loaded skill of this name, with its position.
+    pub fn skill_named(&self, name: &str) -> Option<(usize, &MergedSkill)> {
+        self.skills.get(&self.resolver.skill_base, name)
+    }
+
+    /// `<files-root>` of a loaded skill (harness-spec §2.5): raw path, spaces not escaped.
+    pub fn files_root(&self, skill: &MergedSkill) -> Option<String> {
+        let base = self.files_root_base.as_ref()?;
+        Some(if skill.workspace_native {
+            format!("{base}/skills/{}", skill.name)
+        } else {
+            format!("{base}/.skills-cache/{}/{}", skill.source, skill.name)
+        })
+    }
+
+    /// The other Layer 3 files a loaded skill's name ties with (the JVM's directory order picks).
+    pub fn directory_order_ties(&self, skill: &MergedSkill) -> Vec<PathBuf> {
+        if skill.layer != Layer::SkillsFolderScan {
+            return Vec::new();
+        }
+        match self.resolver.shared_scan.get(&skill.name) {
+            Some(paths) if paths.len() > 1 => paths
+                .iter()
+                .filter(|p| **p != skill.doc.path)
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The subagent entries of one reasoning step, in list order (visible or not).
+    pub fn subagents(&self) -> Vec<&ListedSubagent> {
+        let base = &self.resolver.subagent_base;
+        base.entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| self.subagents.replaced.get(&i).unwrap_or(e))
+            .chain(self.subagents.appended.iter())
+            .collect()
+    }
+
+    /// Which layers of this context scan a skill file, or why none does.
+    fn skill_scan(&self, doc: &SkillDoc) -> Result<(), NotScanned> {
+        let ws = self.ws();
+        let features = &ws.config.features;
+        let Some(rel) = below(&doc.location.rel, "skills") else {
+            return Err(NotScanned::HiddenFolder);
+        };
+        let hidden = is_hidden_below_skills(rel);
+        let upper = self.skill_upper.as_ref();
+        match &doc.location.tree {
+            Tree::Shared => {
+                let direct = rel.matches('/').count() == 1;
+                // The project half of the glob re-reads a project file as `<ws>/<rel>` when that
+                // exists: a shared file the upper half does not see can still load that way.
+                let via_project = self.resolver.filesystem == FilesystemMode::Local
+                    && features.default_workspace_skills
+                    && !hidden
+                    && ws
+                        .skill(&ws.path_in(&Tree::Project, &doc.location.rel))
+                        .is_some_and(|d| d.location.tree == Tree::Project);
+                if direct || via_project || (upper == Some(&Tree::Shared) && !hidden) {
+                    Ok(())
+                } else if hidden {
+                    Err(NotScanned::HiddenFolder)
+                } else {
+                    Err(NotScanned::NestedInSharedFolder {
+                        upper: upper.cloned(),
+                    })
+                }
+            }
+            Tree::Project => {
+                if self.resolver.filesystem != FilesystemMode::Local {
+                    Err(NotScanned::FilesystemMode {
+                        mode: self.resolver.filesystem,
+                    })
+                } else if !features.default_workspace_skills {
+                    Err(NotScanned::WorkspaceRepositoryOff)
+                } else if hidden {
+                    Err(NotScanned::HiddenFolder)
+                } else {
+                    let twin = ws.path_in(&Tree::Shared, &doc.location.rel);
+                    if ws.skill(&twin).is_some() {
+                        Err(NotScanned::ReadThroughWorkspace { instead: twin })
+                    } else {
+                        Ok(())
+                    }
+                }
+            }
+            Tree::Namespace(ns) => match upper {
+                None => Err(NotScanned::WorkspaceRepositoryOff),
+                Some(Tree::Namespace(own)) if own == ns => {
+                    if hidden {
+                        Err(NotScanned::HiddenFolder)
+                    } else {
+                        Ok(())
+                    }
+                }
+                Some(Tree::Namespace(_)) => Err(NotScanned::OtherNamespace {
+                    namespace: ns.clone(),
+                }),
+                _ => Err(self.no_namespace_reason(true)),
+            },
+        }
+    }
+
+    /// Why a per-user folder is not read when the upper tree is the shared one.
+    fn no_namespace_reason(&self, skills: bool) -> NotScanned {
+        if self.resolver.filesystem != FilesystemMode::Local {
+            NotScanned::FilesystemMode {
+                mode: self.resolver.filesystem,
+            }
+        } else if self.root.namespace.is_none() {
+            NotScanned::EmptyNamespace
+        } else if skills {
+            NotScanned::FrozenMerge
+        } else {
+            NotScanned::EmptyNamespace
+        }
+    }
+
+    /// What happens to a skill file in this context.
+    pub fn skill_outcome(&self, doc: &SkillDoc) -> Outcome {
+        if let Err(reason) = self.skill_scan(doc) {
+            return Outcome::NotScanned(reason);
+        }
+        let name = match (&doc.name, skill_loadable(doc)) {
+            (Some(name), true) => name,
+            _ => return dropped(self.ws(), &doc.path, &doc.diagnostics),
+        };
+        let Some((position, winner)) = self.skill_named(name) else {
+            // Scanned and loadable always puts the name; kept total for safety.
+            return Outcome::Shadowed {
+                by: None,
+                by_directory_order: false,
+            };
+        };
+        let ties = self.directory_order_ties(winner);
+        if winner.doc.path == doc.path {
+            Outcome::Loaded(Loaded {
+                id: format!("{}_{}", winner.name, winner.source),
+                layer: winner.layer,
+                position,
+                files_root: self.files_root(winner),
+                directory_order_ties: ties,
+                listed: true,
+            })
+        } else {
+            Outcome::Shadowed {
+                by_directory_order: ties.contains(&doc.path),
+                by: Some(winner.doc.path.clone()),
+            }
+        }
+    }
+
+    /// Every skill file with its outcome, in path order.
+    pub fn skill_outcomes(&self) -> impl Iterator<Item = (&'r Arc<SkillDoc>, Outcome)> + '_ {
+        self.ws().skills.iter().map(|d| (d, self.skill_outcome(d)))
+    }
+
+    fn subagent_scan(&self, doc: &SubagentDoc) -> Result<(), NotScanned> {
+        let ws = self.ws();
+        if !ws.config.features.subagents {
+            return Err(NotScanned::SubagentsOff);
+        }
+        let upper = &self.subagent_upper;
+        match &doc.location.tree {
+            Tree::Shared => {
+                let direct = doc.location.rel.matches('/').count() == 1;
+                let via_project = self.resolver.filesystem == FilesystemMode::Local
+                    && ws
+                        .subagent(&ws.path_in(&Tree::Project, &doc.location.rel))
+                        .is_some_and(|d| d.location.tree == Tree::Project);
+                if direct || via_project || *upper == Tree::Shared {
+                    Ok(())
+                } else {
+                    Err(NotScanned::NestedInSharedFolder {
+                        upper: Some(upper.clone()),
+                    })
+                }
+            }
+            Tree::Project => {
+                if self.resolver.filesystem != FilesystemMode::Local {
+                    Err(NotScanned::FilesystemMode {
+                        mode: self.resolver.filesystem,
+                    })
+                } else if let Some(twin) = shared_twin(ws, doc) {
+                    Err(NotScanned::ReadThroughWorkspace {
+                        instead: twin.path.clone(),
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            Tree::Namespace(ns) => match upper {
+                Tree::Namespace(own) if own == ns => Ok(()),
+                Tree::Namespace(_) => Err(NotScanned::OtherNamespace {
+                    namespace: ns.clone(),
+                }),
+                _ => Err(self.no_namespace_reason(false)),
+            },
+        }
+    }
+
+    /// What happens to a subagent file in this context (one lookup in [`Self::subagent_outcomes`]).
+    pub fn subagent_outcome(&self, doc: &SubagentDoc) -> Outcome {
+        self.subagent_outcomes()
+            .into_iter()
+            .find(|(d, _)| d.path == doc.path)
+            .map(|(_, o)| o)
+            // A document of another snapshot: none of this workspace's folders holds it.
+            .unwrap_or(Outcome::NotScanned(NotScanned::OtherNamespace {
+                namespace: String::new(),
+            }))
+    }
+
+    /// Every subagent file with its outcome, in path order.
+    pub fn subagent_outcomes(&self) -> Vec<(&'r Arc<SubagentDoc>, Outcome)> {
+        if !self.ws().config.features.subagents {
+            return self
+                .ws()
+                .subagents
+                .iter()
+                .map(|d| (d, Outcome::NotScanned(NotScanned::SubagentsOff)))
+                .collect();
+        }
+        // One pass over the list instead of a search per file.
+        let list = self.subagents();
+        let mut position: HashMap<&Path, (usize, &ListedSubagent)> = HashMap::new();
+        let mut first_of: HashMap<&str, Option<&Path>> = HashMap::new();
+        for (i, entry) in list.iter().enumerate() {
+            if let Some(doc) = &entry.doc {
+                position.entry(doc.path.as_path()).or_insert((i, entry));
+            }
+            first_of
+                .entry(entry.id.as_str())
+                .or_insert(entry.doc.as_ref().map(|d| d.path.as_path()));
+        }
+        self.ws()
+            .subagents
+            .iter()
+            .map(|doc| {
+                let outcome = match self.subagent_scan(doc) {
+                    Err(reason) => Outcome::NotScanned(reason),
+                    Ok(()) if !subagent_loadable(doc) => {
+                        dropped(self.ws(), &doc.path, &doc.diagnostics)
+                    }
+                    Ok(()) => match position.get(doc.path.as_path()) {
+                        Some((i, entry)) => Outcome::Loaded(Loaded {
+                            id: doc.id.clone(),
+                            layer: entry.layer.unwrap_or(Layer::WorkspaceGlob),
+                            position: *i,
+                            files_root: None,
+                            directory_order_ties: Vec::new(),
+                            listed: entry.is_visible(),
+                        }),
+                        None => Outcome::Shadowed {
+                            by: first_of
+                                .get(doc.id.as_str())
+                                .copied()
+                                .flatten()
+                                .map(Path::to_path_buf),
+                            by_directory_order: false,
+                        },
+                    },
+                };
+                (doc, outcome)
+            })
+            .collect()
+    }
+}
+
+/// Skill or subagent: the two kinds of file a resolution answers for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Skill,
+    Subagent,
+}
+
+impl NotScanned {
+    /// The rule that reports this outcome (codes of the catalog).
+    pub fn rule_code(&self, kind: Kind) -> &'static str {
+        match (self, kind) {
+            (NotScanned::NestedInSharedFolder { .. }, Kind::Skill) => "SK017",
+            (NotScanned::NestedInSharedFolder { .. }, Kind::Subagent) => "SA007",
+            (NotScanned::HiddenFolder, _) => "SK018",
+            (NotScanned::ReadThroughWorkspace { .. }, Kind::Skill) => "XR005",
+            (NotScanned::ReadThroughWorkspace { .. }, Kind::Subagent) => "XR007",
+            (_, Kind::Skill) => "SK026",
+            (_, Kind::Subagent) => "SA022",
+        }
+    }
+
+    /// Why nothing reads the file. `ns_label` stands in for the context's namespace in paths
+    /// (`<user>` when the context represents every user).
+    pub fn describe(&self, ws: &Workspace, kind: Kind, ns_label: Option<&str>) -> String {
+        let folder = match kind {
+            Kind::Skill => "skills",
+            Kind::Subagent => "subagents",
+        };
+        let ws_dir = context::display_path(&ws.config.workspace);
+        let reads = |tree: &Tree| match tree {
+            Tree::Namespace(ns) => format!("`{ws_dir}/{}/{folder}`", ns_label.unwrap_or(ns)),
+            _ => format!("`{ws_dir}/{folder}`"),
+        };
+        match self {
+            NotScanned::NestedInSharedFolder { upper } => {
+                let direct = match kind {
+                    Kind::Skill => "the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`",
+                    Kind::Subagent => "the local scan reads only `subagents/*.md`",
+                };
+                let glob = match upper {
+                    Some(tree) => format!("the recursive glob reads {}", reads(tree)),
+                    None => "the namespaced repository is off (`features.default_workspace_skills = false`)".to_string(),
+                };
+                format!("nested below the shared `{folder}/` folder: {direct}, and {glob}")
+            }
+            NotScanned::HiddenFolder => {
+                "below a `skills/` folder starting with `_` or `.`: the namespaced repository skips it".to_string()
+            }
+            NotScanned::OtherNamespace { namespace } => {
+                format!("in the per-user folder `{namespace}`, which only its own calls read")
+            }
+            NotScanned::EmptyNamespace => format!(
+                "in a per-user folder, and the call's namespace is empty: the glob reads `{ws_dir}/{folder}`"
+            ),
+            NotScanned::FrozenMerge => format!(
+                "in a per-user folder, and the skill merge is frozen at build with an empty namespace \
+                 (`features.dynamic_skills = false`): the glob reads `{ws_dir}/{folder}`"
+            ),
+            NotScanned::FilesystemMode { mode } => format!(
+                "the {} filesystem reads `{folder}/` from the shared workspace only (per-user and project folders are not part of it)",
+                mode.as_str()
+            ),
+            NotScanned::WorkspaceRepositoryOff => {
+                "only the namespaced repository reads per-user and project folders, and it is off \
+                 (`features.default_workspace_skills = false`)"
+                    .to_string()
+            }
+            NotScanned::ReadThroughWorkspace { instead } => format!(
+                "the overlay re-reads this relative path through the workspace and gets `{}` instead",
+                instead.display()
+            ),
+            NotScanned::SubagentsOff => "subagents are off (`features.subagents = false`)".to_string(),
+        }
+    }
+}
+
+/// The rule that says why a scanned file is dropped: its first error, else the file-content rule.
+fn dropped(ws: &Workspace, path: &Path, diagnostics: &[crate::base::Diagnostic]) -> Outcome {
+    if let Some(d) = diagnostics.iter().find(|d| d.severity == Severity::Error) {
+        return Outcome::Dropped {
+            rule: d.code,
+            range: d.range,
+        };
+    }
+    let rule = match ws.files.get(path).map(|e| &e.content) {
+        Some(FileContent::TooLarge { .. }) => "WS005",
+        Some(FileContent::Unreadable { .. }) => "WS007",
+        _ => "WS004",
+    };
+    Outcome::Dropped {
+        rule,
+        range: TextRange::empty(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Config, Scope};
+    use crate::context::{effective_root, SessionContext};
+
+    const W: &str = "/p/.agentscope/workspace";
+
+    fn snapshot(files: &[(&str, &str)], edit: impl FnOnce(&mut Config)) -> Workspace {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.name = Some("assistant".into());
+        edit(&mut config);
+        Workspace::from_texts(config, files.iter().copied())
+    }
+
+    fn root_for(ws: &Workspace, user: Option<&str>, scope: Scope) -> EffectiveRoot {
+        let mut ctx = SessionContext::from_config(&ws.config);
+        ctx.user_id = user.map(str::to_string);
+        ctx.scope = scope;
+        effective_root(&ws.config, &ctx).unwrap()
+    }
+
+    fn skill(n: &str) -> String {
+        format!("---\nname: {n}\ndescription: d {n}\n---\nbody\n")
+    }
+
+    #[test]
+    fn nested_shared_skill_is_not_scanned_in_user_scope_and_loaded_in_agent_scope() {
+        let text = skill("deep");
+        let ws = snapshot(
+            &[(&format!("{W}/skills/group/deep/SKILL.md"), &text)],
+            |_| {},
+        );
+        let doc = &ws.skills[0];
+        let user = root_for(&ws, Some("alice"), Scope::User);
+        assert_eq!(
+            resolve(&ws, &user).skill_outcome(doc),
+            Outcome::NotScanned(NotScanned::NestedInSharedFolder {
+                upper: Some(Tree::Namespace("alice".into()))
+            })
+        );
+        let agent = root_for(&ws, None, Scope::Agent);
+        let Outcome::Loaded(loaded) = resolve(&ws, &agent).skill_outcome(doc) else {
+            panic!("not loaded");
+        };
+        assert_eq!(loaded.id, "deep_workspace-namespaced");
+        assert_eq!(
+            loaded.files_root.as_deref(),
+            Some(format!("{W}/skills/deep").as_str())
+        );
+    }
+
+    #[test]
+    fn layer3_name_ties_are_decided_by_directory_order() {
+        let x = skill("x");
+        let ws = snapshot(
+            &[
+                (&format!("{W}/skills/a/SKILL.md"), &x),
+                (&format!("{W}/skills/b/SKILL.md"), &x),
+            ],
+            |_| {},
+        );
+        let user = root_for(&ws, Some("alice"), Scope::User);
+        let res = resolve(&ws, &user);
+        let a = res.skill_outcome(&ws.skills[0]);
+        let b = res.skill_outcome(&ws.skills[1]);
+        assert_eq!(
+            a,
+            Outcome::Shadowed {
+                by: Some(PathBuf::from(format!("{W}/skills/b/SKILL.md"))),
+                by_directory_order: true
+            }
+        );
+        let Outcome::Loaded(b) = b else { panic!() };
+        assert_eq!(
+            b.directory_order_ties,
+            vec![PathBuf::from(format!("{W}/skills/a/SKILL.md"))]
+        );
+        // With the agent scope Layer 4 re-reads both, sorted: the winner is decided.
+        let agent = root_for(&ws, None, Scope::Agent);
+        let res = resolve(&ws, &agent);
+        assert_eq!(
+            res.skill_outcome(&ws.skills[0]),
+            Outcome::Shadowed {
+                by: Some(PathBuf::from(format!("{W}/skills/b/SKILL.md"))),
+                by_directory_order: false
+            }
+        );
+    }
+
+    #[test]
+    fn per_user_overlays_share_the_base_merge() {
+        let (a, b) = (skill("a"), skill("b"));
+        let ws = snapshot(
+            &[
+                (&format!("{W}/skills/a/SKILL.md"), &a),
+                (&format!("{W}/skills/b/SKILL.md"), &b),
+                (&format!("{W}/alice/skills/a/SKILL.md"), &a),
+                (&format!("{W}/bob/skills/c/SKILL.md"), &skill("c")),
+            ],
+            |_| {},
+        );
+        let resolver = Arc::new(Resolver::new(&ws, FilesystemMode::Local));
+        let alice = resolver.resolve(&root_for(&ws, Some("alice"), Scope::User));
+        let names: Vec<(&str, &str)> = alice
+            .skills()
+            .iter()
+            .map(|s| (s.name.as_str(), s.source.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("a", "workspace-namespaced"),
+                ("b", "filesystem-workspace_skills")
+            ]
+        );
+        let bob = resolver.resolve(&root_for(&ws, Some("bob"), Scope::User));
+        assert_eq!(bob.skills().len(), 3);
+        let alice_doc = ws
+            .skills
+            .iter()
+            .find(|d| d.path.starts_with(format!("{W}/alice")))
+            .unwrap();
+        assert_eq!(
+            bob.skill_outcome(alice_doc),
+            Outcome::NotScanned(NotScanned::OtherNamespace {
+                namespace: "alice".into()
+            })
+        );
+        let agent = resolve(&ws, &root_for(&ws, None, Scope::Agent));
+        assert_eq!(
+            agent.skill_outcome(alice_doc),
+            Outcome::NotScanned(NotScanned::EmptyNamespace)
+        );
+    }
+
+    #[test]
+    fn subagent_outcomes_in_both_modes() {
+        let ws = |dynamic: bool| {
+            snapshot(
+                &[
+                    (
+                        &format!("{W}/subagents/general-purpose.md"),
+                        "---\ndescription: mine\n---\n",
+                    ),
+                    (&format!("{W}/subagents/z.md"), "---\ndescription: z\n---\n"),
+                    (
+                        &format!("{W}/subagents/deep/y.md"),
+                        "---\ndescription: y\n---\n",
+                    ),
+                    (
+                        &format!("{W}/alice/subagents/deep/z.md"),
+                        "---\ndescription: alice z\n---\n",
+                    ),
+                ],
+                |c| c.features.dynamic_subagents = dynamic,
+            )
+        };
+        let dynamic = ws(true);
+        let root = root_for(&dynamic, Some("alice"), Scope::User);
+        let res = resolve(&dynamic, &root);
+        let ids: Vec<&str> = res.subagents().iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, vec!["general-purpose", "z"]);
+        let outcomes = res.subagent_outcomes();
+        let kinds: Vec<(&str, &str)> = outcomes
+            .iter()
+            .map(|(d, o)| {
+                (
+                    d.location.rel.as_str(),
+                    match o {
+                        Outcome::Loaded(_) => "loaded",
+                        Outcome::Shadowed { .. } => "shadowed",
+                        Outcome::NotScanned(_) => "not-scanned",
+                        Outcome::Dropped { .. } => "dropped",
+                    },
+                )
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                ("subagents/deep/z.md", "loaded"),
+                ("subagents/deep/y.md", "not-scanned"),
+                ("subagents/general-purpose.md", "loaded"),
+                ("subagents/z.md", "shadowed"),
+            ]
+        );
+        let fixed = ws(false);
+        let root = root_for(&fixed, Some("alice"), Scope::User);
+        let res = resolve(&fixed, &root);
+        let ids: Vec<&str> = res.subagents().iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, vec!["general-purpose", "general-purpose", "z"]);
+        let alice_z = fixed
+            .subagents
+            .iter()
+            .find(|d| d.path.starts_with(format!("{W}/alice")))
+            .unwrap();
+        assert_eq!(
+            res.subagent_outcome(alice_z),
+            Outcome::Shadowed {
+                by: Some(PathBuf::from(format!("{W}/subagents/z.md"))),
+                by_directory_order: false
+            }
+        );
+    }
+}

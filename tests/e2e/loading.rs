@@ -1,0 +1,308 @@
+//! The check and the preview agree on which skill and subagent files a session loads: the real
+//! binary on `tests/fixtures/loading-cases` (see its CASE.md), once in its default `user` scope
+//! and once under scope `agent`, for each case where the check used to state one outcome
+//! whatever the context. Every assertion is an exact output line or block.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use crate::check::copy_tree;
+use crate::support::fixture;
+
+/// The fixture copied to a temporary folder, under `scope` (`user` is the fixture's default).
+struct Case {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+}
+
+impl Case {
+    fn new(scope: &str) -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("loading-cases");
+        copy_tree(&fixture("loading-cases"), &dir);
+        if scope != "user" {
+            let toml = dir.join("agentws.toml");
+            let text = std::fs::read_to_string(&toml).unwrap();
+            std::fs::write(&toml, format!("{text}\n[isolation]\nscope = \"{scope}\"\n")).unwrap();
+        }
+        Case { _tmp: tmp, dir }
+    }
+
+    fn ws(&self) -> String {
+        self.dir.join(".agentscope/workspace").display().to_string()
+    }
+
+    /// `agentws check --format concise`, lines of diagnostics about `file` (workspace-relative).
+    fn check_lines(&self, file: &str) -> Vec<String> {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .args(["check", "--format", "concise"])
+            .arg(&self.dir)
+            .output()
+            .unwrap();
+        let prefix = format!("{}/{file}:", self.ws());
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix(&prefix))
+            .map(|l| l.replace(&self.ws(), "{WS}"))
+            .collect()
+    }
+
+    fn preview(&self, extra: &[&str]) -> (String, Value) {
+        let run = |format: &str| {
+            Command::cargo_bin("agentws")
+                .unwrap()
+                .arg("preview")
+                .arg(&self.dir)
+                .args([
+                    "--user",
+                    "alice",
+                    "--date",
+                    "2026-08-22",
+                    "--os",
+                    "Linux 6",
+                    "--tmp-dir",
+                    "/tmp",
+                    "--format",
+                    format,
+                ])
+                .args(extra)
+                .output()
+                .unwrap()
+        };
+        let text = String::from_utf8(run("text").stdout)
+            .unwrap()
+            .replace(&self.ws(), "{WS}");
+        let json: Value = serde_json::from_slice(&run("json").stdout).unwrap();
+        (text, json)
+    }
+}
+
+/// The `(rule, path)` of every `not-rendered` note, paths relative to the workspace.
+fn not_rendered(json: &Value, ws: &str) -> Vec<(String, String)> {
+    json["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["code"] == "not-rendered")
+        .map(|n| {
+            (
+                n["rule"].as_str().unwrap_or_default().to_string(),
+                n["path"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .trim_start_matches(ws)
+                    .to_string(),
+            )
+        })
+        .collect()
+}
+
+fn skill_block(name: &str, id: &str, files_root: &str, description: &str) -> String {
+    format!(
+        "<skill>\n  <name>{name}</name>\n  <description>{description}</description>\n  \
+         <skill-id>{id}</skill-id>\n  <files-root>{files_root}</files-root>\n</skill>\n"
+    )
+}
+
+#[test]
+fn nested_files_are_loaded_for_no_user_in_user_scope_and_for_every_call_in_agent_scope() {
+    let user = Case::new("user");
+    assert_eq!(
+        user.check_lines("skills/group/nested/SKILL.md"),
+        vec![
+            "2:7: error[SK017] not loaded for any user (scope `user`): nested below the shared `skills/` folder: \
+             the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`, and the recursive glob \
+             reads `{WS}/<user>/skills`"
+        ]
+    );
+    assert_eq!(
+        user.check_lines("subagents/team/lead.md"),
+        vec![
+            "1:1: error[SA007] not loaded for any user (scope `user`): nested below the shared `subagents/` folder: \
+             the local scan reads only `subagents/*.md`, and the recursive glob reads `{WS}/<user>/subagents`"
+        ]
+    );
+    let (text, json) = user.preview(&[]);
+    assert!(!text.contains("<name>nested</name>"), "{text}");
+    assert!(!text.contains("- `lead`"), "{text}");
+    let notes = not_rendered(&json, &user.ws());
+    assert!(notes.contains(&("SK017".into(), "/skills/group/nested/SKILL.md".into())));
+    assert!(notes.contains(&("SA007".into(), "/subagents/team/lead.md".into())));
+
+    let agent = Case::new("agent");
+    assert_eq!(
+        agent.check_lines("skills/group/nested/SKILL.md"),
+        vec![
+            "2:7: warning[SK017] nested: loaded for every call (scope `agent`) only through the recursive glob of \
+             `{WS}/skills` (the direct scan does not see it); its `<files-root>` `skills/<name>` is not its folder, \
+             and with scope `user` or `session` no call would load it"
+        ]
+    );
+    assert_eq!(
+        agent.check_lines("subagents/team/lead.md"),
+        vec![
+            "1:1: info[SA007] nested: loaded for every call (scope `agent`) only through the recursive glob of \
+             `{WS}/subagents` (the direct scan does not see it); with scope `user` or `session` no call would load it"
+        ]
+    );
+    let (text, json) = agent.preview(&[]);
+    assert!(text.contains(&skill_block(
+        "nested",
+        "nested_workspace-namespaced",
+        "{WS}/skills/nested",
+        "A nested skill."
+    )));
+    assert!(text.contains("- `lead`: Leads the team.\n"));
+    assert!(!not_rendered(&json, &agent.ws())
+        .iter()
+        .any(|(_, p)| p.contains("nested") || p.contains("lead")));
+}
+
+#[test]
+fn a_name_folder_mismatch_misleads_only_where_the_namespaced_repository_serves_the_skill() {
+    let user = Case::new("user");
+    assert_eq!(
+        user.check_lines("skills/pdf-invoices/SKILL.md"),
+        Vec::<String>::new()
+    );
+    let (text, _) = user.preview(&[]);
+    assert!(text.contains(&skill_block(
+        "invoice-pdf",
+        "invoice-pdf_filesystem-workspace_skills",
+        "{WS}/.skills-cache/filesystem-workspace_skills/invoice-pdf",
+        "Produce a PDF invoice."
+    )));
+
+    let agent = Case::new("agent");
+    assert_eq!(
+        agent.check_lines("skills/pdf-invoices/SKILL.md"),
+        vec![
+            "2:7: warning[SK016] the skill is named `invoice-pdf` but its folder is `pdf-invoices`; for every call \
+             (scope `agent`) the namespaced repository serves it and the prompt advertises `<files-root>` \
+             `{WS}/skills/invoice-pdf`, a folder that does not exist"
+        ]
+    );
+    let (text, _) = agent.preview(&[]);
+    assert!(text.contains(&skill_block(
+        "invoice-pdf",
+        "invoice-pdf_workspace-namespaced",
+        "{WS}/skills/invoice-pdf",
+        "Produce a PDF invoice."
+    )));
+}
+
+#[test]
+fn dashes_in_a_value_are_a_warning_when_the_skill_still_loads() {
+    let user = Case::new("user");
+    assert_eq!(
+        user.check_lines("skills/summary/SKILL.md"),
+        vec![
+            "3:34: warning[SK006] this `---` closes the frontmatter: the runtime ends the YAML at the first `---` \
+             anywhere after the opening line; the keys after it (`license`) are lost; everything after it, including \
+             the intended closing `---` line, becomes the body; `name` and `description` survive, so the runtime \
+             loads the skill with the description `Summarise a booking`"
+        ]
+    );
+    let (text, json) = user.preview(&[]);
+    assert!(text.contains(&skill_block(
+        "summary",
+        "summary_filesystem-workspace_skills",
+        "{WS}/.skills-cache/filesystem-workspace_skills/summary",
+        "Summarise a booking"
+    )));
+    assert!(!not_rendered(&json, &user.ws())
+        .iter()
+        .any(|(_, p)| p.contains("summary")));
+}
+
+#[test]
+fn a_same_name_pair_of_the_shared_folder_is_a_directory_order_tie_only_where_nothing_later_decides()
+{
+    let user = Case::new("user");
+    let tie = |other: &str| {
+        format!(
+            "2:7: warning[XR012] skill `twin` is also defined in `skills/{other}/SKILL.md` of the shared `skills/` \
+             folder; for any user (scope `user`) nothing later in the merge decides, so the JVM's directory-listing \
+             order picks the winner (the preview shows the last in Java `String` order)"
+        )
+    };
+    assert_eq!(
+        user.check_lines("skills/twin-a/SKILL.md"),
+        vec![tie("twin-b")]
+    );
+    assert_eq!(
+        user.check_lines("skills/twin-b/SKILL.md"),
+        vec![tie("twin-a")]
+    );
+    let (text, json) = user.preview(&[]);
+    assert!(text.contains("<name>twin</name>\n  <description>Twin B.</description>"));
+    let notes = json["notes"].as_array().unwrap();
+    let tie_note = notes
+        .iter()
+        .find(|n| n["code"] == "directory-order" && n["rule"] == "XR012")
+        .expect("a directory-order note for the tie");
+    assert_eq!(
+        tie_note["message"].as_str().unwrap().replace(&user.ws(), "{WS}"),
+        "skill `twin` is also defined by `{WS}/skills/twin-a/SKILL.md` in the shared `skills/` folder: the JVM's \
+         directory-listing order decides which one wins; the preview shows `{WS}/skills/twin-b/SKILL.md`, the last \
+         in Java `String` order"
+    );
+    assert!(notes.iter().any(|n| n["code"] == "directory-order"
+        && n["message"]
+            == "skills of the shared `skills/` folder (Layer 3) come in the JVM's directory-listing order at run \
+                time; the preview lists them in Java `String` order of their `<folder>/SKILL.md` path"));
+    assert!(not_rendered(&json, &user.ws())
+        .contains(&("XR012".into(), "/skills/twin-a/SKILL.md".into())));
+
+    // Under scope `agent` Layer 4 re-reads both in path order: `twin-b` wins, decided.
+    let agent = Case::new("agent");
+    assert_eq!(
+        agent.check_lines("skills/twin-a/SKILL.md"),
+        vec![
+            "2:7: warning[XR005] skill `twin` is also defined in the shared workspace (`skills/twin-b/SKILL.md`), \
+             which wins for every caller"
+        ]
+    );
+    // The winner is served by the namespaced repository there, which advertises its name.
+    assert_eq!(
+        agent.check_lines("skills/twin-b/SKILL.md"),
+        vec![
+            "2:7: warning[SK016] the skill is named `twin` but its folder is `twin-b`; for every call (scope \
+             `agent`) the namespaced repository serves it and the prompt advertises `<files-root>` `{WS}/skills/twin`, \
+             a folder that does not exist"
+        ]
+    );
+    let (_, json) = agent.preview(&[]);
+    assert!(!json["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n["rule"] == "XR012"));
+}
+
+#[test]
+fn a_missing_agents_md_is_a_note() {
+    let case = Case::new("user");
+    std::fs::remove_file(Path::new(&case.ws()).join("AGENTS.md")).unwrap();
+    let (_, json) = case.preview(&[]);
+    let note = json["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["rule"] == "WS002")
+        .expect("a note for the missing AGENTS.md");
+    assert_eq!(note["code"], "not-rendered");
+    assert_eq!(
+        note["message"]
+            .as_str()
+            .unwrap()
+            .replace(&case.ws(), "{WS}")
+            .replace(&case.dir.display().to_string(), "{P}"),
+        "no AGENTS.md for this call: neither `{WS}/alice/AGENTS.md`, `{P}/AGENTS.md` nor `{WS}/AGENTS.md` exists; \
+         `<agents_context>` is empty"
+    );
+}
