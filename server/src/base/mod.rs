@@ -4,6 +4,7 @@
 pub mod diagnostic;
 pub mod files;
 pub mod pathutil;
+pub mod suggest;
 pub mod text;
 
 pub use diagnostic::{Diagnostic, FileEdit, Fix, Related, Severity};

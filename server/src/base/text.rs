@@ -81,49 +81,56 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        let mut i = 0;
+        let mut index = Self {
+            line_starts: vec![0],
+            len: 0,
+        };
+        index.scan(text.as_bytes());
+        index
+    }
+
+    /// Records the line starts of `bytes[self.len..]` and covers all of `bytes`. Only called with
+    /// an end that never splits `\r\n` (a line end or the end of the text), so continuing a scan
+    /// gives the same starts as one scan of the whole.
+    fn scan(&mut self, bytes: &[u8]) {
+        let mut i = self.len;
         while i < bytes.len() {
             match bytes[i] {
-                b'\n' => line_starts.push(i + 1),
+                b'\n' => self.line_starts.push(i + 1),
                 b'\r' => {
                     if bytes.get(i + 1) == Some(&b'\n') {
                         i += 1;
                     }
-                    line_starts.push(i + 1);
+                    self.line_starts.push(i + 1);
                 }
                 _ => {}
             }
             i += 1;
         }
-        Self {
-            line_starts,
-            len: text.len(),
-        }
+        self.len = bytes.len();
     }
 
     /// An index of `text` up to the end of the line that contains `offset` (and one line more, so
     /// ranges ending at a line break resolve too): enough for positions at or before `offset`,
     /// without scanning the rest of a large file.
     pub fn new_prefix(text: &str, offset: usize) -> Self {
-        let bytes = text.as_bytes();
-        let mut end = offset.min(text.len());
-        for _ in 0..2 {
-            match bytes[end..].iter().position(|&b| b == b'\n' || b == b'\r') {
-                Some(i) => {
-                    end += i + 1;
-                    if bytes.get(end - 1) == Some(&b'\r') && bytes.get(end) == Some(&b'\n') {
-                        end += 1;
-                    }
-                }
-                None => {
-                    end = text.len();
-                    break;
-                }
-            }
+        let mut index = Self {
+            line_starts: vec![0],
+            len: 0,
+        };
+        index.scan(&text.as_bytes()[..prefix_end(text, offset)]);
+        index
+    }
+
+    /// Grows an index made by [`LineIndex::new_prefix`] on the same `text` so that it covers
+    /// `offset` as `new_prefix(text, offset)` would, scanning only the bytes not covered yet: a
+    /// file's diagnostics, met in order, cost one pass over the file in total instead of one per
+    /// diagnostic.
+    pub fn extend_prefix(&mut self, text: &str, offset: usize) {
+        let end = prefix_end(text, offset);
+        if end > self.len {
+            self.scan(&text.as_bytes()[..end]);
         }
-        Self::new(&text[..floor_char_boundary(text, end)])
     }
 
     /// Bytes of text this index covers.
@@ -203,6 +210,25 @@ impl LineIndex {
     }
 }
 
+/// Where [`LineIndex::new_prefix`] stops: after the line break that ends the line holding
+/// `offset` and the one after it (a `\r\n` is never split), or the end of the text.
+fn prefix_end(text: &str, offset: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = offset.min(text.len());
+    for _ in 0..2 {
+        match bytes[end..].iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(i) => {
+                end += i + 1;
+                if bytes.get(end - 1) == Some(&b'\r') && bytes.get(end) == Some(&b'\n') {
+                    end += 1;
+                }
+            }
+            None => return text.len(),
+        }
+    }
+    floor_char_boundary(text, end)
+}
+
 /// Width of `s` in columns of `encoding`.
 pub fn column_width(s: &str, encoding: Encoding) -> usize {
     match encoding {
@@ -273,6 +299,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn an_extended_prefix_index_is_the_prefix_index_of_the_later_offset() {
+        let text = "ab\r\ncd\ref\n\ngh\r\r\nij";
+        for first in 0..=text.len() {
+            for second in first..=text.len() {
+                let mut grown = LineIndex::new_prefix(text, first);
+                grown.extend_prefix(text, second);
+                let fresh = LineIndex::new_prefix(text, second);
+                assert_eq!(grown.line_starts, fresh.line_starts, "{first} → {second}");
+                assert_eq!(
+                    grown.covered_len(),
+                    fresh.covered_len(),
+                    "{first} → {second}"
+                );
+            }
+        }
+        let mut whole = LineIndex::new_prefix(text, 0);
+        whole.extend_prefix(text, text.len());
+        assert_eq!(whole.line_starts, LineIndex::new(text).line_starts);
     }
 
     #[test]

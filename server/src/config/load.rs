@@ -15,6 +15,7 @@ use toml::Spanned;
 
 use super::schema;
 use super::*;
+use crate::base::suggest::did_you_mean;
 use crate::base::{Diagnostic, FileContent, Related, TextRange};
 use crate::rules::config::*;
 use crate::rules::Rule;
@@ -61,43 +62,6 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
     }
     loader.read(table.get_ref(), &mut config);
     (config, loader.diagnostics)
-}
-
-/// The closest of `candidates` to a misspelt `word`: same letters ignoring case, `_` and `-`, or a
-/// small edit distance. Shared by agentws.toml and tools.json key checks.
-pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let squash = |s: &str| -> String {
-        s.chars()
-            .filter(|c| *c != '_' && *c != '-')
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let squashed = squash(word);
-    if let Some(exact) = candidates.iter().find(|c| squash(c) == squashed) {
-        return Some(exact);
-    }
-    let limit = (squashed.chars().count() / 3).max(1);
-    candidates
-        .iter()
-        .map(|c| (edit_distance(&squashed, &squash(c)), *c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-        }
-    }
-    row[b.len()]
 }
 
 fn clamp(span: Range<usize>, len: usize) -> TextRange {
@@ -725,19 +689,5 @@ task_list = false
             vec![("CF008", "\"/\""), ("CF008", "\"work\"")]
         );
         assert_eq!(config.filesystem.effective_sandbox_root(), "/workspace");
-    }
-
-    #[test]
-    fn suggestions() {
-        assert_eq!(
-            did_you_mean("mcp_servers", &["allow", "deny", "mcpServers"]),
-            Some("mcpServers")
-        );
-        assert_eq!(did_you_mean("Allow", &["allow", "deny"]), Some("allow"));
-        assert_eq!(
-            did_you_mean("enabledTools", &["enableTools", "env"]),
-            Some("enableTools")
-        );
-        assert_eq!(did_you_mean("banana", &["allow", "deny"]), None);
     }
 }

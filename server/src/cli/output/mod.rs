@@ -270,7 +270,7 @@ impl<'a> Shower<'a> {
             .entry(path.to_path_buf())
             .or_insert_with(|| LineIndex::new_prefix(text, offset));
         if offset >= index.covered_len() && index.covered_len() < text.len() {
-            *index = LineIndex::new_prefix(text, offset);
+            index.extend_prefix(text, offset);
         }
         Some(f(text, index))
     }
