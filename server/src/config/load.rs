@@ -35,13 +35,21 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
     };
     let text = match content {
         FileContent::Text(text) => text,
+        FileContent::NotRegular { .. } => {
+            let diagnostic = crate::rules::workspace::WS014
+                .at(
+                    file,
+                    TextRange::empty(0),
+                    format!("agentws.toml {}", why_no_text(content)),
+                )
+                .with_consequence(
+                    "agentws did not open it and checks the workspace with the runtime's defaults.",
+                );
+            loader.diagnostics.push(diagnostic);
+            return (config, loader.diagnostics);
+        }
         other => {
-            let why = match other {
-                FileContent::NotUtf8 { .. } => "is not UTF-8 text".to_string(),
-                FileContent::TooLarge { size } => format!("is too large ({size} bytes)"),
-                FileContent::Unreadable { error } => format!("cannot be read: {error}"),
-                _ => "was not loaded".to_string(),
-            };
+            let why = why_no_text(other);
             loader.push(&CF001, TextRange::empty(0), format!("agentws.toml {why}"));
             return (config, loader.diagnostics);
         }
@@ -62,6 +70,19 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
     }
     loader.read(table.get_ref(), &mut config);
     (config, loader.diagnostics)
+}
+
+/// Why a configuration file read gave no text, as the end of a sentence about the file.
+fn why_no_text(content: &FileContent) -> String {
+    match content {
+        FileContent::NotUtf8 { .. } => "is not UTF-8 text".into(),
+        FileContent::TooLarge { size } => format!("is too large ({size} bytes)"),
+        FileContent::Unreadable { error } => format!("cannot be read: {error}"),
+        FileContent::NotRegular { kind } => {
+            format!("is {kind}, not a regular file; agentws did not open it")
+        }
+        FileContent::Text(_) | FileContent::NotLoaded => "was not loaded".into(),
+    }
 }
 
 fn clamp(span: Range<usize>, len: usize) -> TextRange {
@@ -307,16 +328,7 @@ impl Loader<'_> {
                         match FileContent::read(&path) {
                             FileContent::Text(text) => agent.system_prompt = text.to_string(),
                             other => {
-                                let why = match other {
-                                    FileContent::NotUtf8 { .. } => "is not UTF-8 text".into(),
-                                    FileContent::TooLarge { size } => {
-                                        format!("is too large ({size} bytes)")
-                                    }
-                                    FileContent::Unreadable { error } => {
-                                        format!("cannot be read: {error}")
-                                    }
-                                    _ => "was not loaded".into(),
-                                };
+                                let why = why_no_text(&other);
                                 self.push(
                                     &CF006,
                                     span_of(item),
