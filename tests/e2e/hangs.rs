@@ -70,7 +70,7 @@ fn project(root: &Path) -> PathBuf {
     ws
 }
 
-fn mkfifo(path: &Path) {
+pub fn mkfifo(path: &Path) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
     assert!(status.success(), "mkfifo {}", path.display());
