@@ -299,3 +299,41 @@ fn twenty_thousand_mcp_tools_against_twenty_thousand_unknown_names() {
         "`mcp_tool_19999x` in `allow` is not a built-in, platform or MCP tool agentws knows"
     );
 }
+
+#[test]
+fn sixty_four_thousand_diagnostics_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = project(dir.path());
+    // Minified: the whole tools.json is one 1.1 MB line.
+    let allow: Vec<String> = (0..64_000).map(|i| format!("unknown_{i:06}")).collect();
+    std::fs::write(
+        ws.join("tools.json"),
+        serde_json::json!({ "allow": allow }).to_string(),
+    )
+    .unwrap();
+    for format in ["concise", "human"] {
+        let out = run_guarded(dir.path(), &["check", "--format", format, "p"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let unknown: Vec<&str> = stdout.lines().filter(|l| l.contains("[TJ020]")).collect();
+        assert_eq!(unknown.len(), 64_000, "{format}");
+        if format == "concise" {
+            assert_eq!(
+                unknown[0],
+                "p/.agentscope/workspace/tools.json:1:11: warning[TJ020] `unknown_000000` in \
+                 `allow` is not a built-in, platform or MCP tool agentws knows"
+            );
+            // Each entry is 17 characters (`"unknown_063999", `): the last starts at 10 + 63 999 × 17 + 1.
+            assert_eq!(
+                unknown[63_999],
+                "p/.agentscope/workspace/tools.json:1:1087994: warning[TJ020] `unknown_063999` in \
+                 `allow` is not a built-in, platform or MCP tool agentws knows"
+            );
+        }
+        assert!(
+            stdout.ends_with("Found 0 errors, 64001 warnings, 0 infos.\n"),
+            "{format}: {}",
+            &stdout[stdout.len().saturating_sub(300)..]
+        );
+    }
+}
