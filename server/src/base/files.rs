@@ -320,6 +320,35 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn pipes_and_devices_are_not_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("AGENTS.md");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        // Opening this pipe for reading would block: nobody writes to it.
+        let fifo = FileContent::NotRegular {
+            kind: "a named pipe (FIFO)",
+        };
+        assert_eq!(FileContent::read(&pipe), fifo);
+        assert_eq!(FileContent::read_existing(&pipe), Some(fifo.clone()));
+        let link = dir.path().join("link.md");
+        std::os::unix::fs::symlink(&pipe, &link).unwrap();
+        assert_eq!(FileContent::read(&link), fifo);
+        assert_eq!(
+            FileContent::read(Path::new("/dev/null")),
+            FileContent::NotRegular {
+                kind: "a character device"
+            }
+        );
+        assert_eq!(FileContent::read_existing(dir.path()), None);
+        assert_eq!(
+            FileContent::read_existing(&dir.path().join("missing")),
+            None
+        );
+    }
+
     #[test]
     fn invalid_utf8_is_reported_with_its_offset() {
         let content = FileContent::from_bytes(b"ok\xff".to_vec());
