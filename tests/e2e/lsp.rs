@@ -157,6 +157,16 @@ mod client {
             self.send_raw(&frame(&body));
         }
 
+        /// Sends a request without waiting for its answer; returns its id.
+        pub fn send_request(&mut self, method: &str, params: Value) -> i64 {
+            self.next_id += 1;
+            let id = self.next_id;
+            let body =
+                json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+            self.send_raw(&frame(&body));
+            id
+        }
+
         /// Sends a request and returns the whole response object (`result` or `error`).
         pub fn call(&mut self, method: &str, params: Value) -> Value {
             self.next_id += 1;
@@ -764,6 +774,99 @@ fn exit_ends_the_process_while_stdin_stays_open() {
     let (mut client, _) = Client::start(&[&root], Options::default());
     client.close_stdin();
     assert_eq!(client.exit_code(), 1);
+}
+
+#[test]
+fn shutdown_and_exit_do_not_wait_for_pending_requests() {
+    // 5 000 skills: indexing and each of 40 previews take a while, longer still in a debug build.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("p");
+    let skills = ws(&root).join("skills");
+    std::fs::create_dir_all(&skills).unwrap();
+    std::fs::write(ws(&root).join("AGENTS.md"), "You are helpful.\n").unwrap();
+    for i in 0..5_000 {
+        let folder = skills.join(format!("s{i:05}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("SKILL.md"),
+            format!("---\nname: s{i:05}\ndescription: skill number {i}\n---\nBody {i}.\n"),
+        )
+        .unwrap();
+    }
+    let agents = ws(&root).join("AGENTS.md");
+    let preview = json!({"uri": uri(&agents), "context": {"userId": "u", "sessionId": "s"}});
+    for shutdown_first in [true, false] {
+        let (mut client, _) = Client::start(&[&root], Options::default());
+        for _ in 0..40 {
+            client.send_request("agentws/previewPrompt", preview.clone());
+        }
+        let expected = if shutdown_first {
+            // Answered at once, not after the 40 previews queued before it.
+            assert_eq!(client.request("shutdown", Value::Null), Value::Null);
+            let after = client.call("agentws/previewPrompt", preview.clone());
+            assert_eq!(after["error"]["code"], -32600, "{after}");
+            0
+        } else {
+            1
+        };
+        client.notify("exit", Value::Null);
+        // Bounded by the client's patience (a hang guard, not a speed target).
+        assert_eq!(client.exit_code(), expected);
+    }
+}
+
+#[test]
+fn a_workspace_of_named_pipes_is_served_and_exits() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = super::hangs::fifo_project(dir.path());
+    let root = dir.path().join("p");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    // In path order, as they are published.
+    for (file, message) in [
+        (
+            "AGENTS.md",
+            "`AGENTS.md` is a named pipe (FIFO), not a regular file",
+        ),
+        (
+            "skills/fifo/SKILL.md",
+            "`SKILL.md` is a named pipe (FIFO), not a regular file",
+        ),
+        (
+            "subagents/piped.md",
+            "`piped.md` is a named pipe (FIFO), not a regular file",
+        ),
+        (
+            "tools.json",
+            "`tools.json` is a named pipe (FIFO), not a regular file",
+        ),
+    ] {
+        let published = client.wait_diagnostics(&uri(&ws.join(file)));
+        assert_eq!(codes(&published["diagnostics"]), ["WS014"], "{published}");
+        assert_eq!(
+            published["diagnostics"][0]["message"],
+            format!(
+                "{message}\nRuntime: {}",
+                agentws::rules::workspace::WS014.consequence
+            )
+        );
+    }
+    let published = client.wait_diagnostics(&uri(&root.join("agentws.toml")));
+    assert_eq!(codes(&published["diagnostics"]), ["WS014"], "{published}");
+    // A pipe created later, announced as a watched-file change, is not opened either.
+    let late = ws.join("MEMORY.md");
+    super::hangs::mkfifo(&late);
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&late), "type": 1}]}),
+    );
+    let published = client.wait_diagnostics(&uri(&late));
+    assert_eq!(codes(&published["diagnostics"]), ["WS014"], "{published}");
+    let status = client.request(
+        "agentws/fileStatus",
+        json!({"uri": uri(&ws.join("AGENTS.md"))}),
+    );
+    assert_eq!(status["kind"], "agents-md", "{status}");
+    assert_eq!(client.shutdown(), 0);
 }
 
 #[test]

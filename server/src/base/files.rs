@@ -3,7 +3,9 @@
 //!
 //! The core never touches the disk itself: the CLI fills a file set from disk, the language server
 //! from disk plus open buffers. Reading is bounded (`MAX_TEXT_BYTES`) so a huge or binary file
-//! becomes a diagnostic instead of an allocation.
+//! becomes a diagnostic instead of an allocation, and only regular files are opened, so a named
+//! pipe, socket or device where a workspace file is expected becomes a diagnostic instead of a
+//! read that blocks forever.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -28,6 +30,9 @@ pub enum FileContent {
     TooLarge { size: u64 },
     /// The OS refused to read it.
     Unreadable { error: String },
+    /// Not a regular file (a named pipe, socket or device): never opened for reading, since a
+    /// read could block forever or never end. `kind` says what it is ("a named pipe (FIFO)").
+    NotRegular { kind: &'static str },
 }
 
 impl FileContent {
@@ -38,32 +43,29 @@ impl FileContent {
         }
     }
 
-    /// Reads one file from disk within the size limit.
+    /// Reads one file from disk within the size limit. Only regular files are opened (see
+    /// [`open_regular`]); a missing path or a folder is `Unreadable`.
     pub fn read(path: &Path) -> FileContent {
-        match std::fs::File::open(path) {
-            Ok(file) => {
-                let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-                Self::read_open(file, size)
-            }
-            Err(err) => FileContent::Unreadable {
+        match open_regular(path) {
+            Opened::File(file, size) => Self::read_open(file, size),
+            Opened::NotRegular(kind) => FileContent::NotRegular { kind },
+            Opened::Missing(err) | Opened::Failed(err) => FileContent::Unreadable {
                 error: err.to_string(),
+            },
+            Opened::Dir => FileContent::Unreadable {
+                error: "is a directory".into(),
             },
         }
     }
 
     /// Like [`FileContent::read`], but `None` when there is no file at `path` (missing, or a
-    /// folder): one open instead of a stat and an open.
+    /// folder).
     pub fn read_existing(path: &Path) -> Option<FileContent> {
-        match std::fs::File::open(path) {
-            Ok(file) => {
-                let meta = file.metadata().ok();
-                if meta.as_ref().is_some_and(|m| m.is_dir()) {
-                    return None;
-                }
-                Some(Self::read_open(file, meta.map_or(0, |m| m.len())))
-            }
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-            Err(err) => Some(FileContent::Unreadable {
+        match open_regular(path) {
+            Opened::File(file, size) => Some(Self::read_open(file, size)),
+            Opened::NotRegular(kind) => Some(FileContent::NotRegular { kind }),
+            Opened::Missing(_) | Opened::Dir => None,
+            Opened::Failed(err) => Some(FileContent::Unreadable {
                 error: err.to_string(),
             }),
         }
@@ -101,6 +103,77 @@ impl FileContent {
             }
         }
     }
+}
+
+/// What [`open_regular`] found at a path.
+enum Opened {
+    /// A regular file, open for reading, and its size.
+    File(std::fs::File, u64),
+    /// Something that is neither a regular file nor a folder; not opened.
+    NotRegular(&'static str),
+    Dir,
+    Missing(std::io::Error),
+    Failed(std::io::Error),
+}
+
+/// Opens `path` for reading only if it is a regular file (after following symbolic links).
+///
+/// The type is checked before opening, because opening a named pipe for reading blocks until a
+/// writer appears. The open itself is non-blocking on Unix (`O_NONBLOCK`, which changes nothing
+/// for a regular file), and the opened handle is checked again, so a path swapped for a pipe
+/// between the two steps cannot block either.
+fn open_regular(path: &Path) -> Opened {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Opened::Missing(err),
+        Err(err) => return Opened::Failed(err),
+    };
+    if meta.is_dir() {
+        return Opened::Dir;
+    }
+    if !meta.is_file() {
+        return Opened::NotRegular(kind_of(&meta.file_type()));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Opened::Missing(err),
+        Err(err) => return Opened::Failed(err),
+    };
+    match file.metadata() {
+        Ok(meta) if meta.is_file() => Opened::File(file, meta.len()),
+        Ok(meta) if meta.is_dir() => Opened::Dir,
+        Ok(meta) => Opened::NotRegular(kind_of(&meta.file_type())),
+        Err(err) => Opened::Failed(err),
+    }
+}
+
+/// A reader-facing name for a file type that is not a regular file or a folder.
+fn kind_of(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+    }
+    let _ = file_type;
+    "not a regular file"
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -294,6 +367,35 @@ mod tests {
         assert_eq!(
             dirs,
             vec![PathBuf::from("/w/skills"), PathBuf::from("/w/skills-other")]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn pipes_and_devices_are_not_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("AGENTS.md");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        // Opening this pipe for reading would block: nobody writes to it.
+        let fifo = FileContent::NotRegular {
+            kind: "a named pipe (FIFO)",
+        };
+        assert_eq!(FileContent::read(&pipe), fifo);
+        assert_eq!(FileContent::read_existing(&pipe), Some(fifo.clone()));
+        let link = dir.path().join("link.md");
+        std::os::unix::fs::symlink(&pipe, &link).unwrap();
+        assert_eq!(FileContent::read(&link), fifo);
+        assert_eq!(
+            FileContent::read(Path::new("/dev/null")),
+            FileContent::NotRegular {
+                kind: "a character device"
+            }
+        );
+        assert_eq!(FileContent::read_existing(dir.path()), None);
+        assert_eq!(
+            FileContent::read_existing(&dir.path().join("missing")),
+            None
         );
     }
 

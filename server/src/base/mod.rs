@@ -4,11 +4,12 @@
 pub mod diagnostic;
 pub mod files;
 pub mod pathutil;
+pub mod suggest;
 pub mod text;
 
 pub use diagnostic::{Diagnostic, FileEdit, Fix, Related, Severity};
 pub use files::{FileContent, FileEntry, FileSet};
-pub use text::{Encoding, LineCol, LineIndex, TextRange};
+pub use text::{ColumnHint, Encoding, LineCol, LineIndex, TextRange};
 
 /// Process environment variables as an explicit value (tools.json `${NAME}` substitution reads it;
 /// the core never calls `std::env` itself).

@@ -1,8 +1,8 @@
 //! Whole-workspace and per-file content rules (`WS…`, harness-spec §9.1): a missing workspace or
-//! AGENTS.md, files that are not UTF-8, too large or unreadable, blank injected files, additional
-//! context files that escape, contain `..`, are binary or missing, files in the project folder
-//! that the overlay silently falls back to, and spec files the scans miss because of letter case
-//! (`SA026`, `SK030`).
+//! AGENTS.md, files that are not UTF-8, too large, unreadable or not regular files, blank injected
+//! files, additional context files that escape, contain `..`, are binary or missing, files in the
+//! project folder that the overlay silently falls back to, and spec files the scans miss because
+//! of letter case (`SA026`, `SK030`).
 //!
 //! Pure over the snapshot: existence questions are answered by the file set.
 
@@ -29,7 +29,8 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     out
 }
 
-/// Content rules for one file (unreadable, not UTF-8, too large, blank injected file).
+/// Content rules for one file (unreadable, not a regular file, not UTF-8, too large, blank
+/// injected file).
 pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic> {
     let WorkspaceFile {
         path,
@@ -66,6 +67,11 @@ pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic>
             path,
             start,
             format!("`{}` cannot be read: {error}", file_name(path)),
+        )),
+        FileContent::NotRegular { kind } => out.push(WS014.at(
+            path,
+            start,
+            format!("`{}` is {kind}, not a regular file", file_name(path)),
         )),
         FileContent::Text(text) if java::is_blank(text) && is_injected(kind) => {
             let first_level = match &location.tree {

@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::base::suggest::Suggestions;
 use crate::base::{Diagnostic, Related, TextRange};
-use crate::config::load::did_you_mean;
 use crate::config::FilesystemMode;
 use crate::rules::tools::*;
 use crate::workspace::catalog::{
@@ -260,6 +260,8 @@ pub fn check_lists(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
         .rev()
         .map(|d| (d.value.as_str(), d.range))
         .collect();
+    // Built on the first unknown name, then shared by all of them.
+    let mut suggestions: Option<Suggestions> = None;
     for (list, entries) in [("allow", &doc.allow), ("deny", &doc.deny)] {
         for entry in entries {
             let name = entry.value.as_str();
@@ -290,9 +292,15 @@ pub fn check_lists(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
                     "`{name}` in `{list}` is not registered with this configuration (it needs {needs})"
                 )),
                 ToolOrigin::Unknown => {
-                    let mut candidates = catalog.registered_names();
-                    candidates.extend(PLATFORM_TOOLS.iter().copied());
-                    let hint = match did_you_mean(name, &candidates) {
+                    let suggestions = suggestions.get_or_insert_with(|| {
+                        Suggestions::new(
+                            catalog
+                                .registered_names()
+                                .into_iter()
+                                .chain(PLATFORM_TOOLS.iter().copied()),
+                        )
+                    });
+                    let hint = match suggestions.best(name) {
                         Some(best) => format!("; did you mean `{best}`?"),
                         None => String::new(),
                     };
@@ -370,9 +378,20 @@ pub fn check_lists(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     out
 }
 
+/// Servers named in one message at most: a message per allow/deny entry that listed thousands of
+/// servers would make the report quadratic in the size of tools.json.
+const LISTED_SERVERS: usize = 8;
+
 fn quoted_list(names: &[String]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.len() {
+    let mut quoted: Vec<String> = names
+        .iter()
+        .take(LISTED_SERVERS)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if names.len() > LISTED_SERVERS {
+        quoted.push(format!("{} more", names.len() - LISTED_SERVERS));
+    }
+    match names.len() {
         1 => format!("MCP server {}", quoted[0]),
         _ => format!("MCP servers {}", quoted.join(", ")),
     }

@@ -5,6 +5,7 @@
 use clap::Args;
 
 use super::{EXIT_OK, EXIT_USAGE};
+use crate::base::suggest;
 use crate::rules::{self, Profile, Rule};
 
 #[derive(Args, Debug)]
@@ -116,35 +117,20 @@ pub fn unknown(query: &str) -> String {
 /// only those close enough to be a plausible typo.
 pub fn suggestions(query: &str) -> Vec<&'static Rule> {
     let query = query.trim().to_ascii_lowercase();
+    if query.len() > suggest::MAX_NAME_BYTES {
+        return Vec::new();
+    }
+    let limit = (query.chars().count() / 3).max(2);
     let mut scored: Vec<(usize, &'static Rule)> = rules::all()
         .filter_map(|rule| {
-            let code = levenshtein(&query, &rule.code.to_ascii_lowercase());
-            let name = levenshtein(&query, rule.name);
+            let code = suggest::edit_distance(&query, &rule.code.to_ascii_lowercase(), limit);
+            let name = suggest::edit_distance(&query, rule.name, limit);
             let best = code.min(name);
-            let limit = (query.chars().count() / 3).max(2);
             (best <= limit).then_some((best, rule))
         })
         .collect();
     scored.sort_by_key(|(score, rule)| (*score, rule.code));
     scored.into_iter().take(3).map(|(_, r)| r).collect()
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            current.push(
-                (previous[j] + cost)
-                    .min(previous[j + 1] + 1)
-                    .min(current[j] + 1),
-            );
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// The whole of `docs/rules.md`, generated from the catalog.
@@ -219,13 +205,6 @@ mod tests {
         assert!(text.contains(&format!("Runtime: {}", rule.consequence)));
         assert!(text.contains(rule.explanation));
         assert!(text.ends_with("\n\nSee docs/rules.md#ws003\n"));
-    }
-
-    #[test]
-    fn levenshtein_distance() {
-        assert_eq!(levenshtein("kitten", "sitting"), 3);
-        assert_eq!(levenshtein("", "abc"), 3);
-        assert_eq!(levenshtein("ws001", "ws001"), 0);
     }
 
     /// docs/cli.md mentions every long option of every subcommand of the binary.

@@ -26,7 +26,8 @@ pub fn find_project(path: &Path) -> Project {
     };
     for dir in start.ancestors() {
         let candidate = dir.join(CONFIG_FILE_NAME);
-        if candidate.is_file() {
+        // Anything but a folder counts (a pipe too: reading reports it instead of skipping it).
+        if std::fs::metadata(&candidate).is_ok_and(|m| !m.is_dir()) {
             let text = crate::base::FileContent::read(&candidate);
             let (config, diagnostics) = load::load(&candidate, &text);
             return Project {

@@ -15,6 +15,7 @@ use toml::Spanned;
 
 use super::schema;
 use super::*;
+use crate::base::suggest::did_you_mean;
 use crate::base::{Diagnostic, FileContent, Related, TextRange};
 use crate::rules::config::*;
 use crate::rules::Rule;
@@ -34,13 +35,21 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
     };
     let text = match content {
         FileContent::Text(text) => text,
+        FileContent::NotRegular { .. } => {
+            let diagnostic = crate::rules::workspace::WS014
+                .at(
+                    file,
+                    TextRange::empty(0),
+                    format!("agentws.toml {}", why_no_text(content)),
+                )
+                .with_consequence(
+                    "agentws did not open it and checks the workspace with the runtime's defaults.",
+                );
+            loader.diagnostics.push(diagnostic);
+            return (config, loader.diagnostics);
+        }
         other => {
-            let why = match other {
-                FileContent::NotUtf8 { .. } => "is not UTF-8 text".to_string(),
-                FileContent::TooLarge { size } => format!("is too large ({size} bytes)"),
-                FileContent::Unreadable { error } => format!("cannot be read: {error}"),
-                _ => "was not loaded".to_string(),
-            };
+            let why = why_no_text(other);
             loader.push(&CF001, TextRange::empty(0), format!("agentws.toml {why}"));
             return (config, loader.diagnostics);
         }
@@ -63,41 +72,17 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
     (config, loader.diagnostics)
 }
 
-/// The closest of `candidates` to a misspelt `word`: same letters ignoring case, `_` and `-`, or a
-/// small edit distance. Shared by agentws.toml and tools.json key checks.
-pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let squash = |s: &str| -> String {
-        s.chars()
-            .filter(|c| *c != '_' && *c != '-')
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let squashed = squash(word);
-    if let Some(exact) = candidates.iter().find(|c| squash(c) == squashed) {
-        return Some(exact);
-    }
-    let limit = (squashed.chars().count() / 3).max(1);
-    candidates
-        .iter()
-        .map(|c| (edit_distance(&squashed, &squash(c)), *c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+/// Why a configuration file read gave no text, as the end of a sentence about the file.
+fn why_no_text(content: &FileContent) -> String {
+    match content {
+        FileContent::NotUtf8 { .. } => "is not UTF-8 text".into(),
+        FileContent::TooLarge { size } => format!("is too large ({size} bytes)"),
+        FileContent::Unreadable { error } => format!("cannot be read: {error}"),
+        FileContent::NotRegular { kind } => {
+            format!("is {kind}, not a regular file; agentws did not open it")
         }
+        FileContent::Text(_) | FileContent::NotLoaded => "was not loaded".into(),
     }
-    row[b.len()]
 }
 
 fn clamp(span: Range<usize>, len: usize) -> TextRange {
@@ -343,16 +328,7 @@ impl Loader<'_> {
                         match FileContent::read(&path) {
                             FileContent::Text(text) => agent.system_prompt = text.to_string(),
                             other => {
-                                let why = match other {
-                                    FileContent::NotUtf8 { .. } => "is not UTF-8 text".into(),
-                                    FileContent::TooLarge { size } => {
-                                        format!("is too large ({size} bytes)")
-                                    }
-                                    FileContent::Unreadable { error } => {
-                                        format!("cannot be read: {error}")
-                                    }
-                                    _ => "was not loaded".into(),
-                                };
+                                let why = why_no_text(&other);
                                 self.push(
                                     &CF006,
                                     span_of(item),
@@ -760,19 +736,5 @@ task_list = false
         let (config, diagnostics) = load_text(text);
         assert!(diagnostics.is_empty());
         assert_eq!(config.filesystem.effective_sandbox_root(), "/home/user");
-    }
-
-    #[test]
-    fn suggestions() {
-        assert_eq!(
-            did_you_mean("mcp_servers", &["allow", "deny", "mcpServers"]),
-            Some("mcpServers")
-        );
-        assert_eq!(did_you_mean("Allow", &["allow", "deny"]), Some("allow"));
-        assert_eq!(
-            did_you_mean("enabledTools", &["enableTools", "env"]),
-            Some("enableTools")
-        );
-        assert_eq!(did_you_mean("banana", &["allow", "deny"]), None);
     }
 }

@@ -10,7 +10,9 @@ use tower_lsp_server::ls_types::{
     Uri,
 };
 
-use crate::base::{Diagnostic, Encoding, FileEdit, LineCol, LineIndex, Severity, TextRange};
+use crate::base::{
+    ColumnHint, Diagnostic, Encoding, FileEdit, LineCol, LineIndex, Severity, TextRange,
+};
 
 /// Where `codeDescription` links to by default; `#<code lowercase>` is appended.
 pub const DEFAULT_RULES_DOC_URL: &str =
@@ -29,6 +31,9 @@ pub struct TextPositions<'a> {
     text: &'a str,
     index: LineIndex,
     encoding: Encoding,
+    /// The last position converted: a file's diagnostics come in position order, and counting
+    /// columns from the previous one keeps thousands of them on one long line linear.
+    hint: std::cell::Cell<Option<ColumnHint>>,
 }
 
 impl<'a> TextPositions<'a> {
@@ -37,11 +42,16 @@ impl<'a> TextPositions<'a> {
             text,
             index: LineIndex::new(text),
             encoding,
+            hint: std::cell::Cell::new(None),
         }
     }
 
     pub fn position(&self, offset: usize) -> Position {
-        let pos = self.index.position(self.text, offset, self.encoding);
+        let mut hint = self.hint.get();
+        let pos = self
+            .index
+            .position_near(self.text, offset, self.encoding, &mut hint);
+        self.hint.set(hint);
         Position::new(pos.line, pos.col)
     }
 

@@ -46,10 +46,30 @@ pub fn run(env: crate::base::Env, machine: methods::Machine) -> u8 {
     // normalizePath and runEnd directly (framing::DirectAnswer).
     let runs = Arc::new(methods::Runs::default());
     let direct_runs = runs.clone();
+    let shutdown_seen = shutdown_requested.clone();
+    // `shutdown` is answered on the reading thread too: queued behind pending requests in the
+    // service it would wait for all of them (a long rebuild, a large preview), and the client
+    // sends `exit` only after its answer.
     let direct: framing::DirectAnswer =
         Arc::new(move |method: &str, params: &serde_json::Value| {
+            if method == "shutdown" {
+                shutdown_seen.store(true, Ordering::SeqCst);
+                return Some(Ok(serde_json::Value::Null));
+            }
+            if shutdown_seen.load(Ordering::SeqCst) {
+                return Some(Err(tower_lsp_server::jsonrpc::Error {
+                    code: tower_lsp_server::jsonrpc::ErrorCode::InvalidRequest,
+                    message: "the server is shutting down: only `exit` is accepted".into(),
+                    data: None,
+                }));
+            }
             direct_runs.direct(method, params)
         });
+    let exit_flag = shutdown_requested.clone();
+    // Ends the process if the orderly stop after `exit` (or the end of input) does not finish in
+    // time: a handler busy in synchronous work would otherwise keep it alive until it is done.
+    let hard_exit: transport::HardExit =
+        Box::new(move || std::process::exit(exit_code(exit_flag.load(Ordering::SeqCst)).into()));
     runtime.block_on(async move {
         let (service, socket) =
             LspService::build(move |client| Backend::new(client, env, machine, flag, runs))
@@ -59,11 +79,17 @@ pub fn run(env: crate::base::Env, machine: methods::Machine) -> u8 {
                 .custom_method("agentws/runEnd", Backend::run_end)
                 .custom_method("agentws/fileStatus", Backend::file_status)
                 .finish();
-        transport::serve_stdio(service, socket, direct).await;
+        transport::serve_stdio(service, socket, direct, hard_exit).await;
     });
-    // The stdin thread may still be blocked in a read: do not wait for it.
+    // The stdin thread may still be blocked in a read, blocking tasks may still be running:
+    // wait for none of them.
     runtime.shutdown_background();
-    if shutdown_requested.load(Ordering::SeqCst) {
+    exit_code(shutdown_requested.load(Ordering::SeqCst))
+}
+
+/// 0 when `shutdown` came before the end, 1 otherwise (as the LSP specification asks).
+fn exit_code(shutdown_requested: bool) -> u8 {
+    if shutdown_requested {
         0
     } else {
         1

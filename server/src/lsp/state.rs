@@ -473,9 +473,10 @@ fn store_diagnostics(by_file: &mut DiagnosticsByFile, path: PathBuf, mut list: V
     }
 }
 
+/// The content of the file at `path`; `None` when nothing or a folder is there. A named pipe,
+/// socket or device is not opened (`FileContent::NotRegular`, reported like in the CLI).
 fn read_if_file(path: &Path) -> Option<FileContent> {
-    let meta = std::fs::metadata(path).ok()?;
-    meta.is_file().then(|| FileContent::read(path))
+    FileContent::read_existing(path)
 }
 
 /// Every project and open buffer of the server.

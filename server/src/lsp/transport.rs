@@ -24,9 +24,21 @@ const INBOUND_FRAMES: usize = 16;
 const BATCH_BYTES: usize = 1024 * 1024;
 /// How long answers already computed get to reach stdout after `exit`.
 const EXIT_GRACE: Duration = Duration::from_millis(100);
+/// After `exit` or the end of input, the process ends within this time whatever is still
+/// running (the orderly stop normally takes `EXIT_GRACE` or two).
+const EXIT_DEADLINE: Duration = Duration::from_millis(500);
+
+/// Ends the process at once (with the exit code the protocol asks for); called by a watchdog
+/// when the orderly stop takes longer than `EXIT_DEADLINE`.
+pub type HardExit = Box<dyn FnOnce() + Send>;
 
 /// Serves `service` on stdin/stdout until `exit` or the end of input.
-pub async fn serve_stdio(service: LspService<Backend>, socket: ClientSocket, direct: DirectAnswer) {
+pub async fn serve_stdio(
+    service: LspService<Backend>,
+    socket: ClientSocket,
+    direct: DirectAnswer,
+    hard_exit: HardExit,
+) {
     let (inbound_tx, mut inbound_rx) = mpsc::channel::<Inbound>(INBOUND_FRAMES);
     std::thread::Builder::new()
         .name("agentws-stdin".into())
@@ -34,20 +46,37 @@ pub async fn serve_stdio(service: LspService<Backend>, socket: ClientSocket, dir
             let stdin = std::io::stdin();
             let mut reader = FrameReader::new(BufReader::with_capacity(64 * 1024, stdin.lock()))
                 .with_direct_answers(direct);
+            let end = |hard_exit: HardExit| {
+                // Nothing pending (a handler in synchronous work, a blocking task) may delay
+                // the end: the watchdog ends the process if the orderly stop has not.
+                let _ = std::thread::Builder::new()
+                    .name("agentws-exit".into())
+                    .spawn(move || {
+                        std::thread::sleep(EXIT_DEADLINE);
+                        hard_exit();
+                    });
+            };
             loop {
                 match reader.next_frame() {
                     Ok(Some(item)) => {
+                        let is_exit = matches!(item, Inbound::Exit(_));
+                        if is_exit {
+                            end(hard_exit);
+                            let _ = inbound_tx.blocking_send(item);
+                            return;
+                        }
                         if inbound_tx.blocking_send(item).is_err() {
                             return;
                         }
                     }
-                    Ok(None) => return,
+                    Ok(None) => break,
                     Err(err) => {
                         tracing::error!("reading stdin: {err}");
-                        return;
+                        break;
                     }
                 }
             }
+            end(hard_exit);
         })
         .expect("spawning the stdin thread");
 
@@ -66,8 +95,10 @@ pub async fn serve_stdio(service: LspService<Backend>, socket: ClientSocket, dir
                     }
                 }
                 Inbound::Exit(bytes) => {
-                    let _ = to_service.write_all(&bytes).await;
+                    // Signal first: the service may not be reading its input (all its request
+                    // slots busy), and the write would wait for it.
                     exit_signal.notify_one();
+                    let _ = to_service.write_all(&bytes).await;
                     return;
                 }
                 Inbound::Answer(bytes) => {

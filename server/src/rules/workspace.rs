@@ -156,7 +156,22 @@ Only the local filesystem has that overlay: in sandbox and remote mode the proje
 read and nothing is reported.",
 };
 
+pub static WS014: Rule = Rule {
+    code: "WS014",
+    name: "not-a-regular-file",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "A named pipe (FIFO), socket or device sits where a workspace file is expected.",
+    consequence: "agentws did not open it. The runtime opens it like a file: a named pipe makes the read wait \
+                  until some process writes to it (the agent build or the call hangs), a socket cannot be \
+                  opened (the read fails), a device gives whatever the device produces.",
+    explanation: "Workspace files (AGENTS.md, MEMORY.md, SKILL.md, subagent specs, tools.json, additional \
+context files, agentws.toml) must be regular files. agentws checks the type before opening anything \
+and never reads such a path, so a pipe cannot block the check, the preview or the language server. \
+Replace it with a regular file, or remove it.",
+};
+
 pub static RULES: &[&Rule] = &[
     &WS001, &WS002, &WS003, &WS004, &WS005, &WS006, &WS007, &WS008, &WS009, &WS010, &WS011, &WS012,
-    &WS013,
+    &WS013, &WS014,
 ];

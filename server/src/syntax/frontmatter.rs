@@ -164,13 +164,19 @@ pub fn opening_trap(text: &str) -> Option<OpeningTrap> {
 /// A closing `---` the author probably did not mean: not alone on its line (`a---b`,
 /// `--- text`, `-----`). Returns its range when so.
 pub fn unexpected_closing(text: &str, closing: TextRange) -> Option<TextRange> {
-    let bytes = text.as_bytes();
+    (!is_clean_closing(text.as_bytes(), closing)).then_some(closing)
+}
+
+/// `---` at a line start followed by nothing but spaces up to the line end. The line-start test
+/// comes first: it is O(1), and only the one candidate per line that passes it scans the line,
+/// which keeps [`intended_closing`] linear on a long run of dashes.
+fn is_clean_closing(bytes: &[u8], closing: TextRange) -> bool {
     let at_line_start = closing.start == 0 || is_line_break(bytes[closing.start - 1]);
-    let line_end = text[closing.end..]
-        .find(['\n', '\r'])
-        .map_or(text.len(), |i| closing.end + i);
-    let alone = text[closing.end..line_end].bytes().all(is_regex_space);
-    (!(at_line_start && alone)).then_some(closing)
+    at_line_start
+        && bytes[closing.end..]
+            .iter()
+            .take_while(|b| !is_line_break(**b))
+            .all(|b| is_regex_space(*b))
 }
 
 /// The first clean `---` line at or after `from` (a line holding only `---` and spaces), i.e.
@@ -180,7 +186,7 @@ pub fn intended_closing(text: &str, from: usize) -> Option<TextRange> {
     let mut at = from;
     while let Some(i) = find(bytes, b"---", at) {
         let closing = TextRange::new(i, i + 3);
-        if unexpected_closing(text, closing).is_none() {
+        if is_clean_closing(bytes, closing) {
             return Some(closing);
         }
         at = i + 1;

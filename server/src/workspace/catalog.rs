@@ -276,16 +276,31 @@ impl ToolInfo {
 }
 
 /// Names of the servers among `servers` whose `enableTools` lists `tool`.
-fn servers_listing(servers: &[McpTools], tool: &str) -> Vec<String> {
-    servers
-        .iter()
-        .filter(|m| {
-            m.tools
-                .as_ref()
-                .is_some_and(|t| t.iter().any(|t| t == tool))
-        })
-        .map(|m| m.server.clone())
-        .collect()
+/// Tool name → indexes (ascending, no repeats) of the servers in `servers` whose `enableTools`
+/// lists it: one lookup per name instead of a scan of every server's list.
+fn index_tools(servers: &[McpTools]) -> BTreeMap<String, Vec<usize>> {
+    let mut index: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, server) in servers.iter().enumerate() {
+        for tool in server.tools.iter().flatten() {
+            let listing = index.entry(tool.clone()).or_default();
+            if listing.last() != Some(&i) {
+                listing.push(i);
+            }
+        }
+    }
+    index
+}
+
+/// The servers (in tools.json order) whose `enableTools` lists `tool`.
+fn servers_listing(
+    servers: &[McpTools],
+    index: &BTreeMap<String, Vec<usize>>,
+    tool: &str,
+) -> Vec<String> {
+    index
+        .get(tool)
+        .map(|found| found.iter().map(|&i| servers[i].server.clone()).collect())
+        .unwrap_or_default()
 }
 
 fn backticked(names: &[String]) -> String {
@@ -312,6 +327,9 @@ pub struct ToolCatalog {
     mcp: Vec<McpTools>,
     /// MCP servers the runtime skips, with their `enableTools`.
     skipped_mcp: Vec<McpTools>,
+    /// `index_tools` of `mcp` and of `skipped_mcp`.
+    mcp_index: BTreeMap<String, Vec<usize>>,
+    skipped_index: BTreeMap<String, Vec<usize>>,
     allow: BTreeSet<String>,
     deny: BTreeMap<String, TextRange>,
     /// True when tools.json's allow/deny are applied (file used, feature on, not sandbox).
@@ -376,6 +394,8 @@ impl ToolCatalog {
             disabled,
             mcp: Vec::new(),
             skipped_mcp: Vec::new(),
+            mcp_index: BTreeMap::new(),
+            skipped_index: BTreeMap::new(),
             allow: BTreeSet::new(),
             deny: BTreeMap::new(),
             tools_json_applies,
@@ -398,6 +418,8 @@ impl ToolCatalog {
                     catalog.skipped_mcp.push(tools);
                 }
             }
+            catalog.mcp_index = index_tools(&catalog.mcp);
+            catalog.skipped_index = index_tools(&catalog.skipped_mcp);
             catalog.allow = doc.allow.iter().map(|a| a.value.clone()).collect();
             for entry in &doc.deny {
                 catalog
@@ -431,14 +453,14 @@ impl ToolCatalog {
         if let Some((_, group)) = self.builtins.iter().find(|(n, _)| *n == name) {
             return ToolOrigin::BuiltIn(*group);
         }
-        let servers = servers_listing(&self.mcp, name);
+        let servers = servers_listing(&self.mcp, &self.mcp_index, name);
         if !servers.is_empty() {
             return ToolOrigin::Mcp { servers };
         }
         if let Some(group) = self.disabled.get(name) {
             return ToolOrigin::BuiltInDisabled(*group);
         }
-        let skipped = servers_listing(&self.skipped_mcp, name);
+        let skipped = servers_listing(&self.skipped_mcp, &self.skipped_index, name);
         if !skipped.is_empty() {
             return ToolOrigin::McpNotRegistered { servers: skipped };
         }
@@ -492,9 +514,11 @@ impl ToolCatalog {
     /// Every tool name agentws knows to be registered (built-ins, then MCP `enableTools`).
     pub fn registered_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.builtins.iter().map(|(n, _)| *n).collect();
+        // A set beside the list: thousands of MCP tools must not cost a scan each.
+        let mut seen: std::collections::HashSet<&str> = names.iter().copied().collect();
         for server in &self.mcp {
             for tool in server.tools.iter().flatten() {
-                if !names.contains(&tool.as_str()) {
+                if seen.insert(tool.as_str()) {
                     names.push(tool);
                 }
             }

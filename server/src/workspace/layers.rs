@@ -233,6 +233,11 @@ fn layer_text(path: &Path, content: &FileContent, rule: BlankRule) -> Result<Lay
             "`{}` could not be read ({error}); rendered as if the runtime's read failed too",
             path.display()
         )),
+        FileContent::NotRegular { kind } => Err(format!(
+            "`{}` is {kind}, not a regular file: agentws did not open it (the runtime's read would \
+             wait for a writer or fail); rendered as if the read failed",
+            path.display()
+        )),
         other => {
             let (text, problem) = stand_in(path, other);
             Ok((text, ReadTransform::StandIn, Some(problem)))
@@ -257,6 +262,13 @@ fn stand_in(path: &Path, content: &FileContent) -> (String, String) {
             format!(
                 "`{name}` is not valid UTF-8 (first bad byte at {valid_up_to}): the runtime decodes it with \
                  replacement characters; the preview shows a one-line stand-in"
+            ),
+        ),
+        FileContent::NotRegular { kind } => (
+            "[agentws: not a regular file — not opened]".to_string(),
+            format!(
+                "`{name}` is {kind}, not a regular file: agentws did not open it (the runtime's read \
+                 would wait for a writer or fail); the preview shows a one-line stand-in"
             ),
         ),
         _ => (

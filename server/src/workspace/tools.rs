@@ -4,12 +4,12 @@
 //! range points into the ORIGINAL text (an offset map undoes the substitution).
 //!
 //! Rules that need the configuration or the tool catalog are in `check::tools`. Depends on `base`,
-//! `syntax`, `config::load::did_you_mean` and the `rules` catalog.
+//! `syntax`, `base::suggest` and the `rules` catalog.
 
 use std::path::PathBuf;
 
+use crate::base::suggest::did_you_mean;
 use crate::base::{Diagnostic, Env, FileContent, FileEdit, Fix, Related, TextRange};
-use crate::config::load::did_you_mean;
 use crate::rules::tools::*;
 use crate::rules::Rule;
 use crate::syntax::java;

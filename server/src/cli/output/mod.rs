@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::base::{Diagnostic, Encoding, FileSet, LineIndex, Severity, TextRange};
+use crate::base::{ColumnHint, Diagnostic, Encoding, FileSet, LineIndex, Severity, TextRange};
 use crate::workspace::FileKind;
 
 pub mod concise;
@@ -187,8 +187,8 @@ pub struct Shower<'a> {
     cwd: &'a Path,
     /// Only the human format shows source lines; the others skip copying them.
     excerpts: bool,
-    /// Line indexes built on first use, one per file.
-    indexes: std::cell::RefCell<BTreeMap<std::path::PathBuf, LineIndex>>,
+    /// Line indexes built on first use, one per file, with the last position converted in it.
+    indexes: std::cell::RefCell<BTreeMap<std::path::PathBuf, (LineIndex, Option<ColumnHint>)>>,
 }
 
 impl<'a> Shower<'a> {
@@ -262,23 +262,25 @@ impl<'a> Shower<'a> {
         &self,
         path: &Path,
         offset: usize,
-        f: impl FnOnce(&str, &LineIndex) -> T,
+        f: impl FnOnce(&str, &LineIndex, &mut Option<ColumnHint>) -> T,
     ) -> Option<T> {
         let text = self.files.text(path)?;
         let mut indexes = self.indexes.borrow_mut();
-        let index = indexes
+        let (index, hint) = indexes
             .entry(path.to_path_buf())
-            .or_insert_with(|| LineIndex::new_prefix(text, offset));
+            .or_insert_with(|| (LineIndex::new_prefix(text, offset), None));
         if offset >= index.covered_len() && index.covered_len() < text.len() {
-            *index = LineIndex::new_prefix(text, offset);
+            index.extend_prefix(text, offset);
         }
-        Some(f(text, index))
+        Some(f(text, index, hint))
     }
 
     fn span(&self, path: &Path, range: TextRange) -> Span {
-        self.with_index(path, range.end.max(range.start), |text, index| {
-            let pos = |offset| {
-                let p = index.position(text, offset, Encoding::Utf32);
+        self.with_index(path, range.end.max(range.start), |text, index, hint| {
+            // Diagnostics come in position order: counting columns from the last one keeps
+            // many diagnostics on one long line linear.
+            let mut pos = |offset| {
+                let p = index.position_near(text, offset, Encoding::Utf32, hint);
                 Position {
                     line: p.line + 1,
                     column: p.col + 1,
@@ -297,8 +299,10 @@ impl<'a> Shower<'a> {
             return None;
         }
         let furthest = ranges.iter().map(|r| r.end.max(r.start)).max().unwrap_or(0);
-        self.with_index(path, furthest, |text, index| excerpt(text, index, ranges))
-            .flatten()
+        self.with_index(path, furthest, |text, index, _| {
+            excerpt(text, index, ranges)
+        })
+        .flatten()
     }
 }
 
@@ -332,11 +336,13 @@ fn excerpt(text: &str, index: &LineIndex, ranges: &[TextRange]) -> Option<Excerp
         if line > first_line {
             out.push('\n');
         }
-        lines.push((range.start, out.len(), range.len()));
-        out.push_str(&text[range.start..range.end]);
-        if out.len() > MAX_EXCERPT_BYTES {
+        // Checked before copying: copying a long line only to drop it would cost its length
+        // once per diagnostic on it.
+        if out.len() + range.len() > MAX_EXCERPT_BYTES {
             return None;
         }
+        lines.push((range.start, out.len(), range.len()));
+        out.push_str(&text[range.start..range.end]);
     }
     let map = |offset: usize| -> usize {
         for &(src, dst, len) in lines.iter().rev() {

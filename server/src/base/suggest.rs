@@ -1,0 +1,198 @@
+//! "Did you mean …?" for a misspelt key or tool name: the closest known name ignoring case, `_`
+//! and `-`, within a small edit distance. Shared by the agentws.toml, tools.json key and tool-name
+//! checks; `agentws explain` uses its bounded edit distance.
+//!
+//! The search is bounded so that no input makes it slow (a diagnostic's hint is never worth
+//! seconds): names longer than [`MAX_NAME_BYTES`] get no suggestion and are never suggested;
+//! only candidates whose length is within the allowed distance are compared; and one
+//! [`Suggestions`] spends at most [`EDIT_BUDGET`] edit-distance steps in total, after which it
+//! still finds names that differ only by case, `_` or `-`, but nothing else. Pure; depends on
+//! nothing else in the crate.
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, HashMap};
+
+/// Longest name (in bytes, before squashing) that is compared at all.
+pub const MAX_NAME_BYTES: usize = 256;
+
+/// Edit-distance steps (table cells) one [`Suggestions`] may spend over all its queries: far
+/// above what any real file needs (a 256-byte name against a 256-byte candidate is 65 536), a
+/// fraction of a second at most.
+pub const EDIT_BUDGET: usize = 20_000_000;
+
+/// The closest of `candidates` to `word`, or `None`. For many words against the same
+/// candidates, build one [`Suggestions`] instead.
+pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    Suggestions::new(candidates.iter().copied()).best(word)
+}
+
+/// Known names prepared for repeated "did you mean" queries.
+pub struct Suggestions<'a> {
+    /// Squashed form and original, in the candidates' order (which breaks ties).
+    names: Vec<(Vec<char>, &'a str)>,
+    /// Squashed form → index of its first candidate.
+    exact: HashMap<String, usize>,
+    /// Squashed length in chars → indexes of candidates of that length.
+    by_len: BTreeMap<usize, Vec<usize>>,
+    budget: Cell<usize>,
+}
+
+impl<'a> Suggestions<'a> {
+    pub fn new(candidates: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut names = Vec::new();
+        let mut exact = HashMap::new();
+        let mut by_len: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for candidate in candidates {
+            if candidate.len() > MAX_NAME_BYTES {
+                continue;
+            }
+            let squashed = squash(candidate);
+            let index = names.len();
+            exact.entry(squashed.clone()).or_insert(index);
+            let chars: Vec<char> = squashed.chars().collect();
+            by_len.entry(chars.len()).or_default().push(index);
+            names.push((chars, candidate));
+        }
+        Suggestions {
+            names,
+            exact,
+            by_len,
+            budget: Cell::new(EDIT_BUDGET),
+        }
+    }
+
+    /// The closest candidate to `word`: one with the same squashed form, else the nearest within
+    /// an edit distance of a third of its length (at least 1), the earlier candidate on a tie.
+    pub fn best(&self, word: &str) -> Option<&'a str> {
+        if word.len() > MAX_NAME_BYTES {
+            return None;
+        }
+        let squashed = squash(word);
+        if let Some(&index) = self.exact.get(&squashed) {
+            return Some(self.names[index].1);
+        }
+        let word: Vec<char> = squashed.chars().collect();
+        let limit = (word.len() / 3).max(1);
+        let mut best: Option<(usize, usize)> = None;
+        for (_, indexes) in self
+            .by_len
+            .range(word.len().saturating_sub(limit)..=word.len() + limit)
+        {
+            for &index in indexes {
+                let candidate = &self.names[index].0;
+                let cost = (word.len() + 1) * (candidate.len() + 1);
+                let left = self.budget.get();
+                if cost > left {
+                    self.budget.set(0);
+                    return None;
+                }
+                self.budget.set(left - cost);
+                let distance = bounded_distance(&word, candidate, limit);
+                if distance <= limit && best.is_none_or(|b| (distance, index) < b) {
+                    best = Some((distance, index));
+                }
+            }
+        }
+        best.map(|(_, index)| self.names[index].1)
+    }
+}
+
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Levenshtein distance of `a` and `b` (in chars), or some value above `limit` once it is
+/// certain to exceed it.
+pub fn edit_distance(a: &str, b: &str, limit: usize) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    bounded_distance(&a, &b, limit)
+}
+
+/// [`edit_distance`] on chars: a row's minimum never decreases, so a row entirely above `limit`
+/// ends the search.
+fn bounded_distance(a: &[char], b: &[char], limit: usize) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        let mut row_min = row[0];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+            row_min = row_min.min(row[j + 1]);
+        }
+        if row_min > limit {
+            return limit + 1;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(
+            did_you_mean("mcp_servers", &["allow", "deny", "mcpServers"]),
+            Some("mcpServers")
+        );
+        assert_eq!(did_you_mean("Allow", &["allow", "deny"]), Some("allow"));
+        assert_eq!(
+            did_you_mean("enabledTools", &["enableTools", "env"]),
+            Some("enableTools")
+        );
+        assert_eq!(did_you_mean("banana", &["allow", "deny"]), None);
+    }
+
+    #[test]
+    fn ties_go_to_the_earlier_candidate_whatever_its_length() {
+        // "abcd" is one edit from both; "abcde" comes first.
+        assert_eq!(did_you_mean("abcd", &["abcde", "abc"]), Some("abcde"));
+        assert_eq!(did_you_mean("abcd", &["abc", "abcde"]), Some("abc"));
+    }
+
+    #[test]
+    fn long_names_are_neither_searched_nor_suggested() {
+        let long = "a".repeat(MAX_NAME_BYTES + 1);
+        assert_eq!(did_you_mean(&long, &[&long[1..]]), None);
+        assert_eq!(did_you_mean(&long[2..], &[&long]), None);
+        let fits = "a".repeat(MAX_NAME_BYTES);
+        assert_eq!(did_you_mean(&fits[1..], &[&fits]), Some(fits.as_str()));
+    }
+
+    #[test]
+    fn a_spent_budget_still_finds_squashed_matches() {
+        let candidates: Vec<String> = (0..1000).map(|i| format!("tool_{i:04}")).collect();
+        let refs: Vec<&str> = candidates.iter().map(String::as_str).collect();
+        let suggestions = Suggestions::new(refs.iter().copied());
+        suggestions.budget.set(0);
+        assert_eq!(suggestions.best("TOOL-0007"), Some("tool_0007"));
+        assert_eq!(suggestions.best("tool_00007"), None);
+        let fresh = Suggestions::new(refs.iter().copied());
+        assert_eq!(fresh.best("tool_00007"), Some("tool_0000"));
+    }
+
+    #[test]
+    fn the_bounded_distance_is_exact_within_the_limit() {
+        for (a, b, distance) in [
+            ("kitten", "sitting", 3),
+            ("", "abc", 3),
+            ("abc", "abc", 0),
+            ("ws001", "ws001", 0),
+            ("flaw", "lawn", 2),
+        ] {
+            assert_eq!(edit_distance(a, b, 9), distance, "{a} {b}");
+            if distance > 0 {
+                let below = distance - 1;
+                assert!(edit_distance(a, b, below) > below, "{a} {b}");
+            }
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! End-to-end tests of inputs that used to hang the real binary or take time super-linear in
+//! their size: named pipes where workspace files are expected, a mebibyte of dashes in a
+//! SKILL.md, 128 000 diagnostics in one agentws.toml, a 4 MB tool name, thousands of MCP tools
+//! against thousands of allow entries. Each runs the binary under a hang guard (killed and failed
+//! after `GUARD`, far above any normal run) and asserts the output; none asserts on time.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// Kill-and-fail bound of every run: a guard against hangs, not a speed target.
+pub const GUARD: Duration = Duration::from_secs(120);
+
+/// Runs `agentws ARGS` in `dir` with stdin closed; kills it and fails the test after `GUARD`.
+pub fn run_guarded(dir: &Path, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn agentws");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let deadline = Instant::now() + GUARD;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`agentws {}` did not end within {GUARD:?}", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// `p/` with an AGENTS.md and one good skill; returns the workspace folder.
+fn project(root: &Path) -> PathBuf {
+    let ws = root.join("p/.agentscope/workspace");
+    std::fs::create_dir_all(ws.join("skills/good")).unwrap();
+    std::fs::write(ws.join("AGENTS.md"), "You are a helpful assistant.\n").unwrap();
+    std::fs::write(
+        ws.join("skills/good/SKILL.md"),
+        "---\nname: good\ndescription: A skill that is fine.\n---\nBody.\n",
+    )
+    .unwrap();
+    ws
+}
+
+pub fn mkfifo(path: &Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// A workspace whose agentws.toml, AGENTS.md, tools.json, one SKILL.md and one subagent spec are
+/// named pipes nobody writes to: opening any of them for reading would block forever.
+pub fn fifo_project(root: &Path) -> PathBuf {
+    let ws = project(root);
+    std::fs::remove_file(ws.join("AGENTS.md")).unwrap();
+    for path in [
+        root.join("p/agentws.toml"),
+        ws.join("AGENTS.md"),
+        ws.join("tools.json"),
+        ws.join("skills/fifo/SKILL.md"),
+        ws.join("subagents/piped.md"),
+    ] {
+        mkfifo(&path);
+    }
+    ws
+}
+
+#[test]
+fn named_pipes_are_reported_not_opened_by_check() {
+    let dir = tempfile::tempdir().unwrap();
+    fifo_project(dir.path());
+    let out = run_guarded(dir.path(), &["check", "--format", "concise", "p"]);
+    assert_eq!(
+        text(&out.stdout),
+        "p/.agentscope/workspace/AGENTS.md:1:1: error[WS014] `AGENTS.md` is a named pipe (FIFO), not a regular file\n\
+         p/.agentscope/workspace/skills/fifo/SKILL.md:1:1: error[WS014] `SKILL.md` is a named pipe (FIFO), not a regular file\n\
+         p/.agentscope/workspace/subagents/piped.md:1:1: error[WS014] `piped.md` is a named pipe (FIFO), not a regular file\n\
+         p/.agentscope/workspace/tools.json:1:1: error[WS014] `tools.json` is a named pipe (FIFO), not a regular file\n\
+         p/agentws.toml:1:1: error[WS014] agentws.toml is a named pipe (FIFO), not a regular file; agentws did not open it\n\
+         Checked 6 files: 1 agentws.toml, 1 AGENTS.md, 2 skills, 1 subagent, 1 tools.json.\n\
+         Found 5 errors, 0 warnings, 0 infos.\n",
+        "stderr: {}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1));
+
+    let out = run_guarded(dir.path(), &["check", "--format", "json", "p"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &report["diagnostics"][0];
+    assert_eq!(first["code"], "WS014");
+    assert_eq!(
+        first["consequence"],
+        "agentws did not open it. The runtime opens it like a file: a named pipe makes the read \
+         wait until some process writes to it (the agent build or the call hangs), a socket cannot \
+         be opened (the read fails), a device gives whatever the device produces."
+    );
+}
+
+#[test]
+fn named_pipes_are_not_opened_by_preview() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = fifo_project(dir.path());
+    let args = [
+        "preview",
+        "p",
+        "--user",
+        "alice",
+        "--session",
+        "s1",
+        "--date",
+        "2026-01-01",
+        "--os",
+        "Linux 6",
+        "--format",
+        "json",
+    ];
+    let out = run_guarded(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let preview: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let prompt = preview["text"].as_str().unwrap();
+    assert!(
+        prompt.contains(
+            "  <agents_context>\n  [agentws: not a regular file — not opened]\n  </agents_context>\n"
+        ),
+        "{prompt}"
+    );
+    // The good skill is listed; the piped one is not (the runtime cannot parse it either).
+    assert!(prompt.contains("<name>good</name>"), "{prompt}");
+    assert!(!prompt.contains("<name>fifo</name>"), "{prompt}");
+    let notes: Vec<&str> = preview["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["code"] == "stand-in")
+        .map(|n| n["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        notes,
+        [format!(
+            "`{}` is a named pipe (FIFO), not a regular file: agentws did not open it (the \
+             runtime's read would wait for a writer or fail); the preview shows a one-line stand-in",
+            ws.join("AGENTS.md").display()
+        )]
+    );
+}
+
+#[test]
+fn a_mebibyte_of_dashes_in_a_skill() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = project(dir.path());
+    std::fs::create_dir_all(ws.join("skills/dashes")).unwrap();
+    let dashes = "-".repeat(1 << 20);
+    std::fs::write(
+        ws.join("skills/dashes/SKILL.md"),
+        format!("---\nname: dashes\ndescription: d\n{dashes}\n"),
+    )
+    .unwrap();
+    let out = run_guarded(dir.path(), &["check", "--format", "concise", "p"]);
+    assert_eq!(
+        text(&out.stdout),
+        // `name` and `description` come before the dashes, so the skill still loads: a warning.
+        "p/.agentscope/workspace/skills/dashes/SKILL.md:4:1: warning[SK006] this `---` closes the \
+         frontmatter: the runtime ends the YAML at the first `---` anywhere after the opening \
+         line; `name` and `description` survive, so the runtime loads the skill with the \
+         description `d`\n\
+         p/.agentscope/workspace/skills/dashes/SKILL.md:4:4: info[SK021] the body is 1048574 \
+         characters long (skill_manage allows 100000)\n\
+         Checked 3 files: 1 AGENTS.md, 2 skills.\n\
+         Found 0 errors, 1 warning, 1 info.\n",
+        "stderr: {}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn an_agentws_toml_of_128000_unknown_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path());
+    let keys: String = (0..128_000).map(|i| format!("key{i:06} = 1\n")).collect();
+    std::fs::write(dir.path().join("p/agentws.toml"), keys).unwrap();
+    let out = run_guarded(dir.path(), &["check", "--format", "concise", "p"]);
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 128_000 + 3, "stderr: {}", text(&out.stderr));
+    assert_eq!(
+        lines[..3],
+        [
+            "p/agentws.toml:1:1: warning[CF007] no `[agent] name`: the runtime gives an unnamed agent no default session id",
+            "p/agentws.toml:1:1: warning[CF002] unknown key `key000000` in agentws.toml is ignored",
+            "p/agentws.toml:2:1: warning[CF002] unknown key `key000001` in agentws.toml is ignored",
+        ]
+    );
+    assert_eq!(
+        lines[lines.len() - 3..],
+        [
+            "p/agentws.toml:128000:1: warning[CF002] unknown key `key127999` in agentws.toml is ignored",
+            "Checked 3 files: 1 agentws.toml, 1 AGENTS.md, 1 skill.",
+            "Found 0 errors, 128001 warnings, 0 infos.",
+        ]
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_4_mb_tool_name_gets_no_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = project(dir.path());
+    let long = "t".repeat(4 * 1024 * 1024);
+    std::fs::write(
+        ws.join("tools.json"),
+        serde_json::json!({"allow": [long, "read_fil"]}).to_string(),
+    )
+    .unwrap();
+    let out = run_guarded(dir.path(), &["check", "--format", "json", "p"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let unknown: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "TJ020")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        unknown,
+        [
+            format!("`{long}` in `allow` is not a built-in, platform or MCP tool agentws knows"),
+            "`read_fil` in `allow` is not a built-in, platform or MCP tool agentws knows; did you \
+             mean `read_file`?"
+                .to_string(),
+        ]
+    );
+}
+
+#[test]
+fn twenty_thousand_mcp_tools_against_twenty_thousand_unknown_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = project(dir.path());
+    let tools: Vec<String> = (0..20_000).map(|i| format!("mcp_tool_{i:05}")).collect();
+    let allow: Vec<String> = (0..20_000)
+        .map(|i| format!("mcp_tool_{i:05}x"))
+        .chain(["mcp_tool_00007".to_string()])
+        .collect();
+    std::fs::write(
+        ws.join("tools.json"),
+        serde_json::json!({
+            "mcpServers": {"big": {"transport": "stdio", "command": "big-server", "enableTools": tools}},
+            "allow": allow,
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let out = run_guarded(dir.path(), &["check", "--format", "json", "p"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let unknown: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "TJ020")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(unknown.len(), 20_000);
+    // The first names get their suggestion; once the search budget is spent the rest get none.
+    assert_eq!(
+        unknown[0],
+        "`mcp_tool_00000x` in `allow` is not a built-in, platform or MCP tool agentws knows; did \
+         you mean `mcp_tool_00000`?"
+    );
+    assert_eq!(
+        unknown[19_999],
+        "`mcp_tool_19999x` in `allow` is not a built-in, platform or MCP tool agentws knows"
+    );
+}
+
+#[test]
+fn sixty_four_thousand_diagnostics_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = project(dir.path());
+    // Minified: the whole tools.json is one 1.1 MB line.
+    let allow: Vec<String> = (0..64_000).map(|i| format!("unknown_{i:06}")).collect();
+    std::fs::write(
+        ws.join("tools.json"),
+        serde_json::json!({ "allow": allow }).to_string(),
+    )
+    .unwrap();
+    for format in ["concise", "human"] {
+        let out = run_guarded(dir.path(), &["check", "--format", format, "p"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        let unknown: Vec<&str> = stdout.lines().filter(|l| l.contains("[TJ020]")).collect();
+        assert_eq!(unknown.len(), 64_000, "{format}");
+        if format == "concise" {
+            assert_eq!(
+                unknown[0],
+                "p/.agentscope/workspace/tools.json:1:11: warning[TJ020] `unknown_000000` in \
+                 `allow` is not a built-in, platform or MCP tool agentws knows"
+            );
+            // Each entry is 17 characters (`"unknown_063999", `): the last starts at 10 + 63 999 × 17 + 1.
+            assert_eq!(
+                unknown[63_999],
+                "p/.agentscope/workspace/tools.json:1:1087994: warning[TJ020] `unknown_063999` in \
+                 `allow` is not a built-in, platform or MCP tool agentws knows"
+            );
+        }
+        assert!(
+            // 64 000 TJ020, TJ025 for the built-ins `allow` leaves out, and two TJ030 for the
+            // memory sections that still name the memory tools it removes.
+            stdout.ends_with("Found 0 errors, 64003 warnings, 0 infos.\n"),
+            "{format}: {}",
+            &stdout[stdout.len().saturating_sub(300)..]
+        );
+    }
+}
