@@ -1,0 +1,566 @@
+//! Replacing one file's content on disk for `--fix` without losing what another process writes to
+//! it at the same moment, and without changing what the file is (owner, group, mode, links).
+//!
+//! The protocol (docs/cli.md, "--fix"): read the file and its metadata; refuse a file that is
+//! read-only for its owner or has several hard links; write a temporary file in the same folder
+//! (same mode, same owner and group, synced); take an advisory lock on the original; check again
+//! that the path still names the same file with the same size, modification time and content;
+//! then swap the temporary file in. On Linux the swap is an atomic exchange, which hands back what
+//! was at the path: when that is not the version checked (an editor saved, or a write landed
+//! between the check and the swap) it is swapped back and the write is reported as not done.
+//!
+//! Depends on std (and libc for the Linux exchange) only; knows nothing of diagnostics or fixes.
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Why a file was not rewritten.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Its content is not the text the new content was computed from.
+    Changed,
+    /// It changed between the first read and the moment of replacing it.
+    ChangedWhileWriting,
+    /// No write permission for its owner: a file someone protected is not replaced behind their back.
+    ReadOnly,
+    /// It has this many hard links; a new file would split them.
+    HardLinks(u64),
+    /// The temporary file could not be given the original's owner and group.
+    OwnerNotKept(String),
+    /// Another process held an advisory lock on it for too long.
+    Locked,
+    /// The write failed (the reason).
+    Failed(String),
+    /// A concurrent version ended up under another name, kept there so it is not lost.
+    ConcurrentVersionKept(PathBuf),
+}
+
+/// A step a test runs inside the protocol; an error fails the write as a real failure would.
+pub type Step<'a> = &'a (dyn Fn(&Path) -> io::Result<()> + Sync);
+/// A step that cannot fail.
+pub type Action<'a> = &'a (dyn Fn(&Path) + Sync);
+
+/// Test seams at the protocol's critical points, so tests can change the file at the worst moment
+/// or make a step fail. `Hooks::default()` does nothing.
+#[derive(Default, Clone, Copy)]
+pub struct Hooks<'a> {
+    /// Runs when the temporary file is complete, before the lock and the re-check; an error fails
+    /// the write as a real failure would.
+    pub before_recheck: Option<Step<'a>>,
+    /// Runs after the re-check, right before the file is replaced (the remaining window).
+    pub before_replace: Option<Action<'a>>,
+}
+
+/// One version of one file: if any of these differ, it is not the version that was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+}
+
+impl Stamp {
+    fn of(m: &Metadata) -> Stamp {
+        Stamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            size: m.size(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+        }
+    }
+}
+
+/// How long to wait for another process's advisory lock before giving up.
+const LOCK_ATTEMPTS: u32 = 200;
+const LOCK_PAUSE: Duration = Duration::from_millis(5);
+
+/// Replaces the content of `path` (through a symbolic link: its target) with `new`, provided it
+/// is still `expected`. See the module comment for the protocol.
+pub fn rewrite(path: &Path, expected: &[u8], new: &[u8], hooks: Hooks) -> Result<(), Refusal> {
+    let target = std::fs::canonicalize(path).map_err(failed)?;
+    let dir = target.parent().unwrap_or(Path::new("/"));
+    let original = File::open(&target).map_err(failed)?;
+    let meta = original.metadata().map_err(failed)?;
+    if !meta.is_file() {
+        return Err(Refusal::Failed("not a regular file".into()));
+    }
+    let stamp = Stamp::of(&meta);
+    if !holds(&original, expected).map_err(failed)? {
+        return Err(Refusal::Changed);
+    }
+    if meta.mode() & 0o200 == 0 {
+        return Err(Refusal::ReadOnly);
+    }
+    if meta.nlink() > 1 {
+        return Err(Refusal::HardLinks(meta.nlink()));
+    }
+
+    let mut temp = Temp::create(dir, &target, meta.mode() & 0o7777).map_err(failed)?;
+    temp.fill(new, &meta)?;
+    if let Some(hook) = hooks.before_recheck {
+        hook(&target).map_err(failed)?;
+    }
+
+    // Editors do not lock, so the lock only keeps out writers that cooperate; the re-check below
+    // is the guard for everyone else. The lock lives on the original's inode and ends when
+    // `original` is closed, after the swap.
+    lock(&original)?;
+    let unchanged = |at: &Path| -> io::Result<bool> {
+        let now = std::fs::symlink_metadata(at)?;
+        Ok(Stamp::of(&now) == stamp
+            && Stamp::of(&original.metadata()?) == stamp
+            && holds(&original, expected)?)
+    };
+    if !unchanged(&target).map_err(failed)? {
+        return Err(Refusal::ChangedWhileWriting);
+    }
+    if let Some(hook) = hooks.before_replace {
+        hook(&target);
+    }
+    match exchange(&temp.path, &target) {
+        Ok(()) => {
+            // `temp.path` now names what was at the target a moment ago.
+            temp.armed = false;
+            if unchanged(&temp.path).unwrap_or(false) {
+                let _ = std::fs::remove_file(&temp.path);
+                sync_dir(dir);
+                return Ok(());
+            }
+            swap_back(&temp.path, &target, temp.ino)
+        }
+        Err(err) if exchange_unsupported(&err) => {
+            std::fs::rename(&temp.path, &target).map_err(failed)?;
+            temp.armed = false;
+            sync_dir(dir);
+            Ok(())
+        }
+        Err(err) => Err(failed(err)),
+    }
+}
+
+/// Someone wrote between the re-check and the exchange: put their version back at `target`.
+fn swap_back(temp: &Path, target: &Path, ours: u64) -> Result<(), Refusal> {
+    exchange(temp, target).map_err(failed)?;
+    match std::fs::symlink_metadata(temp) {
+        Ok(m) if m.ino() == ours => {
+            let _ = std::fs::remove_file(temp);
+            Err(Refusal::ChangedWhileWriting)
+        }
+        // Yet another version arrived in between: never delete what is not ours.
+        _ => Err(Refusal::ConcurrentVersionKept(temp.to_path_buf())),
+    }
+}
+
+fn failed(err: io::Error) -> Refusal {
+    Refusal::Failed(err.to_string())
+}
+
+/// Whether `file`'s content is exactly `expected` (read from the start, whatever the position).
+fn holds(file: &File, expected: &[u8]) -> io::Result<bool> {
+    let mut bytes = Vec::with_capacity(expected.len());
+    let mut chunk = vec![0; 64 * 1024];
+    let mut at = 0u64;
+    loop {
+        let n = file.read_at(&mut chunk, at)?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+        if bytes.len() > expected.len() {
+            return Ok(false);
+        }
+        at += n as u64;
+    }
+    Ok(bytes == expected)
+}
+
+fn lock(file: &File) -> Result<(), Refusal> {
+    for _ in 0..LOCK_ATTEMPTS {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) => std::thread::sleep(LOCK_PAUSE),
+            // No advisory locks here (some network file systems): the re-check still guards.
+            Err(std::fs::TryLockError::Error(_)) => return Ok(()),
+        }
+    }
+    Err(Refusal::Locked)
+}
+
+/// The temporary file: removed when dropped unless it was swapped in.
+struct Temp {
+    path: PathBuf,
+    file: Option<File>,
+    ino: u64,
+    armed: bool,
+}
+
+impl Temp {
+    fn create(dir: &Path, target: &Path, mode: u32) -> io::Result<Temp> {
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut attempt = 0;
+        loop {
+            let path = dir.join(format!(
+                ".{name}.agentws-fix.{}.{attempt}",
+                std::process::id()
+            ));
+            // Only the owner can touch it until it is complete; the mode is set after the owner.
+            match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600 & mode)
+                .open(&path)
+            {
+                Ok(file) => {
+                    let ino = file.metadata()?.ino();
+                    return Ok(Temp {
+                        path,
+                        file: Some(file),
+                        ino,
+                        armed: true,
+                    });
+                }
+                Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
+                    attempt += 1
+                }
+                Err(err) => return Err(err),
+            }
+        }
+    }
+
+    /// Writes `bytes`, gives the file the original's owner, group and mode, and syncs it.
+    fn fill(&mut self, bytes: &[u8], original: &Metadata) -> Result<(), Refusal> {
+        let Some(file) = self.file.as_mut() else {
+            return Err(Refusal::Failed("temporary file already closed".into()));
+        };
+        file.write_all(bytes).map_err(failed)?;
+        let mine = file.metadata().map_err(failed)?;
+        if (mine.uid(), mine.gid()) != (original.uid(), original.gid()) {
+            std::os::unix::fs::fchown(&*file, Some(original.uid()), Some(original.gid())).map_err(
+                |err| {
+                    Refusal::OwnerNotKept(format!(
+                        "{err}; the file belongs to {}:{}",
+                        original.uid(),
+                        original.gid()
+                    ))
+                },
+            )?;
+        }
+        // After the owner: changing the owner clears set-user-ID and set-group-ID bits.
+        file.set_permissions(std::fs::Permissions::from_mode(original.mode() & 0o7777))
+            .map_err(failed)?;
+        file.sync_all().map_err(failed)?;
+        self.file = None;
+        Ok(())
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Best effort: makes the rename itself durable.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Atomically exchanges the files named `a` and `b` (Linux `renameat2(RENAME_EXCHANGE)`).
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let a = CString::new(a.as_os_str().as_bytes())?;
+    let b = CString::new(b.as_os_str().as_bytes())?;
+    // SAFETY: both pointers are valid NUL-terminated strings that outlive the call; the syscall
+    // reads them and touches no other memory of ours.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> io::Result<()> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
+/// The file system or the kernel cannot exchange: fall back to a plain rename.
+fn exchange_unsupported(err: &io::Error) -> bool {
+    #[cfg(target_os = "linux")]
+    if matches!(
+        err.raw_os_error(),
+        Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP)
+    ) {
+        return true;
+    }
+    err.kind() == io::ErrorKind::Unsupported
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    fn file_with(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn keeps_mode_owner_and_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = file_with(dir.path(), "a.md", "old\n");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let root = std::fs::metadata(&path).unwrap().uid() == 0;
+        if root {
+            std::os::unix::fs::chown(&path, Some(12345), Some(12345)).unwrap();
+        }
+        rewrite(&path, b"old\n", b"new\n", Hooks::default()).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
+        let meta = std::fs::metadata(&path).unwrap();
+        assert_eq!(meta.mode() & 0o7777, 0o640);
+        if root {
+            assert_eq!((meta.uid(), meta.gid()), (12345, 12345));
+        }
+        assert_eq!(names(dir.path()), ["a.md"]);
+    }
+
+    #[test]
+    fn refuses_a_read_only_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = file_with(dir.path(), "a.md", "old\n");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let ino = std::fs::metadata(&path).unwrap().ino();
+        assert_eq!(
+            rewrite(&path, b"old\n", b"new\n", Hooks::default()),
+            Err(Refusal::ReadOnly)
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        assert_eq!(std::fs::metadata(&path).unwrap().ino(), ino);
+        assert_eq!(names(dir.path()), ["a.md"]);
+    }
+
+    #[test]
+    fn refuses_a_hard_linked_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = file_with(dir.path(), "a.md", "old\n");
+        let other = dir.path().join("b.md");
+        std::fs::hard_link(&path, &other).unwrap();
+        assert_eq!(
+            rewrite(&path, b"old\n", b"new\n", Hooks::default()),
+            Err(Refusal::HardLinks(2))
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "old\n");
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().ino(),
+            std::fs::metadata(&other).unwrap().ino()
+        );
+    }
+
+    #[test]
+    fn refuses_content_that_is_not_the_expected_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = file_with(dir.path(), "a.md", "edited\n");
+        assert_eq!(
+            rewrite(&path, b"old\n", b"new\n", Hooks::default()),
+            Err(Refusal::Changed)
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "edited\n");
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_file_and_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = file_with(dir.path(), "a.md", "old\n");
+        let fail = |_: &Path| -> io::Result<()> { Err(io::Error::other("disk full")) };
+        let hooks = Hooks {
+            before_recheck: Some(&fail),
+            ..Hooks::default()
+        };
+        assert_eq!(
+            rewrite(&path, b"old\n", b"new\n", hooks),
+            Err(Refusal::Failed("disk full".into()))
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        assert_eq!(names(dir.path()), ["a.md"]);
+    }
+
+    fn append(path: &Path, line: &str) {
+        let mut f = OpenOptions::new().append(true).open(path).unwrap();
+        f.write_all(line.as_bytes()).unwrap();
+    }
+
+    /// An editor's save: a new file renamed over the path.
+    fn editor_save(path: &Path, text: &str) {
+        let temp = path.with_extension("editor-swap");
+        std::fs::write(&temp, text).unwrap();
+        std::fs::rename(&temp, path).unwrap();
+    }
+
+    #[test]
+    fn an_append_before_the_recheck_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = file_with(dir.path(), "a.md", "old\n");
+        let hook = |p: &Path| -> io::Result<()> {
+            append(p, "appended\n");
+            Ok(())
+        };
+        let hooks = Hooks {
+            before_recheck: Some(&hook),
+            ..Hooks::default()
+        };
+        assert_eq!(
+            rewrite(&path, b"old\n", b"new\n", hooks),
+            Err(Refusal::ChangedWhileWriting)
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\nappended\n");
+        assert_eq!(names(dir.path()), ["a.md"]);
+    }
+
+    #[test]
+    fn writes_between_the_recheck_and_the_swap_are_kept() {
+        // The remaining window: an append, or an editor's save, after the last check.
+        let appends = |p: &Path| append(p, "appended\n");
+        let saves = |p: &Path| editor_save(p, "saved by the editor\n");
+        let cases: [(Action, &str); 2] = [
+            (&appends, "old\nappended\n"),
+            (&saves, "saved by the editor\n"),
+        ];
+        for (hook, kept) in cases {
+            let dir = tempfile::tempdir().unwrap();
+            let path = file_with(dir.path(), "a.md", "old\n");
+            let hooks = Hooks {
+                before_replace: Some(hook),
+                ..Hooks::default()
+            };
+            let result = rewrite(&path, b"old\n", b"new\n", hooks);
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), kept);
+            if cfg!(target_os = "linux") {
+                assert_eq!(result, Err(Refusal::ChangedWhileWriting));
+                assert_eq!(names(dir.path()), ["a.md"]);
+            }
+        }
+    }
+
+    #[test]
+    fn waits_for_a_lock_held_by_a_cooperating_writer_then_gives_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = file_with(dir.path(), "a.md", "old\n");
+        let holder = File::open(&path).unwrap();
+        holder.lock().unwrap();
+        assert_eq!(
+            rewrite(&path, b"old\n", b"new\n", Hooks::default()),
+            Err(Refusal::Locked)
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old\n");
+        assert_eq!(names(dir.path()), ["a.md"]);
+    }
+
+    /// Toggles the first line while `writer` changes the file, `rounds` times; then checks that
+    /// every line the writer added is in the file exactly once.
+    fn race(rounds: usize, writer: fn(&Path, usize)) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = file_with(dir.path(), "MEMORY.md", "state: 0\n");
+        let stop = AtomicBool::new(false);
+        let written = AtomicUsize::new(0);
+        let applied = std::thread::scope(|s| {
+            s.spawn(|| {
+                let mut n = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    writer(&path, n);
+                    n += 1;
+                    written.store(n, Ordering::Relaxed);
+                    std::thread::sleep(Duration::from_micros(300));
+                }
+            });
+            let mut applied = 0;
+            for _ in 0..rounds {
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                let new = if text.starts_with("state: 0\n") {
+                    text.replacen("state: 0", "state: 1", 1)
+                } else {
+                    text.replacen("state: 1", "state: 0", 1)
+                };
+                if rewrite(&path, text.as_bytes(), new.as_bytes(), Hooks::default()).is_ok() {
+                    applied += 1;
+                }
+            }
+            stop.store(true, Ordering::Relaxed);
+            applied
+        });
+        let text = std::fs::read_to_string(&path).unwrap();
+        let written = written.load(Ordering::Relaxed);
+        for n in 0..written {
+            let line = format!("line {n}\n");
+            assert_eq!(text.matches(&line).count(), 1, "{line:?} in {text}");
+        }
+        assert!(
+            applied > 0 && written > 0,
+            "{applied} fixes, {written} lines"
+        );
+        let leftovers: Vec<String> = names(dir.path())
+            .into_iter()
+            .filter(|n| n.contains("agentws-fix"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_thousand_rewrites_lose_no_line_of_a_cooperating_appender() {
+        // A writer that locks as the protocol does (flock), and re-opens when the file it locked
+        // is no longer the one at the path.
+        race(1000, |path, n| loop {
+            let mut f = OpenOptions::new().append(true).open(path).unwrap();
+            f.lock().unwrap();
+            let current = std::fs::metadata(path).map(|m| m.ino()).unwrap_or(0);
+            if f.metadata().unwrap().ino() == current {
+                f.write_all(format!("line {n}\n").as_bytes()).unwrap();
+                return;
+            }
+        });
+    }
+
+    #[test]
+    fn a_thousand_rewrites_lose_no_editor_save() {
+        race(1000, |path, n| {
+            let text = std::fs::read_to_string(path).unwrap();
+            editor_save(path, &format!("{text}line {n}\n"));
+        });
+    }
+}

@@ -1,0 +1,179 @@
+//! End-to-end tests of `agentws check --fix` writing files: what is refused (read-only files,
+//! hard links), what is kept (owner, group, mode), how refusals are reported and counted, and
+//! that a concurrent writer loses nothing.
+
+use std::io::Write;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use super::check::{copy_tree, run, stderr, stdout};
+use super::support::fixture;
+
+const SKILL: &str = "---\nname: yes\ndescription: Says yes.\n---\nBody\n";
+const FIXED: &str = "---\nname: \"yes\"\ndescription: Says yes.\n---\nBody\n";
+const SHOWN: &str = "p/.agentscope/workspace/skills/yes/SKILL.md";
+
+/// A copy of cli-basic in `dir/p` with one skill whose `name: yes` has a fix; its path.
+fn project_with_fixable_skill(dir: &Path) -> PathBuf {
+    let project = dir.join("p");
+    copy_tree(&fixture("cli-basic"), &project);
+    let skill = project.join(".agentscope/workspace/skills/yes/SKILL.md");
+    std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+    std::fs::write(&skill, SKILL).unwrap();
+    skill
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().mode() & 0o7777
+}
+
+#[test]
+fn a_read_only_file_is_left_alone_reported_and_not_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = project_with_fixable_skill(dir.path());
+    std::fs::set_permissions(&skill, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let ino = std::fs::metadata(&skill).unwrap().ino();
+
+    let out = run(dir.path(), &["check", "--fix", "p"]);
+    let text = stdout(&out);
+    assert!(text.contains("Applied 0 fixes in 0 files.\n"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "Not fixed: {SHOWN}: SK008 Quote `yes` so it stays a string (the file is read-only (its owner has no write permission); it is not rewritten)\n"
+        )),
+        "{text}"
+    );
+    // The error remains, so the exit code says so.
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&skill).unwrap(), SKILL);
+    assert_eq!(mode(&skill), 0o444);
+    assert_eq!(std::fs::metadata(&skill).unwrap().ino(), ino);
+
+    // Machine formats keep stdout to their contract and say the same on stderr.
+    let out = run(dir.path(), &["check", "--fix", "--format", "json", "p"]);
+    let err = stderr(&out);
+    assert!(err.contains("applied 0 fixes in 0 files\n"), "{err}");
+    assert!(
+        err.contains(&format!("not fixed: {SHOWN}: SK008 Quote")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&skill).unwrap(), SKILL);
+}
+
+#[test]
+fn a_hard_linked_file_is_refused_and_both_links_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = project_with_fixable_skill(dir.path());
+    let other = dir.path().join("other-name.md");
+    std::fs::hard_link(&skill, &other).unwrap();
+
+    let out = run(dir.path(), &["check", "--fix", "p"]);
+    let text = stdout(&out);
+    assert!(text.contains("Applied 0 fixes in 0 files.\n"), "{text}");
+    assert!(
+        text.contains("(the file has 2 hard links; rewriting it would split them (the other names would keep the old text))"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&skill).unwrap(), SKILL);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), SKILL);
+    let (a, b) = (
+        std::fs::metadata(&skill).unwrap(),
+        std::fs::metadata(&other).unwrap(),
+    );
+    assert_eq!((a.ino(), a.nlink()), (b.ino(), 2));
+}
+
+#[test]
+fn owner_group_and_mode_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let skill = project_with_fixable_skill(dir.path());
+    std::fs::set_permissions(&skill, std::fs::Permissions::from_mode(0o640)).unwrap();
+    // Only root can give a file to someone else; the mode is checked either way.
+    let root = std::fs::metadata(&skill).unwrap().uid() == 0;
+    if root {
+        std::os::unix::fs::chown(&skill, Some(12345), Some(12345)).unwrap();
+    }
+
+    let out = run(dir.path(), &["check", "--fix", "p"]);
+    assert!(
+        stdout(&out).contains("Applied 1 fix in 1 file.\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&skill).unwrap(), FIXED);
+    assert_eq!(mode(&skill), 0o640);
+    if root {
+        let meta = std::fs::metadata(&skill).unwrap();
+        assert_eq!((meta.uid(), meta.gid()), (12345, 12345));
+    }
+    // No temporary file is left in the skill's folder.
+    let names: Vec<_> = std::fs::read_dir(skill.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["SKILL.md"]);
+}
+
+#[test]
+fn fix_runs_racing_a_writer_lose_no_line() {
+    // The writer alternates an editor's save (a temporary file renamed over the skill, which
+    // also brings the fixable `name: yes` back) and an append under an advisory lock, the way a
+    // cooperating appender writes.
+    let dir = tempfile::tempdir().unwrap();
+    let skill = project_with_fixable_skill(dir.path());
+    let stop = AtomicBool::new(false);
+    let lines = AtomicUsize::new(0);
+    let runs = 40;
+    let applied = std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut n = 0;
+            while !stop.load(Ordering::Relaxed) {
+                if n % 2 == 0 {
+                    let text = std::fs::read_to_string(&skill).unwrap();
+                    let saved = format!("{}line {n}\n", text.replace(": \"yes\"", ": yes"));
+                    let temp = skill.with_file_name(".SKILL.md.swp");
+                    std::fs::write(&temp, saved).unwrap();
+                    std::fs::rename(&temp, &skill).unwrap();
+                } else {
+                    append_locked(&skill, &format!("line {n}\n"));
+                }
+                n += 1;
+                lines.store(n, Ordering::Relaxed);
+                // Varied pauses, so that writes land in every phase of a run.
+                std::thread::sleep(Duration::from_millis((n as u64 * 7) % 40));
+            }
+        });
+        let mut applied = 0;
+        for _ in 0..runs {
+            let out = run(dir.path(), &["check", "--fix", "p"]);
+            if stdout(&out).contains("Applied 1 fix in 1 file.") {
+                applied += 1;
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        applied
+    });
+    let text = std::fs::read_to_string(&skill).unwrap();
+    let lines = lines.load(Ordering::Relaxed);
+    assert!(applied > 0 && lines > 0, "{applied} fixes, {lines} lines");
+    for n in 0..lines {
+        let line = format!("line {n}\n");
+        assert_eq!(text.matches(&line).count(), 1, "{line:?} in {text}");
+    }
+}
+
+/// Appends under `flock`, re-opening when the locked file is no longer the one at the path.
+fn append_locked(path: &Path, line: &str) {
+    loop {
+        let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+        f.lock().unwrap();
+        let current = std::fs::metadata(path).map(|m| m.ino()).unwrap_or(0);
+        if f.metadata().unwrap().ino() == current {
+            f.write_all(line.as_bytes()).unwrap();
+            return;
+        }
+    }
+}
