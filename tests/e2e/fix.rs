@@ -165,6 +165,26 @@ fn fix_runs_racing_a_writer_lose_no_line() {
     }
 }
 
+#[test]
+fn fix_removes_the_tag_of_a_tagged_value() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture("fix-tagged"), &dir.path().join("p"));
+    let out = run(dir.path(), &["check", "--fix", "p"]);
+    let text = stdout(&out);
+    assert!(text.contains("Applied 7 fixes in 3 files.\n"), "{text}");
+    assert!(
+        text.contains("Found 0 errors, 0 warnings, 0 infos.\n"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let skills = dir.path().join("p/.agentscope/workspace/skills");
+    let read = |name: &str| std::fs::read_to_string(skills.join(name).join("SKILL.md")).unwrap();
+    assert!(read("yes").starts_with("---\nname: \"yes\"\ndescription: \"on\"\n---\n"));
+    assert!(read("12").starts_with("---\nname: &n \"12\"\ndescription: \n  \"1.5\"\n---\n"));
+    assert!(read("surprise")
+        .contains("  version: \"1.10\"\n  enabled: \"off\"\n  since: \"2024-01-01\"\n"));
+}
+
 /// Appends under `flock`, re-opening when the locked file is no longer the one at the path.
 fn append_locked(path: &Path, line: &str) {
     loop {
