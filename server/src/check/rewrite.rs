@@ -118,6 +118,9 @@ pub fn rewrite(path: &Path, expected: &[u8], new: &[u8], hooks: Hooks) -> Result
     if !unchanged(&target).map_err(failed)? {
         return Err(Refusal::ChangedWhileWriting);
     }
+    // Locked too, so that a cooperating writer that opens the new file right after the swap waits
+    // until it is known to stay (and re-opens when it was swapped back).
+    let _ = temp.file.try_lock();
     if let Some(hook) = hooks.before_replace {
         hook(&target);
     }
@@ -130,7 +133,7 @@ pub fn rewrite(path: &Path, expected: &[u8], new: &[u8], hooks: Hooks) -> Result
                 sync_dir(dir);
                 return Ok(());
             }
-            swap_back(&temp.path, &target, temp.ino)
+            swap_back(&temp.path, &target, temp.ino, new)
         }
         Err(err) if exchange_unsupported(&err) => {
             std::fs::rename(&temp.path, &target).map_err(failed)?;
@@ -143,15 +146,16 @@ pub fn rewrite(path: &Path, expected: &[u8], new: &[u8], hooks: Hooks) -> Result
 }
 
 /// Someone wrote between the re-check and the exchange: put their version back at `target`.
-fn swap_back(temp: &Path, target: &Path, ours: u64) -> Result<(), Refusal> {
+fn swap_back(temp: &Path, target: &Path, ours: u64, new: &[u8]) -> Result<(), Refusal> {
     exchange(temp, target).map_err(failed)?;
-    match std::fs::symlink_metadata(temp) {
-        Ok(m) if m.ino() == ours => {
-            let _ = std::fs::remove_file(temp);
-            Err(Refusal::ChangedWhileWriting)
-        }
-        // Yet another version arrived in between: never delete what is not ours.
-        _ => Err(Refusal::ConcurrentVersionKept(temp.to_path_buf())),
+    let untouched =
+        File::open(temp).and_then(|f| Ok(f.metadata()?.ino() == ours && holds(&f, new)?));
+    if untouched.unwrap_or(false) {
+        let _ = std::fs::remove_file(temp);
+        Err(Refusal::ChangedWhileWriting)
+    } else {
+        // Yet another version arrived in between, or someone wrote to ours: never delete it.
+        Err(Refusal::ConcurrentVersionKept(temp.to_path_buf()))
     }
 }
 
@@ -193,7 +197,8 @@ fn lock(file: &File) -> Result<(), Refusal> {
 /// The temporary file: removed when dropped unless it was swapped in.
 struct Temp {
     path: PathBuf,
-    file: Option<File>,
+    /// Open until the end of the write, so its lock lasts until then.
+    file: File,
     ino: u64,
     armed: bool,
 }
@@ -221,7 +226,7 @@ impl Temp {
                     let ino = file.metadata()?.ino();
                     return Ok(Temp {
                         path,
-                        file: Some(file),
+                        file,
                         ino,
                         armed: true,
                     });
@@ -236,9 +241,7 @@ impl Temp {
 
     /// Writes `bytes`, gives the file the original's owner, group and mode, and syncs it.
     fn fill(&mut self, bytes: &[u8], original: &Metadata) -> Result<(), Refusal> {
-        let Some(file) = self.file.as_mut() else {
-            return Err(Refusal::Failed("temporary file already closed".into()));
-        };
+        let file = &mut self.file;
         file.write_all(bytes).map_err(failed)?;
         let mine = file.metadata().map_err(failed)?;
         if (mine.uid(), mine.gid()) != (original.uid(), original.gid()) {
@@ -256,7 +259,6 @@ impl Temp {
         file.set_permissions(std::fs::Permissions::from_mode(original.mode() & 0o7777))
             .map_err(failed)?;
         file.sync_all().map_err(failed)?;
-        self.file = None;
         Ok(())
     }
 }
