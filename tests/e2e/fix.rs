@@ -118,10 +118,57 @@ fn owner_group_and_mode_are_kept() {
 }
 
 #[test]
+fn a_file_whose_owner_cannot_be_kept_is_refused() {
+    // Needs two users: root sets up a file of user 12345 that anyone may write, and agentws runs
+    // as `nobody`, who can write it but cannot give a new file to user 12345.
+    let dir = tempfile::tempdir().unwrap();
+    let skill = project_with_fixable_skill(dir.path());
+    if std::fs::metadata(&skill).unwrap().uid() != 0 {
+        return;
+    }
+    let mut d = skill.parent().unwrap();
+    while d != dir.path().parent().unwrap() {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777)).unwrap();
+        d = d.parent().unwrap();
+    }
+    std::fs::set_permissions(&skill, std::fs::Permissions::from_mode(0o666)).unwrap();
+    std::os::unix::fs::chown(&skill, Some(12345), Some(12345)).unwrap();
+
+    let out = {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("agentws"));
+        cmd.current_dir(dir.path())
+            .args(["check", "--fix", "p"])
+            .uid(65534)
+            .gid(65534);
+        cmd.output().unwrap()
+    };
+    let text = stdout(&out);
+    assert!(
+        text.contains("Applied 0 fixes in 0 files.\n"),
+        "{text}{}",
+        stderr(&out)
+    );
+    assert!(
+        text.contains(&format!("Not fixed: {SHOWN}: SK008 Quote `yes` so it stays a string (its owner and group could not be kept, 12345:12345: Operation not permitted (os error 1); it is not rewritten)\n")),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&skill).unwrap(), SKILL);
+    let meta = std::fs::metadata(&skill).unwrap();
+    assert_eq!((meta.uid(), meta.gid()), (12345, 12345));
+    let names: Vec<_> = std::fs::read_dir(skill.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["SKILL.md"]);
+}
+
+#[test]
 fn fix_runs_racing_a_writer_lose_no_line() {
     // The writer alternates an editor's save (a temporary file renamed over the skill, which
     // also brings the fixable `name: yes` back) and an append under an advisory lock, the way a
-    // cooperating appender writes.
+    // cooperating appender writes (see docs/cli.md, "Write protocol", for the writers this
+    // guarantee covers).
     let dir = tempfile::tempdir().unwrap();
     let skill = project_with_fixable_skill(dir.path());
     let stop = AtomicBool::new(false);
@@ -132,18 +179,17 @@ fn fix_runs_racing_a_writer_lose_no_line() {
             let mut n = 0;
             while !stop.load(Ordering::Relaxed) {
                 if n % 2 == 0 {
-                    let text = std::fs::read_to_string(&skill).unwrap();
-                    let saved = format!("{}line {n}\n", text.replace(": \"yes\"", ": yes"));
-                    let temp = skill.with_file_name(".SKILL.md.swp");
-                    std::fs::write(&temp, saved).unwrap();
-                    std::fs::rename(&temp, &skill).unwrap();
+                    save_like_an_editor(&skill, |text| {
+                        format!("{}line {n}\n", text.replace(": \"yes\"", ": yes"))
+                    });
                 } else {
                     append_locked(&skill, &format!("line {n}\n"));
                 }
                 n += 1;
                 lines.store(n, Ordering::Relaxed);
-                // Varied pauses, so that writes land in every phase of a run.
-                std::thread::sleep(Duration::from_millis((n as u64 * 7) % 40));
+                // Varied pauses, so that writes land in every phase of a run (at least 2 ms, as
+                // in the library race: see docs/cli.md).
+                std::thread::sleep(Duration::from_millis(2 + (n as u64 * 7) % 40));
             }
         });
         let mut applied = 0;
@@ -183,6 +229,22 @@ fn fix_removes_the_tag_of_a_tagged_value() {
     assert!(read("12").starts_with("---\nname: &n \"12\"\ndescription: \n  \"1.5\"\n---\n"));
     assert!(read("surprise")
         .contains("  version: \"1.10\"\n  enabled: \"off\"\n  since: \"2024-01-01\"\n"));
+}
+
+/// A save by an editor that edits what it read: like editors ("the file has been changed since
+/// reading it"), it checks before renaming that the file is still the one it read.
+fn save_like_an_editor(path: &Path, edit: impl Fn(&str) -> String) {
+    let id = |m: std::fs::Metadata| (m.ino(), m.size(), m.mtime(), m.mtime_nsec());
+    loop {
+        let read = id(std::fs::metadata(path).unwrap());
+        let text = std::fs::read_to_string(path).unwrap();
+        let temp = path.with_file_name(".SKILL.md.swp");
+        std::fs::write(&temp, edit(&text)).unwrap();
+        if id(std::fs::metadata(path).unwrap()) == read {
+            std::fs::rename(&temp, path).unwrap();
+            return;
+        }
+    }
 }
 
 /// Appends under `flock`, re-opening when the locked file is no longer the one at the path.

@@ -101,7 +101,7 @@ impl SkipReason {
                 "the file has {n} hard links; rewriting it would split them (the other names would keep the old text)"
             ),
             SkipReason::OwnerNotKept(err) => {
-                format!("its owner and group could not be kept ({err}); it is not rewritten")
+                format!("its owner and group could not be kept, {err}; it is not rewritten")
             }
             SkipReason::Locked => "another process holds a lock on the file".to_string(),
             SkipReason::ConcurrentVersionKept(path) => format!(
