@@ -9,11 +9,13 @@
 //! was at the path: when that is not the version checked (an editor saved, or a write landed
 //! between the check and the swap) it is swapped back and the write is reported as not done.
 //!
+//! Owner, group, mode and link count are Unix notions (`os`); elsewhere the file's read-only
+//! flag is what is kept and refused, and the swap is a plain rename.
+//!
 //! Depends on std (and libc for the Linux exchange) only; knows nothing of diagnostics or fixes.
 
 use std::fs::{File, Metadata, OpenOptions};
-use std::io::{self, Write};
-use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -65,12 +67,7 @@ struct Stamp {
 
 impl Stamp {
     fn of(m: &Metadata) -> Stamp {
-        Stamp {
-            dev: m.dev(),
-            ino: m.ino(),
-            size: m.size(),
-            mtime: (m.mtime(), m.mtime_nsec()),
-        }
+        os::stamp(m)
     }
 }
 
@@ -92,14 +89,9 @@ pub fn rewrite(path: &Path, expected: &[u8], new: &[u8], hooks: Hooks) -> Result
     if !holds(&original, expected).map_err(failed)? {
         return Err(Refusal::Changed);
     }
-    if meta.mode() & 0o200 == 0 {
-        return Err(Refusal::ReadOnly);
-    }
-    if meta.nlink() > 1 {
-        return Err(Refusal::HardLinks(meta.nlink()));
-    }
+    os::refusal(&meta).map_or(Ok(()), Err)?;
 
-    let mut temp = Temp::create(dir, &target, meta.mode() & 0o7777).map_err(failed)?;
+    let mut temp = Temp::create(dir, &target, &meta).map_err(failed)?;
     temp.fill(new, &meta)?;
     if let Some(hook) = hooks.before_recheck {
         hook(&target).map_err(failed)?;
@@ -151,7 +143,7 @@ pub fn rewrite(path: &Path, expected: &[u8], new: &[u8], hooks: Hooks) -> Result
 fn swap_back(temp: &Path, target: &Path, ours: u64, new: &[u8]) -> Result<(), Refusal> {
     exchange(temp, target).map_err(failed)?;
     let untouched =
-        File::open(temp).and_then(|f| Ok(f.metadata()?.ino() == ours && holds(&f, new)?));
+        File::open(temp).and_then(|f| Ok(os::id(&f.metadata()?) == ours && holds(&f, new)?));
     if untouched.unwrap_or(false) {
         let _ = std::fs::remove_file(temp);
         Err(Refusal::ChangedWhileWriting)
@@ -165,22 +157,13 @@ fn failed(err: io::Error) -> Refusal {
     Refusal::Failed(err.to_string())
 }
 
-/// Whether `file`'s content is exactly `expected` (read from the start, whatever the position).
-fn holds(file: &File, expected: &[u8]) -> io::Result<bool> {
+/// Whether `file`'s content is exactly `expected` (read from the start).
+fn holds(mut file: &File, expected: &[u8]) -> io::Result<bool> {
+    file.seek(SeekFrom::Start(0))?;
     let mut bytes = Vec::with_capacity(expected.len());
-    let mut chunk = vec![0; 64 * 1024];
-    let mut at = 0u64;
-    loop {
-        let n = file.read_at(&mut chunk, at)?;
-        if n == 0 {
-            break;
-        }
-        bytes.extend_from_slice(&chunk[..n]);
-        if bytes.len() > expected.len() {
-            return Ok(false);
-        }
-        at += n as u64;
-    }
+    // One byte more than expected is enough to tell a longer file.
+    file.take(expected.len() as u64 + 1)
+        .read_to_end(&mut bytes)?;
     Ok(bytes == expected)
 }
 
@@ -201,12 +184,13 @@ struct Temp {
     path: PathBuf,
     /// Open until the end of the write, so its lock lasts until then.
     file: File,
+    /// `os::id` of the file.
     ino: u64,
     armed: bool,
 }
 
 impl Temp {
-    fn create(dir: &Path, target: &Path, mode: u32) -> io::Result<Temp> {
+    fn create(dir: &Path, target: &Path, original: &Metadata) -> io::Result<Temp> {
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -217,15 +201,12 @@ impl Temp {
                 ".{name}.agentws-fix.{}.{attempt}",
                 std::process::id()
             ));
-            // Only the owner can touch it until it is complete; the mode is set after the owner.
-            match OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600 & mode)
-                .open(&path)
-            {
+            let mut options = OpenOptions::new();
+            options.write(true).create_new(true);
+            os::private(&mut options, original);
+            match options.open(&path) {
                 Ok(file) => {
-                    let ino = file.metadata()?.ino();
+                    let ino = os::id(&file.metadata()?);
                     return Ok(Temp {
                         path,
                         file,
@@ -245,17 +226,7 @@ impl Temp {
     fn fill(&mut self, bytes: &[u8], original: &Metadata) -> Result<(), Refusal> {
         let file = &mut self.file;
         file.write_all(bytes).map_err(failed)?;
-        let mine = file.metadata().map_err(failed)?;
-        if (mine.uid(), mine.gid()) != (original.uid(), original.gid()) {
-            std::os::unix::fs::fchown(&*file, Some(original.uid()), Some(original.gid())).map_err(
-                |err| {
-                    Refusal::OwnerNotKept(format!("{}:{}: {err}", original.uid(), original.gid()))
-                },
-            )?;
-        }
-        // After the owner: changing the owner clears set-user-ID and set-group-ID bits.
-        file.set_permissions(std::fs::Permissions::from_mode(original.mode() & 0o7777))
-            .map_err(failed)?;
+        os::keep_owner_and_mode(file, original)?;
         file.sync_all().map_err(failed)?;
         Ok(())
     }
@@ -273,6 +244,91 @@ impl Drop for Temp {
 fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
+    }
+}
+
+/// What the protocol needs from the platform.
+#[cfg(unix)]
+mod os {
+    use super::{failed, Refusal, Stamp};
+    use std::fs::{File, Metadata, OpenOptions, Permissions};
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+
+    pub fn stamp(m: &Metadata) -> Stamp {
+        Stamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            size: m.size(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+        }
+    }
+
+    /// Tells one file from another in the same folder.
+    pub fn id(m: &Metadata) -> u64 {
+        m.ino()
+    }
+
+    pub fn refusal(m: &Metadata) -> Option<Refusal> {
+        if m.mode() & 0o200 == 0 {
+            Some(Refusal::ReadOnly)
+        } else if m.nlink() > 1 {
+            Some(Refusal::HardLinks(m.nlink()))
+        } else {
+            None
+        }
+    }
+
+    /// Only the owner can touch the temporary file until it is complete.
+    pub fn private(options: &mut OpenOptions, original: &Metadata) {
+        options.mode(0o600 & original.mode());
+    }
+
+    pub fn keep_owner_and_mode(file: &File, original: &Metadata) -> Result<(), Refusal> {
+        let mine = file.metadata().map_err(failed)?;
+        let (uid, gid) = (original.uid(), original.gid());
+        if (mine.uid(), mine.gid()) != (uid, gid) {
+            std::os::unix::fs::fchown(file, Some(uid), Some(gid))
+                .map_err(|err| Refusal::OwnerNotKept(format!("{uid}:{gid}: {err}")))?;
+        }
+        // After the owner: changing the owner clears set-user-ID and set-group-ID bits.
+        file.set_permissions(Permissions::from_mode(original.mode() & 0o7777))
+            .map_err(failed)
+    }
+}
+
+#[cfg(not(unix))]
+mod os {
+    use super::{failed, Refusal, Stamp};
+    use std::fs::{File, Metadata, OpenOptions};
+
+    pub fn stamp(m: &Metadata) -> Stamp {
+        let mtime = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or((0, 0), |d| {
+                (d.as_secs() as i64, i64::from(d.subsec_nanos()))
+            });
+        Stamp {
+            dev: 0,
+            ino: 0,
+            size: m.len(),
+            mtime,
+        }
+    }
+
+    pub fn id(_: &Metadata) -> u64 {
+        0
+    }
+
+    pub fn refusal(m: &Metadata) -> Option<Refusal> {
+        m.permissions().readonly().then_some(Refusal::ReadOnly)
+    }
+
+    pub fn private(_: &mut OpenOptions, _: &Metadata) {}
+
+    pub fn keep_owner_and_mode(file: &File, original: &Metadata) -> Result<(), Refusal> {
+        file.set_permissions(original.permissions()).map_err(failed)
     }
 }
 
@@ -319,9 +375,10 @@ fn exchange_unsupported(err: &io::Error) -> bool {
     err.kind() == io::ErrorKind::Unsupported
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     fn file_with(dir: &Path, name: &str, text: &str) -> PathBuf {
