@@ -141,7 +141,10 @@ pub fn rewrite(path: &Path, expected: &[u8], new: &[u8], hooks: Hooks) -> Result
 
 /// Someone wrote between the re-check and the exchange: put their version back at `target`.
 fn swap_back(temp: &Path, target: &Path, ours: u64, new: &[u8]) -> Result<(), Refusal> {
-    exchange(temp, target).map_err(failed)?;
+    if exchange(temp, target).is_err() {
+        // The fixed version stays at the path; the other one is not lost.
+        return Err(Refusal::ConcurrentVersionKept(temp.to_path_buf()));
+    }
     let untouched =
         File::open(temp).and_then(|f| Ok(os::id(&f.metadata()?) == ours && holds(&f, new)?));
     if untouched.unwrap_or(false) {
