@@ -165,10 +165,9 @@ fn a_file_whose_owner_cannot_be_kept_is_refused() {
 
 #[test]
 fn fix_runs_racing_a_writer_lose_no_line() {
-    // The writer alternates an editor's save (a temporary file renamed over the skill, which
-    // also brings the fixable `name: yes` back) and an append under an advisory lock, the way a
-    // cooperating appender writes (see docs/cli.md, "Write protocol", for the writers this
-    // guarantee covers).
+    // The writer takes turns: an editor's save (a temporary file renamed over the skill, which
+    // also brings the fixable `name: yes` back), an append under an advisory lock, the way a
+    // cooperating appender writes, and a plain append (see docs/cli.md, "Write protocol").
     let dir = tempfile::tempdir().unwrap();
     let skill = project_with_fixable_skill(dir.path());
     let stop = AtomicBool::new(false);
@@ -178,12 +177,18 @@ fn fix_runs_racing_a_writer_lose_no_line() {
         s.spawn(|| {
             let mut n = 0;
             while !stop.load(Ordering::Relaxed) {
-                if n % 2 == 0 {
-                    save_like_an_editor(&skill, |text| {
+                match n % 3 {
+                    0 => save_like_an_editor(&skill, |text| {
                         format!("{}line {n}\n", text.replace(": \"yes\"", ": yes"))
-                    });
-                } else {
-                    append_locked(&skill, &format!("line {n}\n"));
+                    }),
+                    1 => append_locked(&skill, &format!("line {n}\n")),
+                    _ => {
+                        let mut f = std::fs::OpenOptions::new()
+                            .append(true)
+                            .open(&skill)
+                            .unwrap();
+                        f.write_all(format!("line {n}\n").as_bytes()).unwrap();
+                    }
                 }
                 n += 1;
                 lines.store(n, Ordering::Relaxed);
@@ -209,6 +214,12 @@ fn fix_runs_racing_a_writer_lose_no_line() {
         let line = format!("line {n}\n");
         assert_eq!(text.matches(&line).count(), 1, "{line:?} in {text}");
     }
+    let names: Vec<_> = std::fs::read_dir(skill.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains("agentws-fix"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
 }
 
 #[test]

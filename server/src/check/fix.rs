@@ -120,6 +120,9 @@ pub struct FixOutcome {
     pub written: Vec<PathBuf>,
     /// Fixes whose every file was written.
     pub fixes_applied: usize,
+    /// Files written whose old version another process wrote to during the write, in a way that
+    /// could not be carried over to the new one; what it wrote is kept in another file (reason).
+    pub kept_aside: Vec<(PathBuf, SkipReason)>,
     pub skipped: Vec<Skipped>,
 }
 
@@ -286,18 +289,27 @@ pub fn apply_with(files: &FileSet, diagnostics: &[Diagnostic], hooks: Hooks) -> 
         plan = self::plan(files, &kept);
     }
     let mut failures: BTreeMap<PathBuf, SkipReason> = BTreeMap::new();
+    let mut unsettled = Vec::new();
     for (path, edits) in &plan.edits {
         let Some(text) = files.text(path) else {
             failures.insert(path.clone(), SkipReason::NoText);
             continue;
         };
         let new_text = apply_edits(text, edits);
-        match rewrite::rewrite(path, text.as_bytes(), new_text.as_bytes(), hooks) {
-            Ok(()) => outcome.written.push(path.clone()),
+        match rewrite::rewrite_unsettled(path, text.as_bytes(), new_text.as_bytes(), hooks) {
+            Ok(written) => {
+                outcome.written.push(path.clone());
+                unsettled.push((path.clone(), written));
+            }
             Err(refusal) => {
                 failures.insert(path.clone(), refusal.into());
             }
         }
+    }
+    // A process that opened a file just before it was replaced may append to the old one a moment
+    // later: watch for that and carry it over to the new file.
+    for (path, refusal) in rewrite::settle_all(unsettled, rewrite::SETTLE) {
+        outcome.kept_aside.push((path, refusal.into()));
     }
     for fix in plan.taken {
         match fix

@@ -71,13 +71,102 @@ impl Stamp {
     }
 }
 
+/// How long to watch, after replacing files, for appends to the old ones: longer than a writer is
+/// usually descheduled between opening a file and writing to it.
+pub const SETTLE: Duration = Duration::from_millis(50);
+/// How often to look while watching: what is appended is carried over this soon.
+const SETTLE_POLL: Duration = Duration::from_millis(1);
+
+/// Watches the old files of `written` for `duration`, carrying over what is appended to them as
+/// soon as it is seen, then closes them. Returns the files whose late writes had to be kept aside.
+pub fn settle_all<K>(written: Vec<(K, Written)>, duration: Duration) -> Vec<(K, Refusal)> {
+    let deadline = std::time::Instant::now() + duration;
+    let mut watching = written;
+    let mut kept = Vec::new();
+    loop {
+        let mut still = Vec::with_capacity(watching.len());
+        for (key, mut w) in watching {
+            match w.carry_over() {
+                Ok(()) => still.push((key, w)),
+                Err(refusal) => kept.push((key, refusal)),
+            }
+        }
+        watching = still;
+        if watching.is_empty() || std::time::Instant::now() >= deadline {
+            return kept;
+        }
+        std::thread::sleep(SETTLE_POLL);
+    }
+}
+
 /// How long to wait for another process's advisory lock before giving up.
 const LOCK_ATTEMPTS: u32 = 200;
 const LOCK_PAUSE: Duration = Duration::from_millis(5);
 
 /// Replaces the content of `path` (through a symbolic link: its target) with `new`, provided it
-/// is still `expected`. See the module comment for the protocol.
+/// is still `expected`, and carries over at once what was appended meanwhile. See the module
+/// comment for the protocol.
 pub fn rewrite(path: &Path, expected: &[u8], new: &[u8], hooks: Hooks) -> Result<(), Refusal> {
+    rewrite_unsettled(path, expected, new, hooks)?.settle()
+}
+
+/// The replaced file, still open: a process that opened it just before the swap may append to it
+/// a moment later, and `settle` carries that over to the new file.
+pub struct Written {
+    old: File,
+    expected: Vec<u8>,
+    /// How much of the old file the new one holds (`expected`, then what was carried over).
+    carried: usize,
+    target: PathBuf,
+    /// `os::id` of the new file.
+    ours: u64,
+}
+
+impl Written {
+    /// Appends to the new file what was appended to the old one since, and closes the old one.
+    /// When that cannot be done (the new file was replaced, or the old one was edited rather than
+    /// appended to) what the old file holds is kept beside the file, not lost.
+    pub fn settle(mut self) -> Result<(), Refusal> {
+        self.carry_over()
+    }
+
+    fn carry_over(&mut self) -> Result<(), Refusal> {
+        let mut all = Vec::new();
+        let mut old = &self.old;
+        old.seek(SeekFrom::Start(0))
+            .and_then(|_| old.read_to_end(&mut all))
+            .map_err(failed)?;
+        if all.len() <= self.carried && all.starts_with(&self.expected) {
+            return Ok(());
+        }
+        let appended = all.starts_with(&self.expected) && all.len() > self.carried;
+        if appended {
+            let new = OpenOptions::new().append(true).open(&self.target);
+            if let Ok(mut new) = new {
+                let ours = new.metadata().is_ok_and(|m| os::id(&m) == self.ours);
+                if ours && new.write_all(&all[self.carried..]).is_ok() {
+                    self.carried = all.len();
+                    return Ok(());
+                }
+            }
+        }
+        let dir = self.target.parent().unwrap_or(Path::new("/"));
+        let meta = self.old.metadata().map_err(failed)?;
+        let mut kept = Temp::create(dir, &self.target, &meta).map_err(failed)?;
+        kept.fill(&all, &meta)?;
+        kept.armed = false;
+        Err(Refusal::ConcurrentVersionKept(kept.path.clone()))
+    }
+}
+
+/// `rewrite` without the carrying over: the caller settles the result, after waiting a moment
+/// for late appends (`fix::apply` waits once for all the files it wrote).
+pub fn rewrite_unsettled(
+    path: &Path,
+    expected: &[u8],
+    new: &[u8],
+    hooks: Hooks,
+) -> Result<Written, Refusal> {
     let target = std::fs::canonicalize(path).map_err(failed)?;
     let dir = target.parent().unwrap_or(Path::new("/"));
     let original = File::open(&target).map_err(failed)?;
@@ -117,47 +206,68 @@ pub fn rewrite(path: &Path, expected: &[u8], new: &[u8], hooks: Hooks) -> Result
     if let Some(hook) = hooks.before_replace {
         hook(&target);
     }
+    let written = |old: File| -> Result<Written, Refusal> {
+        let _ = old.unlock();
+        Ok(Written {
+            old,
+            expected: expected.to_vec(),
+            carried: expected.len(),
+            target: target.clone(),
+            ours: temp.ino,
+        })
+    };
     match exchange(&temp.path, &target) {
         Ok(()) => {
             // `temp.path` now names what was at the target a moment ago.
             temp.armed = false;
-            // The path first: when a save landed, swap back before anything else.
-            if named(&temp.path).unwrap_or(false) && original_unchanged().unwrap_or(false) {
+            // The path first: when a save landed, swap back before anything else. The old file
+            // may have been appended to since the check: that is carried over, not swapped back.
+            let same_file = std::fs::symlink_metadata(&temp.path)
+                .is_ok_and(|m| (Stamp::of(&m).dev, Stamp::of(&m).ino) == (stamp.dev, stamp.ino));
+            if same_file && starts_with(&original, expected).unwrap_or(false) {
                 let _ = std::fs::remove_file(&temp.path);
                 sync_dir(dir);
-                return Ok(());
+                return written(original);
             }
-            swap_back(&temp.path, &target, temp.ino, new)
+            Err(swap_back(&temp.path, &target, temp.ino, new))
         }
         Err(err) if exchange_unsupported(&err) => {
             std::fs::rename(&temp.path, &target).map_err(failed)?;
             temp.armed = false;
             sync_dir(dir);
-            Ok(())
+            written(original)
         }
         Err(err) => Err(failed(err)),
     }
 }
 
 /// Someone wrote between the re-check and the exchange: put their version back at `target`.
-fn swap_back(temp: &Path, target: &Path, ours: u64, new: &[u8]) -> Result<(), Refusal> {
+fn swap_back(temp: &Path, target: &Path, ours: u64, new: &[u8]) -> Refusal {
     if exchange(temp, target).is_err() {
         // The fixed version stays at the path; the other one is not lost.
-        return Err(Refusal::ConcurrentVersionKept(temp.to_path_buf()));
+        return Refusal::ConcurrentVersionKept(temp.to_path_buf());
     }
     let untouched =
         File::open(temp).and_then(|f| Ok(os::id(&f.metadata()?) == ours && holds(&f, new)?));
     if untouched.unwrap_or(false) {
         let _ = std::fs::remove_file(temp);
-        Err(Refusal::ChangedWhileWriting)
+        Refusal::ChangedWhileWriting
     } else {
         // Yet another version arrived in between, or someone wrote to ours: never delete it.
-        Err(Refusal::ConcurrentVersionKept(temp.to_path_buf()))
+        Refusal::ConcurrentVersionKept(temp.to_path_buf())
     }
 }
 
 fn failed(err: io::Error) -> Refusal {
     Refusal::Failed(err.to_string())
+}
+
+/// Whether `file`'s content starts with `prefix`.
+fn starts_with(mut file: &File, prefix: &[u8]) -> io::Result<bool> {
+    file.seek(SeekFrom::Start(0))?;
+    let mut bytes = Vec::with_capacity(prefix.len());
+    file.take(prefix.len() as u64).read_to_end(&mut bytes)?;
+    Ok(bytes == prefix)
 }
 
 /// Whether `file`'s content is exactly `expected` (read from the start).
@@ -529,14 +639,19 @@ mod tests {
 
     #[test]
     fn writes_between_the_recheck_and_the_swap_are_kept() {
-        // The remaining window: an append, or an editor's save, after the last check.
+        // The remaining window: an append, or an editor's save, after the last check. The append
+        // is carried over to the new file; the save is swapped back.
         let appends = |p: &Path| append(p, "appended\n");
         let saves = |p: &Path| editor_save(p, "saved by the editor\n");
-        let cases: [(Action, &str); 2] = [
-            (&appends, "old\nappended\n"),
-            (&saves, "saved by the editor\n"),
+        let cases: [(Action, &str, Result<(), Refusal>); 2] = [
+            (&appends, "new\nappended\n", Ok(())),
+            (
+                &saves,
+                "saved by the editor\n",
+                Err(Refusal::ChangedWhileWriting),
+            ),
         ];
-        for (hook, kept) in cases {
+        for (hook, kept, expected) in cases {
             let dir = tempfile::tempdir().unwrap();
             let path = file_with(dir.path(), "a.md", "old\n");
             let hooks = Hooks {
@@ -546,10 +661,40 @@ mod tests {
             let result = rewrite(&path, b"old\n", b"new\n", hooks);
             assert_eq!(std::fs::read_to_string(&path).unwrap(), kept);
             if cfg!(target_os = "linux") {
-                assert_eq!(result, Err(Refusal::ChangedWhileWriting));
+                assert_eq!(result, expected);
                 assert_eq!(names(dir.path()), ["a.md"]);
             }
         }
+    }
+
+    #[test]
+    fn an_append_to_the_old_file_after_the_swap_is_carried_over() {
+        // A writer that opened the file before the swap and writes after it.
+        let dir = tempfile::tempdir().unwrap();
+        let path = file_with(dir.path(), "a.md", "old\n");
+        let late = OpenOptions::new().append(true).open(&path).unwrap();
+        let written = rewrite_unsettled(&path, b"old\n", b"new\n", Hooks::default()).unwrap();
+        (&late).write_all(b"late\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\n");
+        written.settle().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new\nlate\n");
+        assert_eq!(names(dir.path()), ["a.md"]);
+
+        // When the new file was replaced meanwhile (an editor saved), the late write is kept
+        // beside it.
+        let late = OpenOptions::new().append(true).open(&path).unwrap();
+        let written =
+            rewrite_unsettled(&path, b"new\nlate\n", b"newer\n", Hooks::default()).unwrap();
+        editor_save(&path, "saved\n");
+        (&late).write_all(b"late again\n").unwrap();
+        let Err(Refusal::ConcurrentVersionKept(kept)) = written.settle() else {
+            panic!("not kept aside");
+        };
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "saved\n");
+        assert_eq!(
+            std::fs::read_to_string(&kept).unwrap(),
+            "new\nlate\nlate again\n"
+        );
     }
 
     #[test]
@@ -569,6 +714,8 @@ mod tests {
     /// Toggles the first line while `writer` changes the file every `pause`, `rounds` times; then
     /// checks that every line the writer added is in the file exactly once.
     fn race(rounds: usize, pause: Duration, writer: fn(&Path, usize)) {
+        // Shorter than `SETTLE`, which `fix::apply` watches once per run, to keep the test short.
+        let grace = Duration::from_millis(5);
         let dir = tempfile::tempdir().unwrap();
         let path = file_with(dir.path(), "MEMORY.md", "state: 0\n");
         let stop = AtomicBool::new(false);
@@ -593,9 +740,14 @@ mod tests {
                 } else {
                     text.replacen("state: 1", "state: 0", 1)
                 };
-                if rewrite(&path, text.as_bytes(), new.as_bytes(), Hooks::default()).is_ok() {
-                    applied += 1;
-                }
+                let Ok(written) =
+                    rewrite_unsettled(&path, text.as_bytes(), new.as_bytes(), Hooks::default())
+                else {
+                    continue;
+                };
+                let kept = settle_all(vec![((), written)], grace);
+                assert!(kept.is_empty(), "{kept:?}");
+                applied += 1;
             }
             stop.store(true, Ordering::Relaxed);
             applied
@@ -629,6 +781,13 @@ mod tests {
                 f.write_all(format!("line {n}\n").as_bytes()).unwrap();
                 return;
             }
+        });
+    }
+
+    #[test]
+    fn a_thousand_rewrites_lose_no_line_of_an_appender_that_does_not_lock() {
+        race(1000, Duration::from_micros(300), |path, n| {
+            append(path, &format!("line {n}\n"))
         });
     }
 

@@ -116,6 +116,8 @@ pub struct FixSummary {
     pub files_written: usize,
     /// One line per fix or file left alone, already phrased.
     pub not_applied: Vec<String>,
+    /// What another process wrote to a file while it was fixed and that was kept aside.
+    pub notes: Vec<String>,
 }
 
 /// Everything a format needs to print.
@@ -400,6 +402,9 @@ pub fn summary_lines(report: &Report) -> String {
         ));
         for line in &fix.not_applied {
             out.push_str(&format!("Not fixed: {line}\n"));
+        }
+        for line in &fix.notes {
+            out.push_str(&format!("Note: {line}\n"));
         }
     }
     let s = report.summary();
