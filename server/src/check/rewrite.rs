@@ -8,6 +8,8 @@
 //! then swap the temporary file in. On Linux the swap is an atomic exchange, which hands back what
 //! was at the path: when that is not the version checked (an editor saved, or a write landed
 //! between the check and the swap) it is swapped back and the write is reported as not done.
+//! The old file stays open (`Written`): what a writer that opened it before the swap appends to
+//! it is carried over to the new file (`settle_all`).
 //!
 //! Owner, group, mode and link count are Unix notions (`os`); elsewhere the file's read-only
 //! flag is what is kept and refused, and the swap is a plain rename.
