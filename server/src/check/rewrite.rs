@@ -6,7 +6,7 @@
 //! (same mode, same owner and group, synced); take an advisory lock on the original; check again
 //! that the path still names the same file with the same size, modification time and content;
 //! then swap the temporary file in. On Linux the swap is an atomic exchange, which hands back what
-//! was at the path: when that is not the version checked (an editor saved, or a write landed
+//! was at the path: when that is not the version checked (an editor saved, or the file was edited
 //! between the check and the swap) it is swapped back and the write is reported as not done.
 //! The old file stays open (`Written`): what a writer that opened it before the swap appends to
 //! it is carried over to the new file (`settle_all`).
