@@ -561,6 +561,25 @@ pub(crate) mod tests {
         );
     }
 
+    #[test]
+    fn the_fix_summary_lists_what_was_not_fixed_and_what_was_kept_aside() {
+        let mut report = sample();
+        report.fix = Some(FixSummary {
+            fixes_applied: 1,
+            files_written: 1,
+            not_applied: vec!["a.md: SK008 Quote `yes` (the file is read-only)".into()],
+            notes: vec!["b.md: written by another process during the fix: kept".into()],
+        });
+        assert_eq!(
+            summary_lines(&report),
+            "Checked 2 files: 1 skill, 1 tools.json.\n\
+             Applied 1 fix in 1 file.\n\
+             Not fixed: a.md: SK008 Quote `yes` (the file is read-only)\n\
+             Note: b.md: written by another process during the fix: kept\n\
+             Found 1 error, 1 warning, 1 info.\n"
+        );
+    }
+
     proptest::proptest! {
         /// Any text, any range (even past the end or inside a character), any fix: every format
         /// renders without panicking, and positions stay 1-based and ordered.
