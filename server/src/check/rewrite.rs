@@ -122,6 +122,8 @@ pub struct Written {
     target: PathBuf,
     /// `os::id` of the new file.
     ours: u64,
+    /// The old file as last seen: while it stays so, there is nothing to read again.
+    seen: Option<Stamp>,
 }
 
 impl Written {
@@ -133,6 +135,11 @@ impl Written {
     }
 
     fn carry_over(&mut self) -> Result<(), Refusal> {
+        let now = Stamp::of(&self.old.metadata().map_err(failed)?);
+        if self.seen == Some(now) {
+            return Ok(());
+        }
+        self.seen = Some(now);
         let mut all = Vec::new();
         let mut old = &self.old;
         old.seek(SeekFrom::Start(0))
@@ -161,8 +168,8 @@ impl Written {
     }
 }
 
-/// `rewrite` without the carrying over: the caller settles the result, after waiting a moment
-/// for late appends (`fix::apply` waits once for all the files it wrote).
+/// `rewrite` without the carrying over: the caller settles the result, watching a moment for late
+/// appends (`fix::apply` watches all the files it wrote at once, `settle_all`).
 pub fn rewrite_unsettled(
     path: &Path,
     expected: &[u8],
@@ -189,8 +196,8 @@ pub fn rewrite_unsettled(
     }
 
     // Editors do not lock, so the lock only keeps out writers that cooperate; the re-check below
-    // is the guard for everyone else. The lock lives on the original's inode and ends when
-    // `original` is closed, after the swap.
+    // is the guard for everyone else. The lock lives on the original's inode and is released
+    // right after the swap.
     lock(&original)?;
     // Locked too, so that a cooperating writer that opens the new file right after the swap waits
     // until it is known to stay (and re-opens when it was swapped back).
@@ -216,6 +223,7 @@ pub fn rewrite_unsettled(
             carried: expected.len(),
             target: target.clone(),
             ours: temp.ino,
+            seen: None,
         })
     };
     match exchange(&temp.path, &target) {
