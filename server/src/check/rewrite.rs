@@ -725,7 +725,7 @@ mod tests {
     /// checks that every line the writer added is in the file exactly once.
     fn race(rounds: usize, pause: Duration, writer: fn(&Path, usize)) {
         // Shorter than `SETTLE`, which `fix::apply` watches once per run, to keep the test short.
-        let grace = Duration::from_millis(5);
+        let grace = Duration::from_millis(10);
         let dir = tempfile::tempdir().unwrap();
         let path = file_with(dir.path(), "MEMORY.md", "state: 0\n");
         let stop = AtomicBool::new(false);
