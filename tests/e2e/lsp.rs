@@ -1789,3 +1789,33 @@ fn a_client_that_never_reads_does_not_grow_the_server() {
     drop(stdin);
     let _ = child.wait();
 }
+
+/// The quick fix of an explicitly tagged value removes the tag too: quoting alone would leave
+/// `!!bool "yes"`, still a boolean (the same fix `check --fix` applies).
+#[test]
+fn the_quick_fix_of_a_tagged_value_removes_the_tag() {
+    let (_dir, root) = copy_fixture("fix-tagged");
+    let root = root.canonicalize().unwrap();
+    let skill = ws(&root).join("skills/yes/SKILL.md");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let published = client.wait_diagnostics(&uri(&skill));
+    assert_eq!(published["diagnostics"][0]["code"], "SK008");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&skill)}, "range": {"start": {"line": 1, "character": 14}, "end": {"line": 1, "character": 14}}, "context": {"diagnostics": []}}),
+    );
+    let actions = actions.as_array().unwrap();
+    assert_eq!(actions.len(), 1, "{actions:#?}");
+    assert_eq!(
+        actions[0]["title"],
+        "Remove `!!bool` and quote `yes` so it stays a string"
+    );
+    assert_eq!(
+        actions[0]["edit"]["changes"][uri(&skill)],
+        json!([
+            {"range": {"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 13}}, "newText": ""},
+            {"range": {"start": {"line": 1, "character": 13}, "end": {"line": 1, "character": 16}}, "newText": "\"yes\""}
+        ])
+    );
+    assert_eq!(client.shutdown(), 0);
+}

@@ -4,6 +4,7 @@
 mod bad_input;
 mod check;
 mod demo;
+mod fix;
 mod hangs;
 mod loading;
 mod lsp;

@@ -1,14 +1,14 @@
-//! Applying the fixes carried by diagnostics to files on disk: each file is rewritten atomically
-//! (temp file in the same folder, then rename), and a file whose content changed since it was read
-//! is left alone and reported.
+//! Applying the fixes carried by diagnostics to files on disk: each file is replaced through
+//! `rewrite` (atomic, owner and mode kept, never over a concurrent change), and a fix counts as
+//! applied only when every file it edits was written.
 //!
 //! Planning (`plan`, `apply_edits`) is pure; only `apply` touches the disk, and only when the user
-//! asked for `--fix`. Depends on `base` alone.
+//! asked for `--fix`. Depends on `base` and `rewrite` alone.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::rewrite::{self, Hooks, Refusal};
 use crate::base::{Diagnostic, FileContent, FileEdit, FileSet};
 
 /// The edits chosen for every file, and the fixes that could not be taken.
@@ -16,9 +16,21 @@ use crate::base::{Diagnostic, FileContent, FileEdit, FileSet};
 pub struct FixPlan {
     /// Per file: sorted, non-overlapping edits.
     pub edits: BTreeMap<PathBuf, Vec<FileEdit>>,
-    /// How many fixes the plan applies (a fix identical to one already taken counts once).
-    pub fixes: usize,
+    /// The fixes the plan applies, in diagnostic order (a fix identical to one already taken is
+    /// taken once).
+    pub taken: Vec<Taken>,
     pub skipped: Vec<Skipped>,
+}
+
+/// A fix the plan applies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Taken {
+    /// The file of its diagnostic.
+    pub path: PathBuf,
+    pub code: &'static str,
+    pub title: String,
+    /// Every file it edits.
+    pub files: BTreeSet<PathBuf>,
 }
 
 /// A fix that was not applied, and why.
@@ -40,8 +52,35 @@ pub enum SkipReason {
     NoText,
     /// An edit's range is outside the file or splits a character.
     BadRange,
+    /// The file changed between reading it for the write and replacing it; left alone.
+    ChangedWhileFixing,
+    /// The file is read-only for its owner.
+    ReadOnly,
+    /// The file has this many hard links.
+    HardLinks(u64),
+    /// The new file could not be given the original's owner and group.
+    OwnerNotKept(String),
+    /// Another process held a lock on the file.
+    Locked,
+    /// A version written concurrently was left under this name, not lost.
+    ConcurrentVersionKept(PathBuf),
     /// Writing failed.
     WriteFailed(String),
+}
+
+impl From<Refusal> for SkipReason {
+    fn from(r: Refusal) -> SkipReason {
+        match r {
+            Refusal::Changed => SkipReason::ChangedOnDisk,
+            Refusal::ChangedWhileWriting => SkipReason::ChangedWhileFixing,
+            Refusal::ReadOnly => SkipReason::ReadOnly,
+            Refusal::HardLinks(n) => SkipReason::HardLinks(n),
+            Refusal::OwnerNotKept(err) => SkipReason::OwnerNotKept(err),
+            Refusal::Locked => SkipReason::Locked,
+            Refusal::ConcurrentVersionKept(path) => SkipReason::ConcurrentVersionKept(path),
+            Refusal::Failed(err) => SkipReason::WriteFailed(err),
+        }
+    }
 }
 
 impl SkipReason {
@@ -51,6 +90,24 @@ impl SkipReason {
             SkipReason::ChangedOnDisk => "the file changed on disk since it was read".to_string(),
             SkipReason::NoText => "the file has no readable text".to_string(),
             SkipReason::BadRange => "its edit does not fit the file".to_string(),
+            SkipReason::ChangedWhileFixing => {
+                "the file changed while fixing; it was left as the other writer made it".to_string()
+            }
+            SkipReason::ReadOnly => {
+                "the file is read-only (its owner has no write permission); it is not rewritten"
+                    .to_string()
+            }
+            SkipReason::HardLinks(n) => format!(
+                "the file has {n} hard links; rewriting it would split them (the other names would keep the old text)"
+            ),
+            SkipReason::OwnerNotKept(err) => {
+                format!("its owner and group could not be kept, {err}; it is not rewritten")
+            }
+            SkipReason::Locked => "another process holds a lock on the file".to_string(),
+            SkipReason::ConcurrentVersionKept(path) => format!(
+                "the file changed while fixing; a version written meanwhile is kept as `{}`",
+                path.display()
+            ),
             SkipReason::WriteFailed(err) => format!("writing failed: {err}"),
         }
     }
@@ -61,8 +118,11 @@ impl SkipReason {
 pub struct FixOutcome {
     /// Files rewritten, in path order.
     pub written: Vec<PathBuf>,
-    /// Fixes applied to the written files.
+    /// Fixes whose every file was written.
     pub fixes_applied: usize,
+    /// Files written whose old version another process wrote to during the write, in a way that
+    /// could not be carried over to the new one; what it wrote is kept in another file (reason).
+    pub kept_aside: Vec<(PathBuf, SkipReason)>,
     pub skipped: Vec<Skipped>,
 }
 
@@ -111,6 +171,12 @@ pub fn plan(files: &FileSet, diagnostics: &[Diagnostic]) -> FixPlan {
             plan.skipped.push(skip(SkipReason::Overlaps));
             continue;
         }
+        plan.taken.push(Taken {
+            path: d.path.clone(),
+            code: d.code,
+            title: fix.title.clone(),
+            files: fresh.iter().map(|e| e.path.clone()).collect(),
+        });
         for e in fresh {
             taken.insert((
                 e.path.clone(),
@@ -123,7 +189,6 @@ pub fn plan(files: &FileSet, diagnostics: &[Diagnostic]) -> FixPlan {
                 .or_default()
                 .push(e.clone());
         }
-        plan.fixes += 1;
     }
     for edits in plan.edits.values_mut() {
         edits.sort_by_key(|e| (e.range.start, e.range.end));
@@ -178,6 +243,11 @@ pub fn apply_edits(text: &str, edits: &[FileEdit]) -> String {
 /// a file whose content on disk differs from it is left alone, with every fix that touches it
 /// (a fix spanning several files is applied to all of them or to none).
 pub fn apply(files: &FileSet, diagnostics: &[Diagnostic]) -> FixOutcome {
+    apply_with(files, diagnostics, Hooks::default())
+}
+
+/// `apply`, with test seams in the write protocol.
+pub fn apply_with(files: &FileSet, diagnostics: &[Diagnostic], hooks: Hooks) -> FixOutcome {
     let mut plan = plan(files, diagnostics);
     let mut outcome = FixOutcome {
         skipped: std::mem::take(&mut plan.skipped),
@@ -218,19 +288,41 @@ pub fn apply(files: &FileSet, diagnostics: &[Diagnostic]) -> FixOutcome {
             .collect();
         plan = self::plan(files, &kept);
     }
-    outcome.fixes_applied = plan.fixes;
+    let mut failures: BTreeMap<PathBuf, SkipReason> = BTreeMap::new();
+    let mut unsettled = Vec::new();
     for (path, edits) in &plan.edits {
-        let text = files
-            .text(path)
-            .expect("planned edits are on files with text");
+        let Some(text) = files.text(path) else {
+            failures.insert(path.clone(), SkipReason::NoText);
+            continue;
+        };
         let new_text = apply_edits(text, edits);
-        match write_atomically(path, new_text.as_bytes()) {
-            Ok(()) => outcome.written.push(path.clone()),
-            Err(err) => outcome.skipped.push(Skipped {
-                path: path.clone(),
-                code: "",
-                title: format!("{} edit(s)", edits.len()),
-                reason: SkipReason::WriteFailed(err.to_string()),
+        match rewrite::rewrite_unsettled(path, text.as_bytes(), new_text.as_bytes(), hooks) {
+            Ok(written) => {
+                outcome.written.push(path.clone());
+                unsettled.push((path.clone(), written));
+            }
+            Err(refusal) => {
+                failures.insert(path.clone(), refusal.into());
+            }
+        }
+    }
+    // A process that opened a file just before it was replaced may append to the old one a moment
+    // later: watch for that and carry it over to the new file.
+    for (path, refusal) in rewrite::settle_all(unsettled, rewrite::SETTLE) {
+        outcome.kept_aside.push((path, refusal.into()));
+    }
+    for fix in plan.taken {
+        match fix
+            .files
+            .iter()
+            .find_map(|f| failures.get(f).map(|r| (f, r)))
+        {
+            None => outcome.fixes_applied += 1,
+            Some((file, reason)) => outcome.skipped.push(Skipped {
+                path: file.clone(),
+                code: fix.code,
+                title: fix.title,
+                reason: reason.clone(),
             }),
         }
     }
@@ -242,48 +334,6 @@ fn unchanged_on_disk(files: &FileSet, path: &Path) -> bool {
         (FileContent::Text(now), Some(then)) => *now == *then,
         _ => false,
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so readers
-/// see the old or the new content, never a mix. Keeps the file's permissions; writes through a
-/// symbolic link to its target instead of replacing the link.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let target = std::fs::canonicalize(path)?;
-    let dir = target.parent().unwrap_or(Path::new("/"));
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let permissions = std::fs::metadata(&target)?.permissions();
-    let mut attempt = 0;
-    let (tmp_path, mut tmp) = loop {
-        let candidate = dir.join(format!(
-            ".{name}.agentws-fix.{}.{attempt}",
-            std::process::id()
-        ));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&candidate)
-        {
-            Ok(file) => break (candidate, file),
-            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
-                attempt += 1
-            }
-            Err(err) => return Err(err),
-        }
-    };
-    let result = (|| {
-        tmp.write_all(bytes)?;
-        tmp.set_permissions(permissions)?;
-        tmp.sync_all()?;
-        drop(tmp);
-        std::fs::rename(&tmp_path, &target)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp_path);
-    }
-    result
 }
 
 #[cfg(test)]
@@ -329,7 +379,7 @@ mod tests {
             diagnostic(&path, &[(4, 99, "")]), // past the end
         ];
         let plan = plan(&files, &diags);
-        assert_eq!(plan.fixes, 3);
+        assert_eq!(plan.taken.len(), 3);
         let reasons: Vec<_> = plan.skipped.iter().map(|s| s.reason.clone()).collect();
         assert_eq!(
             reasons,
@@ -397,13 +447,156 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_or_refused_write_is_not_counted() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.md");
+        let b = dir.path().join("b.md");
+        std::fs::write(&a, "abc").unwrap();
+        std::fs::write(&b, "abc").unwrap();
+        std::fs::set_permissions(&b, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let mut files = FileSet::new();
+        files.insert_text(a.clone(), "abc");
+        files.insert_text(b.clone(), "abc");
+        let diags = [
+            diagnostic(&a, &[(0, 1, "A")]),
+            diagnostic(&a, &[(2, 3, "C")]),
+            diagnostic(&b, &[(0, 1, "A")]),
+        ];
+        let fail_a = |p: &Path| -> std::io::Result<()> {
+            if p.ends_with("a.md") {
+                Err(std::io::Error::other("no space left"))
+            } else {
+                Ok(())
+            }
+        };
+        let outcome = apply_with(
+            &files,
+            &diags,
+            Hooks {
+                before_recheck: Some(&fail_a),
+                ..Hooks::default()
+            },
+        );
+        assert_eq!(outcome.fixes_applied, 0);
+        assert!(outcome.written.is_empty());
+        let skipped: Vec<_> = outcome
+            .skipped
+            .iter()
+            .map(|s| (s.path.clone(), s.code, s.reason.clone()))
+            .collect();
+        let failed = SkipReason::WriteFailed("no space left".into());
+        assert_eq!(
+            skipped,
+            [
+                (a.clone(), "XX001", failed.clone()),
+                (a.clone(), "XX001", failed),
+                (b.clone(), "XX001", SkipReason::ReadOnly),
+            ]
+        );
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "abc");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "abc");
+    }
+
+    /// Every fix offered on the fixture workspaces (and the demo), applied to the text alone,
+    /// removes one diagnostic of its code in its file and adds no error.
+    #[test]
+    fn every_offered_fix_removes_its_diagnostic() {
+        use crate::check::{check_workspace, CheckOptions};
+        use crate::rules::Profile;
+        use crate::workspace::Workspace;
+        use std::sync::Arc;
+
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut roots: Vec<PathBuf> = std::fs::read_dir(repo.join("tests/fixtures"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        roots.push(repo.join("examples/demo"));
+        roots.sort();
+        let env = Arc::new(crate::base::Env::new());
+        let count = |diags: &[Diagnostic], errors_only: bool| {
+            let mut counts: BTreeMap<(PathBuf, &'static str), usize> = BTreeMap::new();
+            for d in diags {
+                if !errors_only || d.severity == crate::base::Severity::Error {
+                    *counts.entry((d.path.clone(), d.code)).or_default() += 1;
+                }
+            }
+            counts
+        };
+        let mut offered = 0;
+        let mut broken = Vec::new();
+        for root in &roots {
+            let loaded = crate::cli::project::load(root, env.clone());
+            let ws = &loaded.workspace;
+            for profile in [Profile::Harness, Profile::Strict] {
+                let options = CheckOptions { profile };
+                let before = check_workspace(ws, options).diagnostics;
+                let (all_before, errors_before) = (count(&before, false), count(&before, true));
+                for d in &before {
+                    for fix in &d.fixes {
+                        offered += 1;
+                        let mut files = (*ws.files).clone();
+                        let mut by_file: BTreeMap<&Path, Vec<FileEdit>> = BTreeMap::new();
+                        for e in &fix.edits {
+                            by_file.entry(&e.path).or_default().push(e.clone());
+                        }
+                        for (path, mut edits) in by_file {
+                            edits.sort_by_key(|e| (e.range.start, e.range.end));
+                            let text = apply_edits(files.text(path).unwrap(), &edits);
+                            files.insert_text(path.to_path_buf(), &text);
+                        }
+                        let fixed = Workspace::build(
+                            ws.config.clone(),
+                            (*ws.config_diagnostics).clone(),
+                            Arc::new(files),
+                            env.clone(),
+                            None,
+                        );
+                        let after = check_workspace(&fixed, options).diagnostics;
+                        let key = (d.path.clone(), d.code);
+                        let still = count(&after, false).get(&key).copied().unwrap_or(0);
+                        if still >= all_before[&key] {
+                            broken.push(format!(
+                                "{} {} `{}`: still there",
+                                d.path.display(),
+                                d.code,
+                                fix.title
+                            ));
+                        }
+                        for (k, n) in count(&after, true) {
+                            if n > errors_before.get(&k).copied().unwrap_or(0) {
+                                broken.push(format!(
+                                    "{} {} `{}`: new error {} in {}",
+                                    d.path.display(),
+                                    d.code,
+                                    fix.title,
+                                    k.1,
+                                    k.0.display()
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(offered > 0);
+        assert!(
+            broken.is_empty(),
+            "{offered} fixes offered; broken:\n{}",
+            broken.join("\n")
+        );
+    }
+
+    #[test]
     fn writes_through_a_symlink_to_its_target() {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.md");
         let link = dir.path().join("link.md");
         std::fs::write(&real, "a").unwrap();
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        write_atomically(&link, b"b").unwrap();
+        rewrite::rewrite(&link, b"a", b"b", Hooks::default()).unwrap();
         assert!(std::fs::symlink_metadata(&link)
             .unwrap()
             .file_type()

@@ -3,7 +3,7 @@
 //! the strict profile, the Agent Skills open-specification rules (`strict`).
 //!
 //! Pure over a snapshot; knows nothing of output formats or the disk. Fixes are carried inside the
-//! diagnostics; applying them is `fix`.
+//! diagnostics; applying them is `fix`, writing a file for it `rewrite`.
 
 use std::collections::BTreeMap;
 
@@ -22,6 +22,7 @@ pub mod cross;
 pub mod files;
 pub mod fix;
 pub mod loading;
+pub mod rewrite;
 pub mod skills;
 pub mod strict;
 pub mod tools;

@@ -159,6 +159,13 @@ pub fn run(args: CheckArgs) -> u8 {
                     skipped.reason.describe()
                 ));
             }
+            for (path, reason) in &outcome.kept_aside {
+                summary.notes.push(format!(
+                    "{}: written by another process during the fix: {}",
+                    display_relative(path, &cwd),
+                    reason.describe()
+                ));
+            }
             if !outcome.written.is_empty() {
                 checked = check_target(target, &env, options);
             }
@@ -188,6 +195,9 @@ pub fn run(args: CheckArgs) -> u8 {
         );
         for line in &fix.not_applied {
             eprintln!("not fixed: {line}");
+        }
+        for line in &fix.notes {
+            eprintln!("note: {line}");
         }
     }
 

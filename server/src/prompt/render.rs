@@ -1176,6 +1176,7 @@ mod tests {
         let node = |value: Value| Node {
             value,
             range: TextRange::empty(0),
+            tag: None,
         };
         let entry = |key: &str, value: Value| Entry {
             key: key.to_string(),

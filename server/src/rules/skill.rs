@@ -91,7 +91,7 @@ pub static SK008: Rule = Rule {
     profile: Profile::Harness,
     summary: r#"`name` is not a YAML string (a number, boolean, date, list or map)."#,
     consequence: r#"The runtime requires a string and skips the skill."#,
-    explanation: r#"SnakeYAML types plain scalars with YAML 1.1 rules: `name: yes` is the boolean true and `name: 123` an integer, so the runtime rejects them. Quote the value (`name: "yes"`); the fix does that."#,
+    explanation: r#"SnakeYAML types plain scalars with YAML 1.1 rules: `name: yes` is the boolean true and `name: 123` an integer, so the runtime rejects them. Quote the value (`name: "yes"`); the fix does that, and removes an explicit tag such as `!!bool`, which types even a quoted value."#,
 };
 
 pub static SK009: Rule = Rule {

@@ -90,6 +90,9 @@ impl Value {
 pub struct Node {
     pub value: Value,
     pub range: TextRange,
+    /// The explicit tag written before a scalar (`!!bool` in `!!bool yes`), outside `range`;
+    /// `None` for collections and aliases.
+    pub tag: Option<TextRange>,
 }
 
 /// One map entry.
@@ -182,6 +185,8 @@ pub struct DroppedKey {
 pub struct Surprise {
     pub source: String,
     pub range: TextRange,
+    /// Its explicit tag, as in `Node::tag`.
+    pub tag: Option<TextRange>,
     pub value: Value,
     /// Path of keys to the value (`metadata.version`), for messages.
     pub key_path: String,
@@ -386,6 +391,7 @@ impl Builder<'_> {
                         node: Node {
                             value: Value::Str(name.clone()),
                             range,
+                            tag: None,
                         },
                         raw: Some(name),
                         plain: false,
@@ -415,6 +421,7 @@ impl Builder<'_> {
                 self.count_node(count, span)?;
                 let mut node = node;
                 node.range = range;
+                node.tag = None;
                 self.complete(Completed {
                     node,
                     raw,
@@ -428,8 +435,9 @@ impl Builder<'_> {
                 let range = self.range(span);
                 let plain = style == ScalarStyle::Plain;
                 let value = self.type_scalar(&text, style, tag.as_deref(), range)?;
+                let tag = tag.and(span.tag_span()).map(|t| self.range(&t));
                 let completed = Completed {
-                    node: Node { value, range },
+                    node: Node { value, range, tag },
                     raw: Some(text.into_owned()),
                     plain,
                     count: 1,
@@ -493,6 +501,7 @@ impl Builder<'_> {
                             Node {
                                 value: Value::List(items),
                                 range: TextRange::new(start, end),
+                                tag: None,
                             },
                             anchor,
                             count,
@@ -513,6 +522,7 @@ impl Builder<'_> {
                             Node {
                                 value: Value::Map(entries),
                                 range: TextRange::new(start, end),
+                                tag: None,
                             },
                             anchor,
                             count,
@@ -789,6 +799,7 @@ fn note_surprise(doc: &mut YamlDoc, typing: Typing, completed: &Completed, key_p
         doc.surprises.push(Surprise {
             source: raw.clone(),
             range: completed.node.range,
+            tag: completed.node.tag,
             value: value.clone(),
             key_path,
         });
@@ -1442,6 +1453,7 @@ fn fallback_line(line: &str, base: usize, out: &mut Fallback) {
     let node = Node {
         value: Value::Str(unquoted.to_string()),
         range: value_range,
+        tag: None,
     };
     if let Some(existing) = out.entries.iter_mut().find(|e| e.key == key) {
         existing.value = node;

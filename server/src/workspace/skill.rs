@@ -376,10 +376,14 @@ fn read_metadata(doc: &mut SkillDoc, text: &str, split: SkillSplit, out: &mut Ve
                     continue;
                 }
                 let rendered = surprise.value.java_string().unwrap_or_default();
+                let source = match surprise.tag {
+                    Some(t) => format!("{} {}", &text[t.start..t.end], surprise.source),
+                    None => surprise.source.clone(),
+                };
                 let written = if surprise.key_path.is_empty() {
-                    format!("`{}`", surprise.source)
+                    format!("`{source}`")
                 } else {
-                    format!("`{}: {}`", surprise.key_path, surprise.source)
+                    format!("`{}: {source}`", surprise.key_path)
                 };
                 let mut diag = rules::SK023.at(
                     &path,
@@ -389,8 +393,8 @@ fn read_metadata(doc: &mut SkillDoc, text: &str, split: SkillSplit, out: &mut Ve
                         surprise.value.type_name()
                     ),
                 );
-                if is_plain_scalar(&text[surprise.range.start..surprise.range.end]) {
-                    diag = diag.with_fix(quote_fix(&path, surprise.range, &surprise.source));
+                if let Some(fix) = string_fix(&path, text, surprise.range, surprise.tag) {
+                    diag = diag.with_fix(fix);
                 }
                 out.push(diag);
             }
@@ -517,7 +521,7 @@ fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
             }
             other => {
                 ok = false;
-                let source = &text[value.range.start..value.range.end];
+                let source = &written_with_tag(text, value.range, value.tag);
                 let rendered = other
                     .java_string()
                     .map(|s| format!(" ({s})"))
@@ -530,8 +534,10 @@ fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
                         other.type_name()
                     ),
                 );
-                if other.java_string().is_some() && is_plain_scalar(source) {
-                    diag = diag.with_fix(quote_fix(&path, value.range, source));
+                if other.java_string().is_some() {
+                    if let Some(fix) = string_fix(&path, text, value.range, value.tag) {
+                        diag = diag.with_fix(fix);
+                    }
                 }
                 out.push(diag);
             }
@@ -542,10 +548,59 @@ fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The scalar at `range` as written, with its tag when the tag is on the same line.
+fn written_with_tag(text: &str, range: TextRange, tag: Option<TextRange>) -> String {
+    match tag {
+        Some(t) if t.end <= range.start && !text[t.end..range.start].contains(['\n', '\r']) => {
+            text[t.start..range.end].to_string()
+        }
+        _ => text[range.start..range.end].to_string(),
+    }
+}
+
 fn is_plain_scalar(source: &str) -> bool {
     !source.is_empty()
         && !source.starts_with(['"', '\'', '[', '{', '|', '>', '!', '&', '*'])
         && !source.contains(['\n', '\r'])
+}
+
+/// The fix that makes the scalar at `range` (with its explicit `tag`, if any) a string: quote a
+/// plain scalar, and drop a tag, which would type even a quoted value (`!!bool "yes"` is true).
+/// `None` when neither applies (a scalar already quoted and untagged, a block scalar).
+fn string_fix(path: &Path, text: &str, range: TextRange, tag: Option<TextRange>) -> Option<Fix> {
+    let source = &text[range.start..range.end];
+    let quote = is_plain_scalar(source);
+    let tag = tag.filter(|t| t.end <= range.start && text.is_char_boundary(t.end));
+    let mut fix = match (quote, tag) {
+        (true, _) => quote_fix(path, range, source),
+        (false, Some(_)) => Fix {
+            title: String::new(),
+            edits: Vec::new(),
+        },
+        (false, None) => return None,
+    };
+    if let Some(tag) = tag {
+        // The tag and the blanks after it on its line: `name: !!bool yes` becomes `name: "yes"`.
+        let blanks = text[tag.end..range.start]
+            .bytes()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        let written = &text[tag.start..tag.end];
+        fix.title = if quote {
+            format!("Remove `{written}` and quote `{source}` so it stays a string")
+        } else {
+            format!("Remove `{written}` so `{source}` stays a string")
+        };
+        fix.edits.insert(
+            0,
+            FileEdit {
+                path: path.to_path_buf(),
+                range: TextRange::new(tag.start, tag.end + blanks),
+                new_text: String::new(),
+            },
+        );
+    }
+    Some(fix)
 }
 
 /// Quotes a plain scalar so YAML reads it as a string.
@@ -702,6 +757,54 @@ mod tests {
         let doc = skill("---\nname: [a, b]\ndescription: d\n---\nBody");
         assert_eq!(codes(&doc), vec![("SK008", 10, 16)]);
         assert!(doc.diagnostics[0].fixes.is_empty());
+    }
+
+    /// Applies the first fix of the diagnostic with `code` to `text`.
+    fn fixed(text: &str, code: &str) -> (String, String) {
+        let doc = skill(text);
+        let d = doc.diagnostics.iter().find(|d| d.code == code).unwrap();
+        let fix = &d.fixes[0];
+        let mut edits = fix.edits.clone();
+        edits.sort_by_key(|e| e.range.start);
+        (
+            fix.title.clone(),
+            crate::check::fix::apply_edits(text, &edits),
+        )
+    }
+
+    #[test]
+    fn the_fix_of_a_tagged_scalar_drops_the_tag() {
+        // Quoting alone would leave `!!bool "yes"`, still the boolean true.
+        let (title, text) = fixed("---\nname: !!bool yes\ndescription: d\n---\nBody", "SK008");
+        assert_eq!(
+            title,
+            "Remove `!!bool` and quote `yes` so it stays a string"
+        );
+        assert_eq!(text, "---\nname: \"yes\"\ndescription: d\n---\nBody");
+        assert_eq!(skill(&text).outcome, Ok(()));
+        // A quoted value needs only the tag removed; an anchor stays.
+        let (title, text) = fixed(
+            "---\nname: &n !!int \"12\"\ndescription: d\n---\nBody",
+            "SK008",
+        );
+        assert_eq!(title, "Remove `!!int` so `\"12\"` stays a string");
+        assert_eq!(text, "---\nname: &n \"12\"\ndescription: d\n---\nBody");
+        assert_eq!(skill(&text).outcome, Ok(()));
+        // A tag on the line before its value, and a YAML 1.1 surprise with a tag.
+        let (_, text) = fixed(
+            "---\nname: !!bool\n  on\ndescription: d\n---\nBody",
+            "SK008",
+        );
+        assert_eq!(text, "---\nname: \n  \"on\"\ndescription: d\n---\nBody");
+        let (_, text) = fixed(
+            "---\nname: pdf\ndescription: d\nv: !!float 1.10\n---\nBody",
+            "SK023",
+        );
+        assert_eq!(
+            text,
+            "---\nname: pdf\ndescription: d\nv: \"1.10\"\n---\nBody"
+        );
+        assert_eq!(codes(&skill(&text)), []);
     }
 
     #[test]

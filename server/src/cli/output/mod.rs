@@ -116,6 +116,8 @@ pub struct FixSummary {
     pub files_written: usize,
     /// One line per fix or file left alone, already phrased.
     pub not_applied: Vec<String>,
+    /// What another process wrote to a file while it was fixed and that was kept aside.
+    pub notes: Vec<String>,
 }
 
 /// Everything a format needs to print.
@@ -407,6 +409,9 @@ pub fn summary_lines(report: &Report) -> String {
         for line in &fix.not_applied {
             out.push_str(&format!("Not fixed: {line}\n"));
         }
+        for line in &fix.notes {
+            out.push_str(&format!("Note: {line}\n"));
+        }
     }
     let s = report.summary();
     out.push_str(&format!(
@@ -559,6 +564,25 @@ pub(crate) mod tests {
             "Checked 2 files: 1 skill, 1 tools.json.\n\
              Found 1 error, 1 warning, 1 info.\n\
              1 problem can be fixed with `agentws check --fix`.\n"
+        );
+    }
+
+    #[test]
+    fn the_fix_summary_lists_what_was_not_fixed_and_what_was_kept_aside() {
+        let mut report = sample();
+        report.fix = Some(FixSummary {
+            fixes_applied: 1,
+            files_written: 1,
+            not_applied: vec!["a.md: SK008 Quote `yes` (the file is read-only)".into()],
+            notes: vec!["b.md: written by another process during the fix: kept".into()],
+        });
+        assert_eq!(
+            summary_lines(&report),
+            "Checked 2 files: 1 skill, 1 tools.json.\n\
+             Applied 1 fix in 1 file.\n\
+             Not fixed: a.md: SK008 Quote `yes` (the file is read-only)\n\
+             Note: b.md: written by another process during the fix: kept\n\
+             Found 1 error, 1 warning, 1 info.\n"
         );
     }
 
