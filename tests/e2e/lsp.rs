@@ -873,6 +873,74 @@ fn a_50_mb_document_is_accepted() {
 }
 
 #[test]
+fn an_open_buffer_over_the_size_cap_gets_the_on_disk_diagnostic_and_nothing_else() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let root = root.canonicalize().unwrap();
+    let skill = ws(&root).join("skills/pdf/SKILL.md");
+    // Analysed, this text would have problems of its own (a name that is not the folder's, an
+    // unknown key); over the cap it must only get WS005.
+    let mut text = String::from("---\nname: Not The Folder\nunknown-key: 1\n---\n");
+    while text.len() <= 16 * 1024 * 1024 {
+        text.push_str("filler line for the size cap 名前\n");
+    }
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    open(&mut client, &skill, &text, 1);
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri(&skill)
+            && m["params"]["version"] == 1
+    });
+    let diagnostics = &published["params"]["diagnostics"];
+    assert_eq!(codes(diagnostics), ["WS005"], "{diagnostics}");
+    let message = format!(
+        "`SKILL.md` is {} bytes; agentws checks files up to 16 MiB",
+        text.len()
+    );
+    let (server_message, _) = diagnostics[0]["message"]
+        .as_str()
+        .unwrap()
+        .split_once("\nRuntime: ")
+        .unwrap();
+    assert_eq!(server_message, message);
+    let origin = json!({"line": 0, "character": 0});
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": origin, "end": origin})
+    );
+
+    // The same text on disk: `agentws check` reports the same, and only that, for the file.
+    std::fs::write(&skill, &text).unwrap();
+    let on_disk: Vec<Reported> = check_json(&root)
+        .into_iter()
+        .filter(|r| r.path == skill)
+        .collect();
+    assert_eq!(on_disk.len(), 1);
+    assert_eq!(on_disk[0].code, "WS005");
+    assert_eq!(on_disk[0].message, message);
+    assert_eq!((on_disk[0].start, on_disk[0].end), ((1, 1), (1, 1)));
+
+    // Back under the cap, the buffer is analysed again.
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri(&skill), "version": 2},
+            "contentChanges": [{"text": "---\nname: Not The Folder\ndescription: d\n---\n"}],
+        }),
+    );
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri(&skill)
+            && m["params"]["version"] == 2
+    });
+    let codes = codes(&published["params"]["diagnostics"]);
+    assert!(
+        !codes.is_empty() && !codes.contains(&"WS005".to_string()),
+        "{codes:?}"
+    );
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
 fn custom_methods_answer_as_documented() {
     let root = fixture("lsp-basic").canonicalize().unwrap();
     let (mut client, _) = Client::start(&[&root], Options::default());
