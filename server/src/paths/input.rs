@@ -261,6 +261,16 @@ mod tests {
         clean(input).unwrap_err().code
     }
 
+    /// Found by the fuzz target (fuzz/src/bin/paths.rs): a blank input is refused, but a blank
+    /// name inside a longer input is a name like any other (Java's `isBlank` looks at the whole
+    /// input), so `" /"` is the folder `" "` while `" "` alone is refused.
+    #[test]
+    fn a_blank_name_is_only_refused_as_the_whole_input() {
+        assert_eq!(ok(" /"), (Shape::Relative, " ".to_string()));
+        assert_eq!(ok("  //"), (Shape::Relative, "  ".to_string()));
+        assert_eq!(code(" "), RefusalCode::Invalid);
+    }
+
     #[test]
     fn shapes_and_clean_text() {
         assert_eq!(ok("a//b/./c/"), (Shape::Relative, "a/b/c".into()));
