@@ -271,6 +271,17 @@ mod tests {
         assert_eq!(code(" "), RefusalCode::Invalid);
     }
 
+    /// Found by the fuzz target: behind `./`, a first name that looks like a scheme is a name, so
+    /// the clean text is relative even though, written alone, it would read as a `file:` URI.
+    #[test]
+    fn a_scheme_like_first_name_behind_dot_slash_is_relative() {
+        assert_eq!(
+            ok("./file:///tmp/ws/skill"),
+            (Shape::Relative, "file:/tmp/ws/skill".to_string())
+        );
+        assert_eq!(code("file:/tmp/ws/skill"), RefusalCode::Invalid);
+    }
+
     #[test]
     fn shapes_and_clean_text() {
         assert_eq!(ok("a//b/./c/"), (Shape::Relative, "a/b/c".into()));
