@@ -271,8 +271,9 @@ mod tests {
         assert_eq!(code(" "), RefusalCode::Invalid);
     }
 
-    /// Found by the fuzz target: behind `./`, a first name that looks like a scheme is a name, so
-    /// the clean text is relative even though, written alone, it would read as a `file:` URI.
+    /// Found by the fuzz target: behind `./`, a first name that looks like a scheme (or starts
+    /// with `~`) is a name, so the clean text is relative even though, written alone, it would be
+    /// refused.
     #[test]
     fn a_scheme_like_first_name_behind_dot_slash_is_relative() {
         assert_eq!(
@@ -280,6 +281,9 @@ mod tests {
             (Shape::Relative, "file:/tmp/ws/skill".to_string())
         );
         assert_eq!(code("file:/tmp/ws/skill"), RefusalCode::Invalid);
+        // The same for a leading `~`, refused only at the very start of the input.
+        assert_eq!(ok("./~///"), (Shape::Relative, "~".to_string()));
+        assert_eq!(code("~"), RefusalCode::Invalid);
     }
 
     #[test]
