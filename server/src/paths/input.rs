@@ -284,6 +284,12 @@ mod tests {
         // The same for a leading `~`, refused only at the very start of the input.
         assert_eq!(ok("./~///"), (Shape::Relative, "~".to_string()));
         assert_eq!(code("~"), RefusalCode::Invalid);
+        // And for a first name that looks like a drive.
+        assert_eq!(
+            ok(".//f:///tmp/x"),
+            (Shape::Relative, "f:/tmp/x".to_string())
+        );
+        assert_eq!(ok("f:/tmp/x"), (Shape::Windows, "F:/tmp/x".to_string()));
     }
 
     #[test]
