@@ -735,6 +735,96 @@ fn malformed_frames_unknown_methods_and_positions_past_the_end() {
 }
 
 #[test]
+fn every_malformed_header_is_answered_once_and_the_next_request_gets_its_answer() {
+    let root = fixture("lsp-basic");
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let body = json!({"jsonrpc": "2.0", "method": "$/noSuchNotification"}).to_string();
+    let n = body.len();
+    let forms: Vec<String> = vec![
+        format!("Content-Length: abc\r\n\r\n{body}"),
+        format!("X-Other: 1\r\n\r\n{body}"),
+        format!("Content-Length: {n}\r\nthis line has no colon\r\n\r\n{body}"),
+        format!(
+            "Content-Length: {n}\r\nX-Pad: {}\r\n\r\n{body}",
+            "a".repeat(9000)
+        ),
+        format!("Content-Length: {n}\r\nContent-Length: {n}\r\n\r\n{body}"),
+        format!("Content-Length: {n}\r\nContent-Length: 7\r\n\r\n{body}"),
+    ];
+    // Sends `bytes` then a fileStatus request; waits for its answer and for the parse errors
+    // (id null) to add up to `errors_by_then`. A guard reply and a later request's answer may
+    // reach the client in either order, so errors are counted over the whole exchange.
+    let parse_errors = std::cell::Cell::new(0);
+    let exchange = |client: &mut Client, bytes: &[u8], id: i64, errors_by_then: usize| {
+        let mut raw = bytes.to_vec();
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "agentws/fileStatus", "params": {"uri": uri(&pdf)}});
+        raw.extend(client::frame(&call.to_string()));
+        client.send_raw(&raw);
+        let answer = std::cell::RefCell::new(Value::Null);
+        client.wait_for(|m| {
+            if m["id"].is_null() && m.get("error").is_some() {
+                assert_eq!(m["error"]["code"], -32700, "{m}");
+                parse_errors.set(parse_errors.get() + 1);
+            }
+            if m["id"] == id {
+                *answer.borrow_mut() = m.clone();
+            }
+            !answer.borrow().is_null() && parse_errors.get() >= errors_by_then
+        });
+        answer.into_inner()
+    };
+    for (i, form) in forms.iter().enumerate() {
+        let answer = exchange(&mut client, form.as_bytes(), 100 + i as i64, i + 1);
+        assert_eq!(
+            answer["result"]["kind"], "skill",
+            "after form {i}: {answer}"
+        );
+    }
+    // All of them in one write, then a request. The header-less form goes first: right after a
+    // body of unknown length it would read as the rest of that body (docs/protocol.md).
+    let mut all = forms.clone();
+    all.swap(0, 1);
+    let answer = exchange(&mut client, all.concat().as_bytes(), 200, 2 * forms.len());
+    assert_eq!(answer["result"]["kind"], "skill");
+    // Every guard reply sent before this answer has arrived by now: one error per bad frame.
+    let answer = exchange(&mut client, b"", 201, 2 * forms.len());
+    assert_eq!(parse_errors.get(), 2 * forms.len());
+    let status = &answer["result"];
+    assert_eq!(status["kind"], "skill");
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn dollar_requests_and_wrong_versions_are_refused_with_their_id() {
+    let root = fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let dollar = client.call("$/customThing", json!({}));
+    assert_eq!(dollar["error"]["code"], -32601);
+    assert_eq!(
+        dollar["error"]["message"],
+        "method `$/customThing` not found: `$/` methods are notifications"
+    );
+    let cancel = client.call("$/cancelRequest", json!({"id": 1}));
+    assert_eq!(cancel["error"]["code"], -32601);
+    for (id, body) in [
+        (71, r#"{"id":71,"method":"shutdown"}"#),
+        (72, r#"{"jsonrpc":"2.1","id":72,"method":"shutdown"}"#),
+        (
+            73,
+            r#"{"jsonrpc":2,"id":73,"method":"agentws/normalizePath","params":{}}"#,
+        ),
+    ] {
+        client.send_raw(&client::frame(body));
+        let answer = client.wait_for(|m| m["id"] == id);
+        assert_eq!(answer["error"]["code"], -32600, "{body}: {answer}");
+    }
+    // A `$/` notification is still ignored quietly, and the server still serves.
+    client.notify("$/setTrace", json!({"value": "off"}));
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
 fn a_panicking_request_is_answered_and_the_server_keeps_serving() {
     let root = fixture("lsp-basic");
     let (mut client, _) = Client::start(
@@ -882,6 +972,74 @@ fn a_50_mb_document_is_accepted() {
     let status = client.request("agentws/fileStatus", json!({"uri": uri(&path)}));
     assert_eq!(status["kind"], "agents-md");
     assert_eq!(status["version"], 1);
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn an_open_buffer_over_the_size_cap_gets_the_on_disk_diagnostic_and_nothing_else() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let root = root.canonicalize().unwrap();
+    let skill = ws(&root).join("skills/pdf/SKILL.md");
+    // Analysed, this text would have problems of its own (a name that is not the folder's, an
+    // unknown key); over the cap it must only get WS005.
+    let mut text = String::from("---\nname: Not The Folder\nunknown-key: 1\n---\n");
+    while text.len() <= 16 * 1024 * 1024 {
+        text.push_str("filler line for the size cap 名前\n");
+    }
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    open(&mut client, &skill, &text, 1);
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri(&skill)
+            && m["params"]["version"] == 1
+    });
+    let diagnostics = &published["params"]["diagnostics"];
+    assert_eq!(codes(diagnostics), ["WS005"], "{diagnostics}");
+    let message = format!(
+        "`SKILL.md` is {} bytes; agentws checks files up to 16 MiB",
+        text.len()
+    );
+    let (server_message, _) = diagnostics[0]["message"]
+        .as_str()
+        .unwrap()
+        .split_once("\nRuntime: ")
+        .unwrap();
+    assert_eq!(server_message, message);
+    let origin = json!({"line": 0, "character": 0});
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": origin, "end": origin})
+    );
+
+    // The same text on disk: `agentws check` reports the same, and only that, for the file.
+    std::fs::write(&skill, &text).unwrap();
+    let on_disk: Vec<Reported> = check_json(&root)
+        .into_iter()
+        .filter(|r| r.path == skill)
+        .collect();
+    assert_eq!(on_disk.len(), 1);
+    assert_eq!(on_disk[0].code, "WS005");
+    assert_eq!(on_disk[0].message, message);
+    assert_eq!((on_disk[0].start, on_disk[0].end), ((1, 1), (1, 1)));
+
+    // Back under the cap, the buffer is analysed again.
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri(&skill), "version": 2},
+            "contentChanges": [{"text": "---\nname: Not The Folder\ndescription: d\n---\n"}],
+        }),
+    );
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri(&skill)
+            && m["params"]["version"] == 2
+    });
+    let codes = codes(&published["params"]["diagnostics"]);
+    assert!(
+        !codes.is_empty() && !codes.contains(&"WS005".to_string()),
+        "{codes:?}"
+    );
     assert_eq!(client.shutdown(), 0);
 }
 

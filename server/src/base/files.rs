@@ -90,6 +90,18 @@ impl FileContent {
         FileContent::from_bytes(bytes)
     }
 
+    /// An editor buffer's text, held to the same limit as a file read from disk: a buffer over
+    /// [`MAX_TEXT_BYTES`] gets the same diagnostic as the file would, and is not analysed.
+    pub fn from_buffer(text: Arc<str>) -> FileContent {
+        if text.len() as u64 > MAX_TEXT_BYTES {
+            FileContent::TooLarge {
+                size: text.len() as u64,
+            }
+        } else {
+            FileContent::Text(text)
+        }
+    }
+
     pub fn from_bytes(bytes: Vec<u8>) -> FileContent {
         match String::from_utf8(bytes) {
             Ok(text) => FileContent::Text(Arc::from(text)),

@@ -161,12 +161,12 @@ impl Project {
             let disk = self.files.get(path).map(|e| e.content.clone());
             self.shadowed.insert(path.to_path_buf(), disk);
         }
-        self.files.insert(
-            path.to_path_buf(),
-            FileContent::Text(doc.text.clone()),
-            Some(doc.version),
-        );
-        self.note_change(was_text.then_some(path));
+        let content = FileContent::from_buffer(doc.text.clone());
+        // The incremental path only handles one text replacing another.
+        let text_to_text = was_text && matches!(content, FileContent::Text(_));
+        self.files
+            .insert(path.to_path_buf(), content, Some(doc.version));
+        self.note_change(text_to_text.then_some(path));
     }
 
     /// Records a change since the last rebuild: `Some(path)` for a new text of a file that already

@@ -261,6 +261,37 @@ mod tests {
         clean(input).unwrap_err().code
     }
 
+    /// Found by the fuzz target (fuzz/src/bin/paths.rs): a blank input is refused, but a blank
+    /// name inside a longer input is a name like any other (Java's `isBlank` looks at the whole
+    /// input), so `" /"` is the folder `" "` while `" "` alone is refused.
+    #[test]
+    fn a_blank_name_is_only_refused_as_the_whole_input() {
+        assert_eq!(ok(" /"), (Shape::Relative, " ".to_string()));
+        assert_eq!(ok("  //"), (Shape::Relative, "  ".to_string()));
+        assert_eq!(code(" "), RefusalCode::Invalid);
+    }
+
+    /// Found by the fuzz target: behind `./`, a first name that looks like a scheme (or starts
+    /// with `~`) is a name, so the clean text is relative even though, written alone, it would be
+    /// refused.
+    #[test]
+    fn a_scheme_like_first_name_behind_dot_slash_is_relative() {
+        assert_eq!(
+            ok("./file:///tmp/ws/skill"),
+            (Shape::Relative, "file:/tmp/ws/skill".to_string())
+        );
+        assert_eq!(code("file:/tmp/ws/skill"), RefusalCode::Invalid);
+        // The same for a leading `~`, refused only at the very start of the input.
+        assert_eq!(ok("./~///"), (Shape::Relative, "~".to_string()));
+        assert_eq!(code("~"), RefusalCode::Invalid);
+        // And for a first name that looks like a drive.
+        assert_eq!(
+            ok(".//f:///tmp/x"),
+            (Shape::Relative, "f:/tmp/x".to_string())
+        );
+        assert_eq!(ok("f:/tmp/x"), (Shape::Windows, "F:/tmp/x".to_string()));
+    }
+
     #[test]
     fn shapes_and_clean_text() {
         assert_eq!(ok("a//b/./c/"), (Shape::Relative, "a/b/c".into()));
