@@ -10,3 +10,4 @@ mod preview;
 mod realistic;
 mod rules;
 mod support;
+mod watch;
