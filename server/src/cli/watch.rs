@@ -347,6 +347,48 @@ mod tests {
         assert_eq!(new, vec![&after[1]]);
     }
 
+    fn run_with(diagnostics: Vec<ShownDiagnostic>, text: &str) -> Run {
+        let mut files = FileSet::new();
+        files.insert_text(PathBuf::from("/w/skills/a/SKILL.md"), text);
+        Run {
+            report: Report {
+                diagnostics,
+                ..Default::default()
+            },
+            files: Arc::new(files),
+            folders: BTreeSet::new(),
+        }
+    }
+
+    #[test]
+    fn a_change_to_nothing_read_prints_nothing() {
+        let before = run_with(vec![d("a", 2, "SK001", "x")], "same");
+        let after = run_with(vec![d("a", 2, "SK001", "x")], "same");
+        assert_eq!(changes(&before, &after), "");
+    }
+
+    #[test]
+    fn an_edit_that_changes_no_diagnostic_still_says_it_was_checked() {
+        let before = run_with(vec![d("a", 2, "SK001", "x")], "one");
+        let after = run_with(vec![d("a", 3, "SK001", "x")], "two");
+        assert_eq!(
+            changes(&before, &after),
+            "Re-checked (1 file changed): 0 new, 0 resolved; now 1 error, 0 warnings, 0 infos.\n"
+        );
+    }
+
+    #[test]
+    fn resolved_come_before_new_within_a_file() {
+        let before = run_with(vec![d("a", 2, "SK001", "x")], "one");
+        let after = run_with(vec![d("a", 1, "SK002", "y")], "two");
+        assert_eq!(
+            changes(&before, &after),
+            "resolved: a:2:1: error[SK001] x\n\
+             new: a:1:1: error[SK002] y\n\
+             Re-checked (1 file changed): 1 new, 1 resolved; now 1 error, 0 warnings, 0 infos.\n"
+        );
+    }
+
     #[test]
     fn changed_files_counts_added_removed_and_edited() {
         let mut before = FileSet::new();
