@@ -214,3 +214,26 @@ fn demo_reports_what_its_tools_json_does_not_reach() {
         .count();
     assert_eq!(sk025, 1);
 }
+
+/// The README says what its first command prints and why it exits 1: the summary line it quotes
+/// must be the one the demo check prints.
+#[test]
+fn the_readme_quotes_the_demo_summary() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let report = demo_report();
+    let s = &report["summary"];
+    let count = |key: &str, one: &str, many: &str| {
+        agentws::cli::output::plural(s[key].as_u64().unwrap() as usize, one, many)
+    };
+    let line = format!(
+        "Found {}, {}, {}.",
+        count("errors", "error", "errors"),
+        count("warnings", "warning", "warnings"),
+        count("infos", "info", "infos")
+    );
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("`{line}`")),
+        "README.md should quote the demo's summary `{line}`"
+    );
+}

@@ -13,3 +13,4 @@ mod preview;
 mod realistic;
 mod rules;
 mod support;
+mod watch;

@@ -86,7 +86,7 @@ impl Selection {
 type ProjectKey = (Option<PathBuf>, PathBuf, PathBuf);
 
 /// One project to check, with the paths of the command line that belong to it.
-struct Target {
+pub(super) struct Target {
     first_path: PathBuf,
     selection: Selection,
 }
@@ -99,48 +99,14 @@ pub fn run(args: CheckArgs) -> u8 {
     } else {
         args.paths.clone()
     };
-    let mut usage_error = false;
-    let mut targets: Vec<(ProjectKey, Target)> = Vec::new();
-    for path in &paths {
-        if let Err(err) = std::fs::metadata(path) {
-            eprintln!("error: cannot read `{}`: {err}", path.display());
-            usage_error = true;
-            continue;
-        }
-        // `..` folded so that shown paths and project keys do not depend on how a path was typed.
-        let absolute = normalize_lexically(&absolute(path));
-        let project = find_project(&absolute);
-        let config = &project.config;
-        let key = (
-            config.file.clone(),
-            config.workspace.clone(),
-            config.project.clone(),
-        );
-        let covers_project = absolute.is_dir()
-            && (config.project.starts_with(&absolute) || config.workspace.starts_with(&absolute));
-        let selection = if covers_project {
-            Selection::Whole
-        } else {
-            Selection::Under(vec![absolute.clone()])
-        };
-        match targets.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, target)) => target.selection.add(selection),
-            None => targets.push((
-                key,
-                Target {
-                    first_path: absolute,
-                    selection,
-                },
-            )),
-        }
-    }
+    let (targets, usage_error) = targets(&paths);
 
     let options = CheckOptions {
         profile: args.profile.into(),
     };
     let mut report = Report::default();
     let mut fix_summary = args.fix.then(FixSummary::default);
-    for (_, target) in &targets {
+    for target in &targets {
         let mut checked = check_target(target, &env, options);
         if let Some(summary) = &mut fix_summary {
             let outcome = fix::apply(&checked.loaded.workspace.files, &checked.diagnostics);
@@ -208,6 +174,48 @@ pub fn run(args: CheckArgs) -> u8 {
     exit_code(&report, usage_error || nothing_read, args.error_on_warnings)
 }
 
+/// Groups command-line paths by project (each project is loaded once). The flag is set when a
+/// path could not be read (already reported on stderr).
+pub(super) fn targets(paths: &[PathBuf]) -> (Vec<Target>, bool) {
+    let mut usage_error = false;
+    let mut targets: Vec<(ProjectKey, Target)> = Vec::new();
+    for path in paths {
+        if let Err(err) = std::fs::metadata(path) {
+            eprintln!("error: cannot read `{}`: {err}", path.display());
+            usage_error = true;
+            continue;
+        }
+        // `..` folded so that shown paths and project keys do not depend on how a path was typed.
+        let absolute = normalize_lexically(&absolute(path));
+        let project = find_project(&absolute);
+        let config = &project.config;
+        let key = (
+            config.file.clone(),
+            config.workspace.clone(),
+            config.project.clone(),
+        );
+        let covers_project = absolute.is_dir()
+            && (config.project.starts_with(&absolute) || config.workspace.starts_with(&absolute));
+        let selection = if covers_project {
+            Selection::Whole
+        } else {
+            Selection::Under(vec![absolute.clone()])
+        };
+        match targets.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, target)) => target.selection.add(selection),
+            None => targets.push((
+                key,
+                Target {
+                    first_path: absolute,
+                    selection,
+                },
+            )),
+        }
+    }
+
+    (targets.into_iter().map(|(_, t)| t).collect(), usage_error)
+}
+
 fn exit_code(report: &Report, usage_error: bool, error_on_warnings: bool) -> u8 {
     let summary = report.summary();
     if usage_error {
@@ -219,13 +227,13 @@ fn exit_code(report: &Report, usage_error: bool, error_on_warnings: bool) -> u8 
     }
 }
 
-struct Checked {
-    loaded: Loaded,
-    diagnostics: Vec<Diagnostic>,
-    files_checked: BTreeMap<FileKind, usize>,
+pub(super) struct Checked {
+    pub loaded: Loaded,
+    pub diagnostics: Vec<Diagnostic>,
+    pub files_checked: BTreeMap<FileKind, usize>,
 }
 
-fn check_target(target: &Target, env: &Arc<Env>, options: CheckOptions) -> Checked {
+pub(super) fn check_target(target: &Target, env: &Arc<Env>, options: CheckOptions) -> Checked {
     let loaded = load(&target.first_path, env.clone());
     let report = check_workspace(&loaded.workspace, options);
     let mut diagnostics: Vec<Diagnostic> = loaded

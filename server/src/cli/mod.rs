@@ -13,6 +13,7 @@ pub mod preview;
 pub mod project;
 pub mod schema;
 pub mod serve;
+pub mod watch;
 
 /// Exit codes shared by every subcommand.
 pub const EXIT_OK: u8 = 0;
@@ -43,6 +44,8 @@ pub enum Command {
     Normalize(normalize::NormalizeArgs),
     /// Print the documentation of a rule (or list all rules).
     Explain(explain::ExplainArgs),
+    /// Check again whenever a file changes, printing new and resolved diagnostics.
+    Watch(watch::WatchArgs),
     /// Run the language server on stdio.
     Serve(serve::ServeArgs),
     /// Print the JSON Schema of agentws.toml or tools.json.
@@ -67,6 +70,7 @@ pub fn main() -> ExitCode {
         Command::Preview(args) => preview::run(args),
         Command::Normalize(args) => normalize::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Watch(args) => watch::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Schema(args) => schema::run(args),
     };

@@ -29,6 +29,87 @@ pub fn schema_text(file: SchemaFile) -> String {
     text
 }
 
+/// docs/configuration.md: every key of agentws.toml with its type, default, the Java builder call
+/// it stands for and an example, from the one key table (`config::schema::KEYS`).
+pub fn configuration_markdown() -> String {
+    use crate::config::schema::{KeySpec, KEYS, TABLES};
+    let mut out = String::from(
+        "# Configuration: `agentws.toml`\n\n\
+<!-- Generated from the key table (server/src/config/schema.rs) by \
+`agentws::cli::schema::configuration_markdown`.\n     \
+Do not edit: run `UPDATE_DOCS=1 cargo test -p agentws --lib configuration_doc` to regenerate. -->\n\n\
+`agentws.toml` says what the Java `HarnessAgent` builder of your agent holds, so that agentws checks \
+and previews the workspace the way that agent sees it. agentws finds it by walking up from the \
+checked path (the nearest one wins). Every key is optional and defaults to what the runtime does \
+without the builder call. Relative paths are relative to the folder of `agentws.toml`, except \
+`agent.additional_context_files`, which are relative to the workspace (as in the runtime). \
+An unknown key, a wrong type or an invalid value is reported (rules `CF…`, see [rules.md](rules.md)) \
+and replaced by the default, so one typo never hides the rest. \
+`agentws schema agentws.toml` prints the same table as a JSON Schema.\n\n\
+| key | type | default | Java builder |\n|---|---|---|---|\n",
+    );
+    let full_name = |k: &KeySpec| match k.table {
+        Some(table) => format!("{table}.{}", k.name),
+        None => k.name.to_string(),
+    };
+    let anchor = |k: &KeySpec| full_name(k).replace(['.', '_'], "-");
+    let default = |k: &KeySpec| {
+        k.default
+            .map_or("not set".to_string(), |d| format!("`{d}`"))
+    };
+    for k in KEYS {
+        out.push_str(&format!(
+            "| [`{}`](#{}) | {} | {} | {} |\n",
+            full_name(k),
+            anchor(k),
+            type_text(k.ty),
+            default(k),
+            k.java.replace('|', "\\|")
+        ));
+    }
+    let sections = std::iter::once((None, "Keys outside any table."))
+        .chain(TABLES.iter().map(|(t, doc)| (Some(*t), *doc)));
+    for (table, doc) in sections {
+        match table {
+            Some(table) => out.push_str(&format!("\n## `[{table}]`\n\n{doc}\n")),
+            None => out.push_str(&format!("\n## Top level\n\n{doc}\n")),
+        }
+        for k in KEYS.iter().filter(|k| k.table == table) {
+            let header = table.map_or(String::new(), |t| format!("[{t}]\n"));
+            out.push_str(&format!(
+                "\n<a id=\"{}\"></a>\n\n### `{}`\n\n{}\n\n\
+                 - **Type:** {}\n- **Default:** {}\n- **Java:** {}\n\n\
+                 ```toml\n{header}{} = {}\n```\n",
+                anchor(k),
+                full_name(k),
+                k.doc,
+                type_text(k.ty),
+                default(k),
+                k.java,
+                k.name,
+                k.example
+            ));
+        }
+    }
+    out
+}
+
+fn type_text(ty: crate::config::schema::KeyType) -> String {
+    use crate::config::schema::KeyType;
+    match ty {
+        KeyType::String => "string".to_string(),
+        KeyType::Path => "path".to_string(),
+        KeyType::Bool => "boolean".to_string(),
+        KeyType::Integer => "integer ≥ 1".to_string(),
+        KeyType::StringList => "list of strings".to_string(),
+        KeyType::PathList => "list of paths".to_string(),
+        KeyType::Choice(choices) => {
+            let shown: Vec<String> = choices.iter().map(|c| format!("`\"{c}\"`")).collect();
+            format!("one of {}", shown.join(", "))
+        }
+    }
+}
+
 pub fn run(args: SchemaArgs) -> u8 {
     print!("{}", schema_text(args.file));
     super::EXIT_OK
@@ -37,6 +118,52 @@ pub fn run(args: SchemaArgs) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// docs/configuration.md must be what the key table generates. `UPDATE_DOCS=1` rewrites it.
+    #[test]
+    fn configuration_doc_is_generated_from_the_key_table() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/configuration.md");
+        let expected = configuration_markdown();
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            std::fs::write(&path, &expected).unwrap();
+        }
+        let actual = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            actual == expected,
+            "docs/configuration.md is out of date with config::schema::KEYS; regenerate it with\n    \
+             UPDATE_DOCS=1 cargo test -p agentws --lib configuration_doc"
+        );
+    }
+
+    /// Every key's documented example is accepted by the loader as it stands: no diagnostic.
+    #[test]
+    fn every_documented_example_loads_without_a_diagnostic() {
+        use crate::base::FileContent;
+        use crate::config::schema::KEYS;
+        // A project folder holding the example's system prompt file.
+        let project = tempfile::tempdir().unwrap();
+        std::fs::create_dir(project.path().join("prompts")).unwrap();
+        std::fs::write(project.path().join("prompts/system.md"), "You are Atlas.\n").unwrap();
+        let file = project.path().join("agentws.toml");
+        for k in KEYS {
+            assert!(!k.java.is_empty() && !k.example.is_empty(), "{}", k.name);
+            // With the agent's name set, whose absence is a warning of its own.
+            let line = format!("{} = {}\n", k.name, k.example);
+            let text = match k.table {
+                None => format!("{line}[agent]\nname = \"a\"\n"),
+                Some("agent") if k.name == "name" => format!("[agent]\n{line}"),
+                Some("agent") => format!("[agent]\nname = \"a\"\n{line}"),
+                Some(table) => format!("[agent]\nname = \"a\"\n[{table}]\n{line}"),
+            };
+            let (_, diagnostics) = crate::config::load::load(
+                &file,
+                &FileContent::Text(std::sync::Arc::from(text.as_str())),
+            );
+            let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
+            assert!(codes.is_empty(), "{text}: {codes:?}");
+        }
+    }
 
     /// The schemas the VS Code extension ships are the generated ones; regenerate with
     /// `UPDATE_DOCS=1 cargo test -p agentws --lib shipped_schemas`.

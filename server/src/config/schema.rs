@@ -28,6 +28,10 @@ pub struct KeySpec {
     /// Default as TOML text, when there is a fixed one.
     pub default: Option<&'static str>,
     pub doc: &'static str,
+    /// The Java `HarnessAgent` builder call (or runtime input) the key stands for.
+    pub java: &'static str,
+    /// An example value as TOML text (docs/configuration.md).
+    pub example: &'static str,
 }
 
 /// The tables of agentws.toml, with their documentation.
@@ -53,6 +57,8 @@ const fn key(
     ty: KeyType,
     default: Option<&'static str>,
     doc: &'static str,
+    java: &'static str,
+    example: &'static str,
 ) -> KeySpec {
     KeySpec {
         table,
@@ -60,6 +66,8 @@ const fn key(
         ty,
         default,
         doc,
+        java,
+        example,
     }
 }
 
@@ -70,35 +78,35 @@ const FEATURES: Option<&str> = Some("features");
 
 /// Every key, in documentation order.
 pub const KEYS: &[KeySpec] = &[
-    key(None, "workspace", KeyType::Path, Some("\".agentscope/workspace\""), "The base workspace folder, relative to this file (default: `.agentscope/workspace` under the project)."),
-    key(None, "project", KeyType::Path, Some("\".\""), "The harness's project folder (the overlay's lower layer), relative to this file."),
-    key(None, "harness", KeyType::Choice(&["2026-09", "2026-08"]), Some("\"2026-09\""), "Which runtime behaviour to model: `2026-09` (the prompt advertises the per-session workspace and the active sandbox root) or `2026-08` (the earlier snapshot)."),
-    key(AGENT, "name", KeyType::String, None, "Builder `name`. Without one the runtime has no default session id and fails calls that carry none."),
-    key(AGENT, "id", KeyType::String, None, "Builder `agentId`, used in runtime paths; default: the name."),
-    key(AGENT, "system_prompt", KeyType::String, Some("\"\""), "The builder's `sysPrompt` (Java-trimmed, first in the system message)."),
-    key(AGENT, "system_prompt_file", KeyType::Path, None, "A file holding the system prompt instead of `system_prompt`, relative to this file."),
-    key(AGENT, "additional_context_files", KeyType::StringList, Some("[]"), "`additionalContextFile(...)` paths, relative to the workspace, injected as `<tag>` blocks."),
-    key(AGENT, "max_context_tokens", KeyType::Integer, Some("8000"), "The memory budget `maxContextTokens` (tokens estimated as UTF-16 length / 4)."),
-    key(AGENT, "environment_memory", KeyType::String, Some("\"\""), "The builder's `environmentMemory`, printed verbatim in the session context."),
-    key(AGENT, "models", KeyType::StringList, Some("[]"), "Model ids the application registers itself (`ModelRegistry.register`, `registerFactory`, a `modelResolver`), so a subagent `model:` naming one resolves; an entry ending in `*` matches every id that starts with the text before it."),
-    key(ISOLATION, "scope", KeyType::Choice(&["user", "session", "agent", "global"]), Some("\"user\""), "`IsolationScope`: `user` (user id, else session id), `session`, or `agent`/`global` (one shared workspace)."),
-    key(FILESYSTEM, "mode", KeyType::Choice(&["local", "sandbox", "remote"]), Some("\"local\""), "The agent filesystem: the default local overlay, a sandbox container, or the remote store."),
-    key(FILESYSTEM, "path_mode", KeyType::Choice(&["rooted", "sandboxed", "unrestricted"]), Some("\"rooted\""), "`LocalFsMode`: how file tools treat absolute paths."),
-    key(FILESYSTEM, "additional_roots", KeyType::PathList, Some("[]"), "Extra path-policy roots (`addRoot`), relative to this file."),
-    key(FILESYSTEM, "project_writable", KeyType::Bool, Some("false"), "`projectWritable(true)`: file tools write project files to the project folder."),
-    key(FILESYSTEM, "sandbox_root", KeyType::String, None, "The sandbox client's workspace root (Docker `/workspace`, E2B `/home/user`); absolute, not `/`."),
-    key(FILESYSTEM, "workspace_spec_root", KeyType::String, None, "`WorkspaceSpec.root`; set together with `sandbox_root` they must be equal (the runtime fails fast otherwise)."),
-    key(FEATURES, "workspace_context", KeyType::Bool, Some("true"), "The workspace section of the prompt (`disableWorkspaceContext()` when false)."),
-    key(FEATURES, "memory_tools", KeyType::Bool, Some("true"), "Memory tools and their guidance (`disableMemoryTools()` when false)."),
-    key(FEATURES, "memory_hooks", KeyType::Bool, Some("true"), "Automatic memory extraction (`disableMemoryHooks()` when false)."),
-    key(FEATURES, "shell_tool", KeyType::Bool, Some("true"), "The `execute` shell tool (`disableShellTool()` when false)."),
-    key(FEATURES, "subagents", KeyType::Bool, Some("true"), "The subagent subsystem (`disableSubagents()` when false)."),
-    key(FEATURES, "dynamic_subagents", KeyType::Bool, Some("true"), "Per-step subagent discovery (`disableDynamicSubagents()` when false: static mode)."),
-    key(FEATURES, "dynamic_skills", KeyType::Bool, Some("true"), "Per-call skill merge (`disableDynamicSkills()` when false: frozen at build, empty namespace)."),
-    key(FEATURES, "default_workspace_skills", KeyType::Bool, Some("true"), "The namespaced workspace skill layer (`disableDefaultWorkspaceSkills()` when false)."),
-    key(FEATURES, "tools_config", KeyType::Bool, Some("true"), "Reading tools.json (`disableToolsConfig()` when false)."),
-    key(FEATURES, "plan_mode", KeyType::Bool, Some("false"), "`enablePlanMode()`."),
-    key(FEATURES, "task_list", KeyType::Bool, Some("false"), "`enableTaskList()` (the `todo_write` tool and its grounding)."),
+    key(None, "workspace", KeyType::Path, Some("\".agentscope/workspace\""), "The base workspace folder, relative to this file (default: `.agentscope/workspace` under the project).", "`HarnessAgent.builder().workspace(Path)`; without it the runtime takes the `agentscope.workspace` property, then `AGENTSCOPE_WORKSPACE`, then `${user.dir}/.agentscope/workspace`", "\"agent-home\""),
+    key(None, "project", KeyType::Path, Some("\".\""), "The harness's project folder (the overlay's lower layer), relative to this file.", "none: the agent process's working folder (`user.dir`), the lower layer of the local overlay", "\".\""),
+    key(None, "harness", KeyType::Choice(&["2026-09", "2026-08"]), Some("\"2026-09\""), "Which runtime behaviour to model: `2026-09` (the prompt advertises the per-session workspace and the active sandbox root) or `2026-08` (the earlier snapshot).", "none: the version of the runtime library the agent is built with", "\"2026-08\""),
+    key(AGENT, "name", KeyType::String, None, "Builder `name`. Without one the runtime has no default session id and fails calls that carry none.", "`.name(String)`", "\"travel-desk\""),
+    key(AGENT, "id", KeyType::String, None, "Builder `agentId`, used in runtime paths; default: the name.", "`.agentId(String)`", "\"travel-desk-eu\""),
+    key(AGENT, "system_prompt", KeyType::String, Some("\"\""), "The builder's `sysPrompt` (Java-trimmed, first in the system message).", "`.sysPrompt(String)`", "\"You are Atlas, the travel desk assistant.\""),
+    key(AGENT, "system_prompt_file", KeyType::Path, None, "A file holding the system prompt instead of `system_prompt`, relative to this file.", "`.sysPrompt(Files.readString(path))`: the file's text is the `sysPrompt`", "\"prompts/system.md\""),
+    key(AGENT, "additional_context_files", KeyType::StringList, Some("[]"), "`additionalContextFile(...)` paths, relative to the workspace, injected as `<tag>` blocks.", "`.additionalContextFile(String)`, once per entry, in this order", "[\"SOUL.md\", \"POLICIES.md\"]"),
+    key(AGENT, "max_context_tokens", KeyType::Integer, Some("8000"), "The memory budget `maxContextTokens` (tokens estimated as UTF-16 length / 4).", "`.maxContextTokens(int)`", "12000"),
+    key(AGENT, "environment_memory", KeyType::String, Some("\"\""), "The builder's `environmentMemory`, printed verbatim in the session context.", "`.environmentMemory(String)`", "\"Deployed in the EU region; prices in EUR.\""),
+    key(AGENT, "models", KeyType::StringList, Some("[]"), "Model ids the application registers itself (`ModelRegistry.register`, `registerFactory`, a `modelResolver`), so a subagent `model:` naming one resolves; an entry ending in `*` matches every id that starts with the text before it.", "none: the names the application registers in `ModelRegistry` (`register`, `registerFactory`) or resolves with its own `modelResolver`", "[\"sonnet\", \"corp-*\"]"),
+    key(ISOLATION, "scope", KeyType::Choice(&["user", "session", "agent", "global"]), Some("\"user\""), "`IsolationScope`: `user` (user id, else session id), `session`, or `agent`/`global` (one shared workspace).", "`isolationScope(IsolationScope)` of the filesystem spec (`LocalFilesystemSpec`, `SandboxFilesystemSpec`, `RemoteFilesystemSpec`)", "\"session\""),
+    key(FILESYSTEM, "mode", KeyType::Choice(&["local", "sandbox", "remote"]), Some("\"local\""), "The agent filesystem: the default local overlay, a sandbox container, or the remote store.", "`.filesystem(LocalFilesystemSpec)` (the default build), `.filesystem(SandboxFilesystemSpec)` or `.filesystem(RemoteFilesystemSpec)`", "\"sandbox\""),
+    key(FILESYSTEM, "path_mode", KeyType::Choice(&["rooted", "sandboxed", "unrestricted"]), Some("\"rooted\""), "`LocalFsMode`: how file tools treat absolute paths.", "the `LocalFsMode` of the local filesystem (`ROOTED`, `SANDBOXED`, `UNRESTRICTED`)", "\"unrestricted\""),
+    key(FILESYSTEM, "additional_roots", KeyType::PathList, Some("[]"), "Extra path-policy roots (`addRoot`), relative to this file.", "`addRoot(Path)` of the path policy, once per entry", "[\"../shared-docs\"]"),
+    key(FILESYSTEM, "project_writable", KeyType::Bool, Some("false"), "`projectWritable(true)`: file tools write project files to the project folder.", "`.projectWritable(true)`", "true"),
+    key(FILESYSTEM, "sandbox_root", KeyType::String, None, "The sandbox client's workspace root (Docker `/workspace`, E2B `/home/user`); absolute, not `/`.", "`workspaceRoot` of the sandbox client options (`DockerFilesystemSpec.workspaceRoot`, `E2bFilesystemSpec.workspaceRoot`)", "\"/home/user\""),
+    key(FILESYSTEM, "workspace_spec_root", KeyType::String, None, "`WorkspaceSpec.root`; set together with `sandbox_root` they must be equal (the runtime fails fast otherwise).", "`WorkspaceSpec.root`", "\"/workspace\""),
+    key(FEATURES, "workspace_context", KeyType::Bool, Some("true"), "The workspace section of the prompt (`disableWorkspaceContext()` when false).", "`.disableWorkspaceContext()` when false", "false"),
+    key(FEATURES, "memory_tools", KeyType::Bool, Some("true"), "Memory tools and their guidance (`disableMemoryTools()` when false).", "`.disableMemoryTools()` when false", "false"),
+    key(FEATURES, "memory_hooks", KeyType::Bool, Some("true"), "Automatic memory extraction (`disableMemoryHooks()` when false).", "`.disableMemoryHooks()` when false", "false"),
+    key(FEATURES, "shell_tool", KeyType::Bool, Some("true"), "The `execute` shell tool (`disableShellTool()` when false).", "`.disableShellTool()` when false", "false"),
+    key(FEATURES, "subagents", KeyType::Bool, Some("true"), "The subagent subsystem (`disableSubagents()` when false).", "`.disableSubagents()` when false", "false"),
+    key(FEATURES, "dynamic_subagents", KeyType::Bool, Some("true"), "Per-step subagent discovery (`disableDynamicSubagents()` when false: static mode).", "`.disableDynamicSubagents()` when false", "false"),
+    key(FEATURES, "dynamic_skills", KeyType::Bool, Some("true"), "Per-call skill merge (`disableDynamicSkills()` when false: frozen at build, empty namespace).", "`.disableDynamicSkills()` when false", "false"),
+    key(FEATURES, "default_workspace_skills", KeyType::Bool, Some("true"), "The namespaced workspace skill layer (`disableDefaultWorkspaceSkills()` when false).", "`.disableDefaultWorkspaceSkills()` when false", "false"),
+    key(FEATURES, "tools_config", KeyType::Bool, Some("true"), "Reading tools.json (`disableToolsConfig()` when false).", "`.disableToolsConfig()` when false", "false"),
+    key(FEATURES, "plan_mode", KeyType::Bool, Some("false"), "`enablePlanMode()`.", "`.enablePlanMode()` when true", "true"),
+    key(FEATURES, "task_list", KeyType::Bool, Some("false"), "`enableTaskList()` (the `todo_write` tool and its grounding).", "`.enableTaskList()` when true", "true"),
 ];
 
 /// Names of the keys of `table` (`None`: the top level, which also lists the tables).
