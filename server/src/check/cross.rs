@@ -12,7 +12,7 @@ use crate::check::loading;
 use crate::rules::cross::*;
 use crate::rules::subagent::SA025;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
-use crate::workspace::models::{self, Resolution};
+use crate::workspace::models::{self, ModelLookup};
 use crate::workspace::resolution::{Kind, Outcome, Who};
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::subagent::SubagentDoc;
@@ -432,7 +432,7 @@ fn check_model(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Diagnost
         return None;
     }
     let registered = &workspace.config.agent.models;
-    if models::resolve(&model.value, registered) != Resolution::Unresolvable {
+    if models::resolve(&model.value, registered) != ModelLookup::Unresolvable {
         return None;
     }
     let hint = models::hint(&model.value)

@@ -24,6 +24,7 @@ use crate::rules::Rule;
 use crate::workspace::resolution::{
     check_contexts, Kind, Layer, NotScanned, Outcome, Resolution, Resolver, Who,
 };
+use crate::workspace::skill::SkillDoc;
 use crate::workspace::{Tree, Workspace};
 
 /// The resolutions of every check context, in [`check_contexts`] order.
@@ -422,7 +423,7 @@ fn rule_for(code: &str) -> Option<&'static Rule> {
 /// which the path, built as `<ws>/skills/<name>`, never points into (SK027).
 fn files_root(
     ws: &Workspace,
-    doc: &crate::workspace::skill::SkillDoc,
+    doc: &SkillDoc,
     outcomes: &[(&Who, &Resolution, Outcome)],
     out: &mut Vec<Diagnostic>,
 ) {
@@ -480,12 +481,7 @@ fn files_root(
     }
 }
 
-fn tie(
-    ws: &Workspace,
-    doc: &crate::workspace::skill::SkillDoc,
-    others: &[std::path::PathBuf],
-    who: &Who,
-) -> Diagnostic {
+fn tie(ws: &Workspace, doc: &SkillDoc, others: &[std::path::PathBuf], who: &Who) -> Diagnostic {
     let name = doc.name.clone().unwrap_or_default();
     let names: Vec<String> = others
         .iter()
@@ -518,7 +514,7 @@ fn tie(
 /// `others` without the files that are `doc` itself reached through a symbolic link.
 fn distinct_files(
     ws: &Workspace,
-    doc: &crate::workspace::skill::SkillDoc,
+    doc: &SkillDoc,
     others: &[std::path::PathBuf],
 ) -> Vec<std::path::PathBuf> {
     others
@@ -528,74 +524,59 @@ fn distinct_files(
         .collect()
 }
 
-/// XR016 instead of a duplicate: both names are one SKILL.md reached through a symbolic link, so
-/// which one wins makes no difference. Said at the file that loses.
-fn skill_linked_twice(
-    loser: &crate::workspace::skill::SkillDoc,
-    winner: &crate::workspace::skill::SkillDoc,
+/// A diagnostic of `rule` at `at`'s name, pointing to `other`'s name as related information.
+fn skill_pair(
+    rule: &'static Rule,
+    at: &SkillDoc,
+    other: &SkillDoc,
+    message: String,
+    related: String,
 ) -> Diagnostic {
-    let name = loser.name.clone().unwrap_or_default();
-    XR016
-        .at(
-            &loser.path,
-            loser.name_range.unwrap_or(loser.opening_range),
-            format!(
-                "skill `{name}` is seen twice: `{}` and `{}` are the same SKILL.md through a symbolic link",
-                loser.location.rel, winner.location.rel,
-            ),
-        )
+    rule.at(&at.path, at.name_range.unwrap_or(at.opening_range), message)
         .with_related(Related {
-            path: winner.path.clone(),
-            range: winner.name_range.unwrap_or(winner.opening_range),
-            message: "the same file".into(),
+            path: other.path.clone(),
+            range: other.name_range.unwrap_or(other.opening_range),
+            message: related,
         })
 }
 
-fn skill_shadowed(
-    loser: &crate::workspace::skill::SkillDoc,
-    winner: &crate::workspace::skill::SkillDoc,
-    whom: &str,
-) -> Diagnostic {
+/// XR016 instead of a duplicate: both names are one SKILL.md reached through a symbolic link, so
+/// which one wins makes no difference. Said at the file that loses.
+fn skill_linked_twice(loser: &SkillDoc, winner: &SkillDoc) -> Diagnostic {
     let name = loser.name.clone().unwrap_or_default();
-    XR005
-        .at(
-            &loser.path,
-            loser.name_range.unwrap_or(loser.opening_range),
-            format!(
-                "skill `{name}` is also defined in {} (`{}`), which wins for {whom}",
-                winner.location.tree.label(),
-                winner.location.rel,
-            ),
-        )
-        .with_related(Related {
-            path: winner.path.clone(),
-            range: winner.name_range.unwrap_or(winner.opening_range),
-            message: format!("this `{name}` wins"),
-        })
+    let message = format!(
+        "skill `{name}` is seen twice: `{}` and `{}` are the same SKILL.md through a symbolic link",
+        loser.location.rel, winner.location.rel,
+    );
+    skill_pair(&XR016, loser, winner, message, "the same file".into())
+}
+
+fn skill_shadowed(loser: &SkillDoc, winner: &SkillDoc, whom: &str) -> Diagnostic {
+    let name = loser.name.clone().unwrap_or_default();
+    let message = format!(
+        "skill `{name}` is also defined in {} (`{}`), which wins for {whom}",
+        winner.location.tree.label(),
+        winner.location.rel,
+    );
+    skill_pair(
+        &XR005,
+        loser,
+        winner,
+        message,
+        format!("this `{name}` wins"),
+    )
 }
 
 /// A per-user override is reported where it is written: at the per-user copy.
-fn skill_overridden(
-    winner: &crate::workspace::skill::SkillDoc,
-    overridden: &crate::workspace::skill::SkillDoc,
-    whom: &str,
-) -> Diagnostic {
+fn skill_overridden(winner: &SkillDoc, overridden: &SkillDoc, whom: &str) -> Diagnostic {
     let name = winner.name.clone().unwrap_or_default();
-    XR006
-        .at(
-            &winner.path,
-            winner.name_range.unwrap_or(winner.opening_range),
-            format!(
-                "skill `{name}` overrides the one in {} (`{}`) for {whom}",
-                overridden.location.tree.label(),
-                overridden.location.rel,
-            ),
-        )
-        .with_related(Related {
-            path: overridden.path.clone(),
-            range: overridden.name_range.unwrap_or(overridden.opening_range),
-            message: format!("the overridden `{name}`"),
-        })
+    let message = format!(
+        "skill `{name}` overrides the one in {} (`{}`) for {whom}",
+        overridden.location.tree.label(),
+        overridden.location.rel,
+    );
+    let related = format!("the overridden `{name}`");
+    skill_pair(&XR006, winner, overridden, message, related)
 }
 
 fn subagent_shadowed(

@@ -63,7 +63,7 @@ pub const PROVIDERS: &[Provider] = &[
 
 /// How a model id resolves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resolution {
+pub enum ModelLookup {
     /// Listed in `[agent] models`.
     Registered,
     /// A shipped provider supports it.
@@ -74,22 +74,22 @@ pub enum Resolution {
 
 /// Resolves `model` (already trimmed, as the runtime trims it) against the names the application
 /// registers (`registered`, where `prefix*` matches a prefix) and the shipped providers.
-pub fn resolve(model: &str, registered: &[String]) -> Resolution {
+pub fn resolve(model: &str, registered: &[String]) -> ModelLookup {
     let matches_registered = registered.iter().any(|name| match name.strip_suffix('*') {
         Some(prefix) => model.starts_with(prefix),
         None => name == model,
     });
     if matches_registered {
-        return Resolution::Registered;
+        return ModelLookup::Registered;
     }
     for provider in PROVIDERS {
         if let Some(rest) = model.strip_prefix(provider.prefix) {
             if java_dot_plus(rest) {
-                return Resolution::Provider(provider.id);
+                return ModelLookup::Provider(provider.id);
             }
         }
     }
-    Resolution::Unresolvable
+    ModelLookup::Unresolvable
 }
 
 /// Java's `.+` under `Pattern.matches`: one or more characters, none a line terminator.
@@ -127,31 +127,31 @@ mod tests {
         let none: &[String] = &[];
         assert_eq!(
             resolve("openai:gpt-4o-mini", none),
-            Resolution::Provider("openai")
+            ModelLookup::Provider("openai")
         );
         assert_eq!(
             resolve("qwen3-max", none),
-            Resolution::Provider("dashscope")
+            ModelLookup::Provider("dashscope")
         );
         assert_eq!(
             resolve("dashscope:qwen-max", none),
-            Resolution::Provider("dashscope")
+            ModelLookup::Provider("dashscope")
         );
-        assert_eq!(resolve("kimi:k2", none), Resolution::Provider("kimi"));
+        assert_eq!(resolve("kimi:k2", none), ModelLookup::Provider("kimi"));
         // `.+` needs a character after the prefix, and none may end a line.
-        assert_eq!(resolve("openai:", none), Resolution::Unresolvable);
-        assert_eq!(resolve("qwen", none), Resolution::Unresolvable);
-        assert_eq!(resolve("openai:a\nb", none), Resolution::Unresolvable);
+        assert_eq!(resolve("openai:", none), ModelLookup::Unresolvable);
+        assert_eq!(resolve("qwen", none), ModelLookup::Unresolvable);
+        assert_eq!(resolve("openai:a\nb", none), ModelLookup::Unresolvable);
         // Case-sensitive, like the Java patterns.
-        assert_eq!(resolve("Qwen-max", none), Resolution::Unresolvable);
-        assert_eq!(resolve("OpenAI:gpt-4o", none), Resolution::Unresolvable);
+        assert_eq!(resolve("Qwen-max", none), ModelLookup::Unresolvable);
+        assert_eq!(resolve("OpenAI:gpt-4o", none), ModelLookup::Unresolvable);
         for copied in ["sonnet", "haiku", "opus", "inherit", "gpt-4o"] {
-            assert_eq!(resolve(copied, none), Resolution::Unresolvable, "{copied}");
+            assert_eq!(resolve(copied, none), ModelLookup::Unresolvable, "{copied}");
             assert!(hint(copied).is_some(), "{copied}");
         }
         let registered = vec!["sonnet".to_string(), "corp-*".to_string()];
-        assert_eq!(resolve("sonnet", &registered), Resolution::Registered);
-        assert_eq!(resolve("corp-large", &registered), Resolution::Registered);
-        assert_eq!(resolve("haiku", &registered), Resolution::Unresolvable);
+        assert_eq!(resolve("sonnet", &registered), ModelLookup::Registered);
+        assert_eq!(resolve("corp-large", &registered), ModelLookup::Registered);
+        assert_eq!(resolve("haiku", &registered), ModelLookup::Unresolvable);
     }
 }
