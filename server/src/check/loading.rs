@@ -840,14 +840,14 @@ mod agreement {
         fn preview_renders_what_check_says_is_loaded(
             skills in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..7),
             subagents in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..5),
-            agent_scope in any::<bool>(),
+            scope in 0u8..4,
             filesystem in 0u8..3,
             dynamic_subagents in any::<bool>(),
             dynamic_skills in any::<bool>(),
         ) {
             let mut config = Config::defaults_for(Path::new("/p"));
             config.agent.name = Some("assistant".into());
-            config.scope = if agent_scope { Scope::Agent } else { Scope::User };
+            config.scope = [Scope::User, Scope::Session, Scope::Agent, Scope::Global][scope as usize];
             config.filesystem.mode = [FilesystemMode::Local, FilesystemMode::Sandbox, FilesystemMode::Remote]
                 [filesystem as usize];
             config.features.dynamic_subagents = dynamic_subagents;
