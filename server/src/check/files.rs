@@ -74,34 +74,49 @@ pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic>
             format!("`{}` is {kind}, not a regular file", file_name(path)),
         )),
         FileContent::Text(text) if java::is_blank(text) && is_injected(kind) => {
-            let first_level = match &location.tree {
-                Tree::Namespace(_) | Tree::Project => true,
-                // With an empty namespace the shared copy is the filesystem's own first level;
-                // otherwise it is only reached by the direct disk read, where blank reads as "".
-                Tree::Shared => matches!(workspace.config.scope, Scope::Agent | Scope::Global),
-            };
-            let range = TextRange::new(0, text.len());
-            if first_level {
-                out.push(WS003.at(
-                    path,
-                    range,
-                    format!("`{}` in {} is blank", location.rel, location.tree.label()),
-                ));
-            } else {
-                out.push(
-                    WS003
-                        .at(path, range, format!("`{}` in {} is blank", location.rel, location.tree.label()))
-                        .with_consequence(
-                            "For calls with a per-user or per-session folder the runtime reads it as empty \
-                             (nothing injected); with scope agent or global it injects `System reminder: \
-                             File exists but has empty contents`.",
-                        ),
-                );
-            }
+            out.extend(blank_injected_file(workspace, path, location, text));
         }
         _ => {}
     }
     out
+}
+
+/// WS003, written from what the contexts that read this copy make of it (the layer table the
+/// preview reads with): the filesystem's reminder, the sandbox's white space, or nothing at all
+/// when only the direct disk read reaches it.
+fn blank_injected_file(
+    workspace: &Workspace,
+    path: &Path,
+    location: &crate::workspace::layout::Location,
+    text: &str,
+) -> Option<Diagnostic> {
+    use crate::workspace::layers::{blank_read, BlankRead};
+    use crate::workspace::resolution::{check_contexts, Who};
+    let contexts = check_contexts(workspace);
+    let reading = match &location.tree {
+        Tree::Namespace(ns) => contexts
+            .iter()
+            .find(|(who, _)| matches!(who, Who::Folder(folder) if folder == ns)),
+        Tree::Shared | Tree::Project => contexts.first(),
+    };
+    let (who, root) = reading?;
+    let read = blank_read(workspace, root, &location.rel, path, text.is_empty());
+    let for_whom = super::loading::who_label(workspace, who);
+    let message = format!("`{}` in {} is blank", location.rel, location.tree.label());
+    let diagnostic = WS003.at(path, TextRange::new(0, text.len()), message);
+    match read {
+        BlankRead::NotRead => None,
+        BlankRead::Reminder => Some(diagnostic),
+        BlankRead::WhiteSpace => Some(diagnostic.with_consequence(format!(
+            "For {for_whom} the sandbox's read returns the white space itself (only a zero-byte file \
+             gets the `System reminder: File exists but has empty contents` text): the prompt holds \
+             blank text in its place."
+        ))),
+        BlankRead::Empty => Some(diagnostic.with_consequence(format!(
+            "For {for_whom} only the runtime's direct disk read reaches this copy, which reads a blank \
+             file as empty: nothing is injected in its place."
+        ))),
+    }
 }
 
 fn is_injected(kind: FileKind) -> bool {
@@ -395,7 +410,7 @@ mod tests {
 mod workspace_tests {
     use std::path::Path;
 
-    use crate::config::Config;
+    use crate::config::{Config, Scope};
     use crate::workspace::Workspace;
 
     fn codes(ws: &Workspace) -> Vec<(String, &'static str)> {
@@ -442,7 +457,72 @@ mod workspace_tests {
             .into_iter()
             .find(|d| d.path.ends_with("workspace/MEMORY.md"))
             .unwrap();
-        assert!(shared_blank.consequence.contains("reads it as empty"));
+        assert_eq!(
+            shared_blank.consequence,
+            "For any user (scope `user`) only the runtime's direct disk read reaches this copy, which \
+             reads a blank file as empty: nothing is injected in its place."
+        );
+    }
+
+    /// WS003 says what the contexts that read the copy make of it: the reminder where the
+    /// filesystem reads it, the white space itself in a sandbox, nothing where only the disk
+    /// fallback reaches it; a copy no context reads is not reported.
+    #[test]
+    fn blank_files_are_reported_as_the_configured_filesystem_reads_them() {
+        use crate::config::FilesystemMode;
+        let consequences = |scope: Scope, mode: FilesystemMode| {
+            let mut config = Config::defaults_for(Path::new("/p"));
+            config.scope = scope;
+            config.filesystem.mode = mode;
+            let ws = Workspace::from_texts(
+                config,
+                [
+                    ("/p/.agentscope/workspace/AGENTS.md", " \n"),
+                    ("/p/.agentscope/workspace/MEMORY.md", ""),
+                    ("/p/.agentscope/workspace/alice/MEMORY.md", "\t"),
+                ],
+            );
+            super::check(&ws)
+                .into_iter()
+                .filter(|d| d.code == "WS003")
+                .map(|d| {
+                    let rel = d.path.strip_prefix("/p/.agentscope/workspace").unwrap();
+                    (rel.to_string_lossy().into_owned(), d.consequence)
+                })
+                .collect::<Vec<_>>()
+        };
+        let reminder = crate::rules::workspace::WS003.consequence.to_string();
+        assert_eq!(
+            consequences(Scope::Agent, FilesystemMode::Local),
+            vec![
+                ("AGENTS.md".to_string(), reminder.clone()),
+                ("MEMORY.md".to_string(), reminder.clone()),
+            ]
+        );
+        assert_eq!(
+            consequences(Scope::User, FilesystemMode::Local)[2],
+            ("alice/MEMORY.md".to_string(), reminder.clone())
+        );
+        // The sandbox projects AGENTS.md (its `sed` keeps white space) but not MEMORY.md, which
+        // only the disk fallback reads; per-user folders are not read in a sandbox.
+        assert_eq!(
+            consequences(Scope::User, FilesystemMode::Sandbox),
+            vec![
+                (
+                    "AGENTS.md".to_string(),
+                    "For any user (scope `user`) the sandbox's read returns the white space itself \
+                     (only a zero-byte file gets the `System reminder: File exists but has empty \
+                     contents` text): the prompt holds blank text in its place."
+                        .to_string()
+                ),
+                (
+                    "MEMORY.md".to_string(),
+                    "For any user (scope `user`) only the runtime's direct disk read reaches this \
+                     copy, which reads a blank file as empty: nothing is injected in its place."
+                        .to_string()
+                ),
+            ]
+        );
     }
 
     #[test]

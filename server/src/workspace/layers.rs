@@ -199,6 +199,41 @@ fn filesystem_layers(
     }
 }
 
+/// What one context's `readWithOverride` makes of a blank file (harness-spec §1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlankRead {
+    /// Read by the filesystem layer, which answers [`EMPTY_FILE_REMINDER`].
+    Reminder,
+    /// Read by the sandbox's `sed`, which returns the white space itself (only a zero-byte file
+    /// gets the reminder there).
+    WhiteSpace,
+    /// Only the direct disk read reaches it: blank reads as "" and nothing is injected.
+    Empty,
+    /// This context never reads this file.
+    NotRead,
+}
+
+/// How the context `root` reads the blank file `path` (workspace-relative `rel`), when it is
+/// the copy that context reaches: the same layer table [`read_with_override`] walks, so the
+/// check and the preview cannot disagree about it.
+pub fn blank_read(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    rel: &str,
+    path: &Path,
+    zero_bytes: bool,
+) -> BlankRead {
+    let layer = filesystem_layers(ws, root, rel)
+        .into_iter()
+        .find(|(layer_path, _, _)| layer_path == path);
+    match layer {
+        Some((_, _, BlankRule::ZeroByteOnly)) if !zero_bytes => BlankRead::WhiteSpace,
+        Some(_) => BlankRead::Reminder,
+        None if join_rel(&ws.config.workspace, rel) == path => BlankRead::Empty,
+        None => BlankRead::NotRead,
+    }
+}
+
 /// `<ws>/<ns>` (or `<ws>` with an empty namespace): the local upper layer of this context.
 pub fn namespace_dir(root: &EffectiveRoot) -> PathBuf {
     match &root.namespace {
