@@ -46,11 +46,11 @@ pub static SA004: Rule = Rule {
 pub static SA005: Rule = Rule {
     code: "SA005",
     name: "subagent-bad-id",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"The file name (agent id) is empty or contains `/`, `\`, `..`, whitespace or `:`."#,
     consequence: r#"Accepted, but the isolated runtime folder `agents/<id>/workspace` may escape the workspace or fail to be created."#,
-    explanation: r#"Rename the file to a plain id such as `researcher.md`."#,
+    explanation: r#"Rename the file to a plain id such as `researcher.md`. The rule is a warning, because the runtime loads such a spec; it is an error only for an empty id (a file named `.md`), which the runtime skips."#,
 };
 
 pub static SA006: Rule = Rule {

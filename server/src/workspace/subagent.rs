@@ -199,16 +199,27 @@ fn fail(doc: &mut SubagentDoc, reason: SubagentDrop) {
 fn file_rules(doc: &mut SubagentDoc, out: &mut Vec<Diagnostic>) {
     let at = TextRange::empty(0);
     if let Some(problem) = id_problem(&doc.id) {
-        out.push(rules::SA005.at(
-            &doc.path,
-            at,
-            format!(
-                "the agent id `{}` (from the file name) {problem}; the runtime accepts it, but its isolated folder `agents/{}/workspace` may escape the workspace or fail",
-                doc.id, doc.id
-            ),
-        ));
         if doc.id.is_empty() {
+            // The one id the runtime does not accept: severity follows the outcome.
+            let mut dropped = rules::SA005.at(
+                &doc.path,
+                at,
+                "the agent id (from the file name) is empty; the runtime skips the file",
+            );
+            dropped.severity = crate::base::Severity::Error;
+            out.push(
+                dropped.with_consequence("The runtime skips the file: no subagent is listed."),
+            );
             fail(doc, SubagentDrop::EmptyId);
+        } else {
+            out.push(rules::SA005.at(
+                &doc.path,
+                at,
+                format!(
+                    "the agent id `{}` (from the file name) {problem}; the runtime accepts it, but its isolated folder `agents/{}/workspace` may escape the workspace or fail",
+                    doc.id, doc.id
+                ),
+            ));
         }
     }
     // `general-purpose.md` (SA006) is reported from the resolution: what it does depends on the
@@ -945,8 +956,17 @@ mod tests {
         assert_eq!(codes(&doc), vec![]);
         let doc = parse_at("subagents/my agent.md", ok);
         assert_eq!(codes(&doc), vec![("SA005", 0, 0)]);
+        // Loaded all the same: a warning. An empty id is the one the runtime skips: an error.
+        assert_eq!(doc.outcome, Ok(()));
+        assert_eq!(doc.diagnostics[0].severity, crate::base::Severity::Warning);
         let doc = parse_at("subagents/.md", ok);
         assert_eq!(doc.outcome, Err(SubagentDrop::EmptyId));
+        assert_eq!(doc.diagnostics[0].code, "SA005");
+        assert_eq!(doc.diagnostics[0].severity, crate::base::Severity::Error);
+        assert_eq!(
+            doc.diagnostics[0].message,
+            "the agent id (from the file name) is empty; the runtime skips the file"
+        );
         assert_eq!(id_problem("a:b"), Some("contains `:`"));
         assert_eq!(id_problem("a..b"), Some("contains `..`"));
         assert_eq!(id_problem("writer"), None);
