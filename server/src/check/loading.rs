@@ -828,6 +828,10 @@ mod agreement {
                 "SK018" => {
                     out.insert(d.path.clone());
                 }
+                // A warning inside a loaded skill's folder, but still not loaded as a skill.
+                "SK017" if d.message.starts_with("not loaded for") => {
+                    out.insert(d.path.clone());
+                }
                 _ => {}
             }
         }
