@@ -162,6 +162,51 @@ fn nested_files_are_loaded_for_no_user_in_user_scope_and_for_every_call_in_agent
         .any(|(_, p)| p.contains("nested") || p.contains("lead")));
 }
 
+/// Collections written for other agents nest sub-guides as `skills/<router>/<part>/SKILL.md`
+/// below a router skill: not a skill of its own at run time, but not lost either, since the
+/// router's folder is staged and advertised whole. A warning, not an error.
+#[test]
+fn a_skill_nested_in_a_loaded_skills_folder_is_a_warning_naming_that_skill() {
+    let user = Case::new("user");
+    let router = user.dir.join(".agentscope/workspace/skills/games");
+    std::fs::create_dir_all(router.join("2d")).unwrap();
+    std::fs::write(
+        router.join("SKILL.md"),
+        "---\nname: games\ndescription: Routes to the game guides.\n---\nRead `2d/SKILL.md` for sprites.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        router.join("2d/SKILL.md"),
+        "---\nname: 2d-games\ndescription: Sprites and tilemaps.\n---\nUse a tilemap.\n",
+    )
+    .unwrap();
+    assert_eq!(
+        user.check_lines("skills/games/2d/SKILL.md"),
+        vec![
+            "2:7: warning[SK017] not loaded for any user (scope `user`): nested below the shared `skills/` folder: \
+             the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`, and the recursive glob \
+             reads `{WS}/<user>/skills`; it stays readable as a file of the skill in `skills/games`, whose whole \
+             folder the runtime advertises, but it is not a skill of its own"
+        ]
+    );
+    assert_eq!(
+        user.check_lines("skills/games/SKILL.md"),
+        Vec::<String>::new()
+    );
+    // Without a loaded SKILL.md in the enclosing folder the file is read by nothing: still an error.
+    std::fs::write(router.join("SKILL.md"), "no frontmatter\n").unwrap();
+    assert_eq!(
+        user.check_lines("skills/games/2d/SKILL.md"),
+        vec![
+            "2:7: error[SK017] not loaded for any user (scope `user`): nested below the shared `skills/` folder: \
+             the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`, and the recursive glob \
+             reads `{WS}/<user>/skills`"
+        ]
+    );
+    let (text, _) = user.preview(&[]);
+    assert!(!text.contains("<name>2d-games</name>"), "{text}");
+}
+
 #[test]
 fn a_name_folder_mismatch_misleads_only_where_the_namespaced_repository_serves_the_skill() {
     let user = Case::new("user");

@@ -281,13 +281,23 @@ fn not_loaded(
     for (code, (why, whom)) in reasons {
         let Some(rule) = rule_for(code) else { continue };
         let (severity, message) = if loaded.is_empty() {
-            let severity = if code == SK018.code {
-                // The runtime's own `_drafts`/`.archive` folders: usually meant not to load.
+            let enclosing = (code == SK017.code)
+                .then(|| enclosing_skill(ws, path))
+                .flatten();
+            let severity = if code == SK018.code || enclosing.is_some() {
+                // SK018: the runtime's own `_drafts`/`.archive` folders, usually meant not to
+                // load. Inside another skill's folder the file is still read, as that skill's.
                 Severity::Warning
             } else {
                 Severity::Error
             };
-            (severity, format!("not loaded for {}: {why}", list(&whom)))
+            let mut message = format!("not loaded for {}: {why}", list(&whom));
+            if let Some(dir) = enclosing {
+                message.push_str(&format!(
+                    "; it stays readable as a file of the skill in `{dir}`, whose whole folder the runtime advertises, but it is not a skill of its own"
+                ));
+            }
+            (severity, message)
         } else {
             (
                 Severity::Warning,
@@ -311,6 +321,24 @@ fn not_loaded(
     }
     // Nested files the recursive glob does load (scope agent or global): still worth a word.
     nested_but_loaded(ws, path, range, kind, outcomes, out);
+}
+
+/// The shared skill folder `skills/<dir>` that holds a nested SKILL.md and has a SKILL.md of its
+/// own the runtime loads: the direct scan stages and advertises that whole folder, so the nested
+/// file is one of that skill's files (a router skill's sub-guides, as collections written for
+/// other agents lay them out), not a file nobody reads.
+fn enclosing_skill(ws: &Workspace, path: &Path) -> Option<String> {
+    let location = ws.location_of(path)?;
+    if location.tree != Tree::Shared {
+        return None;
+    }
+    let mut parts = location.rel.split('/');
+    let (Some("skills"), Some(dir)) = (parts.next(), parts.next()) else {
+        return None;
+    };
+    let top = format!("skills/{dir}");
+    let own = ws.path_in(&location.tree, &format!("{top}/SKILL.md"));
+    (own != path && ws.skills.iter().any(|s| s.path == own && s.outcome.is_ok())).then_some(top)
 }
 
 /// A nested shared file that every context loads (through the recursive glob only).
@@ -779,6 +807,10 @@ mod agreement {
                     out.insert(d.path.clone());
                 }
                 "SK018" => {
+                    out.insert(d.path.clone());
+                }
+                // A warning inside a loaded skill's folder, but still not loaded as a skill.
+                "SK017" if d.message.starts_with("not loaded for") => {
                     out.insert(d.path.clone());
                 }
                 _ => {}
