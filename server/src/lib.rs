@@ -10,6 +10,7 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod context;
+pub mod engine;
 pub mod lsp;
 pub mod paths;
 pub mod prompt;

@@ -32,15 +32,27 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// Content rules for one file (unreadable, not a regular file, not UTF-8, too large, blank
 /// injected file).
 pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic> {
-    let WorkspaceFile {
-        path,
-        location,
-        kind,
-        entry,
-    } = file;
+    let mut out = content_problems(file.path, &file.entry.content);
+    if let FileContent::Text(text) = &file.entry.content {
+        if is_injected(file.kind) && java::is_blank(text) {
+            out.extend(blank_injected_file(
+                workspace,
+                file.path,
+                file.location,
+                text,
+            ));
+        }
+    }
+    out
+}
+
+/// The content rules that need nothing but the file itself: not UTF-8, too large, unreadable, not
+/// a regular file. Only a file the prompt injects needs the workspace (`check_file`), so a skill's
+/// or subagent's content verdict never depends on another file.
+pub fn content_problems(path: &Path, content: &FileContent) -> Vec<Diagnostic> {
     let start = TextRange::empty(0);
     let mut out = Vec::new();
-    match &entry.content {
+    match content {
         FileContent::NotUtf8 {
             valid_up_to,
             binary,
@@ -73,9 +85,6 @@ pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic>
             start,
             format!("`{}` is {kind}, not a regular file", file_name(path)),
         )),
-        FileContent::Text(text) if java::is_blank(text) && is_injected(kind) => {
-            out.extend(blank_injected_file(workspace, path, location, text));
-        }
         _ => {}
     }
     out

@@ -11,10 +11,9 @@ use rayon::prelude::*;
 
 use crate::base::Diagnostic;
 use crate::rules::Profile;
-use std::path::Path;
 
 use crate::workspace::catalog::ToolCatalog;
-use crate::workspace::snapshot::WorkspaceFile;
+use crate::workspace::snapshot::{Parsed, WorkspaceFile};
 use crate::workspace::{FileKind, Workspace};
 
 pub mod budget;
@@ -54,64 +53,49 @@ impl CheckReport {
     }
 }
 
-/// The diagnostics of `path` that depend on that file alone: its parse, its content rules and the
-/// removed tools it mentions. The incremental re-check of an edited file replaces exactly these.
-pub fn file_local_diagnostics(
-    workspace: &Workspace,
-    path: &Path,
+/// The diagnostics of one skill or subagent spec: its parse, its content rules, the removed tools
+/// it mentions and, in the strict profile, the open-specification rules of a loaded skill. They
+/// depend on that file, the configuration and the tool catalog only; the analysis engine memoises
+/// them per file on that promise, which this signature keeps (no workspace in reach).
+pub fn source_diagnostics(
+    doc: &Parsed,
+    file: WorkspaceFile,
     catalog: &ToolCatalog,
+    options: CheckOptions,
 ) -> Vec<Diagnostic> {
-    let (Some((location, kind)), Some(entry)) =
-        (workspace.kinds.get(path), workspace.files.get(path))
-    else {
-        return Vec::new();
-    };
-    let file = WorkspaceFile {
-        path: workspace
-            .kinds
-            .get_key_value(path)
-            .map(|(p, _)| p)
-            .expect("looked up above"),
-        location,
-        kind: *kind,
-        entry,
-    };
-    let mut out: Vec<Diagnostic> = match kind {
-        FileKind::Skill => workspace
-            .skill(path)
-            .map(|d| d.diagnostics.clone())
-            .unwrap_or_default(),
-        FileKind::Subagent => workspace
-            .subagent(path)
-            .map(|d| d.diagnostics.clone())
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    };
-    out.extend(files::check_file(workspace, file));
+    let mut out = files::content_problems(file.path, &file.entry.content);
     out.extend(cross::removed_tool_mentions(catalog, file));
+    match doc {
+        Parsed::Skill(skill) => {
+            out.extend(skill.diagnostics.iter().cloned());
+            if options.profile == Profile::Strict && skill.outcome.is_ok() {
+                let text = file.entry.content.text().unwrap_or("");
+                strict::check_skill(skill, text, &mut out);
+            }
+        }
+        Parsed::Subagent(subagent) => out.extend(subagent.diagnostics.iter().cloned()),
+        Parsed::Tools(tools) => out.extend(tools.diagnostics.iter().cloned()),
+    }
     out
 }
 
-/// Every diagnostic for `workspace` under `options`.
-pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckReport {
+/// Every diagnostic that is not a source's own (`source_diagnostics`): `agentws.toml` and
+/// tools.json problems, the per-file rules of the other files (a blank injected file is judged by
+/// the contexts that read it), and the whole-workspace and cross-file rules. The engine runs this
+/// over a workspace whose skills and subagents are their facts (`engine`), so it must read a
+/// source only through its parsed document, never through its text.
+pub fn workspace_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = workspace.config_diagnostics.iter().cloned().collect();
-    for skill in &workspace.skills {
-        diagnostics.extend(skill.diagnostics.iter().cloned());
-    }
-    for subagent in &workspace.subagents {
-        diagnostics.extend(subagent.diagnostics.iter().cloned());
-    }
     for tools in &workspace.tools {
         diagnostics.extend(tools.diagnostics.iter().cloned());
     }
-    // Per-file passes run in parallel; the whole-workspace ones once.
-    let catalog = ToolCatalog::for_workspace(workspace);
     let files = workspace.workspace_files();
     let per_file: Vec<Diagnostic> = files
         .par_iter()
+        .filter(|file| !is_source(file.kind))
         .flat_map_iter(|file| {
             let mut found = files::check_file(workspace, *file);
-            found.extend(cross::removed_tool_mentions(&catalog, *file));
+            found.extend(cross::removed_tool_mentions(catalog, *file));
             found
         })
         .collect();
@@ -120,10 +104,25 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
     diagnostics.extend(budget::check(workspace));
     diagnostics.extend(skills::check(workspace));
     diagnostics.extend(tools::check(workspace));
-    diagnostics.extend(cross::check_references(workspace, &catalog));
-    if options.profile == Profile::Strict {
-        diagnostics.extend(strict::check(workspace));
-    }
+    diagnostics.extend(cross::check_references(workspace, catalog));
+    diagnostics
+}
+
+/// Skills and subagent specs: the files with a diagnostics query of their own.
+pub fn is_source(kind: FileKind) -> bool {
+    matches!(kind, FileKind::Skill | FileKind::Subagent)
+}
+
+/// Every diagnostic for `workspace` under `options`.
+pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckReport {
+    let catalog = ToolCatalog::for_workspace(workspace);
+    let files = workspace.workspace_files();
+    let mut diagnostics: Vec<Diagnostic> = files
+        .par_iter()
+        .filter_map(|file| Some((workspace.source(file.path)?, file)))
+        .flat_map_iter(|(doc, file)| source_diagnostics(&doc, *file, &catalog, options))
+        .collect();
+    diagnostics.extend(workspace_diagnostics(workspace, &catalog));
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
 

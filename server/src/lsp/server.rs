@@ -21,7 +21,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use super::convert::{self, path_to_uri, uri_to_path, TextPositions, DEFAULT_RULES_DOC_URL};
 use super::features;
-use super::state::{DiagnosticsByFile, OpenDoc, State, Touched};
+use super::state::{DiagnosticsByFile, OpenDoc, State};
 use crate::base::{Diagnostic, Encoding, Env};
 use crate::workspace::Workspace;
 
@@ -174,7 +174,7 @@ impl Backend {
             let env = state.env.clone();
             let open = std::mem::take(&mut state.open);
             let project = &mut state.projects[index];
-            let (workspace, diagnostics, _) = project.refresh(&env, &open);
+            let (workspace, diagnostics) = project.refresh(&env, &open);
             let view = View {
                 workspace,
                 diagnostics,
@@ -318,7 +318,7 @@ impl Backend {
             let mut problems = 0;
             for project in &mut state.projects {
                 let result = catch_unwind(AssertUnwindSafe(|| project.refresh(&env, &open)));
-                if let Ok((ws, diags, _)) = result {
+                if let Ok((ws, diags)) = result {
                     files += ws.kinds.len();
                     problems += diags.values().map(Vec::len).sum::<usize>();
                 }
@@ -395,30 +395,11 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
         let result = catch_unwind(AssertUnwindSafe(|| {
             state.projects[index].refresh(&env, &open)
         }));
-        let Ok((workspace, diagnostics, touched)) = result else {
+        let Ok((workspace, diagnostics)) = result else {
             continue;
         };
         let owned = |path: &Path, state: &State| state.project_of(path) == Some(index);
-        let mut candidates: Vec<PathBuf> = match touched {
-            // The incremental path changed one file's diagnostics: only that file can need a
-            // new publication.
-            Touched::Only(paths) => paths,
-            Touched::All => {
-                let mut all: Vec<PathBuf> = diagnostics.keys().cloned().collect();
-                all.extend(
-                    published
-                        .keys()
-                        .filter(|p| state.projects[index].contains(p))
-                        .cloned(),
-                );
-                all.extend(
-                    open.keys()
-                        .filter(|p| state.projects[index].contains(p))
-                        .cloned(),
-                );
-                all
-            }
-        };
+        let mut candidates = state.projects[index].take_changed();
         candidates.sort();
         candidates.dedup();
         for path in candidates {
@@ -746,7 +727,7 @@ impl LanguageServer for Backend {
                 }
             }
             for index in reload {
-                state.projects[index].reload(&open);
+                state.projects[index].reload();
             }
             state.open = open;
             Ok(config_changed)

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
+use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::config::Config;
 use crate::workspace::layout::{self, FileKind, Location, Tree};
 use crate::workspace::skill::{self, SkillDoc};
@@ -47,10 +47,59 @@ pub struct WorkspaceFile<'a> {
     pub entry: &'a crate::base::FileEntry,
 }
 
-enum Parsed {
+/// A parsed workspace file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Parsed {
     Skill(Arc<SkillDoc>),
     Subagent(Arc<SubagentDoc>),
     Tools(Arc<ToolsDoc>),
+}
+
+/// Orders tools.json documents so the one the runtime reads comes first: the shared one, when
+/// both the shared and the project's exist.
+pub fn effective_first(config: &Config, tools: &mut [Arc<ToolsDoc>]) {
+    tools.sort_by_key(|t| !t.path.starts_with(&config.workspace));
+}
+
+/// Kind and location of every workspace file of `files` under `config`, in path order.
+pub fn file_kinds(config: &Config, files: &FileSet) -> BTreeMap<PathBuf, (Location, FileKind)> {
+    let additional = &config.agent.additional_context_files;
+    // The file set iterates in key order, so collecting builds the map in one sorted pass.
+    files
+        .iter()
+        .filter_map(|(path, _)| {
+            let location = layout::locate(config, path)?;
+            let kind = layout::classify(&location, additional)?;
+            Some((path.clone(), (location, kind)))
+        })
+        .collect()
+}
+
+/// Parses a skill, subagent spec or (shared or project) tools.json as the runtime does; `None` for
+/// a file of any other kind, which nothing parses.
+pub fn parse_file(
+    path: &Path,
+    location: &Location,
+    kind: FileKind,
+    content: &FileContent,
+    env: &Env,
+) -> Option<Parsed> {
+    Some(match kind {
+        FileKind::Skill => Parsed::Skill(Arc::new(skill::parse(
+            path.to_path_buf(),
+            location.clone(),
+            content,
+        ))),
+        FileKind::Subagent => Parsed::Subagent(Arc::new(subagent::parse(
+            path.to_path_buf(),
+            location.clone(),
+            content,
+        ))),
+        FileKind::ToolsJson if matches!(location.tree, Tree::Shared | Tree::Project) => {
+            Parsed::Tools(Arc::new(tools::parse(path.to_path_buf(), content, env)))
+        }
+        _ => return None,
+    })
 }
 
 impl Workspace {
@@ -62,16 +111,7 @@ impl Workspace {
         env: Arc<Env>,
         previous: Option<&Workspace>,
     ) -> Workspace {
-        let additional = &config.agent.additional_context_files;
-        // The file set iterates in key order, so collecting builds the map in one sorted pass.
-        let kinds: BTreeMap<PathBuf, (Location, FileKind)> = files
-            .iter()
-            .filter_map(|(path, _)| {
-                let location = layout::locate(&config, path)?;
-                let kind = layout::classify(&location, additional)?;
-                Some((path.clone(), (location, kind)))
-            })
-            .collect();
+        let kinds = file_kinds(&config, &files);
 
         // Parses depend on the configuration and (tools.json) the environment: reuse only when both match.
         let reuse = previous.filter(|p| *p.config == *config && *p.env == *env);
@@ -108,49 +148,38 @@ impl Workspace {
             })
             .unwrap_or_default();
 
-        let jobs: Vec<(&PathBuf, &Location, FileKind, &FileEntry)> =
-            workspace_files(&kinds, &files)
-                .into_iter()
-                .filter(|f| match f.kind {
-                    FileKind::Skill | FileKind::Subagent => true,
-                    FileKind::ToolsJson => matches!(f.location.tree, Tree::Shared | Tree::Project),
-                    _ => false,
-                })
-                .map(|f| (f.path, f.location, f.kind, f.entry))
-                .collect();
-
+        let jobs: Vec<WorkspaceFile> = workspace_files(&kinds, &files);
         let parsed: Vec<Parsed> = jobs
             .par_iter()
-            .map(|(path, location, kind, entry)| {
-                if let Some((old, old_content)) = previous_docs.get(path.as_path()) {
-                    if same_content(old_content, &entry.content) {
-                        return match old {
-                            Parsed::Skill(d) => Parsed::Skill(d.clone()),
-                            Parsed::Subagent(d) => Parsed::Subagent(d.clone()),
-                            Parsed::Tools(d) => Parsed::Tools(d.clone()),
-                        };
+            .filter_map(|f| {
+                if let Some((old, old_content)) = previous_docs.get(f.path.as_path()) {
+                    if same_content(old_content, &f.entry.content) {
+                        return Some(old.clone());
                     }
                 }
-                match kind {
-                    FileKind::Skill => Parsed::Skill(Arc::new(skill::parse(
-                        (*path).clone(),
-                        (*location).clone(),
-                        &entry.content,
-                    ))),
-                    FileKind::Subagent => Parsed::Subagent(Arc::new(subagent::parse(
-                        (*path).clone(),
-                        (*location).clone(),
-                        &entry.content,
-                    ))),
-                    _ => Parsed::Tools(Arc::new(tools::parse(
-                        (*path).clone(),
-                        &entry.content,
-                        &env,
-                    ))),
-                }
+                parse_file(f.path, f.location, f.kind, &f.entry.content, &env)
             })
             .collect();
 
+        Workspace::from_parts(
+            config,
+            Arc::new(config_diagnostics),
+            files,
+            env,
+            parsed,
+            Arc::new(kinds),
+        )
+    }
+
+    /// A snapshot of already parsed documents (in path order) over `files`.
+    pub fn from_parts(
+        config: Arc<Config>,
+        config_diagnostics: Arc<Vec<Diagnostic>>,
+        files: Arc<FileSet>,
+        env: Arc<Env>,
+        parsed: impl IntoIterator<Item = Parsed>,
+        kinds: Arc<BTreeMap<PathBuf, (Location, FileKind)>>,
+    ) -> Workspace {
         let mut skills = Vec::new();
         let mut subagents = Vec::new();
         let mut tools = Vec::new();
@@ -161,8 +190,7 @@ impl Workspace {
                 Parsed::Tools(d) => tools.push(d),
             }
         }
-        // The shared tools.json first: it is the one the runtime reads when both exist.
-        tools.sort_by_key(|t| !t.path.starts_with(&config.workspace));
+        effective_first(&config, &mut tools);
 
         let namespaces = files
             .child_dirs(&config.workspace)
@@ -172,60 +200,15 @@ impl Workspace {
 
         Workspace {
             config,
-            config_diagnostics: Arc::new(config_diagnostics),
+            config_diagnostics,
             files,
             env,
             skills,
             subagents,
             tools,
             namespaces,
-            kinds: Arc::new(kinds),
+            kinds,
         }
-    }
-
-    /// Parses the skill, subagent or tools.json at `path` again from the file set, in place;
-    /// false when `path` is not such a file of this snapshot.
-    pub fn reparse_file(&mut self, path: &Path) -> bool {
-        let (Some((location, kind)), Some(entry)) = (self.kinds.get(path), self.files.get(path))
-        else {
-            return false;
-        };
-        match kind {
-            FileKind::Skill => match self.skills.binary_search_by(|d| d.path.as_path().cmp(path)) {
-                Ok(i) => {
-                    self.skills[i] = Arc::new(skill::parse(
-                        path.to_path_buf(),
-                        location.clone(),
-                        &entry.content,
-                    ))
-                }
-                Err(_) => return false,
-            },
-            FileKind::Subagent => {
-                match self
-                    .subagents
-                    .binary_search_by(|d| d.path.as_path().cmp(path))
-                {
-                    Ok(i) => {
-                        self.subagents[i] = Arc::new(subagent::parse(
-                            path.to_path_buf(),
-                            location.clone(),
-                            &entry.content,
-                        ))
-                    }
-                    Err(_) => return false,
-                }
-            }
-            FileKind::ToolsJson => match self.tools.iter().position(|d| d.path == path) {
-                Some(i) => {
-                    self.tools[i] =
-                        Arc::new(tools::parse(path.to_path_buf(), &entry.content, &self.env))
-                }
-                None => return false,
-            },
-            _ => return false,
-        }
-        true
     }
 
     /// A snapshot of in-memory files (absolute paths → text), with no environment variables: for
@@ -300,6 +283,15 @@ impl Workspace {
             .binary_search_by(|d| d.path.as_path().cmp(path))
             .ok()?;
         self.subagents.get(i)
+    }
+
+    /// The parsed skill or subagent spec at `path`.
+    pub fn source(&self, path: &Path) -> Option<Parsed> {
+        match self.kind_of(path)? {
+            FileKind::Skill => self.skill(path).cloned().map(Parsed::Skill),
+            FileKind::Subagent => self.subagent(path).cloned().map(Parsed::Subagent),
+            _ => None,
+        }
     }
 
     /// The kind of a file of this workspace, if the runtime reads it.

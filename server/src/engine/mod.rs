@@ -1,0 +1,426 @@
+//! The analysis engine: the project as a query database (salsa), so that an edit re-runs only
+//! what read a changed fact.
+//!
+//! Inputs are the project (configuration, environment, profile, and its *layout*: every file it
+//! holds, with the texts of skills and subagent specs left out) and one [`SourceFile`] per skill
+//! and subagent spec. Derived, memoised, with early cut-off:
+//!
+//! ```text
+//! SourceFile ─► parsed ─► facts ─┐                      (per file)
+//!     │           └──────────────┼─► source_diagnostics  (per file; reads the catalog too)
+//! layout ─► kinds, tools_docs ───┼─► catalog
+//!                                └─► facts_workspace ─► workspace_diagnostics (cross-file)
+//! ```
+//!
+//! The composition of the rules is `check`'s (`source_diagnostics`, `workspace_diagnostics`), the
+//! same functions `agentws check` runs, so the server and the CLI give one answer. A source's
+//! facts are its parsed document without what only that file's own rules read (its body, its
+//! diagnostics other than the one that drops it): a body edit leaves the facts equal, so no
+//! cross-file rule runs again. The cross-file rules see the sources only through those facts —
+//! the workspace they get holds no source text at all, so a rule that reads one would see an
+//! empty file and the agreement tests would fail, rather than go stale quietly.
+//!
+//! Durability: disk contents are `MEDIUM`, open buffers `LOW`, the configuration `HIGH`. After
+//! an edit of an open buffer, every query that read only disk files is verified in constant time.
+//!
+//! Must not depend on `lsp` or `cli`; holds no global state (a `Database` is a value).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use salsa::{Durability, Setter};
+
+use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
+use crate::check::{self, CheckOptions};
+use crate::config::Config;
+use crate::workspace::catalog::ToolCatalog;
+use crate::workspace::layout::{self, FileKind, Location};
+use crate::workspace::skill::{SkillDoc, TextSlice};
+use crate::workspace::snapshot::{self, Parsed, WorkspaceFile};
+use crate::workspace::subagent::SubagentDoc;
+use crate::workspace::tools::ToolsDoc;
+use crate::workspace::Workspace;
+
+/// Kind and location of every workspace file, in path order.
+pub type Kinds = BTreeMap<PathBuf, (Location, FileKind)>;
+
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+/// The project: what every file's analysis may read besides the file itself.
+#[salsa::input]
+pub struct ProjectInput {
+    #[returns(ref)]
+    pub config: Arc<Config>,
+    #[returns(ref)]
+    pub config_diagnostics: Arc<Vec<Diagnostic>>,
+    #[returns(ref)]
+    pub env: Arc<Env>,
+    #[returns(copy)]
+    pub options: CheckOptions,
+    /// Every file and folder of the project; skills and subagent specs are in it with their
+    /// content's kind only (`layout_content`), their texts are in their `SourceFile`.
+    #[returns(ref)]
+    pub layout: Arc<FileSet>,
+    /// The skills and subagent specs, in path order.
+    #[returns(ref)]
+    pub sources: Arc<Vec<SourceFile>>,
+}
+
+/// A skill or subagent spec.
+#[salsa::input]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: PathBuf,
+    #[returns(ref)]
+    pub entry: FileEntry,
+    #[returns(ref)]
+    pub location: Location,
+    #[returns(copy)]
+    pub kind: FileKind,
+    #[returns(copy)]
+    pub project: ProjectInput,
+}
+
+/// What the layout holds for a source's content: its kind, never its text (a text is an empty
+/// one), so that editing a source leaves the layout, and everything built on it, unchanged.
+pub fn layout_content(content: &FileContent) -> FileContent {
+    match content {
+        FileContent::Text(_) => FileContent::Text(Arc::from("")),
+        other => other.clone(),
+    }
+}
+
+/// The file as the runtime parses it.
+#[salsa::tracked(returns(clone))]
+pub fn parsed(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
+    let project = file.project(db);
+    snapshot::parse_file(
+        file.path(db),
+        file.location(db),
+        file.kind(db),
+        &file.entry(db).content,
+        project.env(db),
+    )
+}
+
+/// What other files' rules may read of a source: its parsed document without its body, and
+/// without its diagnostics except the error that drops it (the loading resolution names that
+/// rule). Equal facts stop an edit here.
+#[salsa::tracked(returns(clone))]
+pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
+    Some(match parsed(db, file)? {
+        Parsed::Skill(doc) => Parsed::Skill(Arc::new(SkillDoc {
+            body: TextSlice::default(),
+            split: None,
+            diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
+            ..(*doc).clone()
+        })),
+        Parsed::Subagent(doc) => Parsed::Subagent(Arc::new(SubagentDoc {
+            body: None,
+            body_range: None,
+            split: None,
+            diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
+            ..(*doc).clone()
+        })),
+        tools @ Parsed::Tools(_) => tools,
+    })
+}
+
+fn dropping_error(diagnostics: &[Diagnostic], dropped: bool) -> Vec<Diagnostic> {
+    use crate::base::Severity;
+    if !dropped {
+        return Vec::new();
+    }
+    diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .cloned()
+        .into_iter()
+        .collect()
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn kinds(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Kinds> {
+    Arc::new(snapshot::file_kinds(project.config(db), project.layout(db)))
+}
+
+/// The tools.json files, the one the runtime reads first (their texts are in the layout: one
+/// file each, no cut-off to win).
+#[salsa::tracked(returns(clone))]
+pub fn tools_docs(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Arc<ToolsDoc>>> {
+    let layout = project.layout(db);
+    let kinds = kinds(db, project);
+    let mut docs: Vec<Arc<ToolsDoc>> = kinds
+        .iter()
+        .filter(|(_, (_, kind))| *kind == FileKind::ToolsJson)
+        .filter_map(|(path, (location, kind))| {
+            let entry = layout.get(path)?;
+            match snapshot::parse_file(path, location, *kind, &entry.content, project.env(db))? {
+                Parsed::Tools(doc) => Some(doc),
+                _ => None,
+            }
+        })
+        .collect();
+    snapshot::effective_first(project.config(db), &mut docs);
+    Arc::new(docs)
+}
+
+/// The registered tools and what tools.json does to them. Reads no skill or subagent, so editing
+/// one never re-verifies a file that mentions a tool.
+#[salsa::tracked(returns(clone))]
+pub fn catalog(db: &dyn salsa::Database, project: ProjectInput) -> Arc<ToolCatalog> {
+    let config = project.config(db);
+    let any_skill = kinds(db, project)
+        .values()
+        .any(|(_, kind)| *kind == FileKind::Skill);
+    let docs = tools_docs(db, project);
+    Arc::new(ToolCatalog::new(
+        config,
+        any_skill,
+        docs.first().map(Arc::as_ref),
+    ))
+}
+
+/// A source's own diagnostics (`check::source_diagnostics`), in check order.
+#[salsa::tracked(returns(clone))]
+pub fn source_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<Diagnostic>> {
+    let Some(doc) = parsed(db, file) else {
+        return Arc::new(Vec::new());
+    };
+    let project = file.project(db);
+    let catalog = catalog(db, project);
+    let view = WorkspaceFile {
+        path: file.path(db),
+        location: file.location(db),
+        kind: file.kind(db),
+        entry: file.entry(db),
+    };
+    let mut out = check::source_diagnostics(&doc, view, &catalog, project.options(db));
+    sort(&mut out);
+    Arc::new(out)
+}
+
+/// The workspace the cross-file rules read: the layout, and every source as its facts.
+#[salsa::tracked(returns(clone), no_eq)]
+pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Workspace> {
+    let tools = tools_docs(db, project);
+    let docs = project
+        .sources(db)
+        .iter()
+        .filter_map(|file| facts(db, *file))
+        .chain(tools.iter().cloned().map(Parsed::Tools));
+    Arc::new(Workspace::from_parts(
+        project.config(db).clone(),
+        project.config_diagnostics(db).clone(),
+        project.layout(db).clone(),
+        project.env(db).clone(),
+        docs,
+        kinds(db, project),
+    ))
+}
+
+/// Every diagnostic that is not a source's own, by file, each list in check order.
+#[salsa::tracked(returns(clone))]
+pub fn workspace_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+    let workspace = facts_workspace(db, project);
+    let catalog = catalog(db, project);
+    let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+    for d in check::workspace_diagnostics(&workspace, &catalog) {
+        by_file.entry(d.path.clone()).or_default().push(d);
+    }
+    for list in by_file.values_mut() {
+        sort(list);
+    }
+    Arc::new(by_file)
+}
+
+fn sort(list: &mut Vec<Diagnostic>) {
+    list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    list.dedup();
+}
+
+/// One project's inputs in a database, kept in step with its file set: the bridge from "these
+/// files changed" to the queries' inputs. Owns the database, so a project is a value.
+pub struct Analysis {
+    db: Database,
+    project: ProjectInput,
+    /// The source input of every skill and subagent spec.
+    sources: BTreeMap<PathBuf, SourceFile>,
+}
+
+/// How an input was written: from disk, or from an editor buffer (changes often).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Disk,
+    Buffer,
+}
+
+impl Origin {
+    fn durability(self) -> Durability {
+        match self {
+            Origin::Disk => Durability::MEDIUM,
+            Origin::Buffer => Durability::LOW,
+        }
+    }
+}
+
+impl Analysis {
+    /// A database for `files` under `config`.
+    pub fn new(
+        config: Arc<Config>,
+        config_diagnostics: Arc<Vec<Diagnostic>>,
+        env: Arc<Env>,
+        options: CheckOptions,
+        files: &FileSet,
+    ) -> Analysis {
+        let db = Database::default();
+        let project = ProjectInput::builder(
+            config,
+            config_diagnostics,
+            env,
+            options,
+            Arc::new(FileSet::new()),
+            Arc::new(Vec::new()),
+        )
+        .durability(Durability::HIGH)
+        .new(&db);
+        let mut analysis = Analysis {
+            db,
+            project,
+            sources: BTreeMap::new(),
+        };
+        analysis.set_files(files);
+        analysis
+    }
+
+    /// Replaces every file (after a discovery): the layout, and a source input per skill and
+    /// subagent spec, reusing the inputs of unchanged ones.
+    pub fn set_files(&mut self, files: &FileSet) {
+        let config = self.project.config(&self.db).clone();
+        let additional = &config.agent.additional_context_files;
+        let mut layout = files.clone();
+        let mut sources = BTreeMap::new();
+        for (path, entry) in files.iter() {
+            let source = layout::locate(&config, path).and_then(|location| {
+                let kind = layout::classify(&location, additional)?;
+                check::is_source(kind).then_some((location, kind))
+            });
+            if let Some((location, kind)) = source {
+                layout.insert(path.clone(), layout_content(&entry.content), None);
+                let input = match self.sources.get(path) {
+                    Some(input)
+                        if *input.location(&self.db) == location
+                            && input.kind(&self.db) == kind =>
+                    {
+                        if input.entry(&self.db) != entry {
+                            input
+                                .set_entry(&mut self.db)
+                                .with_durability(Origin::Disk.durability())
+                                .to(entry.clone());
+                        }
+                        *input
+                    }
+                    _ => SourceFile::builder(
+                        path.clone(),
+                        entry.clone(),
+                        location,
+                        kind,
+                        self.project,
+                    )
+                    .durability(Origin::Disk.durability())
+                    .new(&self.db),
+                };
+                sources.insert(path.clone(), input);
+            }
+        }
+        self.sources = sources;
+        self.set_layout(layout);
+    }
+
+    fn set_layout(&mut self, layout: FileSet) {
+        let list: Vec<SourceFile> = self.sources.values().copied().collect();
+        self.project
+            .set_layout(&mut self.db)
+            .with_durability(Durability::MEDIUM)
+            .to(Arc::new(layout));
+        if **self.project.sources(&self.db) != list {
+            self.project
+                .set_sources(&mut self.db)
+                .with_durability(Durability::MEDIUM)
+                .to(Arc::new(list));
+        }
+    }
+
+    /// One file's new content. Returns false when the change is not one source's text replacing
+    /// another (a file appearing or going, any other kind): the caller then calls `set_files`.
+    pub fn set_source_entry(&mut self, path: &Path, entry: &FileEntry, origin: Origin) -> bool {
+        let Some(input) = self.sources.get(path).copied() else {
+            return false;
+        };
+        let before = layout_content(&input.entry(&self.db).content);
+        if before != layout_content(&entry.content) {
+            return false;
+        }
+        if input.entry(&self.db) != entry {
+            input
+                .set_entry(&mut self.db)
+                .with_durability(origin.durability())
+                .to(entry.clone());
+        }
+        true
+    }
+
+    /// The profile the diagnostics are computed for.
+    pub fn set_options(&mut self, options: CheckOptions) {
+        if self.project.options(&self.db) != options {
+            self.project
+                .set_options(&mut self.db)
+                .with_durability(Durability::HIGH)
+                .to(options);
+        }
+    }
+
+    pub fn sources(&self) -> impl Iterator<Item = (&PathBuf, SourceFile)> {
+        self.sources.iter().map(|(path, input)| (path, *input))
+    }
+
+    pub fn source_diagnostics(&self, file: SourceFile) -> Arc<Vec<Diagnostic>> {
+        source_diagnostics(&self.db, file)
+    }
+
+    pub fn workspace_diagnostics(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+        workspace_diagnostics(&self.db, self.project)
+    }
+
+    /// The full snapshot over `files` (which must be the file set this analysis was given): the
+    /// parsed documents of the database, nothing parsed again.
+    pub fn snapshot(&self, files: Arc<FileSet>) -> Workspace {
+        let project = self.project;
+        let db = &self.db;
+        let tools = tools_docs(db, project);
+        let docs = self
+            .sources
+            .values()
+            .filter_map(|file| parsed(db, *file))
+            .chain(tools.iter().cloned().map(Parsed::Tools));
+        Workspace::from_parts(
+            project.config(db).clone(),
+            project.config_diagnostics(db).clone(),
+            files,
+            project.env(db).clone(),
+            docs,
+            kinds(db, project),
+        )
+    }
+}

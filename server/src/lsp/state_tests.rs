@@ -1,0 +1,390 @@
+//! The server's state after any sequence of edits must hold what a fresh `agentws check` and
+//! `agentws preview` compute from the same texts, and the files it reports as changed must be
+//! exactly enough to keep an editor's published diagnostics equal to them.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::check::{check_workspace, CheckOptions};
+use crate::prompt::{self, Date, PreviewContext};
+
+const SKILL_NAMES: [&str; 6] = ["alpha", "beta", "gamma", "alpha", "Bad Name", "yes"];
+const TOOLS: [&str; 5] = [
+    "read_file",
+    "execute",
+    "no_such_tool",
+    "write_file",
+    "web_fetch",
+];
+
+fn skill_text(name: &str, description: &str, body: &str) -> String {
+    format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\n{body}\n")
+}
+
+fn subagent_text(tools: &[&str], skills: &[&str], comma: bool) -> String {
+    let list = |items: &[&str]| {
+        if comma {
+            items.join(", ")
+        } else {
+            format!("[{}]", items.join(", "))
+        }
+    };
+    format!(
+        "---\ndescription: helps\ntools: {}\nskills: {}\n---\nYou help.\n",
+        list(tools),
+        list(skills)
+    )
+}
+
+fn tools_json(deny: &[&str], broken: bool) -> String {
+    let deny: Vec<String> = deny.iter().map(|t| format!("\"{t}\"")).collect();
+    let comma = if broken { "," } else { "" };
+    format!("{{\n  \"deny\": [{}]{comma}\n}}\n", deny.join(", "))
+}
+
+/// One edit, as the editor or the disk makes it.
+#[derive(Clone, Debug)]
+enum Edit {
+    SkillBody(usize, String),
+    SkillDescription(usize, String),
+    SkillName(usize, usize),
+    SkillBreak(usize),
+    SubagentLists(usize, Vec<usize>, Vec<usize>, bool),
+    Tools(Vec<usize>, bool),
+    AgentsMd(bool),
+    CreateSkill(usize),
+    DeleteSkill(usize),
+    Close(usize),
+    Config(bool),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let index = 0usize..4;
+    prop_oneof![
+        (index.clone(), "[a-z `]{0,12}").prop_map(|(i, s)| Edit::SkillBody(i, s)),
+        (index.clone(), "[a-z ]{0,12}").prop_map(|(i, s)| Edit::SkillDescription(i, s)),
+        (index.clone(), 0usize..SKILL_NAMES.len()).prop_map(|(i, n)| Edit::SkillName(i, n)),
+        index.clone().prop_map(Edit::SkillBreak),
+        (
+            0usize..2,
+            proptest::collection::vec(0usize..TOOLS.len(), 0..3),
+            proptest::collection::vec(0usize..SKILL_NAMES.len(), 0..3),
+            any::<bool>()
+        )
+            .prop_map(|(j, t, s, c)| Edit::SubagentLists(j, t, s, c)),
+        (
+            proptest::collection::vec(0usize..TOOLS.len(), 0..3),
+            any::<bool>()
+        )
+            .prop_map(|(d, b)| Edit::Tools(d, b)),
+        any::<bool>().prop_map(Edit::AgentsMd),
+        (4usize..6).prop_map(Edit::CreateSkill),
+        index.clone().prop_map(Edit::DeleteSkill),
+        (0usize..8).prop_map(Edit::Close),
+        any::<bool>().prop_map(Edit::Config),
+    ]
+}
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    ws: PathBuf,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let ws = root.join(".agentscope/workspace");
+        std::fs::create_dir_all(ws.join("subagents")).unwrap();
+        std::fs::create_dir_all(ws.join("alice/skills/alpha")).unwrap();
+        std::fs::write(root.join("agentws.toml"), "[agent]\nname = \"t\"\n").unwrap();
+        std::fs::write(ws.join("AGENTS.md"), "Use `read_file` and `execute`.\n").unwrap();
+        std::fs::write(ws.join("tools.json"), tools_json(&["execute"], false)).unwrap();
+        for (i, name) in ["alpha", "beta", "gamma", "delta"].iter().enumerate() {
+            let dir = ws.join(format!("skills/s{i}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                dir.join("SKILL.md"),
+                skill_text(name, "does things", "Run `execute`."),
+            )
+            .unwrap();
+        }
+        std::fs::write(
+            ws.join("alice/skills/alpha/SKILL.md"),
+            skill_text("alpha", "alice's copy", "Mine."),
+        )
+        .unwrap();
+        for j in 0..2 {
+            std::fs::write(
+                ws.join(format!("subagents/a{j}.md")),
+                subagent_text(&["read_file"], &["alpha"], false),
+            )
+            .unwrap();
+        }
+        Fixture {
+            _dir: dir,
+            root,
+            ws,
+        }
+    }
+
+    fn skill(&self, i: usize) -> PathBuf {
+        self.ws.join(format!("skills/s{i}/SKILL.md"))
+    }
+
+    fn subagent(&self, j: usize) -> PathBuf {
+        self.ws.join(format!("subagents/a{j}.md"))
+    }
+
+    /// The files a `Close` edit may close, in a fixed order.
+    fn closable(&self, k: usize) -> PathBuf {
+        match k {
+            0..=3 => self.skill(k),
+            4 | 5 => self.subagent(k - 4),
+            6 => self.ws.join("tools.json"),
+            _ => self.ws.join("AGENTS.md"),
+        }
+    }
+}
+
+/// The text a file has now: its open buffer, else the disk.
+fn current(open: &HashMap<PathBuf, OpenDoc>, path: &Path) -> Option<String> {
+    match open.get(path) {
+        Some(doc) => Some(doc.text.to_string()),
+        None => std::fs::read_to_string(path).ok(),
+    }
+}
+
+/// Applies `edit` as the server would (buffer edits through `State`, disk edits then the watcher
+/// notification).
+fn apply(fx: &Fixture, state: &mut State, version: &mut i32, edit: &Edit) {
+    let mut type_into = |state: &mut State, path: PathBuf, text: String| {
+        *version += 1;
+        let doc = OpenDoc {
+            version: *version,
+            text: Arc::from(text.as_str()),
+        };
+        if state.open.contains_key(&path) {
+            state.change(&path, *version, doc.text);
+        } else {
+            state.open(path, doc);
+        }
+    };
+    let skill_now = |state: &State, i: usize| current(&state.open, &fx.skill(i));
+    match edit {
+        Edit::SkillBody(i, body) => {
+            if let Some(text) = skill_now(state, *i) {
+                type_into(state, fx.skill(*i), format!("{text}{body}\n"));
+            }
+        }
+        Edit::SkillDescription(i, description) => {
+            if let Some(text) = skill_now(state, *i) {
+                let edited =
+                    text.replacen("description: ", &format!("description: {description} "), 1);
+                type_into(state, fx.skill(*i), edited);
+            }
+        }
+        Edit::SkillName(i, n) => {
+            if let Some(text) = skill_now(state, *i) {
+                let edited = match text.find("name: ") {
+                    Some(at) => {
+                        let end = text[at..].find('\n').map_or(text.len(), |e| at + e);
+                        format!("{}name: {}{}", &text[..at], SKILL_NAMES[*n], &text[end..])
+                    }
+                    None => text,
+                };
+                type_into(state, fx.skill(*i), edited);
+            }
+        }
+        Edit::SkillBreak(i) => {
+            if let Some(text) = skill_now(state, *i) {
+                let edited = if text.starts_with("---\n") {
+                    text.replacen("---\n", "----\n", 1)
+                } else {
+                    text.replacen("----\n", "---\n", 1)
+                };
+                type_into(state, fx.skill(*i), edited);
+            }
+        }
+        Edit::SubagentLists(j, tools, skills, comma) => {
+            let tools: Vec<&str> = tools.iter().map(|t| TOOLS[*t]).collect();
+            let skills: Vec<&str> = skills.iter().map(|s| SKILL_NAMES[*s]).collect();
+            type_into(
+                state,
+                fx.subagent(*j),
+                subagent_text(&tools, &skills, *comma),
+            );
+        }
+        Edit::Tools(deny, broken) => {
+            let deny: Vec<&str> = deny.iter().map(|t| TOOLS[*t]).collect();
+            type_into(state, fx.ws.join("tools.json"), tools_json(&deny, *broken));
+        }
+        Edit::AgentsMd(blank) => {
+            let text = if *blank { " \n" } else { "Use `write_file`.\n" };
+            type_into(state, fx.ws.join("AGENTS.md"), text.to_string());
+        }
+        Edit::CreateSkill(i) => {
+            let path = fx.skill(*i);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, skill_text("epsilon", "new", "New.")).unwrap();
+            disk_event(state, &path);
+        }
+        Edit::DeleteSkill(i) => {
+            let path = fx.skill(*i);
+            if std::fs::remove_file(&path).is_ok() {
+                disk_event(state, &path);
+            }
+        }
+        Edit::Close(k) => {
+            let path = fx.closable(*k);
+            if state.open.contains_key(&path) {
+                for project in state.close(&path) {
+                    drop(project);
+                }
+            }
+        }
+        Edit::Config(agent_scope) => {
+            let scope = if *agent_scope { "agent" } else { "user" };
+            std::fs::write(
+                fx.root.join("agentws.toml"),
+                format!("[agent]\nname = \"t\"\nscope = \"{scope}\"\n"),
+            )
+            .unwrap();
+            for project in &mut state.projects {
+                project.reload();
+            }
+        }
+    }
+}
+
+fn disk_event(state: &mut State, path: &Path) {
+    for project in &mut state.projects {
+        if project.contains(path) {
+            project.disk_changed(path);
+        }
+    }
+}
+
+/// What `agentws check` reports for the current texts (disk with the open buffers over it), per
+/// file, with the walk's problems.
+fn fresh_check(root: &Path, open: &HashMap<PathBuf, OpenDoc>) -> (Workspace, DiagnosticsByFile) {
+    let found = crate::config::discover::find_project(root);
+    let config = Arc::new(found.config);
+    let mut discovered = crate::workspace::discover::discover(&config);
+    for (path, doc) in open {
+        discovered.files.insert(
+            path.clone(),
+            FileContent::from_buffer(doc.text.clone()),
+            Some(doc.version),
+        );
+    }
+    let ws = Workspace::build(
+        config,
+        found.diagnostics,
+        Arc::new(discovered.files),
+        Arc::new(Env::new()),
+        None,
+    );
+    let report = check_workspace(&ws, CheckOptions::default());
+    let mut by_file = DiagnosticsByFile::new();
+    for d in discovered.problems.iter().chain(&report.diagnostics) {
+        by_file.entry(d.path.clone()).or_default().push(d.clone());
+    }
+    for list in by_file.values_mut() {
+        list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        list.dedup();
+    }
+    (ws, by_file)
+}
+
+fn preview_text(ws: &Workspace, user: Option<&str>) -> String {
+    let mut ctx = PreviewContext::new(
+        &ws.config,
+        Date::parse("2026-08-22").unwrap(),
+        "Linux 6",
+        "/tmp",
+    );
+    ctx.session.user_id = user.map(str::to_string);
+    ctx.session.session_id = Some("s1".to_string());
+    match prompt::render(ws, &ctx) {
+        Ok(preview) => {
+            let notes: Vec<String> = preview.notes.iter().map(|n| format!("{n:?}")).collect();
+            format!("{}\n{}", preview.text, notes.join("\n"))
+        }
+        Err(e) => format!("error: {e:?}"),
+    }
+}
+
+fn run(edits: &[Edit]) {
+    let fx = Fixture::new();
+    let env = Arc::new(Env::new());
+    let mut state = State::new(Env::new());
+    state.add_folder(fx.root.clone());
+    // What an editor shows: the last publication of every file.
+    let mut shown: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+    let mut version = 0;
+    for (step, edit) in std::iter::once(None)
+        .chain(edits.iter().map(Some))
+        .enumerate()
+    {
+        if let Some(edit) = edit {
+            apply(&fx, &mut state, &mut version, edit);
+        }
+        let open = state.open.clone();
+        let project = &mut state.projects[0];
+        let (snapshot, diagnostics) = project.refresh(&env, &open);
+        for path in project.take_changed() {
+            match diagnostics.get(&path) {
+                Some(list) => shown.insert(path, list.clone()),
+                None => shown.remove(&path),
+            };
+        }
+        let (fresh, expected) = fresh_check(&fx.root, &open);
+        assert_eq!(*diagnostics, expected, "step {step}: {edit:?}");
+        assert_eq!(shown, expected, "published after step {step}: {edit:?}");
+        for user in [None, Some("alice")] {
+            assert_eq!(
+                preview_text(&snapshot, user),
+                preview_text(&fresh, user),
+                "preview for {user:?} after step {step}: {edit:?}"
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    #[test]
+    fn any_edit_sequence_leaves_what_a_fresh_check_and_preview_compute(
+        edits in proptest::collection::vec(edit(), 1..14)
+    ) {
+        run(&edits);
+    }
+}
+
+/// Every edit kind once, in an order that exercises each against the others.
+#[test]
+fn each_edit_kind_in_turn() {
+    run(&[
+        Edit::SkillBody(0, "more `execute`".into()),
+        Edit::SkillDescription(0, "longer".into()),
+        Edit::SkillName(1, 0),
+        Edit::SkillBreak(2),
+        Edit::SkillBreak(2),
+        Edit::SubagentLists(0, vec![1, 2], vec![0, 4], true),
+        Edit::Tools(vec![0], false),
+        Edit::Tools(vec![], true),
+        Edit::AgentsMd(true),
+        Edit::CreateSkill(4),
+        Edit::DeleteSkill(3),
+        Edit::Close(0),
+        Edit::Close(6),
+        Edit::Config(true),
+        Edit::SkillName(0, 2),
+    ]);
+}
