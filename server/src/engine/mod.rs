@@ -391,6 +391,10 @@ impl Analysis {
         }
     }
 
+    pub fn source_count(&self) -> usize {
+        self.sources.len()
+    }
+
     pub fn sources(&self) -> impl Iterator<Item = (&PathBuf, SourceFile)> {
         self.sources.iter().map(|(path, input)| (path, *input))
     }

@@ -174,7 +174,8 @@ impl Backend {
             let env = state.env.clone();
             let open = std::mem::take(&mut state.open);
             let project = &mut state.projects[index];
-            let (workspace, diagnostics) = project.refresh(&env, &open);
+            let diagnostics = project.refresh(&env, &open);
+            let workspace = project.snapshot();
             let view = View {
                 workspace,
                 diagnostics,
@@ -318,8 +319,8 @@ impl Backend {
             let mut problems = 0;
             for project in &mut state.projects {
                 let result = catch_unwind(AssertUnwindSafe(|| project.refresh(&env, &open)));
-                if let Ok((ws, diags)) = result {
-                    files += ws.kinds.len();
+                if let Ok(diags) = result {
+                    files += project.snapshot().kinds.len();
                     problems += diags.values().map(Vec::len).sum::<usize>();
                 }
             }
@@ -395,9 +396,10 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
         let result = catch_unwind(AssertUnwindSafe(|| {
             state.projects[index].refresh(&env, &open)
         }));
-        let Ok((workspace, diagnostics)) = result else {
+        let Ok(diagnostics) = result else {
             continue;
         };
+        let files = state.projects[index].files().clone();
         let owned = |path: &Path, state: &State| state.project_of(path) == Some(index);
         let mut candidates = state.projects[index].take_changed();
         candidates.sort();
@@ -408,7 +410,7 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
             }
             seen.insert(path.clone());
             let list = diagnostics.get(&path).cloned().unwrap_or_default();
-            let version = workspace.files.get(&path).and_then(|e| e.version);
+            let version = files.get(&path).and_then(|e| e.version);
             let record = Published {
                 diagnostics: list,
                 version,
@@ -422,7 +424,7 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
             let Some(uri) = path_to_uri(&path) else {
                 continue;
             };
-            let text = workspace.files.text(&path);
+            let text = files.text(&path);
             let positions = text.map(|t| TextPositions::new(t, settings.encoding));
             let lsp_list = record
                 .diagnostics

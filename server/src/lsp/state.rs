@@ -276,12 +276,12 @@ impl Project {
         self.structure_changed = true;
     }
 
-    /// The current snapshot and the diagnostics of every file.
+    /// The diagnostics of every file, brought up to date.
     pub fn refresh(
         &mut self,
         env: &Arc<Env>,
         open: &HashMap<PathBuf, OpenDoc>,
-    ) -> (Arc<Workspace>, Arc<DiagnosticsByFile>) {
+    ) -> Arc<DiagnosticsByFile> {
         self.ensure_loaded(env, open);
         let analysis = self.analysis.as_mut().expect("loaded above");
         if self.structure_changed {
@@ -296,26 +296,33 @@ impl Project {
             Some(old) => changed.extend(changed_keys(&old, &fresh_workspace)),
             None => changed.extend(fresh_workspace.keys().cloned()),
         }
-        let mut seen = HashMap::with_capacity(self.merged_from.sources.len());
+        // Memoised results that did not change are the same `Arc`: one pointer comparison per
+        // file, no copy.
+        let known = &mut self.merged_from.sources;
+        if known.len() != analysis.source_count() {
+            let current: BTreeSet<&PathBuf> = analysis.sources().map(|(path, _)| path).collect();
+            known.retain(|path, _| {
+                let keep = current.contains(path);
+                if !keep {
+                    changed.insert(path.clone());
+                }
+                keep
+            });
+        }
         for (path, file) in analysis.sources() {
             let fresh = analysis.source_diagnostics(file);
-            match self.merged_from.sources.get(path) {
+            match known.get_mut(path) {
                 Some(old) if Arc::ptr_eq(old, &fresh) => {}
-                _ => {
+                Some(old) => {
+                    *old = fresh;
+                    changed.insert(path.clone());
+                }
+                None => {
+                    known.insert(path.clone(), fresh);
                     changed.insert(path.clone());
                 }
             }
-            seen.insert(path.clone(), fresh);
         }
-        // Sources that are gone.
-        changed.extend(
-            self.merged_from
-                .sources
-                .keys()
-                .filter(|p| !seen.contains_key(*p))
-                .cloned(),
-        );
-        self.merged_from.sources = seen;
         if !changed.is_empty() {
             let by_file = Arc::make_mut(&mut self.diagnostics);
             for path in &changed {
@@ -336,7 +343,7 @@ impl Project {
             self.generation += 1;
             self.unpublished.extend(changed);
         }
-        (self.snapshot(), self.diagnostics.clone())
+        self.diagnostics.clone()
     }
 
     /// The files whose diagnostics or version changed since the last call (the ones to publish
@@ -345,9 +352,14 @@ impl Project {
         std::mem::take(&mut self.unpublished).into_iter().collect()
     }
 
-    /// The full snapshot of the current files (built once per change, from the database's
-    /// parses).
-    fn snapshot(&mut self) -> Arc<Workspace> {
+    /// The files as they are now (disk with the open buffers over it).
+    pub fn files(&self) -> &Arc<FileSet> {
+        &self.files
+    }
+
+    /// The full snapshot of the current files, for requests (built once per change, from the
+    /// database's parses; call after `refresh`).
+    pub fn snapshot(&mut self) -> Arc<Workspace> {
         if let Some(snapshot) = &self.snapshot {
             return snapshot.clone();
         }

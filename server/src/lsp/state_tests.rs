@@ -337,7 +337,8 @@ fn run(edits: &[Edit]) {
         }
         let open = state.open.clone();
         let project = &mut state.projects[0];
-        let (snapshot, diagnostics) = project.refresh(&env, &open);
+        let diagnostics = project.refresh(&env, &open);
+        let snapshot = project.snapshot();
         for path in project.take_changed() {
             match diagnostics.get(&path) {
                 Some(list) => shown.insert(path, list.clone()),
