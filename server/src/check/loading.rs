@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::base::unicode::normalization_note;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::Scope;
 use crate::context;
@@ -489,9 +490,10 @@ fn files_root(
             &doc.path,
             range,
             format!(
-                "the skill is named `{name}` but its folder is `{}`; for {} the namespaced repository serves it and the \
+                "the skill is named `{name}` but its folder is `{}`{}; for {} the namespaced repository serves it and the \
                  prompt advertises `<files-root>` `{advertised}`, {what}",
                 doc.dir_name,
+                normalization_note(name, &doc.dir_name).unwrap_or_default(),
                 list(&whom)
             ),
         ));

@@ -114,6 +114,18 @@ pub static ST011: Rule = Rule {
     explanation: r#"Copy the file into the skill (for example under `references/`) and link it there."#,
 };
 
+pub static ST012: Rule = Rule {
+    code: "ST012",
+    name: "strict-reference-missing",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict: SKILL.md refers to a file that is not in the skill's folder."#,
+    consequence: r#"The agent is told to read or run a file that is not there; the skill does not work as written wherever it is installed."#,
+    explanation: r#"The specification's file references are paths relative to the skill's folder, written as links or as plain paths (its own example is the line `scripts/extract.py`). agentws reads the same three kinds as ST009 and ST011: Markdown link and image targets, and paths written in text, in backticks or in code blocks whose first folder is one the specification names (`scripts/`, `references/`, `assets/`), `./` or `../`, or a folder the skill has. A path that names neither a file nor a folder in the skill is reported, once per SKILL.md.
+
+Files git ignores are not read, so a reference to one is reported too. Paths with glob or placeholder characters (`scripts/*.py`, `references/{topic}.md`) are not checked."#,
+};
+
 pub static RULES: &[&Rule] = &[
-    &ST001, &ST002, &ST003, &ST004, &ST005, &ST006, &ST007, &ST008, &ST009, &ST010, &ST011,
+    &ST001, &ST002, &ST003, &ST004, &ST005, &ST006, &ST007, &ST008, &ST009, &ST010, &ST011, &ST012,
 ];
