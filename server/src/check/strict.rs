@@ -1,7 +1,8 @@
 //! The strict profile (`ST…`): the Agent Skills open specification (design-notes §5), checked on
 //! every skill the runtime loads, for skills shared with other agent runtimes.
 //!
-//! Reads parsed `SkillDoc`s and their file text from the snapshot; never re-parses YAML.
+//! Reads parsed `SkillDoc`s and their file text from the snapshot, and asks the snapshot's file
+//! set whether the files SKILL.md refers to exist; never re-parses YAML, never touches the disk.
 
 use std::path::Path;
 

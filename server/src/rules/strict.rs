@@ -142,7 +142,7 @@ pub static ST012: Rule = Rule {
     consequence: r#"The agent is told to read or run a file that is not there; the skill does not work as written wherever it is installed."#,
     explanation: r#"The specification's file references are paths relative to the skill's folder, written as links or as plain paths (its own example is the line `scripts/extract.py`). agentws reads the same three kinds as ST009 and ST011: Markdown link and image targets, and paths written in text, in backticks or in code blocks whose first folder is one the specification names (`scripts/`, `references/`, `assets/`), `./` or `../`, or a folder the skill has. A path that names neither a file nor a folder in the skill is reported: each link where it is written, a path in text or code where it is first written.
 
-Files git ignores are not read, so a reference to one is reported too. Paths with glob or placeholder characters (`scripts/*.py`, `references/{topic}.md`) are not checked."#,
+Files git ignores are not read, so a reference to one is reported too. A path meant for the project the agent works in (its own `scripts/test.sh`) reads like a path of the skill and is reported too. Paths with glob or placeholder characters (`scripts/*.py`, `references/{topic}.md`) are not checked."#,
 };
 
 pub static RULES: &[&Rule] = &[
