@@ -188,8 +188,7 @@ pub fn check_skill(
         ));
     }
     if let Some(split) = skill.split {
-        let has_folder = |first: &str| has(first);
-        for reference in references(text, split.body.start, &has_folder) {
+        for reference in references(text, split.body.start, has) {
             let Reference {
                 target,
                 range,
