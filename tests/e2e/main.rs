@@ -9,6 +9,7 @@ mod hangs;
 mod loading;
 mod lsp;
 mod normalize;
+mod peer_suites;
 mod preview;
 mod realistic;
 mod rules;

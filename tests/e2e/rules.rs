@@ -139,12 +139,14 @@ fn runtime_findings_are_reported_where_they_are_written() {
     // SK016/ST002/ST007 (the linked folder's name, `version`) belong to other rules.
     let codes = [
         "TJ029", "TJ030", "SA008", "SA025", "SA026", "SK023", "SK025", "SK030", "ST009", "ST010",
-        "ST011", "XR001", "XR003", "XR005", "XR015", "XR016",
+        "ST011", "ST012", "XR001", "XR003", "XR005", "XR015", "XR016",
     ];
     let runtime_message = |code| {
         match code {
         "ST010" => "`allowed-tools` separates tools with commas; the specification splits on spaces (write `read_file grep_files`)",
         "ST011" => "`../style/STYLE.md` points outside the skill's folder",
+        "ST012 link" => "`references/figures.md` (a link) is not in the skill's folder",
+        "ST012 text" => "`scripts/publish.py` (a path in the text) is not in the skill's folder",
         _ => unreachable!(),
     }
     };
@@ -156,11 +158,16 @@ fn runtime_findings_are_reported_where_they_are_written() {
             row("SK025", "skills/report/SKILL.md", 5, 1, "`allowed-tools` is rendered into the prompt, but the harness does not restrict any tool with it (2 skills set it; said once, here)"),
             row("ST010", "skills/report/SKILL.md", 5, 16, runtime_message("ST010")),
             // The links in a code span and a code block are not references.
+            // `scripts/build.py` exists; the linked figures and the script named in the text do not.
+            row("ST012", "skills/report/SKILL.md", 10, 47, runtime_message("ST012 link")),
             row("ST011", "skills/report/SKILL.md", 18, 58, runtime_message("ST011")),
+            row("ST012", "skills/report/SKILL.md", 20, 14, runtime_message("ST012 text")),
             // The linked folder is the same skill: an info, no duplicate-name warning.
             row("XR016", "skills/report-link/SKILL.md", 2, 7, "skill `report` is seen twice: `skills/report-link/SKILL.md` and `skills/report/SKILL.md` are the same SKILL.md through a symbolic link"),
             row("ST010", "skills/report-link/SKILL.md", 5, 16, runtime_message("ST010")),
+            row("ST012", "skills/report-link/SKILL.md", 10, 47, runtime_message("ST012 link")),
             row("ST011", "skills/report-link/SKILL.md", 18, 58, runtime_message("ST011")),
+            row("ST012", "skills/report-link/SKILL.md", 20, 14, runtime_message("ST012 text")),
             // `name: auditor` equals the file's id: no SA008.
             row("SA025", "subagents/auditor.md", 4, 8, "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`"),
             row("XR015", "subagents/auditor.md", 5, 9, "tools.json removes `execute` from the main agent only: this isolated subagent registers the harness built-ins again and still has it, whatever `tools:` says"),
@@ -183,8 +190,8 @@ fn runtime_findings_are_absent_when_written_correctly() {
         "rules-runtime-ok",
         &[
             "TJ029", "TJ030", "SA008", "SA025", "SA026", "SK016", "SK023", "SK025", "SK030",
-            "ST002", "ST007", "ST009", "ST010", "ST011", "XR001", "XR003", "XR005", "XR015",
-            "XR016",
+            "ST002", "ST007", "ST009", "ST010", "ST011", "ST012", "XR001", "XR003", "XR005",
+            "XR015", "XR016",
         ],
     );
     assert_eq!(

@@ -6,6 +6,7 @@ pub mod files;
 pub mod pathutil;
 pub mod suggest;
 pub mod text;
+pub mod unicode;
 
 pub use diagnostic::{Diagnostic, FileEdit, Fix, Related, Severity};
 pub use files::{FileContent, FileEntry, FileSet};

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::base::unicode::normalization_note;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::Scope;
 use crate::context;
@@ -489,9 +490,10 @@ fn files_root(
             &doc.path,
             range,
             format!(
-                "the skill is named `{name}` but its folder is `{}`; for {} the namespaced repository serves it and the \
+                "the skill is named `{name}` but its folder is `{}`{}; for {} the namespaced repository serves it and the \
                  prompt advertises `<files-root>` `{advertised}`, {what}",
                 doc.dir_name,
+                normalization_note(name, &doc.dir_name).unwrap_or_default(),
                 list(&whom)
             ),
         ));
@@ -668,6 +670,31 @@ mod tests {
             .collect();
         found.sort();
         found
+    }
+
+    /// A name and folder that differ only in Unicode normalization print alike: the message
+    /// lists their code points.
+    #[test]
+    fn files_root_mismatch_in_normalization_only_shows_code_points() {
+        let config = Config::defaults_for(Path::new("/p"));
+        let ws = Workspace::from_texts(
+            config,
+            [(
+                "/p/.agentscope/workspace/alice/skills/caf\u{e9}/SKILL.md",
+                "---\nname: cafe\u{301}\ndescription: d\n---\nBody\n",
+            )],
+        );
+        let messages: Vec<String> = super::check(&ws)
+            .into_iter()
+            .filter(|d| d.code == "SK016")
+            .map(|d| d.message)
+            .collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(
+            messages[0].starts_with("the skill is named `cafe\u{301}` but its folder is `caf\u{e9}`; they differ only in Unicode normalization: `cafe\u{301}` is U+0063 U+0061 U+0066 U+0065 U+0301 (NFD), `caf\u{e9}` is U+0063 U+0061 U+0066 U+00E9 (NFC); for "),
+            "{}",
+            messages[0]
+        );
     }
 
     #[test]

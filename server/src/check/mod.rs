@@ -53,26 +53,19 @@ impl CheckReport {
     }
 }
 
-/// The diagnostics of one skill or subagent spec: its parse, its content rules, the removed tools
-/// it mentions and, in the strict profile, the open-specification rules of a loaded skill. They
-/// depend on that file, the configuration and the tool catalog only; the analysis engine memoises
-/// them per file on that promise, which this signature keeps (no workspace in reach).
+/// The diagnostics of one skill or subagent spec: its parse, its content rules and the removed
+/// tools it mentions. They depend on that file and the tool catalog only; the analysis engine
+/// memoises them per file on that promise, which this signature keeps (no workspace in reach).
+/// The strict profile adds `strict::check_source`, which also asks which files exist.
 pub fn source_diagnostics(
     doc: &Parsed,
     file: WorkspaceFile,
     catalog: &ToolCatalog,
-    options: CheckOptions,
 ) -> Vec<Diagnostic> {
     let mut out = files::content_problems(file.path, &file.entry.content);
     out.extend(cross::removed_tool_mentions(catalog, file));
     match doc {
-        Parsed::Skill(skill) => {
-            out.extend(skill.diagnostics.iter().cloned());
-            if options.profile == Profile::Strict && skill.outcome.is_ok() {
-                let text = file.entry.content.text().unwrap_or("");
-                strict::check_skill(skill, text, &mut out);
-            }
-        }
+        Parsed::Skill(skill) => out.extend(skill.diagnostics.iter().cloned()),
         Parsed::Subagent(subagent) => out.extend(subagent.diagnostics.iter().cloned()),
         Parsed::Tools(tools) => out.extend(tools.diagnostics.iter().cloned()),
     }
@@ -120,7 +113,14 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
     let mut diagnostics: Vec<Diagnostic> = files
         .par_iter()
         .filter_map(|file| Some((workspace.source(file.path)?, file)))
-        .flat_map_iter(|(doc, file)| source_diagnostics(&doc, *file, &catalog, options))
+        .flat_map_iter(|(doc, file)| {
+            let mut found = source_diagnostics(&doc, *file, &catalog);
+            if let (Parsed::Skill(skill), Profile::Strict) = (&doc, options.profile) {
+                let text = file.entry.content.text().unwrap_or("");
+                found.extend(strict::check_source(skill, text, &workspace.files));
+            }
+            found
+        })
         .collect();
     diagnostics.extend(workspace_diagnostics(workspace, &catalog));
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -1,14 +1,17 @@
 //! The strict profile (`ST…`): the Agent Skills open specification (design-notes §5), checked on
 //! every skill the runtime loads, for skills shared with other agent runtimes.
 //!
-//! Reads parsed `SkillDoc`s and their file text from the snapshot; never re-parses YAML.
+//! Reads parsed `SkillDoc`s and their file text from the snapshot, and asks the snapshot's file
+//! set whether the files SKILL.md refers to exist; never re-parses YAML, never touches the disk.
 
-use crate::base::{Diagnostic, FileEdit, Fix, TextRange};
+use std::path::Path;
+
+use crate::base::unicode::normalization_note;
+use crate::base::{Diagnostic, FileEdit, FileSet, Fix, TextRange};
 use crate::rules::strict as rules;
 use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Value};
 use crate::workspace::skill::SkillDoc;
-use crate::workspace::Workspace;
 
 /// Keys the open specification allows in the frontmatter.
 pub const ALLOWED_KEYS: &[&str] = &[
@@ -24,12 +27,19 @@ pub const DESCRIPTION_MAX: usize = 1024;
 pub const COMPATIBILITY_MAX: usize = 500;
 pub const RECOMMENDED_MAX_LINES: usize = 500;
 
-pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
+/// The strict rules of one skill (nothing for a skill the runtime drops). Besides the skill's own
+/// text they read only whether a referenced path exists in `files`.
+pub fn check_source(skill: &SkillDoc, text: &str, files: &FileSet) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for skill in workspace.skills.iter().filter(|s| s.outcome.is_ok()) {
-        let text = workspace.files.text(&skill.path).unwrap_or("");
-        check_skill(skill, text, &mut out);
+    if skill.outcome.is_err() {
+        return out;
     }
+    let folder = skill.path.parent().unwrap_or(Path::new(""));
+    let has = |rel: &str| {
+        let path = folder.join(rel);
+        files.contains_file(&path) || files.contains_dir(&path)
+    };
+    check_skill(skill, text, &has, &mut out);
     out
 }
 
@@ -45,7 +55,14 @@ pub fn spec_name_ok(name: &str) -> bool {
         })
 }
 
-pub fn check_skill(skill: &SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
+/// Checks one loaded skill. `has` answers whether a path relative to the skill's folder (`/`
+/// separated, `.` and `..` resolved) is a file or folder in it.
+pub fn check_skill(
+    skill: &SkillDoc,
+    text: &str,
+    has: &dyn Fn(&str) -> bool,
+    out: &mut Vec<Diagnostic>,
+) {
     let path = &skill.path;
     if let (Some(name), Some(range)) = (&skill.name, skill.name_range) {
         if !spec_name_ok(name) {
@@ -60,8 +77,9 @@ pub fn check_skill(skill: &SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
                 path,
                 range,
                 format!(
-                    "the name `{name}` differs from the folder name `{}`",
-                    skill.dir_name
+                    "the name `{name}` differs from the folder name `{}`{}",
+                    skill.dir_name,
+                    normalization_note(name, &skill.dir_name).unwrap_or_default()
                 ),
             ));
         }
@@ -94,15 +112,36 @@ pub fn check_skill(skill: &SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
             }
             "metadata" => match &entry.value.value {
                 Value::Map(items) => {
+                    // Keys YAML 1.1 types as non-strings never reach `items`: the runtime drops
+                    // them (SK024); the specification wants string keys.
+                    let range = entry.value.range;
+                    for dropped in skill.dropped_keys.iter().filter(|d| {
+                        range.start <= d.range.start
+                            && d.range.end <= range.end
+                            && !items.iter().any(|item| {
+                                item.value.range.start <= d.range.start
+                                    && d.range.end <= item.value.range.end
+                            })
+                    }) {
+                        out.push(rules::ST005.at(
+                            path,
+                            dropped.range,
+                            format!(
+                                "the `metadata` key `{}` is {}; the specification wants string keys (quote it)",
+                                dropped.source,
+                                dropped.value.type_phrase()
+                            ),
+                        ));
+                    }
                     for item in items {
                         if !matches!(item.value.value, Value::Str(_)) {
                             out.push(rules::ST005.at(
                                 path,
                                 item.value.range,
                                 format!(
-                                    "`metadata.{}` is a {}; the specification wants string values",
+                                    "`metadata.{}` is {}; the specification wants string values",
                                     item.key,
-                                    item.value.value.type_name()
+                                    item.value.value.type_phrase()
                                 ),
                             ));
                         }
@@ -111,7 +150,7 @@ pub fn check_skill(skill: &SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
                 other => out.push(rules::ST005.at(
                     path,
                     entry.value.range,
-                    format!("`metadata` is a {}; the specification wants a map of strings", other.type_name()),
+                    format!("`metadata` is {}; the specification wants a map of strings", other.type_phrase()),
                 )),
             },
             "allowed-tools" if matches!(&entry.value.value, Value::Str(t) if t.contains(',')) => {
@@ -122,8 +161,8 @@ pub fn check_skill(skill: &SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
                     path,
                     entry.value.range,
                     format!(
-                        "`allowed-tools` is a {}; the specification wants one space-separated string",
-                        entry.value.value.type_name()
+                        "`allowed-tools` is {}; the specification wants one space-separated string",
+                        entry.value.value.type_phrase()
                     ),
                 ));
             }
@@ -150,19 +189,36 @@ pub fn check_skill(skill: &SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
         ));
     }
     if let Some(split) = skill.split {
-        for (target, range) in relative_links(text, split.body.start) {
-            match folder_depth(&target) {
-                None => out.push(rules::ST011.at(
+        for reference in references(text, split.body.start, has) {
+            let Reference {
+                target,
+                range,
+                written,
+            } = &reference;
+            let Some(segments) = inside_folder(target) else {
+                out.push(rules::ST011.at(
                     path,
-                    range,
+                    *range,
                     format!("`{target}` points outside the skill's folder"),
-                )),
-                Some(depth) if depth > 2 => out.push(rules::ST009.at(
+                ));
+                continue;
+            };
+            if segments.len() > 2 {
+                out.push(rules::ST009.at(
                     path,
-                    range,
+                    *range,
                     format!("`{target}` is more than one folder deep below the skill"),
-                )),
-                Some(_) => {}
+                ));
+            }
+            if !segments.is_empty() && !has(&segments.join("/")) {
+                out.push(rules::ST012.at(
+                    path,
+                    *range,
+                    format!(
+                        "`{target}` ({}) is not in the skill's folder",
+                        written.describe()
+                    ),
+                ));
             }
         }
     }
@@ -198,18 +254,20 @@ fn allowed_tools_commas(path: &std::path::Path, text: &str, entry: &Entry) -> Di
     }
 }
 
-/// How many path segments `target` has below the skill folder after resolving `.` and `..`, or
+/// The path segments of `target` below the skill folder once `.` and `..` are resolved, or
 /// `None` when it leaves the folder.
-fn folder_depth(target: &str) -> Option<usize> {
-    let mut depth: usize = 0;
+fn inside_folder(target: &str) -> Option<Vec<&str>> {
+    let mut segments = Vec::new();
     for part in target.split('/') {
         match part {
             "" | "." => {}
-            ".." => depth = depth.checked_sub(1)?,
-            _ => depth += 1,
+            ".." => {
+                segments.pop()?;
+            }
+            _ => segments.push(part),
         }
     }
-    Some(depth)
+    Some(segments)
 }
 
 fn nth_line_start(text: &str, n: usize) -> Option<usize> {
@@ -232,41 +290,195 @@ fn nth_line_start(text: &str, n: usize) -> Option<usize> {
     None
 }
 
-/// Targets of Markdown links and images in `text[from..]` that point at files of the skill (no
-/// scheme, not anchor-only, not absolute), with the range of the target where it is written
-/// inline. Markdown is parsed (pulldown-cmark), so links inside code spans and code blocks are
-/// not references.
-fn relative_links(text: &str, from: usize) -> Vec<(String, TextRange)> {
-    use pulldown_cmark::{Event, Parser, Tag};
-    let body = &text[from..];
-    let mut out = Vec::new();
-    for (event, span) in Parser::new(body).into_offset_iter() {
-        let target = match event {
-            Event::Start(Tag::Link { dest_url, .. })
-            | Event::Start(Tag::Image { dest_url, .. }) => dest_url,
-            _ => continue,
-        };
-        let target = target.as_ref();
-        if target.is_empty()
-            || target.starts_with(['#', '/'])
-            || target.contains("://")
-            || target.starts_with("mailto:")
-        {
-            continue;
+/// The folders the specification names for a skill's files (`scripts/`, `references/`,
+/// `assets/`): a path written as plain text or code counts as a reference when it starts with one
+/// of them or with a folder the skill has (after any `./`), like the specification's own example
+/// `scripts/extract.py`. `./src` or `../x` in a command is about the user's project, not the
+/// skill, so a dot prefix alone does not make a reference.
+const SPEC_FOLDERS: &[&str] = &["scripts", "references", "assets"];
+
+/// How a reference is written in the body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Written {
+    Link,
+    Text,
+    Code,
+}
+
+impl Written {
+    fn describe(self) -> &'static str {
+        match self {
+            Written::Link => "a link",
+            Written::Text => "a path in the text",
+            Written::Code => "a path in code",
         }
-        // The target as written inline (`](target`), else the whole link.
-        let source = &body[span.clone()];
-        let range = match source.rfind(&format!("]({target}")) {
-            Some(at) => {
-                let start = from + span.start + at + 2;
-                TextRange::new(start, start + target.len())
-            }
-            None => TextRange::new(from + span.start, from + span.end),
-        };
-        let clean = target.split(['#', '?']).next().unwrap_or(target);
-        out.push((clean.to_string(), range));
     }
+}
+
+/// A file of the skill that the body of SKILL.md refers to.
+#[derive(Debug)]
+struct Reference {
+    /// As written, without `#fragment` or `?query`, percent-escapes decoded for links.
+    target: String,
+    range: TextRange,
+    written: Written,
+}
+
+/// References in `text[from..]`, in text order: Markdown link and image targets (no scheme, not
+/// anchor-only, not absolute), and relative paths written as text, inline code or in code blocks
+/// (each path once, and not when a link already names it). `has_folder` tells whether a first
+/// path segment is a folder of the skill. Markdown is parsed (pulldown-cmark): link syntax inside
+/// code is not a link.
+fn references(text: &str, from: usize, has_folder: &dyn Fn(&str) -> bool) -> Vec<Reference> {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+    let body = &text[from..];
+    let mut out: Vec<Reference> = Vec::new();
+    let mut in_code_block = false;
+    // Plain-text runs: pulldown-cmark splits text at characters that might have been markup.
+    let mut run: Option<(std::ops::Range<usize>, Written)> = None;
+    let mut runs = Vec::new();
+    for (event, span) in Parser::new(body).into_offset_iter() {
+        let written = match &event {
+            Event::Text(_) if in_code_block => Written::Code,
+            Event::Text(_) => Written::Text,
+            Event::Code(_) => Written::Code,
+            _ => {
+                match &event {
+                    Event::Start(Tag::CodeBlock(_)) => in_code_block = true,
+                    Event::End(TagEnd::CodeBlock) => in_code_block = false,
+                    _ => {}
+                }
+                if let Some(done) = run.take() {
+                    runs.push(done);
+                }
+                if let Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) =
+                    &event
+                {
+                    if let Some(reference) = link_reference(body, from, span, dest_url) {
+                        out.push(reference);
+                    }
+                }
+                continue;
+            }
+        };
+        match &mut run {
+            Some((r, w)) if *w == written && written == Written::Text && r.end == span.start => {
+                r.end = span.end
+            }
+            _ => {
+                if let Some(done) = run.replace((span, written)) {
+                    runs.push(done);
+                }
+            }
+        }
+    }
+    runs.extend(run);
+    let mut seen: std::collections::HashSet<String> =
+        out.iter().map(|r| r.target.clone()).collect();
+    for (span, written) in runs {
+        let source = &body[span.clone()];
+        for token in source.split(|c: char| c.is_whitespace() || c == '`') {
+            // `token` is a slice of `source`: its offset is the distance between the pointers.
+            let token_start = token.as_ptr() as usize - source.as_ptr() as usize;
+            let trimmed = token.trim_start_matches(['(', '[', '{', '<', '"', '\'']);
+            let lead = token.len() - trimmed.len();
+            let trimmed = trimmed
+                .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '>', '"', '\'']);
+            if !is_path_reference(trimmed, has_folder) || !seen.insert(trimmed.to_string()) {
+                continue;
+            }
+            let start = from + span.start + token_start + lead;
+            out.push(Reference {
+                target: trimmed.to_string(),
+                range: TextRange::new(start, start + trimmed.len()),
+                written,
+            });
+        }
+    }
+    out.sort_by_key(|r| r.range.start);
     out
+}
+
+/// A link or image target as a reference, with the range of the target where it is written
+/// inline (`](target`), else of the whole link.
+fn link_reference(
+    body: &str,
+    from: usize,
+    span: std::ops::Range<usize>,
+    target: &str,
+) -> Option<Reference> {
+    if target.is_empty()
+        || target.starts_with(['#', '/'])
+        || target.contains("://")
+        || target.starts_with("mailto:")
+    {
+        return None;
+    }
+    let source = &body[span.clone()];
+    let range = match source.rfind(&format!("]({target}")) {
+        Some(at) => {
+            let start = from + span.start + at + 2;
+            TextRange::new(start, start + target.len())
+        }
+        None => TextRange::new(from + span.start, from + span.end),
+    };
+    let clean = target.split(['#', '?']).next().unwrap_or(target);
+    Some(Reference {
+        target: percent_decoded(clean),
+        range,
+        written: Written::Link,
+    })
+}
+
+/// True when a token of text or code reads as a relative path to a file of the skill: at least
+/// two segments, the first (after any `./`) a folder the specification names or one the skill has;
+/// nothing that makes it a URL, an absolute or home path, a glob, a placeholder or an option.
+fn is_path_reference(token: &str, has_folder: &dyn Fn(&str) -> bool) -> bool {
+    if token.contains("://")
+        || token.starts_with(['/', '~', '-'])
+        || token.contains([
+            '*', '?', '{', '}', '<', '>', '$', '|', '=', '\\', '[', ']', '(', ')',
+        ])
+    {
+        return false;
+    }
+    let mut segments = token.split('/').skip_while(|s| *s == ".");
+    let Some(first) = segments.next() else {
+        return false;
+    };
+    if !segments.any(|s| !s.is_empty() && s != "." && s != "..") {
+        return false;
+    }
+    SPEC_FOLDERS.contains(&first) || has_folder(first)
+}
+
+/// `%20` and other percent-escapes of a link target decoded, when they form UTF-8; the target as
+/// written otherwise.
+fn percent_decoded(target: &str) -> String {
+    if !target.contains('%') {
+        return target.to_string();
+    }
+    let bytes = target.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| target.to_string())
 }
 
 #[cfg(test)]
@@ -277,7 +489,9 @@ mod tests {
     use std::path::PathBuf;
     use std::sync::Arc;
 
-    fn run(dir: &str, text: &str) -> Vec<(&'static str, usize, usize)> {
+    /// Diagnostics of the skill `skills/<dir>/SKILL.md` whose folder holds `files` (paths
+    /// relative to the folder; their parent folders exist too).
+    fn check_with(dir: &str, text: &str, files: &[&str]) -> Vec<Diagnostic> {
         let rel = format!("skills/{dir}/SKILL.md");
         let skill = crate::workspace::skill::parse(
             PathBuf::from(format!("/w/{rel}")),
@@ -287,10 +501,28 @@ mod tests {
             },
             &FileContent::Text(Arc::from(text)),
         );
+        let has = |rel: &str| {
+            files
+                .iter()
+                .any(|f| *f == rel || f.starts_with(&format!("{rel}/")))
+        };
         let mut out = Vec::new();
-        check_skill(&skill, text, &mut out);
-        out.iter()
+        check_skill(&skill, text, &has, &mut out);
+        out
+    }
+
+    fn run(dir: &str, text: &str) -> Vec<(&'static str, usize, usize)> {
+        check_with(dir, text, &["references/guide.md", "references/a/b.md"])
+            .iter()
             .map(|d| (d.code, d.range.start, d.range.end))
+            .collect()
+    }
+
+    /// `(code, the text at the range, message)`.
+    fn shown<'a>(text: &'a str, found: &[Diagnostic]) -> Vec<(&'static str, &'a str, String)> {
+        found
+            .iter()
+            .map(|d| (d.code, &text[d.range.start..d.range.end], d.message.clone()))
             .collect()
     }
 
@@ -322,41 +554,154 @@ mod tests {
     #[test]
     fn links_are_read_as_markdown() {
         let text = "---\nname: pdf\ndescription: d\nallowed-tools: Read, Grep\n---\nSee `[a](x/y/z.md)` and\n\n```\n[b](p/q/r.md)\n```\n\n[out](../sibling/x.md), [deep](references/a/b.md), ![img](assets/i.png)\n";
-        let found = run("pdf", text);
-        let shown: Vec<(&str, &str)> = found
-            .iter()
-            .map(|(code, start, end)| (*code, &text[*start..*end]))
-            .collect();
+        let found = check_with("pdf", text, &["references/a/b.md", "assets/i.png"]);
         // Links in a code span or a code block are not references.
         assert_eq!(
-            shown,
+            shown(text, &found),
             vec![
-                ("ST010", "Read, Grep"),
-                ("ST011", "../sibling/x.md"),
-                ("ST009", "references/a/b.md"),
+                ("ST010", "Read, Grep", "`allowed-tools` separates tools with commas; the specification splits on spaces (write `Read Grep`)".to_string()),
+                ("ST011", "../sibling/x.md", "`../sibling/x.md` points outside the skill's folder".to_string()),
+                ("ST009", "references/a/b.md", "`references/a/b.md` is more than one folder deep below the skill".to_string()),
             ]
         );
-        let rel = "skills/pdf/SKILL.md".to_string();
-        let skill = crate::workspace::skill::parse(
-            PathBuf::from("/w/skills/pdf/SKILL.md"),
-            Location {
-                tree: Tree::Shared,
-                rel,
-            },
-            &FileContent::Text(Arc::from(text)),
+        assert_eq!(found[0].fixes[0].edits[0].new_text, "Read Grep");
+    }
+
+    /// The specification's own example: a plain path on its own line is a reference, and so are
+    /// paths in backticks and in code blocks; each is checked for depth and existence.
+    #[test]
+    fn plain_and_backtick_paths_are_references() {
+        let text = "---\nname: pdf\ndescription: d\n---\nSee [the reference guide](references/REFERENCE.md) for details.\n\nRun the extraction script:\nscripts/extract.py\n\nThen `scripts/fill_form.py` (or `references/forms/deep/x.md`).\n\n```bash\npython scripts/missing.py --out assets/template.docx\n```\n\nOnce more: scripts/extract.py, references/REFERENCE.md and data/rows.csv.\n";
+        let files = [
+            "references/REFERENCE.md",
+            "scripts/extract.py",
+            "assets/template.docx",
+            "data/rows.csv",
+            "references/forms/deep/x.md",
+        ];
+        let found = check_with("pdf", text, &files);
+        assert_eq!(
+            shown(text, &found),
+            vec![
+                (
+                    "ST012",
+                    "scripts/fill_form.py",
+                    "`scripts/fill_form.py` (a path in code) is not in the skill's folder"
+                        .to_string()
+                ),
+                (
+                    "ST009",
+                    "references/forms/deep/x.md",
+                    "`references/forms/deep/x.md` is more than one folder deep below the skill"
+                        .to_string()
+                ),
+                (
+                    "ST012",
+                    "scripts/missing.py",
+                    "`scripts/missing.py` (a path in code) is not in the skill's folder"
+                        .to_string()
+                ),
+            ]
         );
-        let mut out = Vec::new();
-        check_skill(&skill, text, &mut out);
-        let messages: Vec<&str> = out.iter().map(|d| d.message.as_str()).collect();
+        // Without the files, every mention is reported once, where it is first written; the
+        // folder `data/` is not one the specification names, so `data/rows.csv` is a path only
+        // when the skill has that folder.
+        let found = check_with("pdf", text, &[]);
+        let missing: Vec<&str> = found
+            .iter()
+            .filter(|d| d.code == "ST012")
+            .map(|d| &text[d.range.start..d.range.end])
+            .collect();
+        assert_eq!(
+            missing,
+            vec![
+                "references/REFERENCE.md",
+                "scripts/extract.py",
+                "scripts/fill_form.py",
+                "references/forms/deep/x.md",
+                "scripts/missing.py",
+                "assets/template.docx",
+            ]
+        );
+        let at = found
+            .iter()
+            .find(|d| &text[d.range.start..d.range.end] == "scripts/extract.py")
+            .unwrap();
+        assert_eq!(at.range.start, text.find("scripts/extract.py").unwrap());
+        assert!(
+            found[0].message.contains("(a link)"),
+            "{}",
+            found[0].message
+        );
+        assert!(
+            found[1].message.contains("(a path in the text)"),
+            "{}",
+            found[1].message
+        );
+    }
+
+    #[test]
+    fn things_that_are_not_paths_are_left_alone() {
+        let text = "---\nname: pdf\ndescription: d\n---\nscripts/*.py, references/{topic}.md, https://x.y/scripts/a.py, /scripts/abs.py, ~/scripts/x.py,\nscripts/ alone, --scripts/x, scripts\\win.py, notes/x.md, [web](https://a.b/references/x/y/z.md), [top](#scripts), [mail](mailto:a@b.c)\n";
+        assert_eq!(shown(text, &check_with("pdf", text, &[])), vec![]);
+    }
+
+    #[test]
+    fn link_targets_are_percent_decoded_and_folders_count() {
+        let text = "---\nname: pdf\ndescription: d\n---\n[g](references/my%20guide.md#part) [dir](references/) [x](./scripts/../scripts/run.sh)\n";
+        let found = check_with("pdf", text, &["references/my guide.md", "scripts/run.sh"]);
+        assert_eq!(shown(text, &found), vec![]);
+    }
+
+    #[test]
+    fn metadata_keys_must_be_strings() {
+        let text = "---\nname: pdf\ndescription: d\nmetadata:\n  1: one\n  yes: two\n  ok: three\n  nested:\n    2: x\n---\nBody\n";
+        let found = check_with("pdf", text, &[]);
+        assert_eq!(
+            shown(text, &found),
+            vec![
+                ("ST005", "1", "the `metadata` key `1` is an integer; the specification wants string keys (quote it)".to_string()),
+                ("ST005", "yes", "the `metadata` key `yes` is a boolean; the specification wants string keys (quote it)".to_string()),
+                ("ST005", "2: x", "`metadata.nested` is a map; the specification wants string values".to_string()),
+            ]
+        );
+        let text =
+            "---\nname: pdf\ndescription: d\nmetadata:\n  \"1\": one\n  'yes': two\n---\nBody\n";
+        assert_eq!(shown(text, &check_with("pdf", text, &[])), vec![]);
+    }
+
+    /// Messages name types with the right article ("an integer", never "a integer").
+    #[test]
+    fn type_names_take_the_right_article() {
+        let text = "---\nname: pdf\ndescription: d\nmetadata:\n  a: 1\n  b: ~\n  c: 2024-01-01\nallowed-tools: 7\n---\nBody\n";
+        let messages: Vec<String> = check_with("pdf", text, &[])
+            .into_iter()
+            .map(|d| d.message)
+            .collect();
         assert_eq!(
             messages,
             vec![
-                "`allowed-tools` separates tools with commas; the specification splits on spaces (write `Read Grep`)",
-                "`../sibling/x.md` points outside the skill's folder",
-                "`references/a/b.md` is more than one folder deep below the skill",
+                "`metadata.a` is an integer; the specification wants string values",
+                "`metadata.b` is null; the specification wants string values",
+                "`metadata.c` is a date; the specification wants string values",
+                "`allowed-tools` is an integer; the specification wants one space-separated string",
             ]
         );
-        assert_eq!(out[0].fixes[0].edits[0].new_text, "Read Grep");
+    }
+
+    #[test]
+    fn names_differing_in_normalization_show_code_points() {
+        let text = "---\nname: cafe\u{301}\ndescription: d\n---\nBody\n";
+        let found = check_with("caf\u{e9}", text, &[]);
+        let st002: Vec<&str> = found
+            .iter()
+            .filter(|d| d.code == "ST002")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            st002,
+            vec!["the name `cafe\u{301}` differs from the folder name `caf\u{e9}`; they differ only in Unicode normalization: `cafe\u{301}` is U+0063 U+0061 U+0066 U+0065 U+0301 (NFD), `caf\u{e9}` is U+0063 U+0061 U+0066 U+00E9 (NFC)"]
+        );
     }
 
     #[test]

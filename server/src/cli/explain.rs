@@ -143,6 +143,12 @@ Every diagnostic agentws reports names one of these rules. Severity follows what
 runtime does: **error** when it drops the file or entry, **warning** when it falls back to a default \
 or ignores part of it, **info** when it accepts something surprising. The `harness` profile is always \
 on; `--profile strict` adds the `strict` rules. `agentws explain CODE` prints the same text.\n\n\
+The skill rules are checked against the test suites of the two validators of the Agent Skills \
+specification, rebuilt case by case as workspaces in `tests/e2e/peer_suites.rs`: skills-ref \
+(agentskills/agentskills at commit 69ef37e9424c0a7ea9dd2293b559e43ec8176379) and agnix \
+(avifenesh/agnix at commit 5b26668de05951379e10476ba0cf85821fdd1ff9). Where agentws's verdict \
+differs from theirs, the rule concerned says so under **Differences from the reference \
+validators**, naming each case.\n\n\
 | code | name | severity | profile | summary |\n|---|---|---|---|---|\n",
     );
     for rule in rules::all() {

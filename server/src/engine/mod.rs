@@ -34,6 +34,7 @@ use salsa::{Durability, Setter};
 use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::check::{self, CheckOptions};
 use crate::config::Config;
+use crate::rules::Profile;
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::layout::{self, FileKind, Location};
 use crate::workspace::skill::{SkillDoc, TextSlice};
@@ -189,7 +190,8 @@ pub fn catalog(db: &dyn salsa::Database, project: ProjectInput) -> Arc<ToolCatal
     ))
 }
 
-/// A source's own diagnostics (`check::source_diagnostics`), in check order.
+/// A source's own diagnostics (`check::source_diagnostics`, and the strict rules in the strict
+/// profile), in check order.
 #[salsa::tracked(returns(clone))]
 pub fn source_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<Diagnostic>> {
     let Some(doc) = parsed(db, file) else {
@@ -203,9 +205,23 @@ pub fn source_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec
         kind: file.kind(db),
         entry: file.entry(db),
     };
-    let mut out = check::source_diagnostics(&doc, view, &catalog, project.options(db));
+    let mut out = check::source_diagnostics(&doc, view, &catalog);
+    if let (Parsed::Skill(skill), Profile::Strict) = (&doc, project.options(db).profile) {
+        out.extend(strict_diagnostics(db, file, skill));
+    }
     sort(&mut out);
     Arc::new(out)
+}
+
+/// The strict rules of a skill: its text, and which files exist (the layout; only the strict
+/// profile makes a skill's diagnostics depend on other files appearing).
+fn strict_diagnostics(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    skill: &SkillDoc,
+) -> Vec<Diagnostic> {
+    let text = file.entry(db).content.text().unwrap_or("");
+    check::strict::check_source(skill, text, file.project(db).layout(db))
 }
 
 /// The workspace the cross-file rules read: the layout, and every source as its facts.

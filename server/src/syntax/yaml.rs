@@ -83,6 +83,21 @@ impl Value {
             Value::Map(_) => "map",
         }
     }
+
+    /// The type name with its article (`a string`, `an integer`, `null`), for "is {}" in
+    /// messages: the one place that chooses between "a" and "an".
+    pub fn type_phrase(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "an integer",
+            Value::Float { .. } => "a floating-point number",
+            Value::Str(_) => "a string",
+            Value::Date { .. } => "a date",
+            Value::List(_) => "a list",
+            Value::Map(_) => "a map",
+        }
+    }
 }
 
 /// A value with the byte range of its source text (in the whole file, not the frontmatter).

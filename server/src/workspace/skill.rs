@@ -144,6 +144,9 @@ pub struct SkillDoc {
     pub fallback: bool,
     /// Top-level keys written in the frontmatter that the fallback parser lost.
     pub lost_keys: Vec<LostKey>,
+    /// Keys at any depth that YAML 1.1 types as something other than a string (`1:`, `yes:`):
+    /// the runtime drops their entries, so `metadata` never holds them.
+    pub dropped_keys: Vec<yaml::DroppedKey>,
 }
 
 impl SkillDoc {
@@ -203,6 +206,7 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> SkillD
         description_range: None,
         fallback: false,
         lost_keys: Vec::new(),
+        dropped_keys: Vec::new(),
     };
     let FileContent::Text(shared) = content else {
         return doc;
@@ -353,23 +357,24 @@ fn read_metadata(doc: &mut SkillDoc, text: &str, split: SkillSplit, out: &mut Ve
                     &path,
                     other.range,
                     format!(
-                        "the frontmatter is a {}, not a map of keys; the runtime uses empty metadata and skips the skill",
-                        other.value.type_name()
+                        "the frontmatter is {}, not a map of keys; the runtime uses empty metadata and skips the skill",
+                        other.value.type_phrase()
                     ),
                 )),
             }
-            for dropped in parsed.dropped_keys {
+            for dropped in &parsed.dropped_keys {
                 let shown = dropped.value.java_string().unwrap_or_default();
                 out.push(rules::SK024.at(
                     &path,
                     dropped.range,
                     format!(
-                        "YAML 1.1 reads the key `{}` as a {} ({shown}), not a string; the runtime drops this entry",
+                        "YAML 1.1 reads the key `{}` as {} ({shown}), not a string; the runtime drops this entry",
                         dropped.source,
-                        dropped.value.type_name()
+                        dropped.value.type_phrase()
                     ),
                 ));
             }
+            doc.dropped_keys = parsed.dropped_keys;
             for surprise in parsed.surprises {
                 // `name`/`description` get their own errors (they must be strings).
                 if matches!(surprise.key_path.as_str(), "name" | "description") {
@@ -389,8 +394,8 @@ fn read_metadata(doc: &mut SkillDoc, text: &str, split: SkillSplit, out: &mut Ve
                     &path,
                     surprise.range,
                     format!(
-                        "{written} is read by YAML 1.1 as a {}; the runtime renders it as `{rendered}`",
-                        surprise.value.type_name()
+                        "{written} is read by YAML 1.1 as {}; the runtime renders it as `{rendered}`",
+                        surprise.value.type_phrase()
                     ),
                 );
                 if let Some(fix) = string_fix(&path, text, surprise.range, surprise.tag) {

@@ -298,8 +298,8 @@ fn parse_text(doc: &mut SubagentDoc, text: &str, out: &mut Vec<Diagnostic>) {
                         &path,
                         other.range,
                         format!(
-                            "the frontmatter is a {}, not a map; the runtime logs a WARN and ignores the file",
-                            other.value.type_name()
+                            "the frontmatter is {}, not a map; the runtime logs a WARN and ignores the file",
+                            other.value.type_phrase()
                         ),
                     ));
                     return;
@@ -507,8 +507,8 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
                 &path,
                 e.value.range,
                 format!(
-                    "`workspace` is a {}, not a map; the runtime ignores it (isolated workspace, no path)",
-                    other.type_name()
+                    "`workspace` is {}, not a map; the runtime ignores it (isolated workspace, no path)",
+                    other.type_phrase()
                 ),
             )),
         }
@@ -586,8 +586,8 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
                 &path,
                 e.value.range,
                 format!(
-                    "`{key}` is a {}, not a number; the runtime ignores it{}",
-                    e.value.value.type_name(),
+                    "`{key}` is {}, not a number; the runtime ignores it{}",
+                    e.value.value.type_phrase(),
                     if key == "steps" {
                         ""
                     } else {
