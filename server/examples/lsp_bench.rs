@@ -13,6 +13,19 @@
 //! round trips, and the server's resident memory (VmRSS, VmHWM).
 //!
 //! ```text
+//! cargo run --release --example lsp_bench -- edits WORKSPACE [EDITS] [SOAK]
+//! ```
+//!
+//! drives every kind of single-file edit an author makes on an existing project (generate the
+//! large one with `genws`, see docs/benchmarks.md): a skill's body, description and name, a skill
+//! flipping between loaded and dropped, a skill created and deleted on disk, a subagent's
+//! `tools:` / `skills:`, a tools.json deny list, an `agentws.toml` change; for each, `didChange`
+//! (or the watched-file notification) → the `publishDiagnostics` of that file, then an
+//! `agentws/previewPrompt` after the edit; hover, completion and definition sent right behind an
+//! edit (so a request that waits for the analysis shows it); and the server's memory before and
+//! after SOAK more body edits.
+//!
+//! ```text
 //! cargo run --release --example lsp_bench -- normalize [REQUESTS]
 //! ```
 //!
@@ -274,6 +287,14 @@ fn bench_normalize(binary: &Path, requests: usize) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("edits") {
+        let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/agentws");
+        let root = PathBuf::from(args.get(2).expect("edits WORKSPACE [EDITS] [SOAK]"));
+        let edits = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(200);
+        let soak = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(2_000);
+        bench_edits(&binary, &std::fs::canonicalize(root).unwrap(), edits, soak);
+        return;
+    }
     if args.get(1).map(String::as_str) == Some("normalize") {
         let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/agentws");
         let requests = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200_000);
@@ -409,4 +430,367 @@ fn main() {
     server.request("shutdown", Value::Null);
     server.notify("exit", Value::Null);
     let _ = server.child.wait();
+}
+
+/// Percentiles of one kind of measurement, printed as one line.
+fn report(what: &str, samples: &mut [Duration]) {
+    samples.sort();
+    println!(
+        "{what} ({} samples): p50 {}, p99 {}, max {}",
+        samples.len(),
+        ms(percentile(samples, 0.5)),
+        ms(percentile(samples, 0.99)),
+        ms(*samples.last().unwrap())
+    );
+}
+
+fn first_entry(dir: &Path, pred: impl Fn(&Path) -> bool) -> PathBuf {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| pred(p))
+        .collect();
+    entries.sort();
+    entries.into_iter().next().expect("an entry")
+}
+
+fn is_publication_of(m: &Value, uri: &str) -> bool {
+    m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+}
+
+/// Every edit kind on the project at `root` (see the module comment).
+fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
+    let ws = root.join(".agentscope/workspace");
+    let skill_dir = first_entry(&ws.join("skills"), |p| p.join("SKILL.md").is_file());
+    let skill = skill_dir.join("SKILL.md");
+    let skill_name = skill_dir
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let other_skill = {
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(ws.join("skills"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        dirs.sort();
+        dirs[1].file_name().unwrap().to_string_lossy().into_owned()
+    };
+    let subagent = first_entry(&ws.join("subagents"), |p| {
+        p.extension().is_some_and(|e| e == "md")
+    });
+    let tools = ws.join("tools.json");
+    let config = root.join("agentws.toml");
+    let skill_original = std::fs::read_to_string(&skill).unwrap();
+    let tools_original = std::fs::read_to_string(&tools).unwrap();
+    let config_original = std::fs::read_to_string(&config).unwrap();
+    let files = walk_count(&ws);
+    println!("workspace: {} ({files} files)", root.display());
+
+    let mut server = Server::spawn(binary);
+    server.request(
+        "initialize",
+        json!({
+            "processId": null,
+            "rootUri": null,
+            "capabilities": {"window": {"workDoneProgress": true}, "workspace": {"configuration": true}},
+            "workspaceFolders": [{"uri": uri(root), "name": "bench"}],
+            "initializationOptions": {"debounceMs": 0},
+        }),
+    );
+    let started = Instant::now();
+    server.notify("initialized", json!({}));
+    let (ended, _) =
+        server.wait(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    println!(
+        "initial indexing + every file's diagnostics published: {}",
+        ms(ended - started)
+    );
+    let (rss, _) = server.memory();
+    println!("server memory after indexing: VmRSS {rss}");
+
+    let mut version = 0;
+    let mut preview_after_edit = Vec::new();
+    open_doc(&mut server, &skill, &skill_original, "markdown");
+    let name_line = format!("name: {skill_name}");
+    let skill_kinds: [(&str, EditText); 4] = [
+        (
+            "SKILL.md body edit",
+            Box::new(|i| format!("{skill_original}\nA note, revision {i}.\n")),
+        ),
+        (
+            "SKILL.md description edit",
+            Box::new(|i| {
+                skill_original.replacen(
+                    "description: ",
+                    &format!("description: {} ", "Revised".repeat(1 + i % 3)),
+                    1,
+                )
+            }),
+        ),
+        (
+            "SKILL.md name change",
+            Box::new(|i| {
+                if i.is_multiple_of(2) {
+                    skill_original.replacen(&name_line, &format!("{name_line}-renamed"), 1)
+                } else {
+                    skill_original.clone()
+                }
+            }),
+        ),
+        (
+            "SKILL.md valid ⇄ dropped (`name: yes`)",
+            Box::new(|i| {
+                if i.is_multiple_of(2) {
+                    skill_original.replacen(&name_line, "name: yes", 1)
+                } else {
+                    skill_original.clone()
+                }
+            }),
+        ),
+    ];
+    for (what, text) in &skill_kinds {
+        let mut samples = Vec::new();
+        for i in 0..edits {
+            samples.push(change(&mut server, &mut version, &skill, &text(i)));
+            if i % 10 == 0 {
+                preview_after_edit.push(preview_alice(&mut server));
+            }
+        }
+        change(&mut server, &mut version, &skill, &skill_original);
+        report(
+            &format!("didChange → publishDiagnostics, {what}"),
+            &mut samples,
+        );
+    }
+
+    // A skill created and deleted on disk (watched-file notifications); the new skill has no
+    // description, so it has a diagnostic to publish, and its deletion clears it.
+    let created = ws.join("skills/bench-created/SKILL.md");
+    let created_uri = uri(&created);
+    let mut create_delete = Vec::new();
+    for _ in 0..(edits / 10).max(5) {
+        std::fs::create_dir_all(created.parent().unwrap()).unwrap();
+        std::fs::write(&created, "---\nname: bench-created\n---\nNo description.\n").unwrap();
+        let sent = Instant::now();
+        server.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": created_uri, "type": 1}]}),
+        );
+        let (at, _) = server.wait(|m| {
+            is_publication_of(m, &created_uri)
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| !d.is_empty())
+        });
+        create_delete.push(at - sent);
+        std::fs::remove_file(&created).unwrap();
+        let sent = Instant::now();
+        server.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": created_uri, "type": 3}]}),
+        );
+        let (at, _) = server.wait(|m| {
+            is_publication_of(m, &created_uri)
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| d.is_empty())
+        });
+        create_delete.push(at - sent);
+        preview_after_edit.push(preview_alice(&mut server));
+    }
+    let _ = std::fs::remove_dir(created.parent().unwrap());
+    report(
+        "didChangeWatchedFiles → publishDiagnostics, skill created / deleted",
+        &mut create_delete,
+    );
+
+    // A subagent's `skills:` and `tools:` lines.
+    let subagent_text = |i: usize| {
+        let (skills, tools) = if i.is_multiple_of(2) {
+            (
+                format!("[{skill_name}, {other_skill}]"),
+                "[read_file, grep_files]",
+            )
+        } else {
+            (
+                format!("[{skill_name}, no-such-skill]"),
+                "[read_file, no_such_tool]",
+            )
+        };
+        format!(
+            "---\ndescription: Benchmark helper.\ntools: {tools}\nskills: {skills}\n---\nYou help with benchmarks.\n"
+        )
+    };
+    open_doc(&mut server, &subagent, &subagent_text(0), "markdown");
+    let mut samples = Vec::new();
+    for i in 1..=edits {
+        samples.push(change(
+            &mut server,
+            &mut version,
+            &subagent,
+            &subagent_text(i),
+        ));
+        if i % 10 == 0 {
+            preview_after_edit.push(preview_alice(&mut server));
+        }
+    }
+    report(
+        "didChange → publishDiagnostics, subagent `tools:` / `skills:` edit",
+        &mut samples,
+    );
+
+    // Requests sent right behind an edit: hover on the skill's `name:` key, completion in the
+    // subagent's `skills:` list, definition of its first skill.
+    let (mut hovers, mut completions, mut definitions) = (Vec::new(), Vec::new(), Vec::new());
+    let skill_uri = uri(&skill);
+    let subagent_uri = uri(&subagent);
+    for i in 0..edits {
+        version += 1;
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": skill_uri, "version": version},
+                   "contentChanges": [{"text": format!("{skill_original}\nBehind {i}.\n")}]}),
+        );
+        let sent = Instant::now();
+        server.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": skill_uri}, "position": {"line": 1, "character": 2}}),
+        );
+        hovers.push(sent.elapsed());
+        let sent = Instant::now();
+        server.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": subagent_uri}, "position": {"line": 3, "character": 9}}),
+        );
+        completions.push(sent.elapsed());
+        let sent = Instant::now();
+        server.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": subagent_uri}, "position": {"line": 3, "character": 10}}),
+        );
+        definitions.push(sent.elapsed());
+    }
+    report("hover right behind a didChange", &mut hovers);
+    report("completion right behind a didChange", &mut completions);
+    report("definition right behind a didChange", &mut definitions);
+
+    // tools.json deny list.
+    open_doc(&mut server, &tools, &tools_original, "json");
+    let mut samples = Vec::new();
+    for i in 0..(edits / 4).max(10) {
+        let text = if i.is_multiple_of(2) {
+            tools_original.replacen("\"deny\": [", "\"deny\": [\"read_file\", ", 1)
+        } else {
+            tools_original.clone()
+        };
+        samples.push(change(&mut server, &mut version, &tools, &text));
+        preview_after_edit.push(preview_alice(&mut server));
+    }
+    report(
+        "didChange → publishDiagnostics, tools.json deny list edit",
+        &mut samples,
+    );
+
+    // agentws.toml changed on disk: an unknown key appears and goes.
+    let config_uri = uri(&config);
+    let mut samples = Vec::new();
+    for i in 0..5usize {
+        let text = if i.is_multiple_of(2) {
+            format!("{config_original}\n[bench]\nunknown = 1\n")
+        } else {
+            config_original.clone()
+        };
+        std::fs::write(&config, &text).unwrap();
+        let sent = Instant::now();
+        server.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": config_uri, "type": 2}]}),
+        );
+        let want_problems = i.is_multiple_of(2);
+        let (at, _) = server.wait(|m| {
+            is_publication_of(m, &config_uri)
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| d.is_empty() != want_problems)
+        });
+        samples.push(at - sent);
+    }
+    std::fs::write(&config, &config_original).unwrap();
+    report(
+        "didChangeWatchedFiles → publishDiagnostics, agentws.toml change",
+        &mut samples,
+    );
+    report(
+        "agentws/previewPrompt after an edit",
+        &mut preview_after_edit,
+    );
+
+    let (before, _) = server.memory();
+    for i in 0..soak {
+        change(
+            &mut server,
+            &mut version,
+            &skill,
+            &format!("{skill_original}\nSoak {i}.\n"),
+        );
+    }
+    let (after, peak) = server.memory();
+    println!("server memory: VmRSS {before} before and {after} after {soak} more edits, peak VmHWM {peak}");
+    server.request("shutdown", Value::Null);
+    server.notify("exit", Value::Null);
+    let _ = server.child.wait();
+}
+
+/// The text of the i-th edit of one kind.
+type EditText<'a> = Box<dyn Fn(usize) -> String + 'a>;
+
+fn open_doc(server: &mut Server, path: &Path, text: &str, language: &str) {
+    let u = uri(path);
+    server.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": u, "languageId": language, "version": 0, "text": text}}),
+    );
+    server.wait(|m| is_publication_of(m, &u));
+}
+
+/// didChange of `path` to `text` → its publication with that version.
+fn change(server: &mut Server, version: &mut i32, path: &Path, text: &str) -> Duration {
+    *version += 1;
+    let v = *version;
+    let u = uri(path);
+    let sent = Instant::now();
+    server.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": u, "version": v}, "contentChanges": [{"text": text}]}),
+    );
+    let (at, _) = server.wait(|m| is_publication_of(m, &u) && m["params"]["version"] == v);
+    at - sent
+}
+
+fn preview_alice(server: &mut Server) -> Duration {
+    let sent = Instant::now();
+    let answer = server.request(
+        "agentws/previewPrompt",
+        json!({"context": {"userId": "alice", "date": "2026-05-04", "os": "Linux", "tmpDir": "/tmp"}}),
+    );
+    assert!(answer.get("result").is_some(), "{answer}");
+    sent.elapsed()
+}
+
+fn walk_count(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| {
+                    let path = e.unwrap().path();
+                    if path.is_dir() {
+                        walk_count(&path)
+                    } else {
+                        1
+                    }
+                })
+                .sum()
+        })
+        .unwrap_or(0)
 }

@@ -26,11 +26,14 @@ use crate::workspace::resolution::{
     check_contexts, Kind, Layer, NotScanned, Outcome, Resolution, Resolver, Who,
 };
 use crate::workspace::skill::SkillDoc;
+use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
 
 /// The resolutions of every check context, in [`check_contexts`] order.
 pub struct Contexts<'a> {
     pub list: Vec<(Who, Resolution<'a>)>,
+    /// The per-user folders that have a context of their own.
+    folders: std::collections::HashSet<String>,
 }
 
 impl<'a> Contexts<'a> {
@@ -42,8 +45,15 @@ impl<'a> Contexts<'a> {
                 let resolution = resolver.resolve(&root);
                 (who, resolution)
             })
+            .collect::<Vec<_>>();
+        let folders = list
+            .iter()
+            .filter_map(|(who, _)| match who {
+                Who::Folder(own) => Some(own.clone()),
+                _ => None,
+            })
             .collect();
-        Self { list }
+        Self { list, folders }
     }
 
     /// The contexts that read files of `tree`: a per-user folder's own calls when the
@@ -61,10 +71,7 @@ impl<'a> Contexts<'a> {
     pub fn reads(&self, who: &Who, tree: &Tree) -> bool {
         match (tree, who) {
             (Tree::Namespace(ns), Who::Folder(own)) => ns == own,
-            (Tree::Namespace(ns), _) => !self
-                .list
-                .iter()
-                .any(|(w, _)| matches!(w, Who::Folder(own) if own == ns)),
+            (Tree::Namespace(ns), _) => !self.folders.contains(ns),
             (_, Who::Folder(_)) => false,
             _ => true,
         }
@@ -180,13 +187,14 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
         files_root(ws, doc, &outcomes, &mut out);
     }
     // One pass over each context's agent list instead of a search per file.
-    let subagent_outcomes: Vec<std::collections::HashMap<&Path, Outcome>> = contexts
+    // Keyed by the document's address, as in `Resolution::subagent_outcomes`.
+    let subagent_outcomes: Vec<std::collections::HashMap<*const SubagentDoc, Outcome>> = contexts
         .list
         .iter()
-        .map(|(_, r)| {
-            r.subagent_outcomes()
+        .map(|(who, r)| {
+            r.subagent_outcomes_where(|d| contexts.reads(who, &d.location.tree))
                 .into_iter()
-                .map(|(d, o)| (d.path.as_path(), o))
+                .map(|(d, o)| (Arc::as_ptr(d), o))
                 .collect()
         })
         .collect();
@@ -196,7 +204,7 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
             .iter()
             .zip(&subagent_outcomes)
             .filter(|((who, _), _)| contexts.reads(who, &doc.location.tree))
-            .filter_map(|((who, r), all)| all.get(doc.path.as_path()).map(|o| (who, r, o.clone())))
+            .filter_map(|((who, r), all)| all.get(&Arc::as_ptr(doc)).map(|o| (who, r, o.clone())))
             .collect();
         not_loaded(
             ws,
@@ -257,11 +265,6 @@ fn not_loaded(
     outcomes: &[(&Who, &Resolution, Outcome)],
     out: &mut Vec<Diagnostic>,
 ) {
-    let loaded: Vec<String> = outcomes
-        .iter()
-        .filter(|(_, _, o)| o.is_loaded())
-        .map(|(who, _, _)| who_label(ws, who))
-        .collect();
     // One diagnostic per reason, naming the contexts it applies to.
     let mut reasons: BTreeMap<&'static str, (String, Vec<String>)> = BTreeMap::new();
     for (who, _, outcome) in outcomes {
@@ -279,6 +282,15 @@ fn not_loaded(
             other => who_label(ws, other),
         });
     }
+    if reasons.is_empty() {
+        // The common case, asked once per file: no label is built for it.
+        return;
+    }
+    let loaded: Vec<String> = outcomes
+        .iter()
+        .filter(|(_, _, o)| o.is_loaded())
+        .map(|(who, _, _)| who_label(ws, who))
+        .collect();
     for (code, (why, whom)) in reasons {
         let Some(rule) = rule_for(code) else { continue };
         let (severity, message) = if loaded.is_empty() {
@@ -397,7 +409,7 @@ fn nested_but_loaded(
 /// `general-purpose.md` (SA006), from what the contexts that read it do with it.
 fn general_purpose(
     ws: &Workspace,
-    doc: &crate::workspace::subagent::SubagentDoc,
+    doc: &SubagentDoc,
     outcomes: &[(&Who, &Resolution, Outcome)],
     out: &mut Vec<Diagnostic>,
 ) {
@@ -610,7 +622,7 @@ fn skill_overridden(winner: &SkillDoc, overridden: &SkillDoc, whom: &str) -> Dia
 }
 
 fn subagent_shadowed(
-    loser: &crate::workspace::subagent::SubagentDoc,
+    loser: &SubagentDoc,
     winner: &crate::workspace::subagent::SubagentDoc,
     whom: &str,
     ws: &Workspace,

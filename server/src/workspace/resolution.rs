@@ -830,11 +830,14 @@ impl<'r> Resolution<'r> {
         match &doc.location.tree {
             Tree::Shared => {
                 let direct = doc.location.rel.matches('/').count() == 1;
-                let via_project = self.resolver.filesystem == FilesystemMode::Local
-                    && ws
-                        .subagent(&ws.path_in(&Tree::Project, &doc.location.rel))
-                        .is_some_and(|d| d.location.tree == Tree::Project);
-                if direct || via_project || *upper == Tree::Shared {
+                // Asked last: a lookup per file and context.
+                let via_project = || {
+                    self.resolver.filesystem == FilesystemMode::Local
+                        && ws
+                            .subagent(&ws.path_in(&Tree::Project, &doc.location.rel))
+                            .is_some_and(|d| d.location.tree == Tree::Project)
+                };
+                if direct || *upper == Tree::Shared || via_project() {
                     Ok(())
                 } else {
                     Err(NotScanned::NestedInSharedFolder {
@@ -879,21 +882,33 @@ impl<'r> Resolution<'r> {
 
     /// Every subagent file with its outcome, in path order.
     pub fn subagent_outcomes(&self) -> Vec<(&'r Arc<SubagentDoc>, Outcome)> {
+        self.subagent_outcomes_where(|_| true)
+    }
+
+    /// The subagent files `wanted` selects with their outcomes, in path order: a per-user
+    /// folder's context asks only about its own files, not the thousand shared ones.
+    pub fn subagent_outcomes_where(
+        &self,
+        wanted: impl Fn(&SubagentDoc) -> bool,
+    ) -> Vec<(&'r Arc<SubagentDoc>, Outcome)> {
         if !self.ws().config.features.subagents {
             return self
                 .ws()
                 .subagents
                 .iter()
+                .filter(|d| wanted(d))
                 .map(|d| (d, Outcome::NotScanned(NotScanned::SubagentsOff)))
                 .collect();
         }
         // One pass over the list instead of a search per file.
         let list = self.subagents();
-        let mut position: HashMap<&Path, (usize, &ListedSubagent)> = HashMap::new();
+        // Keyed by the document's address: every entry shares the snapshot's `Arc`, and hashing a
+        // pointer costs far less than hashing a path, once per file and context.
+        let mut position: HashMap<*const SubagentDoc, (usize, &ListedSubagent)> = HashMap::new();
         let mut first_of: HashMap<&str, Option<&Path>> = HashMap::new();
         for (i, entry) in list.iter().enumerate() {
-            if let Some(doc) = &entry.doc {
-                position.entry(doc.path.as_path()).or_insert((i, entry));
+            if let Some(doc) = entry.doc.as_ref().filter(|d| wanted(d)) {
+                position.entry(Arc::as_ptr(doc)).or_insert((i, entry));
             }
             first_of
                 .entry(entry.id.as_str())
@@ -902,13 +917,14 @@ impl<'r> Resolution<'r> {
         self.ws()
             .subagents
             .iter()
+            .filter(|d| wanted(d))
             .map(|doc| {
                 let outcome = match self.subagent_scan(doc) {
                     Err(reason) => Outcome::NotScanned(reason),
                     Ok(()) if !subagent_loadable(doc) => {
                         dropped(self.ws(), &doc.path, &doc.diagnostics)
                     }
-                    Ok(()) => match position.get(doc.path.as_path()) {
+                    Ok(()) => match position.get(&Arc::as_ptr(doc)) {
                         Some((i, entry)) => Outcome::Loaded(Loaded {
                             id: doc.id.clone(),
                             layer: entry.layer.unwrap_or(Layer::WorkspaceGlob),
