@@ -101,6 +101,12 @@ pub fn workspace_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> Ve
     diagnostics
 }
 
+/// The frontmatter keys of a skill that `workspace_diagnostics` reads (`SK025`: where the first
+/// `allowed-tools` is). The engine gives the cross-file rules a skill's metadata with these keys
+/// only, so that editing any other value does not re-run them; a rule that reads another key of a
+/// skill must add it here (the engine's agreement test fails otherwise).
+pub const CROSS_FILE_SKILL_KEYS: &[&str] = &["allowed-tools"];
+
 /// Skills and subagent specs: the files with a diagnostics query of their own.
 pub fn is_source(kind: FileKind) -> bool {
     matches!(kind, FileKind::Skill | FileKind::Subagent)

@@ -114,13 +114,25 @@ pub fn parsed(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
 
 /// What other files' rules may read of a source: its parsed document without its body, and
 /// without its diagnostics except the error that drops it (the loading resolution names that
-/// rule). Equal facts stop an edit here.
+/// rule); of a skill's frontmatter, only the keys `check::CROSS_FILE_SKILL_KEYS` names. Equal
+/// facts stop an edit here: a body or description edit re-runs no cross-file rule.
 #[salsa::tracked(returns(clone))]
 pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
     Some(match parsed(db, file)? {
         Parsed::Skill(doc) => Parsed::Skill(Arc::new(SkillDoc {
             body: TextSlice::default(),
             split: None,
+            // Its presence is part of the outcome already; its text and position are the
+            // file's own rules' and the preview's (which reads the full snapshot).
+            description: doc.description.as_ref().map(|_| String::new()),
+            description_range: None,
+            metadata: doc
+                .metadata
+                .iter()
+                .filter(|e| check::CROSS_FILE_SKILL_KEYS.contains(&e.key.as_str()))
+                .cloned()
+                .collect(),
+            lost_keys: Vec::new(),
             diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
             ..(*doc).clone()
         })),

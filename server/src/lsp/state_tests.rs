@@ -13,6 +13,12 @@ use crate::check::{check_workspace, CheckOptions};
 use crate::prompt::{self, Date, PreviewContext};
 
 const SKILL_NAMES: [&str; 6] = ["alpha", "beta", "gamma", "alpha", "Bad Name", "yes"];
+const KEYS: [&str; 4] = [
+    "allowed-tools: read_file",
+    "license: MIT",
+    "metadata:\n  version: 2.0",
+    "allowed-tools: Bash Read",
+];
 const TOOLS: [&str; 5] = [
     "read_file",
     "execute",
@@ -53,6 +59,8 @@ enum Edit {
     SkillDescription(usize, String),
     SkillName(usize, usize),
     SkillBreak(usize),
+    /// Inserts a frontmatter line after the opening `---` (moves every later key).
+    SkillKey(usize, usize),
     SubagentLists(usize, Vec<usize>, Vec<usize>, bool),
     Tools(Vec<usize>, bool),
     AgentsMd(bool),
@@ -69,6 +77,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         (index.clone(), "[a-z ]{0,12}").prop_map(|(i, s)| Edit::SkillDescription(i, s)),
         (index.clone(), 0usize..SKILL_NAMES.len()).prop_map(|(i, n)| Edit::SkillName(i, n)),
         index.clone().prop_map(Edit::SkillBreak),
+        (index.clone(), 0usize..KEYS.len()).prop_map(|(i, k)| Edit::SkillKey(i, k)),
         (
             0usize..2,
             proptest::collection::vec(0usize..TOOLS.len(), 0..3),
@@ -208,6 +217,12 @@ fn apply(fx: &Fixture, state: &mut State, version: &mut i32, edit: &Edit) {
                 } else {
                     text.replacen("----\n", "---\n", 1)
                 };
+                type_into(state, fx.skill(*i), edited);
+            }
+        }
+        Edit::SkillKey(i, k) => {
+            if let Some(text) = skill_now(state, *i) {
+                let edited = text.replacen("---\n", &format!("---\n{}\n", KEYS[*k]), 1);
                 type_into(state, fx.skill(*i), edited);
             }
         }
@@ -377,6 +392,8 @@ fn each_edit_kind_in_turn() {
         Edit::SkillName(1, 0),
         Edit::SkillBreak(2),
         Edit::SkillBreak(2),
+        Edit::SkillKey(1, 0),
+        Edit::SkillKey(0, 3),
         Edit::SubagentLists(0, vec![1, 2], vec![0, 4], true),
         Edit::Tools(vec![0], false),
         Edit::Tools(vec![], true),
