@@ -209,12 +209,14 @@ fn project_path(uri: Option<&Uri>) -> Result<Option<PathBuf>> {
 }
 
 fn view_for(backend: &Backend, path: Option<&PathBuf>) -> Result<View> {
-    backend.view_of(path.map(|p| p.as_path()))?.ok_or_else(|| {
-        invalid_params(match path {
-            Some(p) => format!("`{}` is not inside a workspace folder", p.display()),
-            None => "the server has no workspace folder".to_string(),
+    backend
+        .files_view_of(path.map(|p| p.as_path()))?
+        .ok_or_else(|| {
+            invalid_params(match path {
+                Some(p) => format!("`{}` is not inside a workspace folder", p.display()),
+                None => "the server has no workspace folder".to_string(),
+            })
         })
-    })
 }
 
 impl Backend {

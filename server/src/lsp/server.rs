@@ -119,6 +119,13 @@ pub fn invalid_params(message: impl Into<String>) -> Error {
     }
 }
 
+/// What a request reads: the diagnostics too, or only the files and their parses.
+#[derive(Clone, Copy)]
+enum Needs {
+    Diagnostics,
+    Files,
+}
+
 /// A snapshot with everything a read-only handler needs.
 pub struct View {
     pub workspace: Arc<Workspace>,
@@ -158,9 +165,20 @@ impl Backend {
         lock(&self.shared.settings).clone()
     }
 
-    /// The current (rebuilt if needed) view of the project `path` belongs to; `None` for a path
-    /// outside every project.
+    /// The current view of the project `path` belongs to, its diagnostics brought up to date;
+    /// `None` for a path outside every project.
     pub fn view_of(&self, path: Option<&Path>) -> Result<Option<View>> {
+        self.view(path, Needs::Diagnostics)
+    }
+
+    /// The current files and their parses, for requests that read no diagnostics (hover,
+    /// completion, navigation, symbols, rename, the preview): they never wait for cross-file
+    /// rules to run again. The view's diagnostics are the last computed ones.
+    pub fn files_view_of(&self, path: Option<&Path>) -> Result<Option<View>> {
+        self.view(path, Needs::Files)
+    }
+
+    fn view(&self, path: Option<&Path>, needs: Needs) -> Result<Option<View>> {
         let settings = self.settings();
         guarded("refresh", || {
             let mut state = lock(&self.shared.state);
@@ -174,7 +192,10 @@ impl Backend {
             let env = state.env.clone();
             let open = std::mem::take(&mut state.open);
             let project = &mut state.projects[index];
-            let diagnostics = project.refresh(&env, &open);
+            let diagnostics = match needs {
+                Needs::Diagnostics => project.refresh(&env, &open),
+                Needs::Files => project.sync(&env, &open),
+            };
             let workspace = project.snapshot();
             let view = View {
                 workspace,
@@ -196,6 +217,14 @@ impl Backend {
             return Ok(None);
         };
         Ok(self.view_of(Some(&path))?.map(|v| (path, v)))
+    }
+
+    /// `files_view_of` for the project of `uri`.
+    pub fn files_view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {
+        let Some(path) = uri_to_path(uri) else {
+            return Ok(None);
+        };
+        Ok(self.files_view_of(Some(&path))?.map(|v| (path, v)))
     }
 
     /// LSP diagnostics of one file in `view`.
@@ -824,7 +853,7 @@ impl LanguageServer for Backend {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let pos = params.text_document_position;
-        let Some((path, view)) = self.view_of_uri(&pos.text_document.uri)? else {
+        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
             return Ok(None);
         };
         guarded("completion", || {
@@ -834,7 +863,7 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let pos = params.text_document_position_params;
-        let Some((path, view)) = self.view_of_uri(&pos.text_document.uri)? else {
+        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
             return Ok(None);
         };
         guarded("hover", || Ok(features::hover(&view, &path, pos.position)))
@@ -845,7 +874,7 @@ impl LanguageServer for Backend {
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
         let pos = params.text_document_position_params;
-        let Some((path, view)) = self.view_of_uri(&pos.text_document.uri)? else {
+        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
             return Ok(None);
         };
         guarded("definition", || {
@@ -855,7 +884,7 @@ impl LanguageServer for Backend {
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let pos = params.text_document_position;
-        let Some((path, view)) = self.view_of_uri(&pos.text_document.uri)? else {
+        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
             return Ok(None);
         };
         guarded("references", || {
@@ -867,7 +896,7 @@ impl LanguageServer for Backend {
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        let Some((path, view)) = self.view_of_uri(&params.text_document.uri)? else {
+        let Some((path, view)) = self.files_view_of_uri(&params.text_document.uri)? else {
             return Ok(None);
         };
         guarded("documentSymbol", || {
@@ -888,7 +917,7 @@ impl LanguageServer for Backend {
             .collect();
         let mut out = Vec::new();
         for root in roots {
-            if let Some(view) = self.view_of(Some(&root))? {
+            if let Some(view) = self.files_view_of(Some(&root))? {
                 out.extend(guarded("workspace/symbol", || {
                     Ok(features::workspace_symbols(&view, &params.query))
                 })?);
@@ -901,7 +930,7 @@ impl LanguageServer for Backend {
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        let Some((path, view)) = self.view_of_uri(&params.text_document.uri)? else {
+        let Some((path, view)) = self.files_view_of_uri(&params.text_document.uri)? else {
             return Ok(None);
         };
         guarded("prepareRename", || {
@@ -911,7 +940,7 @@ impl LanguageServer for Backend {
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let pos = params.text_document_position;
-        let Some((path, view)) = self.view_of_uri(&pos.text_document.uri)? else {
+        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
             return Ok(None);
         };
         guarded("rename", || {

@@ -276,18 +276,30 @@ impl Project {
         self.structure_changed = true;
     }
 
+    /// Brings the database's inputs up to date with the files, without computing any
+    /// diagnostics; returns the last computed ones.
+    pub fn sync(
+        &mut self,
+        env: &Arc<Env>,
+        open: &HashMap<PathBuf, OpenDoc>,
+    ) -> Arc<DiagnosticsByFile> {
+        self.ensure_loaded(env, open);
+        if self.structure_changed {
+            let analysis = self.analysis.as_mut().expect("loaded above");
+            analysis.set_files(&self.files);
+            self.structure_changed = false;
+        }
+        self.diagnostics.clone()
+    }
+
     /// The diagnostics of every file, brought up to date.
     pub fn refresh(
         &mut self,
         env: &Arc<Env>,
         open: &HashMap<PathBuf, OpenDoc>,
     ) -> Arc<DiagnosticsByFile> {
-        self.ensure_loaded(env, open);
-        let analysis = self.analysis.as_mut().expect("loaded above");
-        if self.structure_changed {
-            analysis.set_files(&self.files);
-            self.structure_changed = false;
-        }
+        self.sync(env, open);
+        let analysis = self.analysis.as_mut().expect("loaded by sync");
         let mut changed: BTreeSet<PathBuf> = std::mem::take(&mut self.edited);
         let fresh_workspace = analysis.workspace_diagnostics();
         let old_workspace = self.merged_from.workspace.replace(fresh_workspace.clone());
