@@ -1977,3 +1977,90 @@ fn the_quick_fix_of_a_tagged_value_removes_the_tag() {
     );
     assert_eq!(client.shutdown(), 0);
 }
+
+/// Completion and hover of frontmatter keys come from the key table the parsers use: every key,
+/// its insert text on an empty line, the values its type allows, and the spellings the runtime
+/// also reads (`topP`), which the subagent parser accepts and hover explains.
+#[test]
+fn frontmatter_keys_come_from_the_parser_table() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let reviewer = ws(&root).join("subagents/reviewer.md");
+    let text =
+        "---\ndescription: Reviews\ntopP: 0.5\nexpose_to_user: \nworkspace:\n  \n\n---\nBody\n";
+    open(&mut client, &reviewer, text, 1);
+    let at = |path: &Path, line: u32, character: u32| json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}});
+    let pairs = |v: &Value| -> Vec<(String, String)> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["label"].as_str().unwrap().to_string(),
+                    i["insertText"].as_str().unwrap_or("-").to_string(),
+                )
+            })
+            .collect()
+    };
+    let keys = client.request("textDocument/completion", at(&reviewer, 6, 0));
+    let expected: Vec<(String, String)> = [
+        ("description", "description: "),
+        ("workspace", "workspace:\n  mode: "),
+        ("model", "model: "),
+        ("steps", "steps: "),
+        ("maxIters", "maxIters: "),
+        ("temperature", "temperature: "),
+        ("top_p", "top_p: "),
+        ("variant", "variant: "),
+        ("mode", "mode: "),
+        ("hidden", "hidden: "),
+        ("expose_to_user", "expose_to_user: "),
+        ("tools", "tools:\n  - "),
+        ("skills", "skills:\n  - "),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(pairs(&keys), expected);
+    // Under `workspace:`, the keys of that map.
+    let nested = client.request("textDocument/completion", at(&reviewer, 5, 2));
+    assert_eq!(
+        pairs(&nested),
+        vec![
+            ("mode".to_string(), "mode: ".to_string()),
+            ("path".to_string(), "path: ".to_string())
+        ]
+    );
+    // A boolean's values.
+    let booleans = client.request("textDocument/completion", at(&reviewer, 3, 16));
+    let labels: Vec<String> = pairs(&booleans).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(labels, vec!["true", "false"]);
+    // Text after the cursor: the bare key, no insert text.
+    let retyped = client.request("textDocument/completion", at(&reviewer, 2, 2));
+    assert_eq!(
+        pairs(&retyped)[0],
+        ("description".to_string(), "-".to_string())
+    );
+    assert_eq!(
+        hover_text(&mut client, &reviewer, 2, 1),
+        "**topP**\n\nSpelling of `top_p` the runtime reads when `top_p` is absent. Number or numeric string; unparsable: warning, inherited."
+    );
+
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    let skill_text = "---\nname: pdf\ndescription: d\n\n---\nBody\n";
+    open(&mut client, &pdf, skill_text, 1);
+    let skill_keys = client.request("textDocument/completion", at(&pdf, 3, 0));
+    let expected: Vec<(String, String)> = [
+        ("name", "name: "),
+        ("description", "description: "),
+        ("license", "license: "),
+        ("compatibility", "compatibility: "),
+        ("metadata", "metadata:\n  "),
+        ("allowed-tools", "allowed-tools: "),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(pairs(&skill_keys), expected);
+    assert_eq!(client.shutdown(), 0);
+}

@@ -20,36 +20,10 @@ use crate::config::schema as config_schema;
 use crate::context::{effective_root, SessionContext};
 use crate::syntax::java;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
+use crate::workspace::keys::{self, KeySpec};
 use crate::workspace::resolution::{self, Outcome};
 use crate::workspace::tools::TRANSPORT_NAMES;
 use crate::workspace::{tools_schema, FileKind, Workspace};
-
-/// Frontmatter keys of a SKILL.md, with what the runtime does with them.
-pub const SKILL_KEYS: &[(&str, &str)] = &[
-    ("name", "Skill name (required). The runtime drops the skill when `name` is missing or blank; it is the name the prompt lists and `skills:` entries refer to."),
-    ("description", "What the skill does (required). Listed in the prompt's skill section; a missing or blank description drops the skill."),
-    ("license", "License of the skill (Agent Skills specification). Kept as metadata; the runtime does not use it."),
-    ("compatibility", "Environment requirements (Agent Skills specification, 1–500 characters). Kept as metadata."),
-    ("metadata", "A map of string to string (Agent Skills specification). Kept as metadata."),
-    ("allowed-tools", "Space-separated tools the skill may use (Agent Skills specification). The runtime does not enforce it."),
-];
-
-/// Frontmatter keys of a subagent spec (harness-spec §3.2).
-pub const SUBAGENT_KEYS: &[(&str, &str)] = &[
-    ("description", "Required. Missing or blank: the runtime logs a warning and drops the declaration."),
-    ("workspace", "Map with `mode` (`isolated` default, or `shared`) and `path`. A non-map value is silently ignored."),
-    ("model", "Model for the subagent, e.g. `qwen3-max`; unresolvable at spawn: warning, the parent's model is used."),
-    ("steps", "Maximum reasoning steps (integer part of a YAML number), default 10; a non-number is silently ignored."),
-    ("maxIters", "Deprecated alias of `steps`, used only when `steps` is not a number."),
-    ("temperature", "Number or numeric string; unparsable: warning, inherited."),
-    ("top_p", "Number or numeric string; unparsable: warning, inherited."),
-    ("variant", "Stored, not used by the runtime."),
-    ("mode", "`primary`, `subagent` or `all` (default). `primary` hides the subagent from the prompt's agent list; other values: warning, `all`."),
-    ("hidden", "`true` hides the subagent from the prompt's agent list (only `true`, any case, is true)."),
-    ("expose_to_user", "Tri-state boolean; unset by default."),
-    ("tools", "Tools the subagent may use (list or comma string). Empty: inherits all tools."),
-    ("skills", "Skills the subagent may use (list or comma string), by skill name. Empty: all skills."),
-];
 
 /// One scanned frontmatter entry.
 #[derive(Clone, Debug, PartialEq)]
@@ -167,12 +141,12 @@ fn kind_of(view: &View, path: &Path) -> Option<FileKind> {
     })
 }
 
-/// Keys a file kind's editor features know, with their documentation: frontmatter keys here,
-/// agentws.toml and tools.json keys from the tables their loaders use.
+/// Keys a file kind's editor features know, with their documentation, from the tables the
+/// parsers and loaders use.
 fn keys_for(kind: FileKind) -> Vec<(&'static str, &'static str)> {
     match kind {
-        FileKind::Skill => SKILL_KEYS.to_vec(),
-        FileKind::Subagent => SUBAGENT_KEYS.to_vec(),
+        FileKind::Skill => keys::SKILL.iter().map(|k| (k.name, k.hover)).collect(),
+        FileKind::Subagent => keys::SUBAGENT.iter().map(|k| (k.name, k.hover)).collect(),
         FileKind::Config => config_schema::KEYS
             .iter()
             .map(|k| (k.name, k.doc))
@@ -185,6 +159,23 @@ fn keys_for(kind: FileKind) -> Vec<(&'static str, &'static str)> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// What a frontmatter key's completion inserts: the table's text (`key: `, or the start of a map
+/// or list) on an otherwise empty line; only its first line when the line is indented; the bare
+/// key when text follows the cursor (it may be the rest of a key being retyped).
+fn key_insert_text(spec: &KeySpec, before: &str, rest_blank: bool) -> Option<String> {
+    if !rest_blank {
+        return None;
+    }
+    let first_line = spec.insert.lines().next().unwrap_or(spec.name);
+    let text = if before.starts_with([' ', '\t']) {
+        // The table's continuation lines are indented for a top-level key.
+        first_line.to_string()
+    } else {
+        spec.insert.to_string()
+    };
+    Some(text)
 }
 
 /// Skill names of the snapshot (loaded skills first, in path order, deduplicated).
@@ -277,25 +268,29 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
             let current_key = scan_frontmatter(&text[..offset.max(block.start)])
                 .last()
                 .map(|e| e.key.clone());
+            let line_end = text[offset..]
+                .find(['\n', '\r'])
+                .map_or(text.len(), |i| offset + i);
+            let rest_blank = text[offset..line_end].trim().is_empty();
+            // Under `workspace:` of a subagent, the keys of that map.
+            let nested = kind == FileKind::Subagent
+                && before.starts_with([' ', '\t'])
+                && current_key.as_deref() == Some("workspace");
+            let table = match kind {
+                FileKind::Skill => keys::SKILL,
+                _ if nested => keys::SUBAGENT_WORKSPACE,
+                _ => keys::SUBAGENT,
+            };
             if !before.contains(':') && !before.trim_start().starts_with('-') {
-                if before.starts_with(' ') && current_key.as_deref() == Some("workspace") {
-                    return Some(vec![
-                        item(
-                            "mode",
-                            "`isolated` (default) or `shared`.",
-                            CompletionItemKind::PROPERTY,
-                        ),
-                        item(
-                            "path",
-                            "Folder of a shared workspace, relative to the main workspace.",
-                            CompletionItemKind::PROPERTY,
-                        ),
-                    ]);
-                }
                 return Some(
-                    keys_for(kind)
+                    table
                         .iter()
-                        .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                        .filter(|k| k.alias_of.is_none())
+                        .map(|k| CompletionItem {
+                            insert_text: key_insert_text(k, before, rest_blank),
+                            insert_text_format: Some(InsertTextFormat::PLAIN_TEXT),
+                            ..item(k.name, k.hover, CompletionItemKind::PROPERTY)
+                        })
                         .collect(),
                 );
             }
@@ -307,18 +302,6 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
                 .map(str::to_string)
                 .or(current_key)?;
             let values: Vec<CompletionItem> = match (kind, key.as_str()) {
-                (FileKind::Subagent, "mode") if before.starts_with(' ') => ["isolated", "shared"]
-                    .iter()
-                    .map(|v| item(v, "", CompletionItemKind::ENUM_MEMBER))
-                    .collect(),
-                (FileKind::Subagent, "mode") => ["primary", "subagent", "all"]
-                    .iter()
-                    .map(|v| item(v, "", CompletionItemKind::ENUM_MEMBER))
-                    .collect(),
-                (FileKind::Subagent, "hidden") => ["true", "false"]
-                    .iter()
-                    .map(|v| item(v, "", CompletionItemKind::VALUE))
-                    .collect(),
                 (FileKind::Subagent, "skills") => skill_names(view)
                     .iter()
                     .map(|(n, p)| {
@@ -333,7 +316,17 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
                     .iter()
                     .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION))
                     .collect(),
-                _ => Vec::new(),
+                _ => {
+                    let spec = table.iter().find(|k| k.name == key);
+                    let kind = match spec.map(|k| k.ty) {
+                        Some(keys::KeyType::Boolean) => CompletionItemKind::VALUE,
+                        _ => CompletionItemKind::ENUM_MEMBER,
+                    };
+                    spec.map_or(&[][..], |k| k.ty.values())
+                        .iter()
+                        .map(|v| item(v, "", kind))
+                        .collect()
+                }
             };
             Some(values)
         }

@@ -13,6 +13,7 @@ use crate::rules::subagent as rules;
 use crate::syntax::frontmatter::{self, OpeningTrap, SubagentSplit, SubagentSplitError};
 use crate::syntax::java;
 use crate::syntax::yaml::{self, Entry, Node, Typing, Value};
+use crate::workspace::keys;
 use crate::workspace::layout::Location;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,25 +94,6 @@ impl SubagentDoc {
         self.outcome.is_ok() && !self.hidden && self.mode != AgentMode::Primary
     }
 }
-
-/// Keys `AgentSpecLoader` reads (anything else is ignored).
-pub const KNOWN_KEYS: &[&str] = &[
-    "description",
-    "workspace",
-    "model",
-    "steps",
-    "maxIters",
-    "temperature",
-    "top_p",
-    "topP",
-    "variant",
-    "mode",
-    "hidden",
-    "expose_to_user",
-    "exposeToUser",
-    "tools",
-    "skills",
-];
 
 /// The default step budget.
 pub const DEFAULT_STEPS: u32 = 10;
@@ -426,7 +408,7 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
                     doc.id
                 ),
             ));
-        } else if !KNOWN_KEYS.contains(&entry.key.as_str()) {
+        } else if keys::subagent(&entry.key).is_none() {
             out.push(rules::SA016.at(
                 &path,
                 entry.key_range,
