@@ -154,8 +154,9 @@ fn keys_for(kind: FileKind) -> Vec<(&'static str, &'static str)> {
             .collect(),
         FileKind::ToolsJson => tools_schema::TOP_LEVEL
             .iter()
+            .chain([&tools_schema::MCP_SERVERS])
             .chain(tools_schema::SERVER)
-            .map(|(name, _, doc)| (*name, *doc))
+            .map(|k| (k.name, k.doc))
             .collect(),
         _ => Vec::new(),
     }
@@ -336,24 +337,15 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
                 Some(
                     tools_schema::SERVER
                         .iter()
-                        .map(|(k, _, d)| item(k, d, CompletionItemKind::PROPERTY))
+                        .map(|k| item(k.name, k.doc, CompletionItemKind::PROPERTY))
                         .collect(),
                 )
             } else {
                 let mut items: Vec<CompletionItem> = tools_schema::TOP_LEVEL
                     .iter()
-                    .map(|(k, _, d)| (*k, *d))
-                    .chain([(
-                        "mcpServers",
-                        "MCP servers by name, registered at build time.",
-                    )])
-                    .chain(
-                        tools_schema::SERVER
-                            .iter()
-                            .take(1)
-                            .map(|(k, _, d)| (*k, *d)),
-                    )
-                    .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                    .chain([&tools_schema::MCP_SERVERS])
+                    .chain(tools_schema::SERVER.iter().take(1))
+                    .map(|k| item(k.name, k.doc, CompletionItemKind::PROPERTY))
                     .collect();
                 items.extend(
                     TRANSPORT_NAMES
