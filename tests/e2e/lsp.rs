@@ -2064,3 +2064,153 @@ fn frontmatter_keys_come_from_the_parser_table() {
     assert_eq!(pairs(&skill_keys), expected);
     assert_eq!(client.shutdown(), 0);
 }
+
+/// References and rename find a skill in every form of `skills:` the runtime reads (a comma
+/// string, a quoted comma string, a flow list, a block list with quoted items), at the exact range
+/// of the name, from the parse; a name that only contains the skill's name is left alone.
+#[test]
+fn references_and_rename_cover_every_skills_form() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let subagents = ws(&root).join("subagents");
+    let files = [
+        ("comma.md", "---\ndescription: d\nskills: pdf, docs\n---\n"),
+        (
+            "quoted.md",
+            "---\ndescription: d\nskills: \"docs,pdf\"\n---\n",
+        ),
+        (
+            "flow.md",
+            "---\ndescription: d\nskills: [docs, 'pdf']\n---\n",
+        ),
+        (
+            "block.md",
+            "---\ndescription: d\nskills:\n  - \"pdf\"\n  - pdf-tools\n---\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(subagents.join(name), text).unwrap();
+    }
+    // The fixture's own `reviewer.md` lists `- pdf` on line 4.
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    let on_name = json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "context": {"includeDeclaration": false}});
+    let references = client.request("textDocument/references", on_name.clone());
+    let mut found: Vec<(String, u64, u64, u64)> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let file = l["uri"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string();
+            let r = &l["range"];
+            (
+                file,
+                r["start"]["line"].as_u64().unwrap(),
+                r["start"]["character"].as_u64().unwrap(),
+                r["end"]["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    let expected = vec![
+        ("block.md".to_string(), 3, 5, 8),
+        ("comma.md".to_string(), 2, 8, 11),
+        ("flow.md".to_string(), 2, 16, 19),
+        ("quoted.md".to_string(), 2, 14, 17),
+        ("reviewer.md".to_string(), 4, 4, 7),
+    ];
+    assert_eq!(found, expected);
+
+    // From a `skills:` entry of the comma form: the same references.
+    let comma = subagents.join("comma.md");
+    let from_entry = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri(&comma)}, "position": {"line": 2, "character": 9}, "context": {"includeDeclaration": false}}),
+    );
+    assert_eq!(from_entry.as_array().unwrap().len(), 5);
+    // Definition from the flow list's quoted item.
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&subagents.join("flow.md"))}, "position": {"line": 2, "character": 16}}),
+    );
+    assert_eq!(
+        definition,
+        json!([{"uri": uri(&pdf), "range": {"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 9}}}])
+    );
+
+    // Rename: each entry's exact range gets the new name; the files read as intended after it.
+    let edit = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": "acrobat"}),
+    );
+    let mut renamed: Vec<(String, String)> = Vec::new();
+    for change in edit["documentChanges"].as_array().unwrap() {
+        let Some(doc) = change.get("textDocument") else {
+            continue;
+        };
+        let path = PathBuf::from(percent_decode(
+            doc["uri"].as_str().unwrap().trim_start_matches("file://"),
+        ));
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        let mut edits: Vec<&Value> = change["edits"].as_array().unwrap().iter().collect();
+        // Single-line edits, applied from the end (UTF-16 columns equal bytes on these lines).
+        edits.sort_by_key(|e| {
+            std::cmp::Reverse((
+                e["range"]["start"]["line"].as_u64().unwrap(),
+                e["range"]["start"]["character"].as_u64().unwrap(),
+            ))
+        });
+        for e in edits {
+            let line = e["range"]["start"]["line"].as_u64().unwrap() as usize;
+            let start = e["range"]["start"]["character"].as_u64().unwrap() as usize;
+            let end = e["range"]["end"]["character"].as_u64().unwrap() as usize;
+            let line_start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+            text.replace_range(
+                line_start + start..line_start + end,
+                e["newText"].as_str().unwrap(),
+            );
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        renamed.push((name, text));
+    }
+    renamed.sort();
+    assert_eq!(
+        renamed,
+        vec![
+            (
+                "SKILL.md".to_string(),
+                std::fs::read_to_string(&pdf)
+                    .unwrap()
+                    .replacen("name: pdf", "name: acrobat", 1)
+            ),
+            (
+                "block.md".to_string(),
+                "---\ndescription: d\nskills:\n  - \"acrobat\"\n  - pdf-tools\n---\n".to_string()
+            ),
+            (
+                "comma.md".to_string(),
+                "---\ndescription: d\nskills: acrobat, docs\n---\n".to_string()
+            ),
+            (
+                "flow.md".to_string(),
+                "---\ndescription: d\nskills: [docs, 'acrobat']\n---\n".to_string()
+            ),
+            (
+                "quoted.md".to_string(),
+                "---\ndescription: d\nskills: \"docs,acrobat\"\n---\n".to_string()
+            ),
+            (
+                "reviewer.md".to_string(),
+                std::fs::read_to_string(subagents.join("reviewer.md"))
+                    .unwrap()
+                    .replacen("- pdf", "- acrobat", 1)
+            ),
+        ]
+    );
+    assert_eq!(client.shutdown(), 0);
+}
