@@ -2214,3 +2214,92 @@ fn references_and_rename_cover_every_skills_form() {
     );
     assert_eq!(client.shutdown(), 0);
 }
+
+/// The `profile` setting the editor clients send is honoured: as `initializationOptions.profile`
+/// (VS Code, Neovim, Helix), through `workspace/didChangeConfiguration` (switching back and forth
+/// re-publishes) and through `workspace/configuration` in pull mode. The strict diagnostics are
+/// those of `check --profile strict`.
+#[test]
+fn the_profile_setting_turns_on_the_strict_rules() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let skill = ws(&root).join("skills/strictly/SKILL.md");
+    std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+    let text = "---\nname: strictly\ndescription: d\nauthor: me\n---\nBody\n";
+    std::fs::write(&skill, text).unwrap();
+    let skill_uri = uri(&skill);
+    let strict_codes = vec!["ST007".to_string()];
+    let expected_check = {
+        let out = assert_cmd::Command::cargo_bin("agentws")
+            .unwrap()
+            .args(["check", "--profile", "strict", "--format", "json"])
+            .arg(&root)
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["path"].as_str().unwrap().ends_with("strictly/SKILL.md"))
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(expected_check, strict_codes);
+
+    // initializationOptions.
+    let (mut client, _) = Client::start(
+        &[&root],
+        Options {
+            init_options: json!({"debounceMs": 0, "profile": "strict"}),
+            ..Options::default()
+        },
+    );
+    let published = client.wait_diagnostics(&skill_uri);
+    assert_eq!(codes(&published["diagnostics"]), strict_codes);
+    let message = published["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("`author` is not a key of the Agent Skills specification"),
+        "{message}"
+    );
+    assert_eq!(client.shutdown(), 0);
+
+    // workspace/didChangeConfiguration, without workspace/configuration support.
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    open(&mut client, &skill, text, 1);
+    let published = client.wait_diagnostics(&skill_uri);
+    assert_eq!(codes(&published["diagnostics"]), Vec::<String>::new());
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"agentws": {"profile": "strict"}}}),
+    );
+    let published = client.wait_diagnostics(&skill_uri);
+    assert_eq!(codes(&published["diagnostics"]), strict_codes);
+    assert_eq!(published["version"], 1);
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"agentws": {"profile": "harness"}}}),
+    );
+    let published = client.wait_diagnostics(&skill_uri);
+    assert_eq!(codes(&published["diagnostics"]), Vec::<String>::new());
+    assert_eq!(client.shutdown(), 0);
+
+    // Pull mode, the profile read through workspace/configuration.
+    let (mut client, _) = Client::start(
+        &[&root],
+        Options {
+            pull: true,
+            configuration: Some(json!({"profile": "strict"})),
+            ..Options::default()
+        },
+    );
+    // The profile read after `initialized` changes what a pull returns: the client is told so.
+    client.wait_for(|m| m["method"] == "workspace/diagnostic/refresh");
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": skill_uri}}),
+    );
+    assert_eq!(codes(&report["items"]), strict_codes);
+    let status = client.request("agentws/fileStatus", json!({"uri": skill_uri}));
+    assert_eq!(status["diagnostics"], 1);
+    assert_eq!(client.shutdown(), 0);
+}

@@ -783,7 +783,8 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
     let wanted = positions.text_range(range);
     let files = &view.workspace.files;
     let mut out = Vec::new();
-    for d in view.diagnostics.get(path).map(Vec::as_slice).unwrap_or(&[]) {
+    let diagnostics = view.diagnostics_of(path);
+    for d in &diagnostics {
         let touches = d.range.start <= wanted.end && wanted.start <= d.range.end;
         if !touches {
             continue;
@@ -811,7 +812,7 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
         .filter(|t| !t.allow.is_empty())
     {
         let catalog = ToolCatalog::for_workspace(&view.workspace);
-        for d in view.diagnostics.get(path).map(Vec::as_slice).unwrap_or(&[]) {
+        for d in &diagnostics {
             let touches = d.range.start <= wanted.end && wanted.start <= d.range.end;
             if d.code != "XR002" || !touches || d.range.end > text.len() {
                 continue;

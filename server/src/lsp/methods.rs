@@ -369,7 +369,7 @@ pub fn file_status(
             "scope": config.scope.as_str(),
             "filesystem": config.filesystem.mode.as_str(),
         },
-        "diagnostics": view.diagnostics.get(path).map(Vec::len).unwrap_or(0),
+        "diagnostics": view.diagnostics_of(path).len(),
     })
 }
 

@@ -23,6 +23,7 @@ use super::convert::{self, path_to_uri, uri_to_path, TextPositions, DEFAULT_RULE
 use super::features;
 use super::state::{DiagnosticsByFile, OpenDoc, State, Touched};
 use crate::base::{Diagnostic, Encoding, Env};
+use crate::rules::Profile;
 use crate::workspace::Workspace;
 
 /// What was negotiated with the client and configured by it.
@@ -39,6 +40,8 @@ pub struct Settings {
     /// Testing hook: `agentws/fileStatus` on a file named `__panic__` panics.
     pub test_panic: bool,
     pub rules_doc_url: String,
+    /// The rule profile the client asked for (`profile`: `harness` or `strict`).
+    pub profile: Profile,
 }
 
 impl Default for Settings {
@@ -53,8 +56,45 @@ impl Default for Settings {
             debounce: Duration::from_millis(DEFAULT_DEBOUNCE_MS),
             test_panic: false,
             rules_doc_url: DEFAULT_RULES_DOC_URL.to_string(),
+            profile: Profile::Harness,
         }
     }
+}
+
+/// The profile named by a client setting (`"harness"` or `"strict"`, as `agentws check
+/// --profile` takes); `None` for anything else.
+fn profile_setting(value: &Value) -> Option<Profile> {
+    match value.get("profile")?.as_str()? {
+        "harness" => Some(Profile::Harness),
+        "strict" => Some(Profile::Strict),
+        other => {
+            tracing::warn!("unknown profile `{other}` (expected `harness` or `strict`); ignored");
+            None
+        }
+    }
+}
+
+/// A file's diagnostics under `profile`: the harness profile's, which the project state keeps,
+/// plus, with `strict`, the strict profile's for a skill the runtime loads, computed from that one
+/// file as `check --profile strict` does (`check::strict::check_skill`), sorted the same way.
+pub fn with_profile(
+    workspace: &Workspace,
+    path: &Path,
+    harness: &[Diagnostic],
+    profile: Profile,
+) -> Vec<Diagnostic> {
+    let mut out = harness.to_vec();
+    if profile != Profile::Strict {
+        return out;
+    }
+    let Some(skill) = workspace.skill(path).filter(|s| s.outcome.is_ok()) else {
+        return out;
+    };
+    let text = workspace.files.text(path).unwrap_or("");
+    crate::check::strict::check_skill(skill, text, &mut out);
+    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    out.dedup();
+    out
 }
 
 /// Default edit debounce before diagnostics are recomputed in push mode.
@@ -129,6 +169,15 @@ pub struct View {
     pub detached: bool,
     pub config_file: PathBuf,
     pub generation: u64,
+    pub profile: Profile,
+}
+
+impl View {
+    /// The diagnostics of `path` under the client's profile.
+    pub fn diagnostics_of(&self, path: &Path) -> Vec<Diagnostic> {
+        let harness = self.diagnostics.get(path).map(Vec::as_slice).unwrap_or(&[]);
+        with_profile(&self.workspace, path, harness, self.profile)
+    }
 }
 
 impl Backend {
@@ -184,6 +233,7 @@ impl Backend {
                 detached: project.detached,
                 config_file: project.config_file(),
                 generation: project.generation,
+                profile: settings.profile,
             };
             state.open = open;
             Ok(Some(view))
@@ -202,9 +252,7 @@ impl Backend {
         view: &View,
         path: &Path,
     ) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
-        let Some(list) = view.diagnostics.get(path) else {
-            return Vec::new();
-        };
+        let list = view.diagnostics_of(path);
         let text = view.workspace.files.text(path);
         let positions = text.map(|t| TextPositions::new(t, view.encoding));
         list.iter()
@@ -245,14 +293,32 @@ impl Backend {
         }];
         if let Ok(values) = self.client.configuration(items).await {
             if let Some(value) = values.first() {
-                self.apply_settings(value);
+                self.apply_settings(value).await;
             }
         }
     }
 
-    fn apply_settings(&self, value: &Value) {
+    /// Applies the `agentws` configuration section; a changed profile re-checks every project
+    /// (and asks a pulling client to pull again).
+    async fn apply_settings(&self, value: &Value) {
         if let Some(ms) = value.get("debounceMs").and_then(Value::as_u64) {
             lock(&self.shared.settings).debounce = Duration::from_millis(ms.min(10_000));
+        }
+        let Some(profile) = profile_setting(value) else {
+            return;
+        };
+        let changed = {
+            let mut settings = lock(&self.shared.settings);
+            std::mem::replace(&mut settings.profile, profile) != profile
+        };
+        if changed {
+            {
+                let mut state = lock(&self.shared.state);
+                for project in &mut state.projects {
+                    project.mark_dirty();
+                }
+            }
+            self.refresh_after_config_change().await;
         }
     }
 
@@ -416,6 +482,10 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
                         .filter(|p| state.projects[index].contains(p))
                         .cloned(),
                 );
+                // The strict rules add to skills the harness profile finds nothing in.
+                if settings.profile == Profile::Strict {
+                    all.extend(workspace.skills.iter().map(|s| s.path.clone()));
+                }
                 all
             }
         };
@@ -426,7 +496,8 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
                 continue;
             }
             seen.insert(path.clone());
-            let list = diagnostics.get(&path).cloned().unwrap_or_default();
+            let harness = diagnostics.get(&path).map(Vec::as_slice).unwrap_or(&[]);
+            let list = with_profile(&workspace, &path, harness, settings.profile);
             let version = workspace.files.get(&path).and_then(|e| e.version);
             let record = Published {
                 diagnostics: list,
@@ -533,6 +604,9 @@ impl LanguageServer for Backend {
                 .unwrap_or(false);
             if let Some(url) = options.get("rulesDocUrl").and_then(Value::as_str) {
                 settings.rules_doc_url = url.to_string();
+            }
+            if let Some(profile) = profile_setting(&options) {
+                settings.profile = profile;
             }
         }
         {
@@ -684,7 +758,7 @@ impl LanguageServer for Backend {
         if self.settings().configuration_support {
             self.fetch_configuration().await;
         } else if let Some(section) = params.settings.get("agentws") {
-            self.apply_settings(section);
+            self.apply_settings(section).await;
         }
     }
 
