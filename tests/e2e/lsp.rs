@@ -2303,3 +2303,77 @@ fn the_profile_setting_turns_on_the_strict_rules() {
     assert_eq!(status["diagnostics"], 1);
     assert_eq!(client.shutdown(), 0);
 }
+
+/// One function turns `agentws preview` flags, `agentws normalize` flags, `agentws/previewPrompt`
+/// context and `agentws/runBegin` parameters into a session context: an unknown scope, filesystem
+/// or harness is refused with the same sentence by every front-end.
+#[test]
+fn every_front_end_refuses_an_unknown_context_value_in_the_same_words() {
+    let root = fixture("lsp-basic");
+    let cases = [
+        (
+            "scope",
+            "scope",
+            "tenant",
+            "scope `tenant` is not one of user, session, agent, global",
+        ),
+        (
+            "filesystem",
+            "filesystem",
+            "nfs",
+            "filesystem `nfs` is not one of local, sandbox, remote",
+        ),
+        (
+            "harness",
+            "harness",
+            "2025-01",
+            "harness `2025-01` is not one of 2026-08, 2026-09",
+        ),
+    ];
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    for (flag, field, value, sentence) in cases {
+        let preview = assert_cmd::Command::cargo_bin("agentws")
+            .unwrap()
+            .args(["preview", &format!("--{flag}"), value])
+            .arg(&root)
+            .output()
+            .unwrap();
+        assert_eq!(preview.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&preview.stderr),
+            format!("error: {sentence}\n")
+        );
+
+        let answer = client.call(
+            "agentws/previewPrompt",
+            json!({"uri": uri(&root), "context": {field: value}}),
+        );
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        assert_eq!(answer["error"]["message"], sentence);
+
+        // Runs take no harness (the normalizer has one behaviour).
+        if field == "harness" {
+            continue;
+        }
+        let normalize = assert_cmd::Command::cargo_bin("agentws")
+            .unwrap()
+            .args(["normalize", &format!("--{flag}"), value])
+            .arg(&root)
+            .arg("notes.md")
+            .output()
+            .unwrap();
+        assert_eq!(normalize.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&normalize.stderr),
+            format!("error: the run context is refused (invalid-params: {sentence})\n")
+        );
+        let answer = client.call(
+            "agentws/runBegin",
+            json!({"project": root.display().to_string(), field: value}),
+        );
+        assert_eq!(answer["error"]["code"], -32002, "{answer}");
+        assert_eq!(answer["error"]["data"]["code"], "invalid-params");
+        assert_eq!(answer["error"]["message"], sentence);
+    }
+    assert_eq!(client.shutdown(), 0);
+}
