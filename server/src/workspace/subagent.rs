@@ -365,24 +365,6 @@ fn number(value: &Value) -> Option<f64> {
     }
 }
 
-/// `Double.parseDouble(s.trim())` for the texts that matter here.
-fn parse_java_double(s: &str) -> Option<f64> {
-    let t = java::trim(s);
-    let t = t.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(t);
-    match t {
-        "NaN" => Some(f64::NAN),
-        "Infinity" | "+Infinity" => Some(f64::INFINITY),
-        "-Infinity" => Some(f64::NEG_INFINITY),
-        _ if t.bytes().any(|b| b.is_ascii_digit())
-            && t.bytes()
-                .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)) =>
-        {
-            t.parse().ok()
-        }
-        _ => None,
-    }
-}
-
 fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut Vec<Diagnostic>) {
     let path = doc.path.clone();
     let entries = doc.metadata.clone();
@@ -594,7 +576,7 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
             e.value
                 .value
                 .java_string()
-                .and_then(|s| parse_java_double(&s))
+                .and_then(|s| java::parse_double(&s))
         });
         match parsed {
             Some(v) => {
