@@ -2212,6 +2212,31 @@ fn references_and_rename_cover_every_skills_form() {
             ),
         ]
     );
+
+    // A quoted string with an escape that names the skill next to a longer name: the parse cannot
+    // place `pdf` inside it, so the rename is refused rather than replacing the whole string.
+    let escaped = subagents.join("escaped.md");
+    std::fs::write(
+        &escaped,
+        "---\ndescription: d\nskills: \"pdf-x\\t, pdf\"\n---\n",
+    )
+    .unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&escaped), "type": 1}]}),
+    );
+    let refused = client.call(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": "acrobat"}),
+    );
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(
+        refused["error"]["message"],
+        format!(
+            "`{}` lists `pdf` inside a quoted string with escapes; rename that entry by hand",
+            escaped.display()
+        )
+    );
     assert_eq!(client.shutdown(), 0);
 }
 

@@ -956,6 +956,15 @@ pub fn rename(
     for subagent in &view.workspace.subagents {
         for (item, item_range) in subagent_names(view, &subagent.path, ListKey::Skills) {
             if item == old {
+                // A name the parse could not pin down (inside a quoted string with escapes that
+                // holds more names) must not be replaced with the whole string around it.
+                let written = text_of(view, &subagent.path).get(item_range.start..item_range.end);
+                if written != Some(old.as_str()) {
+                    return Err(invalid_params(format!(
+                        "`{}` lists `{old}` inside a quoted string with escapes; rename that entry by hand",
+                        subagent.path.display()
+                    )));
+                }
                 edits.push(FileEdit {
                     path: subagent.path.clone(),
                     range: item_range,
@@ -1062,6 +1071,21 @@ mod tests {
              folder: the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`, and the \
              recursive glob reads `/p/.agentscope/workspace/desk/skills`."
         );
+    }
+
+    #[test]
+    fn name_spans_cover_the_name_only() {
+        fn span<'a>(text: &'a str, name: &str) -> &'a str {
+            let r = name_span(text, TextRange::new(0, text.len()), name);
+            &text[r.start..r.end]
+        }
+        assert_eq!(span("pdf", "pdf"), "pdf");
+        assert_eq!(span("'pdf'", "pdf"), "pdf");
+        assert_eq!(span("\"pdf\"", "pdf"), "pdf");
+        // One occurrence inside a string the parse could not split by offset.
+        assert_eq!(span("\"a\\tb, pdf\"", "pdf"), "pdf");
+        // Two: the node, which the rename refuses to replace.
+        assert_eq!(span("\"pdf-x\\t, pdf\"", "pdf"), "\"pdf-x\\t, pdf\"");
     }
 
     #[test]
