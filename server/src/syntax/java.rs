@@ -41,7 +41,19 @@ pub fn is_blank(s: &str) -> bool {
 
 /// `String.trim()`: removes every char `<= U+0020` at both ends.
 pub fn trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c <= '\u{20}')
+    &s[trim_bounds(s)]
+}
+
+/// Where `String.trim()`'s result lies in `s`, as byte offsets (an empty range at the end when
+/// nothing is left).
+pub fn trim_bounds(s: &str) -> std::ops::Range<usize> {
+    let start = s.len() - s.trim_start_matches(|c: char| c <= '\u{20}').len();
+    let end = s.trim_end_matches(|c: char| c <= '\u{20}').len();
+    if start >= end {
+        start..start
+    } else {
+        start..end
+    }
 }
 
 /// `String.length()`: UTF-16 code units.
@@ -486,6 +498,8 @@ mod tests {
         assert!(!is_blank("\u{202F}"));
         assert!(is_blank(" \t\r\n\u{1F}"));
         assert_eq!(trim("\u{1}x\u{20}"), "x");
+        assert_eq!(trim_bounds(" \tab \n"), 2..4);
+        assert_eq!(trim_bounds(" \n"), 2..2);
     }
 
     #[test]
