@@ -2402,3 +2402,34 @@ fn every_front_end_refuses_an_unknown_context_value_in_the_same_words() {
     }
     assert_eq!(client.shutdown(), 0);
 }
+
+/// Tool names of a subagent's `tools:` are found in the comma form too (hover at the name's
+/// exact range), with the same text as in the list form.
+#[test]
+fn tool_hover_reads_every_tools_form() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let comma = ws(&root).join("subagents/comma.md");
+    let list = ws(&root).join("subagents/list.md");
+    std::fs::write(
+        &comma,
+        "---\ndescription: d\ntools: read_file, write_file\n---\n",
+    )
+    .unwrap();
+    std::fs::write(&list, "---\ndescription: d\ntools:\n  - write_file\n---\n").unwrap();
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let hover = |client: &mut Client, path: &Path, line: u32, character: u32| {
+        client.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}}),
+        )
+    };
+    let from_comma = hover(&mut client, &comma, 2, 20);
+    assert_eq!(
+        from_comma["range"],
+        json!({"start": {"line": 2, "character": 18}, "end": {"line": 2, "character": 28}})
+    );
+    let from_list = hover(&mut client, &list, 3, 6);
+    assert!(!from_comma["contents"]["value"].as_str().unwrap().is_empty());
+    assert_eq!(from_comma["contents"], from_list["contents"]);
+    assert_eq!(client.shutdown(), 0);
+}
