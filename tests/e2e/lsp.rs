@@ -1977,3 +1977,459 @@ fn the_quick_fix_of_a_tagged_value_removes_the_tag() {
     );
     assert_eq!(client.shutdown(), 0);
 }
+
+/// Completion and hover of frontmatter keys come from the key table the parsers use: every key,
+/// its insert text on an empty line, the values its type allows, and the spellings the runtime
+/// also reads (`topP`), which the subagent parser accepts and hover explains.
+#[test]
+fn frontmatter_keys_come_from_the_parser_table() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let reviewer = ws(&root).join("subagents/reviewer.md");
+    let text =
+        "---\ndescription: Reviews\ntopP: 0.5\nexpose_to_user: \nworkspace:\n  \n\n---\nBody\n";
+    open(&mut client, &reviewer, text, 1);
+    let at = |path: &Path, line: u32, character: u32| json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}});
+    let pairs = |v: &Value| -> Vec<(String, String)> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["label"].as_str().unwrap().to_string(),
+                    i["insertText"].as_str().unwrap_or("-").to_string(),
+                )
+            })
+            .collect()
+    };
+    let keys = client.request("textDocument/completion", at(&reviewer, 6, 0));
+    let expected: Vec<(String, String)> = [
+        ("description", "description: "),
+        ("workspace", "workspace:\n  mode: "),
+        ("model", "model: "),
+        ("steps", "steps: "),
+        ("maxIters", "maxIters: "),
+        ("temperature", "temperature: "),
+        ("top_p", "top_p: "),
+        ("variant", "variant: "),
+        ("mode", "mode: "),
+        ("hidden", "hidden: "),
+        ("expose_to_user", "expose_to_user: "),
+        ("tools", "tools:\n  - "),
+        ("skills", "skills:\n  - "),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(pairs(&keys), expected);
+    // Under `workspace:`, the keys of that map.
+    let nested = client.request("textDocument/completion", at(&reviewer, 5, 2));
+    assert_eq!(
+        pairs(&nested),
+        vec![
+            ("mode".to_string(), "mode: ".to_string()),
+            ("path".to_string(), "path: ".to_string())
+        ]
+    );
+    // A boolean's values.
+    let booleans = client.request("textDocument/completion", at(&reviewer, 3, 16));
+    let labels: Vec<String> = pairs(&booleans).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(labels, vec!["true", "false"]);
+    // Text after the cursor: the bare key, no insert text.
+    let retyped = client.request("textDocument/completion", at(&reviewer, 2, 2));
+    assert_eq!(
+        pairs(&retyped)[0],
+        ("description".to_string(), "-".to_string())
+    );
+    assert_eq!(
+        hover_text(&mut client, &reviewer, 2, 1),
+        "**topP**\n\nSpelling of `top_p` the runtime reads when `top_p` is absent. Number or numeric string; unparsable: warning, inherited."
+    );
+
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    let skill_text = "---\nname: pdf\ndescription: d\n\n---\nBody\n";
+    open(&mut client, &pdf, skill_text, 1);
+    let skill_keys = client.request("textDocument/completion", at(&pdf, 3, 0));
+    let expected: Vec<(String, String)> = [
+        ("name", "name: "),
+        ("description", "description: "),
+        ("license", "license: "),
+        ("compatibility", "compatibility: "),
+        ("metadata", "metadata:\n  "),
+        ("allowed-tools", "allowed-tools: "),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(pairs(&skill_keys), expected);
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// References and rename find a skill in every form of `skills:` the runtime reads (a comma
+/// string, a quoted comma string, a flow list, a block list with quoted items), at the exact range
+/// of the name, from the parse; a name that only contains the skill's name is left alone.
+#[test]
+fn references_and_rename_cover_every_skills_form() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let subagents = ws(&root).join("subagents");
+    let files = [
+        ("comma.md", "---\ndescription: d\nskills: pdf, docs\n---\n"),
+        (
+            "quoted.md",
+            "---\ndescription: d\nskills: \"docs,pdf\"\n---\n",
+        ),
+        (
+            "flow.md",
+            "---\ndescription: d\nskills: [docs, 'pdf']\n---\n",
+        ),
+        (
+            "block.md",
+            "---\ndescription: d\nskills:\n  - \"pdf\"\n  - pdf-tools\n---\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(subagents.join(name), text).unwrap();
+    }
+    // The fixture's own `reviewer.md` lists `- pdf` on line 4.
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    let on_name = json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "context": {"includeDeclaration": false}});
+    let references = client.request("textDocument/references", on_name.clone());
+    let mut found: Vec<(String, u64, u64, u64)> = references
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let file = l["uri"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string();
+            let r = &l["range"];
+            (
+                file,
+                r["start"]["line"].as_u64().unwrap(),
+                r["start"]["character"].as_u64().unwrap(),
+                r["end"]["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    let expected = vec![
+        ("block.md".to_string(), 3, 5, 8),
+        ("comma.md".to_string(), 2, 8, 11),
+        ("flow.md".to_string(), 2, 16, 19),
+        ("quoted.md".to_string(), 2, 14, 17),
+        ("reviewer.md".to_string(), 4, 4, 7),
+    ];
+    assert_eq!(found, expected);
+
+    // From a `skills:` entry of the comma form: the same references.
+    let comma = subagents.join("comma.md");
+    let from_entry = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri(&comma)}, "position": {"line": 2, "character": 9}, "context": {"includeDeclaration": false}}),
+    );
+    assert_eq!(from_entry.as_array().unwrap().len(), 5);
+    // Definition from the flow list's quoted item.
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&subagents.join("flow.md"))}, "position": {"line": 2, "character": 16}}),
+    );
+    assert_eq!(
+        definition,
+        json!([{"uri": uri(&pdf), "range": {"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 9}}}])
+    );
+
+    // Rename: each entry's exact range gets the new name; the files read as intended after it.
+    let edit = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": "acrobat"}),
+    );
+    let mut renamed: Vec<(String, String)> = Vec::new();
+    for change in edit["documentChanges"].as_array().unwrap() {
+        let Some(doc) = change.get("textDocument") else {
+            continue;
+        };
+        let path = PathBuf::from(percent_decode(
+            doc["uri"].as_str().unwrap().trim_start_matches("file://"),
+        ));
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        let mut edits: Vec<&Value> = change["edits"].as_array().unwrap().iter().collect();
+        // Single-line edits, applied from the end (UTF-16 columns equal bytes on these lines).
+        edits.sort_by_key(|e| {
+            std::cmp::Reverse((
+                e["range"]["start"]["line"].as_u64().unwrap(),
+                e["range"]["start"]["character"].as_u64().unwrap(),
+            ))
+        });
+        for e in edits {
+            let line = e["range"]["start"]["line"].as_u64().unwrap() as usize;
+            let start = e["range"]["start"]["character"].as_u64().unwrap() as usize;
+            let end = e["range"]["end"]["character"].as_u64().unwrap() as usize;
+            let line_start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+            text.replace_range(
+                line_start + start..line_start + end,
+                e["newText"].as_str().unwrap(),
+            );
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        renamed.push((name, text));
+    }
+    renamed.sort();
+    assert_eq!(
+        renamed,
+        vec![
+            (
+                "SKILL.md".to_string(),
+                std::fs::read_to_string(&pdf)
+                    .unwrap()
+                    .replacen("name: pdf", "name: acrobat", 1)
+            ),
+            (
+                "block.md".to_string(),
+                "---\ndescription: d\nskills:\n  - \"acrobat\"\n  - pdf-tools\n---\n".to_string()
+            ),
+            (
+                "comma.md".to_string(),
+                "---\ndescription: d\nskills: acrobat, docs\n---\n".to_string()
+            ),
+            (
+                "flow.md".to_string(),
+                "---\ndescription: d\nskills: [docs, 'acrobat']\n---\n".to_string()
+            ),
+            (
+                "quoted.md".to_string(),
+                "---\ndescription: d\nskills: \"docs,acrobat\"\n---\n".to_string()
+            ),
+            (
+                "reviewer.md".to_string(),
+                std::fs::read_to_string(subagents.join("reviewer.md"))
+                    .unwrap()
+                    .replacen("- pdf", "- acrobat", 1)
+            ),
+        ]
+    );
+
+    // A quoted string with an escape that names the skill next to a longer name: the parse cannot
+    // place `pdf` inside it, so the rename is refused rather than replacing the whole string.
+    let escaped = subagents.join("escaped.md");
+    std::fs::write(
+        &escaped,
+        "---\ndescription: d\nskills: \"pdf-x\\t, pdf\"\n---\n",
+    )
+    .unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&escaped), "type": 1}]}),
+    );
+    let refused = client.call(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": "acrobat"}),
+    );
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(
+        refused["error"]["message"],
+        format!(
+            "`{}` lists `pdf` inside a quoted string with escapes; rename that entry by hand",
+            escaped.display()
+        )
+    );
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// The `profile` setting the editor clients send is honoured: as `initializationOptions.profile`
+/// (VS Code, Neovim, Helix), through `workspace/didChangeConfiguration` (switching back and forth
+/// re-publishes) and through `workspace/configuration` in pull mode. The strict diagnostics are
+/// those of `check --profile strict`.
+#[test]
+fn the_profile_setting_turns_on_the_strict_rules() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let skill = ws(&root).join("skills/strictly/SKILL.md");
+    std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+    let text = "---\nname: strictly\ndescription: d\nauthor: me\n---\nBody\n";
+    std::fs::write(&skill, text).unwrap();
+    let skill_uri = uri(&skill);
+    let strict_codes = vec!["ST007".to_string()];
+    let expected_check = {
+        let out = assert_cmd::Command::cargo_bin("agentws")
+            .unwrap()
+            .args(["check", "--profile", "strict", "--format", "json"])
+            .arg(&root)
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["path"].as_str().unwrap().ends_with("strictly/SKILL.md"))
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(expected_check, strict_codes);
+
+    // initializationOptions.
+    let (mut client, _) = Client::start(
+        &[&root],
+        Options {
+            init_options: json!({"debounceMs": 0, "profile": "strict"}),
+            ..Options::default()
+        },
+    );
+    let published = client.wait_diagnostics(&skill_uri);
+    assert_eq!(codes(&published["diagnostics"]), strict_codes);
+    let message = published["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("`author` is not a key of the Agent Skills specification"),
+        "{message}"
+    );
+    assert_eq!(client.shutdown(), 0);
+
+    // workspace/didChangeConfiguration, without workspace/configuration support.
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    open(&mut client, &skill, text, 1);
+    let published = client.wait_diagnostics(&skill_uri);
+    assert_eq!(codes(&published["diagnostics"]), Vec::<String>::new());
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"agentws": {"profile": "strict"}}}),
+    );
+    let published = client.wait_diagnostics(&skill_uri);
+    assert_eq!(codes(&published["diagnostics"]), strict_codes);
+    assert_eq!(published["version"], 1);
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"agentws": {"profile": "harness"}}}),
+    );
+    let published = client.wait_diagnostics(&skill_uri);
+    assert_eq!(codes(&published["diagnostics"]), Vec::<String>::new());
+    assert_eq!(client.shutdown(), 0);
+
+    // Pull mode, the profile read through workspace/configuration.
+    let (mut client, _) = Client::start(
+        &[&root],
+        Options {
+            pull: true,
+            configuration: Some(json!({"profile": "strict"})),
+            ..Options::default()
+        },
+    );
+    // The profile read after `initialized` changes what a pull returns: the client is told so.
+    client.wait_for(|m| m["method"] == "workspace/diagnostic/refresh");
+    let report = client.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": skill_uri}}),
+    );
+    assert_eq!(codes(&report["items"]), strict_codes);
+    let status = client.request("agentws/fileStatus", json!({"uri": skill_uri}));
+    assert_eq!(status["diagnostics"], 1);
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// One function turns `agentws preview` flags, `agentws normalize` flags, `agentws/previewPrompt`
+/// context and `agentws/runBegin` parameters into a session context: an unknown scope, filesystem
+/// or harness is refused with the same sentence by every front-end.
+#[test]
+fn every_front_end_refuses_an_unknown_context_value_in_the_same_words() {
+    let root = fixture("lsp-basic");
+    let cases = [
+        (
+            "scope",
+            "scope",
+            "tenant",
+            "scope `tenant` is not one of user, session, agent, global",
+        ),
+        (
+            "filesystem",
+            "filesystem",
+            "nfs",
+            "filesystem `nfs` is not one of local, sandbox, remote",
+        ),
+        (
+            "harness",
+            "harness",
+            "2025-01",
+            "harness `2025-01` is not one of 2026-08, 2026-09",
+        ),
+    ];
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    for (flag, field, value, sentence) in cases {
+        let preview = assert_cmd::Command::cargo_bin("agentws")
+            .unwrap()
+            .args(["preview", &format!("--{flag}"), value])
+            .arg(&root)
+            .output()
+            .unwrap();
+        assert_eq!(preview.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&preview.stderr),
+            format!("error: {sentence}\n")
+        );
+
+        let answer = client.call(
+            "agentws/previewPrompt",
+            json!({"uri": uri(&root), "context": {field: value}}),
+        );
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        assert_eq!(answer["error"]["message"], sentence);
+
+        // Runs take no harness (the normalizer has one behaviour).
+        if field == "harness" {
+            continue;
+        }
+        let normalize = assert_cmd::Command::cargo_bin("agentws")
+            .unwrap()
+            .args(["normalize", &format!("--{flag}"), value])
+            .arg(&root)
+            .arg("notes.md")
+            .output()
+            .unwrap();
+        assert_eq!(normalize.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&normalize.stderr),
+            format!("error: the run context is refused (invalid-params: {sentence})\n")
+        );
+        let answer = client.call(
+            "agentws/runBegin",
+            json!({"project": root.display().to_string(), field: value}),
+        );
+        assert_eq!(answer["error"]["code"], -32002, "{answer}");
+        assert_eq!(answer["error"]["data"]["code"], "invalid-params");
+        assert_eq!(answer["error"]["message"], sentence);
+    }
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// Tool names of a subagent's `tools:` are found in the comma form too (hover at the name's
+/// exact range), with the same text as in the list form.
+#[test]
+fn tool_hover_reads_every_tools_form() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let comma = ws(&root).join("subagents/comma.md");
+    let list = ws(&root).join("subagents/list.md");
+    std::fs::write(
+        &comma,
+        "---\ndescription: d\ntools: read_file, write_file\n---\n",
+    )
+    .unwrap();
+    std::fs::write(&list, "---\ndescription: d\ntools:\n  - write_file\n---\n").unwrap();
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let hover = |client: &mut Client, path: &Path, line: u32, character: u32| {
+        client.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}}),
+        )
+    };
+    let from_comma = hover(&mut client, &comma, 2, 20);
+    assert_eq!(
+        from_comma["range"],
+        json!({"start": {"line": 2, "character": 18}, "end": {"line": 2, "character": 28}})
+    );
+    let from_list = hover(&mut client, &list, 3, 6);
+    assert!(!from_comma["contents"]["value"].as_str().unwrap().is_empty());
+    assert_eq!(from_comma["contents"], from_list["contents"]);
+    assert_eq!(client.shutdown(), 0);
+}

@@ -5,7 +5,7 @@
 //! upper bound first rules out the common case (a short MEMORY.md) without rendering anything.
 
 use crate::base::{Diagnostic, TextRange};
-use crate::prompt::date::Date;
+use crate::prompt::Date;
 use crate::prompt::{estimate_tokens, render, PreviewContext};
 use crate::rules::workspace::WS012;
 use crate::workspace::{FileKind, Tree, Workspace};

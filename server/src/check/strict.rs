@@ -11,17 +11,9 @@ use crate::base::{Diagnostic, FileEdit, FileSet, Fix, TextRange};
 use crate::rules::strict as rules;
 use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Value};
+use crate::workspace::keys;
 use crate::workspace::skill::SkillDoc;
 
-/// Keys the open specification allows in the frontmatter.
-pub const ALLOWED_KEYS: &[&str] = &[
-    "name",
-    "description",
-    "license",
-    "compatibility",
-    "metadata",
-    "allowed-tools",
-];
 pub const NAME_MAX: usize = 64;
 pub const DESCRIPTION_MAX: usize = 1024;
 pub const COMPATIBILITY_MAX: usize = 500;
@@ -166,7 +158,7 @@ pub fn check_skill(
                     ),
                 ));
             }
-            key if !ALLOWED_KEYS.contains(&key) => out.push(rules::ST007.at(
+            key if !keys::skill(key).is_some_and(|k| k.strict) => out.push(rules::ST007.at(
                 path,
                 entry.key_range,
                 format!("`{key}` is not a key of the Agent Skills specification; move it under `metadata`"),

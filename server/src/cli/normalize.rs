@@ -33,11 +33,12 @@ pub struct RunFlags {
     /// Session id of the run (default: the agent name, as the runtime does).
     #[arg(long = "session", value_name = "ID")]
     pub session: Option<String>,
-    /// Isolation scope.
-    #[arg(long, value_parser = ["user", "session", "agent", "global"])]
+    /// Isolation scope: user, session, agent or global (checked by `context::session_context`,
+    /// as for preview and the language server).
+    #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,
-    /// Filesystem mode.
-    #[arg(long, value_parser = ["local", "sandbox"])]
+    /// Filesystem mode: local or sandbox.
+    #[arg(long, value_name = "MODE")]
     pub filesystem: Option<String>,
     /// Sandbox (container) workspace root, e.g. /workspace (Docker) or /home/user (E2B).
     #[arg(long = "sandbox-root", value_name = "R")]

@@ -14,7 +14,8 @@ use serde::Serialize;
 
 use super::project::{load, process_env};
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
-use crate::config::{FilesystemMode, HarnessVersion, Scope};
+use crate::config::Config;
+use crate::context::{session_context, ContextOverrides};
 use crate::prompt::{self, Date, PlanState, Preview, PreviewContext};
 use crate::workspace::Workspace;
 
@@ -26,17 +27,19 @@ pub struct ContextArgs {
     /// Session id of the call (default: the agent name, as the runtime does).
     #[arg(long = "session", value_name = "ID")]
     pub session: Option<String>,
-    /// Isolation scope (overrides agentws.toml).
-    #[arg(long, value_parser = PossibleValuesParser::new(["user", "session", "agent", "global"]))]
+    // Scope, filesystem and harness are checked by `context::session_context`, which words the
+    // refusal the same for the CLI, the language server and runs.
+    /// Isolation scope: user, session, agent or global (overrides agentws.toml).
+    #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,
-    /// Filesystem mode (overrides agentws.toml).
-    #[arg(long, value_parser = PossibleValuesParser::new(["local", "sandbox", "remote"]))]
+    /// Filesystem mode: local, sandbox or remote (overrides agentws.toml).
+    #[arg(long, value_name = "MODE")]
     pub filesystem: Option<String>,
     /// The sandbox client's workspace root (overrides agentws.toml).
     #[arg(long = "sandbox-root", value_name = "PATH")]
     pub sandbox_root: Option<String>,
-    /// Runtime version to model (overrides agentws.toml).
-    #[arg(long, value_parser = PossibleValuesParser::new(["2026-08", "2026-09"]))]
+    /// Runtime version to model: 2026-08 or 2026-09 (overrides agentws.toml).
+    #[arg(long, value_name = "VERSION")]
     pub harness: Option<String>,
     /// Plan-mode state of the session.
     #[arg(long, value_parser = PossibleValuesParser::new(["active", "recorded", "off"]))]
@@ -76,13 +79,13 @@ pub struct PreviewOptions {
     pub against_user: Option<String>,
     #[arg(long = "against-session", value_name = "ID", requires = "diff")]
     pub against_session: Option<String>,
-    #[arg(long = "against-scope", requires = "diff", value_parser = PossibleValuesParser::new(["user", "session", "agent", "global"]))]
+    #[arg(long = "against-scope", value_name = "SCOPE", requires = "diff")]
     pub against_scope: Option<String>,
-    #[arg(long = "against-filesystem", requires = "diff", value_parser = PossibleValuesParser::new(["local", "sandbox", "remote"]))]
+    #[arg(long = "against-filesystem", value_name = "MODE", requires = "diff")]
     pub against_filesystem: Option<String>,
     #[arg(long = "against-sandbox-root", value_name = "PATH", requires = "diff")]
     pub against_sandbox_root: Option<String>,
-    #[arg(long = "against-harness", requires = "diff", value_parser = PossibleValuesParser::new(["2026-08", "2026-09"]))]
+    #[arg(long = "against-harness", value_name = "VERSION", requires = "diff")]
     pub against_harness: Option<String>,
     #[arg(long = "against-plan", requires = "diff", value_parser = PossibleValuesParser::new(["active", "recorded", "off"]))]
     pub against_plan: Option<String>,
@@ -110,7 +113,10 @@ pub fn run(args: PreviewArgs) -> u8 {
     let loaded = load(&path, Arc::new(process_env()));
     let ws = &loaded.workspace;
     let base = PreviewContext::new(&ws.config, date, &os, &tmp_dir);
-    let left_ctx = apply(base.clone(), &args.context);
+    let left_ctx = match apply(base.clone(), &ws.config, &args.context) {
+        Ok(ctx) => ctx,
+        Err(code) => return code,
+    };
 
     if !args.diff {
         let preview = match render(ws, &left_ctx) {
@@ -146,7 +152,10 @@ pub fn run(args: PreviewArgs) -> u8 {
         eprintln!("error: --diff needs at least one --against-… flag naming what differs in the second context");
         return EXIT_USAGE;
     }
-    let right_ctx = apply(base, &right_args);
+    let right_ctx = match apply(base, &ws.config, &right_args) {
+        Ok(ctx) => ctx,
+        Err(code) => return code,
+    };
     let (left, right) = match (render(ws, &left_ctx), render(ws, &right_ctx)) {
         (Ok(l), Ok(r)) => (l, r),
         (Err(code), _) | (_, Err(code)) => return code,
@@ -189,29 +198,27 @@ fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, u8> {
 }
 
 /// The context the flags describe: `agentws.toml` values, each overridden by its flag.
-fn apply(mut ctx: PreviewContext, args: &ContextArgs) -> PreviewContext {
-    if let Some(user) = &args.user {
-        ctx.session.user_id = Some(user.clone());
-    }
-    if let Some(session) = &args.session {
-        ctx.session.session_id = Some(session.clone());
-    }
-    if let Some(scope) = args.scope.as_deref().and_then(Scope::parse) {
-        ctx.session.scope = scope;
-    }
-    if let Some(mode) = args.filesystem.as_deref().and_then(FilesystemMode::parse) {
-        ctx.session.filesystem = mode;
-    }
-    if let Some(root) = &args.sandbox_root {
-        ctx.session.sandbox_root = root.clone();
-    }
-    if let Some(harness) = args.harness.as_deref().and_then(HarnessVersion::parse) {
-        ctx.session.harness = harness;
-    }
+fn apply(
+    mut ctx: PreviewContext,
+    config: &Config,
+    args: &ContextArgs,
+) -> Result<PreviewContext, u8> {
+    let overrides = ContextOverrides {
+        user_id: args.user.as_deref(),
+        session_id: args.session.as_deref(),
+        scope: args.scope.as_deref(),
+        filesystem: args.filesystem.as_deref(),
+        sandbox_root: args.sandbox_root.as_deref(),
+        harness: args.harness.as_deref(),
+    };
+    ctx.session = session_context(config, &overrides).map_err(|err| {
+        eprintln!("error: {err}");
+        EXIT_USAGE
+    })?;
     if let Some(plan) = args.plan.as_deref().and_then(PlanState::parse) {
         ctx.plan = plan;
     }
-    ctx
+    Ok(ctx)
 }
 
 /// `user=alice session=s1 scope=user filesystem=local harness=2026-09`.

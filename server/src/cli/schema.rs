@@ -94,6 +94,109 @@ and replaced by the default, so one typo never hides the rest. \
     out
 }
 
+/// docs/workspace-files.md: the keys a SKILL.md, a subagent spec and tools.json take, with type,
+/// default and what the runtime does with each, from the tables the parsers, the language server
+/// and the strict profile use (`workspace::keys`, `workspace::tools_schema`).
+pub fn workspace_files_markdown() -> String {
+    use crate::workspace::keys::{self, KeySpec};
+    use crate::workspace::tools_schema::{self, ToolsKey};
+    let cell = |text: &str| text.replace('|', "\\|").replace('\n', " ");
+    let default = |d: Option<&str>| d.unwrap_or("—").to_string();
+    let name = |k: &KeySpec| match k.alias_of {
+        Some(of) => format!("`{}` (read when `{of}` is absent)", k.name),
+        None => format!("`{}`", k.name),
+    };
+    let frontmatter_table = |rows: &[KeySpec], strict: bool| {
+        let mut out = String::from("| key | type | required | default | what the runtime does |");
+        out.push_str(if strict { " strict profile |\n" } else { "\n" });
+        out.push_str(if strict {
+            "|---|---|---|---|---|---|\n"
+        } else {
+            "|---|---|---|---|---|\n"
+        });
+        for k in rows {
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} |",
+                name(k),
+                cell(&k.ty.describe()),
+                if k.required { "yes" } else { "no" },
+                default(k.default),
+                cell(k.runtime)
+            ));
+            if strict {
+                out.push_str(if k.strict {
+                    " accepted |"
+                } else {
+                    " reported (ST007) |"
+                });
+            }
+            out.push('\n');
+        }
+        out
+    };
+    let details = |rows: &[KeySpec], prefix: &str| {
+        let mut out = String::new();
+        for k in rows {
+            out.push_str(&format!("\n### `{prefix}{}`\n\n{}\n", k.name, k.hover));
+        }
+        out
+    };
+    let tools_table = |rows: &[&ToolsKey]| {
+        let mut out =
+            String::from("| key | type | default | what the runtime does |\n|---|---|---|---|\n");
+        for k in rows {
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} |\n",
+                k.name,
+                k.shape.describe(),
+                default(k.default),
+                cell(k.doc)
+            ));
+        }
+        out
+    };
+    let top: Vec<&ToolsKey> = tools_schema::TOP_LEVEL
+        .iter()
+        .chain([&tools_schema::MCP_SERVERS])
+        .collect();
+    let server: Vec<&ToolsKey> = tools_schema::SERVER.iter().collect();
+    format!(
+        "# Workspace files: `SKILL.md`, subagent specs, `tools.json`\n\n\
+<!-- Generated from the key tables (server/src/workspace/keys.rs, server/src/workspace/tools_schema.rs) by \
+`agentws::cli::schema::workspace_files_markdown`.\n     \
+Do not edit: run `UPDATE_DOCS=1 cargo test -p agentws --lib workspace_files_doc` to regenerate. -->\n\n\
+Which keys each workspace file takes and what the AgentScope Harness runtime does with them. The same \
+tables drive the parsers, the editor's completion and hover, and the strict profile. What the runtime \
+does when a file is malformed is in [rules.md](rules.md); where each file is read from is in \
+[architecture.md](architecture.md) and [preview.md](preview.md).\n\n\
+## `SKILL.md` frontmatter\n\n\
+`skills/<name>/SKILL.md` starts with a YAML block between `---` lines, read with YAML 1.1 typing \
+(`yes`, `1.0` and `2024-01-01` are not strings). Every key, listed here or not, is kept as metadata in \
+YAML order and rendered into the prompt; only `name` and `description` change what the runtime does. \
+The strict profile (`agentws check --profile strict`, or the editor setting `profile`) follows the \
+Agent Skills open specification and reports any other key.\n\n{}{}\n\
+## Subagent spec frontmatter (`subagents/<id>.md`)\n\n\
+The agent id is the file name without `.md`; a `name:` key is ignored. The frontmatter is read with \
+Jackson YAML; values are read as text and trimmed unless the type says otherwise. Keys not listed \
+here are ignored by the runtime (reported as SA016). The body is the subagent's system prompt unless \
+`workspace.path` is set. The strict profile does not check subagent specs.\n\n{}{}\n\
+### Keys under `workspace:`\n\n{}{}\n\
+## `tools.json`\n\n\
+Read once when the agent is built, after `${{NAME}}` is replaced from the process environment: strict \
+JSON (no comments, no trailing commas); unknown keys are ignored. A type mismatch anywhere makes the runtime ignore the whole file. See \
+[tools-json.md](tools-json.md) for how `allow` and `deny` combine.\n\n{}\n\
+### Keys of one server under `mcpServers`\n\n{}",
+        frontmatter_table(keys::SKILL, true),
+        details(keys::SKILL, ""),
+        frontmatter_table(keys::SUBAGENT, false),
+        details(keys::SUBAGENT, ""),
+        frontmatter_table(keys::SUBAGENT_WORKSPACE, false),
+        details(keys::SUBAGENT_WORKSPACE, "workspace."),
+        tools_table(&top),
+        tools_table(&server),
+    )
+}
+
 fn type_text(ty: crate::config::schema::KeyType) -> String {
     use crate::config::schema::KeyType;
     match ty {
@@ -134,6 +237,41 @@ mod tests {
             "docs/configuration.md is out of date with config::schema::KEYS; regenerate it with\n    \
              UPDATE_DOCS=1 cargo test -p agentws --lib configuration_doc"
         );
+    }
+
+    /// docs/workspace-files.md must be what the key tables generate. `UPDATE_DOCS=1` rewrites it.
+    #[test]
+    fn workspace_files_doc_is_generated_from_the_key_tables() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/workspace-files.md");
+        let expected = workspace_files_markdown();
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            std::fs::write(&path, &expected).unwrap();
+        }
+        let actual = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            actual == expected,
+            "docs/workspace-files.md is out of date with workspace::keys / tools_schema; regenerate it with\n    \
+             UPDATE_DOCS=1 cargo test -p agentws --lib workspace_files_doc"
+        );
+        // Every key of every table is documented.
+        for key in crate::workspace::keys::SKILL
+            .iter()
+            .chain(crate::workspace::keys::SUBAGENT)
+        {
+            assert!(
+                expected.contains(&format!("| `{}`", key.name)),
+                "{}",
+                key.name
+            );
+        }
+        for key in crate::workspace::tools_schema::SERVER {
+            assert!(
+                expected.contains(&format!("| `{}` |", key.name)),
+                "{}",
+                key.name
+            );
+        }
     }
 
     /// Every key's documented example is accepted by the loader as it stands: no diagnostic.

@@ -14,6 +14,9 @@ use serde::Serialize;
 use crate::config::{Config, FilesystemMode, HarnessVersion, Scope};
 use crate::syntax::java;
 
+pub mod overrides;
+pub use overrides::{session_context, ContextOverrides};
+
 /// Names the workspace layout reserves at its top level; an id equal to one of them would make its
 /// namespace folder collide with shared workspace content.
 pub const RESERVED_TOP_LEVEL_NAMES: &[&str] = &[
@@ -61,7 +64,7 @@ impl SessionContext {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextError {
-    /// `invalid-id`, `no-session-id`, `invalid-sandbox-root`.
+    /// `invalid-id`, `no-session-id`, `invalid-sandbox-root`, `invalid-params`.
     pub code: &'static str,
     pub message: String,
 }

@@ -2,10 +2,11 @@
 //! actions, rename. Read-only: every function takes a `View` and returns LSP values; nothing here
 //! mutates state or awaits.
 //!
-//! Positions inside frontmatter come from a small line scanner (`scan_frontmatter`): top-level
-//! `key: value` lines and `- item` entries of block lists, with byte ranges. It is an editor-side
-//! index for navigation only; what the runtime accepts is decided by the workspace parsers and
-//! reported by the diagnostics.
+//! Names that refer to something (a skill's `name`, a subagent's `skills:` and `tools:` entries in
+//! any form the runtime accepts: YAML list, flow list, comma string) are found, navigated and
+//! renamed at the ranges the workspace parsers recorded. A small line scanner
+//! (`scan_frontmatter`) remains for what a half-typed buffer needs: which key the cursor is under
+//! for completion, key hovers and document symbols.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,46 +21,17 @@ use crate::config::schema as config_schema;
 use crate::context::{effective_root, SessionContext};
 use crate::syntax::java;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
+use crate::workspace::keys::{self, KeySpec};
 use crate::workspace::resolution::{self, Outcome};
+use crate::workspace::skill::SkillDoc;
 use crate::workspace::tools::TRANSPORT_NAMES;
 use crate::workspace::{tools_schema, FileKind, Workspace};
 
-/// Frontmatter keys of a SKILL.md, with what the runtime does with them.
-pub const SKILL_KEYS: &[(&str, &str)] = &[
-    ("name", "Skill name (required). The runtime drops the skill when `name` is missing or blank; it is the name the prompt lists and `skills:` entries refer to."),
-    ("description", "What the skill does (required). Listed in the prompt's skill section; a missing or blank description drops the skill."),
-    ("license", "License of the skill (Agent Skills specification). Kept as metadata; the runtime does not use it."),
-    ("compatibility", "Environment requirements (Agent Skills specification, 1–500 characters). Kept as metadata."),
-    ("metadata", "A map of string to string (Agent Skills specification). Kept as metadata."),
-    ("allowed-tools", "Space-separated tools the skill may use (Agent Skills specification). The runtime does not enforce it."),
-];
-
-/// Frontmatter keys of a subagent spec (harness-spec §3.2).
-pub const SUBAGENT_KEYS: &[(&str, &str)] = &[
-    ("description", "Required. Missing or blank: the runtime logs a warning and drops the declaration."),
-    ("workspace", "Map with `mode` (`isolated` default, or `shared`) and `path`. A non-map value is silently ignored."),
-    ("model", "Model for the subagent, e.g. `qwen3-max`; unresolvable at spawn: warning, the parent's model is used."),
-    ("steps", "Maximum reasoning steps (integer part of a YAML number), default 10; a non-number is silently ignored."),
-    ("maxIters", "Deprecated alias of `steps`, used only when `steps` is not a number."),
-    ("temperature", "Number or numeric string; unparsable: warning, inherited."),
-    ("top_p", "Number or numeric string; unparsable: warning, inherited."),
-    ("variant", "Stored, not used by the runtime."),
-    ("mode", "`primary`, `subagent` or `all` (default). `primary` hides the subagent from the prompt's agent list; other values: warning, `all`."),
-    ("hidden", "`true` hides the subagent from the prompt's agent list (only `true`, any case, is true)."),
-    ("expose_to_user", "Tri-state boolean; unset by default."),
-    ("tools", "Tools the subagent may use (list or comma string). Empty: inherits all tools."),
-    ("skills", "Skills the subagent may use (list or comma string), by skill name. Empty: all skills."),
-];
-
-/// One scanned frontmatter entry.
+/// One top-level key of a frontmatter being typed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FmEntry {
     pub key: String,
     pub key_range: TextRange,
-    /// Inline scalar value (quotes stripped), when present.
-    pub value: Option<(String, TextRange)>,
-    /// `- item` entries of a block list (or `[a, b]` items) under the key.
-    pub items: Vec<(String, TextRange)>,
 }
 
 /// The frontmatter block (between the opening and closing `---` lines), if any.
@@ -79,80 +51,29 @@ pub fn frontmatter_range(text: &str) -> Option<TextRange> {
     Some(TextRange::new(start, text.len()))
 }
 
-fn unquote(value: &str, start: usize) -> (String, TextRange) {
-    let trimmed = value.trim();
-    let lead = value.len() - value.trim_start().len();
-    let mut s = trimmed;
-    let mut begin = start + lead;
-    if s.len() >= 2
-        && ((s.starts_with('"') && s.ends_with('"')) || (s.starts_with('\'') && s.ends_with('\'')))
-    {
-        s = &s[1..s.len() - 1];
-        begin += 1;
-    }
-    (s.to_string(), TextRange::new(begin, begin + s.len()))
-}
-
-/// Top-level keys, their inline values and list items.
+/// Top-level `key:` lines of the frontmatter, also while the YAML is half-typed and does not
+/// parse (completion needs the key the cursor is under then).
 pub fn scan_frontmatter(text: &str) -> Vec<FmEntry> {
     let Some(block) = frontmatter_range(text) else {
         return Vec::new();
     };
-    let mut entries: Vec<FmEntry> = Vec::new();
+    let mut entries = Vec::new();
     let mut offset = block.start;
     for line in text[block.start..block.end].split_inclusive('\n') {
         let line_start = offset;
         offset += line.len();
         let content = line.trim_end_matches(['\n', '\r']);
-        if content.trim().is_empty() || content.trim_start().starts_with('#') {
-            continue;
-        }
-        let indented = content.starts_with(' ') || content.starts_with('\t');
-        let trimmed = content.trim_start();
-        if let Some(rest) = trimmed
-            .strip_prefix("- ")
-            .or((trimmed == "-").then_some(""))
-        {
-            if let Some(entry) = entries.last_mut() {
-                let at = line_start + (content.len() - trimmed.len()) + 2;
-                let (value, range) = unquote(rest, at.min(line_start + content.len()));
-                if !value.is_empty() {
-                    entry.items.push((value, range));
-                }
-            }
-            continue;
-        }
-        if indented {
+        let skipped = content.trim().is_empty() || content.starts_with([' ', '\t', '#', '-']);
+        if skipped {
             continue;
         }
         let Some(colon) = content.find(':') else {
             continue;
         };
-        let key = content[..colon].trim().to_string();
-        let value_text = &content[colon + 1..];
-        let value_start = line_start + colon + 1;
-        let mut entry = FmEntry {
-            key,
+        entries.push(FmEntry {
+            key: content[..colon].trim().to_string(),
             key_range: TextRange::new(line_start, line_start + colon),
-            value: None,
-            items: Vec::new(),
-        };
-        let trimmed_value = value_text.trim();
-        if trimmed_value.starts_with('[') && trimmed_value.ends_with(']') {
-            let inner_start = value_start + value_text.find('[').unwrap_or(0) + 1;
-            let inner = &trimmed_value[1..trimmed_value.len() - 1];
-            let mut at = inner_start;
-            for part in inner.split(',') {
-                let (value, range) = unquote(part, at);
-                if !value.is_empty() {
-                    entry.items.push((value, range));
-                }
-                at += part.len() + 1;
-            }
-        } else if !trimmed_value.is_empty() {
-            entry.value = Some(unquote(value_text, value_start));
-        }
-        entries.push(entry);
+        });
     }
     entries
 }
@@ -167,12 +88,12 @@ fn kind_of(view: &View, path: &Path) -> Option<FileKind> {
     })
 }
 
-/// Keys a file kind's editor features know, with their documentation: frontmatter keys here,
-/// agentws.toml and tools.json keys from the tables their loaders use.
+/// Keys a file kind's editor features know, with their documentation, from the tables the
+/// parsers and loaders use.
 fn keys_for(kind: FileKind) -> Vec<(&'static str, &'static str)> {
     match kind {
-        FileKind::Skill => SKILL_KEYS.to_vec(),
-        FileKind::Subagent => SUBAGENT_KEYS.to_vec(),
+        FileKind::Skill => keys::SKILL.iter().map(|k| (k.name, k.hover)).collect(),
+        FileKind::Subagent => keys::SUBAGENT.iter().map(|k| (k.name, k.hover)).collect(),
         FileKind::Config => config_schema::KEYS
             .iter()
             .map(|k| (k.name, k.doc))
@@ -180,11 +101,29 @@ fn keys_for(kind: FileKind) -> Vec<(&'static str, &'static str)> {
             .collect(),
         FileKind::ToolsJson => tools_schema::TOP_LEVEL
             .iter()
+            .chain([&tools_schema::MCP_SERVERS])
             .chain(tools_schema::SERVER)
-            .map(|(name, _, doc)| (*name, *doc))
+            .map(|k| (k.name, k.doc))
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// What a frontmatter key's completion inserts: the table's text (`key: `, or the start of a map
+/// or list) on an otherwise empty line; only its first line when the line is indented; the bare
+/// key when text follows the cursor (it may be the rest of a key being retyped).
+fn key_insert_text(spec: &KeySpec, before: &str, rest_blank: bool) -> Option<String> {
+    if !rest_blank {
+        return None;
+    }
+    let first_line = spec.insert.lines().next().unwrap_or(spec.name);
+    let text = if before.starts_with([' ', '\t']) {
+        // The table's continuation lines are indented for a top-level key.
+        first_line.to_string()
+    } else {
+        spec.insert.to_string()
+    };
+    Some(text)
 }
 
 /// Skill names of the snapshot (loaded skills first, in path order, deduplicated).
@@ -192,7 +131,7 @@ fn skill_names(view: &View) -> Vec<(String, PathBuf)> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for skill in &view.workspace.skills {
-        let name = skill_name(view, skill);
+        let name = skill_name(skill);
         if seen.insert(name.clone()) {
             out.push((name, skill.path.clone()));
         }
@@ -200,16 +139,74 @@ fn skill_names(view: &View) -> Vec<(String, PathBuf)> {
     out
 }
 
-/// The name a skill is referred to by: the parsed `name`, else the scanned one, else its folder.
-fn skill_name(view: &View, skill: &crate::workspace::skill::SkillDoc) -> String {
-    if let Some(name) = &skill.name {
-        return name.clone();
-    }
-    scan_frontmatter(text_of(view, &skill.path))
-        .into_iter()
-        .find(|e| e.key == "name")
-        .and_then(|e| e.value.map(|v| v.0))
+/// The name a skill is referred to by: its `name` as parsed (also when the runtime drops the
+/// skill for another reason), else its folder.
+fn skill_name(skill: &SkillDoc) -> String {
+    written_skill_name(skill)
+        .map(|(name, _)| name)
         .unwrap_or_else(|| skill.dir_name.clone())
+}
+
+/// A SKILL.md's `name` string as the parse read it, with the value's node range.
+fn written_skill_name(skill: &SkillDoc) -> Option<(String, TextRange)> {
+    if let (Some(name), Some(range)) = (&skill.name, skill.name_range) {
+        return Some((name.clone(), range));
+    }
+    let entry = skill.entry("name")?;
+    let name = entry.value.value.as_str()?;
+    Some((name.to_string(), entry.value.range))
+}
+
+/// The exact range of `name` inside the node written at `range`: the node itself for a plain
+/// scalar, inside the quotes of a quoted one, or where the name occurs once inside a node holding
+/// more (a comma string the parse could not split by offset). Falls back to the node.
+fn name_span(text: &str, range: TextRange, name: &str) -> TextRange {
+    let Some(written) = text.get(range.start..range.end) else {
+        return range;
+    };
+    if written == name {
+        return range;
+    }
+    let quoted = written.len() == name.len() + 2
+        && (written.starts_with('"') || written.starts_with('\''))
+        && written.ends_with(&written[..1])
+        && &written[1..written.len() - 1] == name;
+    if quoted {
+        return TextRange::new(range.start + 1, range.end - 1);
+    }
+    match written.match_indices(name).collect::<Vec<_>>().as_slice() {
+        [(at, _)] => TextRange::new(range.start + at, range.start + at + name.len()),
+        _ => range,
+    }
+}
+
+/// A subagent's `skills:` or `tools:` names as the parse read them (comma string or YAML list),
+/// each with the exact range of its text.
+fn subagent_names(view: &View, path: &Path, which: ListKey) -> Vec<(String, TextRange)> {
+    let Some(doc) = view.workspace.subagent(path) else {
+        return Vec::new();
+    };
+    let text = text_of(view, path);
+    let list = match which {
+        ListKey::Skills => &doc.skills,
+        ListKey::Tools => &doc.tools,
+    };
+    list.iter()
+        .map(|n| (n.value.clone(), name_span(text, n.range, &n.value)))
+        .collect()
+}
+
+#[derive(Clone, Copy)]
+enum ListKey {
+    Skills,
+    Tools,
+}
+
+/// The `skills:` name of the subagent at `path` under `offset`.
+fn skill_entry_at(view: &View, path: &Path, offset: usize) -> Option<(String, TextRange)> {
+    subagent_names(view, path, ListKey::Skills)
+        .into_iter()
+        .find(|(_, r)| r.start <= offset && offset <= r.end)
 }
 
 /// Tool names offered in `tools:` and tools.json `allow`/`deny`: what the runtime registers for
@@ -233,10 +230,8 @@ fn tool_origin(catalog: &ToolCatalog, name: &str) -> String {
 fn tool_at(view: &View, path: &Path, kind: FileKind, offset: usize) -> Option<(String, TextRange)> {
     let hit = |r: &TextRange| r.start <= offset && offset <= r.end;
     match kind {
-        FileKind::Subagent => scan_frontmatter(text_of(view, path))
+        FileKind::Subagent => subagent_names(view, path, ListKey::Tools)
             .into_iter()
-            .filter(|e| e.key == "tools")
-            .flat_map(|e| e.items)
             .find(|(_, r)| hit(r)),
         FileKind::ToolsJson => view
             .workspace
@@ -277,25 +272,29 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
             let current_key = scan_frontmatter(&text[..offset.max(block.start)])
                 .last()
                 .map(|e| e.key.clone());
+            let line_end = text[offset..]
+                .find(['\n', '\r'])
+                .map_or(text.len(), |i| offset + i);
+            let rest_blank = text[offset..line_end].trim().is_empty();
+            // Under `workspace:` of a subagent, the keys of that map.
+            let nested = kind == FileKind::Subagent
+                && before.starts_with([' ', '\t'])
+                && current_key.as_deref() == Some("workspace");
+            let table = match kind {
+                FileKind::Skill => keys::SKILL,
+                _ if nested => keys::SUBAGENT_WORKSPACE,
+                _ => keys::SUBAGENT,
+            };
             if !before.contains(':') && !before.trim_start().starts_with('-') {
-                if before.starts_with(' ') && current_key.as_deref() == Some("workspace") {
-                    return Some(vec![
-                        item(
-                            "mode",
-                            "`isolated` (default) or `shared`.",
-                            CompletionItemKind::PROPERTY,
-                        ),
-                        item(
-                            "path",
-                            "Folder of a shared workspace, relative to the main workspace.",
-                            CompletionItemKind::PROPERTY,
-                        ),
-                    ]);
-                }
                 return Some(
-                    keys_for(kind)
+                    table
                         .iter()
-                        .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                        .filter(|k| k.alias_of.is_none())
+                        .map(|k| CompletionItem {
+                            insert_text: key_insert_text(k, before, rest_blank),
+                            insert_text_format: Some(InsertTextFormat::PLAIN_TEXT),
+                            ..item(k.name, k.hover, CompletionItemKind::PROPERTY)
+                        })
                         .collect(),
                 );
             }
@@ -307,18 +306,6 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
                 .map(str::to_string)
                 .or(current_key)?;
             let values: Vec<CompletionItem> = match (kind, key.as_str()) {
-                (FileKind::Subagent, "mode") if before.starts_with(' ') => ["isolated", "shared"]
-                    .iter()
-                    .map(|v| item(v, "", CompletionItemKind::ENUM_MEMBER))
-                    .collect(),
-                (FileKind::Subagent, "mode") => ["primary", "subagent", "all"]
-                    .iter()
-                    .map(|v| item(v, "", CompletionItemKind::ENUM_MEMBER))
-                    .collect(),
-                (FileKind::Subagent, "hidden") => ["true", "false"]
-                    .iter()
-                    .map(|v| item(v, "", CompletionItemKind::VALUE))
-                    .collect(),
                 (FileKind::Subagent, "skills") => skill_names(view)
                     .iter()
                     .map(|(n, p)| {
@@ -333,7 +320,17 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
                     .iter()
                     .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION))
                     .collect(),
-                _ => Vec::new(),
+                _ => {
+                    let spec = table.iter().find(|k| k.name == key);
+                    let kind = match spec.map(|k| k.ty) {
+                        Some(keys::KeyType::Boolean) => CompletionItemKind::VALUE,
+                        _ => CompletionItemKind::ENUM_MEMBER,
+                    };
+                    spec.map_or(&[][..], |k| k.ty.values())
+                        .iter()
+                        .map(|v| item(v, "", kind))
+                        .collect()
+                }
             };
             Some(values)
         }
@@ -343,24 +340,15 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<Co
                 Some(
                     tools_schema::SERVER
                         .iter()
-                        .map(|(k, _, d)| item(k, d, CompletionItemKind::PROPERTY))
+                        .map(|k| item(k.name, k.doc, CompletionItemKind::PROPERTY))
                         .collect(),
                 )
             } else {
                 let mut items: Vec<CompletionItem> = tools_schema::TOP_LEVEL
                     .iter()
-                    .map(|(k, _, d)| (*k, *d))
-                    .chain([(
-                        "mcpServers",
-                        "MCP servers by name, registered at build time.",
-                    )])
-                    .chain(
-                        tools_schema::SERVER
-                            .iter()
-                            .take(1)
-                            .map(|(k, _, d)| (*k, *d)),
-                    )
-                    .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                    .chain([&tools_schema::MCP_SERVERS])
+                    .chain(tools_schema::SERVER.iter().take(1))
+                    .map(|k| item(k.name, k.doc, CompletionItemKind::PROPERTY))
                     .collect();
                 items.extend(
                     TRANSPORT_NAMES
@@ -414,13 +402,11 @@ pub fn hover(view: &View, path: &Path, position: Position) -> Option<Hover> {
                 positions.range(entry.key_range),
             ));
         }
-        if kind == FileKind::Subagent && entry.key == "skills" {
-            for (name, range) in &entry.items {
-                if range.start <= offset && offset <= range.end {
-                    let message = skill_hover(view, name);
-                    return Some(markdown_hover(message, positions.range(*range)));
-                }
-            }
+    }
+    if kind == FileKind::Subagent {
+        if let Some((name, range)) = skill_entry_at(view, path, offset) {
+            let message = skill_hover(view, &name);
+            return Some(markdown_hover(message, positions.range(range)));
         }
     }
     None
@@ -529,11 +515,10 @@ fn location(view: &View, path: &Path, range: TextRange) -> Option<Location> {
     Some(Location::new(path_to_uri(path)?, positions.range(range)))
 }
 
-fn name_entry_range(view: &View, path: &Path) -> TextRange {
-    scan_frontmatter(text_of(view, path))
-        .into_iter()
-        .find(|e| e.key == "name")
-        .and_then(|e| e.value.map(|v| v.1))
+/// Where a SKILL.md's name is written (its start when it has none).
+fn name_entry_range(view: &View, skill: &SkillDoc) -> TextRange {
+    written_skill_name(skill)
+        .map(|(name, range)| name_span(text_of(view, &skill.path), range, &name))
         .unwrap_or_default()
 }
 
@@ -566,19 +551,13 @@ pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
     if kind != FileKind::Subagent {
         return None;
     }
-    let entry = scan_frontmatter(text)
-        .into_iter()
-        .find(|e| e.key == "skills")?;
-    let (name, _) = entry
-        .items
-        .iter()
-        .find(|(_, r)| r.start <= offset && offset <= r.end)?;
+    let (name, _) = skill_entry_at(view, path, offset)?;
     let targets: Vec<Location> = view
         .workspace
         .skills
         .iter()
-        .filter(|s| &skill_name(view, s) == name)
-        .filter_map(|s| location(view, &s.path, name_entry_range(view, &s.path)))
+        .filter(|s| skill_name(s) == name)
+        .filter_map(|s| location(view, &s.path, name_entry_range(view, s)))
         .collect();
     Some(targets)
 }
@@ -612,15 +591,9 @@ fn additional_context_targets(view: &View, text: &str, offset: usize) -> Vec<Loc
 fn skill_references(view: &View, name: &str) -> Vec<Location> {
     let mut out = Vec::new();
     for subagent in &view.workspace.subagents {
-        let text = text_of(view, &subagent.path);
-        for entry in scan_frontmatter(text)
-            .into_iter()
-            .filter(|e| e.key == "skills")
-        {
-            for (item, range) in entry.items {
-                if item == name {
-                    out.extend(location(view, &subagent.path, range));
-                }
+        for (item, range) in subagent_names(view, &subagent.path, ListKey::Skills) {
+            if item == name {
+                out.extend(location(view, &subagent.path, range));
             }
         }
     }
@@ -631,19 +604,13 @@ pub fn references(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
     match kind_of(view, path)? {
         FileKind::Skill => {
             let skill = view.workspace.skills.iter().find(|s| s.path == path)?;
-            Some(skill_references(view, &skill_name(view, skill)))
+            Some(skill_references(view, &skill_name(skill)))
         }
         FileKind::Subagent => {
             let text = text_of(view, path);
             let offset = TextPositions::new(text, view.encoding).offset(position);
-            let entry = scan_frontmatter(text)
-                .into_iter()
-                .find(|e| e.key == "skills")?;
-            let (name, _) = entry
-                .items
-                .iter()
-                .find(|(_, r)| r.start <= offset && offset <= r.end)?;
-            Some(skill_references(view, name))
+            let (name, _) = skill_entry_at(view, path, offset)?;
+            Some(skill_references(view, &name))
         }
         _ => None,
     }
@@ -787,12 +754,7 @@ pub fn workspace_symbols(view: &View, query: &str) -> Vec<WorkspaceSymbol> {
         }
     };
     for skill in &view.workspace.skills {
-        push(
-            skill_name(view, skill),
-            SymbolKind::MODULE,
-            &skill.path,
-            "skill",
-        );
+        push(skill_name(skill), SymbolKind::MODULE, &skill.path, "skill");
     }
     for subagent in &view.workspace.subagents {
         push(
@@ -821,7 +783,8 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
     let wanted = positions.text_range(range);
     let files = &view.workspace.files;
     let mut out = Vec::new();
-    for d in view.diagnostics.get(path).map(Vec::as_slice).unwrap_or(&[]) {
+    let diagnostics = view.diagnostics_of(path);
+    for d in &diagnostics {
         let touches = d.range.start <= wanted.end && wanted.start <= d.range.end;
         if !touches {
             continue;
@@ -849,7 +812,7 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
         .filter(|t| !t.allow.is_empty())
     {
         let catalog = ToolCatalog::for_workspace(&view.workspace);
-        for d in view.diagnostics.get(path).map(Vec::as_slice).unwrap_or(&[]) {
+        for d in &diagnostics {
             let touches = d.range.start <= wanted.end && wanted.start <= d.range.end;
             if d.code != "XR002" || !touches || d.range.end > text.len() {
                 continue;
@@ -915,10 +878,9 @@ fn skill_name_at(view: &View, path: &Path, position: Position) -> Option<(String
     }
     let text = text_of(view, path);
     let offset = TextPositions::new(text, view.encoding).offset(position);
-    let entry = scan_frontmatter(text)
-        .into_iter()
-        .find(|e| e.key == "name")?;
-    let (name, range) = entry.value?;
+    let skill = view.workspace.skill(path)?;
+    let (name, node) = written_skill_name(skill)?;
+    let range = name_span(text, node, &name);
     (range.start <= offset && offset <= range.end).then_some((name, range))
 }
 
@@ -992,18 +954,22 @@ pub fn rename(
         new_text: new_name.to_string(),
     }];
     for subagent in &view.workspace.subagents {
-        for entry in scan_frontmatter(text_of(view, &subagent.path))
-            .into_iter()
-            .filter(|e| e.key == "skills")
-        {
-            for (item, item_range) in entry.items {
-                if item == old {
-                    edits.push(FileEdit {
-                        path: subagent.path.clone(),
-                        range: item_range,
-                        new_text: new_name.to_string(),
-                    });
+        for (item, item_range) in subagent_names(view, &subagent.path, ListKey::Skills) {
+            if item == old {
+                // A name the parse could not pin down (inside a quoted string with escapes that
+                // holds more names) must not be replaced with the whole string around it.
+                let written = text_of(view, &subagent.path).get(item_range.start..item_range.end);
+                if written != Some(old.as_str()) {
+                    return Err(invalid_params(format!(
+                        "`{}` lists `{old}` inside a quoted string with escapes; rename that entry by hand",
+                        subagent.path.display()
+                    )));
                 }
+                edits.push(FileEdit {
+                    path: subagent.path.clone(),
+                    range: item_range,
+                    new_text: new_name.to_string(),
+                });
             }
         }
     }
@@ -1108,26 +1074,32 @@ mod tests {
     }
 
     #[test]
-    fn scans_keys_values_and_list_items_with_ranges() {
-        let text = "---\nname: \"pdf\"\nskills:\n  - alpha\n  - 'beta'\ntools: [a, b]\n---\nbody\n";
+    fn name_spans_cover_the_name_only() {
+        fn span<'a>(text: &'a str, name: &str) -> &'a str {
+            let r = name_span(text, TextRange::new(0, text.len()), name);
+            &text[r.start..r.end]
+        }
+        assert_eq!(span("pdf", "pdf"), "pdf");
+        assert_eq!(span("'pdf'", "pdf"), "pdf");
+        assert_eq!(span("\"pdf\"", "pdf"), "pdf");
+        // One occurrence inside a string the parse could not split by offset.
+        assert_eq!(span("\"a\\tb, pdf\"", "pdf"), "pdf");
+        // Two: the node, which the rename refuses to replace.
+        assert_eq!(span("\"pdf-x\\t, pdf\"", "pdf"), "\"pdf-x\\t, pdf\"");
+    }
+
+    #[test]
+    fn scans_top_level_keys_of_a_half_typed_frontmatter() {
+        let text =
+            "---\nname: \"pdf\"\nskills:\n  - alpha\n# note\n- x\ntools: [a\nmod\n---\nbody\n";
         let entries = scan_frontmatter(text);
-        assert_eq!(entries.len(), 3);
-        let (name, range) = entries[0].value.clone().unwrap();
-        assert_eq!(
-            (name.as_str(), &text[range.start..range.end]),
-            ("pdf", "pdf")
-        );
-        let items: Vec<&str> = entries[1]
-            .items
+        let keys: Vec<(&str, &str)> = entries
             .iter()
-            .map(|(_, r)| &text[r.start..r.end])
+            .map(|e| (e.key.as_str(), &text[e.key_range.start..e.key_range.end]))
             .collect();
-        assert_eq!(items, vec!["alpha", "beta"]);
-        let tools: Vec<&str> = entries[2].items.iter().map(|(v, _)| v.as_str()).collect();
-        assert_eq!(tools, vec!["a", "b"]);
         assert_eq!(
-            &text[entries[2].items[1].1.start..entries[2].items[1].1.end],
-            "b"
+            keys,
+            vec![("name", "name"), ("skills", "skills"), ("tools", "tools")]
         );
     }
 }

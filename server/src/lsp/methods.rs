@@ -14,8 +14,8 @@ use tower_lsp_server::ls_types::Uri;
 
 use super::convert::{path_to_uri, uri_to_path};
 use super::server::{guarded, invalid_params, Backend, View};
-use crate::config::{Config, FilesystemMode, HarnessVersion, Scope};
-use crate::context::SessionContext;
+use crate::config::Config;
+use crate::context::{session_context, ContextOverrides, SessionContext};
 use crate::paths::{
     load_project, refuse_config_errors, NormalizeParams, Refusal, RefusalCode, RunEndParams,
     RunParams, RunRegistry,
@@ -62,30 +62,15 @@ pub struct ContextParams {
 impl ContextParams {
     /// The session context under `config` with these overrides.
     pub fn session(&self, config: &Config) -> Result<SessionContext> {
-        let mut ctx = SessionContext::from_config(config);
-        ctx.user_id = self.user_id.clone();
-        ctx.session_id = self.session_id.clone();
-        if let Some(s) = &self.scope {
-            ctx.scope = Scope::parse(s).ok_or_else(|| {
-                invalid_params(format!(
-                    "unknown scope `{s}` (user, session, agent, global)"
-                ))
-            })?;
-        }
-        if let Some(s) = &self.filesystem {
-            ctx.filesystem = FilesystemMode::parse(s).ok_or_else(|| {
-                invalid_params(format!("unknown filesystem `{s}` (local, sandbox, remote)"))
-            })?;
-        }
-        if let Some(s) = &self.sandbox_root {
-            ctx.sandbox_root = s.clone();
-        }
-        if let Some(s) = &self.harness {
-            ctx.harness = HarnessVersion::parse(s).ok_or_else(|| {
-                invalid_params(format!("unknown harness `{s}` (2026-08, 2026-09)"))
-            })?;
-        }
-        Ok(ctx)
+        let overrides = ContextOverrides {
+            user_id: self.user_id.as_deref(),
+            session_id: self.session_id.as_deref(),
+            scope: self.scope.as_deref(),
+            filesystem: self.filesystem.as_deref(),
+            sandbox_root: self.sandbox_root.as_deref(),
+            harness: self.harness.as_deref(),
+        };
+        session_context(config, &overrides).map_err(|err| invalid_params(err.message))
     }
 }
 
@@ -371,7 +356,7 @@ pub fn file_status(
             "scope": config.scope.as_str(),
             "filesystem": config.filesystem.mode.as_str(),
         },
-        "diagnostics": view.diagnostics.get(path).map(Vec::len).unwrap_or(0),
+        "diagnostics": view.diagnostics_of(path).len(),
     })
 }
 

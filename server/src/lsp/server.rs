@@ -23,6 +23,8 @@ use super::convert::{self, path_to_uri, uri_to_path, TextPositions, DEFAULT_RULE
 use super::features;
 use super::state::{DiagnosticsByFile, OpenDoc, State};
 use crate::base::{Diagnostic, Encoding, Env};
+use crate::check::CheckOptions;
+use crate::rules::Profile;
 use crate::workspace::Workspace;
 
 /// What was negotiated with the client and configured by it.
@@ -39,6 +41,8 @@ pub struct Settings {
     /// Testing hook: `agentws/fileStatus` on a file named `__panic__` panics.
     pub test_panic: bool,
     pub rules_doc_url: String,
+    /// The rule profile the client asked for (`profile`: `harness` or `strict`).
+    pub profile: Profile,
 }
 
 impl Default for Settings {
@@ -53,6 +57,20 @@ impl Default for Settings {
             debounce: Duration::from_millis(DEFAULT_DEBOUNCE_MS),
             test_panic: false,
             rules_doc_url: DEFAULT_RULES_DOC_URL.to_string(),
+            profile: Profile::Harness,
+        }
+    }
+}
+
+/// The profile named by a client setting (`"harness"` or `"strict"`, as `agentws check
+/// --profile` takes); `None` for anything else.
+fn profile_setting(value: &Value) -> Option<Profile> {
+    match value.get("profile")?.as_str()? {
+        "harness" => Some(Profile::Harness),
+        "strict" => Some(Profile::Strict),
+        other => {
+            tracing::warn!("unknown profile `{other}` (expected `harness` or `strict`); ignored");
+            None
         }
     }
 }
@@ -136,6 +154,13 @@ pub struct View {
     pub detached: bool,
     pub config_file: PathBuf,
     pub generation: u64,
+}
+
+impl View {
+    /// The diagnostics of `path` (under the profile the client set).
+    pub fn diagnostics_of(&self, path: &Path) -> Vec<Diagnostic> {
+        self.diagnostics.get(path).cloned().unwrap_or_default()
+    }
 }
 
 impl Backend {
@@ -232,9 +257,7 @@ impl Backend {
         view: &View,
         path: &Path,
     ) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
-        let Some(list) = view.diagnostics.get(path) else {
-            return Vec::new();
-        };
+        let list = view.diagnostics_of(path);
         let text = view.workspace.files.text(path);
         let positions = text.map(|t| TextPositions::new(t, view.encoding));
         list.iter()
@@ -275,14 +298,27 @@ impl Backend {
         }];
         if let Ok(values) = self.client.configuration(items).await {
             if let Some(value) = values.first() {
-                self.apply_settings(value);
+                self.apply_settings(value).await;
             }
         }
     }
 
-    fn apply_settings(&self, value: &Value) {
+    /// Applies the `agentws` configuration section; a changed profile re-checks every project
+    /// (and asks a pulling client to pull again).
+    async fn apply_settings(&self, value: &Value) {
         if let Some(ms) = value.get("debounceMs").and_then(Value::as_u64) {
             lock(&self.shared.settings).debounce = Duration::from_millis(ms.min(10_000));
+        }
+        let Some(profile) = profile_setting(value) else {
+            return;
+        };
+        let changed = {
+            let mut settings = lock(&self.shared.settings);
+            std::mem::replace(&mut settings.profile, profile) != profile
+        };
+        if changed {
+            lock(&self.shared.state).set_options(CheckOptions { profile });
+            self.refresh_after_config_change().await;
         }
     }
 
@@ -546,6 +582,9 @@ impl LanguageServer for Backend {
             if let Some(url) = options.get("rulesDocUrl").and_then(Value::as_str) {
                 settings.rules_doc_url = url.to_string();
             }
+            if let Some(profile) = profile_setting(&options) {
+                settings.profile = profile;
+            }
         }
         {
             let mut state = lock(&self.shared.state);
@@ -696,7 +735,7 @@ impl LanguageServer for Backend {
         if self.settings().configuration_support {
             self.fetch_configuration().await;
         } else if let Some(section) = params.settings.get("agentws") {
-            self.apply_settings(section);
+            self.apply_settings(section).await;
         }
     }
 

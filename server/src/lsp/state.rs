@@ -46,6 +46,8 @@ pub struct Project {
     walk_problems: Vec<Diagnostic>,
     /// The query database over `files`; `None` until the files are read.
     analysis: Option<Analysis>,
+    /// The profile the diagnostics are computed for (the client's `profile` setting).
+    options: CheckOptions,
     /// The file set changed in a way the database cannot take one source at a time.
     structure_changed: bool,
     /// Files whose content or version changed since the last refresh.
@@ -84,6 +86,7 @@ impl Project {
             shadowed: HashMap::new(),
             walk_problems: Vec::new(),
             analysis: None,
+            options: CheckOptions::default(),
             structure_changed: true,
             edited: BTreeSet::new(),
             unpublished: BTreeSet::new(),
@@ -138,7 +141,7 @@ impl Project {
             self.config.clone(),
             Arc::new(self.config_diagnostics.clone()),
             env.clone(),
-            CheckOptions::default(),
+            self.options,
             &self.files,
         ));
         self.structure_changed = false;
@@ -268,6 +271,15 @@ impl Project {
 
     pub fn is_dirty(&self) -> bool {
         self.analysis.is_none() || self.structure_changed || !self.edited.is_empty()
+    }
+
+    /// The profile the diagnostics are computed for; the files whose diagnostics it changes are
+    /// reported by the next refresh like any other change.
+    pub fn set_options(&mut self, options: CheckOptions) {
+        self.options = options;
+        if let Some(analysis) = &mut self.analysis {
+            analysis.set_options(options);
+        }
     }
 
     /// Marks the project for a re-read of its structure (e.g. after a change in a file it does
@@ -420,6 +432,8 @@ pub struct State {
     pub projects: Vec<Project>,
     pub open: HashMap<PathBuf, OpenDoc>,
     pub env: Arc<Env>,
+    /// The profile every project's diagnostics are computed for.
+    options: CheckOptions,
 }
 
 impl State {
@@ -428,6 +442,15 @@ impl State {
             projects: Vec::new(),
             open: HashMap::new(),
             env: Arc::new(env),
+            options: CheckOptions::default(),
+        }
+    }
+
+    /// The profile for every project, present and future.
+    pub fn set_options(&mut self, options: CheckOptions) {
+        self.options = options;
+        for project in &mut self.projects {
+            project.set_options(options);
         }
     }
 
@@ -435,7 +458,9 @@ impl State {
         if self.projects.iter().any(|p| p.root == root && !p.detached) {
             return;
         }
-        self.projects.push(Project::new(root, false));
+        let mut project = Project::new(root, false);
+        project.set_options(self.options);
+        self.projects.push(project);
     }
 
     pub fn remove_folder(&mut self, root: &Path) {
@@ -459,6 +484,7 @@ impl State {
         if self.project_of(&path).is_none() {
             let dir = path.parent().unwrap_or(Path::new("/")).to_path_buf();
             let mut project = Project::new(dir, true);
+            project.set_options(self.options);
             let found_root = project.config.project.clone();
             project.root = found_root;
             self.projects.push(project);

@@ -11,6 +11,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::check::{check_workspace, CheckOptions};
 use crate::prompt::{self, Date, PreviewContext};
+use crate::rules::Profile;
 
 const SKILL_NAMES: [&str; 6] = ["alpha", "beta", "gamma", "alpha", "Bad Name", "yes"];
 const KEYS: [&str; 4] = [
@@ -73,7 +74,8 @@ enum Edit {
 fn edit() -> impl Strategy<Value = Edit> {
     let index = 0usize..4;
     prop_oneof![
-        (index.clone(), "[a-z `]{0,12}").prop_map(|(i, s)| Edit::SkillBody(i, s)),
+        (index.clone(), "[a-z `]{0,12}|see scripts/run\\.py")
+            .prop_map(|(i, s)| Edit::SkillBody(i, s)),
         (index.clone(), "[a-z ]{0,12}").prop_map(|(i, s)| Edit::SkillDescription(i, s)),
         (index.clone(), 0usize..SKILL_NAMES.len()).prop_map(|(i, n)| Edit::SkillName(i, n)),
         index.clone().prop_map(Edit::SkillBreak),
@@ -287,7 +289,11 @@ fn disk_event(state: &mut State, path: &Path) {
 
 /// What `agentws check` reports for the current texts (disk with the open buffers over it), per
 /// file, with the walk's problems.
-fn fresh_check(root: &Path, open: &HashMap<PathBuf, OpenDoc>) -> (Workspace, DiagnosticsByFile) {
+fn fresh_check(
+    root: &Path,
+    open: &HashMap<PathBuf, OpenDoc>,
+    options: CheckOptions,
+) -> (Workspace, DiagnosticsByFile) {
     let found = crate::config::discover::find_project(root);
     let config = Arc::new(found.config);
     let mut discovered = crate::workspace::discover::discover(&config);
@@ -305,7 +311,7 @@ fn fresh_check(root: &Path, open: &HashMap<PathBuf, OpenDoc>) -> (Workspace, Dia
         Arc::new(Env::new()),
         None,
     );
-    let report = check_workspace(&ws, CheckOptions::default());
+    let report = check_workspace(&ws, options);
     let mut by_file = DiagnosticsByFile::new();
     for d in discovered.problems.iter().chain(&report.diagnostics) {
         by_file.entry(d.path.clone()).or_default().push(d.clone());
@@ -335,10 +341,11 @@ fn preview_text(ws: &Workspace, user: Option<&str>) -> String {
     }
 }
 
-fn run(edits: &[Edit]) {
+fn run(edits: &[Edit], options: CheckOptions) {
     let fx = Fixture::new();
     let env = Arc::new(Env::new());
     let mut state = State::new(Env::new());
+    state.set_options(options);
     state.add_folder(fx.root.clone());
     // What an editor shows: the last publication of every file.
     let mut shown: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
@@ -360,7 +367,7 @@ fn run(edits: &[Edit]) {
                 None => shown.remove(&path),
             };
         }
-        let (fresh, expected) = fresh_check(&fx.root, &open);
+        let (fresh, expected) = fresh_check(&fx.root, &open, options);
         assert_eq!(*diagnostics, expected, "step {step}: {edit:?}");
         assert_eq!(shown, expected, "published after step {step}: {edit:?}");
         for user in [None, Some("alice")] {
@@ -377,16 +384,24 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
     #[test]
     fn any_edit_sequence_leaves_what_a_fresh_check_and_preview_compute(
-        edits in proptest::collection::vec(edit(), 1..14)
+        edits in proptest::collection::vec(edit(), 1..14),
+        strict in any::<bool>(),
     ) {
-        run(&edits);
+        let profile = if strict { Profile::Strict } else { Profile::Harness };
+        run(&edits, CheckOptions { profile });
     }
 }
 
-/// Every edit kind once, in an order that exercises each against the others.
+/// Every edit kind once, in an order that exercises each against the others, in both profiles.
 #[test]
 fn each_edit_kind_in_turn() {
-    run(&[
+    for profile in [Profile::Harness, Profile::Strict] {
+        run(&every_edit_kind(), CheckOptions { profile });
+    }
+}
+
+fn every_edit_kind() -> Vec<Edit> {
+    vec![
         Edit::SkillBody(0, "more `execute`".into()),
         Edit::SkillDescription(0, "longer".into()),
         Edit::SkillName(1, 0),
@@ -404,5 +419,5 @@ fn each_edit_kind_in_turn() {
         Edit::Close(6),
         Edit::Config(true),
         Edit::SkillName(0, 2),
-    ]);
+    ]
 }

@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 use super::normalize::{DiskAccess, Normalized, Op, Refusal, RefusalCode, Run, RunOptions};
 use crate::base::{Diagnostic, Severity};
 use crate::config::discover::{absolute, find_project, Project};
-use crate::config::{Config, FilesystemMode, PathMode, Scope};
-use crate::context::SessionContext;
+use crate::config::{Config, PathMode};
+use crate::context::{session_context, ContextOverrides};
 
 /// `agentws/runBegin` parameters; every field is optional and overrides the project's
 /// `agentws.toml` when present. An unknown field is an error, not ignored: a misspelt `userID`
@@ -72,23 +72,16 @@ pub struct RunEndParams {
 
 /// Turns parameters and a project configuration into a bound run (no registry involved).
 pub fn bind(config: &Config, params: &RunParams, disk: DiskAccess) -> Result<Run, Refusal> {
-    let mut ctx = SessionContext::from_config(config);
-    ctx.user_id = params.user_id.clone();
-    ctx.session_id = params.session_id.clone();
-    if let Some(scope) = &params.scope {
-        ctx.scope = parse_param("scope", scope, Scope::parse, "user, session, agent, global")?;
-    }
-    if let Some(filesystem) = &params.filesystem {
-        ctx.filesystem = parse_param(
-            "filesystem",
-            filesystem,
-            FilesystemMode::parse,
-            "local, sandbox",
-        )?;
-    }
-    if let Some(root) = &params.sandbox_root {
-        ctx.sandbox_root = root.clone();
-    }
+    let overrides = ContextOverrides {
+        user_id: params.user_id.as_deref(),
+        session_id: params.session_id.as_deref(),
+        scope: params.scope.as_deref(),
+        filesystem: params.filesystem.as_deref(),
+        sandbox_root: params.sandbox_root.as_deref(),
+        harness: None,
+    };
+    let ctx = session_context(config, &overrides)
+        .map_err(|err| Refusal::new(RefusalCode::InvalidParams, err.message))?;
     let mut options = RunOptions::from_config(config);
     options.disk = disk;
     if let Some(mode) = &params.path_mode {

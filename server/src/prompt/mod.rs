@@ -2,14 +2,12 @@
 //! part came from and what it costs (harness-spec §5).
 //!
 //! - `texts`: the literal texts of Appendix A.
-//! - `date`: the JVM's `EEEE MMM d, yyyy` date in English.
 //! - `render`: the assembly of §5.1–5.8, §2.5 and §3.4 into a [`Preview`].
 //!
 //! Pure over a `workspace::Workspace` snapshot and a [`PreviewContext`]; never touches the disk,
 //! the clock or the environment (the front-ends pass date, OS and temp folder in). Depends on
 //! `base`, `syntax`, `config`, `context` and `workspace`; never on `check`, `paths` or front-ends.
 
-pub mod date;
 pub mod render;
 pub mod texts;
 
@@ -18,7 +16,8 @@ use serde::Serialize;
 use crate::config::Config;
 use crate::context::SessionContext;
 
-pub use date::Date;
+/// The date the prompt prints (`syntax::java::Date`, the JVM's `EEEE MMM d, yyyy`).
+pub use crate::syntax::java::Date;
 pub use render::render;
 
 /// Plan-mode state of the session (harness-spec §5.8).

@@ -194,15 +194,10 @@ pub fn intended_closing(text: &str, from: usize) -> Option<TextRange> {
     None
 }
 
+/// `range` narrowed to what `String.trim()` keeps of it.
 fn java_trimmed(text: &str, range: TextRange) -> TextRange {
-    let slice = &text[range.start..range.end];
-    let start = range.start + (slice.len() - slice.trim_start_matches(|c: char| c <= ' ').len());
-    let end = range.start + slice.trim_end_matches(|c: char| c <= ' ').len();
-    if start >= end {
-        TextRange::empty(start.min(range.end))
-    } else {
-        TextRange::new(start, end)
-    }
+    let kept = super::java::trim_bounds(&text[range.start..range.end]);
+    TextRange::new(range.start + kept.start, range.start + kept.end)
 }
 
 fn find(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {

@@ -10,6 +10,7 @@
 //!
 //! Knows nothing of skills or subagents: the callers decide what a value means.
 
+use super::java;
 use crate::base::TextRange;
 
 /// How scalars are typed.
@@ -1055,7 +1056,7 @@ fn jackson_float(s: &str) -> Option<Value> {
     let value: f64 = cleaned.parse().ok()?;
     value.is_finite().then(|| Value::Float {
         value,
-        java: java_double_to_string(value),
+        java: java::double_to_string(value),
     })
 }
 
@@ -1073,25 +1074,17 @@ fn yaml11_float(s: &str) -> Option<Value> {
         let mut val = 0.0;
         let mut bes = 1.0;
         for part in r.split(':').rev() {
-            val += java_parse_double(part)? * bes;
+            val += java::parse_double(part)? * bes;
             bes *= 60.0;
         }
         sign * val
     } else {
-        sign * java_parse_double(r)?
+        sign * java::parse_double(r)?
     };
     Some(Value::Float {
         value,
-        java: java_double_to_string(value),
+        java: java::double_to_string(value),
     })
-}
-
-/// `Double.parseDouble` for the texts the resolver lets through (`1.`, `.5`, `1e5`).
-fn java_parse_double(s: &str) -> Option<f64> {
-    if s.is_empty() || !s.bytes().any(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
 }
 
 fn big_from_digits(s: &str, base: u32) -> Option<Vec<u32>> {
@@ -1140,48 +1133,6 @@ fn big_to_string(limbs: &[u32], negative: bool) -> String {
         }
     }
     out
-}
-
-/// Java `Double.toString(d)` (shortest repr digits, JDK 19+).
-pub fn java_double_to_string(d: f64) -> String {
-    if d.is_nan() {
-        return "NaN".into();
-    }
-    if d.is_infinite() {
-        return if d > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if d == 0.0 {
-        return if d.is_sign_negative() { "-0.0" } else { "0.0" }.into();
-    }
-    let sci = format!("{:e}", d.abs());
-    let (mantissa, exp) = sci.split_once('e').expect("{:e} has an exponent");
-    let exp: i32 = exp.parse().expect("integer exponent");
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let sign = if d < 0.0 { "-" } else { "" };
-    let abs = d.abs();
-    if (1e-3..1e7).contains(&abs) {
-        let point = exp + 1; // digits before the decimal point
-        let (int_part, frac_part) = if point <= 0 {
-            (
-                "0".to_string(),
-                format!("{}{}", "0".repeat((-point) as usize), digits),
-            )
-        } else if point as usize >= digits.len() {
-            (
-                format!("{}{}", digits, "0".repeat(point as usize - digits.len())),
-                "0".to_string(),
-            )
-        } else {
-            (
-                digits[..point as usize].to_string(),
-                digits[point as usize..].to_string(),
-            )
-        };
-        format!("{sign}{int_part}.{frac_part}")
-    } else {
-        let frac = if digits.len() > 1 { &digits[1..] } else { "0" };
-        format!("{sign}{}.{frac}E{exp}", &digits[..1])
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1277,57 +1228,14 @@ fn parse_timestamp(s: &str) -> Option<Timestamp> {
     Some(ts)
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm); months
-/// outside 1..=12 roll over like Java's lenient Calendar.
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y0 = year + (month - 1).div_euclid(12);
-    let m = (month - 1).rem_euclid(12) + 1;
-    let y = if m <= 2 { y0 - 1 } else { y0 };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468 + (day - 1)
-}
-
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
-}
-
 fn yaml11_timestamp(s: &str) -> Option<Value> {
     let ts = parse_timestamp(s)?;
-    let seconds = days_from_civil(ts.year, ts.month, ts.day) * 86_400
+    let seconds = java::days_from_civil(ts.year, ts.month, ts.day) * 86_400
         + ts.hour * 3600
         + ts.minute * 60
         + ts.second
         - ts.offset * 60;
-    let days = seconds.div_euclid(86_400);
-    let rem = seconds.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    const WEEKDAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let java = format!(
-        "{} {} {:02} {:02}:{:02}:{:02} UTC {}",
-        WEEKDAYS[days.rem_euclid(7) as usize],
-        MONTHS[(m - 1) as usize],
-        d,
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        y
-    );
+    let java = java::util_date_utc(seconds);
     Some(Value::Date {
         source: s.to_string(),
         java,
@@ -1392,9 +1300,9 @@ pub fn fallback(text: &str, range: TextRange) -> Fallback {
 }
 
 fn fallback_line(line: &str, base: usize, out: &mut Fallback) {
-    if super::java::trim(line).is_empty()
+    if java::trim(line).is_empty()
         || line.starts_with([' ', '\t'])
-        || super::java::trim(line).starts_with('-')
+        || java::trim(line).starts_with('-')
     {
         return;
     }
@@ -1438,7 +1346,7 @@ fn fallback_line(line: &str, base: usize, out: &mut Fallback) {
     if value.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
         return;
     }
-    let value = super::java::trim(value);
+    let value = java::trim(value);
     if value.is_empty() {
         out.lost.push(LostKey {
             key: key.to_string(),
@@ -1795,22 +1703,6 @@ mod tests {
                     proptest::prop_assert!(e.value.range.end <= text.len());
                 }
             }
-        }
-    }
-
-    #[test]
-    fn java_doubles() {
-        for (d, s) in [
-            (1.0, "1.0"),
-            (100.0, "100.0"),
-            (1e7, "1.0E7"),
-            (9999999.0, "9999999.0"),
-            (0.001, "0.001"),
-            (0.00012, "1.2E-4"),
-            (-2.5e-10, "-2.5E-10"),
-            (123.456, "123.456"),
-        ] {
-            assert_eq!(java_double_to_string(d), s);
         }
     }
 }

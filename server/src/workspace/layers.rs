@@ -7,12 +7,12 @@
 //! on the OS directory order, these views sort (Java `String` order) and the renderer says so.
 //! Depends on `base`, `config`, `context` and the workspace documents; never on `prompt`.
 
-use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
 use crate::base::FileContent;
 use crate::config::{FilesystemMode, PathMode};
 use crate::context::EffectiveRoot;
+use crate::syntax::java;
 use crate::workspace::Workspace;
 
 /// What the local filesystem returns for an existing blank file (harness-spec §1.3).
@@ -350,11 +350,6 @@ pub fn join_rel(dir: &Path, rel: &str) -> PathBuf {
     path
 }
 
-/// Java `String.compareTo`: UTF-16 code unit order.
-pub fn java_cmp(a: &str, b: &str) -> Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
-}
-
 /// `/`-separated path of `path` below `dir`.
 fn rel_below(path: &Path, dir: &Path) -> Option<String> {
     let rel = path.strip_prefix(dir).ok()?;
@@ -391,7 +386,7 @@ pub fn knowledge_files(ws: &Workspace, root: &EffectiveRoot) -> Vec<String> {
             .files_under(&dir.join("knowledge"))
             .filter_map(|(p, _)| rel_below(p, dir))
             .collect();
-        rels.sort_by(|a, b| java_cmp(a, b));
+        rels.sort_by(|a, b| java::compare_to(a, b));
         rels
     };
     match root.filesystem {

@@ -6,6 +6,8 @@
 //! - `discover`: filling a file set from disk (the only module here that touches the disk).
 //! - `skill`, `subagent`, `tools`: one parsed workspace file each, as the runtime reads it, with
 //!   the diagnostics found while parsing.
+//! - `keys`: the one table of SKILL.md and subagent frontmatter keys (parser, editor features,
+//!   strict profile, docs/workspace-files.md).
 //! - `catalog`: the tool names the runtime registers for a configuration.
 //! - `models`: which subagent `model:` ids the runtime can resolve.
 //! - `layers`: per-context views (merged skills, subagents, the three-level file read).
@@ -16,6 +18,7 @@
 
 pub mod catalog;
 pub mod discover;
+pub mod keys;
 pub mod layers;
 pub mod layout;
 pub mod models;

@@ -24,7 +24,7 @@ use serde::Serialize;
 use crate::base::{FileContent, Severity, TextRange};
 use crate::config::FilesystemMode;
 use crate::context::{self, EffectiveRoot};
-use crate::workspace::layers::java_cmp;
+use crate::syntax::java;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
@@ -362,7 +362,7 @@ impl<'a> Resolver<'a> {
                 .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
                 .filter(|(rel, _)| rel.matches('/').count() == 1)
                 .collect();
-            layer3.sort_by(|a, b| java_cmp(a.0, b.0));
+            layer3.sort_by(|a, b| java::compare_to(a.0, b.0));
             for (_, doc) in layer3 {
                 if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
                     shared_scan
@@ -476,7 +476,7 @@ impl<'a> Resolver<'a> {
             .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
             .filter(|(rel, _)| !is_hidden_below_skills(rel))
             .collect();
-        glob.sort_by(|a, b| java_cmp(a.0, b.0));
+        glob.sort_by(|a, b| java::compare_to(a.0, b.0));
         for (_, doc) in glob {
             if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
                 overlay.put(
@@ -556,7 +556,7 @@ fn project_skill_glob(ws: &Workspace) -> Vec<(&str, &Arc<SkillDoc>)> {
             )
         })
         .collect();
-    glob.sort_by(|a, b| java_cmp(a.0, b.0));
+    glob.sort_by(|a, b| java::compare_to(a.0, b.0));
     glob
 }
 
@@ -569,7 +569,7 @@ fn subagent_glob<'w>(ws: &'w Workspace, tree: &Tree) -> Vec<&'w Arc<SubagentDoc>
         .filter_map(|d| below(&d.location.rel, "subagents").map(|rel| (rel, d)))
         .filter(|(_, d)| d.path.file_name().is_some_and(|n| n != ".md"))
         .collect();
-    glob.sort_by(|a, b| java_cmp(a.0, b.0));
+    glob.sort_by(|a, b| java::compare_to(a.0, b.0));
     glob.into_iter().map(|(_, d)| d).collect()
 }
 

@@ -13,9 +13,11 @@ use std::sync::Arc;
 
 use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
 use crate::rules::skill as rules;
+use crate::rules::Rule;
 use crate::syntax::frontmatter::{self, OpeningTrap, SkillSplit};
 use crate::syntax::java;
 use crate::syntax::yaml::{self, Entry, LostKey, LostReason, Node, Typing, Value, YamlErrorKind};
+use crate::workspace::keys;
 use crate::workspace::layout::{Location, Tree};
 
 /// SnakeYAML's code-point limit as the skill parser sets it.
@@ -474,10 +476,11 @@ fn read_metadata(doc: &mut SkillDoc, text: &str, split: SkillSplit, out: &mut Ve
 fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
     let path = doc.path.clone();
     let mut ok = true;
-    for (key, missing, not_string) in [
-        ("name", &rules::SK007, &rules::SK008),
-        ("description", &rules::SK009, &rules::SK010),
-    ] {
+    for spec in keys::SKILL.iter().filter(|k| k.required) {
+        let key = spec.name;
+        let Some((missing, not_string)) = required_key_rules(key) else {
+            continue;
+        };
         let entry = doc.entry(key).cloned();
         let value = match entry {
             None => {
@@ -550,6 +553,16 @@ fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
     }
     if !ok {
         doc.outcome = Err(SkillDrop::MissingNameOrDescription);
+    }
+}
+
+/// The rules reporting a required key (`keys::SKILL`) that is missing or blank, and one that is
+/// not a string.
+fn required_key_rules(key: &str) -> Option<(&'static Rule, &'static Rule)> {
+    match key {
+        "name" => Some((&rules::SK007, &rules::SK008)),
+        "description" => Some((&rules::SK009, &rules::SK010)),
+        _ => None,
     }
 }
 
@@ -717,6 +730,13 @@ mod tests {
             .iter()
             .map(|d| (d.code, d.range.start, d.range.end))
             .collect()
+    }
+
+    #[test]
+    fn every_required_key_of_the_table_has_its_rules() {
+        for spec in keys::SKILL.iter().filter(|k| k.required) {
+            assert!(required_key_rules(spec.name).is_some(), "{}", spec.name);
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crate::rules::subagent as rules;
 use crate::syntax::frontmatter::{self, OpeningTrap, SubagentSplit, SubagentSplitError};
 use crate::syntax::java;
 use crate::syntax::yaml::{self, Entry, Node, Typing, Value};
+use crate::workspace::keys;
 use crate::workspace::layout::Location;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,25 +94,6 @@ impl SubagentDoc {
         self.outcome.is_ok() && !self.hidden && self.mode != AgentMode::Primary
     }
 }
-
-/// Keys `AgentSpecLoader` reads (anything else is ignored).
-pub const KNOWN_KEYS: &[&str] = &[
-    "description",
-    "workspace",
-    "model",
-    "steps",
-    "maxIters",
-    "temperature",
-    "top_p",
-    "topP",
-    "variant",
-    "mode",
-    "hidden",
-    "expose_to_user",
-    "exposeToUser",
-    "tools",
-    "skills",
-];
 
 /// The default step budget.
 pub const DEFAULT_STEPS: u32 = 10;
@@ -383,24 +365,6 @@ fn number(value: &Value) -> Option<f64> {
     }
 }
 
-/// `Double.parseDouble(s.trim())` for the texts that matter here.
-fn parse_java_double(s: &str) -> Option<f64> {
-    let t = java::trim(s);
-    let t = t.strip_suffix(['d', 'D', 'f', 'F']).unwrap_or(t);
-    match t {
-        "NaN" => Some(f64::NAN),
-        "Infinity" | "+Infinity" => Some(f64::INFINITY),
-        "-Infinity" => Some(f64::NEG_INFINITY),
-        _ if t.bytes().any(|b| b.is_ascii_digit())
-            && t.bytes()
-                .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b)) =>
-        {
-            t.parse().ok()
-        }
-        _ => None,
-    }
-}
-
 fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut Vec<Diagnostic>) {
     let path = doc.path.clone();
     let entries = doc.metadata.clone();
@@ -426,7 +390,7 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
                     doc.id
                 ),
             ));
-        } else if !KNOWN_KEYS.contains(&entry.key.as_str()) {
+        } else if keys::subagent(&entry.key).is_none() {
             out.push(rules::SA016.at(
                 &path,
                 entry.key_range,
@@ -612,7 +576,7 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
             e.value
                 .value
                 .java_string()
-                .and_then(|s| parse_java_double(&s))
+                .and_then(|s| java::parse_double(&s))
         });
         match parsed {
             Some(v) => {

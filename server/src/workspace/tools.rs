@@ -644,7 +644,7 @@ impl Parser<'_> {
             Value::Null | Value::Number(_) => {}
             Value::String(s) => {
                 let trimmed = java::trim(s);
-                if !trimmed.is_empty() && parse_java_duration(trimmed).is_none() {
+                if !trimmed.is_empty() && java::parse_duration_seconds(trimmed).is_none() {
                     self.type_error(
                         node.range,
                         format!(
@@ -867,78 +867,6 @@ fn transport_label(transport: Transport) -> &'static str {
         Transport::Sse => "`sse`",
         Transport::Http => "`http`",
     }
-}
-
-/// `java.time.Duration.parse`: `[-+]?P(nD)?(T(nH)?(nM)?(n[.,]f{0,9}S)?)?`, case-insensitive, at
-/// least one part, `T` followed by at least one part, every part signed, overflow is an error.
-/// Returns the total in seconds (fraction dropped).
-pub fn parse_java_duration(text: &str) -> Option<i64> {
-    let upper = text.to_ascii_uppercase();
-    let mut s = upper.as_str();
-    let negate = if let Some(rest) = s.strip_prefix('-') {
-        s = rest;
-        true
-    } else {
-        s = s.strip_prefix('+').unwrap_or(s);
-        false
-    };
-    s = s.strip_prefix('P')?;
-    let mut total: i128 = 0;
-    let mut any = false;
-    let (date, time) = match s.find('T') {
-        Some(t) => (&s[..t], Some(&s[t + 1..])),
-        None => (s, None),
-    };
-    if !date.is_empty() {
-        let days = date.strip_suffix('D')?;
-        total += signed_number(days)? as i128 * 86_400;
-        any = true;
-    }
-    if let Some(mut time) = time {
-        let mut time_any = false;
-        for (unit, factor) in [('H', 3600i128), ('M', 60)] {
-            if let Some(pos) = time.find(unit) {
-                total += signed_number(&time[..pos])? as i128 * factor;
-                time = &time[pos + 1..];
-                time_any = true;
-            }
-        }
-        if !time.is_empty() {
-            let secs = time.strip_suffix('S')?;
-            let (whole, fraction) = match secs.find(['.', ',']) {
-                Some(p) => (&secs[..p], Some(&secs[p + 1..])),
-                None => (secs, None),
-            };
-            total += signed_number(whole)? as i128;
-            if let Some(fraction) = fraction {
-                if fraction.len() > 9 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
-                    return None;
-                }
-            }
-            time_any = true;
-        }
-        if !time_any {
-            return None;
-        }
-        any = true;
-    }
-    if !any || total > i64::MAX as i128 || total < i64::MIN as i128 {
-        return None;
-    }
-    Some(if negate {
-        -(total as i64)
-    } else {
-        total as i64
-    })
-}
-
-/// `[-+]?[0-9]+` as a Java `long`.
-fn signed_number(text: &str) -> Option<i64> {
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.strip_prefix('+').unwrap_or(text).parse().ok()
 }
 
 #[cfg(test)]
@@ -1231,32 +1159,6 @@ mod tests {
         let at = text.find("\"30s\"").unwrap();
         assert_eq!(codes(&doc), vec![("TJ003", at, at + 5)]);
         assert!(!doc.is_used());
-    }
-
-    #[test]
-    fn java_durations() {
-        assert_eq!(parse_java_duration("PT30S"), Some(30));
-        assert_eq!(parse_java_duration("pt1m30s"), Some(90));
-        assert_eq!(parse_java_duration("P1D"), Some(86_400));
-        assert_eq!(parse_java_duration("P1DT1H"), Some(90_000));
-        assert_eq!(parse_java_duration("PT1.5S"), Some(1));
-        assert_eq!(parse_java_duration("PT1,5S"), Some(1));
-        assert_eq!(parse_java_duration("-PT-6H+3M"), Some(21_420));
-        for bad in [
-            "30s",
-            "PT",
-            "P",
-            "P1Y",
-            "PT1.1234567890S",
-            "P1DT",
-            "PTS",
-            "PT1H1H",
-            "P99999999999999999D",
-            "1",
-            "",
-        ] {
-            assert_eq!(parse_java_duration(bad), None, "{bad}");
-        }
     }
 
     #[test]

@@ -16,26 +16,75 @@ pub enum Shape {
     /// ISO-8601 duration text, or a number of seconds.
     Duration,
     Transport,
+    /// `mcpServers`: server name → server object.
+    ServerMap,
 }
 
-/// Top-level keys: name, shape, documentation.
-pub const TOP_LEVEL: &[(&str, Shape, &str)] = &[
-    ("allow", Shape::StringList, "Tools to keep. Non-empty: every registered tool not named here (platform tools excepted) is removed; empty or absent: no allow filtering."),
-    ("deny", Shape::StringList, "Tools to remove; deny always wins, also over platform tools. `load_skill_through_path` cannot be removed."),
+impl Shape {
+    /// The shape in a few words, for documentation.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Shape::StringList => "list of strings",
+            Shape::String => "string",
+            Shape::StringMap => "map of string to string",
+            Shape::Duration => "ISO-8601 duration or number of seconds",
+            Shape::Transport => "transport name",
+            Shape::ServerMap => "map of server name to server",
+        }
+    }
+}
+
+/// One key of tools.json.
+#[derive(Clone, Copy, Debug)]
+pub struct ToolsKey {
+    pub name: &'static str,
+    pub shape: Shape,
+    /// What the runtime uses when the key is absent, when it has a value of its own (markdown).
+    pub default: Option<&'static str>,
+    /// What the runtime does with the key (hover, completion, the JSON Schema, the docs).
+    pub doc: &'static str,
+}
+
+const fn key(
+    name: &'static str,
+    shape: Shape,
+    default: Option<&'static str>,
+    doc: &'static str,
+) -> ToolsKey {
+    ToolsKey {
+        name,
+        shape,
+        default,
+        doc,
+    }
+}
+
+/// Top-level keys other than `mcpServers`.
+pub const TOP_LEVEL: &[ToolsKey] = &[
+    key("allow", Shape::StringList, Some("`[]` (no allow filtering)"), "Tools to keep. Non-empty: every registered tool not named here (platform tools excepted) is removed; empty or absent: no allow filtering."),
+    key("deny", Shape::StringList, Some("`[]` (no deny filtering)"), "Tools to remove; deny always wins, also over platform tools. `load_skill_through_path` cannot be removed."),
 ];
 
-/// Keys of one MCP server: name, shape, documentation.
-pub const SERVER: &[(&str, Shape, &str)] = &[
-    ("transport", Shape::Transport, "Required: `stdio`, `sse`, `http`, `streamable-http` or `streamablehttp` (case-insensitive; `streamable_http` is not accepted). Missing or unsupported: the server is skipped."),
-    ("command", Shape::String, "stdio: the command to spawn (required for stdio)."),
-    ("args", Shape::StringList, "stdio: arguments (default [])."),
-    ("env", Shape::StringMap, "stdio: environment variables (default {})."),
-    ("url", Shape::String, "sse/http: the server URL (required for sse and http)."),
-    ("headers", Shape::StringMap, "sse/http: request headers."),
-    ("queryParams", Shape::StringMap, "sse/http: query parameters."),
-    ("enableTools", Shape::StringList, "Allow-list of the server's tools; empty or absent: all of them."),
-    ("timeout", Shape::Duration, "Per-request timeout: an ISO-8601 duration such as `PT30S`, or a number of seconds."),
-    ("initializationTimeout", Shape::Duration, "Initialization timeout: an ISO-8601 duration such as `PT15S`, or a number of seconds."),
+/// The `mcpServers` key: a map of server name to the keys of [`SERVER`].
+pub const MCP_SERVERS: ToolsKey = key(
+    "mcpServers",
+    Shape::ServerMap,
+    Some("`{}` (no MCP servers)"),
+    "MCP servers registered at build time, in insertion order. A server with a bad shape is skipped; a type mismatch anywhere ignores the whole file.",
+);
+
+/// Keys of one MCP server.
+pub const SERVER: &[ToolsKey] = &[
+    key("transport", Shape::Transport, None, "Required: `stdio`, `sse`, `http`, `streamable-http` or `streamablehttp` (case-insensitive; `streamable_http` is not accepted). Missing or unsupported: the server is skipped."),
+    key("command", Shape::String, None, "stdio: the command to spawn (required for stdio)."),
+    key("args", Shape::StringList, Some("`[]`"), "stdio: arguments (default [])."),
+    key("env", Shape::StringMap, Some("`{}`"), "stdio: environment variables (default {})."),
+    key("url", Shape::String, None, "sse/http: the server URL (required for sse and http)."),
+    key("headers", Shape::StringMap, Some("`{}`"), "sse/http: request headers."),
+    key("queryParams", Shape::StringMap, Some("`{}`"), "sse/http: query parameters."),
+    key("enableTools", Shape::StringList, Some("`[]` (all of the server's tools)"), "Allow-list of the server's tools; empty or absent: all of them."),
+    key("timeout", Shape::Duration, None, "Per-request timeout: an ISO-8601 duration such as `PT30S`, or a number of seconds."),
+    key("initializationTimeout", Shape::Duration, None, "Initialization timeout: an ISO-8601 duration such as `PT15S`, or a number of seconds."),
 ];
 
 /// Documentation of a tools.json key (top-level or server), if it is one.
@@ -43,18 +92,19 @@ pub fn doc(name: &str) -> Option<&'static str> {
     TOP_LEVEL
         .iter()
         .chain(SERVER)
-        .find(|(n, _, _)| *n == name)
-        .map(|(_, _, d)| *d)
+        .chain(std::iter::once(&MCP_SERVERS))
+        .find(|k| k.name == name)
+        .map(|k| k.doc)
 }
 
 /// JSON Schema (draft-07) of tools.json.
 pub fn json_schema() -> Value {
-    let props = |keys: &[(&str, Shape, &str)]| -> serde_json::Map<String, Value> {
+    let props = |keys: &[ToolsKey]| -> serde_json::Map<String, Value> {
         keys.iter()
-            .map(|(name, shape, doc)| {
-                let mut schema = shape_schema(*shape);
-                schema["description"] = json!(doc);
-                (name.to_string(), schema)
+            .map(|k| {
+                let mut schema = shape_schema(k.shape);
+                schema["description"] = json!(k.doc);
+                (k.name.to_string(), schema)
             })
             .collect()
     };
@@ -63,7 +113,7 @@ pub fn json_schema() -> Value {
         "mcpServers".to_string(),
         json!({
             "type": "object",
-            "description": "MCP servers registered at build time, in insertion order. A server with a bad shape is skipped; a type mismatch anywhere ignores the whole file.",
+            "description": MCP_SERVERS.doc,
             "additionalProperties": {"anyOf": [{"type": "null"}, {"$ref": "#/definitions/server"}]},
         }),
     );
@@ -105,6 +155,7 @@ fn shape_schema(shape: Shape) -> Value {
             {"type": "number"}
         ]}),
         Shape::Transport => json!({"type": "string", "pattern": pattern_of(TRANSPORT_NAMES)}),
+        Shape::ServerMap => json!({"type": "object"}),
     }
 }
 
@@ -139,10 +190,10 @@ mod tests {
 
     #[test]
     fn the_parser_and_the_schema_name_the_same_keys() {
-        let server: Vec<&str> = SERVER.iter().map(|(n, _, _)| *n).collect();
+        let server: Vec<&str> = SERVER.iter().map(|k| k.name).collect();
         assert_eq!(server, SERVER_KEYS);
-        let mut top: Vec<&str> = TOP_LEVEL.iter().map(|(n, _, _)| *n).collect();
-        top.push("mcpServers");
+        let mut top: Vec<&str> = TOP_LEVEL.iter().map(|k| k.name).collect();
+        top.push(MCP_SERVERS.name);
         assert_eq!(top, TOP_LEVEL_KEYS);
     }
 }
