@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use crate::base::suggest::Suggestions;
 use crate::base::{Diagnostic, Related, TextRange};
+use crate::check::loading;
 use crate::config::FilesystemMode;
 use crate::rules::tools::*;
 use crate::workspace::catalog::{
@@ -184,56 +185,32 @@ fn removals_subagents_keep(
 }
 
 /// TJ030: prompt sections that tell the model to use tools tools.json removes.
+///
+/// The memory sections follow the builder's features alone. The code-execution section follows
+/// the skills a context renders, so it is decided per checked context from the loading
+/// resolution, the function the preview renders from: reported when the preview of some checked
+/// context shows it, naming those contexts when not all of them do.
 fn prompt_promises(
     workspace: &Workspace,
     doc: &ToolsDoc,
     catalog: &ToolCatalog,
 ) -> Vec<Diagnostic> {
     let config = &workspace.config;
-    let code_execution = config.filesystem.mode == FilesystemMode::Local
-        && config.features.shell_tool
-        && workspace.skills.iter().any(|s| s.outcome.is_ok());
-    // Skills whose folders hold more than SKILL.md: the ones the section's scripts would be in.
-    let mut with_files: Vec<&str> = Vec::new();
-    for skill in workspace.skills.iter().filter(|s| s.outcome.is_ok()) {
-        let Some(dir) = skill.path.parent() else {
-            continue;
-        };
-        let has_files = workspace
-            .files
-            .files_under(dir)
-            .any(|(p, _)| workspace.kind_of(p) == Some(FileKind::SkillResource));
-        let name = skill.name.as_deref().unwrap_or(&skill.dir_name);
-        // A skill seen twice (a linked folder) is one skill.
-        if has_files && !with_files.contains(&name) {
-            with_files.push(name);
-        }
-    }
     let mut out = Vec::new();
     for section in PROMPT_TOOL_SECTIONS {
-        if !section.rendered(config, code_execution) {
-            continue;
-        }
         let removed = catalog.removed_from(section);
         let Some(first) = removed.first() else {
             continue;
         };
         let detail = if section.heading == "## Code Execution" {
-            if with_files.is_empty() {
-                continue;
+            match code_execution_contexts(workspace) {
+                Some(detail) => detail,
+                None => continue,
             }
-            let noun = if with_files.len() == 1 {
-                "skill has"
-            } else {
-                "skills have"
-            };
-            format!(
-                " ({} {noun} files: {})",
-                with_files.len(),
-                some_of(&with_files, 3)
-            )
-        } else {
+        } else if section.rendered(config, false) {
             String::new()
+        } else {
+            continue;
         };
         out.push(TJ030.at(
             &doc.path,
@@ -248,6 +225,55 @@ fn prompt_promises(
         ));
     }
     out
+}
+
+/// Where the code-execution section is rendered, over the checked contexts: `None` when in none;
+/// else the message's detail, naming the loaded skills that hold files besides SKILL.md (the
+/// scripts the section is about) and, when only some contexts render it, which.
+fn code_execution_contexts(workspace: &Workspace) -> Option<String> {
+    let contexts = loading::Contexts::new(workspace);
+    let mut shown: Vec<String> = Vec::new();
+    let mut not_shown: Vec<String> = Vec::new();
+    let mut with_files: Vec<&str> = Vec::new();
+    for (who, resolution) in &contexts.list {
+        let label = loading::who_label(workspace, who);
+        if !resolution.renders_code_execution() {
+            not_shown.push(label);
+            continue;
+        }
+        shown.push(label);
+        for skill in resolution.skills() {
+            let Some(dir) = skill.doc.path.parent() else {
+                continue;
+            };
+            let has_files = workspace
+                .files
+                .files_under(dir)
+                .any(|(p, _)| workspace.kind_of(p) == Some(FileKind::SkillResource));
+            // A skill seen twice (a linked folder, or in several contexts) is one skill.
+            if has_files && !with_files.contains(&skill.name.as_str()) {
+                with_files.push(skill.name.as_str());
+            }
+        }
+    }
+    if shown.is_empty() {
+        return None;
+    }
+    let files = match with_files.len() {
+        0 => " (no loaded skill has files besides SKILL.md, but the section comes with any skill that has a `<files-root>`)".to_string(),
+        1 => format!(" (1 skill has files: {})", some_of(&with_files, 3)),
+        n => format!(" ({n} skills have files: {})", some_of(&with_files, 3)),
+    };
+    let which = if not_shown.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the section is rendered only for {}, not for {}",
+            shown.join(", "),
+            not_shown.join(", ")
+        )
+    };
+    Some(files + &which)
 }
 
 /// allow/deny against the catalog, for the tools.json the runtime reads.
@@ -599,6 +625,46 @@ mod tests {
         );
     }
 
+    /// The code-execution section follows the skills each context renders: a skill only in
+    /// alice's folder brings it to alice's prompt only, and the message says so; a skill without
+    /// other files brings it too (the preview shows the section whenever a skill is loaded).
+    #[test]
+    fn code_execution_is_decided_per_context_as_the_preview_renders() {
+        let tools = r#"{"deny": ["execute"]}"#;
+        let skill = "---\nname: notes\ndescription: d\n---\nBody\n";
+        let messages = |files: &[(&str, &str)]| -> Vec<String> {
+            let ws = workspace(Config::defaults_for(Path::new("/p")), files);
+            check(&ws)
+                .into_iter()
+                .filter(|d| d.code == "TJ030")
+                .map(|d| d.message)
+                .collect()
+        };
+        assert_eq!(
+            messages(&[
+                (SHARED, tools),
+                ("/p/.agentscope/workspace/alice/skills/notes/SKILL.md", skill),
+                ("/p/.agentscope/workspace/alice/skills/notes/run.sh", "echo\n"),
+            ]),
+            vec!["tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `notes`); the section is rendered only for user `alice`, not for any user (scope `user`)"]
+        );
+        assert_eq!(
+            messages(&[
+                (SHARED, tools),
+                ("/p/.agentscope/workspace/skills/notes/SKILL.md", skill),
+            ]),
+            vec!["tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (no loaded skill has files besides SKILL.md, but the section comes with any skill that has a `<files-root>`)"]
+        );
+        // A skill no context loads (nested below `skills/<dir>/`, scope `user`) brings nothing.
+        assert_eq!(
+            messages(&[
+                (SHARED, tools),
+                ("/p/.agentscope/workspace/skills/a/notes/SKILL.md", skill),
+            ]),
+            Vec::<String>::new()
+        );
+    }
+
     #[test]
     fn valid_lists_have_no_diagnostics() {
         let text = r#"{"deny": ["execute"], "mcpServers": {"gh": {"transport": "stdio", "command": "gh", "enableTools": ["search"]}}, "allow": []}"#;
@@ -686,11 +752,17 @@ mod fixtures {
     fn tools_valid_has_no_warnings_when_the_environment_is_set() {
         assert_eq!(
             check_fixture("tools-valid", &[("PAPERS_TOKEN_FOR_TESTS", "t0k3n")]),
-            vec![row("tools.json", "25:31", "TJ017")]
+            // The `pdf` skill brings the `## Code Execution` section, which names the denied
+            // `execute` (the preview of the fixture notes the same).
+            vec![
+                row("tools.json", "11:12", "TJ030"),
+                row("tools.json", "25:31", "TJ017")
+            ]
         );
         assert_eq!(
             check_fixture("tools-valid", &[]),
             vec![
+                row("tools.json", "11:12", "TJ030"),
                 row("tools.json", "17:44", "TJ007"),
                 row("tools.json", "25:31", "TJ017")
             ]

@@ -666,6 +666,13 @@ impl<'r> Resolution<'r> {
         self.skills.get(&self.resolver.skill_base, name)
     }
 
+    /// True when this context's prompt has the code-execution section: it follows the skills
+    /// block when at least one rendered skill has a `<files-root>` (harness-spec §2.5, A.11).
+    pub fn renders_code_execution(&self) -> bool {
+        self.files_root_base.is_some()
+            && self.skills.iter(&self.resolver.skill_base).next().is_some()
+    }
+
     /// `<files-root>` of a loaded skill (harness-spec §2.5): raw path, spaces not escaped.
     pub fn files_root(&self, skill: &MergedSkill) -> Option<String> {
         let base = self.files_root_base.as_ref()?;
