@@ -109,8 +109,14 @@ fn backticked(names: &[&str]) -> String {
 
 /// At most `shown` backticked names, then how many more.
 fn some_of(names: &[&str], shown: usize) -> String {
-    let listed = backticked(&names[..names.len().min(shown)]);
-    match names.len().saturating_sub(shown) {
+    let labels: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    some_labels(&labels, shown)
+}
+
+/// At most `shown` of `labels`, then how many more.
+fn some_labels(labels: &[String], shown: usize) -> String {
+    let listed = labels[..labels.len().min(shown)].join(", ");
+    match labels.len().saturating_sub(shown) {
         0 => listed,
         more => format!("{listed} and {more} more"),
     }
@@ -125,26 +131,37 @@ fn removals_subagents_keep(
     if !workspace.config.features.subagents {
         return Vec::new();
     }
-    let mut keepers: Vec<&str> = workspace
+    // Shared and project-folder specs first, then the per-user ones, said to be per-user: those
+    // are spawned only in their user's calls.
+    let mut keepers: Vec<(Option<&str>, &str)> = workspace
         .subagents
         .iter()
         .filter(|s| s.outcome.is_ok() && s.mode != AgentMode::Primary)
         .filter(|s| child_skips_tools_json(workspace, s))
-        .map(|s| s.id.as_str())
+        .map(|s| match &s.location.tree {
+            Tree::Namespace(ns) => (Some(ns.as_str()), s.id.as_str()),
+            _ => (None, s.id.as_str()),
+        })
         .collect();
     keepers.sort_unstable();
     keepers.dedup();
     if keepers.is_empty() {
         return Vec::new();
     }
+    let labels: Vec<String> = keepers
+        .iter()
+        .map(|(ns, id)| match ns {
+            Some(ns) => format!("`{id}` (per-user folder `{ns}`)"),
+            None => format!("`{id}`"),
+        })
+        .collect();
+    let listed = some_labels(&labels, 5);
     let who = match keepers.len() {
         1 => format!(
-            "the isolated subagent {} registers the harness built-ins again and still has",
-            some_of(&keepers, 5)
+            "the isolated subagent {listed} registers the harness built-ins again and still has"
         ),
         _ => format!(
-            "the isolated subagents {} register the harness built-ins again and still have",
-            some_of(&keepers, 5)
+            "the isolated subagents {listed} register the harness built-ins again and still have"
         ),
     };
     let mut denied = Vec::new();
@@ -558,6 +575,8 @@ mod tests {
                 "/p/.agentscope/workspace/subagents/d.md",
                 spec("hidden: true\n"),
             ),
+            // Spawned in alice's calls only: said to be per-user.
+            ("/p/.agentscope/workspace/alice/subagents/e.md", spec("")),
             (
                 "/p/.agentscope/workspace/skills/x/SKILL.md",
                 "---\nname: x\ndescription: d\n---\nRun scripts/run.py\n".to_string(),
@@ -585,8 +604,8 @@ mod tests {
         assert_eq!(
             found,
             vec![
-                ("TJ029", "\"execute\"", "`execute` is denied for the main agent only: the isolated subagents `a`, `d` register the harness built-ins again and still have `execute`"),
-                ("TJ029", "\"write_file\"", "`write_file` is denied for the main agent only: the isolated subagents `a`, `d` register the harness built-ins again and still have `write_file`"),
+                ("TJ029", "\"execute\"", "`execute` is denied for the main agent only: the isolated subagents `a`, `d`, `e` (per-user folder `alice`) register the harness built-ins again and still have `execute`"),
+                ("TJ029", "\"write_file\"", "`write_file` is denied for the main agent only: the isolated subagents `a`, `d`, `e` (per-user folder `alice`) register the harness built-ins again and still have `write_file`"),
                 ("TJ030", "\"execute\"", "tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `x`)"),
             ]
         );
@@ -621,7 +640,7 @@ mod tests {
             .collect();
         assert_eq!(
             left_out,
-            vec!["`allow` removes `web_search`, `session_history` for the main agent only: the isolated subagents `a`, `d` register the harness built-ins again and still have them"]
+            vec!["`allow` removes `web_search`, `session_history` for the main agent only: the isolated subagents `a`, `d`, `e` (per-user folder `alice`) register the harness built-ins again and still have them"]
         );
     }
 

@@ -352,9 +352,14 @@ on its own workspace (`agents/<id>/workspace`, or `workspace.path`): it register
 own workspace (or of the project folder), not this one. A shared subagent and `general-purpose` use \
 the main workspace, read the same tools.json and lose the tool too.\n\nSo `\"deny\": [\"execute\"]` \
 does not keep the shell away from the agent as a whole: every isolated subagent the model can spawn \
-still runs commands. The message names those subagents. To remove the tool everywhere, switch the \
+still runs commands. The message names those subagents; the ones from a per-user folder are marked \
+`(per-user folder `<ns>`)`, since only that user's calls spawn them. To remove the tool everywhere, switch the \
 feature off in the builder (`disableShellTool()`, `disableMemoryTools()`, …), give each isolated \
-subagent a workspace with its own tools.json, or make the subagents shared.",
+subagent a workspace with its own tools.json, or make the subagents shared.\n\nagentws does not read \
+an isolated subagent's own tools.json (`<workspace.path>/tools.json`, or \
+`<ws>/agents/<id>/workspace/tools.json`): its folder is known only once the spec is parsed, and \
+`agents/` is a runtime-owned folder agentws never walks. So the message assumes that folder has \
+none; if you gave the child one that removes the tool, this diagnostic does not apply to it.",
 };
 
 pub static TJ030: Rule = Rule {
