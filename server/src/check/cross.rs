@@ -2,7 +2,8 @@
 //! runtime never checks — subagent `skills:` against the skills that exist, subagent
 //! `workspace.path` targets, subagent `tools:` against the tool catalog, and prompt text that
 //! mentions tools tools.json removes — and the subagent `model:` against agentws.toml's
-//! `[agent] models` and the shipped model providers (`SA025`).
+//! `[agent] models` and the shipped model providers (`SA025`). A model id or a set of unknown
+//! tool names repeated across subagent files is one finding (`one_warning_per_value`).
 //!
 //! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate so the
 //! driver can run it in parallel and the language server per edited file.
@@ -499,19 +500,19 @@ struct Repeatable {
 /// the whole workspace only (check and the language server agree), and a value used once reads
 /// exactly as before.
 fn one_warning_per_value(found: Vec<Repeatable>, share: (&str, &str)) -> Vec<Diagnostic> {
-    let mut groups: Vec<(String, Vec<Repeatable>)> = Vec::new();
+    let mut groups: Vec<Vec<Repeatable>> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = Default::default();
     for r in found {
         match index.get(&r.key) {
-            Some(&i) => groups[i].1.push(r),
+            Some(&i) => groups[i].push(r),
             None => {
                 index.insert(r.key.clone(), groups.len());
-                groups.push((r.key.clone(), vec![r]));
+                groups.push(vec![r]);
             }
         }
     }
     let mut out = Vec::new();
-    for (_, group) in groups {
+    for group in groups {
         let mut group = group.into_iter();
         let Some(first) = group.next() else { continue };
         let others: Vec<Repeatable> = group.collect();
