@@ -32,11 +32,20 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// The references between files: subagents' `tools:`, `skills:` and `workspace.path`, and
 /// duplicate names and ids (everything but the per-file tool mentions).
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
-    let contexts = loading::Contexts::new(workspace);
+    check_references_in(workspace, catalog, &loading::Contexts::new(workspace))
+}
+
+/// [`check_references`] over contexts already resolved (the driver resolves them once for
+/// every rule that needs them).
+pub fn check_references_in(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    contexts: &loading::Contexts,
+) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = workspace
         .subagents
         .iter()
-        .flat_map(|s| check_subagent(workspace, &contexts, s))
+        .flat_map(|s| check_subagent(workspace, contexts, s))
         .collect();
     // Findings about values copied from another agent runtime, which a collection repeats in
     // every file: one warning per distinct value, an info pointing at it everywhere else.
@@ -66,7 +75,7 @@ pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Dia
         ("names the same model", "name the same model"),
     ));
     out.extend(builtins_named_once(workspace, catalog));
-    out.extend(loading::check_with(workspace, &contexts));
+    out.extend(loading::check_with(workspace, contexts));
     out
 }
 

@@ -178,12 +178,13 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
         }
         files_root(ws, doc, &outcomes, &mut out);
     }
-    // One pass over each context's agent list instead of a search per file.
+    // One pass over each context's agent list instead of a search per file, for the files that
+    // context reads (a per-user context: its own folder's specs, not the shared thousand again).
     let subagent_outcomes: Vec<std::collections::HashMap<&Path, Outcome>> = contexts
         .list
         .iter()
-        .map(|(_, r)| {
-            r.subagent_outcomes()
+        .map(|(who, r)| {
+            r.subagent_outcomes_of(|d| contexts.reads(who, &d.location.tree))
                 .into_iter()
                 .map(|(d, o)| (d.path.as_path(), o))
                 .collect()

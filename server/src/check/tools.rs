@@ -9,6 +9,7 @@
 //! Pure over the snapshot; asks `workspace::catalog` about every name.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::base::suggest::Suggestions;
 use crate::base::{Diagnostic, Related, TextRange};
@@ -19,11 +20,18 @@ use crate::workspace::catalog::{
     BuiltinGroup, Removal, ToolCatalog, ToolOrigin, LOAD_SKILL_TOOL, PLATFORM_TOOLS,
     PROMPT_TOOL_SECTIONS,
 };
+use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{FileKind, Tree, Workspace};
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
+    check_in(workspace, None)
+}
+
+/// [`check`], with the check contexts when the caller has resolved them already (else they are
+/// resolved here, and only if a rule needs them).
+pub fn check_in(workspace: &Workspace, contexts: Option<&loading::Contexts>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let config = &workspace.config;
     let Some(effective) = workspace.effective_tools() else {
@@ -74,7 +82,7 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     if catalog.tools_json_applies() {
         out.extend(check_lists(effective, &catalog));
         out.extend(removals_subagents_keep(workspace, effective, &catalog));
-        out.extend(prompt_promises(workspace, effective, &catalog));
+        out.extend(prompt_promises(workspace, effective, &catalog, contexts));
     }
     out
 }
@@ -211,6 +219,7 @@ fn prompt_promises(
     workspace: &Workspace,
     doc: &ToolsDoc,
     catalog: &ToolCatalog,
+    contexts: Option<&loading::Contexts>,
 ) -> Vec<Diagnostic> {
     let config = &workspace.config;
     let mut out = Vec::new();
@@ -220,7 +229,7 @@ fn prompt_promises(
             continue;
         };
         let detail = if section.heading == "## Code Execution" {
-            match code_execution_contexts(workspace) {
+            match code_execution_contexts(workspace, contexts) {
                 Some(detail) => detail,
                 None => continue,
             }
@@ -247,8 +256,33 @@ fn prompt_promises(
 /// Where the code-execution section is rendered, over the checked contexts: `None` when in none;
 /// else the message's detail, naming the loaded skills that hold files besides SKILL.md (the
 /// scripts the section is about) and, when only some contexts render it, which.
-fn code_execution_contexts(workspace: &Workspace) -> Option<String> {
-    let contexts = loading::Contexts::new(workspace);
+fn code_execution_contexts(
+    workspace: &Workspace,
+    contexts: Option<&loading::Contexts>,
+) -> Option<String> {
+    // Skill files whose folder holds more than SKILL.md, looked at once each: the contexts list
+    // the same files again and again (a hundred per-user contexts over ten thousand skills).
+    let docs_with_files: std::collections::HashSet<*const SkillDoc> = workspace
+        .skills
+        .iter()
+        .filter(|doc| {
+            doc.path.parent().is_some_and(|dir| {
+                workspace
+                    .files
+                    .files_under(dir)
+                    .any(|(p, _)| workspace.kind_of(p) == Some(FileKind::SkillResource))
+            })
+        })
+        .map(Arc::as_ptr)
+        .collect();
+    let resolved;
+    let contexts = match contexts {
+        Some(contexts) => contexts,
+        None => {
+            resolved = loading::Contexts::new(workspace);
+            &resolved
+        }
+    };
     let mut shown: Vec<String> = Vec::new();
     let mut not_shown: Vec<String> = Vec::new();
     let mut with_files: Vec<&str> = Vec::new();
@@ -259,16 +293,14 @@ fn code_execution_contexts(workspace: &Workspace) -> Option<String> {
             continue;
         }
         shown.push(label);
+        if docs_with_files.is_empty() {
+            continue;
+        }
         for skill in resolution.skills() {
-            let Some(dir) = skill.doc.path.parent() else {
-                continue;
-            };
-            let has_files = workspace
-                .files
-                .files_under(dir)
-                .any(|(p, _)| workspace.kind_of(p) == Some(FileKind::SkillResource));
             // A skill seen twice (a linked folder, or in several contexts) is one skill.
-            if has_files && !with_files.contains(&skill.name.as_str()) {
+            if docs_with_files.contains(&Arc::as_ptr(&skill.doc))
+                && !with_files.contains(&skill.name.as_str())
+            {
                 with_files.push(skill.name.as_str());
             }
         }

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
-use crate::check::cross::check_references;
+use crate::check::cross::check_references_in;
 use crate::check::files::check_workspace_level;
+use crate::check::loading::Contexts;
 use crate::check::skills::check as skills_check;
-use crate::check::tools::check as tools_check;
+use crate::check::tools::check_in as tools_check_in;
 use crate::check::{check_workspace, file_local_diagnostics, CheckOptions};
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
@@ -416,9 +417,10 @@ impl Project {
         touched.dedup();
         let mut fresh: BTreeMap<PathBuf, Vec<Diagnostic>> =
             touched.iter().map(|p| (p.clone(), Vec::new())).collect();
-        let whole = tools_check(next)
+        let contexts = Contexts::new(next);
+        let whole = tools_check_in(next, Some(&contexts))
             .into_iter()
-            .chain(check_references(next, &catalog))
+            .chain(check_references_in(next, &catalog, &contexts))
             .chain(check_workspace_level(next))
             .chain(self.walk_problems.iter().cloned());
         for d in whole {

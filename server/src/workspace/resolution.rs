@@ -874,9 +874,9 @@ impl<'r> Resolution<'r> {
 
     /// What happens to a subagent file in this context (one lookup in [`Self::subagent_outcomes`]).
     pub fn subagent_outcome(&self, doc: &SubagentDoc) -> Outcome {
-        self.subagent_outcomes()
+        self.subagent_outcomes_of(|d| d.path == doc.path)
             .into_iter()
-            .find(|(d, _)| d.path == doc.path)
+            .next()
             .map(|(_, o)| o)
             // A document of another snapshot: none of this workspace's folders holds it.
             .unwrap_or(Outcome::NotScanned(NotScanned::OtherNamespace {
@@ -886,11 +886,21 @@ impl<'r> Resolution<'r> {
 
     /// Every subagent file with its outcome, in path order.
     pub fn subagent_outcomes(&self) -> Vec<(&'r Arc<SubagentDoc>, Outcome)> {
+        self.subagent_outcomes_of(|_| true)
+    }
+
+    /// The subagent files `wanted` keeps, with their outcomes, in path order. A caller that
+    /// needs a few files of many contexts (a per-user folder's own specs) pays for those only.
+    pub fn subagent_outcomes_of(
+        &self,
+        wanted: impl Fn(&SubagentDoc) -> bool,
+    ) -> Vec<(&'r Arc<SubagentDoc>, Outcome)> {
         if !self.ws().config.features.subagents {
             return self
                 .ws()
                 .subagents
                 .iter()
+                .filter(|d| wanted(d))
                 .map(|d| (d, Outcome::NotScanned(NotScanned::SubagentsOff)))
                 .collect();
         }
@@ -909,6 +919,7 @@ impl<'r> Resolution<'r> {
         self.ws()
             .subagents
             .iter()
+            .filter(|d| wanted(d))
             .map(|doc| {
                 let outcome = match self.subagent_scan(doc) {
                     Err(reason) => Outcome::NotScanned(reason),
