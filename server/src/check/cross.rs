@@ -678,6 +678,46 @@ mod tests {
                 ),
             ]
         );
+        // The first file in path order carries the warning, whichever tree it is in; the
+        // others name it with its tree.
+        let ws = Workspace::from_texts(
+            Config::defaults_for(Path::new("/p")),
+            [
+                ("/p/.agentscope/workspace/subagents/b.md", spec("sonnet")),
+                (
+                    "/p/.agentscope/workspace/alice/subagents/a.md",
+                    spec("sonnet"),
+                ),
+            ],
+        );
+        let found: Vec<_> = super::check(&ws)
+            .into_iter()
+            .map(|d| {
+                (
+                    d.severity,
+                    d.path.to_string_lossy().into_owned(),
+                    d.message.split(": at spawn").next().unwrap().to_string(),
+                    d.related.iter().map(|r| r.path.clone()).collect::<Vec<_>>(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    crate::base::Severity::Info,
+                    "/p/.agentscope/workspace/subagents/b.md".to_string(),
+                    "same as in `subagents/a.md` in the per-user folder `alice`: no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it".to_string(),
+                    vec![PathBuf::from("/p/.agentscope/workspace/alice/subagents/a.md")],
+                ),
+                (
+                    crate::base::Severity::Warning,
+                    "/p/.agentscope/workspace/alice/subagents/a.md".to_string(),
+                    "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it".to_string(),
+                    vec![],
+                ),
+            ]
+        );
         config.agent.models = vec!["sonnet".into(), "corp-*".into()];
         let ws = Workspace::from_texts(config, files);
         assert_eq!(super::check(&ws), vec![]);
