@@ -2433,3 +2433,48 @@ fn tool_hover_reads_every_tools_form() {
     assert_eq!(from_comma["contents"], from_list["contents"]);
     assert_eq!(client.shutdown(), 0);
 }
+
+/// A value repeated across subagent files (SA025, XR001) is a warning at the first file and an
+/// info elsewhere: editing the first file away from the value moves the warning to the next one.
+#[test]
+fn editing_the_first_of_a_repeated_value_moves_the_warning() {
+    let (_dir, root) = copy_fixture("rules-foreign-subagents");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let first = ws(&root).join("subagents/a-reviewer.md");
+    let second = ws(&root).join("subagents/b-writer.md");
+    let sa025 = |params: &Value| -> (u64, String) {
+        let d = params["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "SA025")
+            .unwrap();
+        (
+            d["severity"].as_u64().unwrap(),
+            d["message"].as_str().unwrap().to_string(),
+        )
+    };
+    let (severity, message) = sa025(&client.wait_diagnostics(&uri(&second)));
+    assert_eq!(severity, 3);
+    assert!(
+        message.starts_with("same as in `subagents/a-reviewer.md`: "),
+        "{message}"
+    );
+
+    let text = std::fs::read_to_string(&first).unwrap();
+    open(&mut client, &first, &text, 1);
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri(&first), "version": 2},
+            "contentChanges": [{"text": text.replace("model: sonnet", "model: openai:gpt-4o")}]
+        }),
+    );
+    let (severity, message) = sa025(&client.wait_diagnostics(&uri(&second)));
+    assert_eq!(severity, 2);
+    assert!(
+        message.ends_with("`sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`; 1 other subagent file names the same model (info there)\nRuntime: At spawn the runtime logs a warning and the subagent runs on the parent's model."),
+        "{message}"
+    );
+    assert_eq!(client.shutdown(), 0);
+}

@@ -284,3 +284,119 @@ fn facts_true_of_every_file_are_said_once() {
         "{stdout}"
     );
 }
+
+/// A value copied from another agent runtime into many subagent files (`model: sonnet`, a
+/// Claude Code `tools:` list) is one finding: a warning at the first file in path order, saying
+/// how many others share it, and an info at each other file pointing at it. A value used once
+/// stays a plain warning. (`the_server_reports_what_check_reports` runs on the same fixture.)
+#[test]
+fn a_foreign_value_repeated_across_files_is_one_warning() {
+    let output = Command::cargo_bin("agentws")
+        .unwrap()
+        .args(["check", "--format", "json"])
+        .arg(fixture("rules-foreign-subagents"))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found: Vec<(String, String, String, u64, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let path = d["path"].as_str().unwrap();
+            (
+                d["severity"].as_str().unwrap().to_string(),
+                d["code"].as_str().unwrap().to_string(),
+                path.split(".agentscope/workspace/")
+                    .last()
+                    .unwrap()
+                    .to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let model = |m: &str| {
+        format!("no model provider shipped with AgentScope supports `{m}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`")
+    };
+    let tools = |t: &str| {
+        format!("`tools:` names tools {t} that the agent does not register (a tool registered in Java code is invisible to agentws)")
+    };
+    let same = |what: String| format!("same as in `subagents/a-reviewer.md`: {what}");
+    let r = |sev: &str, code: &str, file: &str, line: u64, message: String| {
+        (
+            sev.into(),
+            code.into(),
+            format!("subagents/{file}"),
+            line,
+            message,
+        )
+    };
+    assert_eq!(
+        found,
+        vec![
+            r(
+                "warning",
+                "SA025",
+                "a-reviewer.md",
+                3,
+                model("sonnet") + "; 2 other subagent files name the same model (info there)"
+            ),
+            r(
+                "warning",
+                "XR001",
+                "a-reviewer.md",
+                4,
+                tools("`Read`, `Grep`, `Glob`")
+                    + "; 2 other subagent files name the same unknown tools (info there)"
+            ),
+            r("info", "SA025", "b-writer.md", 3, same(model("sonnet"))),
+            // The same set of names in another order is the same finding.
+            r(
+                "info",
+                "XR001",
+                "b-writer.md",
+                4,
+                same(tools("`Glob`, `Grep`, `Read`"))
+            ),
+            r("warning", "SA025", "c-tester.md", 3, model("haiku")),
+            r(
+                "info",
+                "XR001",
+                "c-tester.md",
+                4,
+                same(tools("`Read`, `Grep`, `Glob`"))
+            ),
+            r("info", "SA025", "d-planner.md", 3, same(model("sonnet"))),
+            // Another set (`Bash` added) is another finding.
+            r(
+                "warning",
+                "XR001",
+                "d-planner.md",
+                4,
+                tools("`Read`, `Bash`")
+            ),
+            r("warning", "SA025", "e-auditor.md", 3, model("opus")),
+        ]
+    );
+    // The human output shows where the warning is, on each info.
+    let human = Command::cargo_bin("agentws")
+        .unwrap()
+        .arg("check")
+        .arg(fixture("rules-foreign-subagents"))
+        .current_dir(fixture("rules-foreign-subagents"))
+        .output()
+        .unwrap();
+    let human = String::from_utf8(human.stdout).unwrap();
+    assert_eq!(
+        human
+            .matches("= note: .agentscope/workspace/subagents/a-reviewer.md:3:8: reported here as a warning, for every file that shares it")
+            .count(),
+        2,
+        "{human}"
+    );
+    assert!(
+        human.contains("Found 0 errors, 5 warnings, 4 infos."),
+        "{human}"
+    );
+}

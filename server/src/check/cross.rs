@@ -2,12 +2,13 @@
 //! runtime never checks — subagent `skills:` against the skills that exist, subagent
 //! `workspace.path` targets, subagent `tools:` against the tool catalog, and prompt text that
 //! mentions tools tools.json removes — and the subagent `model:` against agentws.toml's
-//! `[agent] models` and the shipped model providers (`SA025`).
+//! `[agent] models` and the shipped model providers (`SA025`). A model id or a set of unknown
+//! tool names repeated across subagent files is one finding (`one_warning_per_value`).
 //!
 //! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate so the
 //! driver can run it in parallel and the language server per edited file.
 
-use crate::base::{Diagnostic, TextRange};
+use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
 use crate::rules::cross::*;
 use crate::rules::subagent::SA025;
@@ -31,14 +32,50 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// The references between files: subagents' `tools:`, `skills:` and `workspace.path`, and
 /// duplicate names and ids (everything but the per-file tool mentions).
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
-    let contexts = loading::Contexts::new(workspace);
+    check_references_in(workspace, catalog, &loading::Contexts::new(workspace))
+}
+
+/// [`check_references`] over contexts already resolved (the driver resolves them once for
+/// every rule that needs them).
+pub fn check_references_in(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    contexts: &loading::Contexts,
+) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = workspace
         .subagents
         .iter()
-        .flat_map(|s| check_subagent(workspace, &contexts, catalog, s))
+        .flat_map(|s| check_subagent(workspace, contexts, s))
         .collect();
+    // Findings about values copied from another agent runtime, which a collection repeats in
+    // every file: one warning per distinct value, an info pointing at it everywhere else.
+    let mut by_path: Vec<&SubagentDoc> = workspace
+        .subagents
+        .iter()
+        .map(|s| s.as_ref())
+        .filter(|s| s.outcome.is_ok())
+        .collect();
+    by_path.sort_by(|a, b| a.path.cmp(&b.path));
+    let (mut tools, mut models): (Vec<Repeatable>, Vec<Repeatable>) = Default::default();
+    for subagent in by_path {
+        let (unknown, other) = check_subagent_tools(workspace, catalog, subagent);
+        tools.extend(unknown);
+        out.extend(other);
+        models.extend(check_model(workspace, subagent));
+    }
+    out.extend(one_warning_per_value(
+        tools,
+        (
+            "names the same unknown tools",
+            "name the same unknown tools",
+        ),
+    ));
+    out.extend(one_warning_per_value(
+        models,
+        ("names the same model", "name the same model"),
+    ));
     out.extend(builtins_named_once(workspace, catalog));
-    out.extend(loading::check_with(workspace, &contexts));
+    out.extend(loading::check_with(workspace, contexts));
     out
 }
 
@@ -169,15 +206,12 @@ pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<
 fn check_subagent(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    catalog: &ToolCatalog,
     subagent: &SubagentDoc,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if subagent.outcome.is_err() {
         return out;
     }
-    out.extend(check_subagent_tools(workspace, catalog, subagent));
-    out.extend(check_model(workspace, subagent));
     // The child sees the skills of its parent's call: the contexts that load this spec.
     let own = contexts.for_tree(&subagent.location.tree);
     let mut unknown: Vec<&str> = Vec::new();
@@ -317,13 +351,13 @@ fn check_subagent_tools(
     workspace: &Workspace,
     catalog: &ToolCatalog,
     subagent: &SubagentDoc,
-) -> Vec<Diagnostic> {
+) -> (Option<Repeatable>, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let Some(line) = tools_line(subagent) else {
-        return out;
+        return (None, out);
     };
     if subagent.tools.is_empty() {
-        return out;
+        return (None, out);
     }
     let path = &subagent.path;
     let mut unknown: Vec<String> = Vec::new();
@@ -374,14 +408,20 @@ fn check_subagent_tools(
             ToolOrigin::Unknown => unknown_because(format!("`{name}`")),
         }
     }
+    let mut repeatable = None;
     if !unknown.is_empty() {
         let consequence = if keeps_some {
             "These names keep nothing: the child inherits only the parent's own tools the list names that exist."
         } else {
             "A non-empty `tools:` keeps only the inherited tools it names, and none of these exists: the child inherits none of the parent's own tools (it keeps the harness built-ins)."
         };
-        out.push(
-            XR001
+        let mut key = unknown.clone();
+        key.sort();
+        key.dedup();
+        repeatable = Some(Repeatable {
+            key: key.join("\n"),
+            place: place(subagent),
+            diagnostic: XR001
                 .at(
                     path,
                     unknown_at.or(line),
@@ -391,7 +431,7 @@ fn check_subagent_tools(
                     ),
                 )
                 .with_consequence(consequence),
-        );
+        });
     }
     if !removed.is_empty() {
         out.push(XR002.at(
@@ -422,11 +462,11 @@ fn check_subagent_tools(
         };
         out.push(XR015.at(path, builtins_at.or(line), message));
     }
-    out
+    (repeatable, out)
 }
 
 /// SA025: a `model:` the runtime cannot resolve (harness-spec §3.2: the child gets the parent's).
-fn check_model(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Diagnostic> {
+fn check_model(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Repeatable> {
     let model = subagent.model.as_ref()?;
     if model.value.is_empty() {
         return None;
@@ -438,14 +478,86 @@ fn check_model(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Diagnost
     let hint = models::hint(&model.value)
         .map(|h| format!("; {h}"))
         .unwrap_or_default();
-    Some(SA025.at(
-        &subagent.path,
-        model.range,
-        format!(
-            "no model provider shipped with AgentScope supports `{}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model{hint}",
-            model.value
+    Some(Repeatable {
+        key: model.value.clone(),
+        place: place(subagent),
+        diagnostic: SA025.at(
+            &subagent.path,
+            model.range,
+            format!(
+                "no model provider shipped with AgentScope supports `{}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model{hint}",
+                model.value
+            ),
         ),
-    ))
+    })
+}
+
+/// A finding about a value that a collection copied from another agent runtime tends to repeat
+/// in every file (a model id, a list of tool names): findings with the same `key` (under one
+/// rule) are the same finding.
+struct Repeatable {
+    key: String,
+    /// Where the file is, for the others' messages.
+    place: String,
+    diagnostic: Diagnostic,
+}
+
+/// One warning per distinct value: the first file in path order (`found` is in path order) keeps
+/// the diagnostic, its message saying how many other files share it (`share`: the verb phrase
+/// for one file and for several); every other file gets
+/// the same text as an info at its own position, pointing at the first. Severity then depends on
+/// the whole workspace only (check and the language server agree), and a value used once reads
+/// exactly as before.
+fn one_warning_per_value(found: Vec<Repeatable>, share: (&str, &str)) -> Vec<Diagnostic> {
+    let mut groups: Vec<Vec<Repeatable>> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = Default::default();
+    for r in found {
+        match index.get(&r.key) {
+            Some(&i) => groups[i].push(r),
+            None => {
+                index.insert(r.key.clone(), groups.len());
+                groups.push(vec![r]);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for group in groups {
+        let mut group = group.into_iter();
+        let Some(first) = group.next() else { continue };
+        let others: Vec<Repeatable> = group.collect();
+        let mut lead = first.diagnostic;
+        match others.len() {
+            0 => {}
+            1 => lead.message += &format!("; 1 other subagent file {} (info there)", share.0),
+            n => lead.message += &format!("; {n} other subagent files {} (info there)", share.1),
+        }
+        for other in others {
+            let d = other.diagnostic;
+            out.push(
+                Diagnostic {
+                    message: format!("same as in {}: {}", first.place, d.message),
+                    ..d
+                }
+                .with_severity(Severity::Info)
+                .with_related(Related {
+                    path: lead.path.clone(),
+                    range: lead.range,
+                    message: "reported here as a warning, for every file that shares it".into(),
+                }),
+            );
+        }
+        out.push(lead);
+    }
+    out
+}
+
+/// A subagent file's place for messages about another file: `` `subagents/x.md` `` in the
+/// shared workspace, with its tree named otherwise.
+fn place(subagent: &SubagentDoc) -> String {
+    match subagent.location.tree {
+        Tree::Shared => format!("`{}`", subagent.location.rel),
+        ref tree => format!("`{}` in {}", subagent.location.rel, tree.label()),
+    }
 }
 
 /// `names` joined, after "a tool" or "tools" as fits their number.
@@ -566,6 +678,46 @@ mod tests {
                 ),
             ]
         );
+        // The first file in path order carries the warning, whichever tree it is in; the
+        // others name it with its tree.
+        let ws = Workspace::from_texts(
+            Config::defaults_for(Path::new("/p")),
+            [
+                ("/p/.agentscope/workspace/subagents/b.md", spec("sonnet")),
+                (
+                    "/p/.agentscope/workspace/alice/subagents/a.md",
+                    spec("sonnet"),
+                ),
+            ],
+        );
+        let found: Vec<_> = super::check(&ws)
+            .into_iter()
+            .map(|d| {
+                (
+                    d.severity,
+                    d.path.to_string_lossy().into_owned(),
+                    d.message.split(": at spawn").next().unwrap().to_string(),
+                    d.related.iter().map(|r| r.path.clone()).collect::<Vec<_>>(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    crate::base::Severity::Info,
+                    "/p/.agentscope/workspace/subagents/b.md".to_string(),
+                    "same as in `subagents/a.md` in the per-user folder `alice`: no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it".to_string(),
+                    vec![PathBuf::from("/p/.agentscope/workspace/alice/subagents/a.md")],
+                ),
+                (
+                    crate::base::Severity::Warning,
+                    "/p/.agentscope/workspace/alice/subagents/a.md".to_string(),
+                    "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it".to_string(),
+                    vec![],
+                ),
+            ]
+        );
         config.agent.models = vec!["sonnet".into(), "corp-*".into()];
         let ws = Workspace::from_texts(config, files);
         assert_eq!(super::check(&ws), vec![]);
@@ -621,18 +773,6 @@ mod tool_tests {
             found,
             vec![
                 (
-                    "XR001",
-                    "nope, nada".to_string(),
-                    "`tools:` names tools `nope`, `nada` that the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
-                    "A non-empty `tools:` keeps only the inherited tools it names, and none of these exists: the child inherits none of the parent's own tools (it keeps the harness built-ins).".to_string(),
-                ),
-                (
-                    "XR001",
-                    "nope, plan_write".to_string(),
-                    "`tools:` names tools `nope`, `plan_write` (needs `features.plan_mode = true`) that the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
-                    "These names keep nothing: the child inherits only the parent's own tools the list names that exist.".to_string(),
-                ),
-                (
                     "XR002",
                     "close_issue".to_string(),
                     "tools.json removes `close_issue` (not in `allow`) from the parent's toolkit, so the child cannot inherit it".to_string(),
@@ -649,6 +789,18 @@ mod tool_tests {
                     "execute, web_fetch".to_string(),
                     "tools.json removes `execute`, `web_fetch`, and this subagent reads the same tools.json: it does not get them, whatever `tools:` says".to_string(),
                     crate::rules::cross::XR015.consequence.to_string(),
+                ),
+                (
+                    "XR001",
+                    "nope, nada".to_string(),
+                    "`tools:` names tools `nope`, `nada` that the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
+                    "A non-empty `tools:` keeps only the inherited tools it names, and none of these exists: the child inherits none of the parent's own tools (it keeps the harness built-ins).".to_string(),
+                ),
+                (
+                    "XR001",
+                    "nope, plan_write".to_string(),
+                    "`tools:` names tools `nope`, `plan_write` (needs `features.plan_mode = true`) that the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
+                    "These names keep nothing: the child inherits only the parent's own tools the list names that exist.".to_string(),
                 ),
                 // Said once for the workspace, at the first list naming built-ins.
                 (

@@ -186,13 +186,14 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
         }
         files_root(ws, doc, &outcomes, &mut out);
     }
-    // One pass over each context's agent list instead of a search per file.
-    // Keyed by the document's address, as in `Resolution::subagent_outcomes`.
+    // One pass over each context's agent list, for the files that context reads (a per-user
+    // context: its own folder's specs, not the shared thousand again), keyed by the document's
+    // address as in `Resolution::subagent_outcomes`.
     let subagent_outcomes: Vec<std::collections::HashMap<*const SubagentDoc, Outcome>> = contexts
         .list
         .iter()
         .map(|(who, r)| {
-            r.subagent_outcomes_where(|d| contexts.reads(who, &d.location.tree))
+            r.subagent_outcomes_of(|d| contexts.reads(who, &d.location.tree))
                 .into_iter()
                 .map(|(d, o)| (Arc::as_ptr(d), o))
                 .collect()
@@ -282,15 +283,16 @@ fn not_loaded(
             other => who_label(ws, other),
         });
     }
-    if reasons.is_empty() {
-        // The common case, asked once per file: no label is built for it.
-        return;
-    }
-    let loaded: Vec<String> = outcomes
-        .iter()
-        .filter(|(_, _, o)| o.is_loaded())
-        .map(|(who, _, _)| who_label(ws, who))
-        .collect();
+    // Labels only for a file with a reason: the common case, asked once per file, builds none.
+    let loaded: Vec<String> = if reasons.is_empty() {
+        Vec::new()
+    } else {
+        outcomes
+            .iter()
+            .filter(|(_, _, o)| o.is_loaded())
+            .map(|(who, _, _)| who_label(ws, who))
+            .collect()
+    };
     for (code, (why, whom)) in reasons {
         let Some(rule) = rule_for(code) else { continue };
         let (severity, message) = if loaded.is_empty() {
@@ -905,8 +907,91 @@ mod agreement {
         (sources("skills"), sources("subagents"), tie_note)
     }
 
+    /// The `removed-tool` notes of the preview of the context of namespace `root_ns`.
+    fn removed_tool_notes(ws: &Workspace, root_ns: &str) -> Vec<String> {
+        let mut ctx = PreviewContext::new(
+            &ws.config,
+            Date::parse("2026-08-22").unwrap(),
+            "Linux 6",
+            "/tmp",
+        );
+        ctx.session.session_id = Some(root_ns.to_string());
+        if ws.config.scope == Scope::User {
+            ctx.session.user_id = Some(root_ns.to_string());
+        }
+        prompt::render(ws, &ctx)
+            .expect("renders")
+            .notes
+            .into_iter()
+            .filter(|n| n.code == "removed-tool")
+            .map(|n| n.message)
+            .collect()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
+        /// TJ030 on the code-execution section is reported iff the preview of some checked
+        /// context shows that section while tools.json removes `execute`, and, when only some
+        /// contexts show it, the message names exactly those.
+        #[test]
+        fn tj030_follows_the_preview_of_the_checked_contexts(
+            skills in proptest::collection::vec(((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), any::<bool>()), 0..6),
+            scope in 0u8..4,
+            filesystem in 0u8..3,
+            shell_tool in any::<bool>(),
+            deny_execute in any::<bool>(),
+        ) {
+            let mut config = Config::defaults_for(Path::new("/p"));
+            config.agent.name = Some("assistant".into());
+            config.scope = [Scope::User, Scope::Session, Scope::Agent, Scope::Global][scope as usize];
+            config.filesystem.mode = [FilesystemMode::Local, FilesystemMode::Sandbox, FilesystemMode::Remote]
+                [filesystem as usize];
+            config.features.shell_tool = shell_tool;
+            let mut files: Vec<(String, String)> = Vec::new();
+            for (spec, with_script) in &skills {
+                let (path, text) = skill_file(spec);
+                if *with_script {
+                    let dir = Path::new(&path).parent().unwrap();
+                    files.push((dir.join("scripts/run.py").display().to_string(), "print(1)\n".into()));
+                }
+                files.push((path, text));
+            }
+            let tools = if deny_execute { r#"{"deny": ["execute"]}"# } else { r#"{"deny": ["web_fetch"]}"# };
+            files.push((format!("{W}/tools.json"), tools.to_string()));
+            files.sort();
+            files.dedup_by(|a, b| a.0 == b.0);
+            let ws = Workspace::from_texts(config, files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+            let report = check_workspace(&ws, CheckOptions::default());
+            let reported: Vec<&Diagnostic> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == "TJ030" && d.message.contains("`## Code Execution`"))
+                .collect();
+            let mut shown = Vec::new();
+            let mut hidden = Vec::new();
+            for (who, root) in check_contexts(&ws) {
+                let ns = root.namespace.clone().unwrap_or_else(|| REPRESENTATIVE_NAMESPACE.to_string());
+                let notes = removed_tool_notes(&ws, &ns);
+                let label = who_label(&ws, &who);
+                if notes.iter().any(|n| n.contains("`## Code Execution`")) {
+                    shown.push(label);
+                } else {
+                    hidden.push(label);
+                }
+            }
+            prop_assert_eq!(reported.len(), usize::from(!shown.is_empty()), "{:?}", report.diagnostics);
+            if let Some(d) = reported.first() {
+                match d.message.split_once("; the section is rendered only for ") {
+                    None => prop_assert!(hidden.is_empty(), "{}: not for {:?}", d.message, hidden),
+                    Some((_, which)) => {
+                        let (only, not) = which.split_once(", not for ").expect("names both");
+                        prop_assert_eq!(only, shown.join(", "));
+                        prop_assert_eq!(not, hidden.join(", "));
+                    }
+                }
+            }
+        }
+
         #[test]
         fn preview_renders_what_check_says_is_loaded(
             skills in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..7),

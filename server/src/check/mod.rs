@@ -96,8 +96,10 @@ pub fn workspace_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> Ve
     diagnostics.extend(files::check_workspace_level(workspace));
     diagnostics.extend(budget::check(workspace));
     diagnostics.extend(skills::check(workspace));
-    diagnostics.extend(tools::check(workspace));
-    diagnostics.extend(cross::check_references(workspace, catalog));
+    // The session contexts resolved once for the loading, reference and tools rules.
+    let contexts = loading::Contexts::new(workspace);
+    diagnostics.extend(tools::check_in(workspace, Some(&contexts)));
+    diagnostics.extend(cross::check_references_in(workspace, catalog, &contexts));
     diagnostics
 }
 

@@ -9,20 +9,29 @@
 //! Pure over the snapshot; asks `workspace::catalog` about every name.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::base::suggest::Suggestions;
 use crate::base::{Diagnostic, Related, TextRange};
+use crate::check::loading;
 use crate::config::FilesystemMode;
 use crate::rules::tools::*;
 use crate::workspace::catalog::{
     BuiltinGroup, Removal, ToolCatalog, ToolOrigin, LOAD_SKILL_TOOL, PLATFORM_TOOLS,
     PROMPT_TOOL_SECTIONS,
 };
+use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{FileKind, Tree, Workspace};
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
+    check_in(workspace, None)
+}
+
+/// [`check`], with the check contexts when the caller has resolved them already (else they are
+/// resolved here, and only if a rule needs them).
+pub fn check_in(workspace: &Workspace, contexts: Option<&loading::Contexts>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let config = &workspace.config;
     let Some(effective) = workspace.effective_tools() else {
@@ -73,7 +82,7 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     if catalog.tools_json_applies() {
         out.extend(check_lists(effective, &catalog));
         out.extend(removals_subagents_keep(workspace, effective, &catalog));
-        out.extend(prompt_promises(workspace, effective, &catalog));
+        out.extend(prompt_promises(workspace, effective, &catalog, contexts));
     }
     out
 }
@@ -108,8 +117,14 @@ fn backticked(names: &[&str]) -> String {
 
 /// At most `shown` backticked names, then how many more.
 fn some_of(names: &[&str], shown: usize) -> String {
-    let listed = backticked(&names[..names.len().min(shown)]);
-    match names.len().saturating_sub(shown) {
+    let labels: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    some_labels(&labels, shown)
+}
+
+/// At most `shown` of `labels`, then how many more.
+fn some_labels(labels: &[String], shown: usize) -> String {
+    let listed = labels[..labels.len().min(shown)].join(", ");
+    match labels.len().saturating_sub(shown) {
         0 => listed,
         more => format!("{listed} and {more} more"),
     }
@@ -124,26 +139,37 @@ fn removals_subagents_keep(
     if !workspace.config.features.subagents {
         return Vec::new();
     }
-    let mut keepers: Vec<&str> = workspace
+    // Shared and project-folder specs first, then the per-user ones, said to be per-user: those
+    // are spawned only in their user's calls.
+    let mut keepers: Vec<(Option<&str>, &str)> = workspace
         .subagents
         .iter()
         .filter(|s| s.outcome.is_ok() && s.mode != AgentMode::Primary)
         .filter(|s| child_skips_tools_json(workspace, s))
-        .map(|s| s.id.as_str())
+        .map(|s| match &s.location.tree {
+            Tree::Namespace(ns) => (Some(ns.as_str()), s.id.as_str()),
+            _ => (None, s.id.as_str()),
+        })
         .collect();
     keepers.sort_unstable();
     keepers.dedup();
     if keepers.is_empty() {
         return Vec::new();
     }
+    let labels: Vec<String> = keepers
+        .iter()
+        .map(|(ns, id)| match ns {
+            Some(ns) => format!("`{id}` (per-user folder `{ns}`)"),
+            None => format!("`{id}`"),
+        })
+        .collect();
+    let listed = some_labels(&labels, 5);
     let who = match keepers.len() {
         1 => format!(
-            "the isolated subagent {} registers the harness built-ins again and still has",
-            some_of(&keepers, 5)
+            "the isolated subagent {listed} registers the harness built-ins again and still has"
         ),
         _ => format!(
-            "the isolated subagents {} register the harness built-ins again and still have",
-            some_of(&keepers, 5)
+            "the isolated subagents {listed} register the harness built-ins again and still have"
         ),
     };
     let mut denied = Vec::new();
@@ -184,56 +210,33 @@ fn removals_subagents_keep(
 }
 
 /// TJ030: prompt sections that tell the model to use tools tools.json removes.
+///
+/// The memory sections follow the builder's features alone. The code-execution section follows
+/// the skills a context renders, so it is decided per checked context from the loading
+/// resolution, the function the preview renders from: reported when the preview of some checked
+/// context shows it, naming those contexts when not all of them do.
 fn prompt_promises(
     workspace: &Workspace,
     doc: &ToolsDoc,
     catalog: &ToolCatalog,
+    contexts: Option<&loading::Contexts>,
 ) -> Vec<Diagnostic> {
     let config = &workspace.config;
-    let code_execution = config.filesystem.mode == FilesystemMode::Local
-        && config.features.shell_tool
-        && workspace.skills.iter().any(|s| s.outcome.is_ok());
-    // Skills whose folders hold more than SKILL.md: the ones the section's scripts would be in.
-    let mut with_files: Vec<&str> = Vec::new();
-    for skill in workspace.skills.iter().filter(|s| s.outcome.is_ok()) {
-        let Some(dir) = skill.path.parent() else {
-            continue;
-        };
-        let has_files = workspace
-            .files
-            .files_under(dir)
-            .any(|(p, _)| workspace.kind_of(p) == Some(FileKind::SkillResource));
-        let name = skill.name.as_deref().unwrap_or(&skill.dir_name);
-        // A skill seen twice (a linked folder) is one skill.
-        if has_files && !with_files.contains(&name) {
-            with_files.push(name);
-        }
-    }
     let mut out = Vec::new();
     for section in PROMPT_TOOL_SECTIONS {
-        if !section.rendered(config, code_execution) {
-            continue;
-        }
         let removed = catalog.removed_from(section);
         let Some(first) = removed.first() else {
             continue;
         };
         let detail = if section.heading == "## Code Execution" {
-            if with_files.is_empty() {
-                continue;
+            match code_execution_contexts(workspace, contexts) {
+                Some(detail) => detail,
+                None => continue,
             }
-            let noun = if with_files.len() == 1 {
-                "skill has"
-            } else {
-                "skills have"
-            };
-            format!(
-                " ({} {noun} files: {})",
-                with_files.len(),
-                some_of(&with_files, 3)
-            )
-        } else {
+        } else if section.rendered(config, false) {
             String::new()
+        } else {
+            continue;
         };
         out.push(TJ030.at(
             &doc.path,
@@ -248,6 +251,78 @@ fn prompt_promises(
         ));
     }
     out
+}
+
+/// Where the code-execution section is rendered, over the checked contexts: `None` when in none;
+/// else the message's detail, naming the loaded skills that hold files besides SKILL.md (the
+/// scripts the section is about) and, when only some contexts render it, which.
+fn code_execution_contexts(
+    workspace: &Workspace,
+    contexts: Option<&loading::Contexts>,
+) -> Option<String> {
+    // Skill files whose folder holds more than SKILL.md, looked at once each: the contexts list
+    // the same files again and again (a hundred per-user contexts over ten thousand skills).
+    let docs_with_files: std::collections::HashSet<*const SkillDoc> = workspace
+        .skills
+        .iter()
+        .filter(|doc| {
+            doc.path.parent().is_some_and(|dir| {
+                workspace
+                    .files
+                    .files_under(dir)
+                    .any(|(p, _)| workspace.kind_of(p) == Some(FileKind::SkillResource))
+            })
+        })
+        .map(Arc::as_ptr)
+        .collect();
+    let resolved;
+    let contexts = match contexts {
+        Some(contexts) => contexts,
+        None => {
+            resolved = loading::Contexts::new(workspace);
+            &resolved
+        }
+    };
+    let mut shown: Vec<String> = Vec::new();
+    let mut not_shown: Vec<String> = Vec::new();
+    let mut with_files: Vec<&str> = Vec::new();
+    for (who, resolution) in &contexts.list {
+        let label = loading::who_label(workspace, who);
+        if !resolution.renders_code_execution() {
+            not_shown.push(label);
+            continue;
+        }
+        shown.push(label);
+        if docs_with_files.is_empty() {
+            continue;
+        }
+        for skill in resolution.skills() {
+            // A skill seen twice (a linked folder, or in several contexts) is one skill.
+            if docs_with_files.contains(&Arc::as_ptr(&skill.doc))
+                && !with_files.contains(&skill.name.as_str())
+            {
+                with_files.push(skill.name.as_str());
+            }
+        }
+    }
+    if shown.is_empty() {
+        return None;
+    }
+    let files = match with_files.len() {
+        0 => " (no loaded skill has files besides SKILL.md, but the section comes with any skill that has a `<files-root>`)".to_string(),
+        1 => format!(" (1 skill has files: {})", some_of(&with_files, 3)),
+        n => format!(" ({n} skills have files: {})", some_of(&with_files, 3)),
+    };
+    let which = if not_shown.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the section is rendered only for {}, not for {}",
+            shown.join(", "),
+            not_shown.join(", ")
+        )
+    };
+    Some(files + &which)
 }
 
 /// allow/deny against the catalog, for the tools.json the runtime reads.
@@ -532,6 +607,8 @@ mod tests {
                 "/p/.agentscope/workspace/subagents/d.md",
                 spec("hidden: true\n"),
             ),
+            // Spawned in alice's calls only: said to be per-user.
+            ("/p/.agentscope/workspace/alice/subagents/e.md", spec("")),
             (
                 "/p/.agentscope/workspace/skills/x/SKILL.md",
                 "---\nname: x\ndescription: d\n---\nRun scripts/run.py\n".to_string(),
@@ -559,8 +636,8 @@ mod tests {
         assert_eq!(
             found,
             vec![
-                ("TJ029", "\"execute\"", "`execute` is denied for the main agent only: the isolated subagents `a`, `d` register the harness built-ins again and still have `execute`"),
-                ("TJ029", "\"write_file\"", "`write_file` is denied for the main agent only: the isolated subagents `a`, `d` register the harness built-ins again and still have `write_file`"),
+                ("TJ029", "\"execute\"", "`execute` is denied for the main agent only: the isolated subagents `a`, `d`, `e` (per-user folder `alice`) register the harness built-ins again and still have `execute`"),
+                ("TJ029", "\"write_file\"", "`write_file` is denied for the main agent only: the isolated subagents `a`, `d`, `e` (per-user folder `alice`) register the harness built-ins again and still have `write_file`"),
                 ("TJ030", "\"execute\"", "tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `x`)"),
             ]
         );
@@ -595,7 +672,47 @@ mod tests {
             .collect();
         assert_eq!(
             left_out,
-            vec!["`allow` removes `web_search`, `session_history` for the main agent only: the isolated subagents `a`, `d` register the harness built-ins again and still have them"]
+            vec!["`allow` removes `web_search`, `session_history` for the main agent only: the isolated subagents `a`, `d`, `e` (per-user folder `alice`) register the harness built-ins again and still have them"]
+        );
+    }
+
+    /// The code-execution section follows the skills each context renders: a skill only in
+    /// alice's folder brings it to alice's prompt only, and the message says so; a skill without
+    /// other files brings it too (the preview shows the section whenever a skill is loaded).
+    #[test]
+    fn code_execution_is_decided_per_context_as_the_preview_renders() {
+        let tools = r#"{"deny": ["execute"]}"#;
+        let skill = "---\nname: notes\ndescription: d\n---\nBody\n";
+        let messages = |files: &[(&str, &str)]| -> Vec<String> {
+            let ws = workspace(Config::defaults_for(Path::new("/p")), files);
+            check(&ws)
+                .into_iter()
+                .filter(|d| d.code == "TJ030")
+                .map(|d| d.message)
+                .collect()
+        };
+        assert_eq!(
+            messages(&[
+                (SHARED, tools),
+                ("/p/.agentscope/workspace/alice/skills/notes/SKILL.md", skill),
+                ("/p/.agentscope/workspace/alice/skills/notes/run.sh", "echo\n"),
+            ]),
+            vec!["tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `notes`); the section is rendered only for user `alice`, not for any user (scope `user`)"]
+        );
+        assert_eq!(
+            messages(&[
+                (SHARED, tools),
+                ("/p/.agentscope/workspace/skills/notes/SKILL.md", skill),
+            ]),
+            vec!["tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (no loaded skill has files besides SKILL.md, but the section comes with any skill that has a `<files-root>`)"]
+        );
+        // A skill no context loads (nested below `skills/<dir>/`, scope `user`) brings nothing.
+        assert_eq!(
+            messages(&[
+                (SHARED, tools),
+                ("/p/.agentscope/workspace/skills/a/notes/SKILL.md", skill),
+            ]),
+            Vec::<String>::new()
         );
     }
 
@@ -686,11 +803,17 @@ mod fixtures {
     fn tools_valid_has_no_warnings_when_the_environment_is_set() {
         assert_eq!(
             check_fixture("tools-valid", &[("PAPERS_TOKEN_FOR_TESTS", "t0k3n")]),
-            vec![row("tools.json", "25:31", "TJ017")]
+            // The `pdf` skill brings the `## Code Execution` section, which names the denied
+            // `execute` (the preview of the fixture notes the same).
+            vec![
+                row("tools.json", "11:12", "TJ030"),
+                row("tools.json", "25:31", "TJ017")
+            ]
         );
         assert_eq!(
             check_fixture("tools-valid", &[]),
             vec![
+                row("tools.json", "11:12", "TJ030"),
                 row("tools.json", "17:44", "TJ007"),
                 row("tools.json", "25:31", "TJ017")
             ]

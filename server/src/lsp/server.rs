@@ -587,7 +587,9 @@ impl LanguageServer for Backend {
             }
         }
         {
+            let profile = lock(&self.shared.settings).profile;
             let mut state = lock(&self.shared.state);
+            state.set_options(CheckOptions { profile });
             for folder in folder_paths(&params) {
                 state.add_folder(folder);
             }

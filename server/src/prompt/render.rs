@@ -876,7 +876,6 @@ fn skills_block(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
     out.join_if_needed();
     let mut s = String::with_capacity(texts::SKILLS_HEADER.len() + skills.len() * 400);
     s.push_str(texts::SKILLS_HEADER);
-    let mut any_files_root = false;
     for skill in skills.iter().copied() {
         s.push_str("<skill>\n");
         skill_metadata(&mut s, skill);
@@ -899,7 +898,6 @@ fn skills_block(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
         push_escaped(&mut s, &skill.source);
         s.push_str("</skill-id>\n");
         if let Some(path) = resolution.files_root(skill) {
-            any_files_root = true;
             s.push_str("  <files-root>");
             push_escaped(&mut s, &path.replace(' ', "\\ "));
             s.push_str("</files-root>\n");
@@ -920,7 +918,7 @@ fn skills_block(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
     out.text
         .reserve(s.len() + texts::CODE_EXECUTION_SECTION.len() + 8192);
     out.section("skills", "## Available Skills", sources, &s);
-    if any_files_root {
+    if resolution.renders_code_execution() {
         out.section(
             "code-execution",
             "## Code Execution",

@@ -16,7 +16,15 @@ pub static XR001: Rule = Rule {
 A name that is not registered (a typo, a feature switched off, a tool of a skipped MCP server) keeps \
 nothing; a list made only of such names leaves the child none of the parent's own tools. The harness \
 built-ins are not affected either way (see XR003). One diagnostic covers the whole list and names every \
-unknown entry.",
+unknown entry.
+
+Collections written for other agent runtimes repeat the same list (Claude Code's `Read, Grep, Glob`) in \
+every file. The same set of unknown names (in any order) is one finding: the first file in path order \
+gets the warning, whose message says how many other files name the same unknown tools, and each of \
+those gets an info at its own `tools:` line saying `same as in <first file>`, with the first file as \
+related location. The key is the whole set, not each name: a list with one more unknown name is a new \
+finding, since it is the list that decides what the child keeps. A list no other file repeats is a \
+plain warning.",
 };
 
 pub static XR002: Rule = Rule {

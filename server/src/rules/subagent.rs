@@ -232,7 +232,7 @@ pub static SA025: Rule = Rule {
     consequence: r#"At spawn the runtime logs a warning and the subagent runs on the parent's model."#,
     explanation: r#"The harness resolves a subagent's `model:` with `ModelRegistry.canResolve(id)`: a name the application registered (`ModelRegistry.register`, `registerFactory`, or the builder's `modelResolver`), else the first model provider on the classpath whose `supports(id)` is true. An id nothing resolves is not an error: the child silently gets the parent's model (one WARN line in the log).
 
-Model ids copied from other agent runtimes (`sonnet`, `haiku`, `opus`, `inherit`, `gpt-4o`) resolve to nothing here. If the application registers such a name itself, list it in agentws.toml so agentws knows:
+Model ids copied from other agent runtimes (`sonnet`, `haiku`, `opus`, `inherit`, `gpt-4o`) resolve to nothing here. A collection repeats the same id in every file, so the same `model:` value is one finding: the first file in path order gets the warning, whose message says how many other files name the same model, and each of those gets an info at its own `model:` saying `same as in <first file>`, with the first file as related location. A value no other file uses is a plain warning. If the application registers such a name itself, list it in agentws.toml so agentws knows:
 
 ```toml
 [agent]

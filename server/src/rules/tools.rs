@@ -352,9 +352,14 @@ on its own workspace (`agents/<id>/workspace`, or `workspace.path`): it register
 own workspace (or of the project folder), not this one. A shared subagent and `general-purpose` use \
 the main workspace, read the same tools.json and lose the tool too.\n\nSo `\"deny\": [\"execute\"]` \
 does not keep the shell away from the agent as a whole: every isolated subagent the model can spawn \
-still runs commands. The message names those subagents. To remove the tool everywhere, switch the \
+still runs commands. The message names those subagents; the ones from a per-user folder are marked \
+`(per-user folder `<ns>`)`, since only that user's calls spawn them. To remove the tool everywhere, switch the \
 feature off in the builder (`disableShellTool()`, `disableMemoryTools()`, …), give each isolated \
-subagent a workspace with its own tools.json, or make the subagents shared.",
+subagent a workspace with its own tools.json, or make the subagents shared.\n\nagentws does not read \
+an isolated subagent's own tools.json (`<workspace.path>/tools.json`, or \
+`<ws>/agents/<id>/workspace/tools.json`): its folder is known only once the spec is parsed, and \
+`agents/` is a runtime-owned folder agentws never walks. So the message assumes that folder has \
+none; if you gave the child one that removes the tool, this diagnostic does not apply to it.",
 };
 
 pub static TJ030: Rule = Rule {
@@ -368,9 +373,14 @@ pub static TJ030: Rule = Rule {
 `<files-root>`, which the local shell filesystem gives every skill) tells the model to run skill \
 scripts with the shell tool `execute`; `## Memory Recall` tells it to run `memory_search` and \
 `memory_get`; `## Memory Persistence` tells it to use `memory_save`. Removing those tools in tools.json \
-leaves the text in place. The check reports the Code Execution case when some skill folder holds files \
-besides SKILL.md (the scripts the section is about); `agentws preview` notes every rendered section \
-whose tools are removed (note `removed-tool`). Switch the feature off \
+leaves the text in place. `agentws preview` notes every rendered section whose tools are removed \
+(note `removed-tool`), and the check reports exactly those: the memory sections follow the builder's \
+features; the Code Execution section follows the skills a call loads, so the check decides it per \
+session context it evaluates (the configured scope for any user, and each per-user folder), from the \
+same loading resolution the preview renders. When only some of those contexts load a skill (e.g. the \
+skills are all in one per-user folder) the message names the contexts that get the section and those \
+that do not. It also names the loaded skills whose folders hold files besides SKILL.md, the scripts \
+the section is about. Switch the feature off \
 in the builder instead (`disableShellTool()`, `disableMemoryTools()`), which also drops the section, or \
 keep the tool.",
 };

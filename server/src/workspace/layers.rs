@@ -484,41 +484,6 @@ mod tests {
     }
 
     #[test]
-    fn skills_merge_keeps_first_position_and_later_wins() {
-        let skill = |n: &str| format!("---\nname: {n}\ndescription: d {n}\n---\nbody\n");
-        let (a, b, c) = (skill("a"), skill("b"), skill("c"));
-        let ws = snapshot(
-            &[
-                (&format!("{W}/skills/b/SKILL.md"), &b),
-                (&format!("{W}/skills/a/SKILL.md"), &a),
-                (&format!("{W}/alice/skills/a/SKILL.md"), &a),
-                (&format!("{W}/alice/skills/_drafts/c/SKILL.md"), &c),
-                ("/p/skills/nested/c/SKILL.md", &c),
-            ],
-            |_| {},
-        );
-        let root = root_for(&ws, Some("alice"), Scope::User);
-        let res = crate::workspace::resolution::resolve(&ws, &root);
-        let merged = res.skills();
-        let got: Vec<(String, String)> = merged
-            .iter()
-            .map(|s| (s.name.clone(), s.source.clone()))
-            .collect();
-        assert_eq!(
-            got,
-            vec![
-                ("a".into(), "workspace-namespaced".into()),
-                ("b".into(), "filesystem-workspace_skills".into()),
-                ("c".into(), "workspace-namespaced".into()),
-            ]
-        );
-        assert_eq!(
-            merged[0].doc.path,
-            PathBuf::from(format!("{W}/alice/skills/a/SKILL.md"))
-        );
-    }
-
-    #[test]
     fn project_skill_is_re_read_from_the_workspace_when_it_exists() {
         let ws = snapshot(
             &[
@@ -539,64 +504,6 @@ mod tests {
         assert_eq!(merged.len(), 1);
         assert_eq!(merged[0].source, "workspace-namespaced");
         assert_eq!(merged[0].doc.description.as_deref(), Some("shared"));
-    }
-
-    #[test]
-    fn subagents_dynamic_and_static() {
-        let ws = |dynamic: bool| {
-            snapshot(
-                &[
-                    (
-                        &format!("{W}/subagents/general-purpose.md"),
-                        "---\ndescription: mine\n---\n",
-                    ),
-                    (
-                        &format!("{W}/subagents/z.md"),
-                        "---\ndescription: shared z\n---\n",
-                    ),
-                    (
-                        &format!("{W}/alice/subagents/deep/z.md"),
-                        "---\ndescription: alice z\n---\n",
-                    ),
-                    (
-                        &format!("{W}/alice/subagents/a.md"),
-                        "---\ndescription: alice a\n---\n",
-                    ),
-                ],
-                |c| c.features.dynamic_subagents = dynamic,
-            )
-        };
-        let dynamic = ws(true);
-        let root = root_for(&dynamic, Some("alice"), Scope::User);
-        let list: Vec<(String, String)> = crate::workspace::resolution::resolve(&dynamic, &root)
-            .subagents()
-            .iter()
-            .map(|e| {
-                (
-                    e.id.clone(),
-                    e.doc
-                        .as_ref()
-                        .and_then(|d| d.description.clone())
-                        .unwrap_or_default(),
-                )
-            })
-            .collect();
-        assert_eq!(
-            list,
-            vec![
-                ("general-purpose".into(), "mine".into()),
-                ("z".into(), "alice z".into()),
-                ("a".into(), "alice a".into()),
-            ]
-        );
-        let fixed = ws(false);
-        let root = root_for(&fixed, Some("alice"), Scope::User);
-        let ids: Vec<String> = crate::workspace::resolution::resolve(&fixed, &root)
-            .subagents()
-            .iter()
-            .map(|e| e.id.clone())
-            .collect();
-        assert_eq!(ids, vec!["general-purpose", "general-purpose", "z", "a"]);
     }
 
     #[test]

@@ -666,6 +666,13 @@ impl<'r> Resolution<'r> {
         self.skills.get(&self.resolver.skill_base, name)
     }
 
+    /// True when this context's prompt has the code-execution section: it follows the skills
+    /// block when at least one rendered skill has a `<files-root>` (harness-spec §2.5, A.11).
+    pub fn renders_code_execution(&self) -> bool {
+        self.files_root_base.is_some()
+            && self.skills.iter(&self.resolver.skill_base).next().is_some()
+    }
+
     /// `<files-root>` of a loaded skill (harness-spec §2.5): raw path, spaces not escaped.
     pub fn files_root(&self, skill: &MergedSkill) -> Option<String> {
         let base = self.files_root_base.as_ref()?;
@@ -870,9 +877,9 @@ impl<'r> Resolution<'r> {
 
     /// What happens to a subagent file in this context (one lookup in [`Self::subagent_outcomes`]).
     pub fn subagent_outcome(&self, doc: &SubagentDoc) -> Outcome {
-        self.subagent_outcomes()
+        self.subagent_outcomes_of(|d| d.path == doc.path)
             .into_iter()
-            .find(|(d, _)| d.path == doc.path)
+            .next()
             .map(|(_, o)| o)
             // A document of another snapshot: none of this workspace's folders holds it.
             .unwrap_or(Outcome::NotScanned(NotScanned::OtherNamespace {
@@ -882,12 +889,12 @@ impl<'r> Resolution<'r> {
 
     /// Every subagent file with its outcome, in path order.
     pub fn subagent_outcomes(&self) -> Vec<(&'r Arc<SubagentDoc>, Outcome)> {
-        self.subagent_outcomes_where(|_| true)
+        self.subagent_outcomes_of(|_| true)
     }
 
-    /// The subagent files `wanted` selects with their outcomes, in path order: a per-user
-    /// folder's context asks only about its own files, not the thousand shared ones.
-    pub fn subagent_outcomes_where(
+    /// The subagent files `wanted` keeps, with their outcomes, in path order. A caller that
+    /// needs a few files of many contexts (a per-user folder's own specs) pays for those only.
+    pub fn subagent_outcomes_of(
         &self,
         wanted: impl Fn(&SubagentDoc) -> bool,
     ) -> Vec<(&'r Arc<SubagentDoc>, Outcome)> {
