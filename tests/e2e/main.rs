@@ -12,5 +12,6 @@ mod normalize;
 mod preview;
 mod realistic;
 mod rules;
+mod stores;
 mod support;
 mod watch;

@@ -65,6 +65,10 @@ pub struct PreviewOptions {
     /// `java.io.tmpdir` (default: `/tmp` on Linux, the system temp folder elsewhere).
     #[arg(long = "tmp-dir", value_name = "PATH")]
     pub tmp_dir: Option<String>,
+    /// Read the files of this call from a remote store (`redis://`, `postgres://`, `mysql://`,
+    /// `sqlite://PATH`; default: `[store] url` in remote mode). Implies `--filesystem remote`.
+    #[arg(long, value_name = "URL")]
+    pub store: Option<String>,
     /// Output: the prompt as text, or the previewPrompt JSON.
     #[arg(long, default_value = "text", value_parser = PossibleValuesParser::new(["text", "json"]))]
     pub format: String,
@@ -107,16 +111,30 @@ pub fn run(args: PreviewArgs) -> u8 {
         eprintln!("error: `{}` does not exist", path.display());
         return EXIT_USAGE;
     }
-    let loaded = load(&path, Arc::new(process_env()));
+    let env = Arc::new(process_env());
+    let mut loaded = load(&path, env.clone());
+    let mut context_args = args.context.clone();
+    if args.store.is_some() && context_args.filesystem.is_none() {
+        context_args.filesystem = Some("remote".to_string());
+    }
+    let base = PreviewContext::new(&loaded.workspace.config, date, &os, &tmp_dir);
+    let left_ctx = apply(base.clone(), &context_args);
+    let wants_store = args.store.is_some()
+        || (left_ctx.session.filesystem == FilesystemMode::Remote
+            && loaded.workspace.config.store.url.is_some());
+    if wants_store && !args.diff {
+        if let Err(code) = read_call_store(&mut loaded, &env, args.store.clone(), &left_ctx) {
+            return code;
+        }
+    }
     let ws = &loaded.workspace;
-    let base = PreviewContext::new(&ws.config, date, &os, &tmp_dir);
-    let left_ctx = apply(base.clone(), &args.context);
 
     if !args.diff {
-        let preview = match render(ws, &left_ctx) {
+        let mut preview = match render(ws, &left_ctx) {
             Ok(p) => p,
             Err(code) => return code,
         };
+        relabel_sources(&mut preview, &ws.files);
         if args.format == "json" {
             println!("{}", to_json(&preview));
         } else {
@@ -178,6 +196,60 @@ pub fn run(args: PreviewArgs) -> u8 {
         EXIT_OK
     } else {
         EXIT_PROBLEMS
+    }
+}
+
+/// Reads the store entries of the call `ctx` into `loaded` (docs/stores.md).
+fn read_call_store(
+    loaded: &mut super::project::Loaded,
+    env: &crate::base::Env,
+    url: Option<String>,
+    ctx: &PreviewContext,
+) -> Result<(), u8> {
+    let config = &loaded.workspace.config;
+    let root = crate::context::effective_root(config, &ctx.session).map_err(|err| {
+        eprintln!("error: {err}");
+        EXIT_USAGE
+    })?;
+    let id = match ctx.session.scope {
+        Scope::User => ctx.session.user_id.clone(),
+        Scope::Session => Some(root.ids.session_id.clone()),
+        Scope::Agent | Scope::Global => None,
+    };
+    let request = super::project::StoreRequest {
+        url,
+        owners: crate::store::Owners::Call {
+            id,
+            folder: root.namespace.clone().unwrap_or_default(),
+        },
+    };
+    match super::project::read_store(loaded, env, &request) {
+        Ok(read) => {
+            eprintln!(
+                "note[store]: read {} from store {}",
+                super::output::plural(read.files, "file", "files"),
+                read.shown
+            );
+            Ok(())
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// Sources that are store entries named by their origin (`store:` + namespace + key).
+pub fn relabel_sources(preview: &mut Preview, files: &crate::base::FileSet) {
+    if !files.has_origins() {
+        return;
+    }
+    for section in &mut preview.sections {
+        for source in &mut section.sources {
+            if let Some(origin) = files.origin(std::path::Path::new(&source.path)) {
+                source.path = origin.to_string();
+            }
+        }
     }
 }
 

@@ -55,6 +55,64 @@ pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
     }
 }
 
+/// Which store to read into a loaded workspace, and whose files.
+pub struct StoreRequest {
+    /// `--store URL` (else `[store] url`).
+    pub url: Option<String>,
+    pub owners: crate::store::Owners,
+}
+
+/// What reading the store added.
+pub struct StoreRead {
+    /// The store URL with its password masked.
+    pub shown: String,
+    pub owners: usize,
+    pub files: usize,
+}
+
+/// Reads the store's files into `loaded` (docs/stores.md): the workspace is rebuilt over the
+/// file set with the stored files in it, in remote filesystem mode, and the store-level problems
+/// join the walk problems. The error is the message for exit 2, without secrets.
+pub fn read_store(
+    loaded: &mut Loaded,
+    env: &Env,
+    request: &StoreRequest,
+) -> Result<StoreRead, crate::store::StoreError> {
+    let ws = &loaded.workspace;
+    let base = ws
+        .config
+        .file
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
+    let spec = crate::store::StoreSpec::new(&ws.config.store, request.url.as_deref(), env, &base)?;
+    let mut backend = spec.open()?;
+    let mut config = (*ws.config).clone();
+    config.filesystem.mode = crate::config::FilesystemMode::Remote;
+    let mut files = (*ws.files).clone();
+    let read = crate::store::load_into(
+        &mut files,
+        &config,
+        backend.as_mut(),
+        &spec,
+        &request.owners,
+    )?;
+    loaded.workspace = Workspace::build(
+        Arc::new(config),
+        (*ws.config_diagnostics).clone(),
+        Arc::new(files),
+        ws.env.clone(),
+        Some(ws),
+    );
+    loaded.walk_problems.extend(read.diagnostics);
+    Ok(StoreRead {
+        shown: spec.shown.clone(),
+        owners: read.owners.len(),
+        files: read.files,
+    })
+}
+
 /// `path` relative to the current folder with `/` separators (as printed in reports): below the
 /// current folder without a prefix, elsewhere with `../` steps up to the common ancestor (an
 /// absolute path only when the two share nothing but the root).

@@ -1,0 +1,437 @@
+//! Remote stores (docs/stores.md): the real binary reading stores seeded exactly as the Java
+//! stores write them, from one fixture description shared by every backend's tests.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// One stored row as the runtime writes it: owner (user id), route segment, key, value JSON.
+pub struct Row {
+    pub owner: &'static str,
+    pub segment: &'static str,
+    pub key: &'static str,
+    pub value: String,
+}
+
+pub const AGENT: &str = "bot";
+
+/// `fileDataToStoreValue`: the JSON map Jackson writes (key order is unspecified in Java).
+pub fn file_value(content: &str) -> String {
+    serde_json::json!({
+        "content": content,
+        "encoding": "utf-8",
+        "created_at": "2026-11-30T10:00:00Z",
+        "modified_at": "2026-11-30T10:00:00.123Z",
+    })
+    .to_string()
+}
+
+pub const ALICE_AGENTS: &str = "# Alice\nAnswer in French.\n";
+pub const ALICE_MEMORY: &str = "- Alice takes the 8:02 train.\n";
+pub const TRAINS_SKILL: &str =
+    "---\nname: trains\ndescription: Look up train timetables.\n---\nUse the timetable API.\n";
+pub const PLANNER: &str = "---\nname: planner\ndescription: Plans trips.\n---\nYou plan trips.\n";
+/// A skill whose frontmatter is never closed: the runtime drops it.
+pub const BROKEN_SKILL: &str = "---\nname: broken\ndescription: never closed\n";
+
+/// The clean store: alice with her own files, bob with one broken skill.
+pub fn clean_rows() -> Vec<Row> {
+    let row = |owner, segment, key, content: &str| Row {
+        owner,
+        segment,
+        key,
+        value: file_value(content),
+    };
+    vec![
+        row("alice", "root", "/AGENTS.md", ALICE_AGENTS),
+        row("alice", "root", "/MEMORY.md", ALICE_MEMORY),
+        row("alice", "skills", "/trains/SKILL.md", TRAINS_SKILL),
+        row("alice", "subagents", "/planner.md", PLANNER),
+        row("bob", "skills", "/broken/SKILL.md", BROKEN_SKILL),
+    ]
+}
+
+/// Rows with one store-level problem each, and the rule each must raise.
+pub fn problem_rows() -> Vec<(Row, &'static str)> {
+    let row = |key, segment, value: String| Row {
+        owner: "carol",
+        segment,
+        key,
+        value,
+    };
+    vec![
+        (row("x/SKILL.md", "skills", file_value("x")), "RS001"),
+        (row("/a//SKILL.md", "skills", file_value("x")), "RS002"),
+        (row("/NOTES.md", "root", file_value("x")), "RS003"),
+        (row("/bad/SKILL.md", "skills", "[1,2]".into()), "RS004"),
+        (
+            row(
+                "/empty/SKILL.md",
+                "skills",
+                r#"{"encoding":"utf-8"}"#.into(),
+            ),
+            "RS005",
+        ),
+        (row("/tools.json", "root", file_value("{}")), "RS013"),
+    ]
+}
+
+fn namespace(owner: &str, segment: &str) -> Vec<String> {
+    ["agents", AGENT, "users", owner, segment]
+        .map(String::from)
+        .to_vec()
+}
+
+/// Which SQLite layout to seed.
+#[derive(Clone, Copy)]
+pub enum Layout {
+    Jdbc,
+    SqliteBase,
+}
+
+/// Seeds a SQLite file with `JdbcStore`'s (SQLite dialect) or `SqliteBaseStore`'s DDL and rows.
+pub fn seed_sqlite(path: &Path, layout: Layout, rows: &[Row]) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    match layout {
+        Layout::Jdbc => {
+            conn.execute_batch(
+                "CREATE TABLE IF NOT EXISTS agentscope_store (namespace_path TEXT NOT NULL, \
+                 item_key TEXT NOT NULL, value_json TEXT NOT NULL, version INTEGER NOT NULL, \
+                 updated_at INTEGER NOT NULL, PRIMARY KEY (namespace_path, item_key))",
+            )
+            .unwrap();
+            for r in rows {
+                let ns: String = namespace(r.owner, r.segment)
+                    .iter()
+                    .map(|s| format!("{s}\u{1F}"))
+                    .collect();
+                conn.execute(
+                    "INSERT INTO agentscope_store (namespace_path, item_key, value_json, version, updated_at) \
+                     VALUES (?1, ?2, ?3, 1, 1764496800123)",
+                    rusqlite::params![ns, r.key, r.value],
+                )
+                .unwrap();
+            }
+        }
+        Layout::SqliteBase => {
+            conn.execute_batch(
+                "CREATE TABLE IF NOT EXISTS store (\n    namespace TEXT NOT NULL,\n    key       TEXT NOT NULL,\n    \
+                 value     TEXT NOT NULL,\n    version   INTEGER NOT NULL DEFAULT 1,\n    \
+                 updated_at INTEGER NOT NULL DEFAULT (strftime('%s', 'now')),\n    PRIMARY KEY (namespace, key)\n);\n\
+                 CREATE INDEX IF NOT EXISTS idx_store_ns ON store(namespace);",
+            )
+            .unwrap();
+            for r in rows {
+                conn.execute(
+                    "INSERT INTO store (namespace, key, value, version, updated_at) VALUES (?1, ?2, ?3, 1, 1764496800)",
+                    rusqlite::params![namespace(r.owner, r.segment).join("/"), r.key, r.value],
+                )
+                .unwrap();
+            }
+        }
+    }
+}
+
+/// The template workspace of the agent (remote mode): a shared AGENTS.md and skill.
+fn template(dir: &Path) -> PathBuf {
+    template_with(dir, "")
+}
+
+fn template_with(dir: &Path, extra_toml: &str) -> PathBuf {
+    let project = dir.join("project");
+    let ws = project.join(".agentscope/workspace");
+    std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
+    std::fs::write(
+        project.join("agentws.toml"),
+        format!("[agent]\nname = \"bot\"\n[filesystem]\nmode = \"remote\"\n{extra_toml}"),
+    )
+    .unwrap();
+    std::fs::write(ws.join("AGENTS.md"), "# Template\nBe kind.\n").unwrap();
+    std::fs::write(
+        ws.join("skills/hello/SKILL.md"),
+        "---\nname: hello\ndescription: Greets people.\n---\nSay hello.\n",
+    )
+    .unwrap();
+    project
+}
+
+const MACHINE: &[&str] = &[
+    "--date",
+    "2026-12-01",
+    "--os",
+    "Linux 6.8.0",
+    "--tmp-dir",
+    "/tmp",
+];
+
+fn agentws(args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("agentws")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn section<'a>(preview: &'a Value, kind: &str) -> &'a Value {
+    preview["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} section in {preview:#}"))
+}
+
+fn slice(preview: &Value, kind: &str) -> String {
+    let s = section(preview, kind);
+    let text = preview["text"].as_str().unwrap();
+    let (a, b) = (
+        s["range"]["start"].as_u64().unwrap() as usize,
+        s["range"]["end"].as_u64().unwrap() as usize,
+    );
+    text[a..b].to_string()
+}
+
+fn preview_json(project: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["preview", project.to_str().unwrap()];
+    args.extend(MACHINE);
+    args.extend(["--format", "json"]);
+    args.extend(extra);
+    let out = agentws(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn sqlite_store(dir: &Path, layout: Layout, rows: &[Row]) -> (PathBuf, String) {
+    let db = dir.join("store.db");
+    seed_sqlite(&db, layout, rows);
+    let url = format!("sqlite://{}", db.display());
+    (db, url)
+}
+
+/// The preview from the store equals the preview of the same files as a per-user folder, section
+/// by section, apart from the workspace paragraph the runtime words differently in remote mode.
+fn assert_preview_matches_local_folders(layout: Layout) {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = match layout {
+        Layout::Jdbc => template(tmp.path()),
+        Layout::SqliteBase => template_with(tmp.path(), "[store]\nlayout = \"sqlite-base\"\n"),
+    };
+    let (_, url) = sqlite_store(tmp.path(), layout, &clean_rows());
+    let stored = preview_json(&project, &["--store", &url, "--user", "alice"]);
+
+    // The same state laid out as local per-user folders.
+    let local = tmp.path().join("local");
+    let ws = local.join(".agentscope/workspace");
+    std::fs::create_dir_all(ws.join("alice/skills/trains")).unwrap();
+    std::fs::create_dir_all(ws.join("alice/subagents")).unwrap();
+    std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
+    std::fs::write(local.join("agentws.toml"), "[agent]\nname = \"bot\"\n").unwrap();
+    std::fs::write(ws.join("AGENTS.md"), "# Template\nBe kind.\n").unwrap();
+    std::fs::copy(
+        project.join(".agentscope/workspace/skills/hello/SKILL.md"),
+        ws.join("skills/hello/SKILL.md"),
+    )
+    .unwrap();
+    std::fs::write(ws.join("alice/AGENTS.md"), ALICE_AGENTS).unwrap();
+    std::fs::write(ws.join("alice/MEMORY.md"), ALICE_MEMORY).unwrap();
+    std::fs::write(ws.join("alice/skills/trains/SKILL.md"), TRAINS_SKILL).unwrap();
+    std::fs::write(ws.join("alice/subagents/planner.md"), PLANNER).unwrap();
+    let folders = preview_json(&local, &["--user", "alice"]);
+
+    for kind in ["agents-context", "memory-context", "subagents"] {
+        assert_eq!(slice(&stored, kind), slice(&folders, kind), "{kind}");
+    }
+    let skills = slice(&stored, "skills");
+    assert!(
+        skills.contains("<skill-id>trains</skill-id>") || skills.contains("trains"),
+        "{skills}"
+    );
+    assert!(skills.contains("hello"), "{skills}");
+    assert!(slice(&stored, "agents-context").contains("Answer in French."));
+    // Sources name the store entry.
+    assert_eq!(
+        section(&stored, "agents-context")["sources"][0]["path"],
+        "store:agents/bot/users/alice/root:/AGENTS.md"
+    );
+    let skill_sources: Vec<&str> = section(&stored, "skills")["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        skill_sources.contains(&"store:agents/bot/users/alice/skills:/trains/SKILL.md"),
+        "{skill_sources:?}"
+    );
+    assert!(stored["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n["code"] == "remote-store-read"));
+}
+
+#[test]
+fn sqlite_jdbc_preview_matches_local_folders() {
+    assert_preview_matches_local_folders(Layout::Jdbc);
+}
+
+#[test]
+fn sqlite_base_store_preview_matches_local_folders() {
+    assert_preview_matches_local_folders(Layout::SqliteBase);
+}
+
+#[test]
+fn a_user_without_stored_files_gets_the_template() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let (_, url) = sqlite_store(tmp.path(), Layout::Jdbc, &clean_rows());
+    let dave = preview_json(&project, &["--store", &url, "--user", "dave"]);
+    assert!(slice(&dave, "agents-context").contains("Be kind."));
+    assert!(!dave["text"].as_str().unwrap().contains("trains"));
+}
+
+#[test]
+fn check_reports_stored_files_at_store_locations_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let db = tmp.path().join("store.db");
+    seed_sqlite(&db, Layout::Jdbc, &clean_rows());
+    // A password in the URL (ignored by SQLite) must never be printed.
+    let url = format!("sqlite://{}?password=hunter2", db.display());
+    let before = std::fs::read(&db).unwrap();
+    let p = project.to_str().unwrap();
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "bob", "--format", "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let broken: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"] == "store:agents/bot/users/bob/skills:/broken/SKILL.md")
+        .collect();
+    assert!(!broken.is_empty(), "{report:#}");
+    for format in ["human", "concise", "json", "sarif", "github"] {
+        let out = agentws(&[
+            "check",
+            p,
+            "--store",
+            &url,
+            "--all-users",
+            "--format",
+            format,
+        ]);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(!all.contains("hunter2"), "{format}: {all}");
+        let location = if format == "sarif" {
+            "store:agents/bot/users/bob/skills%3A/broken/SKILL.md"
+        } else if format == "github" {
+            // Workflow-command properties escape `:`.
+            "store%3Aagents/bot/users/bob/skills%3A/broken/SKILL.md"
+        } else {
+            "store:agents/bot/users/bob/skills:/broken/SKILL.md"
+        };
+        assert!(all.contains(location), "{format}: {all}");
+        assert!(
+            text(&out.stderr).contains("password=***"),
+            "{format}: {}",
+            text(&out.stderr)
+        );
+    }
+    // Nothing was written.
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn store_level_problems_are_reported_and_a_clean_store_has_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let (_, clean) = sqlite_store(tmp.path(), Layout::Jdbc, &clean_rows());
+    let out = agentws(&[
+        "check", p, "--store", &clean, "--user", "alice", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(!codes.iter().any(|c| c.starts_with("RS")), "{codes:?}");
+
+    let bad = tmp.path().join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    let (_, url) = sqlite_store(&bad, Layout::Jdbc, &rows);
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "carol", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in expected {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+}
+
+#[test]
+fn store_users_lists_the_owners() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let (db, url) = sqlite_store(tmp.path(), Layout::Jdbc, &clean_rows());
+    let before = std::fs::read(&db).unwrap();
+    let out = agentws(&[
+        "store",
+        "users",
+        &url,
+        "--project",
+        project.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "alice\nbob\n");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn unreadable_stores_exit_2_with_a_clear_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let missing = format!("sqlite://{}/nope.db?password=hunter2", tmp.path().display());
+    let out = agentws(&["check", p, "--store", &missing, "--all-users"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("no database file"), "{err}");
+    assert!(!err.contains("hunter2"), "{err}");
+
+    // A database without the table.
+    let empty = tmp.path().join("empty.db");
+    rusqlite::Connection::open(&empty)
+        .unwrap()
+        .execute_batch("CREATE TABLE other (x INTEGER)")
+        .unwrap();
+    let url = format!("sqlite://{}", empty.display());
+    let out = agentws(&["preview", p, "--store", &url, "--user", "alice"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no such table"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+
+    let out = agentws(&["store", "users", "ftp://u:hunter2@h", "--project", p]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!text(&out.stderr).contains("hunter2"));
+}
