@@ -12,6 +12,7 @@ mod normalize;
 mod preview;
 mod realistic;
 mod rules;
+mod servers;
 mod stores;
 mod support;
 mod watch;

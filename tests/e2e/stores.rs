@@ -215,17 +215,11 @@ fn sqlite_store(dir: &Path, layout: Layout, rows: &[Row]) -> (PathBuf, String) {
 
 /// The preview from the store equals the preview of the same files as a per-user folder, section
 /// by section, apart from the workspace paragraph the runtime words differently in remote mode.
-fn assert_preview_matches_local_folders(layout: Layout) {
-    let tmp = tempfile::tempdir().unwrap();
-    let project = match layout {
-        Layout::Jdbc => template(tmp.path()),
-        Layout::SqliteBase => template_with(tmp.path(), "[store]\nlayout = \"sqlite-base\"\n"),
-    };
-    let (_, url) = sqlite_store(tmp.path(), layout, &clean_rows());
-    let stored = preview_json(&project, &["--store", &url, "--user", "alice"]);
+fn assert_preview_matches_local_folders(tmp: &Path, project: &Path, url: &str) {
+    let stored = preview_json(project, &["--store", url, "--user", "alice"]);
 
     // The same state laid out as local per-user folders.
-    let local = tmp.path().join("local");
+    let local = tmp.join("local");
     let ws = local.join(".agentscope/workspace");
     std::fs::create_dir_all(ws.join("alice/skills/trains")).unwrap();
     std::fs::create_dir_all(ws.join("alice/subagents")).unwrap();
@@ -248,10 +242,9 @@ fn assert_preview_matches_local_folders(layout: Layout) {
     }
     let skills = slice(&stored, "skills");
     assert!(
-        skills.contains("<skill-id>trains</skill-id>") || skills.contains("trains"),
+        skills.contains("trains") && skills.contains("hello"),
         "{skills}"
     );
-    assert!(skills.contains("hello"), "{skills}");
     assert!(slice(&stored, "agents-context").contains("Answer in French."));
     // Sources name the store entry.
     assert_eq!(
@@ -275,14 +268,26 @@ fn assert_preview_matches_local_folders(layout: Layout) {
         .any(|n| n["code"] == "remote-store-read"));
 }
 
+fn sqlite_preview(layout: Layout) {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = match layout {
+        Layout::Jdbc => template(tmp.path()),
+        Layout::SqliteBase => template_with(tmp.path(), "[store]\nlayout = \"sqlite-base\"\n"),
+    };
+    let (db, url) = sqlite_store(tmp.path(), layout, &clean_rows());
+    let before = std::fs::read(&db).unwrap();
+    assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
 #[test]
 fn sqlite_jdbc_preview_matches_local_folders() {
-    assert_preview_matches_local_folders(Layout::Jdbc);
+    sqlite_preview(Layout::Jdbc);
 }
 
 #[test]
 fn sqlite_base_store_preview_matches_local_folders() {
-    assert_preview_matches_local_folders(Layout::SqliteBase);
+    sqlite_preview(Layout::SqliteBase);
 }
 
 #[test]
@@ -434,4 +439,150 @@ fn unreadable_stores_exit_2_with_a_clear_message() {
     let out = agentws(&["store", "users", "ftp://u:hunter2@h", "--project", p]);
     assert_eq!(out.status.code(), Some(2));
     assert!(!text(&out.stderr).contains("hunter2"));
+}
+
+// --- Redis ----------------------------------------------------------------------------------
+
+use super::servers;
+
+fn redis_url(port: u16, password: &str) -> String {
+    format!("redis://:{password}@127.0.0.1:{port}/0")
+}
+
+fn redis_conn(port: u16) -> redis::Connection {
+    redis::Client::open(redis_url(port, servers::REDIS_PASSWORD))
+        .unwrap()
+        .get_connection()
+        .unwrap()
+}
+
+/// Seeds as `RedisStore`'s put script does: HSET value + version, ZADD index 0 key.
+pub fn seed_redis(conn: &mut redis::Connection, rows: &[Row]) {
+    for r in rows {
+        let ns = namespace(r.owner, r.segment);
+        let path: Vec<u8> = ns
+            .iter()
+            .map(|s| s.as_bytes().to_vec())
+            .collect::<Vec<_>>()
+            .join(&0u8);
+        let mut item = b"agentscope:store:item:".to_vec();
+        item.extend(&path);
+        item.push(0);
+        item.extend(r.key.as_bytes());
+        let mut idx = b"agentscope:store:idx:".to_vec();
+        idx.extend(&path);
+        redis::cmd("HSET")
+            .arg(&item)
+            .arg("value")
+            .arg(&r.value)
+            .arg("version")
+            .arg("1")
+            .query::<()>(conn)
+            .unwrap();
+        redis::cmd("ZADD")
+            .arg(&idx)
+            .arg(0)
+            .arg(r.key)
+            .query::<()>(conn)
+            .unwrap();
+    }
+}
+
+fn redis_digest(conn: &mut redis::Connection) -> String {
+    redis::cmd("DEBUG").arg("DIGEST").query(conn).unwrap()
+}
+
+#[test]
+fn redis_preview_check_and_problems() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let mut conn = redis_conn(server.port);
+    seed_redis(&mut conn, &clean_rows());
+    let url = redis_url(server.port, servers::REDIS_PASSWORD);
+    let digest = redis_digest(&mut conn);
+
+    assert_preview_matches_local_folders(tmp.path(), &project, &url);
+
+    let out = agentws(&["store", "users", &url, "--project", p]);
+    assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
+
+    for format in ["human", "json", "sarif", "github"] {
+        let out = agentws(&["check", p, "--store", &url, "--format", format]);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(!all.contains(servers::REDIS_PASSWORD), "{format}: {all}");
+        assert!(all.contains("broken/SKILL.md"), "{format}: {all}");
+    }
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+
+    // Store-level problems: the shared ones, a stale index member and a listing it cuts short.
+    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    seed_redis(&mut conn, &rows);
+    let many: Vec<Row> = (0..150)
+        .map(|i| Row {
+            owner: "dora",
+            segment: "skills",
+            key: Box::leak(format!("/s{i:03}/SKILL.md").into_boxed_str()),
+            value: file_value(&format!(
+                "---\nname: s{i:03}\ndescription: Skill {i}.\n---\nBody.\n"
+            )),
+        })
+        .collect();
+    seed_redis(&mut conn, &many);
+    let stale = b"agentscope:store:item:agents\0bot\0users\0dora\0skills\0/s010/SKILL.md".to_vec();
+    redis::cmd("DEL")
+        .arg(&stale)
+        .query::<()>(&mut conn)
+        .unwrap();
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "carol", "--user", "dora", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in expected.iter().chain(&["RS010", "RS011"]) {
+        assert!(codes.contains(code), "{code} missing from {codes:?}");
+    }
+    // The cut listing: skills after the first page are not loaded for dora.
+    let dora = preview_json(&project, &["--store", &url, "--user", "dora"]);
+    let skills = slice(&dora, "skills");
+    assert!(
+        skills.contains("s099") && !skills.contains("s100"),
+        "{skills}"
+    );
+
+    // Faults: a wrong password and a server that is gone, each exit 2 without the password.
+    let wrong = redis_url(server.port, "not-the-password");
+    let out = agentws(&["check", p, "--store", &wrong, "--all-users"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("not-the-password"),
+        "{}",
+        text(&out.stderr)
+    );
+    let port = server.port;
+    drop(server);
+    let started = std::time::Instant::now();
+    let out = agentws(&[
+        "preview",
+        p,
+        "--store",
+        &redis_url(port, "pw"),
+        "--user",
+        "alice",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot connect"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }

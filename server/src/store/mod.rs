@@ -20,6 +20,7 @@ use crate::config::{Config, Scope, StoreConfig, StoreLayout};
 use crate::rules::store::*;
 use crate::workspace::layout;
 
+pub mod redis;
 pub mod sqlite;
 
 /// The page size of `RemoteFilesystem.searchAllItems`.
@@ -174,8 +175,9 @@ impl StoreSpec {
     pub fn open(&self) -> Result<Box<dyn Backend>, StoreError> {
         match &self.kind {
             Kind::Sqlite(path) => Ok(Box::new(sqlite::SqliteBackend::open(self, path)?)),
-            Kind::Redis | Kind::Postgres | Kind::Mysql => Err(StoreError(format!(
-                "store `{}`: this build reads SQLite stores only (see docs/stores.md)",
+            Kind::Redis => Ok(Box::new(redis::RedisBackend::open(self)?)),
+            Kind::Postgres | Kind::Mysql => Err(StoreError(format!(
+                "store `{}`: this build reads SQLite and Redis stores only (see docs/stores.md)",
                 self.shown
             ))),
         }
