@@ -72,9 +72,120 @@ pub struct Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        // A fast, clean shutdown (PostgreSQL's postmaster stops its backends on SIGINT), then
+        // SIGKILL if it takes too long.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+fn is_root() -> bool {
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// `cmd` run as `user` when we are root (PostgreSQL refuses root; MariaDB is told `--user`).
+/// `setpriv` execs in place, so the child's id is the server's own.
+fn as_user(user: &str, program: &Path) -> Command {
+    if is_root() {
+        let mut cmd = Command::new("setpriv");
+        cmd.arg(format!("--reuid={user}"))
+            .arg(format!("--regid={user}"))
+            .arg("--clear-groups")
+            .arg("--")
+            .arg(program);
+        cmd
+    } else {
+        Command::new(program)
+    }
+}
+
+fn chown_to(path: &Path, user: &str) {
+    if !is_root() {
+        return;
+    }
+    let id = |flag: &str| -> u32 {
+        let out = Command::new("id").arg(flag).arg(user).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+    };
+    std::os::unix::fs::chown(path, Some(id("-u")), Some(id("-g"))).unwrap();
+}
+
+pub const POSTGRES_PASSWORD: &str = "s3cret-pg";
+
+/// PostgreSQL from `/usr/lib/postgresql/<version>/bin`, password authentication, own data folder.
+pub fn postgres() -> Option<Server> {
+    let mut bins: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path().join("bin"))
+                .collect()
+        })
+        .unwrap_or_default();
+    bins.sort();
+    let Some(bin) = bins.into_iter().rev().find(|b| b.join("initdb").is_file()) else {
+        binary(&["/usr/lib/postgresql/*/bin/initdb"], "postgresql");
+        return None;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    chown_to(dir.path(), "postgres");
+    let data = dir.path().join("data");
+    let pwfile = dir.path().join("pw");
+    std::fs::write(&pwfile, POSTGRES_PASSWORD).unwrap();
+    chown_to(&pwfile, "postgres");
+    let init = as_user("postgres", &bin.join("initdb"))
+        .arg("-D")
+        .arg(&data)
+        .args([
+            "-U",
+            "postgres",
+            "-A",
+            "scram-sha-256",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        ])
+        .arg(format!("--pwfile={}", pwfile.display()))
+        .output()
+        .unwrap();
+    assert!(
+        init.status.success(),
+        "initdb: {}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    let port = free_port();
+    let mut child = as_user("postgres", &bin.join("postgres"))
+        .arg("-D")
+        .arg(&data)
+        .args([
+            "-p",
+            &port.to_string(),
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            "fsync=off",
+        ])
+        .arg("-k")
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_port(port, &mut child, Duration::from_secs(30));
+    Some(Server {
+        port,
+        child,
+        _dir: dir,
+    })
 }
 
 pub const REDIS_PASSWORD: &str = "s3cret-redis";
@@ -107,4 +218,16 @@ pub fn redis() -> Option<Server> {
         child,
         _dir: dir,
     })
+}
+
+/// `f` retried until it succeeds (a server may accept connections before it is ready).
+pub fn retry<T, E: std::fmt::Debug>(mut f: impl FnMut() -> Result<T, E>) -> T {
+    let start = Instant::now();
+    loop {
+        match f() {
+            Ok(v) => return v,
+            Err(e) if start.elapsed() > Duration::from_secs(30) => panic!("server not ready: {e:?}"),
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
 }

@@ -586,3 +586,130 @@ fn redis_preview_check_and_problems() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
+
+// --- PostgreSQL -----------------------------------------------------------------------------
+
+fn postgres_url(port: u16, password: &str) -> String {
+    format!("postgres://postgres:{password}@127.0.0.1:{port}/postgres")
+}
+
+/// Seeds with `PostgresBaseStore`'s DDL and the rows its put binds.
+pub fn seed_postgres(client: &mut postgres::Client, rows: &[Row]) {
+    client
+        .batch_execute(
+            "CREATE TABLE IF NOT EXISTS agentscope_store (namespace_path VARCHAR(2048), \
+             item_key VARCHAR(255), value_json TEXT, version BIGINT, updated_at BIGINT, \
+             PRIMARY KEY (namespace_path, item_key))",
+        )
+        .unwrap();
+    for r in rows {
+        let ns: String = namespace(r.owner, r.segment)
+            .iter()
+            .map(|s| format!("{s}\u{1F}"))
+            .collect();
+        client
+            .execute(
+                "INSERT INTO agentscope_store (namespace_path, item_key, value_json, version, updated_at) \
+                 VALUES ($1, $2, $3, 1, 1764496800123)",
+                &[&ns, &r.key, &r.value],
+            )
+            .unwrap();
+    }
+}
+
+fn postgres_digest(client: &mut postgres::Client) -> String {
+    client
+        .query_one(
+            "SELECT coalesce(md5(string_agg(namespace_path || item_key || value_json || version || updated_at, '|' \
+             ORDER BY namespace_path, item_key)), '') FROM agentscope_store",
+            &[],
+        )
+        .unwrap()
+        .get(0)
+}
+
+#[test]
+fn postgres_preview_check_and_faults() {
+    let Some(server) = servers::postgres() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let url = postgres_url(server.port, servers::POSTGRES_PASSWORD);
+    let mut client = servers::retry(|| postgres::Client::connect(&url, postgres::NoTls));
+
+    // A missing table is a clear failure.
+    let out = agentws(&["check", p, "--store", &url, "--all-users"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("agentscope_store"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    seed_postgres(&mut client, &clean_rows());
+    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    seed_postgres(&mut client, &rows);
+    let digest = postgres_digest(&mut client);
+
+    assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    let out = agentws(&["store", "users", &url, "--project", p]);
+    assert_eq!(
+        text(&out.stdout),
+        "alice\nbob\ncarol\n",
+        "{}",
+        text(&out.stderr)
+    );
+    for format in ["human", "json", "sarif", "github"] {
+        let out = agentws(&["check", p, "--store", &url, "--format", format]);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(!all.contains(servers::POSTGRES_PASSWORD), "{format}: {all}");
+        assert!(all.contains("broken/SKILL.md"), "{format}: {all}");
+    }
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "carol", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in expected {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+    assert_eq!(postgres_digest(&mut client), digest, "the store changed");
+
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &postgres_url(server.port, "wrong-pw"),
+        "--all-users",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("wrong-pw"),
+        "{}",
+        text(&out.stderr)
+    );
+    drop(client);
+    let port = server.port;
+    drop(server);
+    let out = agentws(&[
+        "preview",
+        p,
+        "--store",
+        &postgres_url(port, "x"),
+        "--user",
+        "alice",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("cannot connect"),
+        "{}",
+        text(&out.stderr)
+    );
+}

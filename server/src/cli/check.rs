@@ -283,7 +283,7 @@ fn check_stored(
     request: &super::project::StoreRequest,
 ) -> Result<Checked, crate::store::StoreError> {
     let mut loaded = load(&target.first_path, env.clone());
-    let read = super::project::read_store(&mut loaded, env, request)?;
+    let read = super::project::read_store(&mut loaded, request)?;
     eprintln!(
         "read {} from store {} ({})",
         output::plural(read.files, "file", "files"),

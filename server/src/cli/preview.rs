@@ -123,7 +123,7 @@ pub fn run(args: PreviewArgs) -> u8 {
         || (left_ctx.session.filesystem == FilesystemMode::Remote
             && loaded.workspace.config.store.url.is_some());
     if wants_store && !args.diff {
-        if let Err(code) = read_call_store(&mut loaded, &env, args.store.clone(), &left_ctx) {
+        if let Err(code) = read_call_store(&mut loaded, args.store.clone(), &left_ctx) {
             return code;
         }
     }
@@ -134,7 +134,7 @@ pub fn run(args: PreviewArgs) -> u8 {
             Ok(p) => p,
             Err(code) => return code,
         };
-        relabel_sources(&mut preview, &ws.files);
+        preview.relabel_sources(&ws.files);
         if args.format == "json" {
             println!("{}", to_json(&preview));
         } else {
@@ -202,28 +202,16 @@ pub fn run(args: PreviewArgs) -> u8 {
 /// Reads the store entries of the call `ctx` into `loaded` (docs/stores.md).
 fn read_call_store(
     loaded: &mut super::project::Loaded,
-    env: &crate::base::Env,
     url: Option<String>,
     ctx: &PreviewContext,
 ) -> Result<(), u8> {
-    let config = &loaded.workspace.config;
-    let root = crate::context::effective_root(config, &ctx.session).map_err(|err| {
-        eprintln!("error: {err}");
-        EXIT_USAGE
-    })?;
-    let id = match ctx.session.scope {
-        Scope::User => ctx.session.user_id.clone(),
-        Scope::Session => Some(root.ids.session_id.clone()),
-        Scope::Agent | Scope::Global => None,
-    };
-    let request = super::project::StoreRequest {
-        url,
-        owners: crate::store::Owners::Call {
-            id,
-            folder: root.namespace.clone().unwrap_or_default(),
-        },
-    };
-    match super::project::read_store(loaded, env, &request) {
+    let owners =
+        crate::store::call_owners(&loaded.workspace.config, &ctx.session).map_err(|err| {
+            eprintln!("error: {err}");
+            EXIT_USAGE
+        })?;
+    let request = super::project::StoreRequest { url, owners };
+    match super::project::read_store(loaded, &request) {
         Ok(read) => {
             eprintln!(
                 "note[store]: read {} from store {}",
@@ -235,20 +223,6 @@ fn read_call_store(
         Err(err) => {
             eprintln!("error: {err}");
             Err(EXIT_USAGE)
-        }
-    }
-}
-
-/// Sources that are store entries named by their origin (`store:` + namespace + key).
-pub fn relabel_sources(preview: &mut Preview, files: &crate::base::FileSet) {
-    if !files.has_origins() {
-        return;
-    }
-    for section in &mut preview.sections {
-        for source in &mut section.sources {
-            if let Some(origin) = files.origin(std::path::Path::new(&source.path)) {
-                source.path = origin.to_string();
-            }
         }
     }
 }

@@ -75,41 +75,21 @@ pub struct StoreRead {
 /// join the walk problems. The error is the message for exit 2, without secrets.
 pub fn read_store(
     loaded: &mut Loaded,
-    env: &Env,
     request: &StoreRequest,
 ) -> Result<StoreRead, crate::store::StoreError> {
-    let ws = &loaded.workspace;
-    let base = ws
-        .config
-        .file
-        .as_deref()
-        .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
-    let spec = crate::store::StoreSpec::new(&ws.config.store, request.url.as_deref(), env, &base)?;
-    let mut backend = spec.open()?;
-    let mut config = (*ws.config).clone();
-    config.filesystem.mode = crate::config::FilesystemMode::Remote;
-    let mut files = (*ws.files).clone();
-    let read = crate::store::load_into(
-        &mut files,
-        &config,
-        backend.as_mut(),
-        &spec,
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let read = crate::store::read_into(
+        &loaded.workspace,
+        request.url.as_deref(),
         &request.owners,
+        &cwd,
     )?;
-    loaded.workspace = Workspace::build(
-        Arc::new(config),
-        (*ws.config_diagnostics).clone(),
-        Arc::new(files),
-        ws.env.clone(),
-        Some(ws),
-    );
-    loaded.walk_problems.extend(read.diagnostics);
+    loaded.workspace = read.workspace;
+    loaded.walk_problems.extend(read.loaded.diagnostics);
     Ok(StoreRead {
-        shown: spec.shown.clone(),
-        owners: read.owners.len(),
-        files: read.files,
+        shown: read.shown,
+        owners: read.loaded.owners.len(),
+        files: read.loaded.files,
     })
 }
 

@@ -6,7 +6,7 @@
 //! per-user files. Store-level problems (rule group `RS`) are reported on the way.
 //!
 //! Like `workspace::discover`, this is an edge of the core: it talks to servers and files, read
-//! only, and never writes. Backends live one per file (`sqlite`); they only list rows, all the
+//! only, and never writes. Backends live one per file (`sqlite`, `redis`, `postgres`); they only list rows, all the
 //! runtime's rules are here. Depends on `base`, `config`, `rules` and `workspace::layout`.
 
 use std::path::{Path, PathBuf};
@@ -20,6 +20,7 @@ use crate::config::{Config, Scope, StoreConfig, StoreLayout};
 use crate::rules::store::*;
 use crate::workspace::layout;
 
+pub mod postgres;
 pub mod redis;
 pub mod sqlite;
 
@@ -176,8 +177,9 @@ impl StoreSpec {
         match &self.kind {
             Kind::Sqlite(path) => Ok(Box::new(sqlite::SqliteBackend::open(self, path)?)),
             Kind::Redis => Ok(Box::new(redis::RedisBackend::open(self)?)),
-            Kind::Postgres | Kind::Mysql => Err(StoreError(format!(
-                "store `{}`: this build reads SQLite and Redis stores only (see docs/stores.md)",
+            Kind::Postgres => Ok(Box::new(postgres::PostgresBackend::open(self)?)),
+            Kind::Mysql => Err(StoreError(format!(
+                "store `{}`: this build reads SQLite, Redis and PostgreSQL stores only (see docs/stores.md)",
                 self.shown
             ))),
         }
@@ -457,6 +459,68 @@ pub fn load_into(
         }
     }
     Ok(loaded)
+}
+
+/// What reading a store into a workspace gave.
+pub struct Read {
+    /// The workspace rebuilt over the file set with the stored files, in remote filesystem mode.
+    pub workspace: crate::workspace::Workspace,
+    pub loaded: Loaded,
+    /// The store URL with its password masked.
+    pub shown: String,
+}
+
+/// Reads the store of `ws.config` (or `url`) for `owners` into a copy of `ws`'s file set and
+/// rebuilds the workspace over it (documents of unchanged files are reused). `${VAR}` in the URL
+/// comes from `ws.env`; a relative SQLite path is relative to agentws.toml (else `cwd`).
+pub fn read_into(
+    ws: &crate::workspace::Workspace,
+    url: Option<&str>,
+    owners: &Owners,
+    cwd: &Path,
+) -> Result<Read, StoreError> {
+    let base = ws
+        .config
+        .file
+        .as_deref()
+        .and_then(Path::parent)
+        .unwrap_or(cwd)
+        .to_path_buf();
+    let spec = StoreSpec::new(&ws.config.store, url, &ws.env, &base)?;
+    let mut backend = spec.open()?;
+    let mut config = (*ws.config).clone();
+    config.filesystem.mode = crate::config::FilesystemMode::Remote;
+    let mut files = (*ws.files).clone();
+    let loaded = load_into(&mut files, &config, backend.as_mut(), &spec, owners)?;
+    let workspace = crate::workspace::Workspace::build(
+        Arc::new(config),
+        (*ws.config_diagnostics).clone(),
+        Arc::new(files),
+        ws.env.clone(),
+        Some(ws),
+    );
+    Ok(Read {
+        workspace,
+        loaded,
+        shown: spec.shown.clone(),
+    })
+}
+
+/// The owner a call reads (its store id, and the per-call folder its files go to).
+pub fn call_owners(
+    config: &Config,
+    session: &crate::context::SessionContext,
+) -> Result<Owners, crate::context::ContextError> {
+    let root = crate::context::effective_root(config, session)?;
+    let id = match session.scope {
+        Scope::User => session.user_id.clone(),
+        Scope::Session => Some(root.ids.session_id.clone()),
+        Scope::Agent | Scope::Global => None,
+    };
+    Ok(Owners::Call {
+        id,
+        folder: root.namespace.clone().unwrap_or_default(),
+    })
 }
 
 /// Key problems that make a key unreachable by routed paths (RS001, RS002).

@@ -70,7 +70,7 @@ pub fn jdbc_like(ns: &[String]) -> String {
     out
 }
 
-fn split_jdbc(path: &str) -> Vec<String> {
+pub fn split_jdbc(path: &str) -> Vec<String> {
     let mut parts: Vec<String> = path.split(JDBC_SEPARATOR).map(str::to_string).collect();
     if parts.last().is_some_and(|s| s.is_empty()) {
         parts.pop();
