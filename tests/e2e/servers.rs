@@ -226,8 +226,71 @@ pub fn retry<T, E: std::fmt::Debug>(mut f: impl FnMut() -> Result<T, E>) -> T {
     loop {
         match f() {
             Ok(v) => return v,
-            Err(e) if start.elapsed() > Duration::from_secs(30) => panic!("server not ready: {e:?}"),
+            Err(e) if start.elapsed() > Duration::from_secs(30) => {
+                panic!("server not ready: {e:?}")
+            }
             Err(_) => std::thread::sleep(Duration::from_millis(100)),
         }
     }
+}
+
+pub const MARIADB_PASSWORD: &str = "s3cret-maria";
+
+/// MariaDB: `mariadb-install-db` into a temporary folder, `mariadbd --user=root` on a free port,
+/// then a user `agent` with a password and a database `ws` created over the root socket.
+pub fn mariadb() -> Option<Server> {
+    let install = binary(
+        &["mariadb-install-db", "/usr/bin/mariadb-install-db"],
+        "mariadb-server",
+    )?;
+    let daemon = binary(&["mariadbd", "/usr/sbin/mariadbd"], "mariadb-server")?;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let init = Command::new(install)
+        .arg("--no-defaults")
+        .arg(format!("--datadir={}", data.display()))
+        .args([
+            "--user=root",
+            "--auth-root-authentication-method=normal",
+            "--skip-test-db",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        init.status.success(),
+        "mariadb-install-db: {}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    let port = free_port();
+    let socket = dir.path().join("sock");
+    let mut child = Command::new(daemon)
+        .arg("--no-defaults")
+        .arg(format!("--datadir={}", data.display()))
+        .arg(format!("--socket={}", socket.display()))
+        .arg(format!("--port={port}"))
+        .args([
+            "--bind-address=127.0.0.1",
+            "--user=root",
+            "--skip-log-bin",
+            "--innodb-buffer-pool-size=16M",
+        ])
+        .arg(format!("--pid-file={}", dir.path().join("pid").display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_port(port, &mut child, Duration::from_secs(60));
+    let root = format!("mysql://root@127.0.0.1:{port}/mysql");
+    let mut conn = retry(|| mysql::Conn::new(mysql::Opts::from_url(&root).unwrap()));
+    use mysql::prelude::Queryable;
+    conn.query_drop(format!(
+        "CREATE DATABASE ws; CREATE USER 'agent'@'%' IDENTIFIED BY '{MARIADB_PASSWORD}'; \
+         GRANT ALL ON ws.* TO 'agent'@'%'"
+    ))
+    .unwrap();
+    Some(Server {
+        port,
+        child,
+        _dir: dir,
+    })
 }

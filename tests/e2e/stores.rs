@@ -138,7 +138,7 @@ fn template(dir: &Path) -> PathBuf {
     template_with(dir, "")
 }
 
-fn template_with(dir: &Path, extra_toml: &str) -> PathBuf {
+pub fn template_with(dir: &Path, extra_toml: &str) -> PathBuf {
     let project = dir.join("project");
     let ws = project.join(".agentscope/workspace");
     std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
@@ -712,4 +712,155 @@ fn postgres_preview_check_and_faults() {
         "{}",
         text(&out.stderr)
     );
+}
+
+// --- MariaDB (MySQL protocol) ---------------------------------------------------------------
+
+fn mysql_url(port: u16, password: &str) -> String {
+    format!("mysql://agent:{password}@127.0.0.1:{port}/ws")
+}
+
+/// Seeds with `MysqlJdbcStoreDialect`'s DDL and the rows `JdbcStore.put` binds.
+pub fn seed_mysql(conn: &mut mysql::Conn, rows: &[Row]) {
+    use mysql::prelude::Queryable;
+    conn.query_drop(
+        "CREATE TABLE IF NOT EXISTS agentscope_store (namespace_path VARCHAR(512) NOT NULL, \
+         item_key VARCHAR(255) NOT NULL, value_json LONGTEXT NOT NULL, version BIGINT NOT NULL, \
+         updated_at BIGINT NOT NULL, PRIMARY KEY (namespace_path, item_key)) \
+         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+    )
+    .unwrap();
+    for r in rows {
+        let ns: String = namespace(r.owner, r.segment)
+            .iter()
+            .map(|s| format!("{s}\u{1F}"))
+            .collect();
+        conn.exec_drop(
+            "INSERT INTO agentscope_store (namespace_path, item_key, value_json, version, updated_at) \
+             VALUES (?, ?, ?, 1, 1764496800123)",
+            (ns, r.key, &r.value),
+        )
+        .unwrap();
+    }
+}
+
+fn mysql_digest(conn: &mut mysql::Conn) -> String {
+    use mysql::prelude::Queryable;
+    let row: Option<(String, String)> =
+        conn.query_first("CHECKSUM TABLE agentscope_store").unwrap();
+    row.map(|(_, sum)| sum).unwrap_or_default()
+}
+
+#[test]
+fn mariadb_preview_check_and_faults() {
+    let Some(server) = servers::mariadb() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let url = mysql_url(server.port, servers::MARIADB_PASSWORD);
+    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&url).unwrap()));
+
+    let out = agentws(&["check", p, "--store", &url, "--all-users"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("agentscope_store"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    seed_mysql(&mut conn, &clean_rows());
+    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    seed_mysql(&mut conn, &rows);
+    // An id that differs from alice's only by case: one row per (namespace, key) for the server.
+    seed_mysql(
+        &mut conn,
+        &[Row {
+            owner: "ALICE",
+            segment: "skills",
+            key: "/shout/SKILL.md",
+            value: file_value("---\nname: shout\ndescription: Shouts.\n---\nLOUD.\n"),
+        }],
+    );
+    let digest = mysql_digest(&mut conn);
+
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "alice", "--user", "carol", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in expected.iter().chain(&["RS012"]) {
+        assert!(codes.contains(code), "{code} missing from {codes:?}");
+    }
+    for format in ["human", "json", "sarif", "github"] {
+        let out = agentws(&[
+            "check", p, "--store", &url, "--user", "bob", "--format", format,
+        ]);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(!all.contains(servers::MARIADB_PASSWORD), "{format}: {all}");
+        assert!(all.contains("broken/SKILL.md"), "{format}: {all}");
+    }
+    assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
+
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &mysql_url(server.port, "wrong-pw"),
+        "--all-users",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("wrong-pw"),
+        "{}",
+        text(&out.stderr)
+    );
+    drop(conn);
+    let port = server.port;
+    drop(server);
+    let out = agentws(&[
+        "preview",
+        p,
+        "--store",
+        &mysql_url(port, "x"),
+        "--user",
+        "alice",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("cannot connect"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// The preview matches the per-user folders on MariaDB too (a separate server keeps the problem
+/// rows of the other test out of alice's files).
+#[test]
+fn mariadb_preview_matches_local_folders() {
+    let Some(server) = servers::mariadb() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let url = mysql_url(server.port, servers::MARIADB_PASSWORD);
+    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&url).unwrap()));
+    seed_mysql(&mut conn, &clean_rows());
+    let digest = mysql_digest(&mut conn);
+    assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    let out = agentws(&[
+        "store",
+        "users",
+        &url,
+        "--project",
+        project.to_str().unwrap(),
+    ]);
+    assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
+    assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
 }

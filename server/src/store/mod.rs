@@ -6,7 +6,7 @@
 //! per-user files. Store-level problems (rule group `RS`) are reported on the way.
 //!
 //! Like `workspace::discover`, this is an edge of the core: it talks to servers and files, read
-//! only, and never writes. Backends live one per file (`sqlite`, `redis`, `postgres`); they only list rows, all the
+//! only, and never writes. Backends live one per file (`sqlite`, `redis`, `postgres`, `mysql`); they only list rows, all the
 //! runtime's rules are here. Depends on `base`, `config`, `rules` and `workspace::layout`.
 
 use std::path::{Path, PathBuf};
@@ -20,6 +20,7 @@ use crate::config::{Config, Scope, StoreConfig, StoreLayout};
 use crate::rules::store::*;
 use crate::workspace::layout;
 
+pub mod mysql;
 pub mod postgres;
 pub mod redis;
 pub mod sqlite;
@@ -178,10 +179,7 @@ impl StoreSpec {
             Kind::Sqlite(path) => Ok(Box::new(sqlite::SqliteBackend::open(self, path)?)),
             Kind::Redis => Ok(Box::new(redis::RedisBackend::open(self)?)),
             Kind::Postgres => Ok(Box::new(postgres::PostgresBackend::open(self)?)),
-            Kind::Mysql => Err(StoreError(format!(
-                "store `{}`: this build reads SQLite, Redis and PostgreSQL stores only (see docs/stores.md)",
-                self.shown
-            ))),
+            Kind::Mysql => Ok(Box::new(mysql::MysqlBackend::open(self)?)),
         }
     }
 }
