@@ -391,6 +391,40 @@ fn store_level_problems_are_reported_and_a_clean_store_has_none() {
 }
 
 #[test]
+fn a_50_mb_value_is_one_diagnostic_and_never_read_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let mut rows = clean_rows();
+    rows.push(Row {
+        owner: "alice",
+        segment: "skills",
+        key: "/huge/SKILL.md",
+        value: file_value(&"x".repeat(50 * 1024 * 1024)),
+    });
+    let (db, url) = sqlite_store(tmp.path(), Layout::Jdbc, &rows);
+    let before = std::fs::read(&db).unwrap();
+    let p = project.to_str().unwrap();
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "alice", "--format", "json",
+    ]);
+    // A warning: exit 0.
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let huge: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"] == "store:agents/bot/users/alice/skills:/huge/SKILL.md")
+        .collect();
+    assert_eq!(huge.len(), 1, "{report:#}");
+    assert_eq!(huge[0]["code"], "WS005");
+    // The rest of alice's files still render.
+    let alice = preview_json(&project, &["--store", &url, "--user", "alice"]);
+    assert!(slice(&alice, "agents-context").contains("Answer in French."));
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
 fn store_users_lists_the_owners() {
     let tmp = tempfile::tempdir().unwrap();
     let project = template(tmp.path());

@@ -149,16 +149,6 @@ pub static RS013: Rule = Rule {
 (`_default`, user scope), the `default` session's, or the shared entry counts.",
 };
 
-pub static RS014: Rule = Rule {
-    code: "RS014",
-    name: "store-value-too-large",
-    severity: Severity::Error,
-    profile: Profile::Harness,
-    summary: "A stored value is larger than agentws reads (16 MiB).",
-    consequence: "agentws does not check or render it; the runtime loads it whole into every prompt that includes it.",
-    explanation: "The runtime has no size limit of its own; such a value is almost always a mistake.",
-};
-
 pub static RS015: Rule = Rule {
     code: "RS015",
     name: "store-empty-content",
@@ -184,5 +174,5 @@ per-user folder in the local layout agentws maps stored files to.",
 
 pub static RULES: &[&Rule] = &[
     &RS001, &RS002, &RS003, &RS004, &RS005, &RS006, &RS007, &RS008, &RS009, &RS010, &RS011, &RS012,
-    &RS013, &RS014, &RS015, &RS016,
+    &RS013, &RS015, &RS016,
 ];

@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::base::files::MAX_TEXT_BYTES;
 use crate::base::redact::{expand_vars, redact_url, Secrets};
 use crate::base::{Diagnostic, Env, FileContent, FileSet, TextRange};
 use crate::config::{Config, Scope, StoreConfig, StoreLayout};
@@ -625,14 +624,8 @@ fn place(
             continue;
         }
         let content = match (item.oversized, decode(item.value.as_deref())) {
-            (Some(size), _) => {
-                loaded.diagnostics.push(RS014.at(
-                    &path,
-                    TextRange::empty(0),
-                    format!("value of {size} bytes is larger than agentws reads ({MAX_TEXT_BYTES} bytes)"),
-                ));
-                FileContent::TooLarge { size }
-            }
+            // WS005 reports it, at the store location, like any file over the size cap.
+            (Some(size), _) => FileContent::TooLarge { size },
             (None, Decoded::Text { content, encoding }) => {
                 if !encoding.eq_ignore_ascii_case("utf-8") {
                     loaded.diagnostics.push(RS006.at(
