@@ -294,3 +294,38 @@ pub fn mariadb() -> Option<Server> {
         _dir: dir,
     })
 }
+
+/// A TCP proxy to `127.0.0.1:target` that forwards both ways and drops the connection once
+/// `cut_after` bytes came back from the server: a connection lost in the middle of a reply.
+/// Returns the proxy's port; its thread ends with the first connection.
+pub fn cutting_proxy(target: u16, cut_after: usize) -> u16 {
+    use std::io::{Read, Write};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let Ok((mut client, _)) = listener.accept() else {
+            return;
+        };
+        let mut server = std::net::TcpStream::connect(("127.0.0.1", target)).unwrap();
+        let (mut client_r, mut server_w) =
+            (client.try_clone().unwrap(), server.try_clone().unwrap());
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut client_r, &mut server_w);
+        });
+        let mut sent = 0usize;
+        let mut buf = [0u8; 4096];
+        while sent < cut_after {
+            let n = match server.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n.min(cut_after - sent),
+            };
+            if client.write_all(&buf[..n]).is_err() {
+                break;
+            }
+            sent += n;
+        }
+        let _ = client.shutdown(std::net::Shutdown::Both);
+        let _ = server.shutdown(std::net::Shutdown::Both);
+    });
+    port
+}

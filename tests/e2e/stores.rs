@@ -592,6 +592,24 @@ fn redis_preview_check_and_problems() {
         "{skills}"
     );
 
+    // A connection dropped in the middle of a reply: exit 2, no hang, no panic.
+    let proxy = servers::cutting_proxy(server.port, 2000);
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &redis_url(proxy, servers::REDIS_PASSWORD),
+        "--user",
+        "dora",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("reading the Redis store failed") && !err.contains(servers::REDIS_PASSWORD),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+
     // Faults: a wrong password and a server that is gone, each exit 2 without the password.
     let wrong = redis_url(server.port, "not-the-password");
     let out = agentws(&["check", p, "--store", &wrong, "--all-users"]);
