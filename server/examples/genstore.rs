@@ -26,7 +26,7 @@ fn value(content: &str) -> String {
 
 fn skill(name: &str, i: usize) -> String {
     format!(
-        "---\nname: {name}\ndescription: Skill number {i}: looks things up and answers questions about them.\n---\n\
+        "---\nname: {name}\ndescription: Skill number {i} looks things up and answers questions about them.\n---\n\
          # {name}\n\nSteps:\n1. Read the request.\n2. Look it up.\n3. Answer briefly.\n"
     )
 }
@@ -132,7 +132,8 @@ fn main() -> ExitCode {
             .get_connection()
             .unwrap();
         let mut pipe = redis::pipe();
-        for (i, (owner, segment, key, value)) in rows.iter().enumerate() {
+        let mut queued = 0usize;
+        for (owner, segment, key, value) in &rows {
             let path = ns(owner, segment).join("\0");
             pipe.cmd("HSET")
                 .arg(format!("agentscope:store:item:{path}\0{key}"))
@@ -146,12 +147,16 @@ fn main() -> ExitCode {
                 .arg(0)
                 .arg(key)
                 .ignore();
-            if i % 5000 == 4999 {
+            queued += 1;
+            if queued == 5000 {
                 pipe.query::<()>(&mut conn).unwrap();
                 pipe = redis::pipe();
+                queued = 0;
             }
         }
-        pipe.query::<()>(&mut conn).unwrap();
+        if queued > 0 {
+            pipe.query::<()>(&mut conn).unwrap();
+        }
     }
     eprintln!(
         "{} rows for {users} users (+ heavy with {heavy} skills)",
