@@ -74,6 +74,15 @@ pub fn problem_rows() -> Vec<(Row, &'static str)> {
             "RS005",
         ),
         (row("/tools.json", "root", file_value("{}")), "RS013"),
+        (
+            row(
+                "/enc/SKILL.md",
+                "skills",
+                r#"{"content":"LS0t","encoding":"base64"}"#.into(),
+            ),
+            "RS006",
+        ),
+        (row("/MEMORY.md", "root", file_value("")), "RS015"),
     ]
 }
 
@@ -374,9 +383,27 @@ fn store_level_problems_are_reported_and_a_clean_store_has_none() {
     let bad = tmp.path().join("bad");
     std::fs::create_dir_all(&bad).unwrap();
     let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    let mut rows = rows;
+    let mut expected = expected;
+    // SQL only: a row in a namespace below `skills` (the prefix search lists it).
+    rows.push(Row {
+        owner: "carol",
+        segment: "skills\u{1F}deep",
+        key: "/x/SKILL.md",
+        value: file_value("x"),
+    });
+    expected.push("RS009");
+    // An id with no per-user folder.
+    rows.push(Row {
+        owner: "_hidden",
+        segment: "skills",
+        key: "/x/SKILL.md",
+        value: file_value("x"),
+    });
+    expected.push("RS016");
     let (_, url) = sqlite_store(&bad, Layout::Jdbc, &rows);
     let out = agentws(&[
-        "check", p, "--store", &url, "--user", "carol", "--format", "json",
+        "check", p, "--store", &url, "--user", "carol", "--user", "_hidden", "--format", "json",
     ]);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let codes: Vec<&str> = report["diagnostics"]
@@ -566,6 +593,19 @@ fn redis_preview_check_and_problems() {
         })
         .collect();
     seed_redis(&mut conn, &many);
+    // A key with NUL, which RedisStore's get rejects.
+    redis::cmd("ZADD")
+        .arg(b"agentscope:store:idx:agents\0bot\0users\0carol\0skills".to_vec())
+        .arg(0)
+        .arg(b"/nul\0/SKILL.md".to_vec())
+        .query::<()>(&mut conn)
+        .unwrap();
+    redis::cmd("HSET")
+        .arg(b"agentscope:store:item:agents\0bot\0users\0carol\0skills\0/nul\0/SKILL.md".to_vec())
+        .arg("value")
+        .arg(file_value("x"))
+        .query::<()>(&mut conn)
+        .unwrap();
     let stale = b"agentscope:store:item:agents\0bot\0users\0dora\0skills\0/s010/SKILL.md".to_vec();
     redis::cmd("DEL")
         .arg(&stale)
@@ -581,7 +621,7 @@ fn redis_preview_check_and_problems() {
         .iter()
         .map(|d| d["code"].as_str().unwrap())
         .collect();
-    for code in expected.iter().chain(&["RS010", "RS011"]) {
+    for code in expected.iter().chain(&["RS008", "RS010", "RS011"]) {
         assert!(codes.contains(code), "{code} missing from {codes:?}");
     }
     // The cut listing: skills after the first page are not loaded for dora.

@@ -72,17 +72,6 @@ pub static RS006: Rule = Rule {
     explanation: "The runtime writes `utf-8` in practice; a `base64` value is honoured only by `downloadFiles`.",
 };
 
-pub static RS007: Rule = Rule {
-    code: "RS007",
-    name: "store-key-too-long",
-    severity: Severity::Error,
-    profile: Profile::Harness,
-    summary: "A key or namespace is longer than the SQL column holds.",
-    consequence: "Writes fail (strict mode) or are truncated, so the file the agent wrote is not the one read back.",
-    explanation: "`item_key` is `VARCHAR(255)` on MySQL, PostgreSQL and H2; `namespace_path` is `VARCHAR(512)` on \
-MySQL and `VARCHAR(2048)` on PostgreSQL. Shorten the ids or the path.",
-};
-
 pub static RS008: Rule = Rule {
     code: "RS008",
     name: "store-id-separator",
@@ -173,6 +162,6 @@ per-user folder in the local layout agentws maps stored files to.",
 };
 
 pub static RULES: &[&Rule] = &[
-    &RS001, &RS002, &RS003, &RS004, &RS005, &RS006, &RS007, &RS008, &RS009, &RS010, &RS011, &RS012,
-    &RS013, &RS015, &RS016,
+    &RS001, &RS002, &RS003, &RS004, &RS005, &RS006, &RS008, &RS009, &RS010, &RS011, &RS012, &RS013,
+    &RS015, &RS016,
 ];
