@@ -956,3 +956,43 @@ fn mariadb_preview_matches_local_folders() {
     assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
     assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
 }
+
+/// Under scope `agent` one namespace (`agents/<agent>/shared`) serves every call: its files lie
+/// over the template in `<ws>/…`.
+#[test]
+fn agent_scope_reads_the_shared_namespace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[isolation]\nscope = \"agent\"\n");
+    let db = tmp.path().join("store.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE agentscope_store (namespace_path TEXT NOT NULL, item_key TEXT NOT NULL, \
+         value_json TEXT NOT NULL, version INTEGER NOT NULL, updated_at INTEGER NOT NULL, \
+         PRIMARY KEY (namespace_path, item_key))",
+    )
+    .unwrap();
+    for (segment, key, content) in [
+        ("root", "/AGENTS.md", "# Shared\nEveryone gets this.\n"),
+        ("skills", "/trains/SKILL.md", TRAINS_SKILL),
+    ] {
+        let ns = format!("agents\u{1F}bot\u{1F}shared\u{1F}{segment}\u{1F}");
+        conn.execute(
+            "INSERT INTO agentscope_store VALUES (?1, ?2, ?3, 1, 1764496800123)",
+            rusqlite::params![ns, key, file_value(content)],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let url = format!("sqlite://{}", db.display());
+    let preview = preview_json(&project, &["--store", &url, "--user", "anyone"]);
+    assert!(slice(&preview, "agents-context").contains("Everyone gets this."));
+    assert_eq!(
+        section(&preview, "agents-context")["sources"][0]["path"],
+        "store:agents/bot/shared/root:/AGENTS.md"
+    );
+    let skills = slice(&preview, "skills");
+    assert!(
+        skills.contains("trains") && skills.contains("hello"),
+        "{skills}"
+    );
+}
