@@ -15,5 +15,6 @@ pub mod lsp;
 pub mod paths;
 pub mod prompt;
 pub mod rules;
+pub mod store;
 pub mod syntax;
 pub mod workspace;

@@ -2478,3 +2478,50 @@ fn editing_the_first_of_a_repeated_value_moves_the_warning() {
     );
     assert_eq!(client.shutdown(), 0);
 }
+
+/// With a `[store]` configured, previewPrompt renders the call's files from the store
+/// (docs/stores.md), sources named by store entry.
+#[test]
+fn preview_prompt_reads_the_configured_store() {
+    use super::stores;
+    let tmp = tempfile::tempdir().unwrap();
+    let project = stores::template_with(
+        &tmp.path().canonicalize().unwrap(),
+        "[store]\nurl = \"sqlite://store.db\"\n",
+    );
+    stores::seed_sqlite(
+        &project.join("store.db"),
+        stores::Layout::Jdbc,
+        &stores::clean_rows(),
+    );
+    let before = std::fs::read(project.join("store.db")).unwrap();
+    let (mut client, _) = Client::start(&[&project], Options::default());
+    let alice = client.request(
+        "agentws/previewPrompt",
+        json!({"context": {"userId": "alice", "date": "2026-12-01", "os": "Linux 6.1", "tmpDir": "/tmp"}}),
+    );
+    assert!(
+        alice["text"]
+            .as_str()
+            .unwrap()
+            .contains("Answer in French."),
+        "{alice:#}"
+    );
+    let sources: Vec<&str> = alice["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["sources"].as_array().unwrap())
+        .filter_map(|s| s["path"].as_str())
+        .collect();
+    assert!(
+        sources.contains(&"store:agents/bot/users/alice/skills:/trains/SKILL.md"),
+        "{sources:?}"
+    );
+    let bob = client.request(
+        "agentws/previewPrompt",
+        json!({"context": {"userId": "bob", "date": "2026-12-01", "os": "Linux 6.1", "tmpDir": "/tmp"}}),
+    );
+    assert!(bob["text"].as_str().unwrap().contains("Be kind."));
+    assert_eq!(std::fs::read(project.join("store.db")).unwrap(), before);
+}

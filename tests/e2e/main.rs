@@ -13,5 +13,7 @@ mod peer_suites;
 mod preview;
 mod realistic;
 mod rules;
+mod servers;
+mod stores;
 mod support;
 mod watch;

@@ -17,6 +17,21 @@ const NOT_IN_FIXTURES: &[(&str, &str)] = &[
     ("WS005", "needs a file over 16 MiB: bad_input::a_100_mb_skill_is_capped_with_a_diagnostic generates one"),
     ("WS007", "needs a file this process cannot read, impossible as root: bad_input::unreadable_file"),
     ("WS014", "needs a named pipe, which git cannot hold: hangs::named_pipes_are_reported_not_opened_by_check makes them"),
+    // Store-level rules need a store: tests/e2e/stores.rs seeds one per backend.
+    ("RS001", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),
+    ("RS002", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),
+    ("RS003", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),
+    ("RS004", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),
+    ("RS005", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),
+    ("RS006", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),
+    ("RS008", "stores::redis_preview_check_and_problems (a key with NUL)"),
+    ("RS009", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (a child namespace)"),
+    ("RS010", "stores::redis_preview_check_and_problems (a deleted hash)"),
+    ("RS011", "stores::redis_preview_check_and_problems (a page cut short)"),
+    ("RS012", "stores::mariadb_preview_check_and_faults (ALICE listed under alice)"),
+    ("RS013", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),
+    ("RS015", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),
+    ("RS016", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (`_hidden`)"),
 ];
 
 fn catalog() -> BTreeSet<String> {

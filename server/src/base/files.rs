@@ -205,6 +205,12 @@ pub struct FileSet {
     /// Symbolic links met on the way to the files (link path → the real path it resolves to), so
     /// two paths to one file can be recognised without touching the disk again.
     links: BTreeMap<PathBuf, PathBuf>,
+    /// Files that come from a remote store, not the disk: path → what to print as their location
+    /// (`store:` + namespace + key, the store URL redacted). Every output names them by it.
+    origins: BTreeMap<PathBuf, Arc<str>>,
+    /// Folders whose routed files (AGENTS.md, skills/, …) are the store's, not the disk's: the
+    /// runtime's remote overlay reads the store there, and the disk under them was replaced.
+    stored_dirs: std::collections::BTreeSet<PathBuf>,
 }
 
 impl FileSet {
@@ -264,6 +270,44 @@ impl FileSet {
     /// True when two different paths reach the same file through symbolic links.
     pub fn same_real_file(&self, a: &Path, b: &Path) -> bool {
         a != b && self.real_path(a) == self.real_path(b)
+    }
+
+    /// Records that `path` comes from a store entry, printed as `origin`.
+    pub fn set_origin(&mut self, path: PathBuf, origin: Arc<str>) {
+        self.origins.insert(path, origin);
+    }
+
+    /// Where a file really lives, when that is not the disk path.
+    pub fn origin(&self, path: &Path) -> Option<&str> {
+        self.origins.get(path).map(|o| &**o)
+    }
+
+    pub fn has_origins(&self) -> bool {
+        !self.origins.is_empty()
+    }
+
+    /// Records that the routed files below `dir` are a store's.
+    pub fn mark_stored(&mut self, dir: PathBuf) {
+        self.stored_dirs.insert(dir);
+    }
+
+    pub fn is_stored(&self, dir: &Path) -> bool {
+        self.stored_dirs.contains(dir)
+    }
+
+    /// Removes every file at or below `path`; returns how many.
+    pub fn remove_under(&mut self, path: &Path) -> usize {
+        let doomed: Vec<PathBuf> = self
+            .entries
+            .range(path.to_path_buf()..)
+            .take_while(|(p, _)| p.starts_with(path))
+            .map(|(p, _)| p.clone())
+            .collect();
+        for p in &doomed {
+            self.entries.remove(p);
+            self.origins.remove(p);
+        }
+        doomed.len()
     }
 
     pub fn remove(&mut self, path: &Path) -> Option<FileEntry> {

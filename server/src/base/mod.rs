@@ -4,6 +4,7 @@
 pub mod diagnostic;
 pub mod files;
 pub mod pathutil;
+pub mod redact;
 pub mod suggest;
 pub mod text;
 pub mod unicode;

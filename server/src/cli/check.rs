@@ -40,6 +40,33 @@ pub struct CheckArgs {
     /// Never colour the output (colour is used only on a terminal, and never with NO_COLOR set).
     #[arg(long)]
     pub no_color: bool,
+    /// Also check the files a remote store holds (`redis://`, `postgres://`, `mysql://`,
+    /// `sqlite://PATH`; default: `[store] url` when `--user` or `--all-users` is given). Read only.
+    #[arg(long, value_name = "URL", conflicts_with = "fix")]
+    pub store: Option<String>,
+    /// The users (user scope) or sessions (session scope) whose stored files to check.
+    #[arg(long = "user", value_name = "ID", conflicts_with = "fix")]
+    pub users: Vec<String>,
+    /// Check the stored files of every user (or session) the store holds (the default with --store).
+    #[arg(long, conflicts_with_all = ["users", "fix"])]
+    pub all_users: bool,
+}
+
+impl CheckArgs {
+    /// The store to read, when one was asked for.
+    fn store_request(&self) -> Option<super::project::StoreRequest> {
+        if self.store.is_none() && self.users.is_empty() && !self.all_users {
+            return None;
+        }
+        Some(super::project::StoreRequest {
+            url: self.store.clone(),
+            owners: if self.users.is_empty() {
+                crate::store::Owners::All
+            } else {
+                crate::store::Owners::Ids(self.users.clone())
+            },
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -106,8 +133,18 @@ pub fn run(args: CheckArgs) -> u8 {
     };
     let mut report = Report::default();
     let mut fix_summary = args.fix.then(FixSummary::default);
+    let store = args.store_request();
     for target in &targets {
-        let mut checked = check_target(target, &env, options);
+        let mut checked = match &store {
+            None => check_target(target, &env, options),
+            Some(request) => match check_stored(target, &env, options, request) {
+                Ok(checked) => checked,
+                Err(err) => {
+                    eprintln!("error: {err}");
+                    return EXIT_USAGE;
+                }
+            },
+        };
         if let Some(summary) = &mut fix_summary {
             let outcome = fix::apply(&checked.loaded.workspace.files, &checked.diagnostics);
             summary.fixes_applied += outcome.fixes_applied;
@@ -235,6 +272,28 @@ pub(super) struct Checked {
 
 pub(super) fn check_target(target: &Target, env: &Arc<Env>, options: CheckOptions) -> Checked {
     let loaded = load(&target.first_path, env.clone());
+    check_loaded(target, loaded, options)
+}
+
+/// `check_target` with a store's files read in (docs/stores.md); what was read goes to stderr.
+fn check_stored(
+    target: &Target,
+    env: &Arc<Env>,
+    options: CheckOptions,
+    request: &super::project::StoreRequest,
+) -> Result<Checked, crate::store::StoreError> {
+    let mut loaded = load(&target.first_path, env.clone());
+    let read = super::project::read_store(&mut loaded, request)?;
+    eprintln!(
+        "read {} from store {} ({})",
+        output::plural(read.files, "file", "files"),
+        read.shown,
+        output::plural(read.owners, "owner", "owners")
+    );
+    Ok(check_loaded(target, loaded, options))
+}
+
+fn check_loaded(target: &Target, loaded: Loaded, options: CheckOptions) -> Checked {
     let report = check_workspace(&loaded.workspace, options);
     let mut diagnostics: Vec<Diagnostic> = loaded
         .walk_problems

@@ -13,6 +13,7 @@ pub mod preview;
 pub mod project;
 pub mod schema;
 pub mod serve;
+pub mod store;
 pub mod watch;
 
 /// Exit codes shared by every subcommand.
@@ -50,6 +51,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Print the JSON Schema of agentws.toml or tools.json.
     Schema(schema::SchemaArgs),
+    /// Look into a remote store (read only): `agentws store users [URL]`.
+    Store(store::StoreArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -73,6 +76,7 @@ pub fn main() -> ExitCode {
         Command::Watch(args) => watch::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Schema(args) => schema::run(args),
+        Command::Store(args) => store::run(args),
     };
     ExitCode::from(code)
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::project::{load, process_env};
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
-use crate::config::Config;
+use crate::config::{Config, FilesystemMode};
 use crate::context::{session_context, ContextOverrides};
 use crate::prompt::{self, Date, PlanState, Preview, PreviewContext};
 use crate::workspace::Workspace;
@@ -68,6 +68,10 @@ pub struct PreviewOptions {
     /// `java.io.tmpdir` (default: `/tmp` on Linux, the system temp folder elsewhere).
     #[arg(long = "tmp-dir", value_name = "PATH")]
     pub tmp_dir: Option<String>,
+    /// Read the files of this call from a remote store (`redis://`, `postgres://`, `mysql://`,
+    /// `sqlite://PATH`; default: `[store] url` in remote mode). Implies `--filesystem remote`.
+    #[arg(long, value_name = "URL")]
+    pub store: Option<String>,
     /// Output: the prompt as text, or the previewPrompt JSON.
     #[arg(long, default_value = "text", value_parser = PossibleValuesParser::new(["text", "json"]))]
     pub format: String,
@@ -110,19 +114,33 @@ pub fn run(args: PreviewArgs) -> u8 {
         eprintln!("error: `{}` does not exist", path.display());
         return EXIT_USAGE;
     }
-    let loaded = load(&path, Arc::new(process_env()));
-    let ws = &loaded.workspace;
-    let base = PreviewContext::new(&ws.config, date, &os, &tmp_dir);
-    let left_ctx = match apply(base.clone(), &ws.config, &args.context) {
+    let env = Arc::new(process_env());
+    let mut loaded = load(&path, env.clone());
+    let mut context_args = args.context.clone();
+    if args.store.is_some() && context_args.filesystem.is_none() {
+        context_args.filesystem = Some("remote".to_string());
+    }
+    let base = PreviewContext::new(&loaded.workspace.config, date, &os, &tmp_dir);
+    let left_ctx = match apply(base.clone(), &loaded.workspace.config, &context_args) {
         Ok(ctx) => ctx,
         Err(code) => return code,
     };
+    let wants_store = args.store.is_some()
+        || (left_ctx.session.filesystem == FilesystemMode::Remote
+            && loaded.workspace.config.store.url.is_some());
+    if wants_store && !args.diff {
+        if let Err(code) = read_call_store(&mut loaded, args.store.clone(), &left_ctx) {
+            return code;
+        }
+    }
+    let ws = &loaded.workspace;
 
     if !args.diff {
-        let preview = match render(ws, &left_ctx) {
+        let mut preview = match render(ws, &left_ctx) {
             Ok(p) => p,
             Err(code) => return code,
         };
+        preview.relabel_sources(&ws.files);
         if args.format == "json" {
             println!("{}", to_json(&preview));
         } else {
@@ -187,6 +205,34 @@ pub fn run(args: PreviewArgs) -> u8 {
         EXIT_OK
     } else {
         EXIT_PROBLEMS
+    }
+}
+
+/// Reads the store entries of the call `ctx` into `loaded` (docs/stores.md).
+fn read_call_store(
+    loaded: &mut super::project::Loaded,
+    url: Option<String>,
+    ctx: &PreviewContext,
+) -> Result<(), u8> {
+    let owners =
+        crate::store::call_owners(&loaded.workspace.config, &ctx.session).map_err(|err| {
+            eprintln!("error: {err}");
+            EXIT_USAGE
+        })?;
+    let request = super::project::StoreRequest { url, owners };
+    match super::project::read_store(loaded, &request) {
+        Ok(read) => {
+            eprintln!(
+                "note[store]: read {} from store {}",
+                super::output::plural(read.files, "file", "files"),
+                read.shown
+            );
+            Ok(())
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            Err(EXIT_USAGE)
+        }
     }
 }
 

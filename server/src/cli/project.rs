@@ -55,6 +55,44 @@ pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
     }
 }
 
+/// Which store to read into a loaded workspace, and whose files.
+pub struct StoreRequest {
+    /// `--store URL` (else `[store] url`).
+    pub url: Option<String>,
+    pub owners: crate::store::Owners,
+}
+
+/// What reading the store added.
+pub struct StoreRead {
+    /// The store URL with its password masked.
+    pub shown: String,
+    pub owners: usize,
+    pub files: usize,
+}
+
+/// Reads the store's files into `loaded` (docs/stores.md): the workspace is rebuilt over the
+/// file set with the stored files in it, in remote filesystem mode, and the store-level problems
+/// join the walk problems. The error is the message for exit 2, without secrets.
+pub fn read_store(
+    loaded: &mut Loaded,
+    request: &StoreRequest,
+) -> Result<StoreRead, crate::store::StoreError> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let read = crate::store::read_into(
+        &loaded.workspace,
+        request.url.as_deref(),
+        &request.owners,
+        &cwd,
+    )?;
+    loaded.workspace = read.workspace;
+    loaded.walk_problems.extend(read.loaded.diagnostics);
+    Ok(StoreRead {
+        shown: read.shown,
+        owners: read.loaded.owners.len(),
+        files: read.loaded.files,
+    })
+}
+
 /// `path` relative to the current folder with `/` separators (as printed in reports): below the
 /// current folder without a prefix, elsewhere with `../` steps up to the common ancestor (an
 /// absolute path only when the two share nothing but the root).

@@ -293,6 +293,11 @@ impl Loader<'_> {
                         self.read_features(table, config);
                     }
                 }
+                "store" => {
+                    if let Some(table) = self.table("store", item) {
+                        self.read_store(table, config);
+                    }
+                }
                 _ => self.unknown(key, &schema::key_names(None), "agentws.toml"),
             }
         }
@@ -479,6 +484,47 @@ impl Loader<'_> {
         }
         config.filesystem.sandbox_root = sandbox_root.map(|(r, _)| r);
         config.filesystem.workspace_spec_root = spec_root.map(|(r, _)| r);
+    }
+
+    fn read_store(&mut self, table: &Table, config: &mut Config) {
+        let store = &mut config.store;
+        for (key, item) in table.iter() {
+            let name = key.get_ref().as_ref();
+            let label = format!("store.{name}");
+            match name {
+                "url" => store.url = self.non_blank(&label, item),
+                "prefix" => store.prefix = self.string(&label, item),
+                "table" => store.table = self.non_blank(&label, item),
+                "schema" => store.schema = self.non_blank(&label, item),
+                "anonymous_user" => {
+                    if let Some(user) = self.non_blank(&label, item) {
+                        store.anonymous_user = user;
+                    }
+                }
+                "layout" => {
+                    if let Some(layout) = self.choice(
+                        &label,
+                        item,
+                        crate::config::StoreLayout::parse,
+                        "\"jdbc\", \"sqlite-base\"",
+                    ) {
+                        store.layout = layout;
+                    }
+                }
+                "connect_timeout" => match item.get_ref() {
+                    DeValue::Integer(i) => match u32::from_str_radix(i.as_str(), i.radix()) {
+                        Ok(n) if (1..=600).contains(&n) => store.connect_timeout = n,
+                        _ => self.push(
+                            &CF004,
+                            span_of(item),
+                            format!("`{label}` must be a number of seconds from 1 to 600; the default is used"),
+                        ),
+                    },
+                    _ => self.wrong_type(&label, item, "an integer"),
+                },
+                _ => self.unknown(key, &schema::key_names(Some("store")), "[store]"),
+            }
+        }
     }
 
     fn read_features(&mut self, table: &Table, config: &mut Config) {

@@ -232,6 +232,88 @@ impl FilesystemConfig {
     }
 }
 
+/// How the rows of a SQL store are laid out (docs/stores.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StoreLayout {
+    /// `JdbcStore` / `PostgresBaseStore`: table `agentscope_store`, `\x1F`-terminated namespaces.
+    #[default]
+    Jdbc,
+    /// `SqliteBaseStore`: table `store`, namespaces joined with `/`.
+    SqliteBase,
+}
+
+impl StoreLayout {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "jdbc" => Some(Self::Jdbc),
+            "sqlite-base" => Some(Self::SqliteBase),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Jdbc => "jdbc",
+            Self::SqliteBase => "sqlite-base",
+        }
+    }
+}
+
+/// Default connect timeout of a store, in seconds.
+pub const DEFAULT_STORE_CONNECT_TIMEOUT: u32 = 5;
+
+/// `[store]` of agentws.toml: where the runtime's `BaseStore` lives and how it was built. The URL
+/// is kept as written (`${VAR}` unexpanded): expanding reads the environment, which only the
+/// front-ends do, and a password typed into the file is never serialized (see `Serialize`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreConfig {
+    pub url: Option<String>,
+    /// Redis key prefix (`RedisStore`), default `agentscope:store:`.
+    pub prefix: Option<String>,
+    /// SQL table name; default by layout (`agentscope_store`, `store`).
+    pub table: Option<String>,
+    /// PostgreSQL schema (`PostgresBaseStore.schemaName`).
+    pub schema: Option<String>,
+    pub layout: StoreLayout,
+    /// `RemoteFilesystemSpec.anonymousUserId`.
+    pub anonymous_user: String,
+    /// Seconds to wait for a connection before giving up.
+    pub connect_timeout: u32,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        Self {
+            url: None,
+            prefix: None,
+            table: None,
+            schema: None,
+            layout: StoreLayout::Jdbc,
+            anonymous_user: "_default".to_string(),
+            connect_timeout: DEFAULT_STORE_CONNECT_TIMEOUT,
+        }
+    }
+}
+
+impl Serialize for StoreConfig {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("StoreConfig", 7)?;
+        s.serialize_field(
+            "url",
+            &self.url.as_deref().map(crate::base::redact::redact_url),
+        )?;
+        s.serialize_field("prefix", &self.prefix)?;
+        s.serialize_field("table", &self.table)?;
+        s.serialize_field("schema", &self.schema)?;
+        s.serialize_field("layout", &self.layout)?;
+        s.serialize_field("anonymousUser", &self.anonymous_user)?;
+        s.serialize_field("connectTimeout", &self.connect_timeout)?;
+        s.end()
+    }
+}
+
 /// The builder's `enable*` / `disable*` switches.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Features {
@@ -280,6 +362,8 @@ pub struct Config {
     pub scope: Scope,
     pub filesystem: FilesystemConfig,
     pub features: Features,
+    /// `[store]`: the remote store the runtime's remote filesystem mode reads (docs/stores.md).
+    pub store: StoreConfig,
 }
 
 impl Config {
@@ -294,6 +378,7 @@ impl Config {
             scope: Scope::default(),
             filesystem: FilesystemConfig::default(),
             features: Features::default(),
+            store: StoreConfig::default(),
         }
     }
 

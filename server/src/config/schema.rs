@@ -49,6 +49,10 @@ pub const TABLES: &[(&str, &str)] = &[
         "The agent filesystem: local overlay, sandbox or remote store, and path rules.",
     ),
     ("features", "The builder's `enable*` / `disable*` switches."),
+    (
+        "store",
+        "The `BaseStore` of the remote filesystem mode, read (never written) by `--store` commands (docs/stores.md).",
+    ),
 ];
 
 const fn key(
@@ -75,6 +79,7 @@ const AGENT: Option<&str> = Some("agent");
 const ISOLATION: Option<&str> = Some("isolation");
 const FILESYSTEM: Option<&str> = Some("filesystem");
 const FEATURES: Option<&str> = Some("features");
+const STORE: Option<&str> = Some("store");
 
 /// Every key, in documentation order.
 pub const KEYS: &[KeySpec] = &[
@@ -107,6 +112,13 @@ pub const KEYS: &[KeySpec] = &[
     key(FEATURES, "tools_config", KeyType::Bool, Some("true"), "Reading tools.json (`disableToolsConfig()` when false).", "`.disableToolsConfig()` when false", "false"),
     key(FEATURES, "plan_mode", KeyType::Bool, Some("false"), "`enablePlanMode()`.", "`.enablePlanMode()` when true", "true"),
     key(FEATURES, "task_list", KeyType::Bool, Some("false"), "`enableTaskList()` (the `todo_write` tool and its grounding).", "`.enableTaskList()` when true", "true"),
+    key(STORE, "url", KeyType::String, None, "Where the store lives: `redis://`, `rediss://`, `postgres://`, `mysql://` or `sqlite://PATH`; `${VAR}` is replaced from the environment, and a password is never printed.", "the `BaseStore` handed to `RemoteFilesystemSpec` (`RedisStore`, `JdbcStore`, `PostgresBaseStore`, `SqliteBaseStore`)", "\"redis://:${REDIS_PASSWORD}@cache:6379/0\""),
+    key(STORE, "prefix", KeyType::String, Some("\"agentscope:store:\""), "Redis key prefix (`:` appended when missing).", "`new RedisStore(jedis, prefix)`; `RedisDistributedStore` uses `keyPrefix + \"store:\"`", "\"prod:store:\""),
+    key(STORE, "table", KeyType::String, None, "SQL table name (default `agentscope_store`, or `store` for the `sqlite-base` layout).", "`JdbcStore.Builder.tableName`, `PostgresBaseStore.Builder.tableName`", "\"workspace_store\""),
+    key(STORE, "schema", KeyType::String, None, "PostgreSQL schema of the table (quoted, case kept).", "`PostgresBaseStore.Builder.schemaName`", "\"agents\""),
+    key(STORE, "layout", KeyType::Choice(&["jdbc", "sqlite-base"]), Some("\"jdbc\""), "Row layout of a SQL store: `jdbc` (`JdbcStore`, `PostgresBaseStore`) or `sqlite-base` (`SqliteBaseStore`).", "the store class", "\"sqlite-base\""),
+    key(STORE, "anonymous_user", KeyType::String, Some("\"_default\""), "The user id of calls without one under the user scope.", "`RemoteFilesystemSpec.anonymousUserId(String)`", "\"anon\""),
+    key(STORE, "connect_timeout", KeyType::Integer, Some("5"), "Seconds to wait for the store's server before giving up (exit 2).", "none: the client's pool settings", "10"),
 ];
 
 /// Names of the keys of `table` (`None`: the top level, which also lists the tables).

@@ -90,6 +90,38 @@ pub struct Machine {
     pub tmp_dir: fn() -> String,
 }
 
+/// `render_preview` over the files the configured `[store]` holds for this call
+/// (docs/stores.md); a store that cannot be read is a refusal naming why (no password in it).
+/// The read blocks this request's worker for at most the store's connect and read timeouts.
+fn preview_from_store(
+    workspace: &Workspace,
+    session: SessionContext,
+    context: &ContextParams,
+    machine: &Machine,
+) -> Result<Value> {
+    let owners = crate::store::call_owners(&workspace.config, &session)
+        .map_err(|err| refused(err.code, err.message))?;
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let read = crate::store::read_into(workspace, None, &owners, &cwd)
+        .map_err(|err| refused("store-unreadable", err.0))?;
+    let mut value = render_preview(&read.workspace, session, context, machine)?;
+    if let Some(sections) = value.get_mut("sections").and_then(Value::as_array_mut) {
+        for source in sections
+            .iter_mut()
+            .filter_map(|s| s.get_mut("sources").and_then(Value::as_array_mut))
+            .flatten()
+        {
+            let origin = source["path"]
+                .as_str()
+                .and_then(|p| read.workspace.files.origin(std::path::Path::new(p)));
+            if let Some(origin) = origin {
+                source["path"] = Value::String(origin.to_string());
+            }
+        }
+    }
+    Ok(value)
+}
+
 /// The prompt renderer: the JSON of `agentws preview --format json`.
 fn render_preview(
     workspace: &Workspace,
@@ -212,6 +244,16 @@ impl Backend {
             let session = params.context.session(&view.workspace.config)?;
             if let Err(err) = crate::context::effective_root(&view.workspace.config, &session) {
                 return Err(refused(err.code, err.message));
+            }
+            if session.filesystem == crate::config::FilesystemMode::Remote
+                && view.workspace.config.store.url.is_some()
+            {
+                return preview_from_store(
+                    &view.workspace,
+                    session,
+                    &params.context,
+                    &self.machine,
+                );
             }
             render_preview(&view.workspace, session, &params.context, &self.machine)
         })

@@ -200,3 +200,20 @@ pub struct Preview {
 pub fn estimate_tokens(s: &str) -> usize {
     crate::syntax::java::utf16_len(s) / 4
 }
+
+impl Preview {
+    /// Sources that are store entries named by their origin (`store:` + namespace + key;
+    /// docs/stores.md) instead of the per-user path they were read into.
+    pub fn relabel_sources(&mut self, files: &crate::base::FileSet) {
+        if !files.has_origins() {
+            return;
+        }
+        for section in &mut self.sections {
+            for source in &mut section.sources {
+                if let Some(origin) = files.origin(std::path::Path::new(&source.path)) {
+                    source.path = origin.to_string();
+                }
+            }
+        }
+    }
+}

@@ -595,12 +595,26 @@ fn workspace_paragraph(
             )
         }
         FilesystemMode::Remote => {
-            out.note(
-                "remote-store",
-                "remote mode: the shared store's content cannot be known before a session; the preview \
-                 renders as if it were empty, so reads fall back to the workspace template"
-                    .to_string(),
-            );
+            let stored = root
+                .namespace
+                .as_ref()
+                .is_some_and(|ns| ws.files.is_stored(&config.workspace.join(ns)))
+                || ws.files.has_origins();
+            if stored {
+                out.note(
+                    "remote-store-read",
+                    "remote mode: files the store holds for this call are rendered from the store, \
+                     the rest from the workspace template"
+                        .to_string(),
+                );
+            } else {
+                out.note(
+                    "remote-store",
+                    "remote mode: the shared store's content cannot be known before a session; the preview \
+                     renders as if it were empty, so reads fall back to the workspace template"
+                        .to_string(),
+                );
+            }
             format!(
                 "## Workspace\nDistributed workspace template root: {}\n\
                  Runtime data (MEMORY.md, sessions, tasks, skills) lives in a shared remote store, not on the \

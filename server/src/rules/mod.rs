@@ -5,7 +5,7 @@
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,
-//! `ST` the strict (Agent Skills open specification) profile.
+//! `ST` the strict (Agent Skills open specification) profile, `RS` remote-store entries.
 
 use std::path::Path;
 
@@ -14,6 +14,7 @@ use crate::base::{Diagnostic, Severity, TextRange};
 pub mod config;
 pub mod cross;
 pub mod skill;
+pub mod store;
 pub mod strict;
 pub mod subagent;
 pub mod tools;
@@ -74,6 +75,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .chain(config::RULES)
         .chain(cross::RULES)
         .chain(strict::RULES)
+        .chain(store::RULES)
         .copied()
 }
 

@@ -103,6 +103,9 @@ enum BlankRule {
     Local,
     /// Sandbox (`sed` in the container): only a zero-byte file gets the reminder.
     ZeroByteOnly,
+    /// A remote store entry: its text as stored, blank or not (no reminder, no base64); empty
+    /// content or an unreadable entry sends the read straight to the disk level.
+    Store,
 }
 
 /// `WorkspaceManager.readWithOverride(rc, rel)` for the context `root` (harness-spec §1.3).
@@ -114,6 +117,23 @@ pub fn read_with_override(ws: &Workspace, root: &EffectiveRoot, rel: &str) -> Co
         let Some(entry) = ws.files.get(&path) else {
             continue;
         };
+        let rule = if ws.files.origin(&path).is_some() {
+            BlankRule::Store
+        } else {
+            rule
+        };
+        if rule == BlankRule::Store && entry.content.text().is_none_or(str::is_empty) {
+            // `readWithOverride`: a failed or empty store read goes to the raw disk file.
+            if let Some(problem) = entry.content.text().is_none().then(|| {
+                format!(
+                    "the store entry `{}` cannot be read",
+                    ws.files.origin(&path).unwrap_or("")
+                )
+            }) {
+                problems.push(problem);
+            }
+            break;
+        }
         match layer_text(&path, &entry.content, rule) {
             Ok((text, transform, problem)) if !text.is_empty() => {
                 return ContextRead {
@@ -186,11 +206,24 @@ fn filesystem_layers(
         FilesystemMode::Sandbox => Vec::new(),
         // The store layer is unknowable (assumed empty, noted by the renderer); its lower layer is
         // the template; everything else goes to a namespaced local filesystem.
-        FilesystemMode::Remote if REMOTE_ROUTES.contains(&first) => vec![(
-            join_rel(&config.workspace, rel),
-            ReadLevel::Filesystem,
-            BlankRule::Local,
-        )],
+        FilesystemMode::Remote if REMOTE_ROUTES.contains(&first) => {
+            // With the store read (docs/stores.md), its entries lie at `<ws>/<ns>/…` above the
+            // template, as the overlay's upper layer.
+            let stored = root
+                .namespace
+                .as_ref()
+                .map(|ns| config.workspace.join(ns))
+                .filter(|dir| ws.files.is_stored(dir));
+            stored
+                .map(|dir| (join_rel(&dir, rel), ReadLevel::Filesystem, BlankRule::Store))
+                .into_iter()
+                .chain([(
+                    join_rel(&config.workspace, rel),
+                    ReadLevel::Filesystem,
+                    BlankRule::Local,
+                )])
+                .collect()
+        }
         FilesystemMode::Remote => vec![(
             join_rel(&namespace_dir(root), rel),
             ReadLevel::Filesystem,
@@ -228,6 +261,8 @@ pub fn blank_read(
         .find(|(layer_path, _, _)| layer_path == path);
     match layer {
         Some((_, _, BlankRule::ZeroByteOnly)) if !zero_bytes => BlankRead::WhiteSpace,
+        Some((_, _, BlankRule::Store)) if zero_bytes => BlankRead::Empty,
+        Some((_, _, BlankRule::Store)) => BlankRead::WhiteSpace,
         Some(_) => BlankRead::Reminder,
         None if join_rel(&ws.config.workspace, rel) == path => BlankRead::Empty,
         None => BlankRead::NotRead,
@@ -253,6 +288,7 @@ fn layer_text(path: &Path, content: &FileContent, rule: BlankRule) -> Result<Lay
             let blank = match rule {
                 BlankRule::Local => crate::syntax::java::is_blank(text),
                 BlankRule::ZeroByteOnly => text.is_empty(),
+                BlankRule::Store => false,
             };
             if blank {
                 Ok((
@@ -406,6 +442,18 @@ pub fn knowledge_files(ws: &Workspace, root: &EffectiveRoot) -> Vec<String> {
         FilesystemMode::Sandbox | FilesystemMode::Remote => {
             for rel in listed(&config.workspace) {
                 push(rel, &mut out);
+            }
+            // The store's knowledge entries, merged with the template's by path (the overlay).
+            if let Some(dir) = root
+                .namespace
+                .as_ref()
+                .map(|ns| config.workspace.join(ns))
+                .filter(|dir| root.filesystem == FilesystemMode::Remote && ws.files.is_stored(dir))
+            {
+                for rel in listed(&dir) {
+                    push(rel, &mut out);
+                }
+                out.sort_by(|a, b| java::compare_to(a, b));
             }
         }
     }

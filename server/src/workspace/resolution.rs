@@ -407,6 +407,9 @@ impl<'a> Resolver<'a> {
             (FilesystemMode::Local, Some(ns)) if features.dynamic_skills => {
                 Tree::Namespace(ns.clone())
             }
+            (FilesystemMode::Remote, Some(ns)) if features.dynamic_skills && self.stored(ns) => {
+                Tree::Namespace(ns.clone())
+            }
             _ => Tree::Shared,
         })
     }
@@ -415,8 +418,21 @@ impl<'a> Resolver<'a> {
     fn subagent_upper(&self, root: &EffectiveRoot) -> Tree {
         match (self.filesystem, &root.namespace) {
             (FilesystemMode::Local, Some(ns)) => Tree::Namespace(ns.clone()),
+            (FilesystemMode::Remote, Some(ns)) if self.stored(ns) => Tree::Namespace(ns.clone()),
             _ => Tree::Shared,
         }
+    }
+
+    /// Whether the routed files of namespace `ns` were read from a remote store (docs/stores.md):
+    /// the remote overlay then globs the store's entries over the template's.
+    fn stored(&self, ns: &str) -> bool {
+        self.ws.files.is_stored(&self.ws.config.workspace.join(ns))
+    }
+
+    /// The remote overlay's glob: the upper tree's entries, then the template's (`<ws>/…`) whose
+    /// path the upper tree does not hold (`OverlayFilesystem.glob`: upper replaces lower by path).
+    fn remote_union(&self, upper: &Tree) -> bool {
+        self.filesystem == FilesystemMode::Remote && matches!(upper, Tree::Namespace(_))
     }
 
     /// The resolution of one context (its filesystem mode must be the resolver's).
@@ -476,6 +492,19 @@ impl<'a> Resolver<'a> {
             .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
             .filter(|(rel, _)| !is_hidden_below_skills(rel))
             .collect();
+        if self.remote_union(upper) {
+            let upper_rels: std::collections::HashSet<&str> =
+                glob.iter().map(|(r, _)| *r).collect();
+            let lower: Vec<(&str, &Arc<SkillDoc>)> = self
+                .ws
+                .skills
+                .iter()
+                .filter(|d| d.location.tree == Tree::Shared)
+                .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
+                .filter(|(rel, _)| !is_hidden_below_skills(rel) && !upper_rels.contains(rel))
+                .collect();
+            glob.extend(lower);
+        }
         glob.sort_by(|a, b| java::compare_to(a.0, b.0));
         for (_, doc) in glob {
             if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
@@ -496,7 +525,19 @@ impl<'a> Resolver<'a> {
         }
         let base = &self.subagent_base;
         let dynamic = self.ws.config.features.dynamic_subagents;
-        for doc in subagent_glob(self.ws, upper) {
+        let mut glob = subagent_glob(self.ws, upper);
+        if self.remote_union(upper) {
+            let rels: std::collections::HashSet<&str> =
+                glob.iter().map(|d| d.location.rel.as_str()).collect();
+            let mut lower: Vec<&Arc<SubagentDoc>> = subagent_glob(self.ws, &Tree::Shared)
+                .into_iter()
+                .filter(|d| !rels.contains(d.location.rel.as_str()))
+                .collect();
+            lower.extend(glob);
+            lower.sort_by(|a, b| java::compare_to(&a.location.rel, &b.location.rel));
+            glob = lower;
+        }
+        for doc in glob {
             if !subagent_loadable(doc) {
                 continue;
             }

@@ -255,6 +255,9 @@ impl<'a> Shower<'a> {
     }
 
     fn path(&self, path: &Path) -> String {
+        if let Some(origin) = self.files.origin(path) {
+            return origin.to_string();
+        }
         crate::cli::project::display_relative(path, self.cwd)
     }
 

@@ -189,6 +189,14 @@ fn fix(fix: &super::ShownFix) -> Fix {
 /// `/` are percent-encoded.
 pub fn uri_reference(path: &str) -> String {
     let mut out = String::new();
+    // A remote store entry (docs/stores.md) keeps its `store:` scheme.
+    let path = match path.strip_prefix("store:") {
+        Some(rest) => {
+            out.push_str("store:");
+            rest
+        }
+        None => path,
+    };
     if path.starts_with('/') {
         out.push_str("file://");
     }
@@ -274,6 +282,10 @@ mod tests {
     #[test]
     fn uri_references_are_percent_encoded() {
         assert_eq!(super::uri_reference("a b/é.md"), "a%20b/%C3%A9.md");
+        assert_eq!(
+            super::uri_reference("store:agents/bot/users/a b/skills:/x/SKILL.md"),
+            "store:agents/bot/users/a%20b/skills%3A/x/SKILL.md"
+        );
         assert_eq!(super::uri_reference("/abs/x.md"), "file:///abs/x.md");
     }
 }

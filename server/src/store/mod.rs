@@ -1,0 +1,790 @@
+//! Reading a remote `BaseStore` as the runtime's remote filesystem mode does
+//! (`RemoteFilesystemSpec`; docs/stores.md): which namespace and key a workspace path maps to, what
+//! a stored value decodes to, and putting the stored files of the requested users into the file set
+//! at the place the local overlay would hold them (`<ws>/<user>/skills/…`), each carrying its
+//! origin (`store:` + namespace + key), so check, preview and the language server see them as
+//! per-user files. Store-level problems (rule group `RS`) are reported on the way.
+//!
+//! Like `workspace::discover`, this is an edge of the core: it talks to servers and files, read
+//! only, and never writes. Backends live one per file (`sqlite`, `redis`, `postgres`, `mysql`); they only list rows, all the
+//! runtime's rules are here. Depends on `base`, `config`, `rules` and `workspace::layout`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::base::redact::{expand_vars, redact_url, Secrets};
+use crate::base::{Diagnostic, Env, FileContent, FileSet, TextRange};
+use crate::config::{Config, Scope, StoreConfig, StoreLayout};
+use crate::rules::store::*;
+use crate::workspace::layout;
+
+pub mod mysql;
+pub mod postgres;
+pub mod redis;
+pub mod sqlite;
+
+/// The page size of `RemoteFilesystem.searchAllItems`.
+pub const PAGE_SIZE: usize = 100;
+
+/// Route segments under a base namespace, with the workspace folder each maps to (`None`: the
+/// exact-file routes of the `root` segment).
+pub const SEGMENTS: &[(&str, Option<&str>)] = &[
+    ("root", None),
+    ("memory", Some("memory")),
+    ("skills", Some("skills")),
+    ("subagents", Some("subagents")),
+    ("knowledge", Some("knowledge")),
+    ("plans", Some("plans")),
+];
+
+/// The keys the `root` namespace routes: the exact-file routes.
+pub const ROOT_KEYS: &[&str] = &["/AGENTS.md", "/MEMORY.md", "/tools.json"];
+
+/// Which server, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Sqlite(PathBuf),
+    Redis,
+    Postgres,
+    Mysql,
+}
+
+/// A store to read: the expanded URL (secret; never printed), what may be printed, and the
+/// options of the Java builder that wrote it.
+#[derive(Clone, Debug)]
+pub struct StoreSpec {
+    pub kind: Kind,
+    url: String,
+    /// The URL with its password masked: the only form that is ever printed.
+    pub shown: String,
+    secrets: Secrets,
+    pub prefix: String,
+    pub table: String,
+    pub schema: Option<String>,
+    pub layout: StoreLayout,
+    pub anonymous_user: String,
+    pub connect_timeout: Duration,
+}
+
+/// A failure to read the store at all (exit 2). The message is already scrubbed of secrets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl StoreSpec {
+    /// The store of `config` (or `url` when given on the command line, which wins), with `${VAR}`
+    /// expanded from `env`. A relative SQLite path is relative to `base`.
+    pub fn new(
+        config: &StoreConfig,
+        url: Option<&str>,
+        env: &Env,
+        base: &Path,
+    ) -> Result<StoreSpec, StoreError> {
+        let raw = url
+            .or(config.url.as_deref())
+            .ok_or_else(|| StoreError("no store: pass --store URL or set [store] url".into()))?;
+        let expanded = expand_vars(raw, env)
+            .map_err(|e| StoreError(format!("store URL `{}`: {e}", redact_url(raw))))?;
+        let shown = redact_url(&expanded);
+        let secrets = Secrets::of_url(&expanded);
+        let scheme = expanded
+            .split_once("://")
+            .map(|(s, _)| s.to_ascii_lowercase());
+        let kind = match scheme.as_deref() {
+            Some("sqlite") => {
+                let rest = &expanded["sqlite://".len()..];
+                let path = rest.split(['?', '#']).next().unwrap_or("");
+                if path.is_empty() {
+                    return Err(StoreError(format!("store URL `{shown}` names no database file")));
+                }
+                let path = PathBuf::from(crate::base::redact::percent_decode(path));
+                Kind::Sqlite(if path.is_absolute() {
+                    path
+                } else {
+                    base.join(path)
+                })
+            }
+            Some("redis" | "rediss") => Kind::Redis,
+            Some("postgres" | "postgresql") => Kind::Postgres,
+            Some("mysql" | "mariadb") => Kind::Mysql,
+            _ => {
+                return Err(StoreError(format!(
+                    "store URL `{shown}`: expected redis://, rediss://, postgres://, mysql:// or sqlite://PATH"
+                )))
+            }
+        };
+        let table = config.table.clone().unwrap_or_else(|| {
+            match (config.layout, &kind) {
+                (StoreLayout::SqliteBase, Kind::Sqlite(_)) => "store",
+                _ => "agentscope_store",
+            }
+            .to_string()
+        });
+        if !is_identifier(&table) {
+            return Err(StoreError(format!(
+                "store table `{table}` is not an identifier ([A-Za-z_][A-Za-z0-9_]*), as the Java builders require"
+            )));
+        }
+        if let Some(schema) = &config.schema {
+            if !is_identifier(schema) {
+                return Err(StoreError(format!(
+                    "store schema `{schema}` is not an identifier"
+                )));
+            }
+        }
+        let prefix = match config.prefix.as_deref().map(str::trim) {
+            None | Some("") => "agentscope:store:".to_string(),
+            Some(p) if p.ends_with(':') => p.to_string(),
+            Some(p) => format!("{p}:"),
+        };
+        Ok(StoreSpec {
+            kind,
+            url: expanded,
+            shown,
+            secrets,
+            prefix,
+            table,
+            schema: config.schema.clone(),
+            layout: config.layout,
+            anonymous_user: config.anonymous_user.clone(),
+            connect_timeout: Duration::from_secs(u64::from(config.connect_timeout.max(1))),
+        })
+    }
+
+    /// The expanded URL, for the client library only.
+    pub fn secret_url(&self) -> &str {
+        &self.url
+    }
+
+    /// `message` with every secret of the URL masked.
+    pub fn scrub(&self, message: &str) -> String {
+        self.secrets.scrub(message)
+    }
+
+    /// A store error with the server's message scrubbed.
+    pub fn error(&self, what: &str, err: impl std::fmt::Display) -> StoreError {
+        StoreError(self.scrub(&format!("{what} ({}): {err}", self.shown)))
+    }
+
+    /// Opens the backend.
+    pub fn open(&self) -> Result<Box<dyn Backend>, StoreError> {
+        match &self.kind {
+            Kind::Sqlite(path) => Ok(Box::new(sqlite::SqliteBackend::open(self, path)?)),
+            Kind::Redis => Ok(Box::new(redis::RedisBackend::open(self)?)),
+            Kind::Postgres => Ok(Box::new(postgres::PostgresBackend::open(self)?)),
+            Kind::Mysql => Ok(Box::new(mysql::MysqlBackend::open(self)?)),
+        }
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// One stored row: its namespace, key and raw value text (`None`: the row has no value at all).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawItem {
+    pub namespace: Vec<String>,
+    pub key: String,
+    pub value: Option<String>,
+    /// Byte length of the value when it was too large to read.
+    pub oversized: Option<u64>,
+}
+
+/// What a backend answers for one base namespace.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Every row at or below the base namespace, in the backend's listing order per namespace.
+    pub items: Vec<RawItem>,
+    /// Store-level problems only the backend can see (stale index members, cut listings).
+    pub problems: Vec<(Vec<String>, String, &'static crate::rules::Rule, String)>,
+}
+
+/// A store backend: lists, never writes.
+pub trait Backend {
+    /// Every row whose namespace starts with `base` (`base` itself and deeper, as far as the
+    /// backend's own search reaches).
+    fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError>;
+    /// Every distinct namespace that starts with `prefix`.
+    fn namespaces(&mut self, prefix: &[String]) -> Result<Vec<Vec<String>>, StoreError>;
+}
+
+/// `RemoteFilesystemSpec.storeNamespace` without the segment, for the id of `scope` (`None`:
+/// blank, which falls back to the anonymous user or the `default` session).
+pub fn base_namespace(scope: Scope, agent: &str, id: Option<&str>, anonymous: &str) -> Vec<String> {
+    let id = id.filter(|s| !crate::syntax::java::is_blank(s));
+    let s = |x: &str| x.to_string();
+    match scope {
+        Scope::User => vec![
+            s("agents"),
+            s(agent),
+            s("users"),
+            s(id.unwrap_or(anonymous)),
+        ],
+        Scope::Session => vec![
+            s("agents"),
+            s(agent),
+            s("sessions"),
+            s(id.unwrap_or("default")),
+        ],
+        Scope::Agent => vec![s("agents"), s(agent), s("shared")],
+        Scope::Global => vec![s("global")],
+    }
+}
+
+/// How a file is named in every output: `store:` + namespace (segments joined by `/`) + `:` + key.
+pub fn origin_label(namespace: &[String], key: &str) -> String {
+    format!("store:{}:{}", namespace.join("/"), key)
+}
+
+/// The decoded value of a row, as `convertItemToFileData` reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decoded {
+    Text {
+        content: String,
+        encoding: String,
+    },
+    /// Not a JSON object.
+    NotJson(String),
+    /// A JSON object without a usable `content`.
+    NoContent(String),
+}
+
+pub fn decode(value: Option<&str>) -> Decoded {
+    let text = value.unwrap_or("");
+    // Null or empty value text decodes to an empty map in every backend: no content.
+    if text.is_empty() {
+        return Decoded::NoContent("the value is empty (an empty map)".into());
+    }
+    let parsed: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return Decoded::NotJson(format!("not JSON: {e}")),
+    };
+    let serde_json::Value::Object(map) = parsed else {
+        return Decoded::NotJson("JSON, but not an object".into());
+    };
+    let content = match map.get("content") {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(serde_json::Value::Array(lines)) => lines
+            .iter()
+            .map(java_string_value_of)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some(other) => {
+            return Decoded::NoContent(format!("`content` is {}", json_type(other)));
+        }
+        None => return Decoded::NoContent("no `content` field".into()),
+    };
+    let encoding = match map.get("encoding") {
+        None => "utf-8".to_string(),
+        Some(v) => java_string_value_of(v),
+    };
+    Decoded::Text { content, encoding }
+}
+
+/// Java `String.valueOf` of a Jackson-decoded value.
+fn java_string_value_of(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => "null".into(),
+        serde_json::Value::Object(m) => {
+            let parts: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{k}={}", java_string_value_of(v)))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        serde_json::Value::Array(a) => {
+            let parts: Vec<String> = a.iter().map(java_string_value_of).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+fn json_type(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// Whose stored files to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owners {
+    /// These user (user scope) or session (session scope) ids.
+    Ids(Vec<String>),
+    /// Every id the store holds for the agent.
+    All,
+    /// One call: the store id of its context (`None`: blank, the anonymous fallback) read into
+    /// the per-call folder `folder` (the local namespace, which may differ: a call without a user
+    /// id has the session id as its folder but reads the anonymous user's store entries).
+    Call { id: Option<String>, folder: String },
+}
+
+/// What loading the store into a file set found.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The ids read (user or session ids; one empty id under the agent and global scopes).
+    pub owners: Vec<String>,
+    /// Files put into the file set.
+    pub files: usize,
+    /// Store-level problems (RS rules), located at the stored file's path.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The ids the store holds under the agent of `config` for its scope (users, or sessions).
+pub fn list_owners(backend: &mut dyn Backend, config: &Config) -> Result<Vec<String>, StoreError> {
+    let agent = config.agent.agent_id().to_string();
+    let (prefix, at) = match config.scope {
+        Scope::User => (vec!["agents".into(), agent, "users".into()], 3),
+        Scope::Session => (vec!["agents".into(), agent, "sessions".into()], 3),
+        Scope::Agent | Scope::Global => return Ok(vec![String::new()]),
+    };
+    let mut ids: Vec<String> = backend
+        .namespaces(&prefix)?
+        .into_iter()
+        .filter(|ns| ns.len() > at)
+        .map(|ns| ns[at].clone())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    Ok(ids)
+}
+
+/// Reads the stored files of `owners` into `files` (see the module docs). Under the user and
+/// session scopes each id's routed folders `<ws>/<id>/{AGENTS.md, skills/, …}` are replaced by
+/// the store's; under the agent and global scopes the store's files lie over the template in
+/// `<ws>/…`, as the overlay does. The anonymous namespace's `/tools.json` lies over `<ws>/tools.json`.
+pub fn load_into(
+    files: &mut FileSet,
+    config: &Config,
+    backend: &mut dyn Backend,
+    spec: &StoreSpec,
+    owners: &Owners,
+) -> Result<Loaded, StoreError> {
+    let agent = config.agent.agent_id().to_string();
+    let ids: Vec<(Option<String>, String)> = match owners {
+        Owners::Ids(ids) => ids.iter().map(|i| (Some(i.clone()), i.clone())).collect(),
+        Owners::All => list_owners(backend, config)?
+            .into_iter()
+            .map(|i| (Some(i.clone()), i))
+            .collect(),
+        Owners::Call { id, folder } => vec![(id.clone(), folder.clone())],
+    };
+    let ids = match config.scope {
+        Scope::Agent | Scope::Global => vec![(None, String::new())],
+        _ => ids,
+    };
+    let mut loaded = Loaded::default();
+    for (store_id, id) in &ids {
+        let base = base_namespace(
+            config.scope,
+            &agent,
+            store_id.as_deref(),
+            &spec.anonymous_user,
+        );
+        let dir = match config.scope {
+            Scope::User | Scope::Session => {
+                let dir = config.workspace.join(id);
+                if !layout::is_namespace_name(id) || id.contains(['/', '\\']) || id.is_empty() {
+                    let path = dir.clone();
+                    files.set_origin(path.clone(), origin_label(&base, "").into());
+                    loaded.diagnostics.push(RS016.at(
+                        &path,
+                        TextRange::empty(0),
+                        format!(
+                            "id `{}` has no per-user folder agentws can check; skipped",
+                            id.escape_debug()
+                        ),
+                    ));
+                    continue;
+                }
+                for (_, folder) in SEGMENTS {
+                    match folder {
+                        Some(folder) => {
+                            files.remove_under(&dir.join(folder));
+                        }
+                        None => {
+                            for key in ROOT_KEYS {
+                                files.remove(&dir.join(&key[1..]));
+                            }
+                        }
+                    }
+                }
+                files.insert_dir(dir.clone());
+                files.mark_stored(dir.clone());
+                dir
+            }
+            Scope::Agent | Scope::Global => config.workspace.clone(),
+        };
+        let scan = backend.scan(&base)?;
+        place(files, &dir, &base, scan, &mut loaded, config.scope);
+        loaded.owners.push(id.clone());
+    }
+    // tools.json: read once at build with an empty context.
+    let anonymous = base_namespace(config.scope, &agent, None, &spec.anonymous_user);
+    let mut root_ns = anonymous.clone();
+    root_ns.push("root".into());
+    let scan = backend.scan(&anonymous)?;
+    if let Some(item) = scan
+        .items
+        .iter()
+        .find(|i| i.namespace == root_ns && i.key == "/tools.json")
+    {
+        if let Decoded::Text { content, .. } = decode(item.value.as_deref()) {
+            if !content.is_empty() {
+                let path = config.workspace.join("tools.json");
+                files.insert(path.clone(), FileContent::Text(Arc::from(content)), None);
+                files.set_origin(path, origin_label(&root_ns, &item.key).into());
+                loaded.files += 1;
+            }
+        }
+    }
+    Ok(loaded)
+}
+
+/// What reading a store into a workspace gave.
+pub struct Read {
+    /// The workspace rebuilt over the file set with the stored files, in remote filesystem mode.
+    pub workspace: crate::workspace::Workspace,
+    pub loaded: Loaded,
+    /// The store URL with its password masked.
+    pub shown: String,
+}
+
+/// Reads the store of `ws.config` (or `url`) for `owners` into a copy of `ws`'s file set and
+/// rebuilds the workspace over it (documents of unchanged files are reused). `${VAR}` in the URL
+/// comes from `ws.env`; a relative SQLite path is relative to agentws.toml (else `cwd`).
+pub fn read_into(
+    ws: &crate::workspace::Workspace,
+    url: Option<&str>,
+    owners: &Owners,
+    cwd: &Path,
+) -> Result<Read, StoreError> {
+    let base = ws
+        .config
+        .file
+        .as_deref()
+        .and_then(Path::parent)
+        .unwrap_or(cwd)
+        .to_path_buf();
+    let spec = StoreSpec::new(&ws.config.store, url, &ws.env, &base)?;
+    let mut backend = spec.open()?;
+    let mut config = (*ws.config).clone();
+    config.filesystem.mode = crate::config::FilesystemMode::Remote;
+    let mut files = (*ws.files).clone();
+    let loaded = load_into(&mut files, &config, backend.as_mut(), &spec, owners)?;
+    let workspace = crate::workspace::Workspace::build(
+        Arc::new(config),
+        (*ws.config_diagnostics).clone(),
+        Arc::new(files),
+        ws.env.clone(),
+        Some(ws),
+    );
+    Ok(Read {
+        workspace,
+        loaded,
+        shown: spec.shown.clone(),
+    })
+}
+
+/// The owner a call reads (its store id, and the per-call folder its files go to).
+pub fn call_owners(
+    config: &Config,
+    session: &crate::context::SessionContext,
+) -> Result<Owners, crate::context::ContextError> {
+    let root = crate::context::effective_root(config, session)?;
+    let id = match session.scope {
+        Scope::User => session.user_id.clone(),
+        Scope::Session => Some(root.ids.session_id.clone()),
+        Scope::Agent | Scope::Global => None,
+    };
+    Ok(Owners::Call {
+        id,
+        folder: root.namespace.clone().unwrap_or_default(),
+    })
+}
+
+/// Key problems that make a key unreachable by routed paths (RS001, RS002).
+fn key_problem(key: &str) -> Option<(&'static crate::rules::Rule, String)> {
+    if !key.starts_with('/') {
+        return Some((
+            &RS001,
+            format!("key `{}` does not start with `/`", key.escape_debug()),
+        ));
+    }
+    let body = &key[1..];
+    let odd = body.contains("//")
+        || body.ends_with('/')
+        || key.contains('\\')
+        || body.split('/').any(|s| s == "." || s == "..");
+    odd.then(|| {
+        (
+            &RS002,
+            format!("key `{}` is not a plain path", key.escape_debug()),
+        )
+    })
+}
+
+fn place(
+    files: &mut FileSet,
+    dir: &Path,
+    base: &[String],
+    scan: Scan,
+    loaded: &mut Loaded,
+    scope: Scope,
+) {
+    // Problems that have no file of their own sit on the owner's folder, labelled with the namespace.
+    let at_namespace = |files: &mut FileSet, ns: &[String], key: &str| -> PathBuf {
+        let mut path = dir.join(".store");
+        for seg in ns.iter().skip(base.len()) {
+            path.push(sanitize(seg));
+        }
+        path.push(sanitize(key.trim_start_matches('/')));
+        files.set_origin(path.clone(), origin_label(ns, key).into());
+        path
+    };
+    for (ns, key, rule, message) in scan.problems {
+        let path = at_namespace(files, &ns, &key);
+        loaded
+            .diagnostics
+            .push(rule.at(&path, TextRange::empty(0), message));
+    }
+    for item in scan.items {
+        let rel_ns = &item.namespace[base.len().min(item.namespace.len())..];
+        let segment = match rel_ns {
+            [segment] => segment.as_str(),
+            _ => {
+                let path = at_namespace(files, &item.namespace, &item.key);
+                loaded.diagnostics.push(RS009.at(
+                    &path,
+                    TextRange::empty(0),
+                    format!(
+                        "row in namespace `{}`, below a file namespace: listed, never read",
+                        item.namespace.join("/").escape_debug()
+                    ),
+                ));
+                continue;
+            }
+        };
+        let Some((_, folder)) = SEGMENTS.iter().find(|(s, _)| *s == segment) else {
+            continue; // A namespace no route reads (e.g. sessions, tasks): not a workspace file here.
+        };
+        if let Some((rule, message)) = key_problem(&item.key) {
+            let path = at_namespace(files, &item.namespace, &item.key);
+            loaded
+                .diagnostics
+                .push(rule.at(&path, TextRange::empty(0), message));
+            continue;
+        }
+        let rel = &item.key[1..];
+        let path = match folder {
+            Some(folder) => dir.join(folder).join(rel),
+            None if ROOT_KEYS.contains(&item.key.as_str()) => dir.join(rel),
+            None => {
+                let path = at_namespace(files, &item.namespace, &item.key);
+                loaded.diagnostics.push(RS003.at(
+                    &path,
+                    TextRange::empty(0),
+                    format!(
+                        "key `{}` in the `root` namespace is never listed or loaded",
+                        item.key.escape_debug()
+                    ),
+                ));
+                continue;
+            }
+        };
+        let origin: Arc<str> = origin_label(&item.namespace, &item.key).into();
+        if folder.is_none()
+            && item.key == "/tools.json"
+            && scope != Scope::Agent
+            && scope != Scope::Global
+        {
+            files.set_origin(path.clone(), origin);
+            loaded.diagnostics.push(RS013.at(
+                &path,
+                TextRange::empty(0),
+                "per-user tools.json is never read (tools.json is loaded once, with an empty context)",
+            ));
+            continue;
+        }
+        let content = match (item.oversized, decode(item.value.as_deref())) {
+            // WS005 reports it, at the store location, like any file over the size cap.
+            (Some(size), _) => FileContent::TooLarge { size },
+            (None, Decoded::Text { content, encoding }) => {
+                if !encoding.eq_ignore_ascii_case("utf-8") {
+                    loaded.diagnostics.push(RS006.at(
+                        &path,
+                        TextRange::empty(0),
+                        format!(
+                            "encoding `{}`: reads return the stored text as it is",
+                            encoding.escape_debug()
+                        ),
+                    ));
+                }
+                if content.is_empty() && folder.is_none() {
+                    loaded.diagnostics.push(RS015.at(
+                        &path,
+                        TextRange::empty(0),
+                        "empty content: the prompt reads the disk file in its place",
+                    ));
+                }
+                FileContent::Text(Arc::from(content))
+            }
+            (None, Decoded::NotJson(why)) => {
+                loaded.diagnostics.push(RS004.at(
+                    &path,
+                    TextRange::empty(0),
+                    format!("the stored value is {why}"),
+                ));
+                FileContent::Unreadable {
+                    error: "the stored value is not a JSON object".into(),
+                }
+            }
+            (None, Decoded::NoContent(why)) => {
+                loaded.diagnostics.push(RS005.at(
+                    &path,
+                    TextRange::empty(0),
+                    format!("unreadable entry: {why}"),
+                ));
+                FileContent::Unreadable {
+                    error: "the stored value has no content".into(),
+                }
+            }
+        };
+        files.insert(path.clone(), content, None);
+        files.set_origin(path, origin);
+        loaded.files += 1;
+    }
+}
+
+/// A namespace segment or key as one path component (only for naming problem locations).
+fn sanitize(s: &str) -> String {
+    let s: String = s
+        .chars()
+        .map(|c| {
+            if c == '/' || c == '\\' || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if s.is_empty() || s == "." || s == ".." {
+        format!("_{s}")
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namespaces_per_scope_with_the_runtime_fallbacks() {
+        assert_eq!(
+            base_namespace(Scope::User, "bot", Some("alice"), "_default").join("|"),
+            "agents|bot|users|alice"
+        );
+        assert_eq!(
+            base_namespace(Scope::User, "bot", Some(" "), "_default").join("|"),
+            "agents|bot|users|_default"
+        );
+        assert_eq!(
+            base_namespace(Scope::Session, "bot", None, "_default").join("|"),
+            "agents|bot|sessions|default"
+        );
+        assert_eq!(
+            base_namespace(Scope::Agent, "bot", Some("x"), "_").join("|"),
+            "agents|bot|shared"
+        );
+        assert_eq!(
+            base_namespace(Scope::Global, "bot", None, "_").join("|"),
+            "global"
+        );
+    }
+
+    #[test]
+    fn values_decode_as_the_runtime_reads_them() {
+        assert_eq!(
+            decode(Some(r#"{"content":"a\nb","encoding":"utf-8"}"#)),
+            Decoded::Text {
+                content: "a\nb".into(),
+                encoding: "utf-8".into()
+            }
+        );
+        // The legacy array-of-lines form, joined with String.valueOf.
+        assert_eq!(
+            decode(Some(r#"{"content":["a",1,null]}"#)),
+            Decoded::Text {
+                content: "a\n1\nnull".into(),
+                encoding: "utf-8".into()
+            }
+        );
+        assert_eq!(
+            decode(Some(r#"{"content":"x","encoding":null}"#)),
+            Decoded::Text {
+                content: "x".into(),
+                encoding: "null".into()
+            }
+        );
+        assert!(matches!(decode(Some("[1]")), Decoded::NotJson(_)));
+        assert!(matches!(decode(Some("{")), Decoded::NotJson(_)));
+        assert!(matches!(
+            decode(Some(r#"{"content":3}"#)),
+            Decoded::NoContent(_)
+        ));
+        assert!(matches!(decode(None), Decoded::NoContent(_)));
+    }
+
+    #[test]
+    fn odd_keys_are_found() {
+        assert_eq!(key_problem("foo/SKILL.md").unwrap().0.code, "RS001");
+        for key in ["/foo//SKILL.md", "/foo/./x", "/../x", "/foo/", "/a\\b"] {
+            assert_eq!(key_problem(key).unwrap().0.code, "RS002", "{key}");
+        }
+        assert!(key_problem("/foo/SKILL.md").is_none());
+    }
+
+    #[test]
+    fn urls_parse_and_never_show_the_password() {
+        let env: Env = [("PW".to_string(), "hunter2".to_string())].into();
+        let config = StoreConfig::default();
+        let spec = StoreSpec::new(
+            &config,
+            Some("redis://:${PW}@h:6379/0"),
+            &env,
+            Path::new("/p"),
+        )
+        .unwrap();
+        assert_eq!(spec.kind, Kind::Redis);
+        assert_eq!(spec.shown, "redis://:***@h:6379/0");
+        assert_eq!(spec.prefix, "agentscope:store:");
+        assert_eq!(spec.scrub("bad pass hunter2"), "bad pass ***");
+        let spec =
+            StoreSpec::new(&config, Some("sqlite://data/ws.db"), &env, Path::new("/p")).unwrap();
+        assert_eq!(spec.kind, Kind::Sqlite(PathBuf::from("/p/data/ws.db")));
+        let err =
+            StoreSpec::new(&config, Some("ftp://u:hunter2@h"), &env, Path::new("/p")).unwrap_err();
+        assert!(!err.0.contains("hunter2"), "{err}");
+        let err =
+            StoreSpec::new(&config, Some("redis://:${NOPE}@h"), &env, Path::new("/p")).unwrap_err();
+        assert!(err.0.contains("NOPE"), "{err}");
+    }
+}

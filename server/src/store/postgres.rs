@@ -1,0 +1,121 @@
+//! PostgreSQL stores: `JdbcStore` with the PostgreSQL dialect and `PostgresBaseStore` (the same
+//! table: `namespace_path` of `\x1F`-terminated segments, `item_key`, `value_json`; optional quoted
+//! schema). One query per owner with the runtime's `LIKE … ESCAPE '!'` prefix; the session is set
+//! to read-only transactions before anything is read. Depends only on the store module.
+
+use std::str::FromStr;
+
+use postgres::{Client, NoTls};
+
+use super::sqlite::{jdbc_like, jdbc_namespace, split_jdbc};
+use super::{Backend, RawItem, Scan, StoreError, StoreSpec};
+use crate::base::files::MAX_TEXT_BYTES;
+
+pub struct PostgresBackend {
+    client: Client,
+    table: String,
+    spec: StoreSpec,
+}
+
+impl PostgresBackend {
+    pub fn open(spec: &StoreSpec) -> Result<Self, StoreError> {
+        let mut config = postgres::Config::from_str(spec.secret_url())
+            .map_err(|e| spec.error("invalid PostgreSQL URL", e))?;
+        let io = super::redis::read_timeout(spec.connect_timeout);
+        config
+            .connect_timeout(spec.connect_timeout)
+            .tcp_user_timeout(io)
+            .keepalives(true)
+            .application_name("agentws");
+        let mut client = config
+            .connect(NoTls)
+            .map_err(|e| spec.error("cannot connect to the PostgreSQL store", message(&e)))?;
+        client
+            .batch_execute(&format!(
+                "SET default_transaction_read_only = on; SET statement_timeout = {}",
+                io.as_millis()
+            ))
+            .map_err(|e| spec.error("cannot connect to the PostgreSQL store", message(&e)))?;
+        // `PostgresBaseStore`: `"<schema>"."<table>"` quoted when a schema is set, else unquoted.
+        let table = match &spec.schema {
+            Some(schema) => format!("\"{schema}\".\"{}\"", spec.table),
+            None => spec.table.clone(),
+        };
+        Ok(Self {
+            client,
+            table,
+            spec: spec.clone(),
+        })
+    }
+
+    fn fail(&self, e: postgres::Error) -> StoreError {
+        self.spec
+            .error("reading the PostgreSQL store failed", message(&e))
+    }
+}
+
+/// The server's own message (`db error` alone says nothing), or the error with its causes.
+fn message(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return format!("{} ({})", db.message(), db.code().code());
+    }
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+impl Backend for PostgresBackend {
+    fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
+        let sql = format!(
+            "SELECT namespace_path::text, item_key::text, \
+             CASE WHEN octet_length(value_json) > $2::bigint THEN NULL ELSE value_json::text END, \
+             octet_length(value_json)::bigint \
+             FROM {} WHERE namespace_path LIKE $1 ESCAPE '!' ORDER BY namespace_path, item_key",
+            self.table
+        );
+        let limit = MAX_TEXT_BYTES as i64;
+        let rows = self
+            .client
+            .query(&sql, &[&jdbc_like(base), &limit])
+            .map_err(|e| self.fail(e))?;
+        let exact = jdbc_namespace(base);
+        let mut scan = Scan::default();
+        for row in rows {
+            let ns_text: String = row.try_get(0).map_err(|e| self.fail(e))?;
+            if !ns_text.starts_with(&exact) {
+                continue;
+            }
+            let size: Option<i64> = row.try_get(3).map_err(|e| self.fail(e))?;
+            scan.items.push(RawItem {
+                namespace: split_jdbc(&ns_text),
+                key: row.try_get(1).map_err(|e| self.fail(e))?,
+                value: row.try_get(2).map_err(|e| self.fail(e))?,
+                oversized: size.filter(|s| *s > limit).map(|s| s as u64),
+            });
+        }
+        Ok(scan)
+    }
+
+    fn namespaces(&mut self, prefix: &[String]) -> Result<Vec<Vec<String>>, StoreError> {
+        let sql = format!(
+            "SELECT DISTINCT namespace_path::text FROM {} WHERE namespace_path LIKE $1 ESCAPE '!'",
+            self.table
+        );
+        let rows = self
+            .client
+            .query(&sql, &[&jdbc_like(prefix)])
+            .map_err(|e| self.fail(e))?;
+        rows.iter()
+            .map(|row| {
+                row.try_get::<_, String>(0)
+                    .map(|t| split_jdbc(&t))
+                    .map_err(|e| self.fail(e))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,296 @@
+//! SQLite stores: `JdbcStore` with the SQLite dialect (table `agentscope_store`, namespaces as
+//! `\x1F`-terminated segments, prefix search with `LIKE … ESCAPE '!'`) and the coding agent's
+//! `SqliteBaseStore` (table `store`, segments joined with `/`, exact-namespace search ordered by
+//! `updated_at DESC`). The database is opened read-only and with `query_only` set, so nothing can
+//! be written whatever the SQL. Depends only on the store module.
+
+use std::path::Path;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OpenFlags};
+
+use super::{Backend, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
+use crate::base::files::MAX_TEXT_BYTES;
+use crate::config::StoreLayout;
+use crate::rules::store::{RS011, RS012};
+
+/// `JdbcStore`'s namespace separator: each segment is followed by it.
+pub const JDBC_SEPARATOR: char = '\u{1F}';
+
+pub struct SqliteBackend {
+    conn: Connection,
+    layout: StoreLayout,
+    table: String,
+    spec: StoreSpec,
+}
+
+impl SqliteBackend {
+    pub fn open(spec: &StoreSpec, path: &Path) -> Result<Self, StoreError> {
+        if !path.is_file() {
+            return Err(StoreError(format!(
+                "store `{}`: no database file at `{}`",
+                spec.shown,
+                path.display()
+            )));
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| spec.error("cannot open the SQLite store", e))?;
+        conn.busy_timeout(spec.connect_timeout)
+            .and_then(|_| conn.pragma_update(None, "query_only", true))
+            .map_err(|e| spec.error("cannot open the SQLite store", e))?;
+        Ok(Self {
+            conn,
+            layout: spec.layout,
+            table: spec.table.clone(),
+            spec: spec.clone(),
+        })
+    }
+
+    fn fail(&self, e: rusqlite::Error) -> StoreError {
+        self.spec.error("reading the SQLite store failed", e)
+    }
+}
+
+/// `JdbcStore.namespacePath`: every segment followed by `\x1F`.
+pub fn jdbc_namespace(ns: &[String]) -> String {
+    ns.iter().map(|s| format!("{s}{JDBC_SEPARATOR}")).collect()
+}
+
+/// `JdbcStore`'s LIKE pattern: `!`, `%`, `_` escaped with `!`, then `%`.
+pub fn jdbc_like(ns: &[String]) -> String {
+    let mut out = String::new();
+    for c in jdbc_namespace(ns).chars() {
+        if matches!(c, '!' | '%' | '_') {
+            out.push('!');
+        }
+        out.push(c);
+    }
+    out.push('%');
+    out
+}
+
+pub fn split_jdbc(path: &str) -> Vec<String> {
+    let mut parts: Vec<String> = path.split(JDBC_SEPARATOR).map(str::to_string).collect();
+    if parts.last().is_some_and(|s| s.is_empty()) {
+        parts.pop();
+    }
+    parts
+}
+
+/// `SqliteBaseStore`'s namespace: segments joined with `/` (`/` for none).
+pub fn base_store_namespace(ns: &[String]) -> String {
+    if ns.is_empty() {
+        "/".to_string()
+    } else {
+        ns.join("/")
+    }
+}
+
+/// Text of a column whatever its storage class (a BLOB is decoded lossily).
+fn text_of(v: ValueRef<'_>) -> Option<String> {
+    match v {
+        ValueRef::Null => None,
+        ValueRef::Text(b) | ValueRef::Blob(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        ValueRef::Integer(i) => Some(i.to_string()),
+        ValueRef::Real(r) => Some(r.to_string()),
+    }
+}
+
+impl Backend for SqliteBackend {
+    fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
+        let limit = MAX_TEXT_BYTES as i64;
+        let mut scan = Scan::default();
+        match self.layout {
+            StoreLayout::Jdbc => {
+                // One query for every route of the owner: the runtime's per-route LIKE searches
+                // are all prefixes of this one, and SQL pages are short only at the end.
+                let sql = format!(
+                    "SELECT namespace_path, item_key, \
+                     CASE WHEN length(CAST(value_json AS BLOB)) > ?2 THEN NULL ELSE value_json END, \
+                     length(CAST(value_json AS BLOB)) \
+                     FROM {} WHERE namespace_path LIKE ?1 ESCAPE '!' ORDER BY namespace_path, item_key",
+                    self.table
+                );
+                let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
+                let mut rows = stmt
+                    .query(rusqlite::params![jdbc_like(base), limit])
+                    .map_err(|e| self.fail(e))?;
+                let exact = jdbc_namespace(base);
+                while let Some(row) = rows
+                    .next()
+                    .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
+                {
+                    let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+                    let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
+                    let value = text_of(row.get_ref_unwrap(2));
+                    let size: Option<i64> = row.get(3).ok();
+                    let namespace = split_jdbc(&ns_text);
+                    if !ns_text.starts_with(&exact) {
+                        // SQLite's LIKE is ASCII-case-insensitive: the runtime lists these rows
+                        // under this owner too, but reads them by exact key.
+                        scan.problems.push((
+                            namespace.clone(),
+                            key,
+                            &RS012,
+                            format!(
+                                "row of namespace `{}` is listed under `{}` (SQLite's LIKE ignores ASCII case) but never read there",
+                                namespace.join("/").escape_debug(),
+                                base.join("/").escape_debug()
+                            ),
+                        ));
+                        continue;
+                    }
+                    let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
+                    scan.items.push(RawItem {
+                        namespace,
+                        key,
+                        value,
+                        oversized,
+                    });
+                }
+            }
+            StoreLayout::SqliteBase => {
+                let names: Vec<String> = SEGMENTS
+                    .iter()
+                    .map(|(seg, _)| {
+                        let mut ns = base.to_vec();
+                        ns.push(seg.to_string());
+                        base_store_namespace(&ns)
+                    })
+                    .collect();
+                let placeholders = (0..names.len())
+                    .map(|i| format!("?{}", i + 2))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let sql = format!(
+                    "SELECT namespace, key, \
+                     CASE WHEN length(CAST(value AS BLOB)) > ?1 THEN NULL ELSE value END, \
+                     length(CAST(value AS BLOB)), updated_at \
+                     FROM {} WHERE namespace IN ({placeholders}) ORDER BY namespace, updated_at DESC",
+                    self.table
+                );
+                let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
+                let mut params: Vec<rusqlite::types::Value> = vec![limit.into()];
+                params.extend(
+                    names
+                        .iter()
+                        .map(|n| rusqlite::types::Value::Text(n.clone())),
+                );
+                let mut rows = stmt
+                    .query(rusqlite::params_from_iter(params))
+                    .map_err(|e| self.fail(e))?;
+                let mut last: Option<(String, usize, Option<i64>)> = None;
+                while let Some(row) = rows
+                    .next()
+                    .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
+                {
+                    let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+                    let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
+                    let value = text_of(row.get_ref_unwrap(2));
+                    let size: Option<i64> = row.get(3).ok();
+                    let updated: Option<i64> = row.get(4).ok();
+                    // Map the joined name back to base + segment (the one this query asked for).
+                    let seg = ns_text
+                        .strip_prefix(&base_store_namespace(base))
+                        .and_then(|s| s.strip_prefix('/'))
+                        .unwrap_or("")
+                        .to_string();
+                    let mut namespace = base.to_vec();
+                    namespace.push(seg);
+                    let position = match &last {
+                        Some((n, i, _)) if *n == ns_text => i + 1,
+                        _ => 0,
+                    };
+                    // OFFSET paging over `updated_at DESC` (1-second ties) may skip or repeat rows
+                    // at a page boundary.
+                    if position > 0 && position % PAGE_SIZE == 0 {
+                        if let Some((_, _, prev)) = &last {
+                            if *prev == updated {
+                                scan.problems.push((
+                                    namespace.clone(),
+                                    key.clone(),
+                                    &RS011,
+                                    format!(
+                                        "more than {PAGE_SIZE} entries with the same `updated_at` across a page boundary: paging by OFFSET over `updated_at DESC` can skip or repeat entries here"
+                                    ),
+                                ));
+                            }
+                        }
+                    }
+                    last = Some((ns_text, position, updated));
+                    let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
+                    scan.items.push(RawItem {
+                        namespace,
+                        key,
+                        value,
+                        oversized,
+                    });
+                }
+            }
+        }
+        Ok(scan)
+    }
+
+    fn namespaces(&mut self, prefix: &[String]) -> Result<Vec<Vec<String>>, StoreError> {
+        let (sql, pattern) = match self.layout {
+            StoreLayout::Jdbc => (
+                format!(
+                    "SELECT DISTINCT namespace_path FROM {} WHERE namespace_path LIKE ?1 ESCAPE '!'",
+                    self.table
+                ),
+                jdbc_like(prefix),
+            ),
+            StoreLayout::SqliteBase => {
+                let mut p = String::new();
+                for c in format!("{}/", base_store_namespace(prefix)).chars() {
+                    if matches!(c, '!' | '%' | '_') {
+                        p.push('!');
+                    }
+                    p.push(c);
+                }
+                p.push('%');
+                (
+                    format!("SELECT DISTINCT namespace FROM {} WHERE namespace LIKE ?1 ESCAPE '!'", self.table),
+                    p,
+                )
+            }
+        };
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
+        let mut rows = stmt.query([pattern]).map_err(|e| self.fail(e))?;
+        let mut out = Vec::new();
+        while let Some(row) = rows
+            .next()
+            .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
+        {
+            let text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+            out.push(match self.layout {
+                StoreLayout::Jdbc => split_jdbc(&text),
+                StoreLayout::SqliteBase => text.split('/').map(str::to_string).collect(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jdbc_namespace_and_like_escaping() {
+        let ns: Vec<String> = ["agents", "a_b", "users", "50%!"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            jdbc_namespace(&ns),
+            "agents\u{1F}a_b\u{1F}users\u{1F}50%!\u{1F}"
+        );
+        assert_eq!(
+            jdbc_like(&ns),
+            "agents\u{1F}a!_b\u{1F}users\u{1F}50!%!!\u{1F}%"
+        );
+        assert_eq!(split_jdbc("a\u{1F}b\u{1F}"), vec!["a", "b"]);
+        assert_eq!(base_store_namespace(&[]), "/");
+    }
+}

@@ -1,0 +1,331 @@
+//! Real database servers for the store tests, started from the Debian packages' binaries on a free
+//! port in a temporary folder and stopped (by their own process id) when dropped. Without the
+//! binary a test skips with a printed reason, except under `CI=true`, where it fails.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The binary at the first of `candidates` that exists, or the skip/fail decision.
+pub fn binary(candidates: &[&str], package: &str) -> Option<PathBuf> {
+    let found = candidates
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+        .or_else(|| {
+            candidates
+                .iter()
+                .filter(|c| !c.contains('/'))
+                .find_map(|c| which(c))
+        });
+    if found.is_none() {
+        let reason = format!(
+            "{} not found (Debian package `{package}`)",
+            candidates.join(" or ")
+        );
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("{reason}: .ci/run installs it");
+        }
+        eprintln!("skipped: {reason}");
+    }
+    found
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Waits until `port` accepts connections (or panics after `limit`).
+pub fn wait_for_port(port: u16, child: &mut Child, limit: Duration) {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("server exited early: {status}");
+        }
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("server did not listen on {port} within {limit:?}");
+}
+
+/// A running server; stopped when dropped.
+pub struct Server {
+    pub port: u16,
+    child: Child,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // A fast, clean shutdown (PostgreSQL's postmaster stops its backends on SIGINT), then
+        // SIGKILL if it takes too long.
+        unsafe {
+            libc::kill(self.child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn is_root() -> bool {
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// `cmd` run as `user` when we are root (PostgreSQL refuses root; MariaDB is told `--user`).
+/// `setpriv` execs in place, so the child's id is the server's own.
+fn as_user(user: &str, program: &Path) -> Command {
+    if is_root() {
+        let mut cmd = Command::new("setpriv");
+        cmd.arg(format!("--reuid={user}"))
+            .arg(format!("--regid={user}"))
+            .arg("--clear-groups")
+            .arg("--")
+            .arg(program);
+        cmd
+    } else {
+        Command::new(program)
+    }
+}
+
+fn chown_to(path: &Path, user: &str) {
+    if !is_root() {
+        return;
+    }
+    let id = |flag: &str| -> u32 {
+        let out = Command::new("id").arg(flag).arg(user).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+    };
+    std::os::unix::fs::chown(path, Some(id("-u")), Some(id("-g"))).unwrap();
+}
+
+pub const POSTGRES_PASSWORD: &str = "s3cret-pg";
+
+/// PostgreSQL from `/usr/lib/postgresql/<version>/bin`, password authentication, own data folder.
+pub fn postgres() -> Option<Server> {
+    let mut bins: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path().join("bin"))
+                .collect()
+        })
+        .unwrap_or_default();
+    bins.sort();
+    let Some(bin) = bins.into_iter().rev().find(|b| b.join("initdb").is_file()) else {
+        binary(&["/usr/lib/postgresql/*/bin/initdb"], "postgresql");
+        return None;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    chown_to(dir.path(), "postgres");
+    let data = dir.path().join("data");
+    let pwfile = dir.path().join("pw");
+    std::fs::write(&pwfile, POSTGRES_PASSWORD).unwrap();
+    chown_to(&pwfile, "postgres");
+    let init = as_user("postgres", &bin.join("initdb"))
+        .arg("-D")
+        .arg(&data)
+        .args([
+            "-U",
+            "postgres",
+            "-A",
+            "scram-sha-256",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        ])
+        .arg(format!("--pwfile={}", pwfile.display()))
+        .output()
+        .unwrap();
+    assert!(
+        init.status.success(),
+        "initdb: {}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    let port = free_port();
+    let mut child = as_user("postgres", &bin.join("postgres"))
+        .arg("-D")
+        .arg(&data)
+        .args([
+            "-p",
+            &port.to_string(),
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            "fsync=off",
+        ])
+        .arg("-k")
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_port(port, &mut child, Duration::from_secs(30));
+    Some(Server {
+        port,
+        child,
+        _dir: dir,
+    })
+}
+
+pub const REDIS_PASSWORD: &str = "s3cret-redis";
+
+/// `redis-server` with a password, no persistence, DEBUG allowed (for DIGEST).
+pub fn redis() -> Option<Server> {
+    let bin = binary(&["redis-server", "/usr/bin/redis-server"], "redis-server")?;
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut child = Command::new(bin)
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ])
+        .args(["--appendonly", "no", "--enable-debug-command", "yes"])
+        .args(["--requirepass", REDIS_PASSWORD])
+        .arg("--dir")
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_port(port, &mut child, Duration::from_secs(20));
+    Some(Server {
+        port,
+        child,
+        _dir: dir,
+    })
+}
+
+/// `f` retried until it succeeds (a server may accept connections before it is ready).
+pub fn retry<T, E: std::fmt::Debug>(mut f: impl FnMut() -> Result<T, E>) -> T {
+    let start = Instant::now();
+    loop {
+        match f() {
+            Ok(v) => return v,
+            Err(e) if start.elapsed() > Duration::from_secs(30) => {
+                panic!("server not ready: {e:?}")
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
+}
+
+pub const MARIADB_PASSWORD: &str = "s3cret-maria";
+
+/// MariaDB: `mariadb-install-db` into a temporary folder, `mariadbd --user=root` on a free port,
+/// then a user `agent` with a password and a database `ws` created over the root socket.
+pub fn mariadb() -> Option<Server> {
+    let install = binary(
+        &["mariadb-install-db", "/usr/bin/mariadb-install-db"],
+        "mariadb-server",
+    )?;
+    let daemon = binary(&["mariadbd", "/usr/sbin/mariadbd"], "mariadb-server")?;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let init = Command::new(install)
+        .arg("--no-defaults")
+        .arg(format!("--datadir={}", data.display()))
+        .args([
+            "--user=root",
+            "--auth-root-authentication-method=normal",
+            "--skip-test-db",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        init.status.success(),
+        "mariadb-install-db: {}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    let port = free_port();
+    let socket = dir.path().join("sock");
+    let mut child = Command::new(daemon)
+        .arg("--no-defaults")
+        .arg(format!("--datadir={}", data.display()))
+        .arg(format!("--socket={}", socket.display()))
+        .arg(format!("--port={port}"))
+        .args([
+            "--bind-address=127.0.0.1",
+            "--user=root",
+            "--skip-log-bin",
+            "--innodb-buffer-pool-size=16M",
+        ])
+        .arg(format!("--pid-file={}", dir.path().join("pid").display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_port(port, &mut child, Duration::from_secs(60));
+    let root = format!("mysql://root@127.0.0.1:{port}/mysql");
+    let mut conn = retry(|| mysql::Conn::new(mysql::Opts::from_url(&root).unwrap()));
+    use mysql::prelude::Queryable;
+    conn.query_drop(format!(
+        "CREATE DATABASE ws; CREATE USER 'agent'@'%' IDENTIFIED BY '{MARIADB_PASSWORD}'; \
+         GRANT ALL ON ws.* TO 'agent'@'%'"
+    ))
+    .unwrap();
+    Some(Server {
+        port,
+        child,
+        _dir: dir,
+    })
+}
+
+/// A TCP proxy to `127.0.0.1:target` that forwards both ways and drops the connection once
+/// `cut_after` bytes came back from the server: a connection lost in the middle of a reply.
+/// Returns the proxy's port; its thread ends with the first connection.
+pub fn cutting_proxy(target: u16, cut_after: usize) -> u16 {
+    use std::io::{Read, Write};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let Ok((mut client, _)) = listener.accept() else {
+            return;
+        };
+        let mut server = std::net::TcpStream::connect(("127.0.0.1", target)).unwrap();
+        let (mut client_r, mut server_w) =
+            (client.try_clone().unwrap(), server.try_clone().unwrap());
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut client_r, &mut server_w);
+        });
+        let mut sent = 0usize;
+        let mut buf = [0u8; 4096];
+        while sent < cut_after {
+            let n = match server.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n.min(cut_after - sent),
+            };
+            if client.write_all(&buf[..n]).is_err() {
+                break;
+            }
+            sent += n;
+        }
+        let _ = client.shutdown(std::net::Shutdown::Both);
+        let _ = server.shutdown(std::net::Shutdown::Both);
+    });
+    port
+}

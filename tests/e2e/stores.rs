@@ -1,0 +1,998 @@
+//! Remote stores (docs/stores.md): the real binary reading stores seeded exactly as the Java
+//! stores write them, from one fixture description shared by every backend's tests.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// One stored row as the runtime writes it: owner (user id), route segment, key, value JSON.
+pub struct Row {
+    pub owner: &'static str,
+    pub segment: &'static str,
+    pub key: &'static str,
+    pub value: String,
+}
+
+pub const AGENT: &str = "bot";
+
+/// `fileDataToStoreValue`: the JSON map Jackson writes (key order is unspecified in Java).
+pub fn file_value(content: &str) -> String {
+    serde_json::json!({
+        "content": content,
+        "encoding": "utf-8",
+        "created_at": "2026-11-30T10:00:00Z",
+        "modified_at": "2026-11-30T10:00:00.123Z",
+    })
+    .to_string()
+}
+
+pub const ALICE_AGENTS: &str = "# Alice\nAnswer in French.\n";
+pub const ALICE_MEMORY: &str = "- Alice takes the 8:02 train.\n";
+pub const TRAINS_SKILL: &str =
+    "---\nname: trains\ndescription: Look up train timetables.\n---\nUse the timetable API.\n";
+pub const PLANNER: &str = "---\nname: planner\ndescription: Plans trips.\n---\nYou plan trips.\n";
+/// A skill whose frontmatter is never closed: the runtime drops it.
+pub const BROKEN_SKILL: &str = "---\nname: broken\ndescription: never closed\n";
+
+/// The clean store: alice with her own files, bob with one broken skill.
+pub fn clean_rows() -> Vec<Row> {
+    let row = |owner, segment, key, content: &str| Row {
+        owner,
+        segment,
+        key,
+        value: file_value(content),
+    };
+    vec![
+        row("alice", "root", "/AGENTS.md", ALICE_AGENTS),
+        row("alice", "root", "/MEMORY.md", ALICE_MEMORY),
+        row("alice", "skills", "/trains/SKILL.md", TRAINS_SKILL),
+        row("alice", "subagents", "/planner.md", PLANNER),
+        row("bob", "skills", "/broken/SKILL.md", BROKEN_SKILL),
+    ]
+}
+
+/// Rows with one store-level problem each, and the rule each must raise.
+pub fn problem_rows() -> Vec<(Row, &'static str)> {
+    let row = |key, segment, value: String| Row {
+        owner: "carol",
+        segment,
+        key,
+        value,
+    };
+    vec![
+        (row("x/SKILL.md", "skills", file_value("x")), "RS001"),
+        (row("/a//SKILL.md", "skills", file_value("x")), "RS002"),
+        (row("/NOTES.md", "root", file_value("x")), "RS003"),
+        (row("/bad/SKILL.md", "skills", "[1,2]".into()), "RS004"),
+        (
+            row(
+                "/empty/SKILL.md",
+                "skills",
+                r#"{"encoding":"utf-8"}"#.into(),
+            ),
+            "RS005",
+        ),
+        (row("/tools.json", "root", file_value("{}")), "RS013"),
+        (
+            row(
+                "/enc/SKILL.md",
+                "skills",
+                r#"{"content":"LS0t","encoding":"base64"}"#.into(),
+            ),
+            "RS006",
+        ),
+        (row("/MEMORY.md", "root", file_value("")), "RS015"),
+    ]
+}
+
+fn namespace(owner: &str, segment: &str) -> Vec<String> {
+    ["agents", AGENT, "users", owner, segment]
+        .map(String::from)
+        .to_vec()
+}
+
+/// Which SQLite layout to seed.
+#[derive(Clone, Copy)]
+pub enum Layout {
+    Jdbc,
+    SqliteBase,
+}
+
+/// Seeds a SQLite file with `JdbcStore`'s (SQLite dialect) or `SqliteBaseStore`'s DDL and rows.
+pub fn seed_sqlite(path: &Path, layout: Layout, rows: &[Row]) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    match layout {
+        Layout::Jdbc => {
+            conn.execute_batch(
+                "CREATE TABLE IF NOT EXISTS agentscope_store (namespace_path TEXT NOT NULL, \
+                 item_key TEXT NOT NULL, value_json TEXT NOT NULL, version INTEGER NOT NULL, \
+                 updated_at INTEGER NOT NULL, PRIMARY KEY (namespace_path, item_key))",
+            )
+            .unwrap();
+            for r in rows {
+                let ns: String = namespace(r.owner, r.segment)
+                    .iter()
+                    .map(|s| format!("{s}\u{1F}"))
+                    .collect();
+                conn.execute(
+                    "INSERT INTO agentscope_store (namespace_path, item_key, value_json, version, updated_at) \
+                     VALUES (?1, ?2, ?3, 1, 1764496800123)",
+                    rusqlite::params![ns, r.key, r.value],
+                )
+                .unwrap();
+            }
+        }
+        Layout::SqliteBase => {
+            conn.execute_batch(
+                "CREATE TABLE IF NOT EXISTS store (\n    namespace TEXT NOT NULL,\n    key       TEXT NOT NULL,\n    \
+                 value     TEXT NOT NULL,\n    version   INTEGER NOT NULL DEFAULT 1,\n    \
+                 updated_at INTEGER NOT NULL DEFAULT (strftime('%s', 'now')),\n    PRIMARY KEY (namespace, key)\n);\n\
+                 CREATE INDEX IF NOT EXISTS idx_store_ns ON store(namespace);",
+            )
+            .unwrap();
+            for r in rows {
+                conn.execute(
+                    "INSERT INTO store (namespace, key, value, version, updated_at) VALUES (?1, ?2, ?3, 1, 1764496800)",
+                    rusqlite::params![namespace(r.owner, r.segment).join("/"), r.key, r.value],
+                )
+                .unwrap();
+            }
+        }
+    }
+}
+
+/// The template workspace of the agent (remote mode): a shared AGENTS.md and skill.
+fn template(dir: &Path) -> PathBuf {
+    template_with(dir, "")
+}
+
+pub fn template_with(dir: &Path, extra_toml: &str) -> PathBuf {
+    let project = dir.join("project");
+    let ws = project.join(".agentscope/workspace");
+    std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
+    std::fs::write(
+        project.join("agentws.toml"),
+        format!("[agent]\nname = \"bot\"\n[filesystem]\nmode = \"remote\"\n{extra_toml}"),
+    )
+    .unwrap();
+    std::fs::write(ws.join("AGENTS.md"), "# Template\nBe kind.\n").unwrap();
+    std::fs::write(
+        ws.join("skills/hello/SKILL.md"),
+        "---\nname: hello\ndescription: Greets people.\n---\nSay hello.\n",
+    )
+    .unwrap();
+    project
+}
+
+const MACHINE: &[&str] = &[
+    "--date",
+    "2026-12-01",
+    "--os",
+    "Linux 6.8.0",
+    "--tmp-dir",
+    "/tmp",
+];
+
+fn agentws(args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("agentws")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn section<'a>(preview: &'a Value, kind: &str) -> &'a Value {
+    preview["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} section in {preview:#}"))
+}
+
+fn slice(preview: &Value, kind: &str) -> String {
+    let s = section(preview, kind);
+    let text = preview["text"].as_str().unwrap();
+    let (a, b) = (
+        s["range"]["start"].as_u64().unwrap() as usize,
+        s["range"]["end"].as_u64().unwrap() as usize,
+    );
+    text[a..b].to_string()
+}
+
+fn preview_json(project: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["preview", project.to_str().unwrap()];
+    args.extend(MACHINE);
+    args.extend(["--format", "json"]);
+    args.extend(extra);
+    let out = agentws(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn sqlite_store(dir: &Path, layout: Layout, rows: &[Row]) -> (PathBuf, String) {
+    let db = dir.join("store.db");
+    seed_sqlite(&db, layout, rows);
+    let url = format!("sqlite://{}", db.display());
+    (db, url)
+}
+
+/// The preview from the store equals the preview of the same files as a per-user folder, section
+/// by section, apart from the workspace paragraph the runtime words differently in remote mode.
+fn assert_preview_matches_local_folders(tmp: &Path, project: &Path, url: &str) {
+    let stored = preview_json(project, &["--store", url, "--user", "alice"]);
+
+    // The same state laid out as local per-user folders.
+    let local = tmp.join("local");
+    let ws = local.join(".agentscope/workspace");
+    std::fs::create_dir_all(ws.join("alice/skills/trains")).unwrap();
+    std::fs::create_dir_all(ws.join("alice/subagents")).unwrap();
+    std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
+    std::fs::write(local.join("agentws.toml"), "[agent]\nname = \"bot\"\n").unwrap();
+    std::fs::write(ws.join("AGENTS.md"), "# Template\nBe kind.\n").unwrap();
+    std::fs::copy(
+        project.join(".agentscope/workspace/skills/hello/SKILL.md"),
+        ws.join("skills/hello/SKILL.md"),
+    )
+    .unwrap();
+    std::fs::write(ws.join("alice/AGENTS.md"), ALICE_AGENTS).unwrap();
+    std::fs::write(ws.join("alice/MEMORY.md"), ALICE_MEMORY).unwrap();
+    std::fs::write(ws.join("alice/skills/trains/SKILL.md"), TRAINS_SKILL).unwrap();
+    std::fs::write(ws.join("alice/subagents/planner.md"), PLANNER).unwrap();
+    let folders = preview_json(&local, &["--user", "alice"]);
+
+    for kind in ["agents-context", "memory-context", "subagents"] {
+        assert_eq!(slice(&stored, kind), slice(&folders, kind), "{kind}");
+    }
+    let skills = slice(&stored, "skills");
+    assert!(
+        skills.contains("trains") && skills.contains("hello"),
+        "{skills}"
+    );
+    assert!(slice(&stored, "agents-context").contains("Answer in French."));
+    // Sources name the store entry.
+    assert_eq!(
+        section(&stored, "agents-context")["sources"][0]["path"],
+        "store:agents/bot/users/alice/root:/AGENTS.md"
+    );
+    let skill_sources: Vec<&str> = section(&stored, "skills")["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        skill_sources.contains(&"store:agents/bot/users/alice/skills:/trains/SKILL.md"),
+        "{skill_sources:?}"
+    );
+    assert!(stored["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n["code"] == "remote-store-read"));
+}
+
+fn sqlite_preview(layout: Layout) {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = match layout {
+        Layout::Jdbc => template(tmp.path()),
+        Layout::SqliteBase => template_with(tmp.path(), "[store]\nlayout = \"sqlite-base\"\n"),
+    };
+    let (db, url) = sqlite_store(tmp.path(), layout, &clean_rows());
+    let before = std::fs::read(&db).unwrap();
+    assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn sqlite_jdbc_preview_matches_local_folders() {
+    sqlite_preview(Layout::Jdbc);
+}
+
+#[test]
+fn sqlite_base_store_preview_matches_local_folders() {
+    sqlite_preview(Layout::SqliteBase);
+}
+
+#[test]
+fn a_user_without_stored_files_gets_the_template() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let (_, url) = sqlite_store(tmp.path(), Layout::Jdbc, &clean_rows());
+    let dave = preview_json(&project, &["--store", &url, "--user", "dave"]);
+    assert!(slice(&dave, "agents-context").contains("Be kind."));
+    assert!(!dave["text"].as_str().unwrap().contains("trains"));
+}
+
+#[test]
+fn check_reports_stored_files_at_store_locations_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let db = tmp.path().join("store.db");
+    seed_sqlite(&db, Layout::Jdbc, &clean_rows());
+    // A password in the URL (ignored by SQLite) must never be printed.
+    let url = format!("sqlite://{}?password=hunter2", db.display());
+    let before = std::fs::read(&db).unwrap();
+    let p = project.to_str().unwrap();
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "bob", "--format", "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let broken: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"] == "store:agents/bot/users/bob/skills:/broken/SKILL.md")
+        .collect();
+    assert!(!broken.is_empty(), "{report:#}");
+    for format in ["human", "concise", "json", "sarif", "github"] {
+        let out = agentws(&[
+            "check",
+            p,
+            "--store",
+            &url,
+            "--all-users",
+            "--format",
+            format,
+        ]);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(!all.contains("hunter2"), "{format}: {all}");
+        let location = if format == "sarif" {
+            "store:agents/bot/users/bob/skills%3A/broken/SKILL.md"
+        } else if format == "github" {
+            // Workflow-command properties escape `:`.
+            "store%3Aagents/bot/users/bob/skills%3A/broken/SKILL.md"
+        } else {
+            "store:agents/bot/users/bob/skills:/broken/SKILL.md"
+        };
+        assert!(all.contains(location), "{format}: {all}");
+        assert!(
+            text(&out.stderr).contains("password=***"),
+            "{format}: {}",
+            text(&out.stderr)
+        );
+    }
+    // Nothing was written.
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn store_level_problems_are_reported_and_a_clean_store_has_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let (_, clean) = sqlite_store(tmp.path(), Layout::Jdbc, &clean_rows());
+    let out = agentws(&[
+        "check", p, "--store", &clean, "--user", "alice", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(!codes.iter().any(|c| c.starts_with("RS")), "{codes:?}");
+
+    let bad = tmp.path().join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    let mut rows = rows;
+    let mut expected = expected;
+    // SQL only: a row in a namespace below `skills` (the prefix search lists it).
+    rows.push(Row {
+        owner: "carol",
+        segment: "skills\u{1F}deep",
+        key: "/x/SKILL.md",
+        value: file_value("x"),
+    });
+    expected.push("RS009");
+    // An id with no per-user folder.
+    rows.push(Row {
+        owner: "_hidden",
+        segment: "skills",
+        key: "/x/SKILL.md",
+        value: file_value("x"),
+    });
+    expected.push("RS016");
+    let (_, url) = sqlite_store(&bad, Layout::Jdbc, &rows);
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "carol", "--user", "_hidden", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in expected {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+}
+
+#[test]
+fn a_50_mb_value_is_one_diagnostic_and_never_read_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let mut rows = clean_rows();
+    rows.push(Row {
+        owner: "alice",
+        segment: "skills",
+        key: "/huge/SKILL.md",
+        value: file_value(&"x".repeat(50 * 1024 * 1024)),
+    });
+    let (db, url) = sqlite_store(tmp.path(), Layout::Jdbc, &rows);
+    let before = std::fs::read(&db).unwrap();
+    let p = project.to_str().unwrap();
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "alice", "--format", "json",
+    ]);
+    // A warning: exit 0.
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let huge: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"] == "store:agents/bot/users/alice/skills:/huge/SKILL.md")
+        .collect();
+    assert_eq!(huge.len(), 1, "{report:#}");
+    assert_eq!(huge[0]["code"], "WS005");
+    // The rest of alice's files still render.
+    let alice = preview_json(&project, &["--store", &url, "--user", "alice"]);
+    assert!(slice(&alice, "agents-context").contains("Answer in French."));
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn store_users_lists_the_owners() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let (db, url) = sqlite_store(tmp.path(), Layout::Jdbc, &clean_rows());
+    let before = std::fs::read(&db).unwrap();
+    let out = agentws(&[
+        "store",
+        "users",
+        &url,
+        "--project",
+        project.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "alice\nbob\n");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+#[test]
+fn unreadable_stores_exit_2_with_a_clear_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let missing = format!("sqlite://{}/nope.db?password=hunter2", tmp.path().display());
+    let out = agentws(&["check", p, "--store", &missing, "--all-users"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("no database file"), "{err}");
+    assert!(!err.contains("hunter2"), "{err}");
+
+    // A database without the table.
+    let empty = tmp.path().join("empty.db");
+    rusqlite::Connection::open(&empty)
+        .unwrap()
+        .execute_batch("CREATE TABLE other (x INTEGER)")
+        .unwrap();
+    let url = format!("sqlite://{}", empty.display());
+    let out = agentws(&["preview", p, "--store", &url, "--user", "alice"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no such table"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+
+    let out = agentws(&["store", "users", "ftp://u:hunter2@h", "--project", p]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!text(&out.stderr).contains("hunter2"));
+}
+
+// --- Redis ----------------------------------------------------------------------------------
+
+use super::servers;
+
+fn redis_url(port: u16, password: &str) -> String {
+    format!("redis://:{password}@127.0.0.1:{port}/0")
+}
+
+fn redis_conn(port: u16) -> redis::Connection {
+    redis::Client::open(redis_url(port, servers::REDIS_PASSWORD))
+        .unwrap()
+        .get_connection()
+        .unwrap()
+}
+
+/// Seeds as `RedisStore`'s put script does: HSET value + version, ZADD index 0 key.
+pub fn seed_redis(conn: &mut redis::Connection, rows: &[Row]) {
+    for r in rows {
+        let ns = namespace(r.owner, r.segment);
+        let path: Vec<u8> = ns
+            .iter()
+            .map(|s| s.as_bytes().to_vec())
+            .collect::<Vec<_>>()
+            .join(&0u8);
+        let mut item = b"agentscope:store:item:".to_vec();
+        item.extend(&path);
+        item.push(0);
+        item.extend(r.key.as_bytes());
+        let mut idx = b"agentscope:store:idx:".to_vec();
+        idx.extend(&path);
+        redis::cmd("HSET")
+            .arg(&item)
+            .arg("value")
+            .arg(&r.value)
+            .arg("version")
+            .arg("1")
+            .query::<()>(conn)
+            .unwrap();
+        redis::cmd("ZADD")
+            .arg(&idx)
+            .arg(0)
+            .arg(r.key)
+            .query::<()>(conn)
+            .unwrap();
+    }
+}
+
+fn redis_digest(conn: &mut redis::Connection) -> String {
+    redis::cmd("DEBUG").arg("DIGEST").query(conn).unwrap()
+}
+
+#[test]
+fn redis_preview_check_and_problems() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let mut conn = redis_conn(server.port);
+    seed_redis(&mut conn, &clean_rows());
+    let url = redis_url(server.port, servers::REDIS_PASSWORD);
+    let digest = redis_digest(&mut conn);
+
+    assert_preview_matches_local_folders(tmp.path(), &project, &url);
+
+    let out = agentws(&["store", "users", &url, "--project", p]);
+    assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
+
+    for format in ["human", "json", "sarif", "github"] {
+        let out = agentws(&["check", p, "--store", &url, "--format", format]);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(!all.contains(servers::REDIS_PASSWORD), "{format}: {all}");
+        assert!(all.contains("broken/SKILL.md"), "{format}: {all}");
+    }
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+
+    // Store-level problems: the shared ones, a stale index member and a listing it cuts short.
+    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    seed_redis(&mut conn, &rows);
+    let many: Vec<Row> = (0..150)
+        .map(|i| Row {
+            owner: "dora",
+            segment: "skills",
+            key: Box::leak(format!("/s{i:03}/SKILL.md").into_boxed_str()),
+            value: file_value(&format!(
+                "---\nname: s{i:03}\ndescription: Skill {i}.\n---\nBody.\n"
+            )),
+        })
+        .collect();
+    seed_redis(&mut conn, &many);
+    // A key with NUL, which RedisStore's get rejects.
+    redis::cmd("ZADD")
+        .arg(b"agentscope:store:idx:agents\0bot\0users\0carol\0skills".to_vec())
+        .arg(0)
+        .arg(b"/nul\0/SKILL.md".to_vec())
+        .query::<()>(&mut conn)
+        .unwrap();
+    redis::cmd("HSET")
+        .arg(b"agentscope:store:item:agents\0bot\0users\0carol\0skills\0/nul\0/SKILL.md".to_vec())
+        .arg("value")
+        .arg(file_value("x"))
+        .query::<()>(&mut conn)
+        .unwrap();
+    let stale = b"agentscope:store:item:agents\0bot\0users\0dora\0skills\0/s010/SKILL.md".to_vec();
+    redis::cmd("DEL")
+        .arg(&stale)
+        .query::<()>(&mut conn)
+        .unwrap();
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "carol", "--user", "dora", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in expected.iter().chain(&["RS008", "RS010", "RS011"]) {
+        assert!(codes.contains(code), "{code} missing from {codes:?}");
+    }
+    // The cut listing: skills after the first page are not loaded for dora.
+    let dora = preview_json(&project, &["--store", &url, "--user", "dora"]);
+    let skills = slice(&dora, "skills");
+    assert!(
+        skills.contains("s099") && !skills.contains("s100"),
+        "{skills}"
+    );
+
+    // A connection dropped in the middle of a reply: exit 2, no hang, no panic.
+    let proxy = servers::cutting_proxy(server.port, 2000);
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &redis_url(proxy, servers::REDIS_PASSWORD),
+        "--user",
+        "dora",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("reading the Redis store failed") && !err.contains(servers::REDIS_PASSWORD),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+
+    // Faults: a wrong password and a server that is gone, each exit 2 without the password.
+    let wrong = redis_url(server.port, "not-the-password");
+    let out = agentws(&["check", p, "--store", &wrong, "--all-users"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("not-the-password"),
+        "{}",
+        text(&out.stderr)
+    );
+    let port = server.port;
+    drop(server);
+    let started = std::time::Instant::now();
+    let out = agentws(&[
+        "preview",
+        p,
+        "--store",
+        &redis_url(port, "pw"),
+        "--user",
+        "alice",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot connect"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
+
+// --- PostgreSQL -----------------------------------------------------------------------------
+
+fn postgres_url(port: u16, password: &str) -> String {
+    format!("postgres://postgres:{password}@127.0.0.1:{port}/postgres")
+}
+
+/// Seeds with `PostgresBaseStore`'s DDL and the rows its put binds.
+pub fn seed_postgres(client: &mut postgres::Client, rows: &[Row]) {
+    client
+        .batch_execute(
+            "CREATE TABLE IF NOT EXISTS agentscope_store (namespace_path VARCHAR(2048), \
+             item_key VARCHAR(255), value_json TEXT, version BIGINT, updated_at BIGINT, \
+             PRIMARY KEY (namespace_path, item_key))",
+        )
+        .unwrap();
+    for r in rows {
+        let ns: String = namespace(r.owner, r.segment)
+            .iter()
+            .map(|s| format!("{s}\u{1F}"))
+            .collect();
+        client
+            .execute(
+                "INSERT INTO agentscope_store (namespace_path, item_key, value_json, version, updated_at) \
+                 VALUES ($1, $2, $3, 1, 1764496800123)",
+                &[&ns, &r.key, &r.value],
+            )
+            .unwrap();
+    }
+}
+
+fn postgres_digest(client: &mut postgres::Client) -> String {
+    client
+        .query_one(
+            "SELECT coalesce(md5(string_agg(namespace_path || item_key || value_json || version || updated_at, '|' \
+             ORDER BY namespace_path, item_key)), '') FROM agentscope_store",
+            &[],
+        )
+        .unwrap()
+        .get(0)
+}
+
+#[test]
+fn postgres_preview_check_and_faults() {
+    let Some(server) = servers::postgres() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let url = postgres_url(server.port, servers::POSTGRES_PASSWORD);
+    let mut client = servers::retry(|| postgres::Client::connect(&url, postgres::NoTls));
+
+    // A missing table is a clear failure.
+    let out = agentws(&["check", p, "--store", &url, "--all-users"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("agentscope_store"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    seed_postgres(&mut client, &clean_rows());
+    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    seed_postgres(&mut client, &rows);
+    let digest = postgres_digest(&mut client);
+
+    assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    let out = agentws(&["store", "users", &url, "--project", p]);
+    assert_eq!(
+        text(&out.stdout),
+        "alice\nbob\ncarol\n",
+        "{}",
+        text(&out.stderr)
+    );
+    for format in ["human", "json", "sarif", "github"] {
+        let out = agentws(&["check", p, "--store", &url, "--format", format]);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(!all.contains(servers::POSTGRES_PASSWORD), "{format}: {all}");
+        assert!(all.contains("broken/SKILL.md"), "{format}: {all}");
+    }
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "carol", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in expected {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+    assert_eq!(postgres_digest(&mut client), digest, "the store changed");
+
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &postgres_url(server.port, "wrong-pw"),
+        "--all-users",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("wrong-pw"),
+        "{}",
+        text(&out.stderr)
+    );
+    drop(client);
+    let port = server.port;
+    drop(server);
+    let out = agentws(&[
+        "preview",
+        p,
+        "--store",
+        &postgres_url(port, "x"),
+        "--user",
+        "alice",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("cannot connect"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+// --- MariaDB (MySQL protocol) ---------------------------------------------------------------
+
+fn mysql_url(port: u16, password: &str) -> String {
+    format!("mysql://agent:{password}@127.0.0.1:{port}/ws")
+}
+
+/// Seeds with `MysqlJdbcStoreDialect`'s DDL and the rows `JdbcStore.put` binds.
+pub fn seed_mysql(conn: &mut mysql::Conn, rows: &[Row]) {
+    use mysql::prelude::Queryable;
+    conn.query_drop(
+        "CREATE TABLE IF NOT EXISTS agentscope_store (namespace_path VARCHAR(512) NOT NULL, \
+         item_key VARCHAR(255) NOT NULL, value_json LONGTEXT NOT NULL, version BIGINT NOT NULL, \
+         updated_at BIGINT NOT NULL, PRIMARY KEY (namespace_path, item_key)) \
+         ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+    )
+    .unwrap();
+    for r in rows {
+        let ns: String = namespace(r.owner, r.segment)
+            .iter()
+            .map(|s| format!("{s}\u{1F}"))
+            .collect();
+        conn.exec_drop(
+            "INSERT INTO agentscope_store (namespace_path, item_key, value_json, version, updated_at) \
+             VALUES (?, ?, ?, 1, 1764496800123)",
+            (ns, r.key, &r.value),
+        )
+        .unwrap();
+    }
+}
+
+fn mysql_digest(conn: &mut mysql::Conn) -> String {
+    use mysql::prelude::Queryable;
+    let row: Option<(String, String)> =
+        conn.query_first("CHECKSUM TABLE agentscope_store").unwrap();
+    row.map(|(_, sum)| sum).unwrap_or_default()
+}
+
+#[test]
+fn mariadb_preview_check_and_faults() {
+    let Some(server) = servers::mariadb() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let url = mysql_url(server.port, servers::MARIADB_PASSWORD);
+    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&url).unwrap()));
+
+    let out = agentws(&["check", p, "--store", &url, "--all-users"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("agentscope_store"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    seed_mysql(&mut conn, &clean_rows());
+    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    seed_mysql(&mut conn, &rows);
+    // An id that differs from alice's only by case: one row per (namespace, key) for the server.
+    seed_mysql(
+        &mut conn,
+        &[Row {
+            owner: "ALICE",
+            segment: "skills",
+            key: "/shout/SKILL.md",
+            value: file_value("---\nname: shout\ndescription: Shouts.\n---\nLOUD.\n"),
+        }],
+    );
+    let digest = mysql_digest(&mut conn);
+
+    let out = agentws(&[
+        "check", p, "--store", &url, "--user", "alice", "--user", "carol", "--format", "json",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in expected.iter().chain(&["RS012"]) {
+        assert!(codes.contains(code), "{code} missing from {codes:?}");
+    }
+    for format in ["human", "json", "sarif", "github"] {
+        let out = agentws(&[
+            "check", p, "--store", &url, "--user", "bob", "--format", format,
+        ]);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(!all.contains(servers::MARIADB_PASSWORD), "{format}: {all}");
+        assert!(all.contains("broken/SKILL.md"), "{format}: {all}");
+    }
+    assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
+
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &mysql_url(server.port, "wrong-pw"),
+        "--all-users",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("wrong-pw"),
+        "{}",
+        text(&out.stderr)
+    );
+    drop(conn);
+    let port = server.port;
+    drop(server);
+    let out = agentws(&[
+        "preview",
+        p,
+        "--store",
+        &mysql_url(port, "x"),
+        "--user",
+        "alice",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("cannot connect"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// The preview matches the per-user folders on MariaDB too (a separate server keeps the problem
+/// rows of the other test out of alice's files).
+#[test]
+fn mariadb_preview_matches_local_folders() {
+    let Some(server) = servers::mariadb() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let url = mysql_url(server.port, servers::MARIADB_PASSWORD);
+    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&url).unwrap()));
+    seed_mysql(&mut conn, &clean_rows());
+    let digest = mysql_digest(&mut conn);
+    assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    let out = agentws(&[
+        "store",
+        "users",
+        &url,
+        "--project",
+        project.to_str().unwrap(),
+    ]);
+    assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
+    assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
+}
+
+/// Under scope `agent` one namespace (`agents/<agent>/shared`) serves every call: its files lie
+/// over the template in `<ws>/…`.
+#[test]
+fn agent_scope_reads_the_shared_namespace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[isolation]\nscope = \"agent\"\n");
+    let db = tmp.path().join("store.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE agentscope_store (namespace_path TEXT NOT NULL, item_key TEXT NOT NULL, \
+         value_json TEXT NOT NULL, version INTEGER NOT NULL, updated_at INTEGER NOT NULL, \
+         PRIMARY KEY (namespace_path, item_key))",
+    )
+    .unwrap();
+    for (segment, key, content) in [
+        ("root", "/AGENTS.md", "# Shared\nEveryone gets this.\n"),
+        ("skills", "/trains/SKILL.md", TRAINS_SKILL),
+    ] {
+        let ns = format!("agents\u{1F}bot\u{1F}shared\u{1F}{segment}\u{1F}");
+        conn.execute(
+            "INSERT INTO agentscope_store VALUES (?1, ?2, ?3, 1, 1764496800123)",
+            rusqlite::params![ns, key, file_value(content)],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let url = format!("sqlite://{}", db.display());
+    let preview = preview_json(&project, &["--store", &url, "--user", "anyone"]);
+    assert!(slice(&preview, "agents-context").contains("Everyone gets this."));
+    assert_eq!(
+        section(&preview, "agents-context")["sources"][0]["path"],
+        "store:agents/bot/shared/root:/AGENTS.md"
+    );
+    let skills = slice(&preview, "skills");
+    assert!(
+        skills.contains("trains") && skills.contains("hello"),
+        "{skills}"
+    );
+}
