@@ -278,6 +278,27 @@ fn sort(list: &mut Vec<Diagnostic>) {
     list.dedup();
 }
 
+/// What every source's diagnostics read besides the source itself (`source_diagnostics`: the
+/// tool catalog, the profile, and in the strict profile the layout). While it stays equal, only
+/// the sources whose own input was set can have new diagnostics, so a caller need not ask about
+/// the others.
+pub struct SharedReads {
+    catalog: Arc<ToolCatalog>,
+    options: CheckOptions,
+    layout: Option<Arc<FileSet>>,
+}
+
+impl PartialEq for SharedReads {
+    fn eq(&self, other: &Self) -> bool {
+        let same_layout = match (&self.layout, &other.layout) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        self.options == other.options && same_layout && *self.catalog == *other.catalog
+    }
+}
+
 /// One project's inputs in a database, kept in step with its file set: the bridge from "these
 /// files changed" to the queries' inputs. Owns the database, so a project is a value.
 pub struct Analysis {
@@ -417,6 +438,22 @@ impl Analysis {
                 .with_durability(Durability::HIGH)
                 .to(options);
         }
+    }
+
+    /// See [`SharedReads`].
+    pub fn shared_reads(&self) -> SharedReads {
+        let options = self.project.options(&self.db);
+        SharedReads {
+            catalog: catalog(&self.db, self.project),
+            options,
+            layout: (options.profile == Profile::Strict)
+                .then(|| self.project.layout(&self.db).clone()),
+        }
+    }
+
+    /// The source input at `path`, if it is a skill or subagent spec.
+    pub fn source(&self, path: &Path) -> Option<SourceFile> {
+        self.sources.get(path).copied()
     }
 
     pub fn source_count(&self) -> usize {

@@ -70,6 +70,7 @@ pub struct Project {
 struct Merged {
     sources: HashMap<PathBuf, Arc<Vec<Diagnostic>>>,
     workspace: Option<Arc<DiagnosticsByFile>>,
+    shared: Option<crate::engine::SharedReads>,
 }
 
 impl Project {
@@ -312,7 +313,8 @@ impl Project {
     ) -> Arc<DiagnosticsByFile> {
         self.sync(env, open);
         let analysis = self.analysis.as_mut().expect("loaded by sync");
-        let mut changed: BTreeSet<PathBuf> = std::mem::take(&mut self.edited);
+        let edited: BTreeSet<PathBuf> = std::mem::take(&mut self.edited);
+        let mut changed = edited.clone();
         let fresh_workspace = analysis.workspace_diagnostics();
         let old_workspace = self.merged_from.workspace.replace(fresh_workspace.clone());
         match old_workspace {
@@ -320,10 +322,35 @@ impl Project {
             Some(old) => changed.extend(changed_keys(&old, &fresh_workspace)),
             None => changed.extend(fresh_workspace.keys().cloned()),
         }
-        // Memoised results that did not change are the same `Arc`: one pointer comparison per
-        // file, no copy.
+        // A source's diagnostics read the source and the shared reads only: while those are
+        // equal, only the edited sources are asked again. Otherwise every source is, and a
+        // memoised result that did not change is the same `Arc` (one pointer comparison).
+        let shared = analysis.shared_reads();
+        let everything = self.merged_from.shared.as_ref() != Some(&shared)
+            || self.merged_from.sources.len() != analysis.source_count();
+        self.merged_from.shared = Some(shared);
         let known = &mut self.merged_from.sources;
-        if known.len() != analysis.source_count() {
+        if !everything {
+            for path in &edited {
+                let Some(file) = analysis.source(path) else {
+                    // No longer a source (deleted, or a file of another kind now).
+                    known.remove(path);
+                    continue;
+                };
+                let fresh = analysis.source_diagnostics(file);
+                match known.get_mut(path) {
+                    Some(old) if Arc::ptr_eq(old, &fresh) => {}
+                    Some(old) => {
+                        *old = fresh;
+                        changed.insert(path.clone());
+                    }
+                    None => {
+                        known.insert(path.clone(), fresh);
+                        changed.insert(path.clone());
+                    }
+                }
+            }
+        } else if known.len() != analysis.source_count() {
             let current: BTreeSet<&PathBuf> = analysis.sources().map(|(path, _)| path).collect();
             known.retain(|path, _| {
                 let keep = current.contains(path);
@@ -333,7 +360,7 @@ impl Project {
                 keep
             });
         }
-        for (path, file) in analysis.sources() {
+        for (path, file) in analysis.sources().filter(|_| everything) {
             let fresh = analysis.source_diagnostics(file);
             match known.get_mut(path) {
                 Some(old) if Arc::ptr_eq(old, &fresh) => {}
