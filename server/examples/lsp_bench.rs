@@ -315,23 +315,10 @@ fn main() {
     println!("workspace: {skills} skills, {subagents} subagents (each naming an MCP tool)");
 
     let mut server = Server::spawn(&binary);
-    server.request(
-        "initialize",
-        json!({
-            "processId": null,
-            "rootUri": null,
-            "capabilities": {"window": {"workDoneProgress": true}, "workspace": {"configuration": true}},
-            "workspaceFolders": [{"uri": uri(&root), "name": "bench"}],
-            "initializationOptions": {"debounceMs": 0},
-        }),
-    );
-    let started = Instant::now();
-    server.notify("initialized", json!({}));
-    let (ended, _) =
-        server.wait(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    let indexing = initialize(&mut server, &root);
     println!(
         "initial indexing + full diagnostics published: {}",
-        ms(ended - started)
+        ms(indexing)
     );
 
     // didChange → publishDiagnostics of that file.
@@ -488,23 +475,10 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     println!("workspace: {} ({files} files)", root.display());
 
     let mut server = Server::spawn(binary);
-    server.request(
-        "initialize",
-        json!({
-            "processId": null,
-            "rootUri": null,
-            "capabilities": {"window": {"workDoneProgress": true}, "workspace": {"configuration": true}},
-            "workspaceFolders": [{"uri": uri(root), "name": "bench"}],
-            "initializationOptions": {"debounceMs": 0},
-        }),
-    );
-    let started = Instant::now();
-    server.notify("initialized", json!({}));
-    let (ended, _) =
-        server.wait(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    let indexing = initialize(&mut server, root);
     println!(
         "initial indexing + every file's diagnostics published: {}",
-        ms(ended - started)
+        ms(indexing)
     );
     let (rss, _) = server.memory();
     println!("server memory after indexing: VmRSS {rss}");
@@ -744,6 +718,26 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
 
 /// The text of the i-th edit of one kind.
 type EditText<'a> = Box<dyn Fn(usize) -> String + 'a>;
+
+/// Initializes the server on the folder `root` (debounce 0, progress reported) and returns the
+/// time from `initialized` to the end of indexing, when every file's diagnostics are published.
+fn initialize(server: &mut Server, root: &Path) -> Duration {
+    server.request(
+        "initialize",
+        json!({
+            "processId": null,
+            "rootUri": null,
+            "capabilities": {"window": {"workDoneProgress": true}, "workspace": {"configuration": true}},
+            "workspaceFolders": [{"uri": uri(root), "name": "bench"}],
+            "initializationOptions": {"debounceMs": 0},
+        }),
+    );
+    let started = Instant::now();
+    server.notify("initialized", json!({}));
+    let (ended, _) =
+        server.wait(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    ended - started
+}
 
 fn open_doc(server: &mut Server, path: &Path, text: &str, language: &str) {
     let u = uri(path);

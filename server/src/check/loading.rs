@@ -928,6 +928,19 @@ mod agreement {
             .collect()
     }
 
+    /// The configuration of a generated workspace: scope and filesystem mode by index.
+    fn generated_config(scope: u8, filesystem: u8) -> Config {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.name = Some("assistant".into());
+        config.scope = [Scope::User, Scope::Session, Scope::Agent, Scope::Global][scope as usize];
+        config.filesystem.mode = [
+            FilesystemMode::Local,
+            FilesystemMode::Sandbox,
+            FilesystemMode::Remote,
+        ][filesystem as usize];
+        config
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
         /// TJ030 on the code-execution section is reported iff the preview of some checked
@@ -941,11 +954,7 @@ mod agreement {
             shell_tool in any::<bool>(),
             deny_execute in any::<bool>(),
         ) {
-            let mut config = Config::defaults_for(Path::new("/p"));
-            config.agent.name = Some("assistant".into());
-            config.scope = [Scope::User, Scope::Session, Scope::Agent, Scope::Global][scope as usize];
-            config.filesystem.mode = [FilesystemMode::Local, FilesystemMode::Sandbox, FilesystemMode::Remote]
-                [filesystem as usize];
+            let mut config = generated_config(scope, filesystem);
             config.features.shell_tool = shell_tool;
             let mut files: Vec<(String, String)> = Vec::new();
             for (spec, with_script) in &skills {
@@ -1001,11 +1010,7 @@ mod agreement {
             dynamic_subagents in any::<bool>(),
             dynamic_skills in any::<bool>(),
         ) {
-            let mut config = Config::defaults_for(Path::new("/p"));
-            config.agent.name = Some("assistant".into());
-            config.scope = [Scope::User, Scope::Session, Scope::Agent, Scope::Global][scope as usize];
-            config.filesystem.mode = [FilesystemMode::Local, FilesystemMode::Sandbox, FilesystemMode::Remote]
-                [filesystem as usize];
+            let mut config = generated_config(scope, filesystem);
             config.features.dynamic_subagents = dynamic_subagents;
             config.features.dynamic_skills = dynamic_skills;
             let mut files: Vec<(String, String)> = skills.iter().map(skill_file).collect();

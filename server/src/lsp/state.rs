@@ -16,7 +16,7 @@ use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::check::CheckOptions;
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
-use crate::engine::{Analysis, Origin};
+use crate::engine::{Analysis, Origin, SourceFile};
 use crate::workspace::discover::discover;
 use crate::workspace::{layout, Workspace};
 
@@ -330,37 +330,34 @@ impl Project {
             || self.merged_from.sources.len() != analysis.source_count();
         self.merged_from.shared = Some(shared);
         let known = &mut self.merged_from.sources;
-        if !everything {
-            for path in &edited {
-                let Some(file) = analysis.source(path) else {
-                    // No longer a source (deleted, or a file of another kind now).
-                    known.remove(path);
-                    continue;
-                };
-                let fresh = analysis.source_diagnostics(file);
-                match known.get_mut(path) {
-                    Some(old) if Arc::ptr_eq(old, &fresh) => {}
-                    Some(old) => {
-                        *old = fresh;
-                        changed.insert(path.clone());
-                    }
-                    None => {
-                        known.insert(path.clone(), fresh);
-                        changed.insert(path.clone());
-                    }
-                }
-            }
-        } else if known.len() != analysis.source_count() {
-            let current: BTreeSet<&PathBuf> = analysis.sources().map(|(path, _)| path).collect();
-            known.retain(|path, _| {
-                let keep = current.contains(path);
-                if !keep {
-                    changed.insert(path.clone());
-                }
-                keep
-            });
+        // Sources that are gone (deleted, or a file of another kind now): only an edited path
+        // can be one, unless everything is asked again.
+        let gone: Vec<PathBuf> = if everything {
+            known
+                .keys()
+                .filter(|p| analysis.source(p).is_none())
+                .cloned()
+                .collect()
+        } else {
+            edited
+                .iter()
+                .filter(|p| known.contains_key(*p) && analysis.source(p).is_none())
+                .cloned()
+                .collect()
+        };
+        for path in gone {
+            known.remove(&path);
+            changed.insert(path);
         }
-        for (path, file) in analysis.sources().filter(|_| everything) {
+        let asked: Vec<(&PathBuf, SourceFile)> = if everything {
+            analysis.sources().collect()
+        } else {
+            edited
+                .iter()
+                .filter_map(|p| Some((p, analysis.source(p)?)))
+                .collect()
+        };
+        for (path, file) in asked {
             let fresh = analysis.source_diagnostics(file);
             match known.get_mut(path) {
                 Some(old) if Arc::ptr_eq(old, &fresh) => {}
