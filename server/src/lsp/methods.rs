@@ -104,22 +104,7 @@ fn preview_from_store(
     let cwd = std::env::current_dir().unwrap_or_default();
     let read = crate::store::read_into(workspace, None, &owners, &cwd)
         .map_err(|err| refused("store-unreadable", err.0))?;
-    let mut value = render_preview(&read.workspace, session, context, machine)?;
-    if let Some(sections) = value.get_mut("sections").and_then(Value::as_array_mut) {
-        for source in sections
-            .iter_mut()
-            .filter_map(|s| s.get_mut("sources").and_then(Value::as_array_mut))
-            .flatten()
-        {
-            let origin = source["path"]
-                .as_str()
-                .and_then(|p| read.workspace.files.origin(std::path::Path::new(p)));
-            if let Some(origin) = origin {
-                source["path"] = Value::String(origin.to_string());
-            }
-        }
-    }
-    Ok(value)
+    render_preview(&read.workspace, session, context, machine)
 }
 
 /// The prompt renderer: the JSON of `agentws preview --format json`.
@@ -148,8 +133,10 @@ fn render_preview(
             ))
         })?;
     }
-    let preview =
+    let mut preview =
         crate::prompt::render(workspace, &ctx).map_err(|err| refused(err.code, err.message))?;
+    // Sources of files read from a store are named by store entry, as `agentws preview` does.
+    preview.relabel_sources(&workspace.files);
     serde_json::to_value(&preview).map_err(|err| invalid_params(err.to_string()))
 }
 
