@@ -421,9 +421,20 @@ fn main() {
 
 /// Percentiles of one kind of measurement, printed as one line.
 fn report(what: &str, samples: &mut [Duration]) {
+    report_with(what, samples, "");
+}
+
+/// [`report`], followed by the server's resident memory at the end of the measurement (which
+/// edit kind makes it grow).
+fn report_memory(what: &str, samples: &mut [Duration], server: &Server) {
+    let (rss, _) = server.memory();
+    report_with(what, samples, &format!(", then VmRSS {rss}"));
+}
+
+fn report_with(what: &str, samples: &mut [Duration], tail: &str) {
     samples.sort();
     println!(
-        "{what} ({} samples): p50 {}, p99 {}, max {}",
+        "{what} ({} samples): p50 {}, p99 {}, max {}{tail}",
         samples.len(),
         ms(percentile(samples, 0.5)),
         ms(percentile(samples, 0.99)),
@@ -532,9 +543,10 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
             }
         }
         change(&mut server, &mut version, &skill, &skill_original);
-        report(
+        report_memory(
             &format!("didChange → publishDiagnostics, {what}"),
             &mut samples,
+            &server,
         );
     }
 
@@ -574,9 +586,10 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         preview_after_edit.push(preview_alice(&mut server));
     }
     let _ = std::fs::remove_dir(created.parent().unwrap());
-    report(
+    report_memory(
         "didChangeWatchedFiles → publishDiagnostics, skill created / deleted",
         &mut create_delete,
+        &server,
     );
 
     // A subagent's `skills:` and `tools:` lines.
@@ -609,9 +622,10 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
             preview_after_edit.push(preview_alice(&mut server));
         }
     }
-    report(
+    report_memory(
         "didChange → publishDiagnostics, subagent `tools:` / `skills:` edit",
         &mut samples,
+        &server,
     );
 
     // Requests sent right behind an edit: hover on the skill's `name:` key, completion in the
@@ -647,7 +661,11 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     }
     report("hover right behind a didChange", &mut hovers);
     report("completion right behind a didChange", &mut completions);
-    report("definition right behind a didChange", &mut definitions);
+    report_memory(
+        "definition right behind a didChange",
+        &mut definitions,
+        &server,
+    );
 
     // tools.json deny list.
     open_doc(&mut server, &tools, &tools_original, "json");
@@ -661,9 +679,10 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         samples.push(change(&mut server, &mut version, &tools, &text));
         preview_after_edit.push(preview_alice(&mut server));
     }
-    report(
+    report_memory(
         "didChange → publishDiagnostics, tools.json deny list edit",
         &mut samples,
+        &server,
     );
 
     // agentws.toml changed on disk: an unknown key appears and goes.
@@ -691,13 +710,15 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         samples.push(at - sent);
     }
     std::fs::write(&config, &config_original).unwrap();
-    report(
+    report_memory(
         "didChangeWatchedFiles → publishDiagnostics, agentws.toml change",
         &mut samples,
+        &server,
     );
-    report(
+    report_memory(
         "agentws/previewPrompt after an edit",
         &mut preview_after_edit,
+        &server,
     );
 
     let (before, _) = server.memory();

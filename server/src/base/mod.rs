@@ -3,6 +3,7 @@
 
 pub mod diagnostic;
 pub mod files;
+pub mod memory;
 pub mod pathutil;
 pub mod redact;
 pub mod suggest;

@@ -11,6 +11,7 @@ pub struct ServeArgs {
 }
 
 pub fn run(_args: ServeArgs) -> u8 {
+    crate::base::memory::use_one_malloc_arena();
     let filter = tracing_subscriber::EnvFilter::try_from_env("AGENTWS_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
