@@ -2525,3 +2525,54 @@ fn preview_prompt_reads_the_configured_store() {
     assert!(bob["text"].as_str().unwrap().contains("Be kind."));
     assert_eq!(std::fs::read(project.join("store.db")).unwrap(), before);
 }
+
+#[test]
+fn a_long_completion_list_is_narrowed_to_the_typed_word_and_marked_incomplete() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("p");
+    let skills = ws(&root).join("skills");
+    for i in 0..450 {
+        let name = if i < 300 {
+            format!("report-{i:03}")
+        } else {
+            format!("pdf-{i:03}")
+        };
+        let folder = skills.join(&name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(
+            folder.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: d\n---\nBody.\n"),
+        )
+        .unwrap();
+    }
+    let subagent = ws(&root).join("subagents/helper.md");
+    std::fs::create_dir_all(subagent.parent().unwrap()).unwrap();
+    let text = "---\ndescription: Helps.\nskills: [pdf-30, Report-29\n---\nBody.\n";
+    std::fs::write(&subagent, text).unwrap();
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    open(&mut client, &subagent, text, 1);
+    let at = |character: u32| json!({"textDocument": {"uri": uri(&subagent)}, "position": {"line": 2, "character": character}});
+    let labels = |v: &Value| -> Vec<String> {
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    // `pdf-30|`: the ten names holding it, the list marked incomplete (450 names in all).
+    let pdf = client.request("textDocument/completion", at(15));
+    assert_eq!(pdf["isIncomplete"], true, "{pdf}");
+    let expected: Vec<String> = (300..310).map(|i| format!("pdf-{i:03}")).collect();
+    assert_eq!(labels(&pdf), expected);
+    // `Report-29|`, any letter case: those starting with it.
+    let report = client.request("textDocument/completion", at(26));
+    let expected: Vec<String> = (290..300).map(|i| format!("report-{i:03}")).collect();
+    assert_eq!(labels(&report), expected);
+    // `[|`: nothing typed yet, the first 200 of 450.
+    let all = client.request("textDocument/completion", at(9));
+    assert_eq!(all["isIncomplete"], true);
+    assert_eq!(labels(&all).len(), 200);
+    assert_eq!(client.shutdown(), 0);
+}

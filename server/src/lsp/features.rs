@@ -245,7 +245,42 @@ fn tool_at(view: &View, path: &Path, kind: FileKind, offset: usize) -> Option<(S
     }
 }
 
-pub fn completion(view: &View, path: &Path, position: Position) -> Option<Vec<CompletionItem>> {
+/// At most this many completion items are sent. A longer list is narrowed to the names holding
+/// the word being typed, cut, and marked incomplete, so the editor asks again as the word grows:
+/// a 10 000-skill workspace would otherwise send every name on every keystroke.
+pub const MAX_COMPLETION_ITEMS: usize = 200;
+
+pub fn completion(view: &View, path: &Path, position: Position) -> Option<CompletionResponse> {
+    let text = text_of(view, path);
+    let offset = TextPositions::new(text, view.encoding).offset(position);
+    let line_start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let typed = text[line_start..offset]
+        .rsplit([' ', '\t', ',', '[', ':', '"', '\''])
+        .next()
+        .unwrap_or("");
+    Some(bounded(completion_items(view, path, position)?, typed))
+}
+
+/// `items`, or when there are more than [`MAX_COMPLETION_ITEMS`], those whose label holds
+/// `typed` (case-insensitively; the ones it starts first), cut to that many and incomplete.
+fn bounded(items: Vec<CompletionItem>, typed: &str) -> CompletionResponse {
+    if items.len() <= MAX_COMPLETION_ITEMS {
+        return CompletionResponse::Array(items);
+    }
+    let typed = typed.to_lowercase();
+    let (mut starting, containing): (Vec<_>, Vec<_>) = items
+        .into_iter()
+        .filter(|item| item.label.to_lowercase().contains(&typed))
+        .partition(|item| item.label.to_lowercase().starts_with(&typed));
+    starting.extend(containing);
+    starting.truncate(MAX_COMPLETION_ITEMS);
+    CompletionResponse::List(CompletionList {
+        is_incomplete: true,
+        items: starting,
+    })
+}
+
+fn completion_items(view: &View, path: &Path, position: Position) -> Option<Vec<CompletionItem>> {
     let kind = kind_of(view, path)?;
     let text = text_of(view, path);
     let positions = TextPositions::new(text, view.encoding);

@@ -898,7 +898,7 @@ impl LanguageServer for Backend {
             return Ok(None);
         };
         guarded("completion", || {
-            Ok(features::completion(&view, &path, pos.position).map(CompletionResponse::Array))
+            Ok(features::completion(&view, &path, pos.position))
         })
     }
 
