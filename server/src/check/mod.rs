@@ -74,9 +74,11 @@ pub fn source_diagnostics(
 
 /// Every diagnostic that is not a source's own (`source_diagnostics`): `agentws.toml` and
 /// tools.json problems, the per-file rules of the other files (a blank injected file is judged by
-/// the contexts that read it), and the whole-workspace and cross-file rules. The engine runs this
-/// over a workspace whose skills and subagents are their facts (`engine`), so it must read a
-/// source only through its parsed document, never through its text.
+/// the contexts that read it), and the whole-workspace and cross-file rules, except `SK025`
+/// (`skills::check`), which points inside a skill. The engine runs this over a workspace whose
+/// skills and subagents are their facts (`engine`), so it must read a source only through its
+/// parsed document, never through its text, its frontmatter values or any position after its
+/// `name`.
 pub fn workspace_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = workspace.config_diagnostics.iter().cloned().collect();
     for tools in &workspace.tools {
@@ -95,19 +97,12 @@ pub fn workspace_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> Ve
     diagnostics.extend(per_file);
     diagnostics.extend(files::check_workspace_level(workspace));
     diagnostics.extend(budget::check(workspace));
-    diagnostics.extend(skills::check(workspace));
     // The session contexts resolved once for the loading, reference and tools rules.
     let contexts = loading::Contexts::new(workspace);
     diagnostics.extend(tools::check_in(workspace, Some(&contexts)));
     diagnostics.extend(cross::check_references_in(workspace, catalog, &contexts));
     diagnostics
 }
-
-/// The frontmatter keys of a skill that `workspace_diagnostics` reads (`SK025`: where the first
-/// `allowed-tools` is). The engine gives the cross-file rules a skill's metadata with these keys
-/// only, so that editing any other value does not re-run them; a rule that reads another key of a
-/// skill must add it here (the engine's agreement test fails otherwise).
-pub const CROSS_FILE_SKILL_KEYS: &[&str] = &["allowed-tools"];
 
 /// Skills and subagent specs: the files with a diagnostics query of their own.
 pub fn is_source(kind: FileKind) -> bool {
@@ -131,6 +126,7 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
         })
         .collect();
     diagnostics.extend(workspace_diagnostics(workspace, &catalog));
+    diagnostics.extend(skills::check(workspace));
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
 

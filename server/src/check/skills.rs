@@ -4,31 +4,49 @@
 //!
 //! Pure over the snapshot's parsed skills.
 
-use crate::base::Diagnostic;
+use std::path::Path;
+
+use crate::base::{Diagnostic, TextRange};
 use crate::rules::skill::SK025;
+use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let mut setting = workspace
         .skills
         .iter()
-        .filter(|s| s.outcome.is_ok())
-        .filter_map(|s| s.entry("allowed-tools").map(|e| (s, e.key_range)));
+        .filter_map(|s| Some((s, allowed_tools_key(s)?)));
     let Some((first, range)) = setting.next() else {
         return Vec::new();
     };
-    let count = 1 + setting.count();
+    vec![allowed_tools_note(&first.path, range, 1 + setting.count())]
+}
+
+/// The range of the `allowed-tools` key of a skill the runtime loads, when it sets one (the
+/// skills `SK025` counts).
+pub fn allowed_tools_key(skill: &SkillDoc) -> Option<TextRange> {
+    skill
+        .outcome
+        .is_ok()
+        .then(|| skill.entry("allowed-tools").map(|e| e.key_range))
+        .flatten()
+}
+
+/// `SK025` at the first skill (in path order) that sets `allowed-tools`, `count` skills in all.
+/// Its own function so that the analysis engine can decide who is first from facts that hold
+/// no position, and take the position from that one file.
+pub fn allowed_tools_note(first: &Path, key_range: TextRange, count: usize) -> Diagnostic {
     let others = match count {
         1 => "this is the only skill that sets it".to_string(),
         n => format!("{n} skills set it; said once, here"),
     };
-    vec![SK025.at(
-        &first.path,
-        range,
+    SK025.at(
+        first,
+        key_range,
         format!(
             "`allowed-tools` is rendered into the prompt, but the harness does not restrict any tool with it ({others})"
         ),
-    )]
+    )
 }
 
 #[cfg(test)]

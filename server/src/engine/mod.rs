@@ -9,7 +9,8 @@
 //! SourceFile ─► parsed ─► facts ─┐                      (per file)
 //!     │           └──────────────┼─► source_diagnostics  (per file; reads the catalog too)
 //! layout ─► kinds, tools_docs ───┼─► catalog
-//!                                └─► facts_workspace ─► workspace_diagnostics (cross-file)
+//!                                └─► facts_workspace ─► cross_file_diagnostics ─┐
+//! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ───┴► workspace_diagnostics
 //! ```
 //!
 //! The composition of the rules is `check`'s (`source_diagnostics`, `workspace_diagnostics`), the
@@ -114,8 +115,9 @@ pub fn parsed(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
 
 /// What other files' rules may read of a source: its parsed document without its body, and
 /// without its diagnostics except the error that drops it (the loading resolution names that
-/// rule); of a skill's frontmatter, only the keys `check::CROSS_FILE_SKILL_KEYS` names. Equal
-/// facts stop an edit here: a body or description edit re-runs no cross-file rule.
+/// rule); of a skill's frontmatter, its name and whether it has a description, no other key or
+/// value. Equal facts stop an edit here: a body or description edit of a loaded skill, or any
+/// edit of its other keys, re-runs no cross-file rule.
 #[salsa::tracked(returns(clone))]
 pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
     Some(match parsed(db, file)? {
@@ -126,13 +128,11 @@ pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
             // file's own rules' and the preview's (which reads the full snapshot).
             description: doc.description.as_ref().map(|_| String::new()),
             description_range: None,
-            metadata: doc
-                .metadata
-                .iter()
-                .filter(|e| check::CROSS_FILE_SKILL_KEYS.contains(&e.key.as_str()))
-                .cloned()
-                .collect(),
+            // Keys and values are the file's own rules' and the preview's; `SK025`, the one
+            // whole-workspace rule that reads a key, asks `sets_allowed_tools` instead.
+            metadata: Vec::new(),
             lost_keys: Vec::new(),
+            dropped_keys: Vec::new(),
             diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
             ..(*doc).clone()
         })),
@@ -255,9 +255,9 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
     ))
 }
 
-/// Every diagnostic that is not a source's own, by file, each list in check order.
+/// What `check::workspace_diagnostics` finds over the facts, by file, each list in check order.
 #[salsa::tracked(returns(clone))]
-pub fn workspace_diagnostics(
+pub fn cross_file_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
@@ -270,6 +270,63 @@ pub fn workspace_diagnostics(
     for list in by_file.values_mut() {
         sort(list);
     }
+    Arc::new(by_file)
+}
+
+/// Whether a source is a loaded skill that sets `allowed-tools` (no position: its key moving
+/// re-runs nothing that reads this).
+#[salsa::tracked(returns(copy))]
+pub fn sets_allowed_tools(db: &dyn salsa::Database, file: SourceFile) -> bool {
+    match parsed(db, file) {
+        Some(Parsed::Skill(skill)) => check::skills::allowed_tools_key(&skill).is_some(),
+        _ => false,
+    }
+}
+
+/// The first skill in path order that sets `allowed-tools`, and how many do.
+#[salsa::tracked(returns(clone))]
+pub fn allowed_tools_setters(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Option<(SourceFile, usize)> {
+    let mut setting = project
+        .sources(db)
+        .iter()
+        .filter(|file| sets_allowed_tools(db, **file));
+    let first = *setting.next()?;
+    Some((first, 1 + setting.count()))
+}
+
+/// `SK025`: decided from `allowed_tools_setters`, placed by the first setter's parse alone.
+#[salsa::tracked(returns(clone))]
+pub fn allowed_tools_note(db: &dyn salsa::Database, project: ProjectInput) -> Option<Diagnostic> {
+    let (first, count) = allowed_tools_setters(db, project)?;
+    let Some(Parsed::Skill(skill)) = parsed(db, first) else {
+        return None;
+    };
+    let range = check::skills::allowed_tools_key(&skill)?;
+    Some(check::skills::allowed_tools_note(
+        first.path(db),
+        range,
+        count,
+    ))
+}
+
+/// `cross_file_diagnostics` with `allowed_tools_note` added: every diagnostic that is not a
+/// source's own, by file, each list in check order.
+#[salsa::tracked(returns(clone))]
+pub fn workspace_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+    let cross_file = cross_file_diagnostics(db, project);
+    let Some(note) = allowed_tools_note(db, project) else {
+        return cross_file;
+    };
+    let mut by_file = (*cross_file).clone();
+    let list = by_file.entry(note.path.clone()).or_default();
+    list.push(note);
+    sort(list);
     Arc::new(by_file)
 }
 
@@ -491,5 +548,74 @@ impl Analysis {
             docs,
             kinds(db, project),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SKILL: &str = "/p/.agentscope/workspace/skills/a/SKILL.md";
+
+    fn skill(description: &str) -> String {
+        format!("---\nname: a\ndescription: {description}\nallowed-tools: read_file\n---\nBody\n")
+    }
+
+    fn analysis(text: &str) -> (Analysis, FileSet) {
+        let config = Config::defaults_for(Path::new("/p"));
+        let mut files = FileSet::new();
+        files.insert_dir(config.workspace.clone());
+        files.insert_text(PathBuf::from(SKILL), text);
+        let analysis = Analysis::new(
+            Arc::new(config),
+            Arc::new(Vec::new()),
+            Arc::new(Env::new()),
+            CheckOptions::default(),
+            &files,
+        );
+        (analysis, files)
+    }
+
+    fn edit(analysis: &mut Analysis, text: &str) {
+        let entry = FileEntry {
+            content: FileContent::Text(Arc::from(text)),
+            version: Some(text.len() as i32),
+        };
+        assert!(analysis.set_source_entry(Path::new(SKILL), &entry, Origin::Buffer));
+    }
+
+    /// A description edit moves the `allowed-tools` key: the note moves with it, and the
+    /// cross-file rules are not run again (their memoised result is the same value).
+    #[test]
+    fn a_description_edit_moves_the_allowed_tools_note_without_the_cross_file_rules() {
+        let (mut analysis, _) = analysis(&skill("short"));
+        // The first edit of a buffer lowers its durability, which salsa does not backdate over.
+        edit(&mut analysis, &skill("short"));
+        let before = cross_file_diagnostics(&analysis.db, analysis.project);
+        let note = |analysis: &Analysis| {
+            let all = analysis.workspace_diagnostics();
+            let list = &all[Path::new(SKILL)];
+            let sk025: Vec<_> = list.iter().filter(|d| d.code == "SK025").collect();
+            assert_eq!(sk025.len(), 1, "{list:?}");
+            sk025[0].range
+        };
+        let at = note(&analysis);
+        assert_eq!(&skill("short")[at.start..at.end], "allowed-tools", "{at:?}");
+
+        let longer = skill("a much longer description");
+        edit(&mut analysis, &longer);
+        let after = cross_file_diagnostics(&analysis.db, analysis.project);
+        assert!(Arc::ptr_eq(&before, &after));
+        let moved = note(&analysis);
+        assert_eq!(
+            moved.start,
+            at.start + "a much longer description".len() - 5
+        );
+        assert_eq!(&longer[moved.start..moved.end], "allowed-tools");
+
+        // A name edit is a fact: the cross-file rules run again.
+        edit(&mut analysis, &longer.replace("name: a", "name: b"));
+        let renamed = cross_file_diagnostics(&analysis.db, analysis.project);
+        assert!(!Arc::ptr_eq(&after, &renamed));
     }
 }
