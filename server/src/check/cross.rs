@@ -32,15 +32,21 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// The references between files: subagents' `tools:`, `skills:` and `workspace.path`, and
 /// duplicate names and ids (everything but the per-file tool mentions).
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
-    check_references_in(workspace, catalog, &loading::Contexts::new(workspace))
+    check_references_in(
+        workspace,
+        catalog,
+        &loading::Contexts::new(workspace),
+        &|| {},
+    )
 }
 
 /// [`check_references`] over contexts already resolved (the driver resolves them once for
-/// every rule that needs them).
+/// every rule that needs them); `checkpoint` as in `check::workspace_diagnostics`.
 pub fn check_references_in(
     workspace: &Workspace,
     catalog: &ToolCatalog,
     contexts: &loading::Contexts,
+    checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = workspace
         .subagents
@@ -75,6 +81,7 @@ pub fn check_references_in(
         ("names the same model", "name the same model"),
     ));
     out.extend(builtins_named_once(workspace, catalog));
+    checkpoint();
     out.extend(loading::check_with(workspace, contexts));
     out
 }

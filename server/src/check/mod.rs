@@ -79,7 +79,14 @@ pub fn source_diagnostics(
 /// skills and subagents are their facts (`engine`), so it must read a source only through its
 /// parsed document, never through its text, its frontmatter values or any position after its
 /// `name`.
-pub fn workspace_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
+///
+/// `checkpoint` is called between the rule families: the engine passes salsa's cancellation
+/// check there, so that an edit arriving meanwhile stops a run whose answer is already stale.
+pub fn workspace_diagnostics(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    checkpoint: &dyn Fn(),
+) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = workspace.config_diagnostics.iter().cloned().collect();
     for tools in &workspace.tools {
         diagnostics.extend(tools.diagnostics.iter().cloned());
@@ -95,12 +102,18 @@ pub fn workspace_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> Ve
         })
         .collect();
     diagnostics.extend(per_file);
+    checkpoint();
     diagnostics.extend(files::check_workspace_level(workspace));
     diagnostics.extend(budget::check(workspace));
+    checkpoint();
     // The session contexts resolved once for the loading, reference and tools rules.
     let contexts = loading::Contexts::new(workspace);
+    checkpoint();
     diagnostics.extend(tools::check_in(workspace, Some(&contexts)));
-    diagnostics.extend(cross::check_references_in(workspace, catalog, &contexts));
+    checkpoint();
+    diagnostics.extend(cross::check_references_in(
+        workspace, catalog, &contexts, checkpoint,
+    ));
     diagnostics
 }
 
@@ -125,7 +138,7 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
             found
         })
         .collect();
-    diagnostics.extend(workspace_diagnostics(workspace, &catalog));
+    diagnostics.extend(workspace_diagnostics(workspace, &catalog, &|| {}));
     diagnostics.extend(skills::check(workspace));
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();

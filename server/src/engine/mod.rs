@@ -264,7 +264,8 @@ pub fn cross_file_diagnostics(
     let workspace = facts_workspace(db, project);
     let catalog = catalog(db, project);
     let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
-    for d in check::workspace_diagnostics(&workspace, &catalog) {
+    let checkpoint = || db.unwind_if_revision_cancelled();
+    for d in check::workspace_diagnostics(&workspace, &catalog, &checkpoint) {
         by_file.entry(d.path.clone()).or_default().push(d);
     }
     for list in by_file.values_mut() {
@@ -339,6 +340,7 @@ fn sort(list: &mut Vec<Diagnostic>) {
 /// tool catalog, the profile, and in the strict profile the layout). While it stays equal, only
 /// the sources whose own input was set can have new diagnostics, so a caller need not ask about
 /// the others.
+#[derive(Clone)]
 pub struct SharedReads {
     catalog: Arc<ToolCatalog>,
     options: CheckOptions,
@@ -361,8 +363,80 @@ impl PartialEq for SharedReads {
 pub struct Analysis {
     db: Database,
     project: ProjectInput,
-    /// The source input of every skill and subagent spec.
-    sources: BTreeMap<PathBuf, SourceFile>,
+    /// The source input of every skill and subagent spec (shared with handles; copied when an
+    /// input is added or removed while a handle holds it).
+    sources: Arc<BTreeMap<PathBuf, SourceFile>>,
+    inputs: Inputs,
+}
+
+/// Which state of which analysis's inputs a result was computed from: a result computed off the
+/// lock is applied only while this is unchanged.
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// Tells this analysis from any other (an analysis is replaced when its project is reloaded).
+    analysis: Arc<()>,
+    /// Input changes so far.
+    changes: u64,
+}
+
+impl PartialEq for Inputs {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.analysis, &other.analysis) && self.changes == other.changes
+    }
+}
+
+/// The analysis at one state of its inputs, to compute from without the owner's lock (rust-
+/// analyzer's snapshots). Setting an input of the analysis cancels the queries running on a
+/// handle (they unwind with `salsa::Cancelled`; see [`Handle::compute`]) and waits until every
+/// handle is dropped, so a handle must never be held while waiting for the owner's lock.
+pub struct Handle {
+    db: Database,
+    project: ProjectInput,
+    sources: Arc<BTreeMap<PathBuf, SourceFile>>,
+    pub inputs: Inputs,
+}
+
+impl Handle {
+    /// Runs `f` on this handle and drops it; `None` when an input was set meanwhile (the work
+    /// was stale, and is left for the next refresh).
+    pub fn compute<T>(self, f: impl FnOnce(&Handle) -> T) -> Option<T> {
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(move || f(&self))).ok()
+    }
+
+    pub fn workspace_diagnostics(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+        workspace_diagnostics(&self.db, self.project)
+    }
+
+    pub fn source_diagnostics(&self, file: SourceFile) -> Arc<Vec<Diagnostic>> {
+        source_diagnostics(&self.db, file)
+    }
+
+    /// See [`SharedReads`].
+    pub fn shared_reads(&self) -> SharedReads {
+        shared_reads(&self.db, self.project)
+    }
+
+    /// The source input at `path`, if it is a skill or subagent spec.
+    pub fn source(&self, path: &Path) -> Option<SourceFile> {
+        self.sources.get(path).copied()
+    }
+
+    pub fn source_count(&self) -> usize {
+        self.sources.len()
+    }
+
+    pub fn sources(&self) -> impl Iterator<Item = (&PathBuf, SourceFile)> {
+        self.sources.iter().map(|(path, input)| (path, *input))
+    }
+}
+
+fn shared_reads(db: &Database, project: ProjectInput) -> SharedReads {
+    let options = project.options(db);
+    SharedReads {
+        catalog: catalog(db, project),
+        options,
+        layout: (options.profile == Profile::Strict).then(|| project.layout(db).clone()),
+    }
 }
 
 /// How an input was written: from disk, or from an editor buffer (changes often).
@@ -404,7 +478,11 @@ impl Analysis {
         let mut analysis = Analysis {
             db,
             project,
-            sources: BTreeMap::new(),
+            sources: Arc::new(BTreeMap::new()),
+            inputs: Inputs {
+                analysis: Arc::new(()),
+                changes: 0,
+            },
         };
         analysis.set_files(files);
         analysis
@@ -413,6 +491,7 @@ impl Analysis {
     /// Replaces every file (after a discovery): the layout, and a source input per skill and
     /// subagent spec, reusing the inputs of unchanged ones.
     pub fn set_files(&mut self, files: &FileSet) {
+        self.inputs.changes += 1;
         let config = self.project.config(&self.db).clone();
         let additional = &config.agent.additional_context_files;
         let mut layout = files.clone();
@@ -450,7 +529,7 @@ impl Analysis {
                 sources.insert(path.clone(), input);
             }
         }
-        self.sources = sources;
+        self.sources = Arc::new(sources);
         self.set_layout(layout);
     }
 
@@ -479,6 +558,7 @@ impl Analysis {
             return false;
         }
         if input.entry(&self.db) != entry {
+            self.inputs.changes += 1;
             input
                 .set_entry(&mut self.db)
                 .with_durability(origin.durability())
@@ -490,6 +570,7 @@ impl Analysis {
     /// The profile the diagnostics are computed for.
     pub fn set_options(&mut self, options: CheckOptions) {
         if self.project.options(&self.db) != options {
+            self.inputs.changes += 1;
             self.project
                 .set_options(&mut self.db)
                 .with_durability(Durability::HIGH)
@@ -497,32 +578,24 @@ impl Analysis {
         }
     }
 
-    /// See [`SharedReads`].
-    pub fn shared_reads(&self) -> SharedReads {
-        let options = self.project.options(&self.db);
-        SharedReads {
-            catalog: catalog(&self.db, self.project),
-            options,
-            layout: (options.profile == Profile::Strict)
-                .then(|| self.project.layout(&self.db).clone()),
+    /// A handle on the inputs as they are now (see [`Handle`]).
+    pub fn handle(&self) -> Handle {
+        Handle {
+            db: self.db.clone(),
+            project: self.project,
+            sources: self.sources.clone(),
+            inputs: self.inputs.clone(),
         }
+    }
+
+    /// The state of the inputs now.
+    pub fn inputs(&self) -> &Inputs {
+        &self.inputs
     }
 
     /// The source input at `path`, if it is a skill or subagent spec.
     pub fn source(&self, path: &Path) -> Option<SourceFile> {
         self.sources.get(path).copied()
-    }
-
-    pub fn source_count(&self) -> usize {
-        self.sources.len()
-    }
-
-    pub fn sources(&self) -> impl Iterator<Item = (&PathBuf, SourceFile)> {
-        self.sources.iter().map(|(path, input)| (path, *input))
-    }
-
-    pub fn source_diagnostics(&self, file: SourceFile) -> Arc<Vec<Diagnostic>> {
-        source_diagnostics(&self.db, file)
     }
 
     pub fn workspace_diagnostics(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {

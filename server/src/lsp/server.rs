@@ -450,20 +450,14 @@ type Publication = (
 );
 
 fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication> {
-    let mut state = lock(&shared.state);
-    let mut published = lock(&shared.published);
-    let env = state.env.clone();
-    let open = std::mem::take(&mut state.open);
     let mut out = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();
-    let count = state.projects.len();
+    let count = lock(&shared.state).projects.len();
     for index in 0..count {
-        let result = catch_unwind(AssertUnwindSafe(|| {
-            state.projects[index].refresh(&env, &open)
-        }));
-        let Ok(diagnostics) = result else {
+        let Some((mut state, diagnostics)) = refresh_unlocked(shared, index) else {
             continue;
         };
+        let mut published = lock(&shared.published);
         let files = state.projects[index].files().clone();
         let owned = |path: &Path, state: &State| state.project_of(path) == Some(index);
         let mut candidates = state.projects[index].take_changed();
@@ -505,6 +499,8 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
         }
     }
     // Files of projects that are gone (folder removed, detached project closed).
+    let state = lock(&shared.state);
+    let mut published = lock(&shared.published);
     let orphans: Vec<PathBuf> = published
         .keys()
         .filter(|p| !seen.contains(*p) && state.project_of(p).is_none())
@@ -516,8 +512,40 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
             out.push((path, uri, Vec::new(), None));
         }
     }
-    state.open = open;
     out
+}
+
+/// Refreshes project `index` with the state lock released while the rules run (requests and
+/// edits go on meanwhile; an edit cancels the run, and it is taken again from the new inputs).
+/// Returns the locked state with the project's diagnostics merged, or `None` when the project
+/// is gone or its analysis panicked.
+fn refresh_unlocked(
+    shared: &Shared,
+    index: usize,
+) -> Option<(MutexGuard<'_, State>, Arc<DiagnosticsByFile>)> {
+    loop {
+        let job = {
+            let mut state = lock(&shared.state);
+            let env = state.env.clone();
+            let open = std::mem::take(&mut state.open);
+            let job = state.projects.get_mut(index).map(|project| {
+                catch_unwind(AssertUnwindSafe(|| project.begin_refresh(&env, &open)))
+            });
+            state.open = open;
+            job?.ok()?
+        };
+        // No lock is held here: an edit that waits for this run to stop must not wait for us.
+        let result = match catch_unwind(AssertUnwindSafe(|| job.run())) {
+            Ok(Some(result)) => result,
+            Ok(None) => continue,
+            Err(_) => return None,
+        };
+        let mut state = lock(&shared.state);
+        let merged = state.projects.get_mut(index)?.finish_refresh(result);
+        if let Some(diagnostics) = merged {
+            return Some((state, diagnostics));
+        }
+    }
 }
 
 fn folder_paths(params: &InitializeParams) -> Vec<PathBuf> {

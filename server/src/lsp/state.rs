@@ -5,7 +5,9 @@
 //! All mutation happens here, under the one lock the backend holds; readers get `Arc`s of
 //! snapshots. An edit sets an input of the database; a refresh asks the database for every
 //! file's diagnostics, which re-runs only the queries that read a changed fact, and reports the
-//! files whose diagnostics or version changed. Synchronous: no tokio, no LSP types (paths and
+//! files whose diagnostics or version changed. A refresh can run without the lock
+//! (`RefreshJob`, on a handle of the database): an edit made meanwhile cancels it, and a result
+//! computed from older inputs is never merged. Synchronous: no tokio, no LSP types (paths and
 //! byte offsets only), so it can be tested and benchmarked without a client.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -16,7 +18,7 @@ use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::check::CheckOptions;
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
-use crate::engine::{Analysis, Origin, SourceFile};
+use crate::engine::{Analysis, Handle, Inputs, Origin, SharedReads};
 use crate::workspace::discover::discover;
 use crate::workspace::{layout, Workspace};
 
@@ -52,6 +54,10 @@ pub struct Project {
     structure_changed: bool,
     /// Files whose content or version changed since the last refresh.
     edited: BTreeSet<PathBuf>,
+    /// Counts the calls that change files or settings: a refresh computed off the project is
+    /// merged only if none came in between (a change that sets no database input yet, such as a
+    /// new file, is one too).
+    changes: u64,
     /// Files whose diagnostics or version changed since the publisher last asked
     /// (`take_changed`); any refresh may add to it, only the publisher empties it.
     unpublished: BTreeSet<PathBuf>,
@@ -70,7 +76,76 @@ pub struct Project {
 struct Merged {
     sources: HashMap<PathBuf, Arc<Vec<Diagnostic>>>,
     workspace: Option<Arc<DiagnosticsByFile>>,
-    shared: Option<crate::engine::SharedReads>,
+    shared: Option<SharedReads>,
+}
+
+/// A refresh taken from a project ([`Project::begin_refresh`]) and run without it, so that
+/// neither requests nor edits wait for the cross-file rules: an edit that sets an input meanwhile
+/// cancels the run, which then returns `None`; a finished run is merged by
+/// [`Project::finish_refresh`] only if nothing changed since it was taken.
+pub struct RefreshJob {
+    changes: u64,
+    handle: Handle,
+    edited: BTreeSet<PathBuf>,
+    known_shared: Option<SharedReads>,
+    known_sources: usize,
+}
+
+/// What a [`RefreshJob`] computed, with no handle on the database left.
+pub struct RefreshResult {
+    changes: u64,
+    inputs: Inputs,
+    edited: BTreeSet<PathBuf>,
+    workspace: Arc<DiagnosticsByFile>,
+    shared: SharedReads,
+    everything: bool,
+    asked: Vec<(PathBuf, Arc<Vec<Diagnostic>>)>,
+}
+
+impl RefreshJob {
+    pub fn run(self) -> Option<RefreshResult> {
+        let RefreshJob {
+            changes,
+            handle,
+            edited,
+            known_shared,
+            known_sources,
+        } = self;
+        let inputs = handle.inputs.clone();
+        handle.compute(move |analysis| {
+            let workspace = analysis.workspace_diagnostics();
+            // A source's diagnostics read the source and the shared reads only: while those
+            // are equal, only the edited sources are asked again. Otherwise every source is,
+            // and a memoised result that did not change is the same `Arc` (one pointer
+            // comparison when merged).
+            let shared = analysis.shared_reads();
+            let everything =
+                known_shared.as_ref() != Some(&shared) || known_sources != analysis.source_count();
+            let asked: Vec<(PathBuf, Arc<Vec<Diagnostic>>)> = if everything {
+                analysis
+                    .sources()
+                    .map(|(path, file)| (path.clone(), analysis.source_diagnostics(file)))
+                    .collect()
+            } else {
+                edited
+                    .iter()
+                    .filter_map(|path| {
+                        let file = analysis.source(path)?;
+                        Some((path.clone(), analysis.source_diagnostics(file)))
+                    })
+                    .collect()
+            };
+            RefreshResult {
+                changes,
+                inputs,
+                edited,
+                workspace,
+                shared,
+                everything,
+                asked,
+            }
+        })
+    }
 }
 
 impl Project {
@@ -90,6 +165,7 @@ impl Project {
             options: CheckOptions::default(),
             structure_changed: true,
             edited: BTreeSet::new(),
+            changes: 0,
             unpublished: BTreeSet::new(),
             generation: 0,
             snapshot: None,
@@ -161,6 +237,7 @@ impl Project {
         let found = find_project(&self.root);
         self.config = Arc::new(found.config);
         self.config_diagnostics = found.diagnostics;
+        self.changes += 1;
         self.analysis = None;
         self.snapshot = None;
     }
@@ -175,6 +252,7 @@ impl Project {
         origin: Origin,
     ) {
         self.snapshot = None;
+        self.changes += 1;
         self.edited.insert(path.to_path_buf());
         let files = Arc::make_mut(&mut self.files);
         match content {
@@ -277,6 +355,7 @@ impl Project {
     /// The profile the diagnostics are computed for; the files whose diagnostics it changes are
     /// reported by the next refresh like any other change.
     pub fn set_options(&mut self, options: CheckOptions) {
+        self.changes += 1;
         self.options = options;
         if let Some(analysis) = &mut self.analysis {
             analysis.set_options(options);
@@ -286,6 +365,7 @@ impl Project {
     /// Marks the project for a re-read of its structure (e.g. after a change in a file it does
     /// not hold).
     pub fn mark_dirty(&mut self) {
+        self.changes += 1;
         self.structure_changed = true;
     }
 
@@ -305,33 +385,65 @@ impl Project {
         self.diagnostics.clone()
     }
 
-    /// The diagnostics of every file, brought up to date.
+    /// The diagnostics of every file, brought up to date (the three steps below in one, for a
+    /// caller that holds the project throughout).
     pub fn refresh(
         &mut self,
         env: &Arc<Env>,
         open: &HashMap<PathBuf, OpenDoc>,
     ) -> Arc<DiagnosticsByFile> {
+        let job = self.begin_refresh(env, open);
+        let result = job
+            .run()
+            .expect("nothing sets an input while the project is borrowed");
+        self.finish_refresh(result)
+            .expect("the inputs are those the job was taken from")
+    }
+
+    /// The work of a refresh, to run without holding the project (see [`RefreshJob`]).
+    pub fn begin_refresh(
+        &mut self,
+        env: &Arc<Env>,
+        open: &HashMap<PathBuf, OpenDoc>,
+    ) -> RefreshJob {
         self.sync(env, open);
-        let analysis = self.analysis.as_mut().expect("loaded by sync");
-        let edited: BTreeSet<PathBuf> = std::mem::take(&mut self.edited);
+        let analysis = self.analysis.as_ref().expect("loaded by sync");
+        RefreshJob {
+            changes: self.changes,
+            handle: analysis.handle(),
+            edited: self.edited.clone(),
+            known_shared: self.merged_from.shared.clone(),
+            known_sources: self.merged_from.sources.len(),
+        }
+    }
+
+    /// Merges a job's results, when the inputs are still those it was computed from (else
+    /// `None`: an edit came in between and the next refresh computes from it).
+    pub fn finish_refresh(&mut self, result: RefreshResult) -> Option<Arc<DiagnosticsByFile>> {
+        let analysis = self.analysis.as_ref()?;
+        if *analysis.inputs() != result.inputs || self.changes != result.changes {
+            return None;
+        }
+        let RefreshResult {
+            edited,
+            workspace: fresh_workspace,
+            shared,
+            everything,
+            asked,
+            ..
+        } = result;
+        self.edited.clear();
         let mut changed = edited.clone();
-        let fresh_workspace = analysis.workspace_diagnostics();
         let old_workspace = self.merged_from.workspace.replace(fresh_workspace.clone());
         match old_workspace {
             Some(old) if Arc::ptr_eq(&old, &fresh_workspace) => {}
             Some(old) => changed.extend(changed_keys(&old, &fresh_workspace)),
             None => changed.extend(fresh_workspace.keys().cloned()),
         }
-        // A source's diagnostics read the source and the shared reads only: while those are
-        // equal, only the edited sources are asked again. Otherwise every source is, and a
-        // memoised result that did not change is the same `Arc` (one pointer comparison).
-        let shared = analysis.shared_reads();
-        let everything = self.merged_from.shared.as_ref() != Some(&shared)
-            || self.merged_from.sources.len() != analysis.source_count();
         self.merged_from.shared = Some(shared);
         let known = &mut self.merged_from.sources;
         // Sources that are gone (deleted, or a file of another kind now): only an edited path
-        // can be one, unless everything is asked again.
+        // can be one, unless everything was asked again.
         let gone: Vec<PathBuf> = if everything {
             known
                 .keys()
@@ -349,25 +461,16 @@ impl Project {
             known.remove(&path);
             changed.insert(path);
         }
-        let asked: Vec<(&PathBuf, SourceFile)> = if everything {
-            analysis.sources().collect()
-        } else {
-            edited
-                .iter()
-                .filter_map(|p| Some((p, analysis.source(p)?)))
-                .collect()
-        };
-        for (path, file) in asked {
-            let fresh = analysis.source_diagnostics(file);
-            match known.get_mut(path) {
+        for (path, fresh) in asked {
+            match known.get_mut(&path) {
                 Some(old) if Arc::ptr_eq(old, &fresh) => {}
                 Some(old) => {
                     *old = fresh;
-                    changed.insert(path.clone());
+                    changed.insert(path);
                 }
                 None => {
                     known.insert(path.clone(), fresh);
-                    changed.insert(path.clone());
+                    changed.insert(path);
                 }
             }
         }
@@ -391,7 +494,7 @@ impl Project {
             self.generation += 1;
             self.unpublished.extend(changed);
         }
-        self.diagnostics.clone()
+        Some(self.diagnostics.clone())
     }
 
     /// The files whose diagnostics or version changed since the last call (the ones to publish

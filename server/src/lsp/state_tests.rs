@@ -355,7 +355,17 @@ fn run(edits: &[Edit], options: CheckOptions) {
         .enumerate()
     {
         if let Some(edit) = edit {
+            // A refresh taken before the edit runs on another thread while the edit is made, as
+            // the server's publisher does: the edit cancels it (or waits for it to end), and a
+            // result computed from the old inputs is refused. One merged by mistake would leave
+            // the edited files out of the next refresh, and the comparisons below would fail.
+            let open = state.open.clone();
+            let job = state.projects[0].begin_refresh(&env, &open);
+            let runner = std::thread::spawn(move || job.run());
             apply(&fx, &mut state, &mut version, edit);
+            if let Some(result) = runner.join().unwrap() {
+                state.projects[0].finish_refresh(result);
+            }
         }
         let open = state.open.clone();
         let project = &mut state.projects[0];
