@@ -602,6 +602,22 @@ impl Analysis {
         workspace_diagnostics(&self.db, self.project)
     }
 
+    /// `previous`, a snapshot of this analysis, brought to `files` by asking again only for the
+    /// sources at `changed`: what [`Analysis::snapshot`] builds, when every change since
+    /// `previous` was one source's text (`set_source_entry`).
+    pub fn snapshot_patched(
+        &self,
+        previous: Workspace,
+        files: Arc<FileSet>,
+        changed: &std::collections::BTreeSet<PathBuf>,
+    ) -> Workspace {
+        let replaced = changed.iter().map(|path| {
+            let doc = self.source(path).and_then(|file| parsed(&self.db, file));
+            (path.clone(), doc)
+        });
+        previous.with_sources(files, replaced)
+    }
+
     /// The full snapshot over `files` (which must be the file set this analysis was given): the
     /// parsed documents of the database, nothing parsed again.
     pub fn snapshot(&self, files: Arc<FileSet>) -> Workspace {

@@ -66,6 +66,9 @@ pub struct Project {
     pub generation: u64,
     /// The full snapshot for requests, built on first use after a change.
     snapshot: Option<Arc<Workspace>>,
+    /// The last snapshot while only sources' texts changed since (those listed), so that the
+    /// next one asks for those only. It holds no file set: `put` would copy the set otherwise.
+    outdated: Option<(Workspace, BTreeSet<PathBuf>)>,
     /// The merged diagnostics of the last refresh, and the query results they were merged from
     /// (compared by identity: a memoised result that did not change is the same `Arc`).
     diagnostics: Arc<DiagnosticsByFile>,
@@ -169,6 +172,7 @@ impl Project {
             unpublished: BTreeSet::new(),
             generation: 0,
             snapshot: None,
+            outdated: None,
             diagnostics: Arc::new(BTreeMap::new()),
             merged_from: Merged::default(),
         }
@@ -229,6 +233,7 @@ impl Project {
         self.diagnostics = Arc::new(BTreeMap::new());
         self.merged_from = Merged::default();
         self.snapshot = None;
+        self.outdated = None;
     }
 
     /// Reloads the configuration and every file from disk (after `agentws.toml` changed, or a
@@ -240,6 +245,7 @@ impl Project {
         self.changes += 1;
         self.analysis = None;
         self.snapshot = None;
+        self.outdated = None;
     }
 
     /// Puts `content` at `path` in the file set and tells the database; a request still holding
@@ -251,7 +257,12 @@ impl Project {
         version: Option<i32>,
         origin: Origin,
     ) {
-        self.snapshot = None;
+        if let Some(snapshot) = self.snapshot.take() {
+            let mut workspace =
+                Arc::try_unwrap(snapshot).unwrap_or_else(|shared| (*shared).clone());
+            workspace.files = Arc::new(FileSet::new());
+            self.outdated = Some((workspace, BTreeSet::new()));
+        }
         self.changes += 1;
         self.edited.insert(path.to_path_buf());
         let files = Arc::make_mut(&mut self.files);
@@ -265,6 +276,12 @@ impl Project {
             (Some(analysis), Some(entry)) => analysis.set_source_entry(path, entry, origin),
             _ => false,
         };
+        match &mut self.outdated {
+            Some((_, changed)) if taken => {
+                changed.insert(path.to_path_buf());
+            }
+            _ => self.outdated = None,
+        }
         if !taken {
             self.structure_changed = true;
         }
@@ -367,6 +384,7 @@ impl Project {
     pub fn mark_dirty(&mut self) {
         self.changes += 1;
         self.structure_changed = true;
+        self.outdated = None;
     }
 
     /// Brings the database's inputs up to date with the files, without computing any
@@ -515,7 +533,12 @@ impl Project {
             return snapshot.clone();
         }
         let analysis = self.analysis.as_ref().expect("loaded");
-        let snapshot = Arc::new(analysis.snapshot(self.files.clone()));
+        let snapshot = Arc::new(match self.outdated.take() {
+            Some((previous, changed)) => {
+                analysis.snapshot_patched(previous, self.files.clone(), &changed)
+            }
+            None => analysis.snapshot(self.files.clone()),
+        });
         self.snapshot = Some(snapshot.clone());
         snapshot
     }

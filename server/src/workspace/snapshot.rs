@@ -211,6 +211,37 @@ impl Workspace {
         }
     }
 
+    /// This snapshot over `files`, with the skill and subagent documents at the given paths
+    /// replaced (`None`: the path holds none now). Only for a change that leaves every other
+    /// file's kind and content as it was: no file appeared or went, no tools.json changed.
+    pub fn with_sources(
+        mut self,
+        files: Arc<FileSet>,
+        replaced: impl IntoIterator<Item = (PathBuf, Option<Parsed>)>,
+    ) -> Workspace {
+        fn put<T>(docs: &mut Vec<Arc<T>>, path: &Path, doc: Option<Arc<T>>, key: fn(&T) -> &Path) {
+            match (docs.binary_search_by(|d| key(d).cmp(path)), doc) {
+                (Ok(i), Some(doc)) => docs[i] = doc,
+                (Ok(i), None) => {
+                    docs.remove(i);
+                }
+                (Err(i), Some(doc)) => docs.insert(i, doc),
+                (Err(_), None) => {}
+            }
+        }
+        for (path, doc) in replaced {
+            let (skill, subagent) = match doc {
+                Some(Parsed::Skill(d)) => (Some(d), None),
+                Some(Parsed::Subagent(d)) => (None, Some(d)),
+                _ => (None, None),
+            };
+            put(&mut self.skills, &path, skill, |d| &d.path);
+            put(&mut self.subagents, &path, subagent, |d| &d.path);
+        }
+        self.files = files;
+        self
+    }
+
     /// A snapshot of in-memory files (absolute paths → text), with no environment variables: for
     /// tests and for callers that already hold the texts.
     pub fn from_texts<P: Into<PathBuf>, T: AsRef<str>>(
