@@ -258,29 +258,42 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Comple
         .rsplit([' ', '\t', ',', '[', ':', '"', '\''])
         .next()
         .unwrap_or("");
-    Some(bounded(completion_items(view, path, position)?, typed))
+    let (items, cut) = completion_items(view, path, position, typed)?;
+    let (items, narrowed) = bounded(items, typed, |item| &item.label);
+    Some(if cut || narrowed {
+        CompletionResponse::List(CompletionList {
+            is_incomplete: true,
+            items,
+        })
+    } else {
+        CompletionResponse::Array(items)
+    })
 }
 
 /// `items`, or when there are more than [`MAX_COMPLETION_ITEMS`], those whose label holds
-/// `typed` (case-insensitively; the ones it starts first), cut to that many and incomplete.
-fn bounded(items: Vec<CompletionItem>, typed: &str) -> CompletionResponse {
+/// `typed` (case-insensitively; the ones it starts first), cut to that many; true when narrowed.
+fn bounded<T>(items: Vec<T>, typed: &str, label: impl Fn(&T) -> &str) -> (Vec<T>, bool) {
     if items.len() <= MAX_COMPLETION_ITEMS {
-        return CompletionResponse::Array(items);
+        return (items, false);
     }
     let typed = typed.to_lowercase();
     let (mut starting, containing): (Vec<_>, Vec<_>) = items
         .into_iter()
-        .filter(|item| item.label.to_lowercase().contains(&typed))
-        .partition(|item| item.label.to_lowercase().starts_with(&typed));
+        .filter(|item| label(item).to_lowercase().contains(&typed))
+        .partition(|item| label(item).to_lowercase().starts_with(&typed));
     starting.extend(containing);
     starting.truncate(MAX_COMPLETION_ITEMS);
-    CompletionResponse::List(CompletionList {
-        is_incomplete: true,
-        items: starting,
-    })
+    (starting, true)
 }
 
-fn completion_items(view: &View, path: &Path, position: Position) -> Option<Vec<CompletionItem>> {
+/// The completion items at `position`, and whether the list was already narrowed to `typed`
+/// (the skill names, which are narrowed before their items are built).
+fn completion_items(
+    view: &View,
+    path: &Path,
+    position: Position,
+    typed: &str,
+) -> Option<(Vec<CompletionItem>, bool)> {
     let kind = kind_of(view, path)?;
     let text = text_of(view, path);
     let positions = TextPositions::new(text, view.encoding);
@@ -321,7 +334,7 @@ fn completion_items(view: &View, path: &Path, position: Position) -> Option<Vec<
                 _ => keys::SUBAGENT,
             };
             if !before.contains(':') && !before.trim_start().starts_with('-') {
-                return Some(
+                return Some((
                     table
                         .iter()
                         .filter(|k| k.alias_of.is_none())
@@ -331,7 +344,8 @@ fn completion_items(view: &View, path: &Path, position: Position) -> Option<Vec<
                             ..item(k.name, k.hover, CompletionItemKind::PROPERTY)
                         })
                         .collect(),
-                );
+                    false,
+                ));
             }
             let key = before
                 .split(':')
@@ -340,17 +354,22 @@ fn completion_items(view: &View, path: &Path, position: Position) -> Option<Vec<
                 .filter(|k| before.contains(':') && !k.starts_with('-'))
                 .map(str::to_string)
                 .or(current_key)?;
+            let mut cut = false;
             let values: Vec<CompletionItem> = match (kind, key.as_str()) {
-                (FileKind::Subagent, "skills") => skill_names(view)
-                    .iter()
-                    .map(|(n, p)| {
-                        item(
-                            n,
-                            &format!("Skill at `{}`", p.display()),
-                            CompletionItemKind::REFERENCE,
-                        )
-                    })
-                    .collect(),
+                (FileKind::Subagent, "skills") => {
+                    let (names, narrowed) = bounded(skill_names(view), typed, |(n, _)| n);
+                    cut = narrowed;
+                    names
+                        .iter()
+                        .map(|(n, p)| {
+                            item(
+                                n,
+                                &format!("Skill at `{}`", p.display()),
+                                CompletionItemKind::REFERENCE,
+                            )
+                        })
+                        .collect()
+                }
                 (FileKind::Subagent, "tools") => tool_names(view)
                     .iter()
                     .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION))
@@ -367,17 +386,18 @@ fn completion_items(view: &View, path: &Path, position: Position) -> Option<Vec<
                         .collect()
                 }
             };
-            Some(values)
+            Some((values, cut))
         }
         FileKind::ToolsJson => {
             let in_server = text[..offset].matches('{').count() >= 3;
             if in_server {
-                Some(
+                Some((
                     tools_schema::SERVER
                         .iter()
                         .map(|k| item(k.name, k.doc, CompletionItemKind::PROPERTY))
                         .collect(),
-                )
+                    false,
+                ))
             } else {
                 let mut items: Vec<CompletionItem> = tools_schema::TOP_LEVEL
                     .iter()
@@ -395,15 +415,16 @@ fn completion_items(view: &View, path: &Path, position: Position) -> Option<Vec<
                         .iter()
                         .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION)),
                 );
-                Some(items)
+                Some((items, false))
             }
         }
-        FileKind::Config => Some(
+        FileKind::Config => Some((
             keys_for(FileKind::Config)
                 .iter()
                 .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
                 .collect(),
-        ),
+            false,
+        )),
         _ => None,
     }
 }
