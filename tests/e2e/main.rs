@@ -8,6 +8,7 @@ mod fix;
 mod hangs;
 mod loading;
 mod lsp;
+mod messages;
 mod normalize;
 mod peer_suites;
 mod preview;
