@@ -34,13 +34,16 @@ const CATALOG_WORKSPACES: &[&str] = &[
     "rules-tools-env",
     "tools-sandbox",
     "fix-tagged",
+    "messages-hints",
+    "messages-unread-tools",
 ];
 
 fn repo_root() -> std::path::PathBuf {
     fixture("../..")
 }
 
-/// `agentws check ARGS` in `dir` as a user runs it: human format, no colour.
+/// `agentws check ARGS` in `dir` as a user runs it: human format, no colour; the checkout's
+/// absolute path (in messages about folders) shown as `<repo>`.
 fn human(dir: &Path, args: &[&str]) -> String {
     let output = Command::cargo_bin("agentws")
         .unwrap()
@@ -51,7 +54,10 @@ fn human(dir: &Path, args: &[&str]) -> String {
         .args(args)
         .output()
         .unwrap();
-    String::from_utf8(output.stdout).unwrap()
+    let root = repo_root().canonicalize().unwrap();
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .replace(root.to_str().unwrap(), "<repo>")
 }
 
 fn demo_output() -> String {
@@ -126,11 +132,13 @@ fn diagnostics(output: &str) -> Vec<(String, Vec<String>)> {
     out
 }
 
-/// The sentences of a text, without their closing punctuation.
+/// The sentences and clauses (split at `.`, `;` and `:`) of a text, lower-cased, without their
+/// punctuation; short ones (a quoted value, "deny wins") are left out.
 fn sentences(text: &str) -> Vec<String> {
-    text.split(". ")
-        .map(|s| s.trim().trim_end_matches('.').to_string())
-        .filter(|s| s.len() > 12)
+    text.split([';', ':'])
+        .flat_map(|s| s.split(". "))
+        .map(|s| s.trim().trim_end_matches('.').to_lowercase())
+        .filter(|s| s.split_whitespace().count() >= 4)
         .collect()
 }
 
@@ -154,4 +162,129 @@ fn no_diagnostic_repeats_a_sentence() {
         }
     }
     assert!(repeats.is_empty(), "sentences said twice: {repeats:#?}");
+}
+
+/// `(code, message, consequence)` of every diagnostic `agentws check --profile strict` reports on
+/// fixture `name`.
+fn reported(name: &str) -> Vec<(String, String, String)> {
+    let output = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture(""))
+        .args(["check", "--profile", "strict", "--format", "json", name])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let text = |key: &str| d[key].as_str().unwrap().to_string();
+            (text("code"), text("message"), text("consequence"))
+        })
+        .collect()
+}
+
+fn messages_of(name: &str, code: &str) -> Vec<String> {
+    reported(name)
+        .into_iter()
+        .filter(|(c, _, _)| c == code)
+        .map(|(_, message, _)| message)
+        .collect()
+}
+
+/// An unknown name close to a known one gets "did you mean": skill names in `skills:`, tools in
+/// `tools:`, subagent and SKILL.md keys, MCP transports, agentws.toml keys.
+#[test]
+fn unknown_names_suggest_the_near_known_one() {
+    let hints = "messages-hints";
+    assert_eq!(
+        messages_of(hints, "XR004"),
+        ["no skill is named `reprot-writer`; did you mean `report-writer`?"]
+    );
+    assert_eq!(
+        messages_of(hints, "XR001"),
+        ["`tools:` names a tool `lookup_travler` (did you mean `lookup_traveller`?) that the agent does not register (a tool registered in Java code is invisible to agentws)"]
+    );
+    assert_eq!(
+        messages_of(hints, "SA016"),
+        ["`modell` is not read by the runtime and is ignored; did you mean `model`?"]
+    );
+    assert_eq!(
+        messages_of(hints, "ST007"),
+        ["`licence` is not a key of the Agent Skills specification; did you mean `license`? (else move it under `metadata`)"]
+    );
+    assert_eq!(
+        messages_of(hints, "CF002"),
+        ["unknown key `shell_tools` in [features] is ignored; did you mean `shell_tool`?"]
+    );
+    let unknown_key = reported(hints)
+        .into_iter()
+        .find(|(code, _, _)| code == "CF002")
+        .unwrap();
+    assert_eq!(
+        unknown_key.2,
+        "Ignored: the setting it was meant to change keeps its default. docs/configuration.md lists every key."
+    );
+    assert_eq!(
+        messages_of("tools-invalid", "TJ012"),
+        ["MCP server `grafana` has unsupported transport 'streamable_http'; did you mean `streamable-http`? (the runtime accepts `stdio`, `sse`, `http`, `streamable-http`, `streamablehttp`)"]
+    );
+}
+
+/// A tools.json the runtime never reads is not the reason a tool is missing, and its own
+/// problems say that they change nothing now.
+#[test]
+fn an_unread_tools_json_is_not_blamed() {
+    let reported = reported("messages-unread-tools");
+    let find = |code: &str| reported.iter().find(|(c, _, _)| c == code).unwrap();
+    assert_eq!(
+        find("XR001").1,
+        "`tools:` names a tool `lookup_traveller` (MCP server `crm` lists it in a tools.json the runtime never reads: `features.tools_config` is off) that the agent does not register (a tool registered in Java code is invisible to agentws)"
+    );
+    assert_eq!(
+        find("TJ027").1,
+        "`features.tools_config` is off: the runtime never reads this tools.json"
+    );
+    assert_eq!(
+        find("TJ006").2,
+        "The runtime never reads this tools.json (`features.tools_config` is off), so this changes nothing now. If it read the file: Ignored: the runtime's JSON reader skips keys it does not know."
+    );
+    // The project folder's copy, shadowed by the workspace's own.
+    let shadowed = crate::check::check_json(&fixture(""), &["rules-all"]).0;
+    let bom = shadowed["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "TJ002")
+        .unwrap();
+    assert_eq!(bom["path"], "rules-all/tools.json");
+    assert_eq!(
+        bom["consequence"],
+        "The runtime never reads this tools.json (the workspace has its own tools.json), so this changes nothing now. If it read the file: The runtime logs \"Failed to parse tools.json\" and ignores the whole file: default toolkit, no MCP servers, no allow/deny."
+    );
+}
+
+/// Refused agentws.toml values name the default used instead.
+#[test]
+fn fallbacks_name_the_default() {
+    assert_eq!(
+        messages_of("config-errors", "CF004"),
+        [
+            "`harness` must be one of \"2026-09\", \"2026-08\", not \"2026-10\"; the default \"2026-09\" is used",
+            "`isolation.scope` must be one of \"user\", \"session\", \"agent\", \"global\", not \"tenant\"; the default \"user\" is used",
+        ]
+    );
+    assert_eq!(
+        messages_of("config-errors", "CF003"),
+        ["`features.plan_mode` must be a boolean (true or false), not a string; the default false is used"]
+    );
+    assert_eq!(
+        messages_of("rules-config", "CF011"),
+        ["`agent.id` is blank; the default (the name) is used"]
+    );
+    assert_eq!(
+        messages_of("parse-broken", "SA013"),
+        ["`steps` is a string, not a number; the runtime ignores it and uses `maxIters` if that is a number, else the default of 10 steps"]
+    );
 }

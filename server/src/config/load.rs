@@ -15,7 +15,7 @@ use toml::Spanned;
 
 use super::schema;
 use super::*;
-use crate::base::suggest::did_you_mean;
+use crate::base::suggest::{did_you_mean, hint};
 use crate::base::{Diagnostic, FileContent, Related, TextRange};
 use crate::rules::config::*;
 use crate::rules::Rule;
@@ -113,6 +113,29 @@ struct Loader<'a> {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// What replaces a value the loader refuses, as the clause that ends its message: the key's
+/// default from the key table, named (a newcomer should not have to look it up).
+fn fallback(name: &str) -> String {
+    if name.ends_with(" entries") {
+        return "; the entry is ignored".into();
+    }
+    let (table, key) = match name.split_once('.') {
+        Some((table, key)) => (Some(table), key),
+        None => (None, name),
+    };
+    let Some(spec) = schema::find(table, key) else {
+        return "; the default is used".into();
+    };
+    match (spec.default, spec.doc.split_once("default: ")) {
+        (Some(default), _) => format!("; the default {default} is used"),
+        (None, Some((_, rest))) => format!(
+            "; the default ({}) is used",
+            rest.split('.').next().unwrap_or(rest)
+        ),
+        (None, None) => "; it stays unset".into(),
+    }
+}
+
 impl Loader<'_> {
     fn push(&mut self, rule: &'static Rule, range: TextRange, message: impl Into<String>) {
         self.diagnostics.push(rule.at(self.file, range, message));
@@ -124,10 +147,7 @@ impl Loader<'_> {
     }
 
     fn unknown(&mut self, key: &Spanned<std::borrow::Cow<str>>, known: &[&str], place: &str) {
-        let hint = match did_you_mean(key.get_ref(), known) {
-            Some(best) => format!("; did you mean `{best}`?"),
-            None => String::new(),
-        };
+        let hint = hint(did_you_mean(key.get_ref(), known));
         self.push(
             &CF002,
             span_of(key),
@@ -143,8 +163,9 @@ impl Loader<'_> {
             &CF003,
             span_of(item),
             format!(
-                "`{name}` must be {expected}, not {}; the default is used",
-                type_name(item.get_ref())
+                "`{name}` must be {expected}, not {}{}",
+                type_name(item.get_ref()),
+                fallback(name)
             ),
         );
     }
@@ -166,7 +187,7 @@ impl Loader<'_> {
             self.push(
                 &CF011,
                 span_of(item),
-                format!("`{name}` is blank; the default is used"),
+                format!("`{name}` is blank{}", fallback(name)),
             );
             return None;
         }
@@ -211,7 +232,10 @@ impl Loader<'_> {
             self.push(
                 &CF004,
                 span_of(item),
-                format!("`{name}` must be one of {choices}, not \"{value}\"; the default is used"),
+                format!(
+                    "`{name}` must be one of {choices}, not \"{value}\"{}",
+                    fallback(name)
+                ),
             );
         }
         parsed
@@ -369,7 +393,10 @@ impl Loader<'_> {
                             _ => self.push(
                                 &CF003,
                                 span_of(item),
-                                "`agent.max_context_tokens` does not fit a Java int; the default is used",
+                                format!(
+                                    "`agent.max_context_tokens` does not fit a Java int (at most 2147483647){}",
+                                    fallback("agent.max_context_tokens")
+                                ),
                             ),
                         }
                     }
@@ -517,7 +544,10 @@ impl Loader<'_> {
                         _ => self.push(
                             &CF004,
                             span_of(item),
-                            format!("`{label}` must be a number of seconds from 1 to 600; the default is used"),
+                            format!(
+                                "`{label}` must be a number of seconds from 1 to 600{}",
+                                fallback(&label)
+                            ),
                         ),
                     },
                     _ => self.wrong_type(&label, item, "an integer"),
@@ -555,8 +585,9 @@ impl Loader<'_> {
                         self.file,
                         span_of(item),
                         format!(
-                            "`features.{name}` must be a boolean (true or false), not {}; the default is used",
-                            type_name(item.get_ref())
+                            "`features.{name}` must be a boolean (true or false), not {}{}",
+                            type_name(item.get_ref()),
+                            fallback(&format!("features.{name}"))
                         ),
                     );
                     self.diagnostics.push(d);

@@ -21,10 +21,11 @@ pub static CF002: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "agentws.toml has a key or table agentws does not know.",
-    consequence: "Ignored: the setting it was meant to change keeps its default.",
+    consequence: "Ignored: the setting it was meant to change keeps its default. docs/configuration.md lists every key.",
     explanation: "Known top-level keys: `workspace`, `project`, `harness`, tables `[agent]`, \
-`[isolation]`, `[filesystem]`, `[features]` (see docs/cli.md for the full list). Keys are \
-case-sensitive; the message suggests the closest known key.",
+`[isolation]`, `[filesystem]`, `[features]`, `[store]`; docs/configuration.md lists every key with \
+its type, default and the builder call it stands for. Keys are case-sensitive; the message \
+suggests the closest known key.",
 };
 
 pub static CF003: Rule = Rule {

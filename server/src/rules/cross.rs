@@ -59,9 +59,9 @@ pub static XR004: Rule = Rule {
     profile: Profile::Harness,
     summary: "A subagent's `skills:` names a skill that no workspace folder defines.",
     consequence:
-        "`SkillFilter.only(...)` matches nothing for that name: the child sees no such skill.",
+        "The subagent's skill list matches nothing for that name: the child sees no such skill.",
     explanation:
-        "Skill filters match the frontmatter `name` exactly (not the folder name). Check the \
+        "The runtime turns `skills:` into `SkillFilter.only(...)`, which matches the frontmatter `name` exactly (not the folder name). Check the \
 spelling against the skill's `name:`.",
 };
 

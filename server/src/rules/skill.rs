@@ -38,7 +38,7 @@ pub static SK003: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"Blank lines or spaces come before the opening `---`."#,
-    consequence: r#"The runtime sees no frontmatter and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"The frontmatter must start at offset 0. The fix removes what comes before the opening `---`."#,
 };
 
@@ -48,7 +48,7 @@ pub static SK004: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter opens with `----` (more than three dashes)."#,
-    consequence: r#"The runtime sees no frontmatter and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"`---` followed by another `-` is not an opening delimiter for the runtime's regex. The fix turns the line into `---`."#,
 };
 
@@ -58,7 +58,7 @@ pub static SK005: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter is opened with `---` but never closed."#,
-    consequence: r#"The runtime sees no frontmatter and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"Add a closing `---` line after the YAML block."#,
 };
 
@@ -130,7 +130,7 @@ pub static SK012: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter is longer than 16 384 code points."#,
-    consequence: r#"SnakeYAML refuses it, the runtime uses empty metadata and skips the skill."#,
+    consequence: r#"The YAML parser refuses it: the runtime uses empty metadata and skips the skill."#,
     explanation: r#"The skill parser sets SnakeYAML's code-point limit to 16 384. Shorten the frontmatter; move long text into the body or references/."#,
 };
 
@@ -160,7 +160,7 @@ pub static SK015: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter is valid YAML but not a map of keys."#,
-    consequence: r#"The runtime uses empty metadata and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"Write the frontmatter as `key: value` lines."#,
 };
 
@@ -242,7 +242,7 @@ pub static SK023: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A plain YAML value is typed by YAML 1.1 rules into something other than the text written."#,
-    consequence: r#"The runtime renders the typed value with Java `String.valueOf` (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,
+    consequence: r#"The runtime renders the typed value as Java prints it (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,
     explanation: r#"SnakeYAML reads `yes/no/on/off` as booleans, `1.0` as a double, `2024-01-01` as a Date and `1:30` as 90. Quote the value to keep it as written."#,
 };
 

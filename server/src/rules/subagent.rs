@@ -9,7 +9,7 @@ pub static SA001: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The subagent file does not start with `---` (BOM, blank line, no frontmatter)."#,
-    consequence: r#"The runtime silently ignores the file."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"`AgentSpecLoader` returns null unless the text starts with `---`. Put the frontmatter at the very start."#,
 };
 
@@ -19,7 +19,7 @@ pub static SA002: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter is never closed with `---`."#,
-    consequence: r#"The runtime logs "front matter not closed" and ignores the file."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Add a closing `---` line."#,
 };
 
@@ -39,7 +39,7 @@ pub static SA004: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"`description` is missing or blank."#,
-    consequence: r#"The runtime logs a WARN and drops the declaration."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Add a `description:` line; it is what the main agent reads in its subagent list."#,
 };
 
@@ -99,7 +99,7 @@ pub static SA010: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"`workspace.mode` is not `isolated` or `shared`."#,
-    consequence: r#"The runtime logs a WARN and uses `isolated`."#,
+    consequence: r#"The subagent works in its own isolated workspace, the default."#,
     explanation: r#"Use `isolated` or `shared`."#,
 };
 
@@ -119,7 +119,7 @@ pub static SA012: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"Top-level `mode` is not `primary`, `subagent` or `all`."#,
-    consequence: r#"The runtime logs a WARN and uses `all`."#,
+    consequence: r#"The declaration loads with mode `all`, the default."#,
     explanation: r#"Use `primary`, `subagent` or `all`."#,
 };
 
@@ -149,7 +149,7 @@ pub static SA015: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"`hidden` or `expose_to_user` is a string rather than a boolean."#,
-    consequence: r#"The runtime parses it with `Boolean.parseBoolean`: anything but `true` (any case) is false."#,
+    consequence: r#"Any text but `true` (in any case) is read as false."#,
     explanation: r#"Write `true` or `false` without quotes."#,
 };
 
@@ -189,7 +189,7 @@ pub static SA019: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"Blank lines or spaces come before the opening `---`."#,
-    consequence: r#"The runtime silently ignores the file."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"The fix removes what comes before `---`."#,
 };
 

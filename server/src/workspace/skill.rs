@@ -261,7 +261,7 @@ fn parse_text(doc: &mut SkillDoc, shared: &Arc<str>, text: &str, out: &mut Vec<D
             &path,
             doc.opening_range,
             format!(
-                "the frontmatter is {code_points} code points long; SnakeYAML stops at {FRONTMATTER_CODE_POINT_LIMIT}, so the runtime sees no metadata and skips the skill"
+                "the frontmatter is {code_points} code points long; the runtime's YAML parser stops at {FRONTMATTER_CODE_POINT_LIMIT}, so the runtime sees no metadata and skips the skill"
             ),
         ));
         return;
