@@ -288,3 +288,76 @@ fn fallbacks_name_the_default() {
         ["`steps` is a string, not a number; the runtime ignores it and uses `maxIters` if that is a number, else the default of 10 steps"]
     );
 }
+
+fn agentws(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// `agentws preview` where there is no project says so, instead of rendering the defaults of
+/// an empty folder (and failing on a missing agent name).
+#[test]
+fn preview_without_a_project_says_so() {
+    let empty = tempfile::tempdir().unwrap();
+    let output = agentws(empty.path(), &["preview"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let shown = std::path::absolute(empty.path()).unwrap();
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!(
+            "error: no agentws project at or above `{}`: no agentws.toml, no `.agentscope/workspace` folder and no workspace files (AGENTS.md, tools.json, skills/, subagents/); run it in a project folder or pass its path\n",
+            shown.display()
+        )
+    );
+}
+
+/// On a `user`-scoped project, a preview without `--user` says which namespace it used.
+#[test]
+fn preview_of_a_user_scoped_project_names_its_namespace() {
+    let demo = repo_root().join("examples/demo");
+    let note = |args: &[&str]| {
+        let mut all = vec!["preview", "--date", "2026-01-05"];
+        all.extend_from_slice(args);
+        let output = agentws(&demo, &all);
+        assert_eq!(output.status.code(), Some(0));
+        String::from_utf8(output.stderr)
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("note[namespace]"))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        note(&[]).as_deref(),
+        Some("note[namespace]: scope `user` and no --user: the runtime uses the session id `travel-desk` (the agent name) as the namespace, so this is the prompt of the per-user folder `travel-desk`; pass --user ID for a given user")
+    );
+    assert_eq!(
+        note(&["--session", "s1"]).as_deref(),
+        Some("note[namespace]: scope `user` and no --user: the runtime uses the session id `s1` as the namespace, so this is the prompt of the per-user folder `s1`; pass --user ID for a given user")
+    );
+    assert_eq!(note(&["--user", "alice"]), None);
+    assert_eq!(note(&["--scope", "session"]), None);
+}
+
+/// Every example `agentws explain --help` gives (`e.g. X`) is one `agentws explain` accepts.
+#[test]
+fn explain_help_examples_work() {
+    let help = String::from_utf8(agentws(&repo_root(), &["explain", "--help"]).stdout).unwrap();
+    let examples: Vec<&str> = help
+        .split("e.g. ")
+        .skip(1)
+        .map(|rest| rest.split([')', ' ', ',']).next().unwrap())
+        .collect();
+    assert_eq!(examples, ["SK001", "skill-no-frontmatter"]);
+    for example in examples {
+        let output = agentws(&repo_root(), &["explain", example]);
+        assert_eq!(output.status.code(), Some(0), "agentws explain {example}");
+        assert!(String::from_utf8(output.stdout)
+            .unwrap()
+            .starts_with("SK001 skill-no-frontmatter\n"));
+    }
+}
