@@ -4,6 +4,7 @@
 mod bad_input;
 mod check;
 mod demo;
+mod docs;
 mod fix;
 mod hangs;
 mod loading;

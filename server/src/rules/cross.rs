@@ -151,7 +151,7 @@ pub static XR012: Rule = Rule {
     summary: "Two skills of the shared `skills/` folder have the same `name`, and nothing later in the merge decides between them.",
     consequence: "The JVM's directory-listing order decides which one the runtime keeps; it can differ between machines and file systems.",
     explanation: "Layer 3 (`FileSystemSkillRepository(<ws>/skills)`) lists its folder with `Files.list`, \
-unsorted (harness-spec §2.2, §11.5), and the later of two same-name skills wins. When no later layer \
+unsorted (`FileSystemSkillRepository.java`; docs/runtime-sources.md), and the later of two same-name skills wins. When no later layer \
 re-reads the name (the default `user` scope: the namespaced repository reads `<ws>/<ns>/skills`), \
 the winner depends on the operating system's directory order. `agentws preview` lists Layer 3 in \
 Java `String` order of `<folder>/SKILL.md` for determinism, shows the last of the tied files, and \

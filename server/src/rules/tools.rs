@@ -34,7 +34,7 @@ pub static TJ002: Rule = Rule {
     consequence: WHOLE_FILE,
     explanation: "The runtime decodes the file to a Java `String` (the BOM stays, as U+FEFF) and hands \
 the string to Jackson, whose character-based parser does not skip a BOM: parsing is believed to fail \
-(harness-spec §11.6; agentws treats it as failing). Save the file as UTF-8 without BOM; the fix removes it.",
+(not observed in a running JVM; agentws treats it as failing, see docs/runtime-sources.md). Save the file as UTF-8 without BOM; the fix removes it.",
 };
 
 pub static TJ003: Rule = Rule {
@@ -311,7 +311,7 @@ pub static TJ026: Rule = Rule {
     profile: Profile::Harness,
     summary: "tools.json is present but the filesystem mode is `sandbox`.",
     consequence: "At build time there is no active sandbox: the read fails, and the runtime silently builds without tools.json.",
-    explanation: "In sandbox mode tools.json is effectively ignored (harness-spec §4.1). Configure \
+    explanation: "In sandbox mode tools.json is effectively ignored (`ToolsConfigLoader.java` gets no file and builds without it). Configure \
 tools in Java (`toolsConfig(...)`) instead.",
 };
 
