@@ -3,7 +3,7 @@
 //! (tests/e2e/snapshots/check-human/; `UPDATE_SNAPSHOTS=1` rewrites them), and properties every
 //! message keeps: no diagnostic says the same sentence twice.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -132,10 +132,10 @@ fn diagnostics(output: &str) -> Vec<(String, Vec<String>)> {
     out
 }
 
-/// The sentences and clauses (split at `.`, `;` and `:`) of a text, lower-cased, without their
+/// The sentences and clauses (split at `.`, `;`, `:` and `,`) of a text, lower-cased, without their
 /// punctuation; short ones (a quoted value, "deny wins") are left out.
 fn sentences(text: &str) -> Vec<String> {
-    text.split([';', ':'])
+    text.split([';', ':', ','])
         .flat_map(|s| s.split(". "))
         .map(|s| s.trim().trim_end_matches('.').to_lowercase())
         .filter(|s| s.split_whitespace().count() >= 4)
@@ -146,7 +146,7 @@ fn sentences(text: &str) -> Vec<String> {
 /// texts (a consequence repeating the message reads as noise).
 #[test]
 fn no_diagnostic_repeats_a_sentence() {
-    let mut repeats = BTreeMap::new();
+    let mut repeats = BTreeSet::new();
     for (name, output) in CATALOG_WORKSPACES
         .iter()
         .map(|name| (*name, workspace_output(name)))
@@ -156,7 +156,7 @@ fn no_diagnostic_repeats_a_sentence() {
             let mut seen = BTreeSet::new();
             for sentence in texts.iter().flat_map(|t| sentences(t)) {
                 if !seen.insert(sentence.clone()) {
-                    repeats.insert(format!("{name} {code}"), sentence);
+                    repeats.insert(format!("{name} {code}: {sentence}"));
                 }
             }
         }

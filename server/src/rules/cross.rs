@@ -34,7 +34,7 @@ pub static XR002: Rule = Rule {
     profile: Profile::Harness,
     summary:
         "A subagent's `tools:` names a tool that tools.json removes (deny, or left out of allow).",
-    consequence: "The tool is gone from the parent's toolkit, so the child cannot inherit it.",
+    consequence: "Naming it in `tools:` has no effect: the child runs without it.",
     explanation:
         "tools.json `allow`/`deny` is applied once at build to the main agent's toolkit; the \
 child only inherits what survived. Allow the tool in tools.json or drop it from `tools:`.",

@@ -272,7 +272,7 @@ pub static SK030: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A skill folder has `skill.md` (or another case of `SKILL.md`) but no `SKILL.md`."#,
-    consequence: r#"Every skill scan looks for `SKILL.md` exactly: the runtime skips the folder."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"`FileSystemSkillRepository` tests for `<dir>/SKILL.md` and the workspace repository globs `SKILL.md`; on a case-sensitive filesystem neither finds `skill.md` or `Skill.md`. Rename the file to `SKILL.md`. A `skill.md` beside a `SKILL.md` is not reported: the folder loads from `SKILL.md`.
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): skills-ref falls back to `skill.md` when there is no `SKILL.md` and validates it as the skill (`skills-ref:test_find_skill_md_accepts_lowercase`, `skills-ref:test_read_properties_with_lowercase_skill_md`); agentws reports it, because the AgentScope runtime skips the folder. skills-ref also rejects a skill folder with no SKILL.md at all (`skills-ref:test_missing_skill_md`, `skills-ref:test_parser.py::test_missing_skill_md`, `skills-ref:test_find_skill_md_returns_none_when_missing`). agentws says nothing about such a folder: the runtime has nothing to load and loses nothing, and a folder under `skills/` may hold shared files rather than a skill."#,

@@ -262,7 +262,7 @@ pub static SA026: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A file under `subagents/` ends in `.MD`, `.Md` or `.mD` instead of `.md`."#,
-    consequence: r#"Both subagent scans match `.md` case-sensitively: the runtime ignores the file."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"The local folder scan keeps names ending in `.md` and the filesystem scan globs `*.md`; neither matches another case. Rename the file (`researcher.MD` → `researcher.md`)."#,
 };
 
