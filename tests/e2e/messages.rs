@@ -206,6 +206,11 @@ fn unknown_names_suggest_the_near_known_one() {
         messages_of(hints, "XR001"),
         ["`tools:` names a tool `lookup_travler` (did you mean `lookup_traveller`?) that the agent does not register (a tool registered in Java code is invisible to agentws)"]
     );
+    // SKILL.md keeps any key as metadata: a misspelt required key is named where it is missing.
+    assert_eq!(
+        messages_of(hints, "SK009"),
+        ["the frontmatter has no `description`, but has `descripton`: did you mean `description`? The runtime skips the skill"]
+    );
     assert_eq!(
         messages_of(hints, "SA016"),
         ["`modell` is not read by the runtime and is ignored; did you mean `model`?"]

@@ -11,6 +11,7 @@ use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::base::suggest::did_you_mean;
 use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
 use crate::rules::skill as rules;
 use crate::rules::Rule;
@@ -498,11 +499,30 @@ fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
                             }
                         ),
                     ),
-                    None => missing.at(
-                        &path,
-                        doc.opening_range,
-                        format!("the frontmatter has no `{key}`; the runtime skips the skill"),
-                    ),
+                    None => {
+                        // A misspelt key is kept as metadata without a word: name it here.
+                        let unknown: Vec<&str> = doc
+                            .metadata
+                            .iter()
+                            .map(|e| e.key.as_str())
+                            .filter(|k| keys::skill(k).is_none())
+                            .collect();
+                        match did_you_mean(key, &unknown).and_then(|near| doc.entry(near)) {
+                            Some(near) => missing.at(
+                                &path,
+                                near.key_range,
+                                format!(
+                                    "the frontmatter has no `{key}`, but has `{}`: did you mean `{key}`? The runtime skips the skill",
+                                    near.key
+                                ),
+                            ),
+                            None => missing.at(
+                                &path,
+                                doc.opening_range,
+                                format!("the frontmatter has no `{key}`; the runtime skips the skill"),
+                            ),
+                        }
+                    }
                 };
                 out.push(diag);
                 continue;
