@@ -119,6 +119,9 @@ fn fallback(name: &str) -> String {
     if name.ends_with(" entries") {
         return "; the entry is ignored".into();
     }
+    if schema::TABLES.iter().any(|(table, _)| *table == name) {
+        return "; every key of it keeps its default".into();
+    }
     let (table, key) = match name.split_once('.') {
         Some((table, key)) => (Some(table), key),
         None => (None, name),
@@ -730,6 +733,36 @@ task_list = false
         assert_eq!(config.harness, HarnessVersion::V2026_09);
         assert_eq!(config.agent.max_context_tokens, DEFAULT_MAX_CONTEXT_TOKENS);
         assert!(!config.features.plan_mode);
+    }
+
+    /// Every refused value names what is used instead.
+    #[test]
+    fn refused_values_name_the_default() {
+        let text = "agent = \"x\"\n[isolation]\nscope = 3\n[filesystem]\nadditional_roots = [\"a\", 1]\nmode = \"cloud\"\n[store]\nconnect_timeout = 0\n[features]\nmemory_tools = \"no\"\n";
+        let (_, diagnostics) = load_text(text);
+        let mut messages: Vec<&str> = diagnostics
+            .iter()
+            .filter(|d| d.code != "CF007")
+            .map(|d| d.message.as_str())
+            .collect();
+        messages.sort();
+        assert_eq!(
+            messages,
+            vec![
+                "`agent` must be a table, not a string; every key of it keeps its default",
+                "`features.memory_tools` must be a boolean (true or false), not a string; the default true is used",
+                "`filesystem.additional_roots entries` must be strings, not an integer; the entry is ignored",
+                "`filesystem.mode` must be one of \"local\", \"sandbox\", \"remote\", not \"cloud\"; the default \"local\" is used",
+                "`isolation.scope` must be a string, not an integer; the default \"user\" is used",
+                "`store.connect_timeout` must be a number of seconds from 1 to 600; the default 5 is used",
+            ]
+        );
+        let (_, diagnostics) =
+            load_text("[agent]\nname = \"a\"\nmax_context_tokens = 4294967296\n");
+        assert_eq!(
+            diagnostics[0].message,
+            "`agent.max_context_tokens` does not fit a Java int (at most 2147483647); the default 8000 is used"
+        );
     }
 
     #[test]

@@ -113,7 +113,7 @@ pub static CF010: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "`agent.max_context_tokens` is zero or negative.",
-    consequence: "The memory budget is exhausted before MEMORY.md: the runtime then injects it in full (HEAD) instead of truncating.",
+    consequence: "The memory budget is exhausted before MEMORY.md: the runtime then injects it in full instead of truncating it.",
     explanation: "Use a positive token budget (the runtime default is 8000).",
 };
 
