@@ -10,7 +10,7 @@ pub static SK001: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The SKILL.md does not start with `---` followed by a line break, so the runtime finds no frontmatter."#,
-    consequence: r#"The runtime reads no name and skips the skill (WARN in its log)."#,
+    consequence: r#"The skill is missing from the prompt's skill list (the runtime logs a WARN): the agent never sees or loads it."#,
     explanation: r#"`MarkdownSkillParser` only recognizes frontmatter that starts at the very first byte with `---`, optional spaces and a line break. Anything else means empty metadata, no `name`, and the skill is skipped.
 
 ```markdown
@@ -28,7 +28,7 @@ pub static SK002: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The SKILL.md starts with a UTF-8 byte order mark before `---`."#,
-    consequence: r#"The runtime sees no frontmatter (the BOM is the first character) and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"Java keeps U+FEFF as the first character of the text, so the `^---` match fails. Save the file as UTF-8 without BOM; the fix deletes the three BOM bytes."#,
 };
 
@@ -252,7 +252,7 @@ pub static SK024: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A frontmatter key is not a string (`1:`, `yes:`, `on:` under YAML 1.1)."#,
-    consequence: r#"The runtime drops the entry."#,
+    consequence: r#"The key and its value are missing from the rendered metadata."#,
     explanation: r#"Quote the key."#,
 };
 
@@ -262,7 +262,7 @@ pub static SK025: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: r#"Skills set `allowed-tools` (said once per workspace)."#,
-    consequence: r#"The runtime renders it into the prompt but does not restrict any tool."#,
+    consequence: r#"Tools the skill leaves out of `allowed-tools` stay available to the model."#,
     explanation: r#"The harness does not enforce `allowed-tools`; restrict tools with tools.json or a subagent's `tools:`. The fact holds for every skill that sets the key, so it is reported once per workspace, at the first such skill (in path order), with their number."#,
 };
 

@@ -176,7 +176,7 @@ pub static TJ014: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "An MCP server sets a field its transport does not use (`headers` on stdio, `command` on http, …).",
-    consequence: "The field is silently ignored.",
+    consequence: "The server is registered without it.",
     explanation: "`command`, `args` and `env` only apply to `stdio`; `url`, `headers` and `queryParams` \
 only to `sse` and `http`. A field for the other transport usually means the transport is wrong.",
 };
@@ -275,7 +275,7 @@ pub static TJ023: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "`load_skill_through_path` is denied.",
-    consequence: "No effect: the skill middleware re-adds `load_skill_through_path` on every prompt pass.",
+    consequence: "The model keeps `load_skill_through_path`.",
     explanation: "The skills tool is not a platform tool, but it is registered again whenever the skills \
 block is rendered, so tools.json cannot remove it. To hide skills, configure the skill layers instead.",
 };
@@ -310,7 +310,7 @@ pub static TJ026: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "tools.json is present but the filesystem mode is `sandbox`.",
-    consequence: "At build time there is no active sandbox: the read fails, and the runtime silently builds without tools.json.",
+    consequence: "Its MCP servers are not registered and its `allow` and `deny` change nothing: the agent has the default toolkit.",
     explanation: "In sandbox mode tools.json is effectively ignored (`ToolsConfigLoader.java` gets no file and builds without it). Configure \
 tools in Java (`toolsConfig(...)`) instead.",
 };
@@ -332,7 +332,7 @@ pub static TJ028: Rule = Rule {
     profile: Profile::Harness,
     summary: "tools.json exists both in the workspace and in the project folder.",
     consequence:
-        "The runtime reads the workspace's tools.json; the project folder's one is never read.",
+        "Its MCP servers, `allow` and `deny` change nothing; only the workspace's tools.json counts.",
     explanation:
         "The project folder is only the overlay's lower layer: its tools.json is read when the \
 workspace has none. Keep one of the two.",

@@ -719,8 +719,7 @@ fn early_close_severity(doc: &SkillDoc, out: &mut [Diagnostic]) {
         d.message.push_str(&format!(
             "; `name` and `description` survive, so the runtime loads the skill with the description `{description}`"
         ));
-        d.consequence = "The runtime loads the skill with the frontmatter cut at this `---`: the value is cut, \
-                         the keys after it are lost and the rest becomes the body."
+        d.consequence = "The skill loads with the cut value and without any key after it; its body starts with the rest of the frontmatter."
             .to_string();
     }
 }
