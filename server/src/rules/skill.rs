@@ -243,7 +243,7 @@ pub static SK023: Rule = Rule {
     profile: Profile::Harness,
     summary: r#"A plain YAML value is typed by YAML 1.1 rules into something other than the text written."#,
     consequence: r#"The runtime renders the typed value as Java prints it (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,
-    explanation: r#"SnakeYAML reads `yes/no/on/off` as booleans, `1.0` as a double, `2024-01-01` as a Date and `1:30` as 90. Quote the value to keep it as written."#,
+    explanation: r#"SnakeYAML reads `yes/no/on/off` as booleans, `1.0` as a double, `2024-01-01` as a Date and `1:30` as 90, and the runtime renders the typed value with Java's `String.valueOf`. Quote the value to keep it as written."#,
 };
 
 pub static SK024: Rule = Rule {

@@ -150,7 +150,7 @@ pub static SA015: Rule = Rule {
     profile: Profile::Harness,
     summary: r#"`hidden` or `expose_to_user` is a string rather than a boolean."#,
     consequence: r#"Any text but `true` (in any case) is read as false."#,
-    explanation: r#"Write `true` or `false` without quotes."#,
+    explanation: r#"The runtime reads the value as text with Java's `Boolean.parseBoolean`, which is true only for `true` in any letter case. Write `true` or `false` without quotes."#,
 };
 
 pub static SA016: Rule = Rule {
