@@ -758,6 +758,16 @@ task_list = false
             ]
         );
         let (_, diagnostics) =
+            load_text("[agent]\nname = \"a\"\nid = \" \"\n[store]\ntable = \"\"\n");
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            vec![
+                "`agent.id` is blank; the default (the name) is used",
+                "`store.table` is blank; the default (`agentscope_store`, or `store` for the `sqlite-base` layout) is used",
+            ]
+        );
+        let (_, diagnostics) =
             load_text("[agent]\nname = \"a\"\nmax_context_tokens = 4294967296\n");
         assert_eq!(
             diagnostics[0].message,
