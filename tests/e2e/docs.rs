@@ -1,6 +1,7 @@
 //! The documentation cites only what a reader can open: no reference to documents outside the
 //! repository (the runtime's behaviour is cited by its source files, docs/runtime-sources.md),
-//! and every relative link of docs/ and README.md names a file of the repository.
+//! and every relative link of README.md, docs/ and the examples' and editors' READMEs names a
+//! file of the repository.
 
 use std::path::{Path, PathBuf};
 
@@ -20,14 +21,35 @@ fn root() -> PathBuf {
     fixture("../..").canonicalize().unwrap()
 }
 
-/// README.md and every Markdown page of docs/, with their text.
+/// Markdown files below `dir` (recursively), skipping dependency folders.
+fn markdown_below(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            if path.file_name().is_some_and(|n| n != "node_modules") {
+                markdown_below(&path, out);
+            }
+        } else if path.extension().is_some_and(|e| e == "md") {
+            out.push(path);
+        }
+    }
+}
+
+/// README.md, every Markdown page of docs/ and the READMEs of the examples and editor
+/// integrations, with their text.
 fn pages() -> Vec<(PathBuf, String)> {
     let root = root();
     let mut paths = vec![root.join("README.md")];
-    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            paths.push(path);
+    markdown_below(&root.join("docs"), &mut paths);
+    for parent in ["examples", "editors"] {
+        for entry in std::fs::read_dir(root.join(parent)).unwrap() {
+            let readme = entry.unwrap().path().join("README.md");
+            if readme.is_file() {
+                paths.push(readme);
+            }
         }
     }
     paths.sort();
@@ -59,6 +81,13 @@ fn docs_cite_no_document_outside_the_repository() {
     );
 }
 
+/// The text outside inline code spans (a code span shows a link, it is not one).
+fn outside_code(text: &str) -> String {
+    text.lines()
+        .flat_map(|line| line.split('`').step_by(2).chain(["\n"]))
+        .collect()
+}
+
 /// The targets of `](target)` links that are not URLs or anchors of the same page.
 fn relative_links(text: &str) -> Vec<&str> {
     text.split("](")
@@ -74,7 +103,8 @@ fn relative_links_name_files_of_the_repository() {
     let mut broken = Vec::new();
     for (path, text) in pages() {
         let dir = path.parent().unwrap_or(Path::new("."));
-        for target in relative_links(&text) {
+        let prose = outside_code(&text);
+        for target in relative_links(&prose) {
             if !dir.join(target).exists() {
                 broken.push(format!("{}: {target}", path.display()));
             }
