@@ -51,22 +51,11 @@ pub fn check_in(workspace: &Workspace, contexts: Option<&loading::Contexts>) -> 
                 "the filesystem mode is `sandbox`: tools.json is read before any sandbox exists, so the runtime builds without it",
             ));
         }
-    }
-    let shared = workspace.tools.iter().find(|t| {
-        workspace
-            .location_of(&t.path)
-            .is_some_and(|l| l.tree == Tree::Shared)
-    });
-    if let Some(shared) = shared {
-        for project in workspace.tools.iter().filter(|t| {
-            workspace
-                .location_of(&t.path)
-                .is_some_and(|l| l.tree == Tree::Project)
-        }) {
+        if let Some(shared) = shadowed_by(workspace, doc) {
             out.push(
                 TJ028
                     .at(
-                        &project.path,
+                        &doc.path,
                         TextRange::empty(0),
                         "the workspace has its own tools.json, so this one in the project folder is never read",
                     )
@@ -97,13 +86,20 @@ pub fn never_read(workspace: &Workspace, doc: &ToolsDoc) -> Option<&'static str>
     if workspace.config.filesystem.mode == FilesystemMode::Sandbox {
         return Some("the filesystem mode is `sandbox`");
     }
+    shadowed_by(workspace, doc).map(|_| "the workspace has its own tools.json")
+}
+
+/// The workspace's own tools.json when `doc` is the project folder's, which it shadows (TJ028).
+fn shadowed_by<'w>(workspace: &'w Workspace, doc: &ToolsDoc) -> Option<&'w ToolsDoc> {
     let tree_of = |t: &ToolsDoc| workspace.location_of(&t.path).map(|l| l.tree.clone());
-    let shadowed = tree_of(doc) == Some(Tree::Project)
-        && workspace
-            .tools
-            .iter()
-            .any(|t| tree_of(t) == Some(Tree::Shared));
-    shadowed.then_some("the workspace has its own tools.json")
+    if tree_of(doc) != Some(Tree::Project) {
+        return None;
+    }
+    workspace
+        .tools
+        .iter()
+        .find(|t| tree_of(t) == Some(Tree::Shared))
+        .map(|t| &**t)
 }
 
 /// The MCP server of a tools.json the runtime never reads that lists `name` in its
