@@ -34,7 +34,7 @@ pub static CF003: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: "An agentws.toml key has a value of the wrong type.",
-    consequence: "The value is ignored and the runtime default is used in its place.",
+    consequence: "The setting behaves as if the key were not written.",
     explanation:
         "Paths and names are strings, `additional_context_files` and `additional_roots` arrays \
 of strings, `max_context_tokens` an integer, feature switches and `project_writable` booleans.",
@@ -46,7 +46,7 @@ pub static CF004: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: "An agentws.toml enum key has a value that is not one of its choices.",
-    consequence: "The value is ignored and the runtime default is used in its place.",
+    consequence: "The setting behaves as if the key were not written.",
     explanation:
         "`harness`: `2026-09` | `2026-08`; `isolation.scope`: `user` | `session` | `agent` | \
 `global`; `filesystem.mode`: `local` | `sandbox` | `remote`; `filesystem.path_mode`: `rooted` | \
@@ -123,7 +123,7 @@ pub static CF011: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "A path or id in agentws.toml is blank.",
-    consequence: "The value is ignored and the runtime default is used in its place.",
+    consequence: "The setting behaves as if the key were not written.",
     explanation: "Remove the key to use the default, or give it a value.",
 };
 
