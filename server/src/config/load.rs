@@ -113,6 +113,14 @@ struct Loader<'a> {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// The key table's entry for a dotted name (`harness`, `filesystem.mode`).
+fn key_spec(name: &str) -> Option<&'static schema::KeySpec> {
+    match name.split_once('.') {
+        Some((table, key)) => schema::find(Some(table), key),
+        None => schema::find(None, name),
+    }
+}
+
 /// What replaces a value the loader refuses, as the clause that ends its message: the key's
 /// default from the key table, named (a newcomer should not have to look it up).
 fn fallback(name: &str) -> String {
@@ -122,11 +130,7 @@ fn fallback(name: &str) -> String {
     if schema::TABLES.iter().any(|(table, _)| *table == name) {
         return "; every key of it keeps its default".into();
     }
-    let (table, key) = match name.split_once('.') {
-        Some((table, key)) => (Some(table), key),
-        None => (None, name),
-    };
-    let Some(spec) = schema::find(table, key) else {
+    let Some(spec) = key_spec(name) else {
         return "; the default is used".into();
     };
     match (spec.default, spec.doc.split_once("default: ")) {
@@ -222,21 +226,28 @@ impl Loader<'_> {
         Some(out)
     }
 
-    fn choice<T>(
-        &mut self,
-        name: &str,
-        item: &Item,
-        parse: fn(&str) -> Option<T>,
-        choices: &str,
-    ) -> Option<T> {
+    /// A value of one of the key table's choices for `name` (`table.key`).
+    fn choice<T>(&mut self, name: &str, item: &Item, parse: fn(&str) -> Option<T>) -> Option<T> {
         let value = self.string(name, item)?;
         let parsed = parse(&value);
         if parsed.is_none() {
+            let choices = match key_spec(name).map(|k| k.ty) {
+                Some(schema::KeyType::Choice(choices)) => choices,
+                _ => &[],
+            };
+            let listed: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
+            // A version is not a misspelling of the nearest supported one: no hint for digits.
+            let word = !value.chars().any(|c| c.is_ascii_digit());
+            let near = match did_you_mean(&value, choices).filter(|_| word) {
+                Some(best) => format!(" (did you mean \"{best}\"?)"),
+                None => String::new(),
+            };
             self.push(
                 &CF004,
                 span_of(item),
                 format!(
-                    "`{name}` must be one of {choices}, not \"{value}\"{}",
+                    "`{name}` must be one of {}, not \"{value}\"{near}{}",
+                    listed.join(", "),
                     fallback(name)
                 ),
             );
@@ -272,12 +283,7 @@ impl Loader<'_> {
                     }
                 }
                 "harness" => {
-                    if let Some(h) = self.choice(
-                        "harness",
-                        item,
-                        HarnessVersion::parse,
-                        "\"2026-09\", \"2026-08\"",
-                    ) {
+                    if let Some(h) = self.choice("harness", item, HarnessVersion::parse) {
                         config.harness = h;
                     }
                 }
@@ -292,12 +298,9 @@ impl Loader<'_> {
                         for (key, item) in table.iter() {
                             match key.get_ref().as_ref() {
                                 "scope" => {
-                                    if let Some(scope) = self.choice(
-                                        "isolation.scope",
-                                        item,
-                                        Scope::parse,
-                                        "\"user\", \"session\", \"agent\", \"global\"",
-                                    ) {
+                                    if let Some(scope) =
+                                        self.choice("isolation.scope", item, Scope::parse)
+                                    {
                                         config.scope = scope;
                                     }
                                 }
@@ -441,22 +444,13 @@ impl Loader<'_> {
             let fs = &mut config.filesystem;
             match key.get_ref().as_ref() {
                 "mode" => {
-                    if let Some(mode) = self.choice(
-                        "filesystem.mode",
-                        item,
-                        FilesystemMode::parse,
-                        "\"local\", \"sandbox\", \"remote\"",
-                    ) {
+                    if let Some(mode) = self.choice("filesystem.mode", item, FilesystemMode::parse)
+                    {
                         fs.mode = mode;
                     }
                 }
                 "path_mode" => {
-                    if let Some(mode) = self.choice(
-                        "filesystem.path_mode",
-                        item,
-                        PathMode::parse,
-                        "\"rooted\", \"sandboxed\", \"unrestricted\"",
-                    ) {
+                    if let Some(mode) = self.choice("filesystem.path_mode", item, PathMode::parse) {
                         fs.path_mode = mode;
                     }
                 }
@@ -532,12 +526,9 @@ impl Loader<'_> {
                     }
                 }
                 "layout" => {
-                    if let Some(layout) = self.choice(
-                        &label,
-                        item,
-                        crate::config::StoreLayout::parse,
-                        "\"jdbc\", \"sqlite-base\"",
-                    ) {
+                    if let Some(layout) =
+                        self.choice(&label, item, crate::config::StoreLayout::parse)
+                    {
                         store.layout = layout;
                     }
                 }
@@ -755,6 +746,17 @@ task_list = false
                 "`filesystem.mode` must be one of \"local\", \"sandbox\", \"remote\", not \"cloud\"; the default \"local\" is used",
                 "`isolation.scope` must be a string, not an integer; the default \"user\" is used",
                 "`store.connect_timeout` must be a number of seconds from 1 to 600; the default 5 is used",
+            ]
+        );
+        let (_, diagnostics) = load_text(
+            "[agent]\nname = \"a\"\n[isolation]\nscope = \"sesion\"\n[filesystem]\nmode = \"Local\"\n",
+        );
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            vec![
+                "`filesystem.mode` must be one of \"local\", \"sandbox\", \"remote\", not \"Local\" (did you mean \"local\"?); the default \"local\" is used",
+                "`isolation.scope` must be one of \"user\", \"session\", \"agent\", \"global\", not \"sesion\" (did you mean \"session\"?); the default \"user\" is used",
             ]
         );
         let (_, diagnostics) =
