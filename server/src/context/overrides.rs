@@ -3,8 +3,8 @@
 //! project configuration's context, each field overridden when the caller gives it. An unknown
 //! scope, filesystem or harness is refused with the same words whichever front-end it came from.
 //!
-//! Depends only on `config`, the context types and `base::suggest`; the front-ends map the error to their own
-//! channel (usage error, JSON-RPC invalid params, run refusal).
+//! Depends only on `config`, the context types and `base::suggest`; the front-ends map the error
+//! to their own channel (usage error, JSON-RPC invalid params, run refusal).
 
 use crate::base::suggest::{did_you_mean, hint};
 use crate::config::{Config, FilesystemMode, HarnessVersion, Scope};
