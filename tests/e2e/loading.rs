@@ -272,7 +272,7 @@ fn a_same_name_pair_of_the_shared_folder_is_a_directory_order_tie_only_where_not
         format!(
             "2:7: warning[XR012] skill `twin` is also defined in `skills/{other}/SKILL.md` of the shared `skills/` \
              folder; for any user (scope `user`) nothing later in the merge decides, so the JVM's directory-listing \
-             order picks the winner (the preview shows the last in Java `String` order)"
+             order picks the winner (the preview sorts them by path and shows the last)"
         )
     };
     assert_eq!(

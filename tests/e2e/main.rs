@@ -4,10 +4,12 @@
 mod bad_input;
 mod check;
 mod demo;
+mod docs;
 mod fix;
 mod hangs;
 mod loading;
 mod lsp;
+mod messages;
 mod normalize;
 mod peer_suites;
 mod preview;

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::support::fixture;
 
 /// Rules no committed fixture can trigger, each with where it is tested instead.
-const NOT_IN_FIXTURES: &[(&str, &str)] = &[
+pub const NOT_IN_FIXTURES: &[(&str, &str)] = &[
     ("WS005", "needs a file over 16 MiB: bad_input::a_100_mb_skill_is_capped_with_a_diagnostic generates one"),
     ("WS007", "needs a file this process cannot read, impossible as root: bad_input::unreadable_file"),
     ("WS014", "needs a named pipe, which git cannot hold: hangs::named_pipes_are_reported_not_opened_by_check makes them"),

@@ -26,6 +26,13 @@ pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
     Suggestions::new(candidates.iter().copied()).best(word)
 }
 
+/// The "did you mean" clause every message appends after a name it does not know:
+/// `"; did you mean `best`?"`, or nothing when no candidate is near.
+pub fn hint(best: Option<&str>) -> String {
+    best.map(|best| format!("; did you mean `{best}`?"))
+        .unwrap_or_default()
+}
+
 /// Known names prepared for repeated "did you mean" queries.
 pub struct Suggestions<'a> {
     /// Squashed form and original, in the candidates' order (which breaks ties).
@@ -135,6 +142,15 @@ fn bounded_distance(a: &[char], b: &[char], limit: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn hint_is_one_clause_or_nothing() {
+        assert_eq!(
+            super::hint(super::did_you_mean("deny_", &["deny", "allow"])),
+            "; did you mean `deny`?"
+        );
+        assert_eq!(super::hint(None), "");
+    }
+
     use super::*;
 
     #[test]

@@ -8,11 +8,12 @@
 //! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate so the
 //! driver can run it in parallel and the language server per edited file.
 
+use crate::base::suggest::{hint, Suggestions};
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
 use crate::rules::cross::*;
 use crate::rules::subagent::SA025;
-use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
+use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin, PLATFORM_TOOLS};
 use crate::workspace::models::{self, ModelLookup};
 use crate::workspace::resolution::{Kind, Outcome, Who};
 use crate::workspace::snapshot::WorkspaceFile;
@@ -294,9 +295,20 @@ fn check_subagent(
             ));
         }
         if !unknown.is_empty() {
-            let message = match unknown.len() {
-                1 => format!("no skill is named {}", names_list(&unknown)),
-                _ => format!("no skills are named {}", names_list(&unknown)),
+            let known = Suggestions::new(workspace.skills.iter().filter_map(|d| d.name.as_deref()));
+            let message = match unknown.as_slice() {
+                [name] => format!("no skill is named `{name}`{}", hint(known.best(name))),
+                _ => format!(
+                    "no skills are named {}",
+                    unknown
+                        .iter()
+                        .map(|name| match known.best(name) {
+                            Some(best) => format!("`{name}` (did you mean `{best}`?)"),
+                            None => format!("`{name}`"),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             };
             out.push(XR004.at(&subagent.path, unknown_at.or(line), message));
         }
@@ -412,7 +424,24 @@ fn check_subagent_tools(
                     .collect::<Vec<_>>()
                     .join(", ")
             )),
-            ToolOrigin::Unknown => unknown_because(format!("`{name}`")),
+            ToolOrigin::Unknown => unknown_because(
+                match crate::check::tools::declared_in_unread(workspace, name) {
+                    Some((server, why)) => format!(
+                        "`{name}` (MCP server `{server}` lists it in a tools.json the runtime never reads: {why})"
+                    ),
+                    None => match Suggestions::new(
+                        catalog
+                            .registered_names()
+                            .into_iter()
+                            .chain(PLATFORM_TOOLS.iter().copied()),
+                    )
+                    .best(name)
+                    {
+                        Some(best) => format!("`{name}` (did you mean `{best}`?)"),
+                        None => format!("`{name}`"),
+                    },
+                },
+            ),
         }
     }
     let mut repeatable = None;

@@ -537,8 +537,8 @@ fn tie(ws: &Workspace, doc: &SkillDoc, others: &[std::path::PathBuf], who: &Who)
         doc.name_range.unwrap_or(doc.opening_range),
         format!(
             "skill `{name}` is also defined in {} of the shared `skills/` folder; for {} nothing later in the merge \
-             decides, so the JVM's directory-listing order picks the winner (the preview shows the last in Java \
-             `String` order)",
+             decides, so the JVM's directory-listing order picks the winner (the preview sorts them by path \
+             and shows the last)",
             names.join(", "),
             who_label(ws, who)
         ),

@@ -88,8 +88,19 @@ pub fn workspace_diagnostics(
     checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = workspace.config_diagnostics.iter().cloned().collect();
-    for tools in &workspace.tools {
-        diagnostics.extend(tools.diagnostics.iter().cloned());
+    for doc in &workspace.tools {
+        // A file the runtime never reads has none of the effects its problems would have.
+        let unread = tools::never_read(workspace, doc);
+        diagnostics.extend(doc.diagnostics.iter().cloned().map(|d| match unread {
+            Some(why) => {
+                let consequence = format!(
+                    "The runtime never reads this tools.json ({why}), so this changes nothing now. If it read the file: {}",
+                    d.consequence
+                );
+                d.with_consequence(consequence)
+            }
+            None => d,
+        }));
     }
     let files = workspace.workspace_files();
     let per_file: Vec<Diagnostic> = files

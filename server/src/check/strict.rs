@@ -161,7 +161,21 @@ pub fn check_skill(
             key if !keys::skill(key).is_some_and(|k| k.strict) => out.push(rules::ST007.at(
                 path,
                 entry.key_range,
-                format!("`{key}` is not a key of the Agent Skills specification; move it under `metadata`"),
+                match crate::base::suggest::did_you_mean(
+                    key,
+                    &keys::SKILL
+                        .iter()
+                        .filter(|k| k.strict)
+                        .map(|k| k.name)
+                        .collect::<Vec<_>>(),
+                ) {
+                    Some(best) => format!(
+                        "`{key}` is not a key of the Agent Skills specification; did you mean `{best}`? (else move it under `metadata`)"
+                    ),
+                    None => format!(
+                        "`{key}` is not a key of the Agent Skills specification; move it under `metadata`"
+                    ),
+                },
             )),
             _ => {}
         }

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::base::suggest::Suggestions;
+use crate::base::suggest::{hint, Suggestions};
 use crate::base::{Diagnostic, Related, TextRange};
 use crate::check::loading;
 use crate::config::FilesystemMode;
@@ -42,7 +42,7 @@ pub fn check_in(workspace: &Workspace, contexts: Option<&loading::Contexts>) -> 
             out.push(TJ027.at(
                 &doc.path,
                 TextRange::empty(0),
-                "`features.tools_config` is off (`disableToolsConfig()`): this tools.json is never read",
+                "`features.tools_config` is off: the runtime never reads this tools.json",
             ));
         } else if config.filesystem.mode == FilesystemMode::Sandbox {
             out.push(TJ026.at(
@@ -51,22 +51,11 @@ pub fn check_in(workspace: &Workspace, contexts: Option<&loading::Contexts>) -> 
                 "the filesystem mode is `sandbox`: tools.json is read before any sandbox exists, so the runtime builds without it",
             ));
         }
-    }
-    let shared = workspace.tools.iter().find(|t| {
-        workspace
-            .location_of(&t.path)
-            .is_some_and(|l| l.tree == Tree::Shared)
-    });
-    if let Some(shared) = shared {
-        for project in workspace.tools.iter().filter(|t| {
-            workspace
-                .location_of(&t.path)
-                .is_some_and(|l| l.tree == Tree::Project)
-        }) {
+        if let Some(shared) = shadowed_by(workspace, doc) {
             out.push(
                 TJ028
                     .at(
-                        &project.path,
+                        &doc.path,
                         TextRange::empty(0),
                         "the workspace has its own tools.json, so this one in the project folder is never read",
                     )
@@ -85,6 +74,48 @@ pub fn check_in(workspace: &Workspace, contexts: Option<&loading::Contexts>) -> 
         out.extend(prompt_promises(workspace, effective, &catalog, contexts));
     }
     out
+}
+
+/// Why the runtime never reads `doc`, or `None` when it may: the feature is off, the
+/// filesystem is a sandbox (TJ027, TJ026), or the workspace's own tools.json shadows this one in
+/// the project folder (TJ028). Messages about such a file must not claim it has an effect.
+pub fn never_read(workspace: &Workspace, doc: &ToolsDoc) -> Option<&'static str> {
+    if !workspace.config.features.tools_config {
+        return Some("`features.tools_config` is off");
+    }
+    if workspace.config.filesystem.mode == FilesystemMode::Sandbox {
+        return Some("the filesystem mode is `sandbox`");
+    }
+    shadowed_by(workspace, doc).map(|_| "the workspace has its own tools.json")
+}
+
+/// The workspace's own tools.json when `doc` is the project folder's, which it shadows (TJ028).
+fn shadowed_by<'w>(workspace: &'w Workspace, doc: &ToolsDoc) -> Option<&'w ToolsDoc> {
+    let tree_of = |t: &ToolsDoc| workspace.location_of(&t.path).map(|l| l.tree.clone());
+    if tree_of(doc) != Some(Tree::Project) {
+        return None;
+    }
+    workspace
+        .tools
+        .iter()
+        .find(|t| tree_of(t) == Some(Tree::Shared))
+        .map(|t| &**t)
+}
+
+/// The MCP server of a tools.json the runtime never reads that lists `name` in its
+/// `enableTools`, with why the file is not read: what a message about an unknown tool says
+/// instead of blaming that file.
+pub fn declared_in_unread<'w>(
+    workspace: &'w Workspace,
+    name: &str,
+) -> Option<(&'w str, &'static str)> {
+    workspace.tools.iter().find_map(|doc| {
+        let why = never_read(workspace, doc)?;
+        doc.servers
+            .iter()
+            .find(|s| s.enable_tools.iter().any(|t| t.value == name))
+            .map(|s| (s.name.value.as_str(), why))
+    })
 }
 
 /// True when the runtime builds `subagent` as an agent of its own that registers the harness
@@ -375,10 +406,7 @@ pub fn check_lists(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
                                 .chain(PLATFORM_TOOLS.iter().copied()),
                         )
                     });
-                    let hint = match suggestions.best(name) {
-                        Some(best) => format!("; did you mean `{best}`?"),
-                        None => String::new(),
-                    };
+                    let hint = hint(suggestions.best(name));
                     Some(format!(
                         "`{name}` in `{list}` is not a built-in, platform or MCP tool agentws knows{hint}"
                     ))

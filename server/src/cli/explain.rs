@@ -11,7 +11,7 @@ use crate::rules::{self, Profile, Rule};
 #[derive(Args, Debug)]
 #[command(arg_required_else_help = true)]
 pub struct ExplainArgs {
-    /// Rule code (e.g. SK001) or name (e.g. skill-missing-frontmatter), any case.
+    /// Rule code (e.g. SK001) or name (e.g. skill-no-frontmatter), any case.
     #[arg(conflicts_with = "list")]
     pub code: Option<String>,
     /// List every rule: code, severity, profile, name and summary.

@@ -79,18 +79,25 @@ pub struct PreviewOptions {
     /// (exit 0 when equal, 1 when they differ).
     #[arg(long)]
     pub diff: bool,
+    /// User id of the other context (default: the same as `--user`).
     #[arg(long = "against-user", value_name = "ID", requires = "diff")]
     pub against_user: Option<String>,
+    /// Session id of the other context (default: the same as `--session`).
     #[arg(long = "against-session", value_name = "ID", requires = "diff")]
     pub against_session: Option<String>,
+    /// Isolation scope of the other context (default: the same as `--scope`).
     #[arg(long = "against-scope", value_name = "SCOPE", requires = "diff")]
     pub against_scope: Option<String>,
+    /// Filesystem mode of the other context (default: the same as `--filesystem`).
     #[arg(long = "against-filesystem", value_name = "MODE", requires = "diff")]
     pub against_filesystem: Option<String>,
+    /// Sandbox root of the other context (default: the same as `--sandbox-root`).
     #[arg(long = "against-sandbox-root", value_name = "PATH", requires = "diff")]
     pub against_sandbox_root: Option<String>,
+    /// Runtime version of the other context (default: the same as `--harness`).
     #[arg(long = "against-harness", value_name = "VERSION", requires = "diff")]
     pub against_harness: Option<String>,
+    /// Plan-mode state of the other context (default: the same as `--plan`).
     #[arg(long = "against-plan", requires = "diff", value_parser = PossibleValuesParser::new(["active", "recorded", "off"]))]
     pub against_plan: Option<String>,
 }
@@ -116,6 +123,14 @@ pub fn run(args: PreviewArgs) -> u8 {
     }
     let env = Arc::new(process_env());
     let mut loaded = load(&path, env.clone());
+    if !loaded.found_project && args.store.is_none() {
+        eprintln!(
+            "error: no agentws project at or above `{}`: no agentws.toml, no `{}` folder and no workspace files (AGENTS.md, tools.json, skills/, subagents/); run it in a project folder or pass its path",
+            crate::config::discover::absolute(&path).display(),
+            crate::config::DEFAULT_WORKSPACE_DIR
+        );
+        return EXIT_USAGE;
+    }
     let mut context_args = args.context.clone();
     if args.store.is_some() && context_args.filesystem.is_none() {
         context_args.filesystem = Some("remote".to_string());
@@ -144,6 +159,9 @@ pub fn run(args: PreviewArgs) -> u8 {
         if args.format == "json" {
             println!("{}", to_json(&preview));
         } else {
+            if let Some(note) = namespace_note(ws, &left_ctx) {
+                eprintln!("note[namespace]: {note}");
+            }
             print_notes(&preview);
             print!("{}", preview.text);
         }
@@ -278,6 +296,25 @@ fn label(p: &Preview) -> String {
         c.filesystem.as_str(),
         c.harness.as_str()
     )
+}
+
+/// On a `user`-scoped project previewed without `--user`, which namespace the preview used: the
+/// runtime falls back to the session id, which is easy to mistake for "no user".
+fn namespace_note(ws: &Workspace, ctx: &PreviewContext) -> Option<String> {
+    let session = &ctx.session;
+    if session.scope != crate::config::Scope::User || session.user_id.is_some() {
+        return None;
+    }
+    let ids = crate::context::resolve_ids(&ws.config, session).ok()?;
+    let whose = if ids.session_id_defaulted {
+        " (the agent name)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "scope `user` and no --user: the runtime uses the session id `{}`{whose} as the namespace, so this is the prompt of the per-user folder `{}`; pass --user ID for a given user",
+        ids.session_id, ids.session_id
+    ))
 }
 
 fn print_notes(preview: &Preview) {

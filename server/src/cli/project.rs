@@ -14,6 +14,9 @@ pub struct Loaded {
     pub workspace: Workspace,
     /// Problems met while walking the disk.
     pub walk_problems: Vec<Diagnostic>,
+    /// False when no agentws.toml or workspace folder was found for the path
+    /// (`config::discover::Project::found`).
+    pub found_project: bool,
 }
 
 /// The process environment, captured once at the edge.
@@ -27,6 +30,7 @@ pub fn process_env() -> Env {
 pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
     let path = absolute(path);
     let project = find_project(&path);
+    let found_project = project.found;
     let config = Arc::new(project.config);
     let discovered = discover(&config);
     let mut workspace = Workspace::build(
@@ -52,6 +56,7 @@ pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
     Loaded {
         workspace,
         walk_problems: discovered.problems,
+        found_project,
     }
 }
 

@@ -35,6 +35,7 @@ pub struct UsersArgs {
     /// Isolation scope (overrides agentws.toml).
     #[arg(long, value_parser = PossibleValuesParser::new(["user", "session", "agent", "global"]))]
     pub scope: Option<String>,
+    /// Output: one user or session per line, or a JSON array.
     #[arg(long, default_value = "text", value_parser = PossibleValuesParser::new(["text", "json"]))]
     pub format: String,
 }

@@ -12,6 +12,9 @@ use crate::base::Diagnostic;
 pub struct Project {
     pub config: Config,
     pub diagnostics: Vec<Diagnostic>,
+    /// False when neither an agentws.toml nor a workspace folder was found at or above the
+    /// path: the configuration is the defaults for the folder itself.
+    pub found: bool,
 }
 
 /// Finds the project for `path` (a project folder, a workspace folder or any file inside them).
@@ -33,6 +36,7 @@ pub fn find_project(path: &Path) -> Project {
             return Project {
                 config,
                 diagnostics,
+                found: true,
             };
         }
     }
@@ -44,13 +48,17 @@ pub fn find_project(path: &Path) -> Project {
             return defaults(Config::defaults_for_workspace(dir));
         }
     }
-    defaults(Config::defaults_for(&start))
+    Project {
+        found: false,
+        ..defaults(Config::defaults_for(&start))
+    }
 }
 
 fn defaults(config: Config) -> Project {
     Project {
         config,
         diagnostics: Vec::new(),
+        found: true,
     }
 }
 

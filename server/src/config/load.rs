@@ -15,7 +15,7 @@ use toml::Spanned;
 
 use super::schema;
 use super::*;
-use crate::base::suggest::did_you_mean;
+use crate::base::suggest::{did_you_mean, hint};
 use crate::base::{Diagnostic, FileContent, Related, TextRange};
 use crate::rules::config::*;
 use crate::rules::Rule;
@@ -113,6 +113,36 @@ struct Loader<'a> {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// The key table's entry for a dotted name (`harness`, `filesystem.mode`).
+fn key_spec(name: &str) -> Option<&'static schema::KeySpec> {
+    match name.split_once('.') {
+        Some((table, key)) => schema::find(Some(table), key),
+        None => schema::find(None, name),
+    }
+}
+
+/// What replaces a value the loader refuses, as the clause that ends its message: the key's
+/// default from the key table, named (a newcomer should not have to look it up).
+fn fallback(name: &str) -> String {
+    if name.ends_with(" entries") {
+        return "; the entry is ignored".into();
+    }
+    if schema::TABLES.iter().any(|(table, _)| *table == name) {
+        return "; every key of it keeps its default".into();
+    }
+    let Some(spec) = key_spec(name) else {
+        return "; the default is used".into();
+    };
+    match (spec.default, spec.doc.split_once("default: ")) {
+        (Some(default), _) => format!("; the default {default} is used"),
+        (None, Some((_, rest))) => format!(
+            "; the default ({}) is used",
+            rest.split('.').next().unwrap_or(rest)
+        ),
+        (None, None) => "; it stays unset".into(),
+    }
+}
+
 impl Loader<'_> {
     fn push(&mut self, rule: &'static Rule, range: TextRange, message: impl Into<String>) {
         self.diagnostics.push(rule.at(self.file, range, message));
@@ -124,10 +154,7 @@ impl Loader<'_> {
     }
 
     fn unknown(&mut self, key: &Spanned<std::borrow::Cow<str>>, known: &[&str], place: &str) {
-        let hint = match did_you_mean(key.get_ref(), known) {
-            Some(best) => format!("; did you mean `{best}`?"),
-            None => String::new(),
-        };
+        let hint = hint(did_you_mean(key.get_ref(), known));
         self.push(
             &CF002,
             span_of(key),
@@ -143,8 +170,9 @@ impl Loader<'_> {
             &CF003,
             span_of(item),
             format!(
-                "`{name}` must be {expected}, not {}; the default is used",
-                type_name(item.get_ref())
+                "`{name}` must be {expected}, not {}{}",
+                type_name(item.get_ref()),
+                fallback(name)
             ),
         );
     }
@@ -166,7 +194,7 @@ impl Loader<'_> {
             self.push(
                 &CF011,
                 span_of(item),
-                format!("`{name}` is blank; the default is used"),
+                format!("`{name}` is blank{}", fallback(name)),
             );
             return None;
         }
@@ -198,20 +226,30 @@ impl Loader<'_> {
         Some(out)
     }
 
-    fn choice<T>(
-        &mut self,
-        name: &str,
-        item: &Item,
-        parse: fn(&str) -> Option<T>,
-        choices: &str,
-    ) -> Option<T> {
+    /// A value of one of the key table's choices for `name` (`table.key`).
+    fn choice<T>(&mut self, name: &str, item: &Item, parse: fn(&str) -> Option<T>) -> Option<T> {
         let value = self.string(name, item)?;
         let parsed = parse(&value);
         if parsed.is_none() {
+            let choices = match key_spec(name).map(|k| k.ty) {
+                Some(schema::KeyType::Choice(choices)) => choices,
+                _ => &[],
+            };
+            let listed: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
+            // A version is not a misspelling of the nearest supported one: no hint for digits.
+            let word = !value.chars().any(|c| c.is_ascii_digit());
+            let near = match did_you_mean(&value, choices).filter(|_| word) {
+                Some(best) => format!(" (did you mean \"{best}\"?)"),
+                None => String::new(),
+            };
             self.push(
                 &CF004,
                 span_of(item),
-                format!("`{name}` must be one of {choices}, not \"{value}\"; the default is used"),
+                format!(
+                    "`{name}` must be one of {}, not \"{value}\"{near}{}",
+                    listed.join(", "),
+                    fallback(name)
+                ),
             );
         }
         parsed
@@ -245,12 +283,7 @@ impl Loader<'_> {
                     }
                 }
                 "harness" => {
-                    if let Some(h) = self.choice(
-                        "harness",
-                        item,
-                        HarnessVersion::parse,
-                        "\"2026-09\", \"2026-08\"",
-                    ) {
+                    if let Some(h) = self.choice("harness", item, HarnessVersion::parse) {
                         config.harness = h;
                     }
                 }
@@ -265,12 +298,9 @@ impl Loader<'_> {
                         for (key, item) in table.iter() {
                             match key.get_ref().as_ref() {
                                 "scope" => {
-                                    if let Some(scope) = self.choice(
-                                        "isolation.scope",
-                                        item,
-                                        Scope::parse,
-                                        "\"user\", \"session\", \"agent\", \"global\"",
-                                    ) {
+                                    if let Some(scope) =
+                                        self.choice("isolation.scope", item, Scope::parse)
+                                    {
                                         config.scope = scope;
                                     }
                                 }
@@ -369,7 +399,10 @@ impl Loader<'_> {
                             _ => self.push(
                                 &CF003,
                                 span_of(item),
-                                "`agent.max_context_tokens` does not fit a Java int; the default is used",
+                                format!(
+                                    "`agent.max_context_tokens` does not fit a Java int (at most 2147483647){}",
+                                    fallback("agent.max_context_tokens")
+                                ),
                             ),
                         }
                     }
@@ -411,22 +444,13 @@ impl Loader<'_> {
             let fs = &mut config.filesystem;
             match key.get_ref().as_ref() {
                 "mode" => {
-                    if let Some(mode) = self.choice(
-                        "filesystem.mode",
-                        item,
-                        FilesystemMode::parse,
-                        "\"local\", \"sandbox\", \"remote\"",
-                    ) {
+                    if let Some(mode) = self.choice("filesystem.mode", item, FilesystemMode::parse)
+                    {
                         fs.mode = mode;
                     }
                 }
                 "path_mode" => {
-                    if let Some(mode) = self.choice(
-                        "filesystem.path_mode",
-                        item,
-                        PathMode::parse,
-                        "\"rooted\", \"sandboxed\", \"unrestricted\"",
-                    ) {
+                    if let Some(mode) = self.choice("filesystem.path_mode", item, PathMode::parse) {
                         fs.path_mode = mode;
                     }
                 }
@@ -502,12 +526,9 @@ impl Loader<'_> {
                     }
                 }
                 "layout" => {
-                    if let Some(layout) = self.choice(
-                        &label,
-                        item,
-                        crate::config::StoreLayout::parse,
-                        "\"jdbc\", \"sqlite-base\"",
-                    ) {
+                    if let Some(layout) =
+                        self.choice(&label, item, crate::config::StoreLayout::parse)
+                    {
                         store.layout = layout;
                     }
                 }
@@ -517,7 +538,10 @@ impl Loader<'_> {
                         _ => self.push(
                             &CF004,
                             span_of(item),
-                            format!("`{label}` must be a number of seconds from 1 to 600; the default is used"),
+                            format!(
+                                "`{label}` must be a number of seconds from 1 to 600{}",
+                                fallback(&label)
+                            ),
                         ),
                     },
                     _ => self.wrong_type(&label, item, "an integer"),
@@ -555,8 +579,9 @@ impl Loader<'_> {
                         self.file,
                         span_of(item),
                         format!(
-                            "`features.{name}` must be a boolean (true or false), not {}; the default is used",
-                            type_name(item.get_ref())
+                            "`features.{name}` must be a boolean (true or false), not {}{}",
+                            type_name(item.get_ref()),
+                            fallback(&format!("features.{name}"))
                         ),
                     );
                     self.diagnostics.push(d);
@@ -699,6 +724,57 @@ task_list = false
         assert_eq!(config.harness, HarnessVersion::V2026_09);
         assert_eq!(config.agent.max_context_tokens, DEFAULT_MAX_CONTEXT_TOKENS);
         assert!(!config.features.plan_mode);
+    }
+
+    /// Every refused value names what is used instead.
+    #[test]
+    fn refused_values_name_the_default() {
+        let text = "agent = \"x\"\n[isolation]\nscope = 3\n[filesystem]\nadditional_roots = [\"a\", 1]\nmode = \"cloud\"\n[store]\nconnect_timeout = 0\n[features]\nmemory_tools = \"no\"\n";
+        let (_, diagnostics) = load_text(text);
+        let mut messages: Vec<&str> = diagnostics
+            .iter()
+            .filter(|d| d.code != "CF007")
+            .map(|d| d.message.as_str())
+            .collect();
+        messages.sort();
+        assert_eq!(
+            messages,
+            vec![
+                "`agent` must be a table, not a string; every key of it keeps its default",
+                "`features.memory_tools` must be a boolean (true or false), not a string; the default true is used",
+                "`filesystem.additional_roots entries` must be strings, not an integer; the entry is ignored",
+                "`filesystem.mode` must be one of \"local\", \"sandbox\", \"remote\", not \"cloud\"; the default \"local\" is used",
+                "`isolation.scope` must be a string, not an integer; the default \"user\" is used",
+                "`store.connect_timeout` must be a number of seconds from 1 to 600; the default 5 is used",
+            ]
+        );
+        let (_, diagnostics) = load_text(
+            "[agent]\nname = \"a\"\n[isolation]\nscope = \"sesion\"\n[filesystem]\nmode = \"Local\"\n",
+        );
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            vec![
+                "`filesystem.mode` must be one of \"local\", \"sandbox\", \"remote\", not \"Local\" (did you mean \"local\"?); the default \"local\" is used",
+                "`isolation.scope` must be one of \"user\", \"session\", \"agent\", \"global\", not \"sesion\" (did you mean \"session\"?); the default \"user\" is used",
+            ]
+        );
+        let (_, diagnostics) =
+            load_text("[agent]\nname = \"a\"\nid = \" \"\n[store]\ntable = \"\"\n");
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            vec![
+                "`agent.id` is blank; the default (the name) is used",
+                "`store.table` is blank; the default (`agentscope_store`, or `store` for the `sqlite-base` layout) is used",
+            ]
+        );
+        let (_, diagnostics) =
+            load_text("[agent]\nname = \"a\"\nmax_context_tokens = 4294967296\n");
+        assert_eq!(
+            diagnostics[0].message,
+            "`agent.max_context_tokens` does not fit a Java int (at most 2147483647); the default 8000 is used"
+        );
     }
 
     #[test]

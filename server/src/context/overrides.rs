@@ -3,9 +3,10 @@
 //! project configuration's context, each field overridden when the caller gives it. An unknown
 //! scope, filesystem or harness is refused with the same words whichever front-end it came from.
 //!
-//! Depends only on `config` and the context types; the front-ends map the error to their own
-//! channel (usage error, JSON-RPC invalid params, run refusal).
+//! Depends only on `config`, the context types and `base::suggest`; the front-ends map the error
+//! to their own channel (usage error, JSON-RPC invalid params, run refusal).
 
+use crate::base::suggest::{did_you_mean, hint};
 use crate::config::{Config, FilesystemMode, HarnessVersion, Scope};
 
 use super::{ContextError, SessionContext};
@@ -66,9 +67,19 @@ fn parse<T>(
     parse: fn(&str) -> Option<T>,
     allowed: &str,
 ) -> Result<T, ContextError> {
-    parse(value).ok_or_else(|| ContextError {
-        code: INVALID_PARAMS,
-        message: format!("{name} `{}` is not one of {allowed}", value.escape_debug()),
+    parse(value).ok_or_else(|| {
+        // A version is not a misspelling of the nearest supported one: no hint for digits.
+        let choices: Vec<&str> = allowed.split(", ").collect();
+        let near =
+            did_you_mean(value, &choices).filter(|_| !value.chars().any(|c| c.is_ascii_digit()));
+        ContextError {
+            code: INVALID_PARAMS,
+            message: format!(
+                "{name} `{}` is not one of {allowed}{}",
+                value.escape_debug(),
+                hint(near)
+            ),
+        }
     })
 }
 
@@ -134,6 +145,13 @@ mod tests {
                 ..Default::default()
             }),
             "harness `2025` is not one of 2026-08, 2026-09"
+        );
+        assert_eq!(
+            refused(ContextOverrides {
+                scope: Some("sesion"),
+                ..Default::default()
+            }),
+            "scope `sesion` is not one of user, session, agent, global; did you mean `session`?"
         );
     }
 }

@@ -539,7 +539,7 @@ fn skill_hover_text(ws: &Workspace, name: &str) -> String {
     if !ties.is_empty() {
         text.push_str(
             "\n\nThe JVM's directory-listing order decides between it and the other file(s) of this name in the \
-             shared `skills/` folder (the preview shows the last in Java `String` order):",
+             shared `skills/` folder (the preview sorts them by path and shows the last):",
         );
         for tie in &ties {
             text.push_str(&format!(" `{}`", tie.display()));
@@ -1117,8 +1117,8 @@ mod tests {
             skill_hover_text(&ws, "twin"),
             "Skill `twin`: `/p/.agentscope/workspace/skills/b/SKILL.md` from the shared workspace wins for the \
              default context (namespace `desk`).\n\nThe JVM's directory-listing order decides between it and the \
-             other file(s) of this name in the shared `skills/` folder (the preview shows the last in Java `String` \
-             order): `/p/.agentscope/workspace/skills/a/SKILL.md`"
+             other file(s) of this name in the shared `skills/` folder (the preview sorts them by path and shows \
+             the last): `/p/.agentscope/workspace/skills/a/SKILL.md`"
         );
         assert_eq!(
             skill_hover_text(&ws, "deep"),

@@ -21,10 +21,11 @@ pub static CF002: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "agentws.toml has a key or table agentws does not know.",
-    consequence: "Ignored: the setting it was meant to change keeps its default.",
+    consequence: "Ignored: the setting it was meant to change keeps its default. docs/configuration.md lists every key.",
     explanation: "Known top-level keys: `workspace`, `project`, `harness`, tables `[agent]`, \
-`[isolation]`, `[filesystem]`, `[features]` (see docs/cli.md for the full list). Keys are \
-case-sensitive; the message suggests the closest known key.",
+`[isolation]`, `[filesystem]`, `[features]`, `[store]`; docs/configuration.md lists every key with \
+its type, default and the builder call it stands for. Keys are case-sensitive; the message \
+suggests the closest known key.",
 };
 
 pub static CF003: Rule = Rule {
@@ -33,7 +34,7 @@ pub static CF003: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: "An agentws.toml key has a value of the wrong type.",
-    consequence: "The value is ignored and the runtime default is used in its place.",
+    consequence: "The setting behaves as if the key were not written.",
     explanation:
         "Paths and names are strings, `additional_context_files` and `additional_roots` arrays \
 of strings, `max_context_tokens` an integer, feature switches and `project_writable` booleans.",
@@ -45,7 +46,7 @@ pub static CF004: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: "An agentws.toml enum key has a value that is not one of its choices.",
-    consequence: "The value is ignored and the runtime default is used in its place.",
+    consequence: "The setting behaves as if the key were not written.",
     explanation:
         "`harness`: `2026-09` | `2026-08`; `isolation.scope`: `user` | `session` | `agent` | \
 `global`; `filesystem.mode`: `local` | `sandbox` | `remote`; `filesystem.path_mode`: `rooted` | \
@@ -112,7 +113,7 @@ pub static CF010: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "`agent.max_context_tokens` is zero or negative.",
-    consequence: "The memory budget is exhausted before MEMORY.md: the runtime then injects it in full (HEAD) instead of truncating.",
+    consequence: "The memory budget is exhausted before MEMORY.md: the runtime then injects it in full instead of truncating it.",
     explanation: "Use a positive token budget (the runtime default is 8000).",
 };
 
@@ -122,7 +123,7 @@ pub static CF011: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "A path or id in agentws.toml is blank.",
-    consequence: "The value is ignored and the runtime default is used in its place.",
+    consequence: "The setting behaves as if the key were not written.",
     explanation: "Remove the key to use the default, or give it a value.",
 };
 

@@ -34,7 +34,7 @@ pub static XR002: Rule = Rule {
     profile: Profile::Harness,
     summary:
         "A subagent's `tools:` names a tool that tools.json removes (deny, or left out of allow).",
-    consequence: "The tool is gone from the parent's toolkit, so the child cannot inherit it.",
+    consequence: "Naming it in `tools:` has no effect: the child runs without it.",
     explanation:
         "tools.json `allow`/`deny` is applied once at build to the main agent's toolkit; the \
 child only inherits what survived. Allow the tool in tools.json or drop it from `tools:`.",
@@ -59,9 +59,9 @@ pub static XR004: Rule = Rule {
     profile: Profile::Harness,
     summary: "A subagent's `skills:` names a skill that no workspace folder defines.",
     consequence:
-        "`SkillFilter.only(...)` matches nothing for that name: the child sees no such skill.",
+        "The subagent's skill list matches nothing for that name: the child sees no such skill.",
     explanation:
-        "Skill filters match the frontmatter `name` exactly (not the folder name). Check the \
+        "The runtime turns `skills:` into `SkillFilter.only(...)`, which matches the frontmatter `name` exactly (not the folder name). Check the \
 spelling against the skill's `name:`.",
 };
 
@@ -151,7 +151,7 @@ pub static XR012: Rule = Rule {
     summary: "Two skills of the shared `skills/` folder have the same `name`, and nothing later in the merge decides between them.",
     consequence: "The JVM's directory-listing order decides which one the runtime keeps; it can differ between machines and file systems.",
     explanation: "Layer 3 (`FileSystemSkillRepository(<ws>/skills)`) lists its folder with `Files.list`, \
-unsorted (harness-spec §2.2, §11.5), and the later of two same-name skills wins. When no later layer \
+unsorted (`FileSystemSkillRepository.java`; docs/runtime-sources.md), and the later of two same-name skills wins. When no later layer \
 re-reads the name (the default `user` scope: the namespaced repository reads `<ws>/<ns>/skills`), \
 the winner depends on the operating system's directory order. `agentws preview` lists Layer 3 in \
 Java `String` order of `<folder>/SKILL.md` for determinism, shows the last of the tied files, and \

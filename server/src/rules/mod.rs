@@ -32,7 +32,7 @@ pub enum Profile {
 pub struct Rule {
     /// Stable code, e.g. `SK001`.
     pub code: &'static str,
-    /// Kebab-case name, e.g. `skill-missing-frontmatter`.
+    /// Kebab-case name, e.g. `skill-no-frontmatter`.
     pub name: &'static str,
     pub severity: Severity,
     pub profile: Profile,

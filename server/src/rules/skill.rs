@@ -10,7 +10,7 @@ pub static SK001: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The SKILL.md does not start with `---` followed by a line break, so the runtime finds no frontmatter."#,
-    consequence: r#"The runtime reads no name and skips the skill (WARN in its log)."#,
+    consequence: r#"The skill is missing from the prompt's skill list (the runtime logs a WARN): the agent never sees or loads it."#,
     explanation: r#"`MarkdownSkillParser` only recognizes frontmatter that starts at the very first byte with `---`, optional spaces and a line break. Anything else means empty metadata, no `name`, and the skill is skipped.
 
 ```markdown
@@ -28,7 +28,7 @@ pub static SK002: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The SKILL.md starts with a UTF-8 byte order mark before `---`."#,
-    consequence: r#"The runtime sees no frontmatter (the BOM is the first character) and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"Java keeps U+FEFF as the first character of the text, so the `^---` match fails. Save the file as UTF-8 without BOM; the fix deletes the three BOM bytes."#,
 };
 
@@ -38,7 +38,7 @@ pub static SK003: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"Blank lines or spaces come before the opening `---`."#,
-    consequence: r#"The runtime sees no frontmatter and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"The frontmatter must start at offset 0. The fix removes what comes before the opening `---`."#,
 };
 
@@ -48,7 +48,7 @@ pub static SK004: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter opens with `----` (more than three dashes)."#,
-    consequence: r#"The runtime sees no frontmatter and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"`---` followed by another `-` is not an opening delimiter for the runtime's regex. The fix turns the line into `---`."#,
 };
 
@@ -58,7 +58,7 @@ pub static SK005: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter is opened with `---` but never closed."#,
-    consequence: r#"The runtime sees no frontmatter and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"Add a closing `---` line after the YAML block."#,
 };
 
@@ -130,7 +130,7 @@ pub static SK012: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter is longer than 16 384 code points."#,
-    consequence: r#"SnakeYAML refuses it, the runtime uses empty metadata and skips the skill."#,
+    consequence: r#"The YAML parser refuses it: the runtime uses empty metadata and skips the skill."#,
     explanation: r#"The skill parser sets SnakeYAML's code-point limit to 16 384. Shorten the frontmatter; move long text into the body or references/."#,
 };
 
@@ -160,7 +160,7 @@ pub static SK015: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter is valid YAML but not a map of keys."#,
-    consequence: r#"The runtime uses empty metadata and skips the skill."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"Write the frontmatter as `key: value` lines."#,
 };
 
@@ -242,8 +242,8 @@ pub static SK023: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A plain YAML value is typed by YAML 1.1 rules into something other than the text written."#,
-    consequence: r#"The runtime renders the typed value with Java `String.valueOf` (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,
-    explanation: r#"SnakeYAML reads `yes/no/on/off` as booleans, `1.0` as a double, `2024-01-01` as a Date and `1:30` as 90. Quote the value to keep it as written."#,
+    consequence: r#"The runtime renders the typed value as Java prints it (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,
+    explanation: r#"SnakeYAML reads `yes/no/on/off` as booleans, `1.0` as a double, `2024-01-01` as a Date and `1:30` as 90, and the runtime renders the typed value with Java's `String.valueOf`. Quote the value to keep it as written."#,
 };
 
 pub static SK024: Rule = Rule {
@@ -252,7 +252,7 @@ pub static SK024: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A frontmatter key is not a string (`1:`, `yes:`, `on:` under YAML 1.1)."#,
-    consequence: r#"The runtime drops the entry."#,
+    consequence: r#"The key and its value are missing from the rendered metadata."#,
     explanation: r#"Quote the key."#,
 };
 
@@ -262,7 +262,7 @@ pub static SK025: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: r#"Skills set `allowed-tools` (said once per workspace)."#,
-    consequence: r#"The runtime renders it into the prompt but does not restrict any tool."#,
+    consequence: r#"Tools the skill leaves out of `allowed-tools` stay available to the model."#,
     explanation: r#"The harness does not enforce `allowed-tools`; restrict tools with tools.json or a subagent's `tools:`. The fact holds for every skill that sets the key, so it is reported once per workspace, at the first such skill (in path order), with their number."#,
 };
 
@@ -272,7 +272,7 @@ pub static SK030: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A skill folder has `skill.md` (or another case of `SKILL.md`) but no `SKILL.md`."#,
-    consequence: r#"Every skill scan looks for `SKILL.md` exactly: the runtime skips the folder."#,
+    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"`FileSystemSkillRepository` tests for `<dir>/SKILL.md` and the workspace repository globs `SKILL.md`; on a case-sensitive filesystem neither finds `skill.md` or `Skill.md`. Rename the file to `SKILL.md`. A `skill.md` beside a `SKILL.md` is not reported: the folder loads from `SKILL.md`.
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): skills-ref falls back to `skill.md` when there is no `SKILL.md` and validates it as the skill (`skills-ref:test_find_skill_md_accepts_lowercase`, `skills-ref:test_read_properties_with_lowercase_skill_md`); agentws reports it, because the AgentScope runtime skips the folder. skills-ref also rejects a skill folder with no SKILL.md at all (`skills-ref:test_missing_skill_md`, `skills-ref:test_parser.py::test_missing_skill_md`, `skills-ref:test_find_skill_md_returns_none_when_missing`). agentws says nothing about such a folder: the runtime has nothing to load and loses nothing, and a folder under `skills/` may hold shared files rather than a skill."#,
@@ -295,7 +295,7 @@ pub static SK027: Rule = Rule {
     profile: Profile::Harness,
     summary: r#"A per-user or project-folder skill is served by the namespaced repository, whose `<files-root>` is `<ws>/skills/<name>`: not the skill's folder."#,
     consequence: r#"Shell commands that follow `<files-root>` reach the shared skill of the same name, or a folder that does not exist, instead of this skill's scripts and references."#,
-    explanation: r#"`ShellPathPolicy` builds the files-root of a workspace-native skill as `<host workspace>/skills/<name>` (harness-spec §2.5): namespaces are not applied, and the project folder is not part of it. A per-user skill `<ws>/alice/skills/pdf/SKILL.md` is advertised at `<ws>/skills/pdf`, which is the shared `pdf` skill's folder when there is one (its scripts are run instead) or a folder that does not exist. `load_skill_through_path` still reads the right files (it goes through the repository); only the shell path is wrong. Keep scripts that per-user skills need in the shared skill, or reference them by absolute path."#,
+    explanation: r#"`ShellPathPolicy` builds the files-root of a workspace-native skill as `<host workspace>/skills/<name>`: namespaces are not applied, and the project folder is not part of it. A per-user skill `<ws>/alice/skills/pdf/SKILL.md` is advertised at `<ws>/skills/pdf`, which is the shared `pdf` skill's folder when there is one (its scripts are run instead) or a folder that does not exist. `load_skill_through_path` still reads the right files (it goes through the repository); only the shell path is wrong. Keep scripts that per-user skills need in the shared skill, or reference them by absolute path."#,
 };
 
 pub static RULES: &[&Rule] = &[

@@ -9,7 +9,7 @@ pub static SA001: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The subagent file does not start with `---` (BOM, blank line, no frontmatter)."#,
-    consequence: r#"The runtime silently ignores the file."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"`AgentSpecLoader` returns null unless the text starts with `---`. Put the frontmatter at the very start."#,
 };
 
@@ -19,7 +19,7 @@ pub static SA002: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter is never closed with `---`."#,
-    consequence: r#"The runtime logs "front matter not closed" and ignores the file."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Add a closing `---` line."#,
 };
 
@@ -29,7 +29,7 @@ pub static SA003: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The frontmatter is not valid YAML, not a map, or empty."#,
-    consequence: r#"The runtime ignores the declaration (WARN for invalid YAML, silently otherwise)."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Fix the YAML; the frontmatter must be a map with at least `description`."#,
 };
 
@@ -39,7 +39,7 @@ pub static SA004: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"`description` is missing or blank."#,
-    consequence: r#"The runtime logs a WARN and drops the declaration."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Add a `description:` line; it is what the main agent reads in its subagent list."#,
 };
 
@@ -79,7 +79,7 @@ pub static SA008: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"The frontmatter sets `name:`."#,
-    consequence: r#"The runtime ignores it: the id is the file name."#,
+    consequence: r#"The main agent delegates to the subagent by its file name, not by `name:`."#,
     explanation: r#"Remove `name:` and rename the file instead."#,
 };
 
@@ -89,7 +89,7 @@ pub static SA009: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"`workspace` is not a map."#,
-    consequence: r#"The runtime ignores it: isolated workspace, no path."#,
+    consequence: r#"The subagent runs as if `workspace` were not set."#,
     explanation: r#"Write `workspace:` with `mode:` and/or `path:` keys below it."#,
 };
 
@@ -99,7 +99,7 @@ pub static SA010: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"`workspace.mode` is not `isolated` or `shared`."#,
-    consequence: r#"The runtime logs a WARN and uses `isolated`."#,
+    consequence: r#"The subagent works in its own isolated workspace, the default."#,
     explanation: r#"Use `isolated` or `shared`."#,
 };
 
@@ -109,7 +109,7 @@ pub static SA011: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"`workspace.path` is set and the body is not empty."#,
-    consequence: r#"The runtime logs a WARN and discards the body: the system prompt comes from `<path>/AGENTS.md`."#,
+    consequence: r#"Edits to this body change nothing; edit that AGENTS.md instead."#,
     explanation: r#"Move the prompt into `<path>/AGENTS.md`, or remove `workspace.path`."#,
 };
 
@@ -119,7 +119,7 @@ pub static SA012: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"Top-level `mode` is not `primary`, `subagent` or `all`."#,
-    consequence: r#"The runtime logs a WARN and uses `all`."#,
+    consequence: r#"The declaration loads with mode `all`, the default."#,
     explanation: r#"Use `primary`, `subagent` or `all`."#,
 };
 
@@ -149,8 +149,8 @@ pub static SA015: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"`hidden` or `expose_to_user` is a string rather than a boolean."#,
-    consequence: r#"The runtime parses it with `Boolean.parseBoolean`: anything but `true` (any case) is false."#,
-    explanation: r#"Write `true` or `false` without quotes."#,
+    consequence: r#"Any text but `true` (in any case) is read as false."#,
+    explanation: r#"The runtime reads the value as text with Java's `Boolean.parseBoolean`, which is true only for `true` in any letter case. Write `true` or `false` without quotes."#,
 };
 
 pub static SA016: Rule = Rule {
@@ -159,7 +159,7 @@ pub static SA016: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: r#"The frontmatter has a key the runtime does not read."#,
-    consequence: r#"The runtime ignores it."#,
+    consequence: r#"It changes nothing about the subagent."#,
     explanation: r#"Remote/url subagents (`url`, `headers`, …) are programmatic only; remove the key or check its spelling."#,
 };
 
@@ -179,7 +179,7 @@ pub static SA018: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The subagent file starts with a UTF-8 byte order mark."#,
-    consequence: r#"The runtime silently ignores the file (it does not start with `---`)."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Save as UTF-8 without BOM; the fix deletes it."#,
 };
 
@@ -189,7 +189,7 @@ pub static SA019: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"Blank lines or spaces come before the opening `---`."#,
-    consequence: r#"The runtime silently ignores the file."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"The fix removes what comes before `---`."#,
 };
 
@@ -199,7 +199,7 @@ pub static SA020: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"A `---` inside the frontmatter (not on a line of its own) closes it early."#,
-    consequence: r#"The runtime ends the frontmatter at the first `---` after the opener; the rest becomes the body."#,
+    consequence: r#"The subagent loads without the keys after that line, and its prompt starts with the rest of the frontmatter."#,
     explanation: r#"Rephrase the value so it holds no `---`. Severity follows the outcome: an error when the early close makes the runtime drop the declaration, a warning when what is left still loads."#,
 };
 
@@ -262,7 +262,7 @@ pub static SA026: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A file under `subagents/` ends in `.MD`, `.Md` or `.mD` instead of `.md`."#,
-    consequence: r#"Both subagent scans match `.md` case-sensitively: the runtime ignores the file."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"The local folder scan keeps names ending in `.md` and the filesystem scan globs `*.md`; neither matches another case. Rename the file (`researcher.MD` → `researcher.md`)."#,
 };
 

@@ -34,7 +34,7 @@ pub static TJ002: Rule = Rule {
     consequence: WHOLE_FILE,
     explanation: "The runtime decodes the file to a Java `String` (the BOM stays, as U+FEFF) and hands \
 the string to Jackson, whose character-based parser does not skip a BOM: parsing is believed to fail \
-(harness-spec §11.6; agentws treats it as failing). Save the file as UTF-8 without BOM; the fix removes it.",
+(not observed in a running JVM; agentws treats it as failing, see docs/runtime-sources.md). Save the file as UTF-8 without BOM; the fix removes it.",
 };
 
 pub static TJ003: Rule = Rule {
@@ -58,7 +58,7 @@ pub static TJ004: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "tools.json exists but is blank.",
-    consequence: "The local filesystem returns \"System reminder: File exists but has empty contents\" for it; Jackson fails on that text, the runtime logs a warning and uses the default toolkit.",
+    consequence: "The local filesystem returns \"System reminder: File exists but has empty contents\" for it; that text is not JSON, so the runtime logs a warning and uses the default toolkit.",
     explanation: "A blank tools.json behaves like no tools.json, but the runtime logs a parse failure at \
 every build. Delete the file, or write `{}`.",
 };
@@ -69,7 +69,7 @@ pub static TJ005: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: "tools.json is the literal `null`.",
-    consequence: "Jackson reads `null` as no configuration: the runtime uses the default toolkit.",
+    consequence: "The runtime reads `null` as no configuration and uses the default toolkit.",
     explanation:
         "Equivalent to having no tools.json. Write `{}` if an empty configuration is meant.",
 };
@@ -80,7 +80,7 @@ pub static TJ006: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: "tools.json has a key the runtime does not know (at the top level or in a server).",
-    consequence: "Ignored (Jackson is configured to ignore unknown properties).",
+    consequence: "Ignored: the runtime's JSON reader skips keys it does not know.",
     explanation: "Unknown keys are silently ignored, which is how `\"// comment\"` keys work (those are \
 never reported). Any other unknown key is usually a typo (`Allow`, `mcp_servers`, `enabledTools`): names \
 are case-sensitive. The message suggests the closest known key.",
@@ -118,7 +118,7 @@ pub static TJ009: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "A name appears twice in one tools.json object.",
-    consequence: "Jackson keeps the last value; the earlier one is silently discarded.",
+    consequence: "The runtime keeps the last value; the earlier one is silently discarded.",
     explanation: "Two `allow` lists or two servers with the same name do not merge: only the last one \
 counts (for `mcpServers`, the server keeps the position of its first occurrence). Merge them into one.",
 };
@@ -129,7 +129,7 @@ pub static TJ010: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "tools.json has text after its JSON value.",
-    consequence: "Jackson reads one value and stops: everything after it is never read.",
+    consequence: "The runtime reads one JSON value and stops: everything after it is never read.",
     explanation:
         "`ObjectMapper.readValue` does not fail on trailing tokens by default, so a second \
 object, a comment or leftover text after the closing `}` is silently ignored. Anything meant to be \
@@ -153,7 +153,7 @@ pub static TJ012: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: "An MCP server's `transport` is not one the runtime supports.",
-    consequence: "\"… has unsupported transport '…' (expected: stdio, sse, http).\": the server is skipped.",
+    consequence: "The runtime logs that the transport is unsupported and skips the server; the others are registered.",
     explanation: "The transport is lower-cased and matched against `stdio`, `sse`, `http`, \
 `streamable-http`, `streamablehttp`. `streamable_http` (underscore) is not accepted; the fix renames \
 it to `streamable-http`.",
@@ -176,7 +176,7 @@ pub static TJ014: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "An MCP server sets a field its transport does not use (`headers` on stdio, `command` on http, …).",
-    consequence: "The field is silently ignored.",
+    consequence: "The server is registered without it.",
     explanation: "`command`, `args` and `env` only apply to `stdio`; `url`, `headers` and `queryParams` \
 only to `sse` and `http`. A field for the other transport usually means the transport is wrong.",
 };
@@ -209,7 +209,7 @@ pub static TJ017: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: "A number or boolean is used where tools.json expects a string.",
-    consequence: "Jackson converts it to its text (`1` becomes \"1\").",
+    consequence: "The runtime converts it to its text (`1` becomes \"1\").",
     explanation:
         "Usually harmless, but a tool named `1` or an argument `true` is rarely what was meant.",
 };
@@ -231,7 +231,7 @@ pub static TJ019: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: "A tools.json value is `null` where a list or object is expected.",
-    consequence: "Jackson reads `null` as not set.",
+    consequence: "The runtime reads `null` as not set.",
     explanation: "`\"allow\": null` is the same as leaving `allow` out.",
 };
 
@@ -275,7 +275,7 @@ pub static TJ023: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "`load_skill_through_path` is denied.",
-    consequence: "No effect: the skill middleware re-adds `load_skill_through_path` on every prompt pass.",
+    consequence: "The model keeps `load_skill_through_path`.",
     explanation: "The skills tool is not a platform tool, but it is registered again whenever the skills \
 block is rendered, so tools.json cannot remove it. To hide skills, configure the skill layers instead.",
 };
@@ -310,8 +310,8 @@ pub static TJ026: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "tools.json is present but the filesystem mode is `sandbox`.",
-    consequence: "At build time there is no active sandbox: the read fails, and the runtime silently builds without tools.json.",
-    explanation: "In sandbox mode tools.json is effectively ignored (harness-spec §4.1). Configure \
+    consequence: "Its MCP servers are not registered and its `allow` and `deny` change nothing: the agent has the default toolkit.",
+    explanation: "In sandbox mode tools.json is effectively ignored (`ToolsConfigLoader.java` gets no file and builds without it). Configure \
 tools in Java (`toolsConfig(...)`) instead.",
 };
 
@@ -321,8 +321,8 @@ pub static TJ027: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "tools.json is present but `features.tools_config` is off.",
-    consequence: "`disableToolsConfig()`: the runtime never reads the file.",
-    explanation: "Turn the feature on or delete the file.",
+    consequence: "Its MCP servers are not registered and its `allow` and `deny` change nothing: the agent has the default toolkit.",
+    explanation: "`features.tools_config = false` stands for the builder's `disableToolsConfig()`. Turn the feature on or delete the file.",
 };
 
 pub static TJ028: Rule = Rule {
@@ -332,7 +332,7 @@ pub static TJ028: Rule = Rule {
     profile: Profile::Harness,
     summary: "tools.json exists both in the workspace and in the project folder.",
     consequence:
-        "The runtime reads the workspace's tools.json; the project folder's one is never read.",
+        "Its MCP servers, `allow` and `deny` change nothing; only the workspace's tools.json counts.",
     explanation:
         "The project folder is only the overlay's lower layer: its tools.json is read when the \
 workspace has none. Keep one of the two.",

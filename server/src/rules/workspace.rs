@@ -137,7 +137,7 @@ pub static WS012: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: "MEMORY.md does not fit in the remaining memory budget.",
-    consequence: "The runtime cuts MEMORY.md and appends a truncation notice (or, at HEAD, injects it whole when no budget is left).",
+    consequence: "The runtime cuts MEMORY.md and appends a truncation notice; when no budget is left at all, it injects MEMORY.md whole.",
     explanation: "`maxContextTokens` (default 8000) minus the session context, AGENTS.md, knowledge and \
 additional files is what MEMORY.md may use, counted as UTF-16 length / 4. Consolidate MEMORY.md.",
 };

@@ -11,6 +11,7 @@ use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::base::suggest::did_you_mean;
 use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
 use crate::rules::skill as rules;
 use crate::rules::Rule;
@@ -261,7 +262,7 @@ fn parse_text(doc: &mut SkillDoc, shared: &Arc<str>, text: &str, out: &mut Vec<D
             &path,
             doc.opening_range,
             format!(
-                "the frontmatter is {code_points} code points long; SnakeYAML stops at {FRONTMATTER_CODE_POINT_LIMIT}, so the runtime sees no metadata and skips the skill"
+                "the frontmatter is {code_points} code points long; the runtime's YAML parser stops at {FRONTMATTER_CODE_POINT_LIMIT}, so the runtime sees no metadata and skips the skill"
             ),
         ));
         return;
@@ -498,11 +499,30 @@ fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
                             }
                         ),
                     ),
-                    None => missing.at(
-                        &path,
-                        doc.opening_range,
-                        format!("the frontmatter has no `{key}`; the runtime skips the skill"),
-                    ),
+                    None => {
+                        // A misspelt key is kept as metadata without a word: name it here.
+                        let unknown: Vec<&str> = doc
+                            .metadata
+                            .iter()
+                            .map(|e| e.key.as_str())
+                            .filter(|k| keys::skill(k).is_none())
+                            .collect();
+                        match did_you_mean(key, &unknown).and_then(|near| doc.entry(near)) {
+                            Some(near) => missing.at(
+                                &path,
+                                near.key_range,
+                                format!(
+                                    "the frontmatter has no `{key}`, but has `{}`: did you mean `{key}`? The runtime skips the skill",
+                                    near.key
+                                ),
+                            ),
+                            None => missing.at(
+                                &path,
+                                doc.opening_range,
+                                format!("the frontmatter has no `{key}`; the runtime skips the skill"),
+                            ),
+                        }
+                    }
                 };
                 out.push(diag);
                 continue;
@@ -699,8 +719,7 @@ fn early_close_severity(doc: &SkillDoc, out: &mut [Diagnostic]) {
         d.message.push_str(&format!(
             "; `name` and `description` survive, so the runtime loads the skill with the description `{description}`"
         ));
-        d.consequence = "The runtime loads the skill with the frontmatter cut at this `---`: the value is cut, \
-                         the keys after it are lost and the rest becomes the body."
+        d.consequence = "The skill loads with the cut value and without any key after it; its body starts with the rest of the frontmatter."
             .to_string();
     }
 }

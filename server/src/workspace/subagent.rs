@@ -394,7 +394,14 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
             out.push(rules::SA016.at(
                 &path,
                 entry.key_range,
-                format!("`{}` is not read by the runtime and is ignored", entry.key),
+                format!(
+                    "`{}` is not read by the runtime and is ignored{}",
+                    entry.key,
+                    crate::base::suggest::hint(crate::base::suggest::did_you_mean(
+                        &entry.key,
+                        &keys::SUBAGENT.iter().map(|k| k.name).collect::<Vec<_>>()
+                    ))
+                ),
             ));
         }
     }
@@ -553,9 +560,9 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
                     "`{key}` is {}, not a number; the runtime ignores it{}",
                     e.value.value.type_phrase(),
                     if key == "steps" {
-                        ""
+                        " and uses `maxIters` if that is a number, else the default of 10 steps"
                     } else {
-                        " (default 10 steps)"
+                        " (the default is 10 steps)"
                     }
                 ),
             )),
@@ -642,7 +649,7 @@ fn read_keys(doc: &mut SubagentDoc, body: &str, split: SubagentSplit, out: &mut 
                         &path,
                         e.value.range,
                         format!(
-                            "`{key}: {text}` is not a boolean; the runtime reads it with `Boolean.parseBoolean` as `{parsed}`"
+                            "`{key}: {text}` is not a boolean; the runtime reads it as `{parsed}`"
                         ),
                     ));
                 }

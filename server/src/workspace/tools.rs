@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use crate::base::suggest::did_you_mean;
+use crate::base::suggest::{did_you_mean, hint};
 use crate::base::{Diagnostic, Env, FileContent, FileEdit, Fix, Related, TextRange};
 use crate::rules::tools::*;
 use crate::rules::Rule;
@@ -492,10 +492,7 @@ impl Parser<'_> {
         if key.starts_with("//") {
             return;
         }
-        let hint = match did_you_mean(key, known) {
-            Some(best) => format!("; did you mean `{best}`?"),
-            None => String::new(),
-        };
+        let hint = hint(did_you_mean(key, known));
         self.push(
             &TJ006,
             member.key_range,
@@ -795,8 +792,14 @@ impl Parser<'_> {
                         &self.path,
                         self.range(field.value.range),
                         format!(
-                            "MCP server `{}` has unsupported transport '{value}' (expected: stdio, sse, http, streamable-http)",
-                            entry.key
+                            "MCP server `{}` has unsupported transport '{value}'{} (the runtime accepts {})",
+                            entry.key,
+                            hint(did_you_mean(&value, &TRANSPORT_NAMES[..4])),
+                            TRANSPORT_NAMES
+                                .iter()
+                                .map(|t| format!("`{t}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     );
                     let lower = value.to_lowercase();
