@@ -366,6 +366,30 @@ pub fn list_owners(backend: &mut dyn Backend, config: &Config) -> Result<Vec<Str
     Ok(ids)
 }
 
+/// The folder a relative `sqlite://` path is relative to: agentws.toml's folder, else `cwd`.
+pub fn url_base(config: &Config, cwd: &Path) -> PathBuf {
+    config
+        .file
+        .as_deref()
+        .and_then(Path::parent)
+        .unwrap_or(cwd)
+        .to_path_buf()
+}
+
+/// The ids the store of `config` (or `url`, which wins) holds for its agent and scope, with the
+/// store URL as it may be shown: what `agentws store users` prints and `agentws/storeUsers`
+/// answers. `${VAR}` in the URL comes from `env`.
+pub fn users(
+    config: &Config,
+    url: Option<&str>,
+    env: &Env,
+    cwd: &Path,
+) -> Result<(String, Vec<String>), StoreError> {
+    let spec = StoreSpec::new(&config.store, url, env, &url_base(config, cwd))?;
+    let mut backend = spec.open()?;
+    Ok((spec.shown.clone(), list_owners(backend.as_mut(), config)?))
+}
+
 /// Reads the stored files of `owners` into `files` (see the module docs). Under the user and
 /// session scopes each id's routed folders `<ws>/<id>/{AGENTS.md, skills/, …}` are replaced by
 /// the store's; under the agent and global scopes the store's files lie over the template in
@@ -476,14 +500,7 @@ pub fn read_into(
     owners: &Owners,
     cwd: &Path,
 ) -> Result<Read, StoreError> {
-    let base = ws
-        .config
-        .file
-        .as_deref()
-        .and_then(Path::parent)
-        .unwrap_or(cwd)
-        .to_path_buf();
-    let spec = StoreSpec::new(&ws.config.store, url, &ws.env, &base)?;
+    let spec = StoreSpec::new(&ws.config.store, url, &ws.env, &url_base(&ws.config, cwd))?;
     let mut backend = spec.open()?;
     let mut config = (*ws.config).clone();
     config.filesystem.mode = crate::config::FilesystemMode::Remote;
