@@ -679,6 +679,106 @@ fn redis_preview_check_and_problems() {
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
 
+/// An item hash whose index member is gone (reference V13): no listing shows it, but a read of its
+/// exact path finds it. The prompt files in such hashes are used, the skills are not loaded, and
+/// `check` reports each (RS010), found with one SCAN.
+#[test]
+fn redis_hashes_without_an_index_member() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let mut conn = redis_conn(server.port);
+    let url = redis_url(server.port, servers::REDIS_PASSWORD);
+    let erin = |segment, key, content: &str| Row {
+        owner: "erin",
+        segment,
+        key,
+        value: file_value(content),
+    };
+    let mut rows = clean_rows();
+    rows.extend([
+        erin("root", "/AGENTS.md", "# Erin\nUnindexed, yet read.\n"),
+        erin("skills", "/trains/SKILL.md", TRAINS_SKILL),
+        erin(
+            "skills",
+            "/ghost/SKILL.md",
+            "---\nname: ghost\ndescription: Never listed.\n---\nBoo.\n",
+        ),
+    ]);
+    seed_redis(&mut conn, &rows);
+    for (segment, key) in [("root", "/AGENTS.md"), ("skills", "/ghost/SKILL.md")] {
+        let mut idx = b"agentscope:store:idx:agents\0bot\0users\0erin\0".to_vec();
+        idx.extend(segment.as_bytes());
+        redis::cmd("ZREM")
+            .arg(idx)
+            .arg(key)
+            .query::<()>(&mut conn)
+            .unwrap();
+    }
+    let digest = redis_digest(&mut conn);
+
+    // The preview reads the unindexed AGENTS.md by its path; the unindexed skill does not load.
+    let preview = preview_json(&project, &["--store", &url, "--user", "erin"]);
+    assert!(
+        slice(&preview, "agents-context").contains("Unindexed, yet read."),
+        "{preview:#}"
+    );
+    assert_eq!(
+        section(&preview, "agents-context")["sources"][0]["path"],
+        "store:agents/bot/users/erin/root:/AGENTS.md"
+    );
+    let skills = slice(&preview, "skills");
+    assert!(
+        skills.contains("trains") && !skills.contains("ghost"),
+        "{skills}"
+    );
+
+    for args in [vec!["--user", "erin"], vec!["--all-users"]] {
+        let mut argv = vec!["check", p, "--store", &url, "--format", "json"];
+        argv.extend(&args);
+        let out = agentws(&argv);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut unindexed: Vec<(String, String)> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "RS010")
+            .map(|d| {
+                (
+                    d["path"].as_str().unwrap().to_string(),
+                    d["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        unindexed.sort();
+        assert_eq!(unindexed.len(), 2, "{args:?}: {unindexed:#?}");
+        assert_eq!(
+            unindexed[0].0,
+            "store:agents/bot/users/erin/root:/AGENTS.md"
+        );
+        assert!(
+            unindexed[0]
+                .1
+                .contains("read by its exact path, so the prompt uses it"),
+            "{}",
+            unindexed[0].1
+        );
+        assert_eq!(
+            unindexed[1].0,
+            "store:agents/bot/users/erin/skills:/ghost/SKILL.md"
+        );
+        assert!(
+            unindexed[1].1.contains("never listed, so it does not load"),
+            "{}",
+            unindexed[1].1
+        );
+    }
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+}
+
 // --- PostgreSQL -----------------------------------------------------------------------------
 
 fn postgres_url(port: u16, password: &str) -> String {

@@ -217,6 +217,50 @@ pub trait Backend {
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError>;
     /// Every distinct namespace that starts with `prefix`.
     fn namespaces(&mut self, prefix: &[String]) -> Result<Vec<Vec<String>>, StoreError>;
+    /// Rows under `base` that the backend's listing (`listed`, what `scan` gave) misses but the
+    /// runtime still reaches by exact key (RedisStore: item hashes without an index member). Of
+    /// `exact` (keys the runtime reads by path, per segment) those that exist come back as
+    /// items; with `all`, every other such row is reported too (it is never listed, so never
+    /// loaded). The SQL layouts list every row: nothing to add.
+    fn unlisted(
+        &mut self,
+        _base: &[String],
+        _exact: &[(&'static str, String)],
+        _all: bool,
+        _listed: &Scan,
+    ) -> Result<Scan, StoreError> {
+        Ok(Scan::default())
+    }
+}
+
+/// Where a workspace-relative path is routed (`CompositeFilesystem.routeForPath` for the plain
+/// forms): its segment and key, or `None` when the store never holds it.
+pub fn route(rel: &str) -> Option<(&'static str, String)> {
+    let rel = rel.trim_start_matches('/');
+    if ROOT_KEYS.iter().any(|k| &k[1..] == rel) {
+        return Some(("root", format!("/{rel}")));
+    }
+    SEGMENTS.iter().find_map(|(segment, folder)| {
+        let rest = rel.strip_prefix((*folder)?)?.strip_prefix('/')?;
+        Some((*segment, format!("/{rest}")))
+    })
+}
+
+/// The keys the runtime reads by their exact path on every call, whatever the listings show
+/// (`readWithOverride`): AGENTS.md, MEMORY.md, knowledge/KNOWLEDGE.md, tools.json (from the
+/// anonymous namespace) and the additional context files routed into the store.
+pub fn exact_read_keys(config: &Config) -> Vec<(&'static str, String)> {
+    let mut keys: Vec<(&'static str, String)> =
+        ROOT_KEYS.iter().map(|k| ("root", k.to_string())).collect();
+    keys.push(("knowledge", "/KNOWLEDGE.md".into()));
+    for file in &config.agent.additional_context_files {
+        if let Some(routed) = route(file) {
+            if !keys.contains(&routed) {
+                keys.push(routed);
+            }
+        }
+    }
+    keys
 }
 
 /// `RemoteFilesystemSpec.storeNamespace` without the segment, for the id of `scope` (`None`:
@@ -415,6 +459,9 @@ pub fn load_into(
         _ => ids,
     };
     let mut loaded = Loaded::default();
+    let exact = exact_read_keys(config);
+    // A check looks for every row the listings miss; a preview only for those its prompt reads.
+    let all = !matches!(owners, Owners::Call { .. });
     for (store_id, id) in &ids {
         let base = base_namespace(
             config.scope,
@@ -456,7 +503,10 @@ pub fn load_into(
             }
             Scope::Agent | Scope::Global => config.workspace.clone(),
         };
-        let scan = backend.scan(&base)?;
+        let mut scan = backend.scan(&base)?;
+        let unlisted = backend.unlisted(&base, &exact, all, &scan)?;
+        scan.items.extend(unlisted.items);
+        scan.problems.extend(unlisted.problems);
         place(files, &dir, &base, scan, &mut loaded, config.scope);
         loaded.owners.push(id.clone());
     }
@@ -464,7 +514,10 @@ pub fn load_into(
     let anonymous = base_namespace(config.scope, &agent, None, &spec.anonymous_user);
     let mut root_ns = anonymous.clone();
     root_ns.push("root".into());
-    let scan = backend.scan(&anonymous)?;
+    let mut scan = backend.scan(&anonymous)?;
+    let tools = [("root", "/tools.json".to_string())];
+    scan.items
+        .extend(backend.unlisted(&anonymous, &tools, false, &scan)?.items);
     if let Some(item) = scan
         .items
         .iter()
