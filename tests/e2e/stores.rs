@@ -417,6 +417,63 @@ fn store_level_problems_are_reported_and_a_clean_store_has_none() {
     }
 }
 
+/// `SqliteBaseStore` joins namespace segments with `/`: the rows of user `team/alice` sit in
+/// `agents/bot/users/team/alice/skills`, which reads as a deeper namespace of user `team`. RS008
+/// says so (for `--user team` and `--all-users`); a clean store of that layout has no RS finding.
+#[test]
+fn sqlite_base_store_ids_with_a_slash_are_rs008() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nlayout = \"sqlite-base\"\n");
+    let p = project.to_str().unwrap();
+    let codes = |url: &str, who: &[&str]| -> Vec<(String, String, String)> {
+        let mut args = vec!["check", p, "--store", url, "--format", "json"];
+        args.extend(who);
+        let out = agentws(&args);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"].as_str().unwrap().starts_with("RS"))
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["path"].as_str().unwrap().to_string(),
+                    d["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let (_, clean) = sqlite_store(tmp.path(), Layout::SqliteBase, &clean_rows());
+    assert_eq!(codes(&clean, &["--all-users"]), vec![]);
+
+    let dir = tmp.path().join("slash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rows = clean_rows();
+    rows.push(Row {
+        owner: "team/alice",
+        segment: "skills",
+        key: "/trains/SKILL.md",
+        value: file_value(TRAINS_SKILL),
+    });
+    let (db, url) = sqlite_store(&dir, Layout::SqliteBase, &rows);
+    let before = std::fs::read(&db).unwrap();
+    let expected = vec![(
+        "RS008".to_string(),
+        "store:agents/bot/users/team/alice/skills:".to_string(),
+        "namespace `agents/bot/users/team/alice/skills` is the `skills` namespace of id `team/alice`: \
+         SqliteBaseStore joins segments with `/`, so it cannot be told apart from a deeper namespace \
+         of `team`; not read"
+            .to_string(),
+    )];
+    assert_eq!(codes(&url, &["--user", "team"]), expected);
+    assert_eq!(codes(&url, &["--all-users"]), expected);
+    // A user `team` and the `/` in an id do not disturb the others.
+    let out = agentws(&["store", "users", &url, "--project", p]);
+    assert_eq!(text(&out.stdout), "alice\nbob\nteam\n");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
 #[test]
 fn a_50_mb_value_is_one_diagnostic_and_never_read_whole() {
     let tmp = tempfile::tempdir().unwrap();

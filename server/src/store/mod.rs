@@ -824,6 +824,38 @@ mod tests {
     }
 
     #[test]
+    fn routes_and_the_keys_read_by_path() {
+        assert_eq!(route("AGENTS.md"), Some(("root", "/AGENTS.md".into())));
+        assert_eq!(
+            route("/skills/a/SKILL.md"),
+            Some(("skills", "/a/SKILL.md".into()))
+        );
+        assert_eq!(route("knowledge/x.md"), Some(("knowledge", "/x.md".into())));
+        assert_eq!(route("docs/notes.md"), None);
+        assert_eq!(route("Skills/a"), None);
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.additional_context_files = vec![
+            "memory/notes.md".into(),
+            "docs/x.md".into(),
+            "AGENTS.md".into(),
+        ];
+        let keys: Vec<String> = exact_read_keys(&config)
+            .into_iter()
+            .map(|(s, k)| format!("{s}:{k}"))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "root:/AGENTS.md",
+                "root:/MEMORY.md",
+                "root:/tools.json",
+                "knowledge:/KNOWLEDGE.md",
+                "memory:/notes.md"
+            ]
+        );
+    }
+
+    #[test]
     fn odd_keys_are_found() {
         assert_eq!(key_problem("foo/SKILL.md").unwrap().0.code, "RS001");
         for key in ["/foo//SKILL.md", "/foo/./x", "/../x", "/foo/", "/a\\b"] {
