@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// One stored row as the runtime writes it: owner (user id), route segment, key, value JSON.
+/// One stored row as the runtime writes it: owner, route segment, key, value JSON. The owner is a
+/// user id, or `@sessions:<id>` (a session id), `@shared` (scope agent) or `@global`.
 pub struct Row {
     pub owner: &'static str,
     pub segment: &'static str,
@@ -86,10 +87,86 @@ pub fn problem_rows() -> Vec<(Row, &'static str)> {
     ]
 }
 
+/// `RemoteFilesystemSpec.storeNamespace` of a row's owner (see [`Row`]), plus its segment.
 fn namespace(owner: &str, segment: &str) -> Vec<String> {
-    ["agents", AGENT, "users", owner, segment]
-        .map(String::from)
-        .to_vec()
+    let mut ns: Vec<&str> = match owner.strip_prefix('@') {
+        Some("global") => vec!["global"],
+        Some("shared") => vec!["agents", AGENT, "shared"],
+        Some(other) => {
+            let (kind, id) = other.split_once(':').expect("@sessions:<id>");
+            vec!["agents", AGENT, kind, id]
+        }
+        None => vec!["agents", AGENT, "users", owner],
+    };
+    ns.push(segment);
+    ns.into_iter().map(String::from).collect()
+}
+
+/// One isolation scope of the shared fixture: whose namespace holds alice's files (and bob's
+/// broken skill), the preview flags of that call, and the folder the same state has locally.
+pub struct ScopeCase {
+    pub scope: &'static str,
+    owner: &'static str,
+    other: &'static str,
+    flags: &'static [&'static str],
+    /// The local per-user (per-session) folder; empty: the workspace itself.
+    folder: &'static str,
+    /// The namespace of `owner` and `other`, as store locations name it.
+    base: &'static str,
+    other_base: &'static str,
+}
+
+pub const USER: ScopeCase = ScopeCase {
+    scope: "user",
+    owner: "alice",
+    other: "bob",
+    flags: &["--user", "alice"],
+    folder: "alice",
+    base: "agents/bot/users/alice",
+    other_base: "agents/bot/users/bob",
+};
+
+pub const SESSION: ScopeCase = ScopeCase {
+    scope: "session",
+    owner: "@sessions:s1",
+    other: "@sessions:s2",
+    flags: &["--user", "alice", "--session", "s1"],
+    folder: "s1",
+    base: "agents/bot/sessions/s1",
+    other_base: "agents/bot/sessions/s2",
+};
+
+/// One namespace for every agent and call: bob's broken skill lies beside alice's files.
+pub const GLOBAL: ScopeCase = ScopeCase {
+    scope: "global",
+    owner: "@global",
+    other: "@global",
+    flags: &["--user", "alice", "--session", "s1"],
+    folder: "",
+    base: "global",
+    other_base: "global",
+};
+
+/// The clean rows in the namespaces of `case`.
+pub fn scoped_rows(case: &ScopeCase) -> Vec<Row> {
+    clean_rows()
+        .into_iter()
+        .map(|r| Row {
+            owner: if r.owner == "alice" {
+                case.owner
+            } else {
+                case.other
+            },
+            ..r
+        })
+        .collect()
+}
+
+/// The clean rows of the session and global scopes (user-scope previews never read them).
+pub fn other_scope_rows() -> Vec<Row> {
+    let mut rows = scoped_rows(&SESSION);
+    rows.extend(scoped_rows(&GLOBAL));
+    rows
 }
 
 /// Which SQLite layout to seed.
@@ -225,40 +302,77 @@ fn sqlite_store(dir: &Path, layout: Layout, rows: &[Row]) -> (PathBuf, String) {
 /// The preview from the store equals the preview of the same files as a per-user folder, section
 /// by section, apart from the workspace paragraph the runtime words differently in remote mode.
 fn assert_preview_matches_local_folders(tmp: &Path, project: &Path, url: &str) {
-    let stored = preview_json(project, &["--store", url, "--user", "alice"]);
+    assert_scope_matches_local_folders(tmp, project, url, &USER);
+}
 
-    // The same state laid out as local per-user folders.
-    let local = tmp.join("local");
+/// [`assert_preview_matches_local_folders`] for the scope of `case` (`project` is configured
+/// with it): the per-session folder under scope session, the workspace itself under scope global.
+fn assert_scope_matches_local_folders(tmp: &Path, project: &Path, url: &str, case: &ScopeCase) {
+    let mut args = vec!["--store", url];
+    args.extend(case.flags);
+    let stored = preview_json(project, &args);
+
+    // The same state laid out as local per-user (per-session) folders.
+    let local = tmp.join(format!("local-{}", case.scope));
     let ws = local.join(".agentscope/workspace");
-    std::fs::create_dir_all(ws.join("alice/skills/trains")).unwrap();
-    std::fs::create_dir_all(ws.join("alice/subagents")).unwrap();
+    let dir = ws.join(case.folder);
+    std::fs::create_dir_all(dir.join("skills/trains")).unwrap();
+    std::fs::create_dir_all(dir.join("subagents")).unwrap();
     std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
-    std::fs::write(local.join("agentws.toml"), "[agent]\nname = \"bot\"\n").unwrap();
+    std::fs::write(
+        local.join("agentws.toml"),
+        format!(
+            "[agent]\nname = \"bot\"\n[isolation]\nscope = \"{}\"\n",
+            case.scope
+        ),
+    )
+    .unwrap();
     std::fs::write(ws.join("AGENTS.md"), "# Template\nBe kind.\n").unwrap();
     std::fs::copy(
         project.join(".agentscope/workspace/skills/hello/SKILL.md"),
         ws.join("skills/hello/SKILL.md"),
     )
     .unwrap();
-    std::fs::write(ws.join("alice/AGENTS.md"), ALICE_AGENTS).unwrap();
-    std::fs::write(ws.join("alice/MEMORY.md"), ALICE_MEMORY).unwrap();
-    std::fs::write(ws.join("alice/skills/trains/SKILL.md"), TRAINS_SKILL).unwrap();
-    std::fs::write(ws.join("alice/subagents/planner.md"), PLANNER).unwrap();
-    let folders = preview_json(&local, &["--user", "alice"]);
+    // Under scope global the stored AGENTS.md lies over the template's, as the overlay does.
+    std::fs::write(dir.join("AGENTS.md"), ALICE_AGENTS).unwrap();
+    std::fs::write(dir.join("MEMORY.md"), ALICE_MEMORY).unwrap();
+    std::fs::write(dir.join("skills/trains/SKILL.md"), TRAINS_SKILL).unwrap();
+    std::fs::write(dir.join("subagents/planner.md"), PLANNER).unwrap();
+    if case.folder.is_empty() {
+        // bob's broken skill shares the one namespace: the local workspace holds it too.
+        std::fs::create_dir_all(ws.join("skills/broken")).unwrap();
+        std::fs::write(ws.join("skills/broken/SKILL.md"), BROKEN_SKILL).unwrap();
+    }
+    let folders = preview_json(&local, case.flags);
 
     for kind in ["agents-context", "memory-context", "subagents"] {
-        assert_eq!(slice(&stored, kind), slice(&folders, kind), "{kind}");
+        assert_eq!(
+            slice(&stored, kind),
+            slice(&folders, kind),
+            "{}: {kind}",
+            case.scope
+        );
     }
+    // The skills themselves are the same; the lines that say where a skill's files are (its
+    // skill id's source, `<files-root>`) the runtime renders differently in remote mode.
+    let listed = |preview: &Value| -> Vec<String> {
+        slice(preview, "skills")
+            .lines()
+            .filter(|l| !l.contains("<skill-id>") && !l.contains("<files-root>"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(listed(&stored), listed(&folders), "{}: skills", case.scope);
     let skills = slice(&stored, "skills");
     assert!(
-        skills.contains("trains") && skills.contains("hello"),
+        skills.contains("trains") && skills.contains("hello") && !skills.contains("broken"),
         "{skills}"
     );
     assert!(slice(&stored, "agents-context").contains("Answer in French."));
     // Sources name the store entry.
     assert_eq!(
         section(&stored, "agents-context")["sources"][0]["path"],
-        "store:agents/bot/users/alice/root:/AGENTS.md"
+        format!("store:{}/root:/AGENTS.md", case.base)
     );
     let skill_sources: Vec<&str> = section(&stored, "skills")["sources"]
         .as_array()
@@ -266,8 +380,9 @@ fn assert_preview_matches_local_folders(tmp: &Path, project: &Path, url: &str) {
         .iter()
         .map(|s| s["path"].as_str().unwrap())
         .collect();
+    let trains = format!("store:{}/skills:/trains/SKILL.md", case.base);
     assert!(
-        skill_sources.contains(&"store:agents/bot/users/alice/skills:/trains/SKILL.md"),
+        skill_sources.contains(&trains.as_str()),
         "{skill_sources:?}"
     );
     assert!(stored["notes"]
@@ -275,6 +390,57 @@ fn assert_preview_matches_local_folders(tmp: &Path, project: &Path, url: &str) {
         .unwrap()
         .iter()
         .any(|n| n["code"] == "remote-store-read"));
+}
+
+/// Under scopes session and global (the store seeded with [`other_scope_rows`]): the preview
+/// equals the local folders' and `check` reports bob's broken skill at its store location.
+fn assert_session_and_global_scopes(tmp: &Path, url: &str, extra_toml: &str) {
+    for case in [&SESSION, &GLOBAL] {
+        let dir = tmp.join(format!("scope-{}", case.scope));
+        let project = template_with(
+            &dir,
+            &format!("[isolation]\nscope = \"{}\"\n{extra_toml}", case.scope),
+        );
+        assert_scope_matches_local_folders(&dir, &project, url, case);
+        let out = agentws(&[
+            "check",
+            project.to_str().unwrap(),
+            "--store",
+            url,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let broken = format!("store:{}/skills:/broken/SKILL.md", case.other_base);
+        let paths: Vec<&str> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["path"].as_str().unwrap())
+            .collect();
+        assert!(
+            paths.contains(&broken.as_str()),
+            "{}: {paths:?}",
+            case.scope
+        );
+        assert!(
+            !paths.iter().any(|p| p.contains("/users/")),
+            "{}: {paths:?}",
+            case.scope
+        );
+        let stderr = text(&out.stderr);
+        let owners = if case.scope == "session" {
+            "(2 owners)"
+        } else {
+            "(1 owner)"
+        };
+        assert!(
+            stderr.contains("read 5 files from store") && stderr.contains(owners),
+            "{}: {stderr}",
+            case.scope
+        );
+    }
 }
 
 fn sqlite_preview(layout: Layout) {
@@ -287,6 +453,21 @@ fn sqlite_preview(layout: Layout) {
     let before = std::fs::read(&db).unwrap();
     assert_preview_matches_local_folders(tmp.path(), &project, &url);
     assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+/// Scopes session and global on both SQLite layouts, against the same fixture as scope user.
+#[test]
+fn sqlite_session_and_global_scopes_match_local_folders() {
+    for (layout, extra) in [
+        (Layout::Jdbc, ""),
+        (Layout::SqliteBase, "[store]\nlayout = \"sqlite-base\"\n"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (db, url) = sqlite_store(tmp.path(), layout, &other_scope_rows());
+        let before = std::fs::read(&db).unwrap();
+        assert_session_and_global_scopes(tmp.path(), &url, extra);
+        assert_eq!(std::fs::read(&db).unwrap(), before);
+    }
 }
 
 #[test]
@@ -620,10 +801,12 @@ fn redis_preview_check_and_problems() {
     let p = project.to_str().unwrap();
     let mut conn = redis_conn(server.port);
     seed_redis(&mut conn, &clean_rows());
+    seed_redis(&mut conn, &other_scope_rows());
     let url = redis_url(server.port, servers::REDIS_PASSWORD);
     let digest = redis_digest(&mut conn);
 
     assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    assert_session_and_global_scopes(tmp.path(), &url, "");
 
     let out = agentws(&["store", "users", &url, "--project", p]);
     assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
@@ -900,9 +1083,11 @@ fn postgres_preview_check_and_faults() {
     seed_postgres(&mut client, &clean_rows());
     let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
     seed_postgres(&mut client, &rows);
+    seed_postgres(&mut client, &other_scope_rows());
     let digest = postgres_digest(&mut client);
 
     assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    assert_session_and_global_scopes(tmp.path(), &url, "");
     let out = agentws(&["store", "users", &url, "--project", p]);
     assert_eq!(
         text(&out.stdout),
@@ -1101,8 +1286,10 @@ fn mariadb_preview_matches_local_folders() {
     let url = mysql_url(server.port, servers::MARIADB_PASSWORD);
     let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&url).unwrap()));
     seed_mysql(&mut conn, &clean_rows());
+    seed_mysql(&mut conn, &other_scope_rows());
     let digest = mysql_digest(&mut conn);
     assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    assert_session_and_global_scopes(tmp.path(), &url, "");
     let out = agentws(&[
         "store",
         "users",
