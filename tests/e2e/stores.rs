@@ -1340,3 +1340,182 @@ fn agent_scope_reads_the_shared_namespace() {
         "{skills}"
     );
 }
+
+// --- TLS ------------------------------------------------------------------------------------
+
+/// `agentws` trusting only the certificate authority `ca` (rustls reads the system's roots from
+/// `SSL_CERT_FILE` when it is set).
+fn agentws_trusting(ca: &Path, args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("agentws")
+        .unwrap()
+        .env("SSL_CERT_FILE", ca)
+        .env_remove("SSL_CERT_DIR")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Over TLS: the preview and check of a store reached with a trusted certificate, and a clear
+/// exit 2 (no password, no hang) for an untrusted one and for a server that does not speak TLS.
+fn assert_tls(project: &Path, url: &str, plain_url: &str, ca: &Path, untrusted: &Path) {
+    let p = project.to_str().unwrap();
+    let mut args = vec!["preview", p, "--store", url, "--user", "alice"];
+    args.extend(MACHINE);
+    let out = agentws_trusting(ca, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Answer in French."));
+    let out = agentws_trusting(ca, &["check", p, "--store", url, "--user", "bob"]);
+    assert!(
+        text(&out.stdout).contains("store:agents/bot/users/bob/skills:/broken/SKILL.md"),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    for (bad, what) in [(url, untrusted), (plain_url, ca)] {
+        let started = std::time::Instant::now();
+        let out = agentws_trusting(what, &["check", p, "--store", bad, "--user", "alice"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("cannot connect"), "{bad}: {err}");
+        assert!(
+            !err.contains("s3cret") && !err.contains("panicked"),
+            "{err}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        if bad == url {
+            assert!(err.contains("invalid peer certificate"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn rediss_reads_over_tls() {
+    let Some((server, tls_port, tls)) = servers::redis_tls() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let mut conn = redis_conn(server.port);
+    seed_redis(&mut conn, &clean_rows());
+    let digest = redis_digest(&mut conn);
+    let untrusted_dir = tmp.path().join("other-ca");
+    std::fs::create_dir_all(&untrusted_dir).unwrap();
+    let untrusted = servers::tls_files(&untrusted_dir).ca;
+    let url = format!(
+        "rediss://:{}@127.0.0.1:{tls_port}/0",
+        servers::REDIS_PASSWORD
+    );
+    // `rediss://` to the plain port: the server never answers the TLS handshake.
+    let plain = format!(
+        "rediss://:{}@127.0.0.1:{}/0",
+        servers::REDIS_PASSWORD,
+        server.port
+    );
+    assert_tls(&project, &url, &plain, &tls.ca, &untrusted);
+    let out = agentws_trusting(
+        &tls.ca,
+        &[
+            "store",
+            "users",
+            &plain,
+            "--project",
+            project.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        text(&out.stderr).contains("no TLS handshake within the connect timeout (2 s)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+}
+
+#[test]
+fn postgres_sslmode_require_reads_over_tls() {
+    let Some((server, Some(tls))) = servers::postgres_with_tls(true) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let plain = postgres_url(server.port, servers::POSTGRES_PASSWORD);
+    let mut client = servers::retry(|| postgres::Client::connect(&plain, postgres::NoTls));
+    seed_postgres(&mut client, &clean_rows());
+    let digest = postgres_digest(&mut client);
+    let untrusted_dir = tmp.path().join("other-ca");
+    std::fs::create_dir_all(&untrusted_dir).unwrap();
+    let untrusted = servers::tls_files(&untrusted_dir).ca;
+    let url = format!("{plain}?sslmode=require");
+    // A server without TLS refuses `sslmode=require`.
+    let Some(no_tls) = servers::postgres() else {
+        return;
+    };
+    let no_tls_url = format!(
+        "{}?sslmode=require",
+        postgres_url(no_tls.port, servers::POSTGRES_PASSWORD)
+    );
+    assert_tls(&project, &url, &no_tls_url, &tls.ca, &untrusted);
+    let out = agentws_trusting(
+        &tls.ca,
+        &[
+            "store",
+            "users",
+            &no_tls_url,
+            "--project",
+            project.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        text(&out.stderr).contains("server does not support TLS"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(postgres_digest(&mut client), digest, "the store changed");
+}
+
+#[test]
+fn mysql_ssl_mode_required_reads_over_tls() {
+    let Some((server, Some(tls))) = servers::mariadb_with_tls(true) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let plain = mysql_url(server.port, servers::MARIADB_PASSWORD);
+    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&plain).unwrap()));
+    seed_mysql(&mut conn, &clean_rows());
+    let digest = mysql_digest(&mut conn);
+    let untrusted_dir = tmp.path().join("other-ca");
+    std::fs::create_dir_all(&untrusted_dir).unwrap();
+    let untrusted = servers::tls_files(&untrusted_dir).ca;
+    // The driver trusts its built-in roots plus `root_cert_path`.
+    let with_ca = |ca: &Path| format!("{plain}?ssl-mode=REQUIRED&root_cert_path={}", ca.display());
+    let url = with_ca(&tls.ca);
+    let p = project.to_str().unwrap();
+    let mut args = vec!["preview", p, "--store", &url, "--user", "alice"];
+    args.extend(MACHINE);
+    let out = agentws(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Answer in French."));
+    let out = agentws(&["check", p, "--store", &url, "--user", "bob"]);
+    assert!(text(&out.stdout).contains("store:agents/bot/users/bob/skills:/broken/SKILL.md"));
+    let bad = with_ca(&untrusted);
+    let out = agentws(&["check", p, "--store", &bad, "--user", "alice"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot connect to the MySQL store"), "{err}");
+    assert!(!err.contains(servers::MARIADB_PASSWORD), "{err}");
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &format!("{plain}?ssl-mode=sometimes"),
+        "--user",
+        "alice",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("ssl-mode `sometimes` is not one of"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
+}

@@ -2,7 +2,8 @@
 //! and `version`, one sorted set per namespace at `<prefix>idx:<ns>` whose members are the keys,
 //! namespace segments joined with NUL). Listing pages through the index with `ZRANGEBYLEX … LIMIT
 //! offset 100` exactly as `searchAllItems` does, with the hashes of a page fetched in one
-//! pipeline; only read commands are sent. Depends only on the store module.
+//! pipeline; only read commands are sent. `rediss://` is TLS (rustls, the system's roots).
+//! Depends only on the store module.
 
 use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
@@ -33,9 +34,26 @@ impl RedisBackend {
     pub fn open(spec: &StoreSpec) -> Result<Self, StoreError> {
         let client =
             Client::open(spec.secret_url()).map_err(|e| spec.error("invalid Redis URL", e))?;
+        let tls = spec
+            .secret_url()
+            .get(..9)
+            .is_some_and(|s| s.eq_ignore_ascii_case("rediss://"));
         let conn = client
             .get_connection_with_timeout(spec.connect_timeout)
-            .map_err(|e| spec.error("cannot connect to the Redis store", e))?;
+            .map_err(|e| {
+                // A plain server reads the TLS hello as a command and never answers it.
+                if tls && (e.is_timeout() || e.is_io_error()) {
+                    spec.error(
+                        "cannot connect to the Redis store",
+                        format!(
+                            "no TLS handshake within the connect timeout ({} s): does the server serve TLS on this port? ({e})",
+                            spec.connect_timeout.as_secs()
+                        ),
+                    )
+                } else {
+                    spec.error("cannot connect to the Redis store", e)
+                }
+            })?;
         // A server that stops answering mid-read must not hang the command.
         let io = read_timeout(spec.connect_timeout);
         conn.set_read_timeout(Some(io))
