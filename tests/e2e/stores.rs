@@ -1469,6 +1469,30 @@ fn postgres_sslmode_require_reads_over_tls() {
         "{}",
         text(&out.stderr)
     );
+    // libpq's verifying modes are accepted (the certificate is verified in every TLS mode).
+    let p = project.to_str().unwrap();
+    let full = format!("{plain}?sslmode=verify-full");
+    let out = agentws_trusting(&tls.ca, &["store", "users", &full, "--project", p]);
+    assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
+    let out = agentws_trusting(&untrusted, &["store", "users", &full, "--project", p]);
+    assert!(
+        text(&out.stderr).contains("invalid peer certificate"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = agentws(&[
+        "store",
+        "users",
+        &format!("{plain}?sslmode=maybe"),
+        "--project",
+        p,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("sslmode `maybe` is not one of disable, prefer, require"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(postgres_digest(&mut client), digest, "the store changed");
 }
 

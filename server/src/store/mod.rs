@@ -183,6 +183,45 @@ impl StoreSpec {
     }
 }
 
+/// Whether a URL's `sslmode` (libpq) or `ssl-mode` (MySQL) parameter asks for TLS, and the URL
+/// without it (the client crates know only some of the values). `require`, `verify-ca`,
+/// `verify-full` (MySQL: `REQUIRED`, `VERIFY_CA`, `VERIFY_IDENTITY`) ask for it, always with the
+/// certificate verified; `disable` and `prefer` (`DISABLED`, `PREFERRED`) do not: no TLS.
+pub fn take_ssl_mode(url: &str) -> Result<(String, bool), String> {
+    let Some((head, query)) = url.split_once('?') else {
+        return Ok((url.to_string(), false));
+    };
+    let mut require = false;
+    let mut kept = Vec::new();
+    for pair in query.split('&') {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if !matches!(
+            key.to_ascii_lowercase().as_str(),
+            "ssl-mode" | "sslmode" | "ssl_mode"
+        ) {
+            kept.push(pair);
+            continue;
+        }
+        require = match value.to_ascii_lowercase().replace('_', "-").as_str() {
+            "require" | "required" | "verify-ca" | "verify-full" | "verify-identity" => true,
+            "disable" | "disabled" | "prefer" | "preferred" => false,
+            _ => {
+                return Err(format!(
+                    "{key} `{}` is not one of disable, prefer, require, verify-ca, verify-full \
+                     (or MySQL's DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY)",
+                    value.escape_debug()
+                ))
+            }
+        };
+    }
+    let url = if kept.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}?{}", kept.join("&"))
+    };
+    Ok((url, require))
+}
+
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars
@@ -853,6 +892,29 @@ mod tests {
                 "memory:/notes.md"
             ]
         );
+    }
+
+    #[test]
+    fn ssl_mode_is_taken_out_of_the_url() {
+        assert_eq!(
+            take_ssl_mode("mysql://u@h/db?ssl-mode=REQUIRED&root_cert_path=/ca.pem").unwrap(),
+            ("mysql://u@h/db?root_cert_path=/ca.pem".to_string(), true)
+        );
+        assert_eq!(
+            take_ssl_mode("postgres://u@h/db?application_name=x&sslmode=verify-full").unwrap(),
+            ("postgres://u@h/db?application_name=x".to_string(), true)
+        );
+        assert_eq!(
+            take_ssl_mode("mysql://u@h/db?sslmode=disabled").unwrap(),
+            ("mysql://u@h/db".to_string(), false)
+        );
+        assert_eq!(
+            take_ssl_mode("postgres://u@h/db").unwrap(),
+            ("postgres://u@h/db".to_string(), false)
+        );
+        assert!(take_ssl_mode("mysql://u@h/db?ssl-mode=maybe")
+            .unwrap_err()
+            .starts_with("ssl-mode `maybe` is not one of"));
     }
 
     #[test]

@@ -26,7 +26,7 @@ impl MysqlBackend {
             None => spec.secret_url().to_string(),
         };
         let (url, require_tls) =
-            take_ssl_mode(&url).map_err(|e| spec.error("invalid MySQL URL", e))?;
+            super::take_ssl_mode(&url).map_err(|e| spec.error("invalid MySQL URL", e))?;
         let opts = Opts::from_url(&url).map_err(|e| spec.error("invalid MySQL URL", e))?;
         let io = super::redis::read_timeout(spec.connect_timeout);
         // TLS when asked for (`ssl-mode=REQUIRED`) or when the URL names TLS files
@@ -55,42 +55,6 @@ impl MysqlBackend {
     fn fail(&self, e: mysql::Error) -> StoreError {
         self.spec.error("reading the MySQL store failed", e)
     }
-}
-
-/// The URL without its `ssl-mode` (or `sslmode`) parameter, which the driver does not know, and
-/// whether that parameter asks for TLS: `REQUIRED`, `VERIFY_CA`, `VERIFY_IDENTITY` (any case,
-/// `-` or `_`) do, `DISABLED` and `PREFERRED` do not (no TLS, as the driver's default).
-pub fn take_ssl_mode(url: &str) -> Result<(String, bool), String> {
-    let Some((head, query)) = url.split_once('?') else {
-        return Ok((url.to_string(), false));
-    };
-    let mut require = false;
-    let mut kept = Vec::new();
-    for pair in query.split('&') {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if !matches!(
-            key.to_ascii_lowercase().as_str(),
-            "ssl-mode" | "sslmode" | "ssl_mode"
-        ) {
-            kept.push(pair);
-            continue;
-        }
-        require = match value.to_ascii_lowercase().replace('-', "_").as_str() {
-            "required" | "require" | "verify_ca" | "verify_identity" => true,
-            "disabled" | "disable" | "preferred" | "prefer" => false,
-            other => {
-                return Err(format!(
-                    "ssl-mode `{other}` is not one of DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY"
-                ))
-            }
-        };
-    }
-    let url = if kept.is_empty() {
-        head.to_string()
-    } else {
-        format!("{head}?{}", kept.join("&"))
-    };
-    Ok((url, require))
 }
 
 fn text(v: Option<Vec<u8>>) -> Option<String> {
@@ -159,27 +123,5 @@ impl Backend for MysqlBackend {
             .into_iter()
             .map(|r| split_jdbc(&text(r).unwrap_or_default()))
             .collect())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ssl_mode_is_taken_out_of_the_url() {
-        assert_eq!(
-            take_ssl_mode("mysql://u@h/db?ssl-mode=REQUIRED&root_cert_path=/ca.pem").unwrap(),
-            ("mysql://u@h/db?root_cert_path=/ca.pem".to_string(), true)
-        );
-        assert_eq!(
-            take_ssl_mode("mysql://u@h/db?sslmode=disabled").unwrap(),
-            ("mysql://u@h/db".to_string(), false)
-        );
-        assert_eq!(
-            take_ssl_mode("mysql://u@h/db").unwrap(),
-            ("mysql://u@h/db".to_string(), false)
-        );
-        assert!(take_ssl_mode("mysql://u@h/db?ssl-mode=maybe").is_err());
     }
 }
