@@ -947,9 +947,20 @@ fn redis_hashes_without_an_index_member() {
             "/ghost/SKILL.md",
             "---\nname: ghost\ndescription: Never listed.\n---\nBoo.\n",
         ),
+        // At the path of the template's skill: the template's listing names it, the read finds
+        // the stored hash.
+        erin(
+            "skills",
+            "/hello/SKILL.md",
+            "---\nname: hello\ndescription: Greets people, from the store.\n---\nHi.\n",
+        ),
     ]);
     seed_redis(&mut conn, &rows);
-    for (segment, key) in [("root", "/AGENTS.md"), ("skills", "/ghost/SKILL.md")] {
+    for (segment, key) in [
+        ("root", "/AGENTS.md"),
+        ("skills", "/ghost/SKILL.md"),
+        ("skills", "/hello/SKILL.md"),
+    ] {
         let mut idx = b"agentscope:store:idx:agents\0bot\0users\0erin\0".to_vec();
         idx.extend(segment.as_bytes());
         redis::cmd("ZREM")
@@ -972,7 +983,9 @@ fn redis_hashes_without_an_index_member() {
     );
     let skills = slice(&preview, "skills");
     assert!(
-        skills.contains("trains") && !skills.contains("ghost"),
+        skills.contains("trains")
+            && !skills.contains("ghost")
+            && skills.contains("Greets people, from the store."),
         "{skills}"
     );
 
@@ -994,27 +1007,29 @@ fn redis_hashes_without_an_index_member() {
             })
             .collect();
         unindexed.sort();
-        assert_eq!(unindexed.len(), 2, "{args:?}: {unindexed:#?}");
-        assert_eq!(
-            unindexed[0].0,
-            "store:agents/bot/users/erin/root:/AGENTS.md"
-        );
-        assert!(
-            unindexed[0]
-                .1
-                .contains("read by its exact path, so the prompt uses it"),
-            "{}",
-            unindexed[0].1
-        );
-        assert_eq!(
-            unindexed[1].0,
-            "store:agents/bot/users/erin/skills:/ghost/SKILL.md"
-        );
-        assert!(
-            unindexed[1].1.contains("never listed, so it does not load"),
-            "{}",
-            unindexed[1].1
-        );
+        let expected = [
+            (
+                "store:agents/bot/users/erin/root:/AGENTS.md",
+                "item hash `/AGENTS.md` has no index member: never listed, yet read by its exact \
+                 path (the prompt reads this file by its path), so it is used",
+            ),
+            (
+                "store:agents/bot/users/erin/skills:/ghost/SKILL.md",
+                "item hash `/ghost/SKILL.md` has no index member: never listed, so it does not \
+                 load (only a read of its exact path finds it)",
+            ),
+            (
+                "store:agents/bot/users/erin/skills:/hello/SKILL.md",
+                "item hash `/hello/SKILL.md` has no index member: never listed, yet read by its \
+                 exact path (the template holds the same path, and reading what its listing names \
+                 reads this entry), so it is used",
+            ),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(p, m)| (p.to_string(), m.to_string()))
+            .collect();
+        assert_eq!(unindexed, expected, "{args:?}");
     }
     assert_eq!(redis_digest(&mut conn), digest, "the store changed");
 }

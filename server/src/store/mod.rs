@@ -258,13 +258,13 @@ pub trait Backend {
     fn namespaces(&mut self, prefix: &[String]) -> Result<Vec<Vec<String>>, StoreError>;
     /// Rows under `base` that the backend's listing (`listed`, what `scan` gave) misses but the
     /// runtime still reaches by exact key (RedisStore: item hashes without an index member). Of
-    /// `exact` (keys the runtime reads by path, per segment) those that exist come back as
-    /// items; with `all`, every other such row is reported too (it is never listed, so never
-    /// loaded). The SQL layouts list every row: nothing to add.
+    /// `exact` (keys the runtime reads by path) those that exist come back as items; with `all`,
+    /// every other such row is reported too (it is never listed, so never loaded). The SQL
+    /// layouts list every row: nothing to add.
     fn unlisted(
         &mut self,
         _base: &[String],
-        _exact: &[(&'static str, String)],
+        _exact: &[ExactRead],
         _all: bool,
         _listed: &Scan,
     ) -> Result<Scan, StoreError> {
@@ -285,18 +285,66 @@ pub fn route(rel: &str) -> Option<(&'static str, String)> {
     })
 }
 
-/// The keys the runtime reads by their exact path on every call, whatever the listings show
-/// (`readWithOverride`): AGENTS.md, MEMORY.md, knowledge/KNOWLEDGE.md, tools.json (from the
-/// anonymous namespace) and the additional context files routed into the store.
-pub fn exact_read_keys(config: &Config) -> Vec<(&'static str, String)> {
-    let mut keys: Vec<(&'static str, String)> =
-        ROOT_KEYS.iter().map(|k| ("root", k.to_string())).collect();
-    keys.push(("knowledge", "/KNOWLEDGE.md".into()));
+/// A key the runtime reads by its exact path whatever the store's listings show, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExactRead {
+    pub segment: &'static str,
+    pub key: String,
+    pub why: &'static str,
+}
+
+impl ExactRead {
+    fn new(segment: &'static str, key: String, why: &'static str) -> Self {
+        ExactRead { segment, key, why }
+    }
+}
+
+const READ_BY_PROMPT: &str = "the prompt reads this file by its path";
+const LISTED_BY_TEMPLATE: &str =
+    "the template holds the same path, and reading what its listing names reads this entry";
+
+/// The keys the runtime reads by their exact path whatever the listings show: the files the
+/// prompt reads on every call (`readWithOverride`: AGENTS.md, MEMORY.md, knowledge/KNOWLEDGE.md,
+/// tools.json from the anonymous namespace, the additional context files routed into the store),
+/// and the skills and subagents the template lists (the overlay lists the template's paths, and
+/// reading one asks the store for that exact key first).
+pub fn exact_read_keys(config: &Config, files: &FileSet) -> Vec<ExactRead> {
+    let mut keys: Vec<ExactRead> = ROOT_KEYS
+        .iter()
+        .map(|k| ExactRead::new("root", k.to_string(), READ_BY_PROMPT))
+        .collect();
+    keys.push(ExactRead::new(
+        "knowledge",
+        "/KNOWLEDGE.md".into(),
+        READ_BY_PROMPT,
+    ));
     for file in &config.agent.additional_context_files {
-        if let Some(routed) = route(file) {
-            if !keys.contains(&routed) {
-                keys.push(routed);
+        if let Some((segment, key)) = route(file) {
+            if !keys.iter().any(|k| k.segment == segment && k.key == key) {
+                keys.push(ExactRead::new(segment, key, READ_BY_PROMPT));
             }
+        }
+    }
+    let skill = |name: &str| name == "SKILL.md";
+    let subagent = |name: &str| name.ends_with(".md");
+    for (segment, listed) in [
+        ("skills", &skill as &dyn Fn(&str) -> bool),
+        ("subagents", &subagent),
+    ] {
+        let dir = config.workspace.join(segment);
+        for (path, _) in files.files_under(&dir) {
+            let Ok(rel) = path.strip_prefix(&dir) else {
+                continue;
+            };
+            if !rel.file_name().and_then(|n| n.to_str()).is_some_and(listed) {
+                continue;
+            }
+            let parts: Vec<&str> = rel.iter().filter_map(|c| c.to_str()).collect();
+            keys.push(ExactRead::new(
+                segment,
+                format!("/{}", parts.join("/")),
+                LISTED_BY_TEMPLATE,
+            ));
         }
     }
     keys
@@ -498,7 +546,8 @@ pub fn load_into(
         _ => ids,
     };
     let mut loaded = Loaded::default();
-    let exact = exact_read_keys(config);
+    // Computed before any stored file is put into `files`: the template's own listing.
+    let exact = exact_read_keys(config, files);
     // A check looks for every row the listings miss; a preview only for those its prompt reads.
     let all = !matches!(owners, Owners::Call { .. });
     for (store_id, id) in &ids {
@@ -554,7 +603,7 @@ pub fn load_into(
     let mut root_ns = anonymous.clone();
     root_ns.push("root".into());
     let mut scan = backend.scan(&anonymous)?;
-    let tools = [("root", "/tools.json".to_string())];
+    let tools = [ExactRead::new("root", "/tools.json".into(), READ_BY_PROMPT)];
     scan.items
         .extend(backend.unlisted(&anonymous, &tools, false, &scan)?.items);
     if let Some(item) = scan
@@ -878,9 +927,19 @@ mod tests {
             "docs/x.md".into(),
             "AGENTS.md".into(),
         ];
-        let keys: Vec<String> = exact_read_keys(&config)
+        let mut files = FileSet::new();
+        for path in [
+            "skills/a/SKILL.md",
+            "skills/a/notes.md",
+            "subagents/p.md",
+            "subagents/p.txt",
+            "knowledge/k.md",
+        ] {
+            files.insert_text(config.workspace.join(path), "x");
+        }
+        let keys: Vec<String> = exact_read_keys(&config, &files)
             .into_iter()
-            .map(|(s, k)| format!("{s}:{k}"))
+            .map(|k| format!("{}:{}", k.segment, k.key))
             .collect();
         assert_eq!(
             keys,
@@ -889,7 +948,9 @@ mod tests {
                 "root:/MEMORY.md",
                 "root:/tools.json",
                 "knowledge:/KNOWLEDGE.md",
-                "memory:/notes.md"
+                "memory:/notes.md",
+                "skills:/a/SKILL.md",
+                "subagents:/p.md"
             ]
         );
     }

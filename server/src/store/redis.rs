@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use redis::{Client, Connection, Value};
 
-use super::{Backend, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
+use super::{Backend, ExactRead, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::rules::store::{RS008, RS010, RS011};
 
@@ -283,7 +283,7 @@ impl Backend for RedisBackend {
     fn unlisted(
         &mut self,
         base: &[String],
-        exact: &[(&'static str, String)],
+        exact: &[ExactRead],
         all: bool,
         listed: &Scan,
     ) -> Result<Scan, StoreError> {
@@ -303,10 +303,14 @@ impl Backend for RedisBackend {
             ns.push(segment.to_string());
             ns
         };
-        let is_exact =
-            |segment: &str, key: &str| exact.iter().any(|(s, k)| *s == segment && k == key);
-        // (namespace, key, read by its exact path)
-        let mut candidates: Vec<(Vec<String>, String, bool)> = Vec::new();
+        let why = |segment: &str, key: &str| {
+            exact
+                .iter()
+                .find(|e| e.segment == segment && e.key == key)
+                .map(|e| e.why)
+        };
+        // (namespace, key, why the runtime reads it by its exact path)
+        let mut candidates: Vec<(Vec<String>, String, Option<&'static str>)> = Vec::new();
         let mut scan = Scan::default();
         if all {
             // Every hash of the owner's route namespaces that the listing did not return.
@@ -332,16 +336,16 @@ impl Backend for RedisBackend {
                 let key = String::from_utf8_lossy(&name[at + 1..]).into_owned();
                 let ns = namespace(&segment);
                 if !seen.contains(&(ns.as_slice(), key.as_str())) {
-                    let exact = is_exact(&segment, &key);
-                    candidates.push((ns, key, exact));
+                    let why = why(&segment, &key);
+                    candidates.push((ns, key, why));
                 }
             }
         } else {
             // Only what the prompt reads by path: a few keys, one round trip.
-            for (segment, key) in exact {
-                let ns = namespace(segment);
-                if !seen.contains(&(ns.as_slice(), key.as_str())) {
-                    candidates.push((ns, key.clone(), true));
+            for e in exact {
+                let ns = namespace(e.segment);
+                if !seen.contains(&(ns.as_slice(), e.key.as_str())) {
+                    candidates.push((ns, e.key.clone(), Some(e.why)));
                 }
             }
         }
@@ -362,7 +366,7 @@ impl Backend for RedisBackend {
         };
         let mut fetch = redis::pipe();
         let mut wanted = Vec::new();
-        for (i, (ns, key, exact)) in candidates.into_iter().enumerate() {
+        for (i, (ns, key, why)) in candidates.into_iter().enumerate() {
             let indexed = !matches!(answers[3 * i], Value::Nil);
             let (exists, size) = (
                 int(&answers[3 * i + 1]) > 0,
@@ -372,22 +376,21 @@ impl Backend for RedisBackend {
                 continue;
             }
             if !indexed {
-                let message = if exact {
-                    format!(
-                        "item hash `{}` has no index member: never listed, but read by its exact path, so the prompt uses it",
+                let message = match why {
+                    Some(why) => format!(
+                        "item hash `{}` has no index member: never listed, yet read by its exact path ({why}), so it is used",
                         key.escape_debug()
-                    )
-                } else {
-                    format!(
+                    ),
+                    None => format!(
                         "item hash `{}` has no index member: never listed, so it does not load (only a read of its exact path finds it)",
                         key.escape_debug()
-                    )
+                    ),
                 };
                 scan.problems
                     .push((ns.clone(), key.clone(), &RS010, message));
             }
             // Indexed but not listed: after a listing cut short (RS011); only exact reads reach it.
-            if !exact {
+            if why.is_none() {
                 continue;
             }
             if size > MAX_TEXT_BYTES {
