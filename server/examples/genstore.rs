@@ -6,8 +6,9 @@
 //! ```
 //!
 //! OUT becomes a template project (`agentws.toml` for agent `bot` in remote mode, a shared
-//! AGENTS.md and skill); URL (`sqlite://PATH` or `redis://…`) receives, laid out as the Java
-//! stores write them (`JdbcStore` on SQLite, `RedisStore`), for users `u00000…`: an AGENTS.md, a
+//! AGENTS.md and skill); URL (`sqlite://PATH`, `redis://…`, `postgres://…` or `mysql://…`)
+//! receives, laid out as the Java stores write them (`JdbcStore` on SQLite, PostgreSQL and MySQL
+//! with each dialect's DDL, `RedisStore`), for users `u00000…`: an AGENTS.md, a
 //! MEMORY.md and `--files - 2` skills each, and for user `heavy` `--heavy-skills` skills. A pure
 //! function of the arguments.
 
@@ -74,6 +75,14 @@ fn ns(owner: &str, segment: &str) -> [String; 5] {
     ["agents", "bot", "users", owner, segment].map(String::from)
 }
 
+/// `JdbcStore.namespacePath`: each segment followed by `\x1F`.
+fn jdbc_path(owner: &str, segment: &str) -> String {
+    ns(owner, segment)
+        .iter()
+        .map(|s| format!("{s}\u{1F}"))
+        .collect()
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(out), Some(url)) = (args.first(), args.get(1)) else {
@@ -115,16 +124,52 @@ fn main() -> ExitCode {
         .unwrap();
         let tx = conn.transaction().unwrap();
         for (owner, segment, key, value) in &rows {
-            let path: String = ns(owner, segment)
-                .iter()
-                .map(|s| format!("{s}\u{1F}"))
-                .collect();
+            let path = jdbc_path(owner, segment);
             tx.execute(
                 "INSERT INTO agentscope_store VALUES (?1, ?2, ?3, 1, 1764496800000)",
                 rusqlite::params![path, key, value],
             )
             .unwrap();
         }
+        tx.commit().unwrap();
+    } else if url.starts_with("postgres://") {
+        let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+        // `PostgresJdbcStoreDialect`'s DDL.
+        client
+            .batch_execute(
+                "DROP TABLE IF EXISTS agentscope_store; \
+                 CREATE TABLE agentscope_store (namespace_path VARCHAR(2048), item_key VARCHAR(255), \
+                 value_json TEXT, version BIGINT, updated_at BIGINT, PRIMARY KEY (namespace_path, item_key))",
+            )
+            .unwrap();
+        let mut tx = client.transaction().unwrap();
+        let insert = tx
+            .prepare("INSERT INTO agentscope_store VALUES ($1, $2, $3, 1, 1764496800000)")
+            .unwrap();
+        for (owner, segment, key, value) in &rows {
+            tx.execute(&insert, &[&jdbc_path(owner, segment), key, value])
+                .unwrap();
+        }
+        tx.commit().unwrap();
+    } else if url.starts_with("mysql://") {
+        use mysql::prelude::Queryable;
+        let mut conn = mysql::Conn::new(mysql::Opts::from_url(url).unwrap()).unwrap();
+        // `MysqlJdbcStoreDialect`'s DDL.
+        conn.query_drop(
+            "DROP TABLE IF EXISTS agentscope_store; \
+             CREATE TABLE agentscope_store (namespace_path VARCHAR(512) NOT NULL, \
+             item_key VARCHAR(255) NOT NULL, value_json LONGTEXT NOT NULL, version BIGINT NOT NULL, \
+             updated_at BIGINT NOT NULL, PRIMARY KEY (namespace_path, item_key)) \
+             ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+        )
+        .unwrap();
+        let mut tx = conn.start_transaction(mysql::TxOpts::default()).unwrap();
+        tx.exec_batch(
+            "INSERT INTO agentscope_store VALUES (?, ?, ?, 1, 1764496800000)",
+            rows.iter()
+                .map(|(owner, segment, key, value)| (jdbc_path(owner, segment), key, value)),
+        )
+        .unwrap();
         tx.commit().unwrap();
     } else {
         let mut conn = redis::Client::open(url.as_str())

@@ -2576,3 +2576,72 @@ fn a_long_completion_list_is_narrowed_to_the_typed_word_and_marked_incomplete() 
     assert_eq!(labels(&all).len(), 200);
     assert_eq!(client.shutdown(), 0);
 }
+
+/// `agentws/storeUsers` answers the ids the configured store holds (the code behind `agentws
+/// store users`), per project and scope; an unreadable store is refused without its password.
+#[test]
+fn store_users_lists_the_ids_of_the_configured_store() {
+    use super::stores;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let project = stores::template_with(
+        &root.join("a"),
+        "[store]\nurl = \"sqlite://store.db?password=hunter2\"\n",
+    );
+    stores::seed_sqlite(
+        &project.join("store.db"),
+        stores::Layout::Jdbc,
+        &stores::clean_rows(),
+    );
+    let before = std::fs::read(project.join("store.db")).unwrap();
+    let missing = stores::template_with(
+        &root.join("b"),
+        "[store]\nurl = \"sqlite://nope.db?password=hunter2\"\n",
+    );
+    let plain = stores::template_with(&root.join("c"), "");
+    let (mut client, _) = Client::start(&[&project, &missing, &plain], Options::default());
+
+    let users = client.request("agentws/storeUsers", json!({"uri": uri(&project)}));
+    assert_eq!(
+        users,
+        json!({"store": "sqlite://store.db?password=***", "scope": "user", "ids": ["alice", "bob"]})
+    );
+    // The same ids as the command line prints.
+    let out = assert_cmd::Command::cargo_bin("agentws")
+        .unwrap()
+        .args(["store", "users", "--project", project.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "alice\nbob\n");
+    // The store holds no sessions; under scope `agent` there is one namespace and no ids.
+    for (scope, ids) in [("session", json!([])), ("agent", json!([]))] {
+        let answer = client.request(
+            "agentws/storeUsers",
+            json!({"uri": uri(&project), "scope": scope}),
+        );
+        assert_eq!(answer["scope"], scope);
+        assert_eq!(answer["ids"], ids, "{scope}");
+    }
+    let bad = client.call(
+        "agentws/storeUsers",
+        json!({"uri": uri(&project), "scope": "tenant"}),
+    );
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    assert_eq!(
+        bad["error"]["message"],
+        "scope `tenant` is not one of user, session, agent, global"
+    );
+
+    let refused = client.call("agentws/storeUsers", json!({"uri": uri(&missing)}));
+    assert_eq!(refused["error"]["code"], -32002, "{refused}");
+    assert_eq!(refused["error"]["data"]["code"], "store-unreadable");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(message.contains("no database file"), "{message}");
+    assert!(!message.contains("hunter2"), "{message}");
+
+    // No store configured: nothing to offer, nothing read.
+    let none = client.request("agentws/storeUsers", json!({"uri": uri(&plain)}));
+    assert_eq!(none, json!({"store": null, "scope": "user", "ids": []}));
+    assert_eq!(std::fs::read(project.join("store.db")).unwrap(), before);
+    assert_eq!(client.shutdown(), 0);
+}

@@ -124,6 +124,11 @@ pub const POSTGRES_PASSWORD: &str = "s3cret-pg";
 
 /// PostgreSQL from `/usr/lib/postgresql/<version>/bin`, password authentication, own data folder.
 pub fn postgres() -> Option<Server> {
+    postgres_with_tls(false).map(|(server, _)| server)
+}
+
+/// [`postgres`], with `ssl = on` and a test certificate when `tls` (plain connections still work).
+pub fn postgres_with_tls(tls: bool) -> Option<(Server, Option<TlsFiles>)> {
     let mut bins: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
         .map(|d| {
             d.filter_map(Result::ok)
@@ -163,17 +168,35 @@ pub fn postgres() -> Option<Server> {
         String::from_utf8_lossy(&init.stderr)
     );
     let port = free_port();
-    let mut child = as_user("postgres", &bin.join("postgres"))
-        .arg("-D")
-        .arg(&data)
-        .args([
-            "-p",
-            &port.to_string(),
-            "-c",
-            "listen_addresses=127.0.0.1",
-            "-c",
-            "fsync=off",
-        ])
+    let files = tls.then(|| {
+        let files = tls_files(dir.path());
+        // The server refuses a key others can read, and runs as `postgres`.
+        std::fs::set_permissions(
+            &files.key,
+            std::os::unix::fs::PermissionsExt::from_mode(0o600),
+        )
+        .unwrap();
+        chown_to(&files.key, "postgres");
+        chown_to(&files.cert, "postgres");
+        files
+    });
+    let mut command = as_user("postgres", &bin.join("postgres"));
+    command.arg("-D").arg(&data).args([
+        "-p",
+        &port.to_string(),
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "fsync=off",
+    ]);
+    if let Some(files) = &files {
+        command
+            .args(["-c", "ssl=on", "-c"])
+            .arg(format!("ssl_cert_file={}", files.cert.display()))
+            .arg("-c")
+            .arg(format!("ssl_key_file={}", files.key.display()));
+    }
+    let mut child = command
         .arg("-k")
         .arg(dir.path())
         .stdout(Stdio::null())
@@ -181,11 +204,14 @@ pub fn postgres() -> Option<Server> {
         .spawn()
         .unwrap();
     wait_for_port(port, &mut child, Duration::from_secs(30));
-    Some(Server {
-        port,
-        child,
-        _dir: dir,
-    })
+    Some((
+        Server {
+            port,
+            child,
+            _dir: dir,
+        },
+        files,
+    ))
 }
 
 pub const REDIS_PASSWORD: &str = "s3cret-redis";
@@ -239,6 +265,11 @@ pub const MARIADB_PASSWORD: &str = "s3cret-maria";
 /// MariaDB: `mariadb-install-db` into a temporary folder, `mariadbd --user=root` on a free port,
 /// then a user `agent` with a password and a database `ws` created over the root socket.
 pub fn mariadb() -> Option<Server> {
+    mariadb_with_tls(false).map(|(server, _)| server)
+}
+
+/// [`mariadb`], serving TLS with a test certificate when `tls` (plain connections still work).
+pub fn mariadb_with_tls(tls: bool) -> Option<(Server, Option<TlsFiles>)> {
     let install = binary(
         &["mariadb-install-db", "/usr/bin/mariadb-install-db"],
         "mariadb-server",
@@ -263,8 +294,20 @@ pub fn mariadb() -> Option<Server> {
     );
     let port = free_port();
     let socket = dir.path().join("sock");
-    let mut child = Command::new(daemon)
-        .arg("--no-defaults")
+    let files = tls.then(|| tls_files(dir.path()));
+    let mut command = Command::new(daemon);
+    // --no-defaults must come first.
+    command.arg("--no-defaults");
+    if let Some(files) = &files {
+        for (flag, path) in [
+            ("--ssl-cert", &files.cert),
+            ("--ssl-key", &files.key),
+            ("--ssl-ca", &files.ca),
+        ] {
+            command.arg(format!("{flag}={}", path.display()));
+        }
+    }
+    let mut child = command
         .arg(format!("--datadir={}", data.display()))
         .arg(format!("--socket={}", socket.display()))
         .arg(format!("--port={port}"))
@@ -288,11 +331,14 @@ pub fn mariadb() -> Option<Server> {
          GRANT ALL ON ws.* TO 'agent'@'%'"
     ))
     .unwrap();
-    Some(Server {
-        port,
-        child,
-        _dir: dir,
-    })
+    Some((
+        Server {
+            port,
+            child,
+            _dir: dir,
+        },
+        files,
+    ))
 }
 
 /// A TCP proxy to `127.0.0.1:target` that forwards both ways and drops the connection once
@@ -328,4 +374,110 @@ pub fn cutting_proxy(target: u16, cut_after: usize) -> u16 {
         let _ = server.shutdown(std::net::Shutdown::Both);
     });
     port
+}
+
+/// A test certificate authority and a server certificate for `127.0.0.1` signed by it (PEM),
+/// made with the `openssl` command line tool.
+pub struct TlsFiles {
+    pub ca: PathBuf,
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+pub fn tls_files(dir: &Path) -> TlsFiles {
+    let run = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("openssl (Debian package `openssl`)");
+        assert!(
+            out.status.success(),
+            "openssl {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    let mut ca = vec!["req", "-x509", "-days", "2", "-subj", "/CN=agentws test CA"];
+    ca.extend(ec);
+    ca.extend(["-keyout", "ca.key", "-out", "ca.pem"]);
+    run(&ca);
+    let mut csr = vec!["req", "-subj", "/CN=127.0.0.1"];
+    csr.extend(ec);
+    csr.extend(["-keyout", "server.key", "-out", "server.csr"]);
+    run(&csr);
+    std::fs::write(
+        dir.join("san.ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+    )
+    .unwrap();
+    run(&[
+        "x509",
+        "-req",
+        "-days",
+        "2",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-extfile",
+        "san.ext",
+        "-out",
+        "server.pem",
+    ]);
+    TlsFiles {
+        ca: dir.join("ca.pem"),
+        cert: dir.join("server.pem"),
+        key: dir.join("server.key"),
+    }
+}
+
+/// `redis-server` serving plain `port` and TLS on `tls_port` (same data), password as [`redis`].
+pub fn redis_tls() -> Option<(Server, u16, TlsFiles)> {
+    let bin = binary(&["redis-server", "/usr/bin/redis-server"], "redis-server")?;
+    let dir = tempfile::tempdir().unwrap();
+    let tls = tls_files(dir.path());
+    let (port, tls_port) = (free_port(), free_port());
+    let mut child = Command::new(bin)
+        .args([
+            "--port",
+            &port.to_string(),
+            "--tls-port",
+            &tls_port.to_string(),
+        ])
+        .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .arg("--tls-cert-file")
+        .arg(&tls.cert)
+        .arg("--tls-key-file")
+        .arg(&tls.key)
+        .arg("--tls-ca-cert-file")
+        .arg(&tls.ca)
+        .args(["--tls-auth-clients", "no", "--enable-debug-command", "yes"])
+        .args(["--requirepass", REDIS_PASSWORD])
+        .arg("--dir")
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_port(port, &mut child, Duration::from_secs(20));
+    wait_for_port(tls_port, &mut child, Duration::from_secs(20));
+    Some((
+        Server {
+            port,
+            child,
+            _dir: dir,
+        },
+        tls_port,
+        tls,
+    ))
 }

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// One stored row as the runtime writes it: owner (user id), route segment, key, value JSON.
+/// One stored row as the runtime writes it: owner, route segment, key, value JSON. The owner is a
+/// user id, or `@sessions:<id>` (a session id), `@shared` (scope agent) or `@global`.
 pub struct Row {
     pub owner: &'static str,
     pub segment: &'static str,
@@ -86,10 +87,86 @@ pub fn problem_rows() -> Vec<(Row, &'static str)> {
     ]
 }
 
+/// `RemoteFilesystemSpec.storeNamespace` of a row's owner (see [`Row`]), plus its segment.
 fn namespace(owner: &str, segment: &str) -> Vec<String> {
-    ["agents", AGENT, "users", owner, segment]
-        .map(String::from)
-        .to_vec()
+    let mut ns: Vec<&str> = match owner.strip_prefix('@') {
+        Some("global") => vec!["global"],
+        Some("shared") => vec!["agents", AGENT, "shared"],
+        Some(other) => {
+            let (kind, id) = other.split_once(':').expect("@sessions:<id>");
+            vec!["agents", AGENT, kind, id]
+        }
+        None => vec!["agents", AGENT, "users", owner],
+    };
+    ns.push(segment);
+    ns.into_iter().map(String::from).collect()
+}
+
+/// One isolation scope of the shared fixture: whose namespace holds alice's files (and bob's
+/// broken skill), the preview flags of that call, and the folder the same state has locally.
+pub struct ScopeCase {
+    pub scope: &'static str,
+    owner: &'static str,
+    other: &'static str,
+    flags: &'static [&'static str],
+    /// The local per-user (per-session) folder; empty: the workspace itself.
+    folder: &'static str,
+    /// The namespace of `owner` and `other`, as store locations name it.
+    base: &'static str,
+    other_base: &'static str,
+}
+
+pub const USER: ScopeCase = ScopeCase {
+    scope: "user",
+    owner: "alice",
+    other: "bob",
+    flags: &["--user", "alice"],
+    folder: "alice",
+    base: "agents/bot/users/alice",
+    other_base: "agents/bot/users/bob",
+};
+
+pub const SESSION: ScopeCase = ScopeCase {
+    scope: "session",
+    owner: "@sessions:s1",
+    other: "@sessions:s2",
+    flags: &["--user", "alice", "--session", "s1"],
+    folder: "s1",
+    base: "agents/bot/sessions/s1",
+    other_base: "agents/bot/sessions/s2",
+};
+
+/// One namespace for every agent and call: bob's broken skill lies beside alice's files.
+pub const GLOBAL: ScopeCase = ScopeCase {
+    scope: "global",
+    owner: "@global",
+    other: "@global",
+    flags: &["--user", "alice", "--session", "s1"],
+    folder: "",
+    base: "global",
+    other_base: "global",
+};
+
+/// The clean rows in the namespaces of `case`.
+pub fn scoped_rows(case: &ScopeCase) -> Vec<Row> {
+    clean_rows()
+        .into_iter()
+        .map(|r| Row {
+            owner: if r.owner == "alice" {
+                case.owner
+            } else {
+                case.other
+            },
+            ..r
+        })
+        .collect()
+}
+
+/// The clean rows of the session and global scopes (user-scope previews never read them).
+pub fn other_scope_rows() -> Vec<Row> {
+    let mut rows = scoped_rows(&SESSION);
+    rows.extend(scoped_rows(&GLOBAL));
+    rows
 }
 
 /// Which SQLite layout to seed.
@@ -225,40 +302,77 @@ fn sqlite_store(dir: &Path, layout: Layout, rows: &[Row]) -> (PathBuf, String) {
 /// The preview from the store equals the preview of the same files as a per-user folder, section
 /// by section, apart from the workspace paragraph the runtime words differently in remote mode.
 fn assert_preview_matches_local_folders(tmp: &Path, project: &Path, url: &str) {
-    let stored = preview_json(project, &["--store", url, "--user", "alice"]);
+    assert_scope_matches_local_folders(tmp, project, url, &USER);
+}
 
-    // The same state laid out as local per-user folders.
-    let local = tmp.join("local");
+/// [`assert_preview_matches_local_folders`] for the scope of `case` (`project` is configured
+/// with it): the per-session folder under scope session, the workspace itself under scope global.
+fn assert_scope_matches_local_folders(tmp: &Path, project: &Path, url: &str, case: &ScopeCase) {
+    let mut args = vec!["--store", url];
+    args.extend(case.flags);
+    let stored = preview_json(project, &args);
+
+    // The same state laid out as local per-user (per-session) folders.
+    let local = tmp.join(format!("local-{}", case.scope));
     let ws = local.join(".agentscope/workspace");
-    std::fs::create_dir_all(ws.join("alice/skills/trains")).unwrap();
-    std::fs::create_dir_all(ws.join("alice/subagents")).unwrap();
+    let dir = ws.join(case.folder);
+    std::fs::create_dir_all(dir.join("skills/trains")).unwrap();
+    std::fs::create_dir_all(dir.join("subagents")).unwrap();
     std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
-    std::fs::write(local.join("agentws.toml"), "[agent]\nname = \"bot\"\n").unwrap();
+    std::fs::write(
+        local.join("agentws.toml"),
+        format!(
+            "[agent]\nname = \"bot\"\n[isolation]\nscope = \"{}\"\n",
+            case.scope
+        ),
+    )
+    .unwrap();
     std::fs::write(ws.join("AGENTS.md"), "# Template\nBe kind.\n").unwrap();
     std::fs::copy(
         project.join(".agentscope/workspace/skills/hello/SKILL.md"),
         ws.join("skills/hello/SKILL.md"),
     )
     .unwrap();
-    std::fs::write(ws.join("alice/AGENTS.md"), ALICE_AGENTS).unwrap();
-    std::fs::write(ws.join("alice/MEMORY.md"), ALICE_MEMORY).unwrap();
-    std::fs::write(ws.join("alice/skills/trains/SKILL.md"), TRAINS_SKILL).unwrap();
-    std::fs::write(ws.join("alice/subagents/planner.md"), PLANNER).unwrap();
-    let folders = preview_json(&local, &["--user", "alice"]);
+    // Under scope global the stored AGENTS.md lies over the template's, as the overlay does.
+    std::fs::write(dir.join("AGENTS.md"), ALICE_AGENTS).unwrap();
+    std::fs::write(dir.join("MEMORY.md"), ALICE_MEMORY).unwrap();
+    std::fs::write(dir.join("skills/trains/SKILL.md"), TRAINS_SKILL).unwrap();
+    std::fs::write(dir.join("subagents/planner.md"), PLANNER).unwrap();
+    if case.folder.is_empty() {
+        // bob's broken skill shares the one namespace: the local workspace holds it too.
+        std::fs::create_dir_all(ws.join("skills/broken")).unwrap();
+        std::fs::write(ws.join("skills/broken/SKILL.md"), BROKEN_SKILL).unwrap();
+    }
+    let folders = preview_json(&local, case.flags);
 
     for kind in ["agents-context", "memory-context", "subagents"] {
-        assert_eq!(slice(&stored, kind), slice(&folders, kind), "{kind}");
+        assert_eq!(
+            slice(&stored, kind),
+            slice(&folders, kind),
+            "{}: {kind}",
+            case.scope
+        );
     }
+    // The skills themselves are the same; the lines that say where a skill's files are (its
+    // skill id's source, `<files-root>`) the runtime renders differently in remote mode.
+    let listed = |preview: &Value| -> Vec<String> {
+        slice(preview, "skills")
+            .lines()
+            .filter(|l| !l.contains("<skill-id>") && !l.contains("<files-root>"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(listed(&stored), listed(&folders), "{}: skills", case.scope);
     let skills = slice(&stored, "skills");
     assert!(
-        skills.contains("trains") && skills.contains("hello"),
+        skills.contains("trains") && skills.contains("hello") && !skills.contains("broken"),
         "{skills}"
     );
     assert!(slice(&stored, "agents-context").contains("Answer in French."));
     // Sources name the store entry.
     assert_eq!(
         section(&stored, "agents-context")["sources"][0]["path"],
-        "store:agents/bot/users/alice/root:/AGENTS.md"
+        format!("store:{}/root:/AGENTS.md", case.base)
     );
     let skill_sources: Vec<&str> = section(&stored, "skills")["sources"]
         .as_array()
@@ -266,8 +380,9 @@ fn assert_preview_matches_local_folders(tmp: &Path, project: &Path, url: &str) {
         .iter()
         .map(|s| s["path"].as_str().unwrap())
         .collect();
+    let trains = format!("store:{}/skills:/trains/SKILL.md", case.base);
     assert!(
-        skill_sources.contains(&"store:agents/bot/users/alice/skills:/trains/SKILL.md"),
+        skill_sources.contains(&trains.as_str()),
         "{skill_sources:?}"
     );
     assert!(stored["notes"]
@@ -275,6 +390,57 @@ fn assert_preview_matches_local_folders(tmp: &Path, project: &Path, url: &str) {
         .unwrap()
         .iter()
         .any(|n| n["code"] == "remote-store-read"));
+}
+
+/// Under scopes session and global (the store seeded with [`other_scope_rows`]): the preview
+/// equals the local folders' and `check` reports bob's broken skill at its store location.
+fn assert_session_and_global_scopes(tmp: &Path, url: &str, extra_toml: &str) {
+    for case in [&SESSION, &GLOBAL] {
+        let dir = tmp.join(format!("scope-{}", case.scope));
+        let project = template_with(
+            &dir,
+            &format!("[isolation]\nscope = \"{}\"\n{extra_toml}", case.scope),
+        );
+        assert_scope_matches_local_folders(&dir, &project, url, case);
+        let out = agentws(&[
+            "check",
+            project.to_str().unwrap(),
+            "--store",
+            url,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let broken = format!("store:{}/skills:/broken/SKILL.md", case.other_base);
+        let paths: Vec<&str> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["path"].as_str().unwrap())
+            .collect();
+        assert!(
+            paths.contains(&broken.as_str()),
+            "{}: {paths:?}",
+            case.scope
+        );
+        assert!(
+            !paths.iter().any(|p| p.contains("/users/")),
+            "{}: {paths:?}",
+            case.scope
+        );
+        let stderr = text(&out.stderr);
+        let owners = if case.scope == "session" {
+            "(2 owners)"
+        } else {
+            "(1 owner)"
+        };
+        assert!(
+            stderr.contains("read 5 files from store") && stderr.contains(owners),
+            "{}: {stderr}",
+            case.scope
+        );
+    }
 }
 
 fn sqlite_preview(layout: Layout) {
@@ -287,6 +453,21 @@ fn sqlite_preview(layout: Layout) {
     let before = std::fs::read(&db).unwrap();
     assert_preview_matches_local_folders(tmp.path(), &project, &url);
     assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+/// Scopes session and global on both SQLite layouts, against the same fixture as scope user.
+#[test]
+fn sqlite_session_and_global_scopes_match_local_folders() {
+    for (layout, extra) in [
+        (Layout::Jdbc, ""),
+        (Layout::SqliteBase, "[store]\nlayout = \"sqlite-base\"\n"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (db, url) = sqlite_store(tmp.path(), layout, &other_scope_rows());
+        let before = std::fs::read(&db).unwrap();
+        assert_session_and_global_scopes(tmp.path(), &url, extra);
+        assert_eq!(std::fs::read(&db).unwrap(), before);
+    }
 }
 
 #[test]
@@ -415,6 +596,63 @@ fn store_level_problems_are_reported_and_a_clean_store_has_none() {
     for code in expected {
         assert!(codes.contains(&code), "{code} missing from {codes:?}");
     }
+}
+
+/// `SqliteBaseStore` joins namespace segments with `/`: the rows of user `team/alice` sit in
+/// `agents/bot/users/team/alice/skills`, which reads as a deeper namespace of user `team`. RS008
+/// says so (for `--user team` and `--all-users`); a clean store of that layout has no RS finding.
+#[test]
+fn sqlite_base_store_ids_with_a_slash_are_rs008() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nlayout = \"sqlite-base\"\n");
+    let p = project.to_str().unwrap();
+    let codes = |url: &str, who: &[&str]| -> Vec<(String, String, String)> {
+        let mut args = vec!["check", p, "--store", url, "--format", "json"];
+        args.extend(who);
+        let out = agentws(&args);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"].as_str().unwrap().starts_with("RS"))
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["path"].as_str().unwrap().to_string(),
+                    d["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let (_, clean) = sqlite_store(tmp.path(), Layout::SqliteBase, &clean_rows());
+    assert_eq!(codes(&clean, &["--all-users"]), vec![]);
+
+    let dir = tmp.path().join("slash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rows = clean_rows();
+    rows.push(Row {
+        owner: "team/alice",
+        segment: "skills",
+        key: "/trains/SKILL.md",
+        value: file_value(TRAINS_SKILL),
+    });
+    let (db, url) = sqlite_store(&dir, Layout::SqliteBase, &rows);
+    let before = std::fs::read(&db).unwrap();
+    let expected = vec![(
+        "RS008".to_string(),
+        "store:agents/bot/users/team/alice/skills:".to_string(),
+        "namespace `agents/bot/users/team/alice/skills` is the `skills` namespace of id `team/alice`: \
+         SqliteBaseStore joins segments with `/`, so it cannot be told apart from a deeper namespace \
+         of `team`; not read"
+            .to_string(),
+    )];
+    assert_eq!(codes(&url, &["--user", "team"]), expected);
+    assert_eq!(codes(&url, &["--all-users"]), expected);
+    // A user `team` and the `/` in an id do not disturb the others.
+    let out = agentws(&["store", "users", &url, "--project", p]);
+    assert_eq!(text(&out.stdout), "alice\nbob\nteam\n");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
 }
 
 #[test]
@@ -563,10 +801,12 @@ fn redis_preview_check_and_problems() {
     let p = project.to_str().unwrap();
     let mut conn = redis_conn(server.port);
     seed_redis(&mut conn, &clean_rows());
+    seed_redis(&mut conn, &other_scope_rows());
     let url = redis_url(server.port, servers::REDIS_PASSWORD);
     let digest = redis_digest(&mut conn);
 
     assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    assert_session_and_global_scopes(tmp.path(), &url, "");
 
     let out = agentws(&["store", "users", &url, "--project", p]);
     assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
@@ -679,6 +919,121 @@ fn redis_preview_check_and_problems() {
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
 
+/// An item hash whose index member is gone (reference V13): no listing shows it, but a read of its
+/// exact path finds it. The prompt files in such hashes are used, the skills are not loaded, and
+/// `check` reports each (RS010), found with one SCAN.
+#[test]
+fn redis_hashes_without_an_index_member() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let mut conn = redis_conn(server.port);
+    let url = redis_url(server.port, servers::REDIS_PASSWORD);
+    let erin = |segment, key, content: &str| Row {
+        owner: "erin",
+        segment,
+        key,
+        value: file_value(content),
+    };
+    let mut rows = clean_rows();
+    rows.extend([
+        erin("root", "/AGENTS.md", "# Erin\nUnindexed, yet read.\n"),
+        erin("skills", "/trains/SKILL.md", TRAINS_SKILL),
+        erin(
+            "skills",
+            "/ghost/SKILL.md",
+            "---\nname: ghost\ndescription: Never listed.\n---\nBoo.\n",
+        ),
+        // At the path of the template's skill: the template's listing names it, the read finds
+        // the stored hash.
+        erin(
+            "skills",
+            "/hello/SKILL.md",
+            "---\nname: hello\ndescription: Greets people, from the store.\n---\nHi.\n",
+        ),
+    ]);
+    seed_redis(&mut conn, &rows);
+    for (segment, key) in [
+        ("root", "/AGENTS.md"),
+        ("skills", "/ghost/SKILL.md"),
+        ("skills", "/hello/SKILL.md"),
+    ] {
+        let mut idx = b"agentscope:store:idx:agents\0bot\0users\0erin\0".to_vec();
+        idx.extend(segment.as_bytes());
+        redis::cmd("ZREM")
+            .arg(idx)
+            .arg(key)
+            .query::<()>(&mut conn)
+            .unwrap();
+    }
+    let digest = redis_digest(&mut conn);
+
+    // The preview reads the unindexed AGENTS.md by its path; the unindexed skill does not load.
+    let preview = preview_json(&project, &["--store", &url, "--user", "erin"]);
+    assert!(
+        slice(&preview, "agents-context").contains("Unindexed, yet read."),
+        "{preview:#}"
+    );
+    assert_eq!(
+        section(&preview, "agents-context")["sources"][0]["path"],
+        "store:agents/bot/users/erin/root:/AGENTS.md"
+    );
+    let skills = slice(&preview, "skills");
+    assert!(
+        skills.contains("trains")
+            && !skills.contains("ghost")
+            && skills.contains("Greets people, from the store."),
+        "{skills}"
+    );
+
+    for args in [vec!["--user", "erin"], vec!["--all-users"]] {
+        let mut argv = vec!["check", p, "--store", &url, "--format", "json"];
+        argv.extend(&args);
+        let out = agentws(&argv);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut unindexed: Vec<(String, String)> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "RS010")
+            .map(|d| {
+                (
+                    d["path"].as_str().unwrap().to_string(),
+                    d["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        unindexed.sort();
+        let expected = [
+            (
+                "store:agents/bot/users/erin/root:/AGENTS.md",
+                "item hash `/AGENTS.md` has no index member: never listed, yet read by its exact \
+                 path (the prompt reads this file by its path), so it is used",
+            ),
+            (
+                "store:agents/bot/users/erin/skills:/ghost/SKILL.md",
+                "item hash `/ghost/SKILL.md` has no index member: never listed, so it does not \
+                 load (only a read of its exact path finds it)",
+            ),
+            (
+                "store:agents/bot/users/erin/skills:/hello/SKILL.md",
+                "item hash `/hello/SKILL.md` has no index member: never listed, yet read by its \
+                 exact path (the template holds the same path, and reading what its listing names \
+                 reads this entry), so it is used",
+            ),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(p, m)| (p.to_string(), m.to_string()))
+            .collect();
+        assert_eq!(unindexed, expected, "{args:?}");
+    }
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+}
+
 // --- PostgreSQL -----------------------------------------------------------------------------
 
 fn postgres_url(port: u16, password: &str) -> String {
@@ -743,9 +1098,11 @@ fn postgres_preview_check_and_faults() {
     seed_postgres(&mut client, &clean_rows());
     let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
     seed_postgres(&mut client, &rows);
+    seed_postgres(&mut client, &other_scope_rows());
     let digest = postgres_digest(&mut client);
 
     assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    assert_session_and_global_scopes(tmp.path(), &url, "");
     let out = agentws(&["store", "users", &url, "--project", p]);
     assert_eq!(
         text(&out.stdout),
@@ -944,8 +1301,10 @@ fn mariadb_preview_matches_local_folders() {
     let url = mysql_url(server.port, servers::MARIADB_PASSWORD);
     let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&url).unwrap()));
     seed_mysql(&mut conn, &clean_rows());
+    seed_mysql(&mut conn, &other_scope_rows());
     let digest = mysql_digest(&mut conn);
     assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    assert_session_and_global_scopes(tmp.path(), &url, "");
     let out = agentws(&[
         "store",
         "users",
@@ -995,4 +1354,207 @@ fn agent_scope_reads_the_shared_namespace() {
         skills.contains("trains") && skills.contains("hello"),
         "{skills}"
     );
+}
+
+// --- TLS ------------------------------------------------------------------------------------
+
+/// `agentws` trusting only the certificate authority `ca` (rustls reads the system's roots from
+/// `SSL_CERT_FILE` when it is set).
+fn agentws_trusting(ca: &Path, args: &[&str]) -> std::process::Output {
+    Command::cargo_bin("agentws")
+        .unwrap()
+        .env("SSL_CERT_FILE", ca)
+        .env_remove("SSL_CERT_DIR")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Over TLS: the preview and check of a store reached with a trusted certificate, and a clear
+/// exit 2 (no password, no hang) for an untrusted one and for a server that does not speak TLS.
+fn assert_tls(project: &Path, url: &str, plain_url: &str, ca: &Path, untrusted: &Path) {
+    let p = project.to_str().unwrap();
+    let mut args = vec!["preview", p, "--store", url, "--user", "alice"];
+    args.extend(MACHINE);
+    let out = agentws_trusting(ca, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Answer in French."));
+    let out = agentws_trusting(ca, &["check", p, "--store", url, "--user", "bob"]);
+    assert!(
+        text(&out.stdout).contains("store:agents/bot/users/bob/skills:/broken/SKILL.md"),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    for (bad, what) in [(url, untrusted), (plain_url, ca)] {
+        let started = std::time::Instant::now();
+        let out = agentws_trusting(what, &["check", p, "--store", bad, "--user", "alice"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains("cannot connect"), "{bad}: {err}");
+        assert!(
+            !err.contains("s3cret") && !err.contains("panicked"),
+            "{err}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        if bad == url {
+            assert!(err.contains("invalid peer certificate"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn rediss_reads_over_tls() {
+    let Some((server, tls_port, tls)) = servers::redis_tls() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let mut conn = redis_conn(server.port);
+    seed_redis(&mut conn, &clean_rows());
+    let digest = redis_digest(&mut conn);
+    let untrusted_dir = tmp.path().join("other-ca");
+    std::fs::create_dir_all(&untrusted_dir).unwrap();
+    let untrusted = servers::tls_files(&untrusted_dir).ca;
+    let url = format!(
+        "rediss://:{}@127.0.0.1:{tls_port}/0",
+        servers::REDIS_PASSWORD
+    );
+    // `rediss://` to the plain port: the server never answers the TLS handshake.
+    let plain = format!(
+        "rediss://:{}@127.0.0.1:{}/0",
+        servers::REDIS_PASSWORD,
+        server.port
+    );
+    assert_tls(&project, &url, &plain, &tls.ca, &untrusted);
+    let out = agentws_trusting(
+        &tls.ca,
+        &[
+            "store",
+            "users",
+            &plain,
+            "--project",
+            project.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        text(&out.stderr).contains("no TLS handshake within the connect timeout (2 s)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+}
+
+#[test]
+fn postgres_sslmode_require_reads_over_tls() {
+    let Some((server, Some(tls))) = servers::postgres_with_tls(true) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let plain = postgres_url(server.port, servers::POSTGRES_PASSWORD);
+    let mut client = servers::retry(|| postgres::Client::connect(&plain, postgres::NoTls));
+    seed_postgres(&mut client, &clean_rows());
+    let digest = postgres_digest(&mut client);
+    let untrusted_dir = tmp.path().join("other-ca");
+    std::fs::create_dir_all(&untrusted_dir).unwrap();
+    let untrusted = servers::tls_files(&untrusted_dir).ca;
+    let url = format!("{plain}?sslmode=require");
+    // A server without TLS refuses `sslmode=require`.
+    let Some(no_tls) = servers::postgres() else {
+        return;
+    };
+    let no_tls_url = format!(
+        "{}?sslmode=require",
+        postgres_url(no_tls.port, servers::POSTGRES_PASSWORD)
+    );
+    assert_tls(&project, &url, &no_tls_url, &tls.ca, &untrusted);
+    let out = agentws_trusting(
+        &tls.ca,
+        &[
+            "store",
+            "users",
+            &no_tls_url,
+            "--project",
+            project.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        text(&out.stderr).contains("server does not support TLS"),
+        "{}",
+        text(&out.stderr)
+    );
+    // libpq's verifying modes are accepted (the certificate is verified in every TLS mode).
+    let p = project.to_str().unwrap();
+    let full = format!("{plain}?sslmode=verify-full");
+    let out = agentws_trusting(&tls.ca, &["store", "users", &full, "--project", p]);
+    assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
+    let out = agentws_trusting(&untrusted, &["store", "users", &full, "--project", p]);
+    assert!(
+        text(&out.stderr).contains("invalid peer certificate"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = agentws(&[
+        "store",
+        "users",
+        &format!("{plain}?sslmode=maybe"),
+        "--project",
+        p,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("sslmode `maybe` is not one of disable, prefer, require"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(postgres_digest(&mut client), digest, "the store changed");
+}
+
+#[test]
+fn mysql_ssl_mode_required_reads_over_tls() {
+    let Some((server, Some(tls))) = servers::mariadb_with_tls(true) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let plain = mysql_url(server.port, servers::MARIADB_PASSWORD);
+    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&plain).unwrap()));
+    seed_mysql(&mut conn, &clean_rows());
+    let digest = mysql_digest(&mut conn);
+    let untrusted_dir = tmp.path().join("other-ca");
+    std::fs::create_dir_all(&untrusted_dir).unwrap();
+    let untrusted = servers::tls_files(&untrusted_dir).ca;
+    // The driver trusts its built-in roots plus `root_cert_path`.
+    let with_ca = |ca: &Path| format!("{plain}?ssl-mode=REQUIRED&root_cert_path={}", ca.display());
+    let url = with_ca(&tls.ca);
+    let p = project.to_str().unwrap();
+    let mut args = vec!["preview", p, "--store", &url, "--user", "alice"];
+    args.extend(MACHINE);
+    let out = agentws(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Answer in French."));
+    let out = agentws(&["check", p, "--store", &url, "--user", "bob"]);
+    assert!(text(&out.stdout).contains("store:agents/bot/users/bob/skills:/broken/SKILL.md"));
+    let bad = with_ca(&untrusted);
+    let out = agentws(&["check", p, "--store", &bad, "--user", "alice"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot connect to the MySQL store"), "{err}");
+    assert!(!err.contains(servers::MARIADB_PASSWORD), "{err}");
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &format!("{plain}?ssl-mode=sometimes"),
+        "--user",
+        "alice",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("ssl-mode `sometimes` is not one of"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
 }

@@ -73,6 +73,32 @@ export function contextFileName(context: PreviewContext): string {
   return `prompt-${safe(context.userId, 'nouser')}-${safe(context.sessionId, 'default')}${harness}.md`;
 }
 
+/** An entry of the user (or session) picker: a stored id, or `id: undefined` to type one. */
+export interface IdPickItem {
+  label: string;
+  description?: string;
+  id: string | undefined;
+}
+
+/**
+ * The picker entries for the ids a store holds: the last one used first, then the others in the
+ * server's order, then an entry to type another id (a user the store does not hold yet, or none).
+ */
+export function idPickItems(ids: string[], current: string | undefined, kind: 'user' | 'session'): IdPickItem[] {
+  const ordered = current !== undefined && ids.includes(current) ? [current, ...ids.filter((id) => id !== current)] : ids;
+  const items: IdPickItem[] = ordered.map((id) => ({
+    label: id,
+    description: id === current ? 'in the store · last used' : 'in the store',
+    id,
+  }));
+  items.push({
+    label: kind === 'user' ? 'Other user id…' : 'Other session id…',
+    description: kind === 'user' ? 'type one (empty: no user)' : 'type one (empty: the runtime default)',
+    id: undefined,
+  });
+  return items;
+}
+
 /**
  * Parses "alice s1 2026-08" or "user=alice session=s1 harness=2026-08" typed into the Compare box.
  * Keys not given keep the base context's values.

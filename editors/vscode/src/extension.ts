@@ -15,6 +15,7 @@ import { findBinary } from './binary';
 import {
   ContextDefaults,
   contextLabel,
+  idPickItems,
   initialContext,
   parseContextInput,
   rememberContext,
@@ -22,7 +23,7 @@ import {
 } from './context';
 import { SERVER_FILE_PATTERNS } from './files';
 import { PromptDocuments, PreviewPanel, PROMPT_SCHEME, PREVIEW_VIEW_TYPE, showComparison } from './previewPanel';
-import { PreviewContext } from './protocol';
+import { Methods, PreviewContext, StoreUsers, StoreUsersParams, toStoreUsers } from './protocol';
 
 export const Commands = {
   preview: 'agentws.previewPrompt',
@@ -185,20 +186,73 @@ export class Extension implements vscode.Disposable {
     }
   }
 
+  /** The ids the project's store holds (`agentws/storeUsers`); undefined when none can be offered. */
+  private async storeIds(scope: PreviewContext['scope']): Promise<StoreUsers | undefined> {
+    const client = this.client;
+    if (client === undefined) {
+      return undefined;
+    }
+    const params: StoreUsersParams = {};
+    const folder = previewFolder();
+    if (folder !== undefined) {
+      params.uri = folder.toString();
+    }
+    if (scope !== undefined) {
+      params.scope = scope;
+    }
+    try {
+      return toStoreUsers(await client.sendRequest(Methods.storeUsers, params));
+    } catch (error) {
+      // An older server, or a store that cannot be read: the ids are typed instead.
+      this.output.appendLine(`agentws: the store's ids are not offered: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** A stored id picked from `ids` (or typed, when there are none or the user wants another). */
+  private async askId(
+    title: string,
+    kind: 'user' | 'session',
+    ids: string[],
+    current: string | undefined,
+    prompt: string,
+  ): Promise<string | undefined> {
+    if (ids.length > 0) {
+      const picked = await vscode.window.showQuickPick(idPickItems(ids, current, kind), {
+        title,
+        placeHolder: `${kind === 'user' ? 'User' : 'Session'} id: one the store holds, or type another`,
+      });
+      if (picked === undefined) {
+        return undefined;
+      }
+      if (picked.id !== undefined) {
+        return picked.id;
+      }
+    }
+    return vscode.window.showInputBox({ title, prompt, value: current ?? '' });
+  }
+
   private async askContext(base: PreviewContext, title: string): Promise<PreviewContext | undefined> {
-    const userId = await vscode.window.showInputBox({
+    const stored = await this.storeIds(base.scope);
+    const storedIn = (kind: 'user' | 'session') =>
+      stored !== undefined && (stored.scope === 'session') === (kind === 'session') ? stored.ids : [];
+    const userId = await this.askId(
       title,
-      prompt: 'User id (empty: no user, as a call without a user id)',
-      value: base.userId ?? '',
-    });
+      'user',
+      storedIn('user'),
+      base.userId,
+      'User id (empty: no user, as a call without a user id)',
+    );
     if (userId === undefined) {
       return undefined;
     }
-    const sessionId = await vscode.window.showInputBox({
+    const sessionId = await this.askId(
       title,
-      prompt: 'Session id (empty: the runtime default, the agent name)',
-      value: base.sessionId ?? '',
-    });
+      'session',
+      storedIn('session'),
+      base.sessionId,
+      'Session id (empty: the runtime default, the agent name)',
+    );
     if (sessionId === undefined) {
       return undefined;
     }

@@ -6,6 +6,7 @@
 /** Custom request methods of the language server (docs/protocol.md). */
 export const Methods = {
   previewPrompt: 'agentws/previewPrompt',
+  storeUsers: 'agentws/storeUsers',
   fileStatus: 'agentws/fileStatus',
   runBegin: 'agentws/runBegin',
   normalizePath: 'agentws/normalizePath',
@@ -32,6 +33,28 @@ export interface PreviewContext {
 export interface PreviewParams {
   uri?: string;
   context?: PreviewContext;
+}
+
+export interface StoreUsersParams {
+  uri?: string;
+  scope?: PreviewContext['scope'];
+}
+
+/** The ids the configured store holds: user ids, or session ids under scope `session`. */
+export interface StoreUsers {
+  /** The store URL, password masked; null when the project configures no store. */
+  store: string | null;
+  scope: string;
+  ids: string[];
+}
+
+export function toStoreUsers(raw: unknown): StoreUsers {
+  if (!isObject(raw)) {
+    throw new Error('agentws/storeUsers returned no object');
+  }
+  const store = typeof raw.store === 'string' ? raw.store : null;
+  const ids = Array.isArray(raw.ids) ? raw.ids.filter((id): id is string => typeof id === 'string' && id !== '') : [];
+  return { store, scope: str(raw.scope, 'user'), ids };
 }
 
 export interface FileStatusParams {

@@ -105,6 +105,10 @@ test('Preview System Prompt asks user and session, remembers them, and renders t
   const ext = await activated({ 'agentws.preview.userId': 'carol', 'agentws.preview.debounceMs': 1 });
   const requests: unknown[] = [];
   recorded.requestHandler = (method, params) => {
+    if (method === Methods.storeUsers) {
+      // No store configured: nothing to pick from, the ids are typed.
+      return { store: null, scope: 'user', ids: [] };
+    }
     assert.equal(method, Methods.previewPrompt);
     requests.push(params);
     return fixture;
@@ -145,6 +149,86 @@ test('Preview System Prompt asks user and session, remembers them, and renders t
   const shown = recorded.shownDocuments.at(-1)!;
   assert.equal(shown.uri.fsPath, path.join(project, '.agentscope/workspace/skills/pdf/SKILL.md'));
   assert.equal((shown.options as { selection: { startLine: number } }).selection.startLine, 2);
+  ext.dispose();
+});
+
+test("Preview System Prompt offers the store's users, and still lets another id be typed", async () => {
+  const ext = await activated({ 'agentws.preview.userId': 'bob' });
+  const storeRequests: unknown[] = [];
+  const previews: unknown[] = [];
+  recorded.requestHandler = (method, params) => {
+    if (method === Methods.storeUsers) {
+      storeRequests.push(params);
+      return { store: 'redis://:***@h:6379/0', scope: 'user', ids: ['alice', 'bob', 'carol'] };
+    }
+    previews.push(params);
+    return fixture;
+  };
+  recorded.quickPickAnswers = ['carol'];
+  recorded.inputAnswers = ['s1'];
+  await recorded.commands.get(Commands.preview)!();
+  assert.deepEqual(storeRequests, [{ uri: Uri.file(project).toString() }]);
+  const pick = recorded.quickPicks[0];
+  assert.deepEqual(
+    (pick.items as { label: string; id?: string }[]).map((i) => [i.label, i.id]),
+    [
+      ['bob', 'bob'],
+      ['alice', 'alice'],
+      ['carol', 'carol'],
+      ['Other user id…', undefined],
+    ],
+    'the configured default first, then the store order, then typing another',
+  );
+  assert.equal((pick.items[0] as { description: string }).description, 'in the store · last used');
+  // The session is typed: under scope `user` the store's ids are users.
+  assert.equal(recorded.inputPrompts.length, 1);
+  assert.match(recorded.inputPrompts[0].value ?? '', /^$/);
+  assert.deepEqual(previews, [{ context: { userId: 'carol', sessionId: 's1' }, uri: Uri.file(project).toString() }]);
+
+  // "Other user id…" falls back to typing one the store does not hold.
+  recorded.quickPickAnswers = ['Other user id…'];
+  recorded.inputAnswers = ['dave', 's2'];
+  await recorded.commands.get(Commands.preview)!();
+  assert.equal(recorded.inputPrompts[1].value, 'carol', 'the last user is offered for typing');
+  assert.deepEqual((previews[1] as { context: unknown }).context, { userId: 'dave', sessionId: 's2' });
+
+  // Dismissing the picker cancels the preview.
+  recorded.quickPickAnswers = [undefined];
+  await recorded.commands.get(Commands.preview)!();
+  assert.equal(previews.length, 2);
+  ext.dispose();
+});
+
+test('under scope session the store holds sessions: they are offered for the session id', async () => {
+  const ext = await activated();
+  recorded.requestHandler = (method) =>
+    method === Methods.storeUsers ? { store: 'sqlite://s.db', scope: 'session', ids: ['s1', 's2'] } : fixture;
+  recorded.inputAnswers = ['alice'];
+  recorded.quickPickAnswers = ['s2'];
+  await recorded.commands.get(Commands.preview)!();
+  assert.equal(recorded.quickPicks.length, 1);
+  assert.deepEqual(
+    (recorded.quickPicks[0].items as { label: string }[]).map((i) => i.label),
+    ['s1', 's2', 'Other session id…'],
+  );
+  assert.equal(recorded.panels[0].title, 'Prompt: user alice · session s2');
+  ext.dispose();
+});
+
+test('a store that cannot be read (or an older server) leaves the ids to be typed', async () => {
+  const ext = await activated();
+  recorded.requestHandler = (method) => {
+    if (method === Methods.storeUsers) {
+      throw new Error('store `redis://:***@h` cannot connect');
+    }
+    return fixture;
+  };
+  recorded.inputAnswers = ['alice', 's1'];
+  await recorded.commands.get(Commands.preview)!();
+  assert.equal(recorded.quickPicks.length, 0);
+  assert.equal(recorded.panels[0].title, 'Prompt: user alice · session s1');
+  const output = ext.output as unknown as { lines: string[] };
+  assert.ok(output.lines.some((l) => l.includes("the store's ids are not offered: store `redis://:***@h` cannot connect")), output.lines.join('\n'));
   ext.dispose();
 });
 

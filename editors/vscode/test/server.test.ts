@@ -17,7 +17,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-jsonrpc/node';
-import { Methods, METHOD_NOT_FOUND, PreviewModel, toPreviewModel } from '../src/protocol';
+import { Methods, METHOD_NOT_FOUND, PreviewModel, StoreUsers, toPreviewModel, toStoreUsers } from '../src/protocol';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const binary = process.env.AGENTWS_BIN ?? path.join(repoRoot, 'target', 'debug', 'agentws');
@@ -222,6 +222,20 @@ test('agentws serve over JSON-RPC: initialize, diagnostics, previewPrompt', asyn
       const edited = await preview(connection, { userId: 'alice', sessionId: 's1' });
       assert.ok(edited.text.includes('UNSAVED-EDIT-MARKER'), 'the preview reads the unsaved buffer');
       assert.ok(!edited.text.includes('回答は簡潔に。'));
+    });
+
+    await t.test('agentws/storeUsers: a project without a store offers no ids', async (st: TestContext) => {
+      let answer: StoreUsers;
+      try {
+        answer = toStoreUsers(await connection.sendRequest(Methods.storeUsers, { uri: uri(project) }));
+      } catch (error) {
+        if (isMethodNotFound(error)) {
+          st.skip(`binary lacks ${Methods.storeUsers} (${(error as Error).message})`);
+          return;
+        }
+        throw error;
+      }
+      assert.deepEqual(answer, { store: null, scope: 'user', ids: [] });
     });
 
     await orExit(proc, withTimeout(connection.sendRequest('shutdown'), 10000, 'shutdown answer'), 'shutdown');

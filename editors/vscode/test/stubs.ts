@@ -82,6 +82,9 @@ export const recorded = {
   errors: [] as string[],
   inputAnswers: [] as (string | undefined)[],
   inputPrompts: [] as { title?: string; value?: string }[],
+  /** Labels to pick, in order (undefined: dismissed); when empty the first item is picked. */
+  quickPickAnswers: [] as (string | undefined)[],
+  quickPicks: [] as { items: unknown[]; options: unknown }[],
   panels: [] as FakePanel[],
   shownDocuments: [] as { uri: Uri; options: unknown }[],
   configuration: {} as Record<string, unknown>,
@@ -102,6 +105,8 @@ export function resetRecorded(): void {
   recorded.errors = [];
   recorded.inputAnswers = [];
   recorded.inputPrompts = [];
+  recorded.quickPickAnswers = [];
+  recorded.quickPicks = [];
   recorded.panels = [];
   recorded.shownDocuments = [];
   recorded.configuration = {};
@@ -151,7 +156,14 @@ export const vscodeStub = {
       recorded.inputPrompts.push(options);
       return recorded.inputAnswers.shift();
     },
-    showQuickPick: async (items: string[]) => items[0],
+    showQuickPick: async (items: unknown[], options?: unknown) => {
+      recorded.quickPicks.push({ items, options });
+      if (recorded.quickPickAnswers.length === 0) {
+        return items[0];
+      }
+      const answer = recorded.quickPickAnswers.shift();
+      return items.find((item) => (typeof item === 'string' ? item : (item as { label: string }).label) === answer);
+    },
     showTextDocument: async (uri: Uri, options: unknown) => {
       recorded.shownDocuments.push({ uri, options });
       return {};

@@ -53,19 +53,10 @@ fn users(args: UsersArgs) -> u8 {
     if let Some(scope) = args.scope.as_deref().and_then(Scope::parse) {
         config.scope = scope;
     }
-    let base = config
-        .file
-        .as_deref()
-        .and_then(std::path::Path::parent)
-        .map(std::path::Path::to_path_buf)
-        .unwrap_or_else(|| std::env::current_dir().unwrap_or_default());
-    let result = crate::store::StoreSpec::new(&config.store, args.url.as_deref(), &env, &base)
-        .and_then(|spec| {
-            let mut backend = spec.open()?;
-            crate::store::list_owners(backend.as_mut(), &config)
-        });
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let result = crate::store::users(&config, args.url.as_deref(), &env, &cwd);
     match result {
-        Ok(ids) => {
+        Ok((_, ids)) => {
             if args.format == "json" {
                 println!("{}", serde_json::Value::from(ids));
             } else {

@@ -26,6 +26,7 @@ use crate::workspace::{Tree, Workspace};
 /// Every custom method the server answers, in the order `docs/protocol.md` lists them.
 pub const CUSTOM_METHODS: &[&str] = &[
     "agentws/previewPrompt",
+    "agentws/storeUsers",
     "agentws/runBegin",
     "agentws/normalizePath",
     "agentws/runEnd",
@@ -142,6 +143,37 @@ fn render_preview(
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StoreUsersParams {
+    pub uri: Option<Uri>,
+    /// `user | session | agent | global`; default: the project's scope.
+    pub scope: Option<String>,
+}
+
+/// The ids the configured store holds (`agentws store users`), so an editor can offer them.
+fn store_users(workspace: &Workspace, scope: Option<&str>) -> Result<Value> {
+    let mut config = (*workspace.config).clone();
+    if scope.is_some() {
+        let overrides = ContextOverrides {
+            scope,
+            ..ContextOverrides::default()
+        };
+        config.scope = session_context(&config, &overrides)
+            .map_err(|err| invalid_params(err.message))?
+            .scope;
+    }
+    if config.store.url.is_none() {
+        return Ok(json!({"store": null, "scope": config.scope.as_str(), "ids": []}));
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let (shown, ids) = crate::store::users(&config, None, &workspace.env, &cwd)
+        .map_err(|err| refused("store-unreadable", err.0))?;
+    // Under the agent and global scopes one namespace serves every call: no ids to offer.
+    let ids: Vec<String> = ids.into_iter().filter(|id| !id.is_empty()).collect();
+    Ok(json!({"store": shown, "scope": config.scope.as_str(), "ids": ids}))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FileStatusParams {
     pub uri: Uri,
 }
@@ -243,6 +275,14 @@ impl Backend {
                 );
             }
             render_preview(&view.workspace, session, &params.context, &self.machine)
+        })
+    }
+
+    pub async fn store_users(&self, params: StoreUsersParams) -> Result<Value> {
+        let path = project_path(params.uri.as_ref())?;
+        let view = view_for(self, path.as_ref())?;
+        guarded("agentws/storeUsers", || {
+            store_users(&view.workspace, params.scope.as_deref())
         })
     }
 

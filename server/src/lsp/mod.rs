@@ -74,6 +74,7 @@ pub fn run(env: crate::base::Env, machine: methods::Machine) -> u8 {
         let (service, socket) =
             LspService::build(move |client| Backend::new(client, env, machine, flag, runs))
                 .custom_method("agentws/previewPrompt", Backend::preview_prompt)
+                .custom_method("agentws/storeUsers", Backend::store_users)
                 .custom_method("agentws/runBegin", Backend::run_begin)
                 .custom_method("agentws/normalizePath", Backend::normalize_path)
                 .custom_method("agentws/runEnd", Backend::run_end)

@@ -183,6 +183,45 @@ impl StoreSpec {
     }
 }
 
+/// Whether a URL's `sslmode` (libpq) or `ssl-mode` (MySQL) parameter asks for TLS, and the URL
+/// without it (the client crates know only some of the values). `require`, `verify-ca`,
+/// `verify-full` (MySQL: `REQUIRED`, `VERIFY_CA`, `VERIFY_IDENTITY`) ask for it, always with the
+/// certificate verified; `disable` and `prefer` (`DISABLED`, `PREFERRED`) do not: no TLS.
+pub fn take_ssl_mode(url: &str) -> Result<(String, bool), String> {
+    let Some((head, query)) = url.split_once('?') else {
+        return Ok((url.to_string(), false));
+    };
+    let mut require = false;
+    let mut kept = Vec::new();
+    for pair in query.split('&') {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if !matches!(
+            key.to_ascii_lowercase().as_str(),
+            "ssl-mode" | "sslmode" | "ssl_mode"
+        ) {
+            kept.push(pair);
+            continue;
+        }
+        require = match value.to_ascii_lowercase().replace('_', "-").as_str() {
+            "require" | "required" | "verify-ca" | "verify-full" | "verify-identity" => true,
+            "disable" | "disabled" | "prefer" | "preferred" => false,
+            _ => {
+                return Err(format!(
+                    "{key} `{}` is not one of disable, prefer, require, verify-ca, verify-full \
+                     (or MySQL's DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY)",
+                    value.escape_debug()
+                ))
+            }
+        };
+    }
+    let url = if kept.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}?{}", kept.join("&"))
+    };
+    Ok((url, require))
+}
+
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars
@@ -217,6 +256,98 @@ pub trait Backend {
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError>;
     /// Every distinct namespace that starts with `prefix`.
     fn namespaces(&mut self, prefix: &[String]) -> Result<Vec<Vec<String>>, StoreError>;
+    /// Rows under `base` that the backend's listing (`listed`, what `scan` gave) misses but the
+    /// runtime still reaches by exact key (RedisStore: item hashes without an index member). Of
+    /// `exact` (keys the runtime reads by path) those that exist come back as items; with `all`,
+    /// every other such row is reported too (it is never listed, so never loaded). The SQL
+    /// layouts list every row: nothing to add.
+    fn unlisted(
+        &mut self,
+        _base: &[String],
+        _exact: &[ExactRead],
+        _all: bool,
+        _listed: &Scan,
+    ) -> Result<Scan, StoreError> {
+        Ok(Scan::default())
+    }
+}
+
+/// Where a workspace-relative path is routed (`CompositeFilesystem.routeForPath` for the plain
+/// forms): its segment and key, or `None` when the store never holds it.
+pub fn route(rel: &str) -> Option<(&'static str, String)> {
+    let rel = rel.trim_start_matches('/');
+    if ROOT_KEYS.iter().any(|k| &k[1..] == rel) {
+        return Some(("root", format!("/{rel}")));
+    }
+    SEGMENTS.iter().find_map(|(segment, folder)| {
+        let rest = rel.strip_prefix((*folder)?)?.strip_prefix('/')?;
+        Some((*segment, format!("/{rest}")))
+    })
+}
+
+/// A key the runtime reads by its exact path whatever the store's listings show, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExactRead {
+    pub segment: &'static str,
+    pub key: String,
+    pub why: &'static str,
+}
+
+impl ExactRead {
+    fn new(segment: &'static str, key: String, why: &'static str) -> Self {
+        ExactRead { segment, key, why }
+    }
+}
+
+const READ_BY_PROMPT: &str = "the prompt reads this file by its path";
+const LISTED_BY_TEMPLATE: &str =
+    "the template holds the same path, and reading what its listing names reads this entry";
+
+/// The keys the runtime reads by their exact path whatever the listings show: the files the
+/// prompt reads on every call (`readWithOverride`: AGENTS.md, MEMORY.md, knowledge/KNOWLEDGE.md,
+/// tools.json from the anonymous namespace, the additional context files routed into the store),
+/// and the skills and subagents the template lists (the overlay lists the template's paths, and
+/// reading one asks the store for that exact key first).
+pub fn exact_read_keys(config: &Config, files: &FileSet) -> Vec<ExactRead> {
+    let mut keys: Vec<ExactRead> = ROOT_KEYS
+        .iter()
+        .map(|k| ExactRead::new("root", k.to_string(), READ_BY_PROMPT))
+        .collect();
+    keys.push(ExactRead::new(
+        "knowledge",
+        "/KNOWLEDGE.md".into(),
+        READ_BY_PROMPT,
+    ));
+    for file in &config.agent.additional_context_files {
+        if let Some((segment, key)) = route(file) {
+            if !keys.iter().any(|k| k.segment == segment && k.key == key) {
+                keys.push(ExactRead::new(segment, key, READ_BY_PROMPT));
+            }
+        }
+    }
+    let skill = |name: &str| name == "SKILL.md";
+    let subagent = |name: &str| name.ends_with(".md");
+    for (segment, listed) in [
+        ("skills", &skill as &dyn Fn(&str) -> bool),
+        ("subagents", &subagent),
+    ] {
+        let dir = config.workspace.join(segment);
+        for (path, _) in files.files_under(&dir) {
+            let Ok(rel) = path.strip_prefix(&dir) else {
+                continue;
+            };
+            if !rel.file_name().and_then(|n| n.to_str()).is_some_and(listed) {
+                continue;
+            }
+            let parts: Vec<&str> = rel.iter().filter_map(|c| c.to_str()).collect();
+            keys.push(ExactRead::new(
+                segment,
+                format!("/{}", parts.join("/")),
+                LISTED_BY_TEMPLATE,
+            ));
+        }
+    }
+    keys
 }
 
 /// `RemoteFilesystemSpec.storeNamespace` without the segment, for the id of `scope` (`None`:
@@ -366,6 +497,30 @@ pub fn list_owners(backend: &mut dyn Backend, config: &Config) -> Result<Vec<Str
     Ok(ids)
 }
 
+/// The folder a relative `sqlite://` path is relative to: agentws.toml's folder, else `cwd`.
+pub fn url_base(config: &Config, cwd: &Path) -> PathBuf {
+    config
+        .file
+        .as_deref()
+        .and_then(Path::parent)
+        .unwrap_or(cwd)
+        .to_path_buf()
+}
+
+/// The ids the store of `config` (or `url`, which wins) holds for its agent and scope, with the
+/// store URL as it may be shown: what `agentws store users` prints and `agentws/storeUsers`
+/// answers. `${VAR}` in the URL comes from `env`.
+pub fn users(
+    config: &Config,
+    url: Option<&str>,
+    env: &Env,
+    cwd: &Path,
+) -> Result<(String, Vec<String>), StoreError> {
+    let spec = StoreSpec::new(&config.store, url, env, &url_base(config, cwd))?;
+    let mut backend = spec.open()?;
+    Ok((spec.shown.clone(), list_owners(backend.as_mut(), config)?))
+}
+
 /// Reads the stored files of `owners` into `files` (see the module docs). Under the user and
 /// session scopes each id's routed folders `<ws>/<id>/{AGENTS.md, skills/, …}` are replaced by
 /// the store's; under the agent and global scopes the store's files lie over the template in
@@ -391,6 +546,10 @@ pub fn load_into(
         _ => ids,
     };
     let mut loaded = Loaded::default();
+    // Computed before any stored file is put into `files`: the template's own listing.
+    let exact = exact_read_keys(config, files);
+    // A check looks for every row the listings miss; a preview only for those its prompt reads.
+    let all = !matches!(owners, Owners::Call { .. });
     for (store_id, id) in &ids {
         let base = base_namespace(
             config.scope,
@@ -432,7 +591,10 @@ pub fn load_into(
             }
             Scope::Agent | Scope::Global => config.workspace.clone(),
         };
-        let scan = backend.scan(&base)?;
+        let mut scan = backend.scan(&base)?;
+        let unlisted = backend.unlisted(&base, &exact, all, &scan)?;
+        scan.items.extend(unlisted.items);
+        scan.problems.extend(unlisted.problems);
         place(files, &dir, &base, scan, &mut loaded, config.scope);
         loaded.owners.push(id.clone());
     }
@@ -440,7 +602,10 @@ pub fn load_into(
     let anonymous = base_namespace(config.scope, &agent, None, &spec.anonymous_user);
     let mut root_ns = anonymous.clone();
     root_ns.push("root".into());
-    let scan = backend.scan(&anonymous)?;
+    let mut scan = backend.scan(&anonymous)?;
+    let tools = [ExactRead::new("root", "/tools.json".into(), READ_BY_PROMPT)];
+    scan.items
+        .extend(backend.unlisted(&anonymous, &tools, false, &scan)?.items);
     if let Some(item) = scan
         .items
         .iter()
@@ -476,14 +641,7 @@ pub fn read_into(
     owners: &Owners,
     cwd: &Path,
 ) -> Result<Read, StoreError> {
-    let base = ws
-        .config
-        .file
-        .as_deref()
-        .and_then(Path::parent)
-        .unwrap_or(cwd)
-        .to_path_buf();
-    let spec = StoreSpec::new(&ws.config.store, url, &ws.env, &base)?;
+    let spec = StoreSpec::new(&ws.config.store, url, &ws.env, &url_base(&ws.config, cwd))?;
     let mut backend = spec.open()?;
     let mut config = (*ws.config).clone();
     config.filesystem.mode = crate::config::FilesystemMode::Remote;
@@ -751,6 +909,73 @@ mod tests {
             Decoded::NoContent(_)
         ));
         assert!(matches!(decode(None), Decoded::NoContent(_)));
+    }
+
+    #[test]
+    fn routes_and_the_keys_read_by_path() {
+        assert_eq!(route("AGENTS.md"), Some(("root", "/AGENTS.md".into())));
+        assert_eq!(
+            route("/skills/a/SKILL.md"),
+            Some(("skills", "/a/SKILL.md".into()))
+        );
+        assert_eq!(route("knowledge/x.md"), Some(("knowledge", "/x.md".into())));
+        assert_eq!(route("docs/notes.md"), None);
+        assert_eq!(route("Skills/a"), None);
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.agent.additional_context_files = vec![
+            "memory/notes.md".into(),
+            "docs/x.md".into(),
+            "AGENTS.md".into(),
+        ];
+        let mut files = FileSet::new();
+        for path in [
+            "skills/a/SKILL.md",
+            "skills/a/notes.md",
+            "subagents/p.md",
+            "subagents/p.txt",
+            "knowledge/k.md",
+        ] {
+            files.insert_text(config.workspace.join(path), "x");
+        }
+        let keys: Vec<String> = exact_read_keys(&config, &files)
+            .into_iter()
+            .map(|k| format!("{}:{}", k.segment, k.key))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "root:/AGENTS.md",
+                "root:/MEMORY.md",
+                "root:/tools.json",
+                "knowledge:/KNOWLEDGE.md",
+                "memory:/notes.md",
+                "skills:/a/SKILL.md",
+                "subagents:/p.md"
+            ]
+        );
+    }
+
+    #[test]
+    fn ssl_mode_is_taken_out_of_the_url() {
+        assert_eq!(
+            take_ssl_mode("mysql://u@h/db?ssl-mode=REQUIRED&root_cert_path=/ca.pem").unwrap(),
+            ("mysql://u@h/db?root_cert_path=/ca.pem".to_string(), true)
+        );
+        assert_eq!(
+            take_ssl_mode("postgres://u@h/db?application_name=x&sslmode=verify-full").unwrap(),
+            ("postgres://u@h/db?application_name=x".to_string(), true)
+        );
+        assert_eq!(
+            take_ssl_mode("mysql://u@h/db?sslmode=disabled").unwrap(),
+            ("mysql://u@h/db".to_string(), false)
+        );
+        assert_eq!(
+            take_ssl_mode("postgres://u@h/db").unwrap(),
+            ("postgres://u@h/db".to_string(), false)
+        );
+        assert!(take_ssl_mode("mysql://u@h/db?ssl-mode=maybe")
+            .unwrap_err()
+            .starts_with("ssl-mode `maybe` is not one of"));
     }
 
     #[test]

@@ -2,10 +2,10 @@
 //! `namespace_path` of `\x1F`-terminated segments). One query per owner with the runtime's `LIKE
 //! … ESCAPE '!'` prefix; the session is set to read-only transactions first. The server's default
 //! collation is case- and accent-insensitive, so rows of `Alice` come back when listing `alice`
-//! (RS012). Depends only on the store module.
+//! (RS012). TLS with `ssl-mode=REQUIRED` (rustls). Depends only on the store module.
 
 use mysql::prelude::Queryable;
-use mysql::{Conn, Opts, OptsBuilder};
+use mysql::{Conn, Opts, OptsBuilder, SslOpts};
 
 use super::sqlite::{jdbc_like, jdbc_namespace, split_jdbc};
 use super::{Backend, RawItem, Scan, StoreError, StoreSpec};
@@ -25,9 +25,19 @@ impl MysqlBackend {
             Some((_, rest)) => format!("mysql://{rest}"),
             None => spec.secret_url().to_string(),
         };
+        let (url, require_tls) =
+            super::take_ssl_mode(&url).map_err(|e| spec.error("invalid MySQL URL", e))?;
         let opts = Opts::from_url(&url).map_err(|e| spec.error("invalid MySQL URL", e))?;
         let io = super::redis::read_timeout(spec.connect_timeout);
+        // TLS when asked for (`ssl-mode=REQUIRED`) or when the URL names TLS files
+        // (`root_cert_path=…`, which the driver reads itself).
+        let ssl = match opts.get_ssl_opts() {
+            Some(ssl) => Some(ssl.clone()),
+            None if require_tls => Some(SslOpts::default()),
+            None => None,
+        };
         let builder = OptsBuilder::from_opts(opts)
+            .ssl_opts(ssl)
             .tcp_connect_timeout(Some(spec.connect_timeout))
             .read_timeout(Some(io))
             .write_timeout(Some(io));

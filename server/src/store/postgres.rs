@@ -1,11 +1,14 @@
 //! PostgreSQL stores: `JdbcStore` with the PostgreSQL dialect and `PostgresBaseStore` (the same
 //! table: `namespace_path` of `\x1F`-terminated segments, `item_key`, `value_json`; optional quoted
 //! schema). One query per owner with the runtime's `LIKE … ESCAPE '!'` prefix; the session is set
-//! to read-only transactions before anything is read. Depends only on the store module.
+//! to read-only transactions before anything is read. TLS with `sslmode=require` (rustls).
+//! Depends only on the store module.
 
 use std::str::FromStr;
 
+use postgres::config::SslMode;
 use postgres::{Client, NoTls};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::sqlite::{jdbc_like, jdbc_namespace, split_jdbc};
 use super::{Backend, RawItem, Scan, StoreError, StoreSpec};
@@ -19,7 +22,9 @@ pub struct PostgresBackend {
 
 impl PostgresBackend {
     pub fn open(spec: &StoreSpec) -> Result<Self, StoreError> {
-        let mut config = postgres::Config::from_str(spec.secret_url())
+        let (url, require_tls) = super::take_ssl_mode(spec.secret_url())
+            .map_err(|e| spec.error("invalid PostgreSQL URL", e))?;
+        let mut config = postgres::Config::from_str(&url)
             .map_err(|e| spec.error("invalid PostgreSQL URL", e))?;
         let io = super::redis::read_timeout(spec.connect_timeout);
         config
@@ -27,8 +32,26 @@ impl PostgresBackend {
             .tcp_user_timeout(io)
             .keepalives(true)
             .application_name("agentws");
-        let mut client = config
-            .connect(NoTls)
+        // `sslmode=require` (or `verify-ca`, `verify-full`): TLS, the server's certificate
+        // verified against the system's roots (`SSL_CERT_FILE` / `SSL_CERT_DIR` honoured). The
+        // default (`prefer`) and `disable` connect without TLS.
+        let connected = if require_tls {
+            config.ssl_mode(SslMode::Require);
+            let (tls, _) = MakeRustlsConnect::with_native_certs().map_err(|errors| {
+                spec.error(
+                    "cannot load the system's TLS root certificates",
+                    errors
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                )
+            })?;
+            config.connect(tls)
+        } else {
+            config.connect(NoTls)
+        };
+        let mut client = connected
             .map_err(|e| spec.error("cannot connect to the PostgreSQL store", message(&e)))?;
         client
             .batch_execute(&format!(

@@ -2,13 +2,15 @@
 //! and `version`, one sorted set per namespace at `<prefix>idx:<ns>` whose members are the keys,
 //! namespace segments joined with NUL). Listing pages through the index with `ZRANGEBYLEX … LIMIT
 //! offset 100` exactly as `searchAllItems` does, with the hashes of a page fetched in one
-//! pipeline; only read commands are sent. Depends only on the store module.
+//! pipeline; only read commands are sent. `rediss://` is TLS (rustls, the system's roots).
+//! Depends only on the store module.
 
+use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
 
-use redis::{Client, Connection};
+use redis::{Client, Connection, Value};
 
-use super::{Backend, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
+use super::{Backend, ExactRead, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::rules::store::{RS008, RS010, RS011};
 
@@ -19,15 +21,39 @@ pub struct RedisBackend {
     conn: Connection,
     prefix: String,
     spec: StoreSpec,
+    /// The item hashes under one key prefix (`<prefix>item:<parent namespace>\0`), from one
+    /// `SCAN` per command, and whether the scan stopped at [`SCAN_LIMIT`].
+    items: Option<(Vec<u8>, BTreeSet<Vec<u8>>, bool)>,
 }
+
+/// At most this many item hash names are held while looking for hashes without an index
+/// member; past it the search stops and says so.
+pub const SCAN_LIMIT: usize = 1_000_000;
 
 impl RedisBackend {
     pub fn open(spec: &StoreSpec) -> Result<Self, StoreError> {
         let client =
             Client::open(spec.secret_url()).map_err(|e| spec.error("invalid Redis URL", e))?;
+        let tls = spec
+            .secret_url()
+            .get(..9)
+            .is_some_and(|s| s.eq_ignore_ascii_case("rediss://"));
         let conn = client
             .get_connection_with_timeout(spec.connect_timeout)
-            .map_err(|e| spec.error("cannot connect to the Redis store", e))?;
+            .map_err(|e| {
+                // A plain server reads the TLS hello as a command and never answers it.
+                if tls && (e.is_timeout() || e.is_io_error()) {
+                    spec.error(
+                        "cannot connect to the Redis store",
+                        format!(
+                            "no TLS handshake within the connect timeout ({} s): does the server serve TLS on this port? ({e})",
+                            spec.connect_timeout.as_secs()
+                        ),
+                    )
+                } else {
+                    spec.error("cannot connect to the Redis store", e)
+                }
+            })?;
         // A server that stops answering mid-read must not hang the command.
         let io = read_timeout(spec.connect_timeout);
         conn.set_read_timeout(Some(io))
@@ -37,11 +63,67 @@ impl RedisBackend {
             conn,
             prefix: spec.prefix.clone(),
             spec: spec.clone(),
+            items: None,
         })
     }
 
     fn fail(&self, e: redis::RedisError) -> StoreError {
         self.spec.error("reading the Redis store failed", e)
+    }
+
+    /// The names of the item hashes of `base`'s namespaces: one `SCAN` of the parent's (every
+    /// user's or session's) per command, so checking many owners costs one pass, not one each.
+    fn item_keys_under(&mut self, base: &[String]) -> Result<(Vec<Vec<u8>>, bool), StoreError> {
+        let head = |ns: &[String]| {
+            let mut key = format!("{}item:", self.prefix).into_bytes();
+            key.extend(namespace_path(ns));
+            key.push(SEPARATOR);
+            key
+        };
+        let own = head(base);
+        let covered = matches!(&self.items, Some((h, _, _)) if own.starts_with(h));
+        if !covered {
+            // Every user (session) of the agent at once; other scopes have one owner.
+            let parent = match base {
+                [a, _, kind, _] if a == "agents" && (kind == "users" || kind == "sessions") => {
+                    &base[..3]
+                }
+                _ => base,
+            };
+            let prefix = head(parent);
+            let mut pattern = glob_escape(&prefix);
+            pattern.push(b'*');
+            let mut found = BTreeSet::new();
+            let mut cursor: u64 = 0;
+            let mut cut = false;
+            loop {
+                let (next, keys): (u64, Vec<Vec<u8>>) = redis::cmd("SCAN")
+                    .arg(cursor)
+                    .arg("MATCH")
+                    .arg(&pattern)
+                    .arg("COUNT")
+                    .arg(1000)
+                    .query(&mut self.conn)
+                    .map_err(|e| self.fail(e))?;
+                found.extend(keys);
+                if found.len() >= SCAN_LIMIT {
+                    cut = true;
+                    break;
+                }
+                if next == 0 {
+                    break;
+                }
+                cursor = next;
+            }
+            self.items = Some((prefix, found, cut));
+        }
+        let (_, found, cut) = self.items.as_ref().expect("filled above");
+        let keys = found
+            .range(own.clone()..)
+            .take_while(|k| k.starts_with(&own))
+            .map(|k| k[own.len()..].to_vec())
+            .collect();
+        Ok((keys, *cut))
     }
 }
 
@@ -193,6 +275,149 @@ impl Backend for RedisBackend {
                     break;
                 }
                 offset += PAGE_SIZE;
+            }
+        }
+        Ok(scan)
+    }
+
+    fn unlisted(
+        &mut self,
+        base: &[String],
+        exact: &[ExactRead],
+        all: bool,
+        listed: &Scan,
+    ) -> Result<Scan, StoreError> {
+        let seen: HashSet<(&[String], &str)> = listed
+            .items
+            .iter()
+            .map(|i| (i.namespace.as_slice(), i.key.as_str()))
+            .chain(
+                listed
+                    .problems
+                    .iter()
+                    .map(|(ns, key, _, _)| (ns.as_slice(), key.as_str())),
+            )
+            .collect();
+        let namespace = |segment: &str| {
+            let mut ns = base.to_vec();
+            ns.push(segment.to_string());
+            ns
+        };
+        let why = |segment: &str, key: &str| {
+            exact
+                .iter()
+                .find(|e| e.segment == segment && e.key == key)
+                .map(|e| e.why)
+        };
+        // (namespace, key, why the runtime reads it by its exact path)
+        let mut candidates: Vec<(Vec<String>, String, Option<&'static str>)> = Vec::new();
+        let mut scan = Scan::default();
+        if all {
+            // Every hash of the owner's route namespaces that the listing did not return.
+            let (names, cut) = self.item_keys_under(base)?;
+            if cut {
+                scan.problems.push((
+                    base.to_vec(),
+                    String::new(),
+                    &RS010,
+                    format!(
+                        "more than {SCAN_LIMIT} item hashes: the search for hashes missing from their index stopped there"
+                    ),
+                ));
+            }
+            for name in names {
+                let Some(at) = name.iter().position(|b| *b == SEPARATOR) else {
+                    continue;
+                };
+                let segment = String::from_utf8_lossy(&name[..at]).into_owned();
+                if !SEGMENTS.iter().any(|(s, _)| *s == segment) {
+                    continue; // A deeper namespace or one no route reads.
+                }
+                let key = String::from_utf8_lossy(&name[at + 1..]).into_owned();
+                let ns = namespace(&segment);
+                if !seen.contains(&(ns.as_slice(), key.as_str())) {
+                    let why = why(&segment, &key);
+                    candidates.push((ns, key, why));
+                }
+            }
+        } else {
+            // Only what the prompt reads by path: a few keys, one round trip.
+            for e in exact {
+                let ns = namespace(e.segment);
+                if !seen.contains(&(ns.as_slice(), e.key.as_str())) {
+                    candidates.push((ns, e.key.clone(), Some(e.why)));
+                }
+            }
+        }
+        if candidates.is_empty() {
+            return Ok(scan);
+        }
+        let mut pipe = redis::pipe();
+        for (ns, key, _) in &candidates {
+            let item = item_key(&self.prefix, ns, key);
+            pipe.cmd("ZSCORE").arg(index_key(&self.prefix, ns)).arg(key);
+            pipe.cmd("EXISTS").arg(&item);
+            pipe.cmd("HSTRLEN").arg(&item).arg("value");
+        }
+        let answers: Vec<Value> = pipe.query(&mut self.conn).map_err(|e| self.fail(e))?;
+        let int = |v: &Value| match v {
+            Value::Int(i) => *i,
+            _ => 0,
+        };
+        let mut fetch = redis::pipe();
+        let mut wanted = Vec::new();
+        for (i, (ns, key, why)) in candidates.into_iter().enumerate() {
+            let indexed = !matches!(answers[3 * i], Value::Nil);
+            let (exists, size) = (
+                int(&answers[3 * i + 1]) > 0,
+                int(&answers[3 * i + 2]).max(0) as u64,
+            );
+            if !exists || key.as_bytes().contains(&SEPARATOR) {
+                continue;
+            }
+            if !indexed {
+                let message = match why {
+                    Some(why) => format!(
+                        "item hash `{}` has no index member: never listed, yet read by its exact path ({why}), so it is used",
+                        key.escape_debug()
+                    ),
+                    None => format!(
+                        "item hash `{}` has no index member: never listed, so it does not load (only a read of its exact path finds it)",
+                        key.escape_debug()
+                    ),
+                };
+                scan.problems
+                    .push((ns.clone(), key.clone(), &RS010, message));
+            }
+            // Indexed but not listed: after a listing cut short (RS011); only exact reads reach it.
+            if why.is_none() {
+                continue;
+            }
+            if size > MAX_TEXT_BYTES {
+                scan.items.push(RawItem {
+                    namespace: ns,
+                    key,
+                    value: None,
+                    oversized: Some(size),
+                });
+            } else {
+                fetch
+                    .cmd("HGET")
+                    .arg(item_key(&self.prefix, &ns, &key))
+                    .arg("value");
+                wanted.push((ns, key));
+            }
+        }
+        if !wanted.is_empty() {
+            let values: Vec<Option<Vec<u8>>> =
+                fetch.query(&mut self.conn).map_err(|e| self.fail(e))?;
+            for ((namespace, key), value) in wanted.into_iter().zip(values) {
+                scan.items.push(RawItem {
+                    namespace,
+                    key,
+                    value: value.map(|v| String::from_utf8_lossy(&v).into_owned()),
+                    oversized: None,
+                });
             }
         }
         Ok(scan)

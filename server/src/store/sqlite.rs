@@ -12,7 +12,7 @@ use rusqlite::{Connection, OpenFlags};
 use super::{Backend, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::config::StoreLayout;
-use crate::rules::store::{RS011, RS012};
+use crate::rules::store::{RS008, RS011, RS012};
 
 /// `JdbcStore`'s namespace separator: each segment is followed by it.
 pub const JDBC_SEPARATOR: char = '\u{1F}';
@@ -50,6 +50,78 @@ impl SqliteBackend {
     fn fail(&self, e: rusqlite::Error) -> StoreError {
         self.spec.error("reading the SQLite store failed", e)
     }
+
+    /// `SqliteBaseStore` joins segments with `/`, so the namespaces of an id holding `/`
+    /// (`team/alice`) lie below those of another id (`team`) and read as one of its deeper
+    /// namespaces: reported (RS008) for the shorter id, and not read.
+    fn ids_with_slash(&self, base: &[String], scan: &mut Scan) -> Result<(), StoreError> {
+        let head = format!("{}/", base_store_namespace(base));
+        // Every text that starts with `…/id/` sorts between it and `…/id0` (`0` follows `/`):
+        // a range the namespace index answers, compared exactly as the runtime compares.
+        let end = format!("{}0", base_store_namespace(base));
+        let sql = format!(
+            "SELECT DISTINCT namespace FROM {} WHERE namespace > ?1 AND namespace < ?2 ORDER BY namespace",
+            self.table
+        );
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
+        let mut rows = stmt.query([&head, &end]).map_err(|e| self.fail(e))?;
+        while let Some(row) = rows
+            .next()
+            .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
+        {
+            let text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+            let Some(rest) = text.strip_prefix(&head) else {
+                continue;
+            };
+            let parts: Vec<&str> = rest.split('/').collect();
+            let [id_tail @ .., segment] = parts.as_slice() else {
+                continue;
+            };
+            // One level below is a route of this id (`skills`, or an `addSharedPrefix` one).
+            if id_tail.is_empty() || !ROUTE_SEGMENTS.contains(segment) {
+                continue;
+            }
+            let id = base.last().map(String::as_str).unwrap_or("");
+            let mut namespace = base.to_vec();
+            namespace.extend(parts.iter().map(|p| p.to_string()));
+            scan.problems.push((
+                namespace,
+                String::new(),
+                &RS008,
+                format!(
+                    "namespace `{}` is the `{segment}` namespace of id `{id}/{}`: SqliteBaseStore joins segments with `/`, so it cannot be told apart from a deeper namespace of `{id}`; not read",
+                    text.escape_debug(),
+                    id_tail.join("/").escape_debug(),
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Every route segment the runtime registers (the file routes and the transcript and task ones).
+const ROUTE_SEGMENTS: &[&str] = &[
+    "root",
+    "memory",
+    "skills",
+    "subagents",
+    "knowledge",
+    "plans",
+    "sessions",
+    "tasks",
+];
+
+/// A LIKE pattern (with `ESCAPE '!'`) matching every text that starts with `text`.
+fn like_prefix(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if matches!(c, '!' | '%' | '_') {
+            out.push('!');
+        }
+        out.push(c);
+    }
+    out.push('%');
+    out
 }
 
 /// `JdbcStore.namespacePath`: every segment followed by `\x1F`.
@@ -59,15 +131,7 @@ pub fn jdbc_namespace(ns: &[String]) -> String {
 
 /// `JdbcStore`'s LIKE pattern: `!`, `%`, `_` escaped with `!`, then `%`.
 pub fn jdbc_like(ns: &[String]) -> String {
-    let mut out = String::new();
-    for c in jdbc_namespace(ns).chars() {
-        if matches!(c, '!' | '%' | '_') {
-            out.push('!');
-        }
-        out.push(c);
-    }
-    out.push('%');
-    out
+    like_prefix(&jdbc_namespace(ns))
 }
 
 pub fn split_jdbc(path: &str) -> Vec<String> {
@@ -227,6 +291,7 @@ impl Backend for SqliteBackend {
                         oversized,
                     });
                 }
+                self.ids_with_slash(base, &mut scan)?;
             }
         }
         Ok(scan)
@@ -242,14 +307,7 @@ impl Backend for SqliteBackend {
                 jdbc_like(prefix),
             ),
             StoreLayout::SqliteBase => {
-                let mut p = String::new();
-                for c in format!("{}/", base_store_namespace(prefix)).chars() {
-                    if matches!(c, '!' | '%' | '_') {
-                        p.push('!');
-                    }
-                    p.push(c);
-                }
-                p.push('%');
+                let p = like_prefix(&format!("{}/", base_store_namespace(prefix)));
                 (
                     format!("SELECT DISTINCT namespace FROM {} WHERE namespace LIKE ?1 ESCAPE '!'", self.table),
                     p,
