@@ -7,6 +7,7 @@ use std::process::Output;
 use assert_cmd::Command;
 use serde_json::Value;
 
+pub use super::support::copy_tree;
 use super::support::fixture;
 
 /// The binary, run from `tests/fixtures` so shown paths are stable, with no colour variables.
@@ -51,20 +52,6 @@ pub fn codes_for(report: &Value, suffix: &str) -> Vec<String> {
         .filter(|d| d["path"].as_str().unwrap().ends_with(suffix))
         .map(|d| d["code"].as_str().unwrap().to_string())
         .collect()
-}
-
-/// Copies a folder tree (files and folders only).
-pub fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// Every file below `dir` with its bytes, in path order.

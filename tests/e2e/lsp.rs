@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::support::fixture;
+use super::support::{copy_tree, fixture};
 use client::{Client, Options};
 
 mod client {
@@ -324,23 +324,6 @@ fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let target = dir.path().join(name);
     copy_tree(&fixture(name), &target);
     (dir, target)
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        let kind = entry.file_type().unwrap();
-        if kind.is_symlink() {
-            let link = std::fs::read_link(entry.path()).unwrap();
-            std::os::unix::fs::symlink(link, target).unwrap();
-        } else if kind.is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 fn ws(root: &Path) -> PathBuf {

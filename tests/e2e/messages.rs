@@ -9,7 +9,7 @@ use std::path::Path;
 use assert_cmd::Command;
 
 use crate::rules::NOT_IN_FIXTURES;
-use crate::support::{assert_snapshot_file, fixture};
+use crate::support::{assert_snapshot_file, copy_tree, fixture};
 
 /// The fixture workspaces whose human output is snapshotted: together one of every rule a
 /// committed workspace can trigger (the rest are in `rules::NOT_IN_FIXTURES`). Several
@@ -64,8 +64,18 @@ fn demo_output() -> String {
     human(&repo_root(), &["examples/demo"])
 }
 
+/// The strict check of a copy of fixture `name`, made below `/tmp` in a folder whose name has a
+/// fixed length: a prompt names the workspace's absolute path, so token counts in messages
+/// (WS012) would otherwise change with the checkout's location. Its path is shown as
+/// `<fixtures>`.
 fn workspace_output(name: &str) -> String {
-    human(&fixture(""), &["--profile", "strict", name])
+    let copy = tempfile::Builder::new()
+        .prefix("agentws-messages-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let root = copy.path().canonicalize().unwrap();
+    copy_tree(&fixture(name), &root.join(name));
+    human(&root, &["--profile", "strict", name]).replace(root.to_str().unwrap(), "<fixtures>")
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-use crate::support::fixture;
+use crate::support::{copy_tree, fixture};
 
 /// Machine facts fixed for every golden case.
 const MACHINE: &[&str] = &[
@@ -179,19 +179,6 @@ fn fixed_length_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tmp.path().join(name);
     copy_tree(&fixture_dir(name), &dir);
     (tmp, dir)
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 fn run(dir: &Path, args: &[&str]) -> std::process::Output {

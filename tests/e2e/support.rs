@@ -1,6 +1,6 @@
 //! Helpers shared by the end-to-end tests.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Absolute path of `tests/fixtures/<name>`.
 #[allow(dead_code)]
@@ -38,5 +38,23 @@ pub fn assert_snapshot_file(name: &str, actual: &str) {
             "{} differs from the output (UPDATE_SNAPSHOTS=1 rewrites it):\n{diff}",
             path.display()
         );
+    }
+}
+
+/// Copies a folder tree: files, folders, and symbolic links as links.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type().unwrap();
+        if kind.is_symlink() {
+            let link = std::fs::read_link(entry.path()).unwrap();
+            std::os::unix::fs::symlink(link, target).unwrap();
+        } else if kind.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
     }
 }
