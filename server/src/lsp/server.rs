@@ -41,8 +41,6 @@ pub struct Settings {
     /// Testing hook: `agentws/fileStatus` on a file named `__panic__` panics.
     pub test_panic: bool,
     pub rules_doc_url: String,
-    /// The rule profile the client asked for (`profile`: `harness` or `strict`).
-    pub profile: Profile,
 }
 
 impl Default for Settings {
@@ -57,7 +55,6 @@ impl Default for Settings {
             debounce: Duration::from_millis(DEFAULT_DEBOUNCE_MS),
             test_panic: false,
             rules_doc_url: DEFAULT_RULES_DOC_URL.to_string(),
-            profile: Profile::Harness,
         }
     }
 }
@@ -312,12 +309,15 @@ impl Backend {
         let Some(profile) = profile_setting(value) else {
             return;
         };
+        // The profile is held by the state alone (it reaches every project's analysis).
         let changed = {
-            let mut settings = lock(&self.shared.settings);
-            std::mem::replace(&mut settings.profile, profile) != profile
+            let mut state = lock(&self.shared.state);
+            let options = CheckOptions { profile };
+            let changed = state.options() != options;
+            state.set_options(options);
+            changed
         };
         if changed {
-            lock(&self.shared.state).set_options(CheckOptions { profile });
             self.refresh_after_config_change().await;
         }
     }
@@ -610,14 +610,12 @@ impl LanguageServer for Backend {
             if let Some(url) = options.get("rulesDocUrl").and_then(Value::as_str) {
                 settings.rules_doc_url = url.to_string();
             }
-            if let Some(profile) = profile_setting(&options) {
-                settings.profile = profile;
-            }
         }
         {
-            let profile = lock(&self.shared.settings).profile;
             let mut state = lock(&self.shared.state);
-            state.set_options(CheckOptions { profile });
+            if let Some(profile) = profile_setting(&options) {
+                state.set_options(CheckOptions { profile });
+            }
             for folder in folder_paths(&params) {
                 state.add_folder(folder);
             }

@@ -596,6 +596,11 @@ impl State {
         }
     }
 
+    /// The profile every project is checked under.
+    pub fn options(&self) -> CheckOptions {
+        self.options
+    }
+
     /// The profile for every project, present and future.
     pub fn set_options(&mut self, options: CheckOptions) {
         self.options = options;
