@@ -515,7 +515,7 @@ mod tests {
         let mut offered = 0;
         let mut broken = Vec::new();
         for root in &roots {
-            let loaded = crate::cli::project::load(root, env.clone());
+            let loaded = crate::workspace::discover::load(root, env.clone());
             let ws = &loaded.workspace;
             for profile in [Profile::Harness, Profile::Strict] {
                 let options = CheckOptions { profile };
