@@ -3,8 +3,11 @@
 //! The analysis core (`base`, `syntax`, `config`, `context`, `workspace`, `check`, `prompt`,
 //! `paths`) is synchronous, pure over an immutable snapshot, and knows nothing about terminals or
 //! the Language Server Protocol. The two front-ends, `cli` and `lsp`, sit on top of it and own all
-//! I/O formatting and concurrency. See `docs/architecture.md`.
+//! I/O formatting and concurrency. See `docs/architecture.md`: its module table says what each
+//! module may import, and the test module `architecture` checks the imports against it.
 
+#[cfg(test)]
+mod architecture;
 pub mod base;
 pub mod check;
 pub mod cli;

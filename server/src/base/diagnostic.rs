@@ -1,6 +1,6 @@
 //! The diagnostic type every rule produces and every front-end renders.
 //!
-//! A diagnostic names a rule code from `check::catalog`, a file and a byte range, says what is wrong
+//! A diagnostic names a rule code from the `rules` catalog, a file and a byte range, says what is wrong
 //! (`message`) and what the runtime will do about it (`consequence`), and may carry certain fixes as
 //! text edits. Front-ends convert byte ranges to positions; nothing here knows about output formats.
 
@@ -37,6 +37,20 @@ pub struct FileEdit {
     pub path: PathBuf,
     pub range: TextRange,
     pub new_text: String,
+}
+
+/// `text` with `edits` (sorted, non-overlapping, valid for `text`) applied: what a fix does to
+/// one file, shared by `check::fix` (writing) and the tests of every rule's fix.
+pub fn apply_edits(text: &str, edits: &[FileEdit]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for e in edits {
+        out.push_str(&text[at..e.range.start]);
+        out.push_str(&e.new_text);
+        at = e.range.end;
+    }
+    out.push_str(&text[at..]);
+    out
 }
 
 /// A certain fix: applying all its edits resolves the diagnostic without changing meaning beyond

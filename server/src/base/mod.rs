@@ -10,7 +10,7 @@ pub mod suggest;
 pub mod text;
 pub mod unicode;
 
-pub use diagnostic::{Diagnostic, FileEdit, Fix, Related, Severity};
+pub use diagnostic::{apply_edits, Diagnostic, FileEdit, Fix, Related, Severity};
 pub use files::{FileContent, FileEntry, FileSet};
 pub use text::{ColumnHint, Encoding, LineCol, LineIndex, TextRange};
 

@@ -2,14 +2,14 @@
 //! `rewrite` (atomic, owner and mode kept, never over a concurrent change), and a fix counts as
 //! applied only when every file it edits was written.
 //!
-//! Planning (`plan`, `apply_edits`) is pure; only `apply` touches the disk, and only when the user
-//! asked for `--fix`. Depends on `base` and `rewrite` alone.
+//! Planning (`plan`, with `base::apply_edits` for the text) is pure; only `apply` touches the
+//! disk, and only when the user asked for `--fix`. Depends on `base` and `rewrite` alone.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::rewrite::{self, Hooks, Refusal};
-use crate::base::{Diagnostic, FileContent, FileEdit, FileSet};
+use crate::base::{apply_edits, Diagnostic, FileContent, FileEdit, FileSet};
 
 /// The edits chosen for every file, and the fixes that could not be taken.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -224,19 +224,6 @@ fn overlaps(a: &FileEdit, b: &FileEdit) -> bool {
         return a.start < b.start && b.start < a.end;
     }
     a.start < b.end && b.start < a.end
-}
-
-/// `text` with `edits` (sorted, non-overlapping, valid for `text`) applied.
-pub fn apply_edits(text: &str, edits: &[FileEdit]) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for e in edits {
-        out.push_str(&text[at..e.range.start]);
-        out.push_str(&e.new_text);
-        at = e.range.end;
-    }
-    out.push_str(&text[at..]);
-    out
 }
 
 /// Applies the planned fixes to disk. `files` is the snapshot the diagnostics were computed from:
@@ -528,7 +515,7 @@ mod tests {
         let mut offered = 0;
         let mut broken = Vec::new();
         for root in &roots {
-            let loaded = crate::cli::project::load(root, env.clone());
+            let loaded = crate::workspace::discover::load(root, env.clone());
             let ws = &loaded.workspace;
             for profile in [Profile::Harness, Profile::Strict] {
                 let options = CheckOptions { profile };

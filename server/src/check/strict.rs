@@ -736,7 +736,7 @@ mod fixture_tests {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/fixtures")
             .join(name);
-        let loaded = crate::cli::project::load(&root, Arc::new(Default::default()));
+        let loaded = crate::workspace::discover::load(&root, Arc::new(Default::default()));
         let report = check_workspace(&loaded.workspace, CheckOptions { profile });
         let root = crate::config::discover::absolute(&root);
         report

@@ -1,63 +1,17 @@
-//! Turning command-line paths into loaded workspace snapshots: find each path's project, read its
-//! files from disk, build the snapshot. Shared by every subcommand that reads a workspace.
+//! Turning command-line paths into loaded workspace snapshots (`workspace::discover::load`: find
+//! each path's project, read its files from disk, build the snapshot), with the process
+//! environment and the store read at this edge. Shared by every subcommand that reads a workspace.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use crate::base::{Diagnostic, Env};
-use crate::config::discover::{absolute, find_project};
-use crate::workspace::discover::{add_referenced, discover};
-use crate::workspace::Workspace;
-
-/// A workspace loaded from disk for a command-line path.
-pub struct Loaded {
-    pub workspace: Workspace,
-    /// Problems met while walking the disk.
-    pub walk_problems: Vec<Diagnostic>,
-    /// False when no agentws.toml or workspace folder was found for the path
-    /// (`config::discover::Project::found`).
-    pub found_project: bool,
-}
+use crate::base::Env;
+pub use crate::workspace::discover::{load, Loaded};
 
 /// The process environment, captured once at the edge.
 pub fn process_env() -> Env {
     std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect()
-}
-
-/// Loads the project that `path` belongs to.
-pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
-    let path = absolute(path);
-    let project = find_project(&path);
-    let found_project = project.found;
-    let config = Arc::new(project.config);
-    let discovered = discover(&config);
-    let mut workspace = Workspace::build(
-        config.clone(),
-        project.diagnostics.clone(),
-        Arc::new(discovered.files),
-        env.clone(),
-        None,
-    );
-    let referenced = workspace.referenced_paths();
-    if !referenced.is_empty() {
-        let mut files = (*workspace.files).clone();
-        if add_referenced(&mut files, &referenced) {
-            workspace = Workspace::build(
-                config,
-                project.diagnostics,
-                Arc::new(files),
-                env,
-                Some(&workspace),
-            );
-        }
-    }
-    Loaded {
-        workspace,
-        walk_problems: discovered.problems,
-        found_project,
-    }
 }
 
 /// Which store to read into a loaded workspace, and whose files.

@@ -5,7 +5,7 @@
 //! `agent.system_prompt_file`) are resolved against the folder of agentws.toml. A value that is
 //! wrong is reported and replaced by the runtime's default, so one typo never hides the rest.
 //! Reading `system_prompt_file` is the only disk access (configuration loading is an edge).
-//! Depends on `base`, `context::check_sandbox_root` and the `rules` catalog.
+//! Depends on `base` and the `rules` catalog.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -468,7 +468,7 @@ impl Loader<'_> {
                 name @ ("sandbox_root" | "workspace_spec_root") => {
                     let label = format!("filesystem.{name}");
                     if let Some(root) = self.string(&label, item) {
-                        match crate::context::check_sandbox_root(&root) {
+                        match super::check_sandbox_root(&root) {
                             Ok(root) => {
                                 let slot = if name == "sandbox_root" {
                                     &mut sandbox_root
@@ -477,11 +477,9 @@ impl Loader<'_> {
                                 };
                                 *slot = Some((root, span_of(item)));
                             }
-                            Err(err) => self.push(
-                                &CF008,
-                                span_of(item),
-                                format!("`{label}`: {}", err.message),
-                            ),
+                            Err(err) => {
+                                self.push(&CF008, span_of(item), format!("`{label}`: {err}"))
+                            }
                         }
                     }
                 }

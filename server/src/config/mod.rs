@@ -4,7 +4,7 @@
 //!
 //! `Config` is the resolved, typed value the core works with (absolute paths, enums). Loading it
 //! from text, with a diagnostic per unknown key or wrong type, is in `load`; finding the file by
-//! walking up from a path is in `discover`. Depends only on `base` and `rules`.
+//! walking up from a path is in `discover`. Depends only on `base`, `syntax` and `rules`.
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +21,27 @@ pub const DEFAULT_WORKSPACE_DIR: &str = ".agentscope/workspace";
 pub const DEFAULT_MAX_CONTEXT_TOKENS: u32 = 8000;
 /// Default sandbox root of `WorkspaceSpec` and the Docker client options.
 pub const DEFAULT_SANDBOX_ROOT: &str = "/workspace";
+
+/// A sandbox root must be an absolute container path other than `/` without `..` segments. It is
+/// normalized lexically first (repeated `/`, `.` segments and a trailing `/` dropped), so `/.`,
+/// `//` and `/./.` are `/` and refused like it, and `/workspace/./` is `/workspace`. The error is
+/// the message; `agentws.toml` reports it as CF008, a session context as `invalid-sandbox-root`.
+pub fn check_sandbox_root(root: &str) -> Result<String, String> {
+    let refuse = || {
+        format!(
+            "sandbox root `{}` must be an absolute container path other than `/`",
+            root.escape_debug()
+        )
+    };
+    if !root.starts_with('/') || root.split('/').any(|s| s == "..") {
+        return Err(refuse());
+    }
+    let clean = crate::base::pathutil::normalize_lexically(Path::new(root));
+    match clean.to_str() {
+        Some(clean) if clean != "/" => Ok(clean.to_string()),
+        _ => Err(refuse()),
+    }
+}
 
 /// Which runtime behaviour to model (design-notes §6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]

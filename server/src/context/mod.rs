@@ -4,14 +4,15 @@
 //!
 //! `effective_root` is the single source of truth for "where this session's files live": the
 //! prompt preview advertises it and the path normalizer resolves against it, so the two cannot
-//! drift apart (the runtime bug behind [POST-3020]). Depends only on `config` and `syntax::java`.
+//! drift apart (the runtime bug behind [POST-3020]). Depends only on `base`, `config` and
+//! `syntax::java`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::config::{Config, FilesystemMode, HarnessVersion, Scope};
+use crate::config::{check_sandbox_root, Config, FilesystemMode, HarnessVersion, Scope};
 use crate::syntax::java;
 
 pub mod overrides;
@@ -178,7 +179,10 @@ pub fn effective_root(
             (display_path(&host), Some(host))
         }
         FilesystemMode::Sandbox => {
-            let root = check_sandbox_root(&ctx.sandbox_root)?;
+            let root = check_sandbox_root(&ctx.sandbox_root).map_err(|message| ContextError {
+                code: "invalid-sandbox-root",
+                message,
+            })?;
             (root, None)
         }
         FilesystemMode::Remote => (display_path(&base), Some(base.clone())),
@@ -199,27 +203,6 @@ pub fn advertised_workspace(config: &Config, ctx: &SessionContext) -> Result<Str
     match ctx.harness {
         HarnessVersion::V2026_08 => Ok(display_path(&config.workspace)),
         HarnessVersion::V2026_09 => effective_root(config, ctx).map(|r| r.root),
-    }
-}
-
-/// A sandbox root must be an absolute container path other than `/` without `..` segments. It is
-/// normalized lexically first (repeated `/`, `.` segments and a trailing `/` dropped), so `/.`,
-/// `//` and `/./.` are `/` and refused like it, and `/workspace/./` is `/workspace`.
-pub fn check_sandbox_root(root: &str) -> Result<String, ContextError> {
-    let refuse = || ContextError {
-        code: "invalid-sandbox-root",
-        message: format!(
-            "sandbox root `{}` must be an absolute container path other than `/`",
-            root.escape_debug()
-        ),
-    };
-    if !root.starts_with('/') || root.split('/').any(|s| s == "..") {
-        return Err(refuse());
-    }
-    let clean = crate::base::pathutil::normalize_lexically(Path::new(root));
-    match clean.to_str() {
-        Some(clean) if clean != "/" => Ok(clean.to_string()),
-        _ => Err(refuse()),
     }
 }
 

@@ -4,7 +4,7 @@
 //!
 //! `input` applies the syntactic rules (forms, `..`, invalid input), `normalize` holds one run's
 //! binding and the root rules (including symlinks), `runs` keeps live runs by id. The contract is
-//! docs/paths.md. Depends on `config` and `context` only; no front-end code.
+//! docs/paths.md. Depends on `base`, `syntax`, `config` and `context` only; no front-end code.
 
 pub mod input;
 pub mod normalize;

@@ -7,7 +7,8 @@
 //!
 //! Like `workspace::discover`, this is an edge of the core: it talks to servers and files, read
 //! only, and never writes. Backends live one per file (`sqlite`, `redis`, `postgres`, `mysql`); they only list rows, all the
-//! runtime's rules are here. Depends on `base`, `config`, `rules` and `workspace::layout`.
+//! runtime's rules are here. Depends on `base`, `syntax`, `config`, `context`, `rules` and
+//! `workspace`; never on `check` or the front-ends.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -4,17 +4,22 @@
 //! symlinks with loop detection). Runtime-owned folders (`agents/`, `memory/`, `.skills-cache/`, …)
 //! are never walked. File contents are read in parallel; only files whose text matters are read.
 //!
+//! `load` puts it together for one path: the project found for it (`config::discover`), its
+//! files, and the files its snapshot refers to outside the scanned trees.
+//!
 //! This is the only part of the workspace model that touches the disk.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::base::{Diagnostic, FileContent, FileSet, TextRange};
+use crate::base::{Diagnostic, Env, FileContent, FileSet, TextRange};
+use crate::config::discover::{absolute, find_project};
 use crate::config::Config;
 use crate::rules;
 use crate::workspace::layout;
+use crate::workspace::Workspace;
 
 /// The folders of a tree that the runtime scans.
 const SCANNED_DIRS: &[&str] = &["skills", "subagents", "knowledge"];
@@ -246,4 +251,49 @@ pub fn add_referenced(files: &mut FileSet, paths: &[PathBuf]) -> bool {
         }
     }
     added
+}
+
+/// A workspace loaded from disk for a path (a command-line argument, a test fixture).
+pub struct Loaded {
+    pub workspace: Workspace,
+    /// Problems met while walking the disk.
+    pub walk_problems: Vec<Diagnostic>,
+    /// False when no agentws.toml or workspace folder was found for the path
+    /// (`config::discover::Project::found`).
+    pub found_project: bool,
+}
+
+/// Loads the project that `path` belongs to: its configuration, its files from disk and the
+/// files its snapshot refers to outside the scanned trees, built into one snapshot.
+pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
+    let path = absolute(path);
+    let project = find_project(&path);
+    let found_project = project.found;
+    let config = Arc::new(project.config);
+    let discovered = discover(&config);
+    let mut workspace = Workspace::build(
+        config.clone(),
+        project.diagnostics.clone(),
+        Arc::new(discovered.files),
+        env.clone(),
+        None,
+    );
+    let referenced = workspace.referenced_paths();
+    if !referenced.is_empty() {
+        let mut files = (*workspace.files).clone();
+        if add_referenced(&mut files, &referenced) {
+            workspace = Workspace::build(
+                config,
+                project.diagnostics,
+                Arc::new(files),
+                env,
+                Some(&workspace),
+            );
+        }
+    }
+    Loaded {
+        workspace,
+        walk_problems: discovered.problems,
+        found_project,
+    }
 }

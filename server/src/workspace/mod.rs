@@ -3,7 +3,8 @@
 //!
 //! - `layout`: the trees a file can live in (shared workspace, project folder, per-namespace
 //!   override folders) and what kind of workspace file a path is.
-//! - `discover`: filling a file set from disk (the only module here that touches the disk).
+//! - `discover`: filling a file set from disk and loading a project into a snapshot (the only
+//!   module here that touches the disk).
 //! - `skill`, `subagent`, `tools`: one parsed workspace file each, as the runtime reads it, with
 //!   the diagnostics found while parsing.
 //! - `keys`: the one table of SKILL.md and subagent frontmatter keys (parser, editor features,

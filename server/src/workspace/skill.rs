@@ -810,10 +810,7 @@ mod tests {
         let fix = &d.fixes[0];
         let mut edits = fix.edits.clone();
         edits.sort_by_key(|e| e.range.start);
-        (
-            fix.title.clone(),
-            crate::check::fix::apply_edits(text, &edits),
-        )
+        (fix.title.clone(), crate::base::apply_edits(text, &edits))
     }
 
     #[test]
