@@ -13,6 +13,7 @@ pub static CF001: Rule = Rule {
     consequence: "agentws cannot read the configuration and checks the workspace with the runtime's defaults.",
     explanation: "Fix the TOML syntax error; until then every setting (workspace folder, features, \
 filesystem mode, …) is assumed to be the runtime default, which may not match your agent.",
+    examples: &[],
 };
 
 pub static CF002: Rule = Rule {
@@ -26,6 +27,7 @@ pub static CF002: Rule = Rule {
 `[isolation]`, `[filesystem]`, `[features]`, `[store]`; docs/configuration.md lists every key with \
 its type, default and the builder call it stands for. Keys are case-sensitive; the message \
 suggests the closest known key.",
+    examples: &[],
 };
 
 pub static CF003: Rule = Rule {
@@ -38,6 +40,7 @@ pub static CF003: Rule = Rule {
     explanation:
         "Paths and names are strings, `additional_context_files` and `additional_roots` arrays \
 of strings, `max_context_tokens` an integer, feature switches and `project_writable` booleans.",
+    examples: &[],
 };
 
 pub static CF004: Rule = Rule {
@@ -51,6 +54,7 @@ pub static CF004: Rule = Rule {
         "`harness`: `2026-09` | `2026-08`; `isolation.scope`: `user` | `session` | `agent` | \
 `global`; `filesystem.mode`: `local` | `sandbox` | `remote`; `filesystem.path_mode`: `rooted` | \
 `sandboxed` | `unrestricted`. Values are lower-case.",
+    examples: &[],
 };
 
 pub static CF005: Rule = Rule {
@@ -61,6 +65,7 @@ pub static CF005: Rule = Rule {
     summary: "Both `agent.system_prompt` and `agent.system_prompt_file` are set.",
     consequence: "agentws uses `system_prompt_file`; `system_prompt` is ignored.",
     explanation: "The builder has one `sysPrompt`. Keep one of the two keys.",
+    examples: &[],
 };
 
 pub static CF006: Rule = Rule {
@@ -72,6 +77,7 @@ pub static CF006: Rule = Rule {
     consequence: "agentws previews and checks with an empty system prompt.",
     explanation:
         "The path is relative to agentws.toml's folder. The file must exist and be UTF-8 text.",
+    examples: &[],
 };
 
 pub static CF007: Rule = Rule {
@@ -83,6 +89,7 @@ pub static CF007: Rule = Rule {
     consequence: "An agent built without a name has no default session id: every call without an explicit session id fails with a NullPointerException.",
     explanation: "Set `name` in `[agent]` to the name the Java builder gets (`HarnessAgent.builder().name(...)`). \
 It is also the default `agentId` used in runtime paths (`agents/<agentId>/…`).",
+    examples: &[],
 };
 
 pub static CF008: Rule = Rule {
@@ -94,6 +101,7 @@ pub static CF008: Rule = Rule {
     consequence: "The sandbox filesystem rejects the root (uploads and path mapping need an absolute root).",
     explanation: "Use the container's workspace folder, e.g. `/workspace` (Docker, the default) or \
 `/home/user` (E2B).",
+    examples: &[],
 };
 
 pub static CF009: Rule = Rule {
@@ -105,6 +113,7 @@ pub static CF009: Rule = Rule {
     consequence: "Since PR #3645 the agent build fails fast when both roots are set explicitly and differ; before it, prompt, normalizer and uploads disagree on the root.",
     explanation: "Set only `sandbox_root` (the spec root follows it), or set both to the same path. \
 agentws keeps `sandbox_root` for its own modelling.",
+    examples: &[],
 };
 
 pub static CF010: Rule = Rule {
@@ -115,6 +124,7 @@ pub static CF010: Rule = Rule {
     summary: "`agent.max_context_tokens` is zero or negative.",
     consequence: "The memory budget is exhausted before MEMORY.md: the runtime then injects it in full instead of truncating it.",
     explanation: "Use a positive token budget (the runtime default is 8000).",
+    examples: &[],
 };
 
 pub static CF011: Rule = Rule {
@@ -125,6 +135,7 @@ pub static CF011: Rule = Rule {
     summary: "A path or id in agentws.toml is blank.",
     consequence: "The setting behaves as if the key were not written.",
     explanation: "Remove the key to use the default, or give it a value.",
+    examples: &[],
 };
 
 pub static CF012: Rule = Rule {
@@ -139,6 +150,7 @@ pub static CF012: Rule = Rule {
 `<workspace>/docs/Guide.md`, the shared file. Keep context files at the top level of the workspace \
 (an id equal to a file name cannot write into it) or under `knowledge/`, and have the application \
 refuse the folder's name as a user or session id.",
+    examples: &[],
 };
 
 pub static RULES: &[&Rule] = &[
