@@ -64,6 +64,8 @@ pub struct Example {
 pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[
     ("WS004", "needs bytes that are not UTF-8, which an example's text cannot hold"),
     ("WS005", "needs a file over 16 MiB"),
+    ("SK012", "needs a frontmatter over 16 384 code points, too long to print; the fixture tests/fixtures/rules-all (skills/long-frontmatter) triggers it"),
+    ("SK021", "needs a body over 100 000 characters, too long to print; the fixture tests/fixtures/rules-all (skills/long-body) triggers it"),
     ("WS006", "needs a folder the process cannot walk: a permission it cannot lack as root, or a symbolic link loop, which a list of file texts cannot hold"),
     ("WS007", "needs a file the process cannot read, impossible as root"),
     ("WS014", "needs a named pipe or other special file, which a list of file texts cannot hold"),
@@ -86,18 +88,16 @@ pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[
 /// Rules that a small project could show but that have no examples written yet. The examples
 /// test reports this table's size; every rule here is work left to do, not an exemption.
 pub const NOT_YET_EXAMPLED: &[&str] = &[
-    "SK001", "SK002", "SK003", "SK004", "SK005", "SK006", "SK007", "SK008", "SK009", "SK010",
-    "SK011", "SK012", "SK013", "SK014", "SK015", "SK016", "SK017", "SK018", "SK019", "SK020",
-    "SK021", "SK022", "SK023", "SK024", "SK025", "SK030", "SK026", "SK027", "SA001", "SA002",
-    "SA003", "SA004", "SA005", "SA006", "SA007", "SA008", "SA009", "SA010", "SA011", "SA012",
-    "SA013", "SA014", "SA015", "SA016", "SA017", "SA018", "SA019", "SA020", "SA021", "SA022",
-    "SA025", "SA026", "TJ001", "TJ002", "TJ003", "TJ004", "TJ005", "TJ006", "TJ007", "TJ008",
-    "TJ009", "TJ010", "TJ011", "TJ012", "TJ013", "TJ014", "TJ015", "TJ016", "TJ017", "TJ018",
-    "TJ019", "TJ020", "TJ021", "TJ022", "TJ023", "TJ024", "TJ025", "TJ026", "TJ027", "TJ028",
-    "TJ029", "TJ030", "CF001", "CF002", "CF003", "CF004", "CF005", "CF006", "CF007", "CF008",
-    "CF009", "CF010", "CF011", "CF012", "XR001", "XR002", "XR003", "XR004", "XR005", "XR006",
-    "XR007", "XR008", "XR009", "XR010", "XR011", "XR012", "XR015", "XR016", "ST001", "ST002",
-    "ST003", "ST004", "ST005", "ST006", "ST007", "ST008", "ST009", "ST010", "ST011", "ST012",
+    "SA001", "SA002", "SA003", "SA004", "SA005", "SA006", "SA007", "SA008", "SA009", "SA010",
+    "SA011", "SA012", "SA013", "SA014", "SA015", "SA016", "SA017", "SA018", "SA019", "SA020",
+    "SA021", "SA022", "SA025", "SA026", "TJ001", "TJ002", "TJ003", "TJ004", "TJ005", "TJ006",
+    "TJ007", "TJ008", "TJ009", "TJ010", "TJ011", "TJ012", "TJ013", "TJ014", "TJ015", "TJ016",
+    "TJ017", "TJ018", "TJ019", "TJ020", "TJ021", "TJ022", "TJ023", "TJ024", "TJ025", "TJ026",
+    "TJ027", "TJ028", "TJ029", "TJ030", "CF001", "CF002", "CF003", "CF004", "CF005", "CF006",
+    "CF007", "CF008", "CF009", "CF010", "CF011", "CF012", "XR001", "XR002", "XR003", "XR004",
+    "XR005", "XR006", "XR007", "XR008", "XR009", "XR010", "XR011", "XR012", "XR015", "XR016",
+    "ST001", "ST002", "ST003", "ST004", "ST005", "ST006", "ST007", "ST008", "ST009", "ST010",
+    "ST011", "ST012",
 ];
 
 impl Rule {
