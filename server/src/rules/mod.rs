@@ -88,16 +88,13 @@ pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[
 /// Rules that a small project could show but that have no examples written yet. The examples
 /// test reports this table's size; every rule here is work left to do, not an exemption.
 pub const NOT_YET_EXAMPLED: &[&str] = &[
-    "SA001", "SA002", "SA003", "SA004", "SA005", "SA006", "SA007", "SA008", "SA009", "SA010",
-    "SA011", "SA012", "SA013", "SA014", "SA015", "SA016", "SA017", "SA018", "SA019", "SA020",
-    "SA021", "SA022", "SA025", "SA026", "TJ001", "TJ002", "TJ003", "TJ004", "TJ005", "TJ006",
-    "TJ007", "TJ008", "TJ009", "TJ010", "TJ011", "TJ012", "TJ013", "TJ014", "TJ015", "TJ016",
-    "TJ017", "TJ018", "TJ019", "TJ020", "TJ021", "TJ022", "TJ023", "TJ024", "TJ025", "TJ026",
-    "TJ027", "TJ028", "TJ029", "TJ030", "CF001", "CF002", "CF003", "CF004", "CF005", "CF006",
-    "CF007", "CF008", "CF009", "CF010", "CF011", "CF012", "XR001", "XR002", "XR003", "XR004",
-    "XR005", "XR006", "XR007", "XR008", "XR009", "XR010", "XR011", "XR012", "XR015", "XR016",
-    "ST001", "ST002", "ST003", "ST004", "ST005", "ST006", "ST007", "ST008", "ST009", "ST010",
-    "ST011", "ST012",
+    "TJ001", "TJ002", "TJ003", "TJ004", "TJ005", "TJ006", "TJ007", "TJ008", "TJ009", "TJ010",
+    "TJ011", "TJ012", "TJ013", "TJ014", "TJ015", "TJ016", "TJ017", "TJ018", "TJ019", "TJ020",
+    "TJ021", "TJ022", "TJ023", "TJ024", "TJ025", "TJ026", "TJ027", "TJ028", "TJ029", "TJ030",
+    "CF001", "CF002", "CF003", "CF004", "CF005", "CF006", "CF007", "CF008", "CF009", "CF010",
+    "CF011", "CF012", "XR001", "XR002", "XR003", "XR004", "XR005", "XR006", "XR007", "XR008",
+    "XR009", "XR010", "XR011", "XR012", "XR015", "XR016", "ST001", "ST002", "ST003", "ST004",
+    "ST005", "ST006", "ST007", "ST008", "ST009", "ST010", "ST011", "ST012",
 ];
 
 impl Rule {
