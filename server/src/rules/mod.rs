@@ -71,6 +71,7 @@ pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[
     ("WS006", "needs a folder the process cannot walk: a permission it cannot lack as root, or a symbolic link loop, which a list of file texts cannot hold"),
     ("WS007", "needs a file the process cannot read, impossible as root"),
     ("WS014", "needs a named pipe or other special file, which a list of file texts cannot hold"),
+    ("XR016", "needs a symbolic link, which a list of file texts cannot hold"),
     ("RS001", "a remote-store rule: needs a store server"),
     ("RS002", "a remote-store rule: needs a store server"),
     ("RS003", "a remote-store rule: needs a store server"),
@@ -90,9 +91,8 @@ pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[
 /// Rules that a small project could show but that have no examples written yet. The examples
 /// test reports this table's size; every rule here is work left to do, not an exemption.
 pub const NOT_YET_EXAMPLED: &[&str] = &[
-    "XR001", "XR002", "XR003", "XR004", "XR005", "XR006", "XR007", "XR008", "XR009", "XR010",
-    "XR011", "XR012", "XR015", "XR016", "ST001", "ST002", "ST003", "ST004", "ST005", "ST006",
-    "ST007", "ST008", "ST009", "ST010", "ST011", "ST012",
+    "ST001", "ST002", "ST003", "ST004", "ST005", "ST006", "ST007", "ST008", "ST009", "ST010",
+    "ST011", "ST012",
 ];
 
 impl Rule {
