@@ -120,6 +120,7 @@ fn files_markdown(files: rules::ExampleFiles) -> String {
             Some("md") => "markdown",
             Some("json") => "json",
             Some("toml") => "toml",
+            Some("py") => "python",
             _ => "text",
         };
         let newline = if text.ends_with('\n') || text.is_empty() {
