@@ -413,6 +413,13 @@ fn explain_prints_a_rule_by_code_or_name() {
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert!(text.starts_with("WS003 blank-injected-file\nseverity: warning, profile: harness\n"));
+    // The rule's example follows its explanation: the blank MEMORY.md, then the fixed project.
+    assert!(
+        text.contains(
+            "`.agentscope/workspace/MEMORY.md`:\n\n```markdown\n\n```\n\n**Fixed**, not reported:\n"
+        ),
+        "{text}"
+    );
     let by_name = run(&fixtures_dir(), &["explain", "Blank-Injected-File"]);
     assert_eq!(stdout(&by_name), text);
 }

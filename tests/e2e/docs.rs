@@ -81,11 +81,32 @@ fn docs_cite_no_document_outside_the_repository() {
     );
 }
 
-/// The text outside inline code spans (a code span shows a link, it is not one).
+/// The text outside fenced code blocks and inline code spans (code shows a link, it is not one).
 fn outside_code(text: &str) -> String {
-    text.lines()
-        .flat_map(|line| line.split('`').step_by(2).chain(["\n"]))
-        .collect()
+    let mut out = String::new();
+    // The opening fence's length while inside a fenced block: a run of at least that many
+    // backticks alone on a line closes it (CommonMark), so a ```` fence can hold ``` lines.
+    let mut fence: Option<usize> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let ticks = trimmed.len() - trimmed.trim_start_matches('`').len();
+        match fence {
+            Some(open) => {
+                if ticks >= open && trimmed[ticks..].trim().is_empty() {
+                    fence = None;
+                }
+            }
+            None if ticks >= 3 => fence = Some(ticks),
+            None => out.extend(line.split('`').step_by(2).chain(["\n"])),
+        }
+    }
+    out
+}
+
+#[test]
+fn links_in_code_are_not_links() {
+    let text = "[a](one.md) `[b](two.md)`\n````markdown\n```\n[c](three.md)\n```\n[d](four.md)\n````\n[e](five.md)\n";
+    assert_eq!(relative_links(&outside_code(text)), ["one.md", "five.md"]);
 }
 
 /// The targets of `](target)` links that are not URLs or anchors of the same page.

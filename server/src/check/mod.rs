@@ -22,6 +22,8 @@ pub mod files;
 pub mod fix;
 pub mod loading;
 pub mod rewrite;
+#[cfg(test)]
+mod rule_examples;
 pub mod skills;
 pub mod strict;
 pub mod tools;

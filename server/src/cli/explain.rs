@@ -70,7 +70,7 @@ pub fn rule_doc_uri(code: &str) -> String {
 /// The text `agentws explain CODE` prints.
 pub fn explain(rule: &Rule) -> String {
     format!(
-        "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n\nSee {}\n",
+        "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n\n{}See {}\n",
         rule.code,
         rule.name,
         rule.severity.as_str(),
@@ -78,8 +78,64 @@ pub fn explain(rule: &Rule) -> String {
         rule.summary,
         rule.consequence,
         rule.explanation.trim_end(),
+        examples_markdown(rule),
         rule_doc_uri(rule.code)
     )
+}
+
+/// A rule's examples as Markdown: each triggering project, file by file in fenced blocks, then
+/// its fixed variant; or why the rule has none. Ends with a blank line unless empty.
+pub fn examples_markdown(rule: &Rule) -> String {
+    let mut out = String::new();
+    if let Some((_, why)) = rules::NOT_SHOWN_BY_A_WORKSPACE
+        .iter()
+        .find(|(code, _)| *code == rule.code)
+    {
+        out.push_str(&format!("No example: this rule {why}.\n\n"));
+    }
+    let many = rule.examples.len() > 1;
+    for (i, example) in rule.examples.iter().enumerate() {
+        let number = if many {
+            format!(" {}", i + 1)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!("**Example{number}**, reported:\n\n"));
+        out.push_str(&files_markdown(example.triggering));
+        out.push_str(&format!("**Fixed{number}**, not reported:\n\n"));
+        out.push_str(&files_markdown(example.fixed));
+    }
+    out
+}
+
+/// Each file as its path and a fenced block, long enough that the text cannot close it early.
+fn files_markdown(files: rules::ExampleFiles) -> String {
+    let mut out = String::new();
+    for (path, text) in files {
+        let mut fence = String::from("```");
+        while text.contains(fence.as_str()) {
+            fence.push('`');
+        }
+        let language = match path.rsplit('.').next() {
+            Some("md") => "markdown",
+            Some("json") => "json",
+            Some("toml") => "toml",
+            Some("py") => "python",
+            _ => "text",
+        };
+        let newline = if text.ends_with('\n') || text.is_empty() {
+            ""
+        } else {
+            "\n"
+        };
+        out.push_str(&format!(
+            "`{path}`:\n\n{fence}{language}\n{text}{newline}{fence}\n\n"
+        ));
+    }
+    if files.is_empty() {
+        out.push_str("(no files)\n\n");
+    }
+    out
 }
 
 /// The text `agentws explain --list` prints: one rule per line.
@@ -164,7 +220,7 @@ validators**, naming each case.\n\n\
     }
     for rule in rules::all() {
         out.push_str(&format!(
-            "\n<a id=\"{}\"></a>\n\n## {} `{}`\n\n**Severity:** {} · **Profile:** {}\n\n{}\n\n**Runtime:** {}\n\n{}\n",
+            "\n<a id=\"{}\"></a>\n\n## {} `{}`\n\n**Severity:** {} · **Profile:** {}\n\n{}\n\n**Runtime:** {}\n\n{}\n{}",
             rule.code.to_ascii_lowercase(),
             rule.code,
             rule.name,
@@ -172,7 +228,11 @@ validators**, naming each case.\n\n\
             profile_name(rule.profile),
             rule.summary,
             rule.consequence,
-            rule.explanation.trim_end()
+            rule.explanation.trim_end(),
+            examples_markdown(rule)
+                .strip_suffix('\n')
+                .map(|s| format!("\n{s}"))
+                .unwrap_or_default()
         ));
     }
     out
@@ -210,7 +270,20 @@ mod tests {
         assert!(text.contains(rule.summary));
         assert!(text.contains(&format!("Runtime: {}", rule.consequence)));
         assert!(text.contains(rule.explanation));
-        assert!(text.ends_with("\n\nSee docs/rules.md#ws003\n"));
+        // The example: each file of the triggering project in a fenced block, then the fixed one.
+        let triggering =
+            "**Example**, reported:\n\n`.agentscope/workspace/AGENTS.md`:\n\n```markdown\n";
+        let blank = "`.agentscope/workspace/MEMORY.md`:\n\n```markdown\n\n```\n\n**Fixed**, not reported:\n\n";
+        let (at_example, at_blank) = (text.find(triggering).unwrap(), text.find(blank).unwrap());
+        assert!(text.find(rule.explanation).unwrap() < at_example && at_example < at_blank);
+        assert!(text.ends_with("```\n\nSee docs/rules.md#ws003\n"));
+    }
+
+    #[test]
+    fn a_rule_no_project_can_show_says_why() {
+        let text = explain(&rules::workspace::WS005);
+        assert!(text.contains("\n\nNo example: this rule needs a file over 16 MiB.\n\nSee "));
+        assert!(!text.contains("**Example**"));
     }
 
     /// docs/cli.md mentions every long option of every subcommand of the binary.

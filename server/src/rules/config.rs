@@ -1,7 +1,7 @@
 //! agentws.toml rules (`CF…`): the project configuration that says what the Java builder holds.
 //! See the module docs of `rules` for the code scheme.
 
-use super::{Profile, Rule};
+use super::{Example, Profile, Rule};
 use crate::base::Severity;
 
 pub static CF001: Rule = Rule {
@@ -13,6 +13,26 @@ pub static CF001: Rule = Rule {
     consequence: "agentws cannot read the configuration and checks the workspace with the runtime's defaults.",
     explanation: "Fix the TOML syntax error; until then every setting (workspace folder, features, \
 filesystem mode, …) is assumed to be the runtime default, which may not match your agent.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+max_context_tokens = 8_000,
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+max_context_tokens = 8_000
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static CF002: Rule = Rule {
@@ -26,6 +46,28 @@ pub static CF002: Rule = Rule {
 `[isolation]`, `[filesystem]`, `[features]`, `[store]`; docs/configuration.md lists every key with \
 its type, default and the builder call it stands for. Keys are case-sensitive; the message \
 suggests the closest known key.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"workspce = ".agentscope/workspace"
+
+[agent]
+name = "release"
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"workspace = ".agentscope/workspace"
+
+[agent]
+name = "release"
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static CF003: Rule = Rule {
@@ -38,6 +80,36 @@ pub static CF003: Rule = Rule {
     explanation:
         "Paths and names are strings, `additional_context_files` and `additional_roots` arrays \
 of strings, `max_context_tokens` an integer, feature switches and `project_writable` booleans.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+max_context_tokens = "8000"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+max_context_tokens = 8000
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static CF004: Rule = Rule {
@@ -51,6 +123,40 @@ pub static CF004: Rule = Rule {
         "`harness`: `2026-09` | `2026-08`; `isolation.scope`: `user` | `session` | `agent` | \
 `global`; `filesystem.mode`: `local` | `sandbox` | `remote`; `filesystem.path_mode`: `rooted` | \
 `sandboxed` | `unrestricted`. Values are lower-case.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+
+[isolation]
+scope = "tenant"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+
+[isolation]
+scope = "user"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static CF005: Rule = Rule {
@@ -61,6 +167,47 @@ pub static CF005: Rule = Rule {
     summary: "Both `agent.system_prompt` and `agent.system_prompt_file` are set.",
     consequence: "agentws uses `system_prompt_file`; `system_prompt` is ignored.",
     explanation: "The builder has one `sysPrompt`. Keep one of the two keys.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+system_prompt = "You help with releases."
+system_prompt_file = "prompts/system.md"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                "prompts/system.md",
+                r#"You help with releases.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+system_prompt_file = "prompts/system.md"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                "prompts/system.md",
+                r#"You help with releases.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static CF006: Rule = Rule {
@@ -72,6 +219,41 @@ pub static CF006: Rule = Rule {
     consequence: "agentws previews and checks with an empty system prompt.",
     explanation:
         "The path is relative to agentws.toml's folder. The file must exist and be UTF-8 text.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+system_prompt_file = "prompts/system.md"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+system_prompt_file = "prompts/system.md"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                "prompts/system.md",
+                r#"You help with releases.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static CF007: Rule = Rule {
@@ -83,6 +265,25 @@ pub static CF007: Rule = Rule {
     consequence: "An agent built without a name has no default session id: every call without an explicit session id fails with a NullPointerException.",
     explanation: "Set `name` in `[agent]` to the name the Java builder gets (`HarnessAgent.builder().name(...)`). \
 It is also the default `agentId` used in runtime paths (`agents/<agentId>/…`).",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+max_context_tokens = 8000
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+max_context_tokens = 8000
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static CF008: Rule = Rule {
@@ -94,6 +295,32 @@ pub static CF008: Rule = Rule {
     consequence: "The sandbox filesystem rejects the root (uploads and path mapping need an absolute root).",
     explanation: "Use the container's workspace folder, e.g. `/workspace` (Docker, the default) or \
 `/home/user` (E2B).",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+
+[filesystem]
+mode = "sandbox"
+sandbox_root = "workspace"
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+
+[filesystem]
+mode = "sandbox"
+sandbox_root = "/workspace"
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static CF009: Rule = Rule {
@@ -105,6 +332,33 @@ pub static CF009: Rule = Rule {
     consequence: "Since PR #3645 the agent build fails fast when both roots are set explicitly and differ; before it, prompt, normalizer and uploads disagree on the root.",
     explanation: "Set only `sandbox_root` (the spec root follows it), or set both to the same path. \
 agentws keeps `sandbox_root` for its own modelling.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+
+[filesystem]
+mode = "sandbox"
+sandbox_root = "/home/user"
+workspace_spec_root = "/workspace"
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+
+[filesystem]
+mode = "sandbox"
+sandbox_root = "/home/user"
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static CF010: Rule = Rule {
@@ -115,6 +369,26 @@ pub static CF010: Rule = Rule {
     summary: "`agent.max_context_tokens` is zero or negative.",
     consequence: "The memory budget is exhausted before MEMORY.md: the runtime then injects it in full instead of truncating it.",
     explanation: "Use a positive token budget (the runtime default is 8000).",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+max_context_tokens = 0
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+max_context_tokens = 8000
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static CF011: Rule = Rule {
@@ -125,6 +399,35 @@ pub static CF011: Rule = Rule {
     summary: "A path or id in agentws.toml is blank.",
     consequence: "The setting behaves as if the key were not written.",
     explanation: "Remove the key to use the default, or give it a value.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+id = "  "
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static CF012: Rule = Rule {
@@ -139,6 +442,30 @@ pub static CF012: Rule = Rule {
 `<workspace>/docs/Guide.md`, the shared file. Keep context files at the top level of the workspace \
 (an id equal to a file name cannot write into it) or under `knowledge/`, and have the application \
 refuse the folder's name as a user or session id.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+additional_context_files = ["docs/GUIDE.md"]
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/docs/GUIDE.md", r#"Tag releases as vX.Y.Z.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+additional_context_files = ["GUIDE.md"]
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/GUIDE.md", r#"Tag releases as vX.Y.Z.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static RULES: &[&Rule] = &[

@@ -1,6 +1,6 @@
 //! Cross-file rules (harness-spec §9.5): references between files that the runtime never checks.
 
-use super::{Profile, Rule};
+use super::{Example, Profile, Rule};
 use crate::base::Severity;
 
 pub static XR001: Rule = Rule {
@@ -25,6 +25,29 @@ those gets an info at its own `tools:` line saying `same as in <first file>`, wi
 related location. The key is the whole set, not each name: a list with one more unknown name is a new \
 finding, since it is the list that decides what the child keeps. A list no other file repeats is a \
 plain warning.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+tools: Read, Grep, Glob
+---
+You research a question and answer with sources.
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+---
+You research a question and answer with sources.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static XR002: Rule = Rule {
@@ -38,6 +61,70 @@ pub static XR002: Rule = Rule {
     explanation:
         "tools.json `allow`/`deny` is applied once at build to the main agent's toolkit; the \
 child only inherits what survived. Allow the tool in tools.json or drop it from `tools:`.",
+    examples: &[Example {
+        triggering: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/tools.json",
+                r#"{
+  "deny": ["create_issue"],
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"],
+      "enableTools": ["search_issues", "create_issue"]
+    }
+  }
+}
+"#,
+            ),
+            (
+                ".agentscope/workspace/subagents/researcher.md",
+                r#"---
+description: Researches questions on the web.
+tools: [search_issues, create_issue]
+---
+You research a question and answer with sources.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/tools.json",
+                r#"{
+  "deny": ["create_issue"],
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"],
+      "enableTools": ["search_issues", "create_issue"]
+    }
+  }
+}
+"#,
+            ),
+            (
+                ".agentscope/workspace/subagents/researcher.md",
+                r#"---
+description: Researches questions on the web.
+tools: [search_issues]
+---
+You research a question and answer with sources.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static XR003: Rule = Rule {
@@ -50,6 +137,52 @@ pub static XR003: Rule = Rule {
     explanation: "`tools:` only filters user-registered tools inherited from the parent builder. \
 `read_file`, `memory_search`, `execute` and the other harness tools are always present in the child. \
 The fact holds for every list that names a built-in, so it is reported once, at the first one.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/tools.json", r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"],
+      "enableTools": ["search_issues", "create_issue"]
+    }
+  }
+}
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+tools: [search_issues, read_file]
+---
+You research a question and answer with sources.
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/tools.json", r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"],
+      "enableTools": ["search_issues", "create_issue"]
+    }
+  }
+}
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+tools: [search_issues]
+---
+You research a question and answer with sources.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static XR004: Rule = Rule {
@@ -63,6 +196,48 @@ pub static XR004: Rule = Rule {
     explanation:
         "The runtime turns `skills:` into `SkillFilter.only(...)`, which matches the frontmatter `name` exactly (not the folder name). Check the \
 spelling against the skill's `name:`.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+skills: [pdf-tools]
+---
+You research a question and answer with sources.
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+skills: [pdf]
+---
+You research a question and answer with sources.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static XR005: Rule = Rule {
@@ -75,6 +250,66 @@ pub static XR005: Rule = Rule {
     explanation: "Skills are merged by name across layers: Layer 3 (`<ws>/skills/*`), Layer 4 lower \
 (`<project>/skills/**`), Layer 4 upper (`<ws>/<ns>/skills/**`, or `<ws>/skills/**` when the namespace \
 is empty). A later layer wins; within a layer the later path wins. Rename one of them.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                ("agentws.toml", r#"[agent]
+name = "docs"
+
+[isolation]
+scope = "agent"
+"#),
+                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+                (".agentscope/workspace/skills/pdf-v2/SKILL.md", r#"---
+name: pdf
+description: Read and fill PDF forms.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                ("agentws.toml", r#"[agent]
+name = "docs"
+
+[isolation]
+scope = "agent"
+"#),
+                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+                (".agentscope/workspace/skills/pdf-v2/SKILL.md", r#"---
+name: pdf-v2
+description: Read and fill PDF forms.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static XR006: Rule = Rule {
@@ -86,6 +321,70 @@ pub static XR006: Rule = Rule {
     consequence:
         "That user's calls get the per-user copy; everyone else gets the shared (or project) one.",
     explanation: "This is how per-user overrides work; the diagnostic makes the override visible.",
+    examples: &[Example {
+        triggering: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/pdf/SKILL.md",
+                r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+            ),
+            (
+                ".agentscope/workspace/alice/skills/pdf/SKILL.md",
+                r#"---
+name: pdf
+description: Read PDF files with OCR.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/pdf/SKILL.md",
+                r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+            ),
+            (
+                ".agentscope/workspace/alice/skills/pdf-ocr/SKILL.md",
+                r#"---
+name: pdf-ocr
+description: Read PDF files with OCR.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static XR007: Rule = Rule {
@@ -97,6 +396,50 @@ pub static XR007: Rule = Rule {
     consequence: "Dynamic mode keeps the later one at the first one's position; static mode keeps the earlier one.",
     explanation: "The agent id is the file name without `.md`, wherever the file sits under `subagents/`. \
 Rename one of the files.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                ("agentws.toml", r#"[agent]
+name = "docs"
+
+[isolation]
+scope = "agent"
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+---
+You research a question and answer with sources.
+"#),
+                (".agentscope/workspace/subagents/web/researcher.md", r#"---
+description: Searches the web.
+---
+You research a question and answer with sources.
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                ("agentws.toml", r#"[agent]
+name = "docs"
+
+[isolation]
+scope = "agent"
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+---
+You research a question and answer with sources.
+"#),
+                (".agentscope/workspace/subagents/web/web-researcher.md", r#"---
+description: Searches the web.
+---
+You research a question and answer with sources.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static XR008: Rule = Rule {
@@ -109,6 +452,50 @@ pub static XR008: Rule = Rule {
         "Its AGENTS.md is globbed as a subagent named `AGENTS` and dropped for lacking frontmatter.",
     explanation:
         "Keep subagent workspaces outside the `subagents/` folder, e.g. under `agents/<id>/`.",
+    examples: &[Example {
+        triggering: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/subagents/researcher.md",
+                r#"---
+description: Researches questions on the web.
+workspace:
+  path: subagents/researcher-home
+---
+"#,
+            ),
+            (
+                ".agentscope/workspace/subagents/researcher-home/AGENTS.md",
+                r#"You research a question and answer with sources.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/subagents/researcher.md",
+                r#"---
+description: Researches questions on the web.
+workspace:
+  path: researcher-home
+---
+"#,
+            ),
+            (
+                ".agentscope/workspace/researcher-home/AGENTS.md",
+                r#"You research a question and answer with sources.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static XR009: Rule = Rule {
@@ -120,6 +507,32 @@ pub static XR009: Rule = Rule {
     consequence: "The subagent's system prompt base is empty (silently): it runs with only the generic subagent section.",
     explanation: "With `workspace.path` set, the prompt base is `<path>/AGENTS.md` and the inline body \
 is ignored. Create the file or remove `workspace.path`.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+workspace:
+  path: researcher-home
+---
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+workspace:
+  path: researcher-home
+---
+"#),
+                (".agentscope/workspace/researcher-home/AGENTS.md", r#"You research a question and answer with sources.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static XR010: Rule = Rule {
@@ -130,6 +543,26 @@ pub static XR010: Rule = Rule {
     summary: "AGENTS.md or a skill mentions a tool that tools.json removes.",
     consequence: "The model is told about a tool it does not have.",
     explanation: "The prompt text is not checked against the toolkit. Reword the instruction or allow the tool.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Run the tests with `execute` before tagging.
+"#),
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Ask the user to run the tests before tagging.
+"#),
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static XR011: Rule = Rule {
@@ -141,6 +574,64 @@ pub static XR011: Rule = Rule {
     consequence:
         "Only those users' calls see the skill; for everyone else the filter matches nothing.",
     explanation: "Move the skill to the shared `skills/` folder if every user should have it.",
+    examples: &[Example {
+        triggering: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/alice/skills/pdf/SKILL.md",
+                r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+            ),
+            (
+                ".agentscope/workspace/subagents/researcher.md",
+                r#"---
+description: Researches questions on the web.
+skills: [pdf]
+---
+You research a question and answer with sources.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/pdf/SKILL.md",
+                r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+            ),
+            (
+                ".agentscope/workspace/subagents/researcher.md",
+                r#"---
+description: Researches questions on the web.
+skills: [pdf]
+---
+You research a question and answer with sources.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static XR012: Rule = Rule {
@@ -156,6 +647,54 @@ re-reads the name (the default `user` scope: the namespaced repository reads `<w
 the winner depends on the operating system's directory order. `agentws preview` lists Layer 3 in \
 Java `String` order of `<folder>/SKILL.md` for determinism, shows the last of the tied files, and \
 notes the tie; `agentws check` reports it on every tied file. Rename one of them.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+                (".agentscope/workspace/skills/pdf-v2/SKILL.md", r#"---
+name: pdf
+description: Read and fill PDF forms.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+                (".agentscope/workspace/skills/pdf-v2/SKILL.md", r#"---
+name: pdf-v2
+description: Read and fill PDF forms.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static XR015: Rule = Rule {
@@ -170,6 +709,37 @@ registers `read_file`, `execute`, the memory tools and the other built-ins itsel
 the main agent is still there in the child. A shared child uses the main workspace and its tools.json, \
 so the tool is gone there too and naming it in `tools:` brings nothing back. Either way `tools:` does \
 not decide it: remove the tool in the builder (`disableShellTool()`, …) to take it from every agent.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+tools: [execute]
+---
+You research a question and answer with sources.
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+---
+You research a question and answer with sources.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static XR016: Rule = Rule {
@@ -182,6 +752,7 @@ pub static XR016: Rule = Rule {
     explanation: "A symbolic link inside `skills/` (for example `skills/pdf -> ../shared/pdf`, next to \
 the real folder) makes the scans see the same SKILL.md twice. This is not a conflict between two \
 skills; remove the link if it is not needed.",
+    examples: &[],
 };
 
 pub static RULES: &[&Rule] = &[

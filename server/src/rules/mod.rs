@@ -42,7 +42,56 @@ pub struct Rule {
     pub consequence: &'static str,
     /// Markdown: why it matters, an example, how to fix it.
     pub explanation: &'static str,
+    /// Small projects that show the rule; `check::rule_examples` checks each one. Empty only for
+    /// the rules in `NOT_SHOWN_BY_A_WORKSPACE` and `NOT_YET_EXAMPLED`.
+    pub examples: &'static [Example],
 }
+
+/// A project's files: (path relative to the project root, text). `agentws.toml` is one of them
+/// when the example needs a configuration.
+pub type ExampleFiles = &'static [(&'static str, &'static str)];
+
+/// A rule shown on a tiny project: `triggering` reports the rule, `fixed` is the same project
+/// with the fix the explanation recommends and does not report it. Strict rules are checked with
+/// the strict profile, the others with the harness profile.
+#[derive(Debug)]
+pub struct Example {
+    pub triggering: ExampleFiles,
+    pub fixed: ExampleFiles,
+}
+
+/// Rules that no small project on disk can show, and why; they have no examples.
+pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[
+    ("WS004", "needs bytes that are not UTF-8, which an example's text cannot hold"),
+    ("WS005", "needs a file over 16 MiB"),
+    ("WS006", "needs a folder the process cannot walk: a permission it cannot lack as root, or a symbolic link loop, which a list of file texts cannot hold"),
+    ("WS007", "needs a file the process cannot read, impossible as root"),
+    ("WS014", "needs a named pipe or other special file, which a list of file texts cannot hold"),
+    ("SK012", "needs a frontmatter over 16 384 code points, too long to print; the fixture tests/fixtures/rules-all (skills/long-frontmatter) triggers it"),
+    ("SK021", "needs a body over 100 000 characters, too long to print; the fixture tests/fixtures/rules-all (skills/long-body) triggers it"),
+    ("TJ007", "depends on the environment agentws runs in (a variable that is not set), which an example's files do not carry"),
+    ("TJ008", "depends on the environment agentws runs in (a value with a quote or backslash), which an example's files do not carry; tests/fixtures/rules-tools-env triggers it"),
+    ("XR016", "needs a symbolic link, which a list of file texts cannot hold"),
+    ("ST008", "needs a SKILL.md over 500 lines, too long to print; the fixture tests/fixtures/rules-all (skills/long-body) triggers it"),
+    ("RS001", "a remote-store rule: needs a store server"),
+    ("RS002", "a remote-store rule: needs a store server"),
+    ("RS003", "a remote-store rule: needs a store server"),
+    ("RS004", "a remote-store rule: needs a store server"),
+    ("RS005", "a remote-store rule: needs a store server"),
+    ("RS006", "a remote-store rule: needs a store server"),
+    ("RS008", "a remote-store rule: needs a store server"),
+    ("RS009", "a remote-store rule: needs a store server"),
+    ("RS010", "a remote-store rule: needs a store server"),
+    ("RS011", "a remote-store rule: needs a store server"),
+    ("RS012", "a remote-store rule: needs a store server"),
+    ("RS013", "a remote-store rule: needs a store server"),
+    ("RS015", "a remote-store rule: needs a store server"),
+    ("RS016", "a remote-store rule: needs a store server"),
+];
+
+/// Rules that a small project could show but that have no examples written yet. The examples
+/// test reports this table's size; every rule here is work left to do, not an exemption.
+pub const NOT_YET_EXAMPLED: &[&str] = &[];
 
 impl Rule {
     /// A diagnostic of this rule with the rule's severity and default consequence.

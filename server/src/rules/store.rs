@@ -15,6 +15,7 @@ pub static RS001: Rule = Rule {
     explanation: "`RemoteFilesystem.read` calls `store.get(namespace, path)` with the routed path, which always \
 starts with `/` (`skills/foo/SKILL.md` ⇒ key `/foo/SKILL.md`). Listings add the `/` when it is missing, so the \
 entry looks present in `ls` and `glob`, yet reading it finds nothing. Rewrite the key with a leading `/`.",
+    examples: &[],
 };
 
 pub static RS002: Rule = Rule {
@@ -27,6 +28,7 @@ pub static RS002: Rule = Rule {
     explanation: "The composite filesystem strips the route prefix and keeps the rest verbatim, so only paths that \
 are typed with the same odd form reach such a key; the skill and subagent scans never do. A `..` key also makes \
 the template fallback throw. Rename the entry to its plain form.",
+    examples: &[],
 };
 
 pub static RS003: Rule = Rule {
@@ -38,6 +40,7 @@ pub static RS003: Rule = Rule {
     consequence: "Only an odd path such as `AGENTS.md/x` reaches it; it is never listed or loaded.",
     explanation: "The exact-file routes map `AGENTS.md`, `MEMORY.md` and `tools.json` to the `root` namespace; \
 everything else there is unreachable for the agent.",
+    examples: &[],
 };
 
 pub static RS004: Rule = Rule {
@@ -49,6 +52,7 @@ pub static RS004: Rule = Rule {
     consequence: "The store throws while decoding it: the read (or the whole listing that meets it) fails.",
     explanation: "Every backend stores the file as the JSON of a map (`{\"content\": …, \"encoding\": \"utf-8\", …}`) \
 and decodes it with Jackson, which throws `IllegalStateException` on anything else.",
+    examples: &[],
 };
 
 pub static RS005: Rule = Rule {
@@ -60,6 +64,7 @@ pub static RS005: Rule = Rule {
     consequence: "The entry still shadows the template, but reading it fails: the prompt falls back to the raw disk file, skills and subagents in it are skipped.",
     explanation: "`convertItemToFileData` accepts `content` as a string or, in the legacy form, an array of lines \
 joined with `\\n`; any other value makes the file unreadable.",
+    examples: &[],
 };
 
 pub static RS006: Rule = Rule {
@@ -70,6 +75,7 @@ pub static RS006: Rule = Rule {
     summary: "A stored value's `encoding` is not `utf-8`.",
     consequence: "Reads return the stored text unchanged (only downloads decode base64): the agent sees the encoded text.",
     explanation: "The runtime writes `utf-8` in practice; a `base64` value is honoured only by `downloadFiles`.",
+    examples: &[],
 };
 
 pub static RS008: Rule = Rule {
@@ -81,6 +87,7 @@ pub static RS008: Rule = Rule {
     consequence: "The backend rejects it or two namespaces collide: the entry belongs to no user, or to the wrong one.",
     explanation: "JdbcStore rejects segments with `\\x1F`; RedisStore joins segments with NUL and rejects keys with \
 it; SqliteBaseStore joins segments with `/`, so a user id with `/` collides with a deeper namespace.",
+    examples: &[],
 };
 
 pub static RS009: Rule = Rule {
@@ -92,6 +99,7 @@ pub static RS009: Rule = Rule {
     consequence: "The prefix search lists them under the parent route, but no read reaches them.",
     explanation: "JdbcStore searches with `namespace_path LIKE '<ns>%'`, which also matches deeper namespaces; the \
 runtime never reads those rows by key.",
+    examples: &[],
 };
 
 pub static RS010: Rule = Rule {
@@ -105,6 +113,7 @@ pub static RS010: Rule = Rule {
 something else deletes or evicts keys. Listings page through the sorted set (`ZRANGEBYLEX`), reads ask for the \
 hash (`HGETALL`): a hash whose member is gone is invisible to every listing and glob, but `read` and `exists` \
 still find it. agentws finds such hashes with one `SCAN` per check (not per preview).",
+    examples: &[],
 };
 
 pub static RS011: Rule = Rule {
@@ -116,6 +125,7 @@ pub static RS011: Rule = Rule {
     consequence: "Entries after the short page are never listed: their skills and subagents do not load.",
     explanation: "`searchAllItems` reads pages of 100 and stops at the first page with fewer than 100 items. A page \
 shortened by stale index members (Redis) ends the listing early.",
+    examples: &[],
 };
 
 pub static RS012: Rule = Rule {
@@ -127,6 +137,7 @@ pub static RS012: Rule = Rule {
     consequence: "The server's case- and accent-insensitive collation treats them as one row: one user reads the other's file.",
     explanation: "The JdbcStore DDL sets no `COLLATE`, so the server default (`utf8mb4_0900_ai_ci`, or \
 `utf8mb4_general_ci` on MariaDB) compares `Alice` and `alice` as equal.",
+    examples: &[],
 };
 
 pub static RS013: Rule = Rule {
@@ -138,6 +149,7 @@ pub static RS013: Rule = Rule {
     consequence: "Never read: tools.json is loaded once at build with an empty context, from the anonymous namespace.",
     explanation: "`ToolsConfigLoader` reads `tools.json` with `RuntimeContext.empty()`, so only the anonymous user's \
 (`_default`, user scope), the `default` session's, or the shared entry counts.",
+    examples: &[],
 };
 
 pub static RS015: Rule = Rule {
@@ -150,6 +162,7 @@ pub static RS015: Rule = Rule {
         "It shadows the template for file tools, but the prompt reads the raw disk file instead.",
     explanation:
         "`readWithOverride` treats an empty string as absent and reads `<ws>/<path>` from disk.",
+    examples: &[],
 };
 
 pub static RS016: Rule = Rule {
@@ -161,6 +174,7 @@ pub static RS016: Rule = Rule {
     consequence: "agentws skips this id; the runtime serves it from the store as any other.",
     explanation: "Ids that start with `.` or `_`, or equal a workspace folder name (`skills`, `memory`, …), have no \
 per-user folder in the local layout agentws maps stored files to.",
+    examples: &[],
 };
 
 pub static RULES: &[&Rule] = &[

@@ -2,7 +2,7 @@
 //! file (`workspace::tools`); TJ020 and later need the configuration and the tool catalog
 //! (`check::tools`). See the module docs of `rules` for the code scheme.
 
-use super::{Profile, Rule};
+use super::{Example, Profile, Rule};
 use crate::base::Severity;
 
 const WHOLE_FILE: &str =
@@ -23,6 +23,22 @@ silently runs with the default toolkit.\n\nTo document entries, use comment *key
 ```json\n{\n  \"// description\": \"read-only agent\",\n  \"deny\": [\"execute\"]\n}\n```\n\nA trailing comma \
 carries a fix that removes it; a single-quoted string without `\"` or `\\` inside, one that switches to \
 double quotes.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"],
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ002: Rule = Rule {
@@ -35,6 +51,22 @@ pub static TJ002: Rule = Rule {
     explanation: "The runtime decodes the file to a Java `String` (the BOM stays, as U+FEFF) and hands \
 the string to Jackson, whose character-based parser does not skip a BOM: parsing is believed to fail \
 (not observed in a running JVM; agentws treats it as failing, see docs/runtime-sources.md). Save the file as UTF-8 without BOM; the fix removes it.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", "\u{feff}{
+  \"deny\": [\"execute\"]
+}
+"),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ003: Rule = Rule {
@@ -50,6 +82,22 @@ objects of strings, `command`/`url`/`transport` strings, `timeout`/`initializati
 durations (`\"PT30S\"`, as `java.time.Duration.parse` reads them) or a bare number of seconds. Numbers and \
 booleans where a string is expected are converted; anything else (`\"allow\": \"read_file\"`, \
 `\"mcpServers\": []`, `\"timeout\": \"30s\"`) fails the WHOLE file, not just the entry.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": "execute"
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ004: Rule = Rule {
@@ -61,6 +109,18 @@ pub static TJ004: Rule = Rule {
     consequence: "The local filesystem returns \"System reminder: File exists but has empty contents\" for it; that text is not JSON, so the runtime logs a warning and uses the default toolkit.",
     explanation: "A blank tools.json behaves like no tools.json, but the runtime logs a parse failure at \
 every build. Delete the file, or write `{}`.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ005: Rule = Rule {
@@ -72,6 +132,18 @@ pub static TJ005: Rule = Rule {
     consequence: "The runtime reads `null` as no configuration and uses the default toolkit.",
     explanation:
         "Equivalent to having no tools.json. Write `{}` if an empty configuration is meant.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/tools.json",
+            r#"null
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{}
+"#,
+        )],
+    }],
 };
 
 pub static TJ006: Rule = Rule {
@@ -84,6 +156,22 @@ pub static TJ006: Rule = Rule {
     explanation: "Unknown keys are silently ignored, which is how `\"// comment\"` keys work (those are \
 never reported). Any other unknown key is usually a typo (`Allow`, `mcp_servers`, `enabledTools`): names \
 are case-sensitive. The message suggests the closest known key.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "Deny": ["execute"]
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ007: Rule = Rule {
@@ -97,6 +185,7 @@ pub static TJ007: Rule = Rule {
 text before parsing, with the process environment's value or `\"\"`. There is no default syntax \
 (`${A:-b}` stays as written) and no escaping (`$${A}` is `$` plus the value). agentws checks against the \
 environment it runs in; make sure the agent's environment sets the variable.",
+    examples: &[],
 };
 
 pub static TJ008: Rule = Rule {
@@ -110,6 +199,7 @@ pub static TJ008: Rule = Rule {
 pasted into the JSON as is: a `\"` ends the string early, a `\\` starts an escape, a line break is a raw \
 control character. When this breaks the JSON in the current environment, the message says so and the \
 file counts as ignored. Use values without these characters, or put the whole value in the file.",
+    examples: &[],
 };
 
 pub static TJ009: Rule = Rule {
@@ -121,6 +211,23 @@ pub static TJ009: Rule = Rule {
     consequence: "The runtime keeps the last value; the earlier one is silently discarded.",
     explanation: "Two `allow` lists or two servers with the same name do not merge: only the last one \
 counts (for `mcpServers`, the server keeps the position of its first occurrence). Merge them into one.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"],
+  "deny": ["web_fetch"]
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute", "web_fetch"]
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ010: Rule = Rule {
@@ -134,6 +241,25 @@ pub static TJ010: Rule = Rule {
         "`ObjectMapper.readValue` does not fail on trailing tokens by default, so a second \
 object, a comment or leftover text after the closing `}` is silently ignored. Anything meant to be \
 configured there has no effect.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "deny": ["execute"]
+}
+{
+  "deny": ["web_fetch"]
+}
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "deny": ["execute", "web_fetch"]
+}
+"#,
+        )],
+    }],
 };
 
 pub static TJ011: Rule = Rule {
@@ -145,6 +271,33 @@ pub static TJ011: Rule = Rule {
     consequence: "Registering the server fails (\"Failed to register MCP server\"): the server is skipped, the others continue.",
     explanation: "Every server needs `\"transport\"`: `stdio`, `sse`, `http`, `streamable-http` or \
 `streamablehttp` (case-insensitive, so `streamableHttp` works).",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "mcpServers": {
+    "github": {
+      "command": "github-mcp-server",
+      "args": ["stdio"]
+    }
+  }
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"]
+    }
+  }
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ012: Rule = Rule {
@@ -157,6 +310,32 @@ pub static TJ012: Rule = Rule {
     explanation: "The transport is lower-cased and matched against `stdio`, `sse`, `http`, \
 `streamable-http`, `streamablehttp`. `streamable_http` (underscore) is not accepted; the fix renames \
 it to `streamable-http`.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "streamable_http",
+      "url": "https://api.githubcopilot.com/mcp/"
+    }
+  }
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "streamable-http",
+      "url": "https://api.githubcopilot.com/mcp/"
+    }
+  }
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ013: Rule = Rule {
@@ -168,6 +347,33 @@ pub static TJ013: Rule = Rule {
     consequence: "Registering the server fails: the server is skipped, the others continue.",
     explanation: "`stdio` servers are started with `command` (+ `args`, `env`); `sse` and `http` \
 servers are reached at `url` (+ `headers`, `queryParams`). A blank value counts as missing.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "args": ["stdio"]
+    }
+  }
+}
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"]
+    }
+  }
+}
+"#,
+        )],
+    }],
 };
 
 pub static TJ014: Rule = Rule {
@@ -179,6 +385,35 @@ pub static TJ014: Rule = Rule {
     consequence: "The server is registered without it.",
     explanation: "`command`, `args` and `env` only apply to `stdio`; `url`, `headers` and `queryParams` \
 only to `sse` and `http`. A field for the other transport usually means the transport is wrong.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"],
+      "headers": {"Authorization": "Bearer token"}
+    }
+  }
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"]
+    }
+  }
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ015: Rule = Rule {
@@ -191,6 +426,35 @@ pub static TJ015: Rule = Rule {
     explanation:
         "`enableTools` restricts which of the server's tools are registered, but an empty \
 list is the same as leaving it out. To register none of them, remove the server.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"],
+      "enableTools": []
+    }
+  }
+}
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"]
+    }
+  }
+}
+"#,
+        )],
+    }],
 };
 
 pub static TJ016: Rule = Rule {
@@ -201,6 +465,24 @@ pub static TJ016: Rule = Rule {
     summary: "An MCP server has a blank name or a `null` configuration.",
     consequence: "The runtime logs a warning and skips the server.",
     explanation: "Each entry of `mcpServers` needs a non-blank name and an object value.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {
+    "github": null
+  }
+}
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {}
+}
+"#,
+        )],
+    }],
 };
 
 pub static TJ017: Rule = Rule {
@@ -212,6 +494,34 @@ pub static TJ017: Rule = Rule {
     consequence: "The runtime converts it to its text (`1` becomes \"1\").",
     explanation:
         "Usually harmless, but a tool named `1` or an argument `true` is rarely what was meant.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "npx",
+      "args": ["mcp-server-http", "--port", 8080]
+    }
+  }
+}
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "npx",
+      "args": ["mcp-server-http", "--port", "8080"]
+    }
+  }
+}
+"#,
+        )],
+    }],
 };
 
 pub static TJ018: Rule = Rule {
@@ -223,6 +533,18 @@ pub static TJ018: Rule = Rule {
     consequence: "agentws cannot tell what the runtime makes of this file.",
     explanation: "agentws builds a tree only up to 200 levels of nesting and 32 MiB of substituted text. \
 The runtime accepts up to 1000 levels; nothing realistic comes close to either.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{"deny": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{"deny": ["execute"]}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ019: Rule = Rule {
@@ -233,6 +555,23 @@ pub static TJ019: Rule = Rule {
     summary: "A tools.json value is `null` where a list or object is expected.",
     consequence: "The runtime reads `null` as not set.",
     explanation: "`\"allow\": null` is the same as leaving `allow` out.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "allow": null,
+  "deny": ["execute"]
+}
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "deny": ["execute"]
+}
+"#,
+        )],
+    }],
 };
 
 pub static TJ020: Rule = Rule {
@@ -246,6 +585,22 @@ pub static TJ020: Rule = Rule {
 the configured features, platform tools, MCP tools and tools registered in Java code. A misspelt or \
 switched-off tool is ignored. agentws knows the built-ins, the platform tools and the MCP tools listed in \
 `enableTools`; a tool registered in Java code cannot be seen from the workspace.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["exec"]
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ021: Rule = Rule {
@@ -257,6 +612,37 @@ pub static TJ021: Rule = Rule {
     consequence: "If no registered tool has that name, the runtime ignores it (with a warning).",
     explanation: "Without `enableTools`, a server registers every tool it offers, and only the running \
 server knows their names. List the tools in `enableTools` to make them checkable.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["create_issue"],
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"]
+    }
+  }
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["create_issue"],
+  "mcpServers": {
+    "github": {
+      "transport": "stdio",
+      "command": "github-mcp-server",
+      "args": ["stdio"],
+      "enableTools": ["create_issue", "search_issues"]
+    }
+  }
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ022: Rule = Rule {
@@ -267,6 +653,24 @@ pub static TJ022: Rule = Rule {
     summary: "A tool is in both `allow` and `deny`.",
     consequence: "deny always wins: the tool is removed.",
     explanation: "Remove it from one of the two lists.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "allow": ["read_file", "list_files", "execute"],
+  "deny": ["execute"]
+}
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "allow": ["read_file", "list_files"],
+  "deny": ["execute"]
+}
+"#,
+        )],
+    }],
 };
 
 pub static TJ023: Rule = Rule {
@@ -278,6 +682,20 @@ pub static TJ023: Rule = Rule {
     consequence: "The model keeps `load_skill_through_path`.",
     explanation: "The skills tool is not a platform tool, but it is registered again whenever the skills \
 block is rendered, so tools.json cannot remove it. To hide skills, configure the skill layers instead.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["load_skill_through_path"]
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ024: Rule = Rule {
@@ -290,6 +708,20 @@ pub static TJ024: Rule = Rule {
     explanation: "Platform tools (`task_output`, `agent_spawn`, `wait_async_results`, `plan_enter`, …) \
 survive a restrictive `allow`, but `deny` removes them. Make sure the agent can do without it (denying \
 `agent_spawn` while subagents are on leaves the subagent section pointing at a missing tool).",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["task_output"]
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ025: Rule = Rule {
@@ -302,6 +734,22 @@ pub static TJ025: Rule = Rule {
     explanation: "`allow` is an allow-list over ALL registered tools, built-ins included. Leaving out \
 the file tools or the memory tools removes them although the prompt still describes the workspace and \
 memory. List them, or use `deny` for the few tools you want gone.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "allow": ["read_file", "list_files"]
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute", "write_file", "edit_file"]
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ026: Rule = Rule {
@@ -313,6 +761,32 @@ pub static TJ026: Rule = Rule {
     consequence: "Its MCP servers are not registered and its `allow` and `deny` change nothing: the agent has the default toolkit.",
     explanation: "In sandbox mode tools.json is effectively ignored (`ToolsConfigLoader.java` gets no file and builds without it). Configure \
 tools in Java (`toolsConfig(...)`) instead.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+name = "coder"
+
+[filesystem]
+mode = "sandbox"
+sandbox_root = "/home/user"
+"#),
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["web_fetch"]
+}
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "coder"
+
+[filesystem]
+mode = "sandbox"
+sandbox_root = "/home/user"
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ027: Rule = Rule {
@@ -323,6 +797,30 @@ pub static TJ027: Rule = Rule {
     summary: "tools.json is present but `features.tools_config` is off.",
     consequence: "Its MCP servers are not registered and its `allow` and `deny` change nothing: the agent has the default toolkit.",
     explanation: "`features.tools_config = false` stands for the builder's `disableToolsConfig()`. Turn the feature on or delete the file.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+name = "coder"
+
+[features]
+tools_config = false
+"#),
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["web_fetch"]
+}
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "coder"
+
+[features]
+tools_config = false
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ028: Rule = Rule {
@@ -336,6 +834,26 @@ pub static TJ028: Rule = Rule {
     explanation:
         "The project folder is only the overlay's lower layer: its tools.json is read when the \
 workspace has none. Keep one of the two.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["web_fetch"]
+}
+"#),
+                ("tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["web_fetch"]
+}
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ029: Rule = Rule {
@@ -360,6 +878,34 @@ an isolated subagent's own tools.json (`<workspace.path>/tools.json`, or \
 `<ws>/agents/<id>/workspace/tools.json`): its folder is known only once the spec is parsed, and \
 `agents/` is a runtime-owned folder agentws never walks. So the message assumes that folder has \
 none; if you gave the child one that removes the tool, this diagnostic does not apply to it.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+---
+You research a question and answer with sources.
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+workspace:
+  mode: shared
+---
+You research a question and answer with sources.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static TJ030: Rule = Rule {
@@ -383,6 +929,24 @@ that do not. It also names the loaded skills whose folders hold files besides SK
 the section is about. Switch the feature off \
 in the builder instead (`disableShellTool()`, `disableMemoryTools()`), which also drops the section, or \
 keep the tool.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["memory_search", "memory_get"]
+}
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "coder"
+
+[features]
+memory_tools = false
+"#),
+            ],
+        },
+    ],
 };
 
 pub static RULES: &[&Rule] = &[

@@ -1,7 +1,7 @@
 //! Rules for the workspace as a whole and its plain files (AGENTS.md, MEMORY.md, knowledge,
 //! additional context files): harness-spec §9.1.
 
-use super::{Profile, Rule};
+use super::{Example, Profile, Rule};
 use crate::base::Severity;
 
 pub static WS001: Rule = Rule {
@@ -14,6 +14,20 @@ pub static WS001: Rule = Rule {
     explanation: "`WorkspaceManager.validate()` only logs \"Workspace directory does not exist\". Every \
 workspace file (AGENTS.md, skills, subagents, tools.json) is then simply absent. Check `workspace` in \
 agentws.toml, or create `.agentscope/workspace/`.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"workspace = "agent-files"
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"workspace = "agent-files"
+"#),
+                ("agent-files/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static WS002: Rule = Rule {
@@ -27,6 +41,25 @@ pub static WS002: Rule = Rule {
     explanation:
         "AGENTS.md is the only file the documentation calls needed. Without it the prompt's \
 `<agents_context></agents_context>` is empty. Create `AGENTS.md` in the workspace.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/MEMORY.md",
+            r#"- The release branch is `main`.
+"#,
+        )],
+        fixed: &[
+            (
+                ".agentscope/workspace/MEMORY.md",
+                r#"- The release branch is `main`.
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static WS003: Rule = Rule {
@@ -38,6 +71,20 @@ pub static WS003: Rule = Rule {
     consequence: "The runtime injects the literal text `System reminder: File exists but has empty contents` in its place.",
     explanation: "The local filesystem answers a read of a blank file with a reminder string, which is \
 not empty, so it is injected verbatim into the prompt. Fill the file or delete it.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/MEMORY.md", r#"
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static WS004: Rule = Rule {
@@ -49,6 +96,7 @@ pub static WS004: Rule = Rule {
     consequence: "The runtime cannot read it as UTF-8 text; the file is skipped or its content garbled.",
     explanation: "All workspace files are read as UTF-8. Re-save the file as UTF-8, or remove the binary \
 file that carries a workspace file's name.",
+    examples: &[],
 };
 
 pub static WS005: Rule = Rule {
@@ -60,6 +108,7 @@ pub static WS005: Rule = Rule {
     consequence: "The runtime reads it whole and injects or parses all of it; agentws did not check its content.",
     explanation: "No hand-written workspace file should come near this size; the runtime would put all of \
 it into the prompt or parse it on every call. Split it or move it out of the workspace.",
+    examples: &[],
 };
 
 pub static WS006: Rule = Rule {
@@ -71,6 +120,7 @@ pub static WS006: Rule = Rule {
     consequence:
         "The runtime's scan may fail or loop the same way; files below it were not checked.",
     explanation: "Remove the symbolic link loop or fix the folder's permissions.",
+    examples: &[],
 };
 
 pub static WS007: Rule = Rule {
@@ -82,6 +132,7 @@ pub static WS007: Rule = Rule {
     consequence:
         "The runtime's read fails: the file is skipped (skills, subagents) or treated as missing.",
     explanation: "Fix the file's permissions.",
+    examples: &[],
 };
 
 pub static WS008: Rule = Rule {
@@ -94,6 +145,46 @@ pub static WS008: Rule = Rule {
     explanation:
         "`additionalContextFile` paths are resolved under the workspace; one whose normalized \
 path leaves it yields empty content. Move the file into the workspace.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["../STYLE.md"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/STYLE.md",
+                r#"Write dates as YYYY-MM-DD.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["STYLE.md"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/STYLE.md",
+                r#"Write dates as YYYY-MM-DD.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static WS009: Rule = Rule {
@@ -108,6 +199,46 @@ pub static WS009: Rule = Rule {
     explanation:
         "The project layer is always SANDBOXED and rejects `..` segments, so `a/../b.md` fails \
 the call in every path mode. Write the normalized path (`b.md`).",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["notes/../NOTES.md"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/NOTES.md",
+                r#"Deploys are frozen on Fridays.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["NOTES.md"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/NOTES.md",
+                r#"Deploys are frozen on Fridays.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static WS010: Rule = Rule {
@@ -119,6 +250,46 @@ pub static WS010: Rule = Rule {
     consequence:
         "The local filesystem returns it base64-encoded, and that text is injected into the prompt.",
     explanation: "Binary files are not useful prompt context. Convert the content to Markdown.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["calendar.pdf"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/calendar.pdf",
+                r#"%PDF-1.4
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["calendar.md"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/calendar.md",
+                r#"Deploys are frozen on Fridays.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static WS011: Rule = Rule {
@@ -129,6 +300,41 @@ pub static WS011: Rule = Rule {
     summary: "A configured additional context file exists in no tree.",
     consequence: "The runtime reads empty content and omits the tag from the prompt.",
     explanation: "Create the file in the workspace, or remove it from `additional_context_files`.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["NOTES.md"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["NOTES.md"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/NOTES.md",
+                r#"Deploys are frozen on Fridays.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static WS012: Rule = Rule {
@@ -140,6 +346,49 @@ pub static WS012: Rule = Rule {
     consequence: "The runtime cuts MEMORY.md and appends a truncation notice; when no budget is left at all, it injects MEMORY.md whole.",
     explanation: "`maxContextTokens` (default 8000) minus the session context, AGENTS.md, knowledge and \
 additional files is what MEMORY.md may use, counted as UTF-16 length / 4. Consolidate MEMORY.md.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+max_context_tokens = 200
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/MEMORY.md", r#"- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+max_context_tokens = 200
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/MEMORY.md", r#"- Releases: `main`, tags `vX.Y.Z`.
+"#),
+            ],
+        },
+    ],
 };
 
 pub static WS013: Rule = Rule {
@@ -154,6 +403,32 @@ pub static WS013: Rule = Rule {
 missing or empty, and the project defaults to the JVM's working folder. This is often unintended. \
 Only the local filesystem has that overlay: in sandbox and remote mode the project folder is not \
 read and nothing is reported.",
+    examples: &[Example {
+        triggering: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                "MEMORY.md",
+                r#"- The release branch is `main`.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/MEMORY.md",
+                r#"- The release branch is `main`.
+"#,
+            ),
+        ],
+    }],
 };
 
 pub static WS014: Rule = Rule {
@@ -169,6 +444,7 @@ pub static WS014: Rule = Rule {
 context files, agentws.toml) must be regular files. agentws checks the type before opening anything \
 and never reads such a path, so a pipe cannot block the check, the preview or the language server. \
 Replace it with a regular file, or remove it.",
+    examples: &[],
 };
 
 pub static RULES: &[&Rule] = &[
