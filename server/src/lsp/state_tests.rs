@@ -67,6 +67,9 @@ enum Edit {
     AgentsMd(bool),
     CreateSkill(usize),
     DeleteSkill(usize),
+    /// Moves a skill's folder on disk to another name, or back (the watcher reports the file at
+    /// both paths).
+    RenameSkill(usize),
     Close(usize),
     Config(bool),
 }
@@ -95,6 +98,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         any::<bool>().prop_map(Edit::AgentsMd),
         (4usize..6).prop_map(Edit::CreateSkill),
         index.clone().prop_map(Edit::DeleteSkill),
+        index.clone().prop_map(Edit::RenameSkill),
         (0usize..8).prop_map(Edit::Close),
         any::<bool>().prop_map(Edit::Config),
     ]
@@ -255,6 +259,20 @@ fn apply(fx: &Fixture, state: &mut State, version: &mut i32, edit: &Edit) {
             let path = fx.skill(*i);
             if std::fs::remove_file(&path).is_ok() {
                 disk_event(state, &path);
+            }
+        }
+        Edit::RenameSkill(i) => {
+            let here = fx.skill(*i);
+            let moved = fx.ws.join(format!("skills/s{i}-moved/SKILL.md"));
+            let (from, to) = if here.exists() {
+                (here, moved)
+            } else {
+                (moved, here)
+            };
+            if from.exists() && !state.open.contains_key(&from) && !to.parent().unwrap().exists() {
+                std::fs::rename(from.parent().unwrap(), to.parent().unwrap()).unwrap();
+                disk_event(state, &from);
+                disk_event(state, &to);
             }
         }
         Edit::Close(k) => {
@@ -426,6 +444,10 @@ fn every_edit_kind() -> Vec<Edit> {
         Edit::CreateSkill(4),
         Edit::DeleteSkill(3),
         Edit::Close(0),
+        // Skill 0 is closed now: its folder moves, a name edit elsewhere, and it moves back.
+        Edit::RenameSkill(0),
+        Edit::SkillName(2, 1),
+        Edit::RenameSkill(0),
         Edit::Close(6),
         Edit::Config(true),
         Edit::SkillName(0, 2),
