@@ -941,6 +941,8 @@ fn redis_hashes_without_an_index_member() {
     let mut rows = clean_rows();
     rows.extend([
         erin("root", "/AGENTS.md", "# Erin\nUnindexed, yet read.\n"),
+        erin("knowledge", "/KNOWLEDGE.md", "Erin's index, unindexed.\n"),
+        erin("knowledge", "/routes.md", "Routes.\n"),
         erin("skills", "/trains/SKILL.md", TRAINS_SKILL),
         erin(
             "skills",
@@ -958,6 +960,7 @@ fn redis_hashes_without_an_index_member() {
     seed_redis(&mut conn, &rows);
     for (segment, key) in [
         ("root", "/AGENTS.md"),
+        ("knowledge", "/KNOWLEDGE.md"),
         ("skills", "/ghost/SKILL.md"),
         ("skills", "/hello/SKILL.md"),
     ] {
@@ -980,6 +983,25 @@ fn redis_hashes_without_an_index_member() {
     assert_eq!(
         section(&preview, "agents-context")["sources"][0]["path"],
         "store:agents/bot/users/erin/root:/AGENTS.md"
+    );
+    // KNOWLEDGE.md is read by its path, yet the runtime's knowledge glob lists the index only.
+    let prompt = preview["text"].as_str().unwrap();
+    let knowledge: Vec<&str> = prompt
+        .rsplit_once("<domain_knowledge_context>")
+        .and_then(|(_, rest)| rest.split_once("</domain_knowledge_context>"))
+        .map(|(inside, _)| inside.lines().map(str::trim).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        knowledge,
+        [
+            "",
+            "Erin's index, unindexed.",
+            "",
+            "Knowledge files:",
+            "- knowledge/routes.md",
+            ""
+        ],
+        "{prompt}"
     );
     let skills = slice(&preview, "skills");
     assert!(
@@ -1008,6 +1030,11 @@ fn redis_hashes_without_an_index_member() {
             .collect();
         unindexed.sort();
         let expected = [
+            (
+                "store:agents/bot/users/erin/knowledge:/KNOWLEDGE.md",
+                "item hash `/KNOWLEDGE.md` has no index member: never listed, yet read by its \
+                 exact path (the prompt reads this file by its path), so it is used",
+            ),
             (
                 "store:agents/bot/users/erin/root:/AGENTS.md",
                 "item hash `/AGENTS.md` has no index member: never listed, yet read by its exact \

@@ -593,9 +593,23 @@ pub fn load_into(
         };
         let mut scan = backend.scan(&base)?;
         let unlisted = backend.unlisted(&base, &exact, all, &scan)?;
+        // Read by their exact path only: no listing of the runtime returns them.
+        let only_read: std::collections::HashSet<(Vec<String>, String)> = unlisted
+            .items
+            .iter()
+            .map(|i| (i.namespace.clone(), i.key.clone()))
+            .collect();
         scan.items.extend(unlisted.items);
         scan.problems.extend(unlisted.problems);
-        place(files, &dir, &base, scan, &mut loaded, config.scope);
+        place(
+            files,
+            &dir,
+            &base,
+            scan,
+            &only_read,
+            &mut loaded,
+            config.scope,
+        );
         loaded.owners.push(id.clone());
     }
     // tools.json: read once at build with an empty context.
@@ -704,6 +718,7 @@ fn place(
     dir: &Path,
     base: &[String],
     scan: Scan,
+    only_read: &std::collections::HashSet<(Vec<String>, String)>,
     loaded: &mut Loaded,
     scope: Scope,
 ) {
@@ -825,7 +840,12 @@ fn place(
                 }
             }
         };
+        // The template's own file at this path (agent and global scopes) is still listed.
+        let listed_by_template = files.contains_file(&path);
         files.insert(path.clone(), content, None);
+        if !listed_by_template && only_read.contains(&(item.namespace.clone(), item.key.clone())) {
+            files.mark_unlisted(path.clone());
+        }
         files.set_origin(path, origin);
         loaded.files += 1;
     }
