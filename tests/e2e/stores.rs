@@ -1061,6 +1061,104 @@ fn redis_hashes_without_an_index_member() {
     assert_eq!(redis_digest(&mut conn), digest, "the store changed");
 }
 
+/// A user whose index sets are all gone has no listing at all, yet the runtime serves their calls
+/// through the exact-path reads: `store users` and `--all-users` find them by their item hashes
+/// when one of those is read by path, and say so; a user whose hashes are never read is left out,
+/// with a note.
+#[test]
+fn redis_users_with_item_hashes_only() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let mut conn = redis_conn(server.port);
+    let url = redis_url(server.port, servers::REDIS_PASSWORD);
+    let row = |owner, segment, key, content: &str| Row {
+        owner,
+        segment,
+        key,
+        value: file_value(content),
+    };
+    let mut rows = clean_rows();
+    rows.extend([
+        row(
+            "finn",
+            "root",
+            "/AGENTS.md",
+            "# Finn\nNo index, yet read.\n",
+        ),
+        row("finn", "skills", "/ghost/SKILL.md", BROKEN_SKILL),
+        row("gus", "skills", "/ghost/SKILL.md", BROKEN_SKILL),
+    ]);
+    seed_redis(&mut conn, &rows);
+    for owner in ["finn", "gus"] {
+        for segment in ["root", "skills"] {
+            redis::cmd("DEL")
+                .arg(format!(
+                    "agentscope:store:idx:agents\0bot\0users\0{owner}\0{segment}"
+                ))
+                .query::<()>(&mut conn)
+                .unwrap();
+        }
+    }
+    let digest = redis_digest(&mut conn);
+    let finn_note = "note: user `finn` has no index entries: found by the item hashes the runtime \
+                     reads by their exact path (root:/AGENTS.md)\n";
+    let gus_note =
+        "note: user `gus` left out: no index entries, and the runtime reads none of its \
+                    item hashes by path (skills:/ghost/SKILL.md), so its calls get the template \
+                    (check them with --user)\n";
+
+    let out = agentws(&["store", "users", &url, "--project", p]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "alice\nbob\nfinn\n");
+    assert_eq!(text(&out.stderr), format!("{finn_note}{gus_note}"));
+
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &url,
+        "--all-users",
+        "--format",
+        "json",
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("(3 owners)") && stderr.ends_with(&format!("{finn_note}{gus_note}")),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let finn: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"].as_str().unwrap().contains("/users/finn/"))
+        .map(|d| (d["code"].as_str().unwrap(), d["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        finn,
+        [
+            ("RS010", "store:agents/bot/users/finn/root:/AGENTS.md"),
+            (
+                "RS010",
+                "store:agents/bot/users/finn/skills:/ghost/SKILL.md"
+            ),
+        ],
+        "{report:#}"
+    );
+
+    // The preview of finn's call reads the hash by its path.
+    let preview = preview_json(&project, &["--store", &url, "--user", "finn"]);
+    assert!(
+        slice(&preview, "agents-context").contains("No index, yet read."),
+        "{preview:#}"
+    );
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+}
+
 // --- PostgreSQL -----------------------------------------------------------------------------
 
 fn postgres_url(port: u16, password: &str) -> String {

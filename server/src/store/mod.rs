@@ -270,6 +270,17 @@ pub trait Backend {
     ) -> Result<Scan, StoreError> {
         Ok(Scan::default())
     }
+    /// Ids below `prefix` (`agents/<agent>/users`) found only through rows the listing index
+    /// does not name (RedisStore: item hashes, when the owner has no index set at all), each with
+    /// the (segment, key) of its rows in route namespaces; and whether the search stopped early.
+    /// The SQL layouts have no index apart from the rows: nothing to add.
+    #[allow(clippy::type_complexity)]
+    fn unindexed_owners(
+        &mut self,
+        _prefix: &[String],
+    ) -> Result<(Vec<(String, Vec<(String, String)>)>, bool), StoreError> {
+        Ok((Vec::new(), false))
+    }
 }
 
 /// Where a workspace-relative path is routed (`CompositeFilesystem.routeForPath` for the plain
@@ -476,15 +487,42 @@ pub struct Loaded {
     pub files: usize,
     /// Store-level problems (RS rules), located at the stored file's path.
     pub diagnostics: Vec<Diagnostic>,
+    /// How owners without index entries were found or left out (`OwnerIds::notes`).
+    pub notes: Vec<String>,
 }
 
-/// The ids the store holds under the agent of `config` for its scope (users, or sessions).
-pub fn list_owners(backend: &mut dyn Backend, config: &Config) -> Result<Vec<String>, StoreError> {
+/// The owners a store holds, and how the ones without a listing were found.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct OwnerIds {
+    /// Sorted.
+    pub ids: Vec<String>,
+    /// One line per id found (or left out) by its unindexed rows only.
+    pub notes: Vec<String>,
+}
+
+/// The ids the store holds under the agent of `config` for its scope (users, or sessions). An id
+/// whose rows no index names (a Redis user whose index sets are all gone) is still served by the
+/// runtime through its exact-path reads (`exact`): it is included when one of its rows is such a
+/// read, with a note; otherwise its rows never reach a prompt, and a note says it was left out.
+pub fn list_owners(
+    backend: &mut dyn Backend,
+    config: &Config,
+    exact: &[ExactRead],
+) -> Result<OwnerIds, StoreError> {
     let agent = config.agent.agent_id().to_string();
-    let (prefix, at) = match config.scope {
-        Scope::User => (vec!["agents".into(), agent, "users".into()], 3),
-        Scope::Session => (vec!["agents".into(), agent, "sessions".into()], 3),
-        Scope::Agent | Scope::Global => return Ok(vec![String::new()]),
+    let (prefix, at, what) = match config.scope {
+        Scope::User => (vec!["agents".into(), agent, "users".into()], 3, "user"),
+        Scope::Session => (
+            vec!["agents".into(), agent, "sessions".into()],
+            3,
+            "session",
+        ),
+        Scope::Agent | Scope::Global => {
+            return Ok(OwnerIds {
+                ids: vec![String::new()],
+                notes: Vec::new(),
+            })
+        }
     };
     let mut ids: Vec<String> = backend
         .namespaces(&prefix)?
@@ -494,7 +532,41 @@ pub fn list_owners(backend: &mut dyn Backend, config: &Config) -> Result<Vec<Str
         .collect();
     ids.sort();
     ids.dedup();
-    Ok(ids)
+    let mut notes = Vec::new();
+    let (unindexed, cut) = backend.unindexed_owners(&prefix)?;
+    for (id, rows) in unindexed {
+        if ids.binary_search(&id).is_ok() {
+            continue;
+        }
+        let read: Vec<String> = rows
+            .iter()
+            .filter(|(segment, key)| exact.iter().any(|e| e.segment == segment && &e.key == key))
+            .map(|(segment, key)| format!("{segment}:{key}"))
+            .collect();
+        let id_shown = id.escape_debug();
+        if read.is_empty() {
+            let rows: Vec<String> = rows.iter().map(|(s, k)| format!("{s}:{k}")).collect();
+            notes.push(format!(
+                "{what} `{id_shown}` left out: no index entries, and the runtime reads none of its \
+                 item hashes by path ({}), so its calls get the template (check them with --user)",
+                rows.join(", ")
+            ));
+        } else {
+            notes.push(format!(
+                "{what} `{id_shown}` has no index entries: found by the item hashes the runtime reads by their exact path ({})",
+                read.join(", ")
+            ));
+            ids.push(id);
+        }
+    }
+    if cut {
+        notes.push(format!(
+            "the search for {what}s without index entries stopped after {} item hashes",
+            redis::SCAN_LIMIT
+        ));
+    }
+    ids.sort();
+    Ok(OwnerIds { ids, notes })
 }
 
 /// The folder a relative `sqlite://` path is relative to: agentws.toml's folder, else `cwd`.
@@ -509,16 +581,22 @@ pub fn url_base(config: &Config, cwd: &Path) -> PathBuf {
 
 /// The ids the store of `config` (or `url`, which wins) holds for its agent and scope, with the
 /// store URL as it may be shown: what `agentws store users` prints and `agentws/storeUsers`
-/// answers. `${VAR}` in the URL comes from `env`.
+/// answers. `files` is the template's (its skills and subagents are read by path: `exact_read_keys`).
+/// `${VAR}` in the URL comes from `env`.
 pub fn users(
     config: &Config,
+    files: &FileSet,
     url: Option<&str>,
     env: &Env,
     cwd: &Path,
-) -> Result<(String, Vec<String>), StoreError> {
+) -> Result<(String, OwnerIds), StoreError> {
     let spec = StoreSpec::new(&config.store, url, env, &url_base(config, cwd))?;
     let mut backend = spec.open()?;
-    Ok((spec.shown.clone(), list_owners(backend.as_mut(), config)?))
+    let exact = exact_read_keys(config, files);
+    Ok((
+        spec.shown.clone(),
+        list_owners(backend.as_mut(), config, &exact)?,
+    ))
 }
 
 /// Reads the stored files of `owners` into `files` (see the module docs). Under the user and
@@ -533,21 +611,26 @@ pub fn load_into(
     owners: &Owners,
 ) -> Result<Loaded, StoreError> {
     let agent = config.agent.agent_id().to_string();
+    let mut loaded = Loaded::default();
+    // Computed before any stored file is put into `files`: the template's own listing.
+    let exact = exact_read_keys(config, files);
     let ids: Vec<(Option<String>, String)> = match owners {
         Owners::Ids(ids) => ids.iter().map(|i| (Some(i.clone()), i.clone())).collect(),
-        Owners::All => list_owners(backend, config)?
-            .into_iter()
-            .map(|i| (Some(i.clone()), i))
-            .collect(),
+        Owners::All => {
+            let listed = list_owners(backend, config, &exact)?;
+            loaded.notes = listed.notes;
+            listed
+                .ids
+                .into_iter()
+                .map(|i| (Some(i.clone()), i))
+                .collect()
+        }
         Owners::Call { id, folder } => vec![(id.clone(), folder.clone())],
     };
     let ids = match config.scope {
         Scope::Agent | Scope::Global => vec![(None, String::new())],
         _ => ids,
     };
-    let mut loaded = Loaded::default();
-    // Computed before any stored file is put into `files`: the template's own listing.
-    let exact = exact_read_keys(config, files);
     // A check looks for every row the listings miss; a preview only for those its prompt reads.
     let all = !matches!(owners, Owners::Call { .. });
     for (store_id, id) in &ids {
