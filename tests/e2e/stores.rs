@@ -1683,3 +1683,36 @@ fn mysql_ssl_mode_required_reads_over_tls() {
     );
     assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
 }
+
+/// TLS asked of a MariaDB server that serves none: a clear message and exit 2, never a hang past
+/// the connect timeout, never a plain-text fallback.
+#[test]
+fn mysql_ssl_mode_required_to_a_plain_server() {
+    let Some(server) = servers::mariadb() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let plain = mysql_url(server.port, servers::MARIADB_PASSWORD);
+    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&plain).unwrap()));
+    seed_mysql(&mut conn, &clean_rows());
+    let digest = mysql_digest(&mut conn);
+    let p = project.to_str().unwrap();
+    let url = format!("{plain}?ssl-mode=REQUIRED");
+    let started = std::time::Instant::now();
+    let out = agentws(&["check", p, "--store", &url, "--user", "alice"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        err,
+        format!(
+            "error: cannot connect to the MySQL store (mysql://agent:***@127.0.0.1:{}/ws?ssl-mode=REQUIRED): \
+             the server does not support TLS, which ssl-mode asks for (serve TLS on the server, or \
+             use ssl-mode=DISABLED)\n",
+            server.port
+        )
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
+}
