@@ -1485,6 +1485,81 @@ fn agent_scope_reads_the_shared_namespace() {
 
 /// `agentws` trusting only the certificate authority `ca` (rustls reads the system's roots from
 /// `SSL_CERT_FILE` when it is set).
+/// Mutual TLS: a server that requires a client certificate is read with the URL's `sslcert` and
+/// `sslkey`; without them the handshake fails with exit 2, and a missing key file is named.
+#[test]
+fn rediss_with_a_client_certificate() {
+    let Some((server, tls_port, tls)) = servers::redis_tls_auth_clients("yes") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let p = project.to_str().unwrap();
+    let mut conn = redis_conn(server.port);
+    seed_redis(&mut conn, &clean_rows());
+    let digest = redis_digest(&mut conn);
+    let base = format!(
+        "rediss://:{}@127.0.0.1:{tls_port}/0",
+        servers::REDIS_PASSWORD
+    );
+    let url = format!(
+        "{base}?sslcert={}&sslkey={}",
+        tls.client_cert.display(),
+        tls.client_key.display()
+    );
+    let mut args = vec!["preview", p, "--store", &url, "--user", "alice"];
+    args.extend(MACHINE);
+    let out = agentws_trusting(&tls.ca, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Answer in French."));
+    let out = agentws_trusting(&tls.ca, &["store", "users", &url, "--project", p]);
+    assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
+
+    // No client certificate: the server ends the handshake.
+    let started = std::time::Instant::now();
+    let out = agentws_trusting(&tls.ca, &["check", p, "--store", &base, "--user", "alice"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: cannot connect to the Redis store (rediss://:***@")
+            && err.ends_with(
+                "/0): the server requires a client certificate: add sslcert=PATH&sslkey=PATH to \
+                 the URL (received fatal alert: CertificateRequired)\n"
+            ),
+        "{err}"
+    );
+    assert!(
+        !err.contains(servers::REDIS_PASSWORD) && !err.contains("panicked"),
+        "{err}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+
+    let missing = format!(
+        "{base}?sslcert={}&sslkey=/nonexistent/client.key",
+        tls.client_cert.display()
+    );
+    let out = agentws_trusting(
+        &tls.ca,
+        &["check", p, "--store", &missing, "--user", "alice"],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "cannot read the client key `/nonexistent/client.key`: No such file or directory"
+        ),
+        "{err}"
+    );
+    let half = format!("{base}?sslcert={}", tls.client_cert.display());
+    let out = agentws_trusting(&tls.ca, &["check", p, "--store", &half, "--user", "alice"]);
+    assert!(
+        text(&out.stderr).contains("sslcert needs sslkey"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+}
+
 fn agentws_trusting(ca: &Path, args: &[&str]) -> std::process::Output {
     Command::cargo_bin("agentws")
         .unwrap()

@@ -222,6 +222,57 @@ pub fn take_ssl_mode(url: &str) -> Result<(String, bool), String> {
     Ok((url, require))
 }
 
+/// A client certificate for mutual TLS (Redis, PostgreSQL): libpq's `sslcert=PATH` and
+/// `sslkey=PATH` URL parameters (PEM files), taken out of the URL the client crate sees. Both or
+/// neither.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientCertPaths {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+impl ClientCertPaths {
+    /// The two PEM files' bytes.
+    pub fn read(&self) -> Result<(Vec<u8>, Vec<u8>), String> {
+        let read = |what: &str, path: &Path| {
+            std::fs::read(path)
+                .map_err(|e| format!("cannot read the client {what} `{}`: {e}", path.display()))
+        };
+        Ok((read("certificate", &self.cert)?, read("key", &self.key)?))
+    }
+}
+
+pub fn take_client_cert(url: &str) -> Result<(String, Option<ClientCertPaths>), String> {
+    let Some((head, query)) = url.split_once('?') else {
+        return Ok((url.to_string(), None));
+    };
+    let (mut cert, mut key) = (None, None);
+    let mut kept = Vec::new();
+    for pair in query.split('&') {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let path = || PathBuf::from(crate::base::redact::percent_decode(value));
+        match name {
+            "sslcert" => cert = Some(path()),
+            "sslkey" => key = Some(path()),
+            _ => kept.push(pair),
+        }
+    }
+    let paths = match (cert, key) {
+        (Some(cert), Some(key)) => Some(ClientCertPaths { cert, key }),
+        (None, None) => None,
+        (Some(_), None) => {
+            return Err("sslcert needs sslkey (the client certificate's private key)".into())
+        }
+        (None, Some(_)) => return Err("sslkey needs sslcert (the client certificate)".into()),
+    };
+    let url = if kept.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}?{}", kept.join("&"))
+    };
+    Ok((url, paths))
+}
+
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars

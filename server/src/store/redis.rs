@@ -32,17 +32,51 @@ pub const SCAN_LIMIT: usize = 1_000_000;
 
 impl RedisBackend {
     pub fn open(spec: &StoreSpec) -> Result<Self, StoreError> {
-        let client =
-            Client::open(spec.secret_url()).map_err(|e| spec.error("invalid Redis URL", e))?;
-        let tls = spec
-            .secret_url()
+        let (url, client_cert) = super::take_client_cert(spec.secret_url())
+            .map_err(|e| spec.error("invalid Redis URL", e))?;
+        let tls = url
             .get(..9)
             .is_some_and(|s| s.eq_ignore_ascii_case("rediss://"));
+        let client = match client_cert {
+            None => Client::open(url.as_str()),
+            Some(_) if !tls => {
+                return Err(spec.error(
+                    "invalid Redis URL",
+                    "sslcert and sslkey (a client certificate) need TLS: rediss://",
+                ))
+            }
+            Some(paths) => {
+                let (client_cert, client_key) = paths
+                    .read()
+                    .map_err(|e| spec.error("cannot connect to the Redis store", e))?;
+                // The server's certificate is still verified against the system's roots.
+                Client::build_with_tls(
+                    url.as_str(),
+                    redis::TlsCertificates {
+                        client_tls: Some(redis::ClientTlsConfig {
+                            client_cert,
+                            client_key,
+                        }),
+                        root_cert: None,
+                    },
+                )
+            }
+        }
+        .map_err(|e| spec.error("invalid Redis URL", e))?;
         let conn = client
             .get_connection_with_timeout(spec.connect_timeout)
             .map_err(|e| {
+                // rustls reports the server's refusal of a client without a certificate as an
+                // alert; say what the URL lacks.
+                if tls && e.to_string().contains("CertificateRequired") {
+                    spec.error(
+                        "cannot connect to the Redis store",
+                        format!(
+                            "the server requires a client certificate: add sslcert=PATH&sslkey=PATH to the URL ({e})"
+                        ),
+                    )
                 // A plain server reads the TLS hello as a command and never answers it.
-                if tls && (e.is_timeout() || e.is_io_error()) {
+                } else if tls && (e.is_timeout() || e.is_io_error()) {
                     spec.error(
                         "cannot connect to the Redis store",
                         format!(
