@@ -129,6 +129,16 @@ pub fn postgres() -> Option<Server> {
 
 /// [`postgres`], with `ssl = on` and a test certificate when `tls` (plain connections still work).
 pub fn postgres_with_tls(tls: bool) -> Option<(Server, Option<TlsFiles>)> {
+    postgres_server(tls, false)
+}
+
+/// [`postgres_with_tls`] whose TLS connections must present a client certificate signed by the
+/// test CA (`hostssl … clientcert=verify-ca`); plain connections (for seeding) still work.
+pub fn postgres_requiring_client_certs() -> Option<(Server, TlsFiles)> {
+    postgres_server(true, true).and_then(|(server, files)| Some((server, files?)))
+}
+
+fn postgres_server(tls: bool, client_certs: bool) -> Option<(Server, Option<TlsFiles>)> {
     let mut bins: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
         .map(|d| {
             d.filter_map(Result::ok)
@@ -195,6 +205,18 @@ pub fn postgres_with_tls(tls: bool) -> Option<(Server, Option<TlsFiles>)> {
             .arg(format!("ssl_cert_file={}", files.cert.display()))
             .arg("-c")
             .arg(format!("ssl_key_file={}", files.key.display()));
+        if client_certs {
+            command
+                .arg("-c")
+                .arg(format!("ssl_ca_file={}", files.ca.display()));
+            // The first matching line decides: TLS connections need the certificate.
+            std::fs::write(
+                data.join("pg_hba.conf"),
+                "hostssl all all 127.0.0.1/32 scram-sha-256 clientcert=verify-ca\n\
+                 hostnossl all all 127.0.0.1/32 scram-sha-256\n",
+            )
+            .unwrap();
+        }
     }
     let mut child = command
         .arg("-k")

@@ -1560,6 +1560,71 @@ fn rediss_with_a_client_certificate() {
     assert_eq!(redis_digest(&mut conn), digest, "the store changed");
 }
 
+/// Mutual TLS on PostgreSQL (`hostssl … clientcert=verify-ca`): read with `sslcert` and `sslkey`;
+/// without them the server refuses the connection (exit 2); a certificate without TLS is refused.
+#[test]
+fn postgres_with_a_client_certificate() {
+    let Some((server, tls)) = servers::postgres_requiring_client_certs() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let p = project.to_str().unwrap();
+    let plain = postgres_url(server.port, servers::POSTGRES_PASSWORD);
+    let mut client = servers::retry(|| postgres::Client::connect(&plain, postgres::NoTls));
+    seed_postgres(&mut client, &clean_rows());
+    let digest = postgres_digest(&mut client);
+    let certs = format!(
+        "sslcert={}&sslkey={}",
+        tls.client_cert.display(),
+        tls.client_key.display()
+    );
+    let url = format!("{plain}?sslmode=require&{certs}");
+    let mut args = vec!["preview", p, "--store", &url, "--user", "alice"];
+    args.extend(MACHINE);
+    let out = agentws_trusting(&tls.ca, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Answer in French."));
+
+    let without = format!("{plain}?sslmode=require");
+    let out = agentws_trusting(
+        &tls.ca,
+        &["check", p, "--store", &without, "--user", "alice"],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: cannot connect to the PostgreSQL store (postgres://postgres:***@"),
+        "{err}"
+    );
+    assert!(!err.contains(servers::POSTGRES_PASSWORD), "{err}");
+    assert!(
+        err.ends_with(
+            "/postgres?sslmode=require): connection requires a valid client certificate (28000)\n"
+        ),
+        "{err}"
+    );
+
+    let out = agentws_trusting(
+        &tls.ca,
+        &[
+            "check",
+            p,
+            "--store",
+            &format!("{plain}?{certs}"),
+            "--user",
+            "alice",
+        ],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("sslcert and sslkey (a client certificate) need sslmode=require, verify-ca or verify-full"),
+        "{err}"
+    );
+    assert_eq!(postgres_digest(&mut client), digest, "the store changed");
+}
+
 fn agentws_trusting(ca: &Path, args: &[&str]) -> std::process::Output {
     Command::cargo_bin("agentws")
         .unwrap()
