@@ -1033,6 +1033,28 @@ mod tests {
     }
 
     #[test]
+    fn client_certificates_come_out_of_the_url() {
+        assert_eq!(
+            take_client_cert("rediss://h/0?sslcert=/a/c%20d.pem&x=1&sslkey=k.pem"),
+            Ok((
+                "rediss://h/0?x=1".to_string(),
+                Some(ClientCertPaths {
+                    cert: PathBuf::from("/a/c d.pem"),
+                    key: PathBuf::from("k.pem")
+                })
+            ))
+        );
+        assert_eq!(
+            take_client_cert("postgres://h/db?sslmode=require"),
+            Ok(("postgres://h/db?sslmode=require".to_string(), None))
+        );
+        assert_eq!(
+            take_client_cert("rediss://h?sslkey=k.pem"),
+            Err("sslkey needs sslcert (the client certificate)".to_string())
+        );
+    }
+
+    #[test]
     fn values_decode_as_the_runtime_reads_them() {
         assert_eq!(
             decode(Some(r#"{"content":"a\nb","encoding":"utf-8"}"#)),
