@@ -1061,6 +1061,53 @@ fn redis_hashes_without_an_index_member() {
     assert_eq!(redis_digest(&mut conn), digest, "the store changed");
 }
 
+/// Under scope `agent` the store lies over the template itself: an unindexed KNOWLEDGE.md at the
+/// template's own path is read in its place, and the template's listing still names the path.
+/// One that the template does not hold is read but not listed.
+#[test]
+fn redis_unindexed_knowledge_over_the_template() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    for template_holds_it in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = template_with(tmp.path(), "[isolation]\nscope = \"agent\"\n");
+        let knowledge = project.join(".agentscope/workspace/knowledge");
+        std::fs::create_dir_all(&knowledge).unwrap();
+        std::fs::write(knowledge.join("faq.md"), "FAQ.\n").unwrap();
+        if template_holds_it {
+            std::fs::write(knowledge.join("KNOWLEDGE.md"), "Template index.\n").unwrap();
+        }
+        let mut conn = redis_conn(server.port);
+        redis::cmd("FLUSHALL").query::<()>(&mut conn).unwrap();
+        let row = Row {
+            owner: "@shared",
+            segment: "knowledge",
+            key: "/KNOWLEDGE.md",
+            value: file_value("Stored index.\n"),
+        };
+        seed_redis(&mut conn, &[row]);
+        redis::cmd("DEL")
+            .arg("agentscope:store:idx:agents\0bot\0shared\0knowledge")
+            .query::<()>(&mut conn)
+            .unwrap();
+        let url = redis_url(server.port, servers::REDIS_PASSWORD);
+        let preview = preview_json(&project, &["--store", &url]);
+        let prompt = preview["text"].as_str().unwrap();
+        let inside: Vec<&str> = prompt
+            .rsplit_once("<domain_knowledge_context>")
+            .and_then(|(_, rest)| rest.split_once("</domain_knowledge_context>"))
+            .map(|(inside, _)| inside.lines().map(str::trim).collect())
+            .unwrap_or_default();
+        let mut expected = vec!["", "Stored index.", "", "Knowledge files:"];
+        if template_holds_it {
+            expected.push("- knowledge/KNOWLEDGE.md");
+        }
+        expected.extend(["- knowledge/faq.md", ""]);
+        assert_eq!(inside, expected, "{template_holds_it}: {prompt}");
+    }
+}
+
 /// A user whose index sets are all gone has no listing at all, yet the runtime serves their calls
 /// through the exact-path reads: `store users` and `--all-users` find them by their item hashes
 /// when one of those is read by path, and say so; a user whose hashes are never read is left out,
