@@ -2587,7 +2587,7 @@ fn store_users_lists_the_ids_of_the_configured_store() {
     let users = client.request("agentws/storeUsers", json!({"uri": uri(&project)}));
     assert_eq!(
         users,
-        json!({"store": "sqlite://store.db?password=***", "scope": "user", "ids": ["alice", "bob"]})
+        json!({"store": "sqlite://store.db?password=***", "scope": "user", "ids": ["alice", "bob"], "notes": []})
     );
     // The same ids as the command line prints.
     let out = assert_cmd::Command::cargo_bin("agentws")
@@ -2624,7 +2624,10 @@ fn store_users_lists_the_ids_of_the_configured_store() {
 
     // No store configured: nothing to offer, nothing read.
     let none = client.request("agentws/storeUsers", json!({"uri": uri(&plain)}));
-    assert_eq!(none, json!({"store": null, "scope": "user", "ids": []}));
+    assert_eq!(
+        none,
+        json!({"store": null, "scope": "user", "ids": [], "notes": []})
+    );
     assert_eq!(std::fs::read(project.join("store.db")).unwrap(), before);
     assert_eq!(client.shutdown(), 0);
 }

@@ -129,6 +129,16 @@ pub fn postgres() -> Option<Server> {
 
 /// [`postgres`], with `ssl = on` and a test certificate when `tls` (plain connections still work).
 pub fn postgres_with_tls(tls: bool) -> Option<(Server, Option<TlsFiles>)> {
+    postgres_server(tls, false)
+}
+
+/// [`postgres_with_tls`] whose TLS connections must present a client certificate signed by the
+/// test CA (`hostssl … clientcert=verify-ca`); plain connections (for seeding) still work.
+pub fn postgres_requiring_client_certs() -> Option<(Server, TlsFiles)> {
+    postgres_server(true, true).and_then(|(server, files)| Some((server, files?)))
+}
+
+fn postgres_server(tls: bool, client_certs: bool) -> Option<(Server, Option<TlsFiles>)> {
     let mut bins: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
         .map(|d| {
             d.filter_map(Result::ok)
@@ -195,6 +205,18 @@ pub fn postgres_with_tls(tls: bool) -> Option<(Server, Option<TlsFiles>)> {
             .arg(format!("ssl_cert_file={}", files.cert.display()))
             .arg("-c")
             .arg(format!("ssl_key_file={}", files.key.display()));
+        if client_certs {
+            command
+                .arg("-c")
+                .arg(format!("ssl_ca_file={}", files.ca.display()));
+            // The first matching line decides: TLS connections need the certificate.
+            std::fs::write(
+                data.join("pg_hba.conf"),
+                "hostssl all all 127.0.0.1/32 scram-sha-256 clientcert=verify-ca\n\
+                 hostnossl all all 127.0.0.1/32 scram-sha-256\n",
+            )
+            .unwrap();
+        }
     }
     let mut child = command
         .arg("-k")
@@ -382,6 +404,9 @@ pub struct TlsFiles {
     pub ca: PathBuf,
     pub cert: PathBuf,
     pub key: PathBuf,
+    /// A client certificate (CN `agent`) signed by the same CA, for mutual TLS.
+    pub client_cert: PathBuf,
+    pub client_key: PathBuf,
 }
 
 pub fn tls_files(dir: &Path) -> TlsFiles {
@@ -434,15 +459,49 @@ pub fn tls_files(dir: &Path) -> TlsFiles {
         "-out",
         "server.pem",
     ]);
+    let mut csr = vec!["req", "-subj", "/CN=agent"];
+    csr.extend(ec);
+    csr.extend(["-keyout", "client.key", "-out", "client.csr"]);
+    run(&csr);
+    std::fs::write(
+        dir.join("client.ext"),
+        "extendedKeyUsage=clientAuth\nbasicConstraints=CA:FALSE\n",
+    )
+    .unwrap();
+    run(&[
+        "x509",
+        "-req",
+        "-days",
+        "2",
+        "-in",
+        "client.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-extfile",
+        "client.ext",
+        "-out",
+        "client.pem",
+    ]);
     TlsFiles {
         ca: dir.join("ca.pem"),
         cert: dir.join("server.pem"),
         key: dir.join("server.key"),
+        client_cert: dir.join("client.pem"),
+        client_key: dir.join("client.key"),
     }
 }
 
 /// `redis-server` serving plain `port` and TLS on `tls_port` (same data), password as [`redis`].
 pub fn redis_tls() -> Option<(Server, u16, TlsFiles)> {
+    redis_tls_auth_clients("no")
+}
+
+/// [`redis_tls`] with `--tls-auth-clients` set to `auth` (`yes`: a client certificate signed by
+/// the test CA is required).
+pub fn redis_tls_auth_clients(auth: &str) -> Option<(Server, u16, TlsFiles)> {
     let bin = binary(&["redis-server", "/usr/bin/redis-server"], "redis-server")?;
     let dir = tempfile::tempdir().unwrap();
     let tls = tls_files(dir.path());
@@ -461,7 +520,7 @@ pub fn redis_tls() -> Option<(Server, u16, TlsFiles)> {
         .arg(&tls.key)
         .arg("--tls-ca-cert-file")
         .arg(&tls.ca)
-        .args(["--tls-auth-clients", "no", "--enable-debug-command", "yes"])
+        .args(["--tls-auth-clients", auth, "--enable-debug-command", "yes"])
         .args(["--requirepass", REDIS_PASSWORD])
         .arg("--dir")
         .arg(dir.path())

@@ -941,6 +941,8 @@ fn redis_hashes_without_an_index_member() {
     let mut rows = clean_rows();
     rows.extend([
         erin("root", "/AGENTS.md", "# Erin\nUnindexed, yet read.\n"),
+        erin("knowledge", "/KNOWLEDGE.md", "Erin's index, unindexed.\n"),
+        erin("knowledge", "/routes.md", "Routes.\n"),
         erin("skills", "/trains/SKILL.md", TRAINS_SKILL),
         erin(
             "skills",
@@ -958,6 +960,7 @@ fn redis_hashes_without_an_index_member() {
     seed_redis(&mut conn, &rows);
     for (segment, key) in [
         ("root", "/AGENTS.md"),
+        ("knowledge", "/KNOWLEDGE.md"),
         ("skills", "/ghost/SKILL.md"),
         ("skills", "/hello/SKILL.md"),
     ] {
@@ -980,6 +983,25 @@ fn redis_hashes_without_an_index_member() {
     assert_eq!(
         section(&preview, "agents-context")["sources"][0]["path"],
         "store:agents/bot/users/erin/root:/AGENTS.md"
+    );
+    // KNOWLEDGE.md is read by its path, yet the runtime's knowledge glob lists the index only.
+    let prompt = preview["text"].as_str().unwrap();
+    let knowledge: Vec<&str> = prompt
+        .rsplit_once("<domain_knowledge_context>")
+        .and_then(|(_, rest)| rest.split_once("</domain_knowledge_context>"))
+        .map(|(inside, _)| inside.lines().map(str::trim).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        knowledge,
+        [
+            "",
+            "Erin's index, unindexed.",
+            "",
+            "Knowledge files:",
+            "- knowledge/routes.md",
+            ""
+        ],
+        "{prompt}"
     );
     let skills = slice(&preview, "skills");
     assert!(
@@ -1009,6 +1031,11 @@ fn redis_hashes_without_an_index_member() {
         unindexed.sort();
         let expected = [
             (
+                "store:agents/bot/users/erin/knowledge:/KNOWLEDGE.md",
+                "item hash `/KNOWLEDGE.md` has no index member: never listed, yet read by its \
+                 exact path (the prompt reads this file by its path), so it is used",
+            ),
+            (
                 "store:agents/bot/users/erin/root:/AGENTS.md",
                 "item hash `/AGENTS.md` has no index member: never listed, yet read by its exact \
                  path (the prompt reads this file by its path), so it is used",
@@ -1031,6 +1058,151 @@ fn redis_hashes_without_an_index_member() {
             .collect();
         assert_eq!(unindexed, expected, "{args:?}");
     }
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+}
+
+/// Under scope `agent` the store lies over the template itself: an unindexed KNOWLEDGE.md at the
+/// template's own path is read in its place, and the template's listing still names the path.
+/// One that the template does not hold is read but not listed.
+#[test]
+fn redis_unindexed_knowledge_over_the_template() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    for template_holds_it in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = template_with(tmp.path(), "[isolation]\nscope = \"agent\"\n");
+        let knowledge = project.join(".agentscope/workspace/knowledge");
+        std::fs::create_dir_all(&knowledge).unwrap();
+        std::fs::write(knowledge.join("faq.md"), "FAQ.\n").unwrap();
+        if template_holds_it {
+            std::fs::write(knowledge.join("KNOWLEDGE.md"), "Template index.\n").unwrap();
+        }
+        let mut conn = redis_conn(server.port);
+        redis::cmd("FLUSHALL").query::<()>(&mut conn).unwrap();
+        let row = Row {
+            owner: "@shared",
+            segment: "knowledge",
+            key: "/KNOWLEDGE.md",
+            value: file_value("Stored index.\n"),
+        };
+        seed_redis(&mut conn, &[row]);
+        redis::cmd("DEL")
+            .arg("agentscope:store:idx:agents\0bot\0shared\0knowledge")
+            .query::<()>(&mut conn)
+            .unwrap();
+        let url = redis_url(server.port, servers::REDIS_PASSWORD);
+        let preview = preview_json(&project, &["--store", &url]);
+        let prompt = preview["text"].as_str().unwrap();
+        let inside: Vec<&str> = prompt
+            .rsplit_once("<domain_knowledge_context>")
+            .and_then(|(_, rest)| rest.split_once("</domain_knowledge_context>"))
+            .map(|(inside, _)| inside.lines().map(str::trim).collect())
+            .unwrap_or_default();
+        let mut expected = vec!["", "Stored index.", "", "Knowledge files:"];
+        if template_holds_it {
+            expected.push("- knowledge/KNOWLEDGE.md");
+        }
+        expected.extend(["- knowledge/faq.md", ""]);
+        assert_eq!(inside, expected, "{template_holds_it}: {prompt}");
+    }
+}
+
+/// A user whose index sets are all gone has no listing at all, yet the runtime serves their calls
+/// through the exact-path reads: `store users` and `--all-users` find them by their item hashes
+/// when one of those is read by path, and say so; a user whose hashes are never read is left out,
+/// with a note.
+#[test]
+fn redis_users_with_item_hashes_only() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let mut conn = redis_conn(server.port);
+    let url = redis_url(server.port, servers::REDIS_PASSWORD);
+    let row = |owner, segment, key, content: &str| Row {
+        owner,
+        segment,
+        key,
+        value: file_value(content),
+    };
+    let mut rows = clean_rows();
+    rows.extend([
+        row(
+            "finn",
+            "root",
+            "/AGENTS.md",
+            "# Finn\nNo index, yet read.\n",
+        ),
+        row("finn", "skills", "/ghost/SKILL.md", BROKEN_SKILL),
+        row("gus", "skills", "/ghost/SKILL.md", BROKEN_SKILL),
+    ]);
+    seed_redis(&mut conn, &rows);
+    for owner in ["finn", "gus"] {
+        for segment in ["root", "skills"] {
+            redis::cmd("DEL")
+                .arg(format!(
+                    "agentscope:store:idx:agents\0bot\0users\0{owner}\0{segment}"
+                ))
+                .query::<()>(&mut conn)
+                .unwrap();
+        }
+    }
+    let digest = redis_digest(&mut conn);
+    let finn_note = "note: user `finn` has no index entries: found by the item hashes the runtime \
+                     reads by their exact path (root:/AGENTS.md)\n";
+    let gus_note =
+        "note: user `gus` left out: no index entries, and the runtime reads none of its \
+                    item hashes by path (skills:/ghost/SKILL.md), so its calls get the template \
+                    (check them with --user)\n";
+
+    let out = agentws(&["store", "users", &url, "--project", p]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "alice\nbob\nfinn\n");
+    assert_eq!(text(&out.stderr), format!("{finn_note}{gus_note}"));
+
+    let out = agentws(&[
+        "check",
+        p,
+        "--store",
+        &url,
+        "--all-users",
+        "--format",
+        "json",
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("(3 owners)") && stderr.ends_with(&format!("{finn_note}{gus_note}")),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let finn: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"].as_str().unwrap().contains("/users/finn/"))
+        .map(|d| (d["code"].as_str().unwrap(), d["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        finn,
+        [
+            ("RS010", "store:agents/bot/users/finn/root:/AGENTS.md"),
+            (
+                "RS010",
+                "store:agents/bot/users/finn/skills:/ghost/SKILL.md"
+            ),
+        ],
+        "{report:#}"
+    );
+
+    // The preview of finn's call reads the hash by its path.
+    let preview = preview_json(&project, &["--store", &url, "--user", "finn"]);
+    assert!(
+        slice(&preview, "agents-context").contains("No index, yet read."),
+        "{preview:#}"
+    );
     assert_eq!(redis_digest(&mut conn), digest, "the store changed");
 }
 
@@ -1360,6 +1532,146 @@ fn agent_scope_reads_the_shared_namespace() {
 
 /// `agentws` trusting only the certificate authority `ca` (rustls reads the system's roots from
 /// `SSL_CERT_FILE` when it is set).
+/// Mutual TLS: a server that requires a client certificate is read with the URL's `sslcert` and
+/// `sslkey`; without them the handshake fails with exit 2, and a missing key file is named.
+#[test]
+fn rediss_with_a_client_certificate() {
+    let Some((server, tls_port, tls)) = servers::redis_tls_auth_clients("yes") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let p = project.to_str().unwrap();
+    let mut conn = redis_conn(server.port);
+    seed_redis(&mut conn, &clean_rows());
+    let digest = redis_digest(&mut conn);
+    let base = format!(
+        "rediss://:{}@127.0.0.1:{tls_port}/0",
+        servers::REDIS_PASSWORD
+    );
+    let url = format!(
+        "{base}?sslcert={}&sslkey={}",
+        tls.client_cert.display(),
+        tls.client_key.display()
+    );
+    let mut args = vec!["preview", p, "--store", &url, "--user", "alice"];
+    args.extend(MACHINE);
+    let out = agentws_trusting(&tls.ca, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Answer in French."));
+    let out = agentws_trusting(&tls.ca, &["store", "users", &url, "--project", p]);
+    assert_eq!(text(&out.stdout), "alice\nbob\n", "{}", text(&out.stderr));
+
+    // No client certificate: the server ends the handshake.
+    let started = std::time::Instant::now();
+    let out = agentws_trusting(&tls.ca, &["check", p, "--store", &base, "--user", "alice"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: cannot connect to the Redis store (rediss://:***@")
+            && err.ends_with(
+                "/0): the server requires a client certificate: add sslcert=PATH&sslkey=PATH to \
+                 the URL (received fatal alert: CertificateRequired)\n"
+            ),
+        "{err}"
+    );
+    assert!(
+        !err.contains(servers::REDIS_PASSWORD) && !err.contains("panicked"),
+        "{err}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+
+    let missing = format!(
+        "{base}?sslcert={}&sslkey=/nonexistent/client.key",
+        tls.client_cert.display()
+    );
+    let out = agentws_trusting(
+        &tls.ca,
+        &["check", p, "--store", &missing, "--user", "alice"],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "cannot read the client key `/nonexistent/client.key`: No such file or directory"
+        ),
+        "{err}"
+    );
+    let half = format!("{base}?sslcert={}", tls.client_cert.display());
+    let out = agentws_trusting(&tls.ca, &["check", p, "--store", &half, "--user", "alice"]);
+    assert!(
+        text(&out.stderr).contains("sslcert needs sslkey"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(redis_digest(&mut conn), digest, "the store changed");
+}
+
+/// Mutual TLS on PostgreSQL (`hostssl … clientcert=verify-ca`): read with `sslcert` and `sslkey`;
+/// without them the server refuses the connection (exit 2); a certificate without TLS is refused.
+#[test]
+fn postgres_with_a_client_certificate() {
+    let Some((server, tls)) = servers::postgres_requiring_client_certs() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let p = project.to_str().unwrap();
+    let plain = postgres_url(server.port, servers::POSTGRES_PASSWORD);
+    let mut client = servers::retry(|| postgres::Client::connect(&plain, postgres::NoTls));
+    seed_postgres(&mut client, &clean_rows());
+    let digest = postgres_digest(&mut client);
+    let certs = format!(
+        "sslcert={}&sslkey={}",
+        tls.client_cert.display(),
+        tls.client_key.display()
+    );
+    let url = format!("{plain}?sslmode=require&{certs}");
+    let mut args = vec!["preview", p, "--store", &url, "--user", "alice"];
+    args.extend(MACHINE);
+    let out = agentws_trusting(&tls.ca, &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Answer in French."));
+
+    let without = format!("{plain}?sslmode=require");
+    let out = agentws_trusting(
+        &tls.ca,
+        &["check", p, "--store", &without, "--user", "alice"],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: cannot connect to the PostgreSQL store (postgres://postgres:***@"),
+        "{err}"
+    );
+    assert!(!err.contains(servers::POSTGRES_PASSWORD), "{err}");
+    assert!(
+        err.ends_with(
+            "/postgres?sslmode=require): connection requires a valid client certificate (28000)\n"
+        ),
+        "{err}"
+    );
+
+    let out = agentws_trusting(
+        &tls.ca,
+        &[
+            "check",
+            p,
+            "--store",
+            &format!("{plain}?{certs}"),
+            "--user",
+            "alice",
+        ],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("sslcert and sslkey (a client certificate) need sslmode=require, verify-ca or verify-full"),
+        "{err}"
+    );
+    assert_eq!(postgres_digest(&mut client), digest, "the store changed");
+}
+
 fn agentws_trusting(ca: &Path, args: &[&str]) -> std::process::Output {
     Command::cargo_bin("agentws")
         .unwrap()
@@ -1556,5 +1868,38 @@ fn mysql_ssl_mode_required_reads_over_tls() {
         "{}",
         text(&out.stderr)
     );
+    assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
+}
+
+/// TLS asked of a MariaDB server that serves none: a clear message and exit 2, never a hang past
+/// the connect timeout, never a plain-text fallback.
+#[test]
+fn mysql_ssl_mode_required_to_a_plain_server() {
+    let Some(server) = servers::mariadb() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
+    let plain = mysql_url(server.port, servers::MARIADB_PASSWORD);
+    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&plain).unwrap()));
+    seed_mysql(&mut conn, &clean_rows());
+    let digest = mysql_digest(&mut conn);
+    let p = project.to_str().unwrap();
+    let url = format!("{plain}?ssl-mode=REQUIRED");
+    let started = std::time::Instant::now();
+    let out = agentws(&["check", p, "--store", &url, "--user", "alice"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        err,
+        format!(
+            "error: cannot connect to the MySQL store (mysql://agent:***@127.0.0.1:{}/ws?ssl-mode=REQUIRED): \
+             the server does not support TLS, which ssl-mode asks for (serve TLS on the server, or \
+             use ssl-mode=DISABLED)\n",
+            server.port
+        )
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
     assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
 }

@@ -211,6 +211,9 @@ pub struct FileSet {
     /// Folders whose routed files (AGENTS.md, skills/, …) are the store's, not the disk's: the
     /// runtime's remote overlay reads the store there, and the disk under them was replaced.
     stored_dirs: std::collections::BTreeSet<PathBuf>,
+    /// Store files the runtime reads by their exact path but never lists (a Redis item hash
+    /// without its index member): they are used where a path names them, absent from listings.
+    unlisted: std::collections::BTreeSet<PathBuf>,
 }
 
 impl FileSet {
@@ -295,6 +298,16 @@ impl FileSet {
         self.stored_dirs.contains(dir)
     }
 
+    /// Records that a listing of its folder does not return `path` (see `unlisted`).
+    pub fn mark_unlisted(&mut self, path: PathBuf) {
+        self.unlisted.insert(path);
+    }
+
+    /// Whether a listing of its folder returns `path` (every file but the store's unlisted ones).
+    pub fn is_listed(&self, path: &Path) -> bool {
+        !self.unlisted.contains(path)
+    }
+
     /// Removes every file at or below `path`; returns how many.
     pub fn remove_under(&mut self, path: &Path) -> usize {
         let doomed: Vec<PathBuf> = self
@@ -306,11 +319,13 @@ impl FileSet {
         for p in &doomed {
             self.entries.remove(p);
             self.origins.remove(p);
+            self.unlisted.remove(p);
         }
         doomed.len()
     }
 
     pub fn remove(&mut self, path: &Path) -> Option<FileEntry> {
+        self.unlisted.remove(path);
         self.entries.remove(path)
     }
 

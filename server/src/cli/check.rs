@@ -290,6 +290,9 @@ fn check_stored(
         read.shown,
         output::plural(read.owners, "owner", "owners")
     );
+    for note in &read.notes {
+        eprintln!("note: {note}");
+    }
     Ok(check_loaded(target, loaded, options))
 }
 

@@ -27,6 +27,8 @@ pub struct StoreRead {
     pub shown: String,
     pub owners: usize,
     pub files: usize,
+    /// How owners without index entries were found or left out.
+    pub notes: Vec<String>,
 }
 
 /// Reads the store's files into `loaded` (docs/stores.md): the workspace is rebuilt over the
@@ -49,6 +51,7 @@ pub fn read_store(
         shown: read.shown,
         owners: read.loaded.owners.len(),
         files: read.loaded.files,
+        notes: read.loaded.notes,
     })
 }
 

@@ -54,9 +54,13 @@ fn users(args: UsersArgs) -> u8 {
         config.scope = scope;
     }
     let cwd = std::env::current_dir().unwrap_or_default();
-    let result = crate::store::users(&config, args.url.as_deref(), &env, &cwd);
+    let files = &loaded.workspace.files;
+    let result = crate::store::users(&config, files, args.url.as_deref(), &env, &cwd);
     match result {
-        Ok((_, ids)) => {
+        Ok((_, crate::store::OwnerIds { ids, notes })) => {
+            for note in notes {
+                eprintln!("note: {note}");
+            }
             if args.format == "json" {
                 println!("{}", serde_json::Value::from(ids));
             } else {

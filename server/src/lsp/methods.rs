@@ -162,14 +162,15 @@ fn store_users(workspace: &Workspace, scope: Option<&str>) -> Result<Value> {
             .scope;
     }
     if config.store.url.is_none() {
-        return Ok(json!({"store": null, "scope": config.scope.as_str(), "ids": []}));
+        return Ok(json!({"store": null, "scope": config.scope.as_str(), "ids": [], "notes": []}));
     }
     let cwd = std::env::current_dir().unwrap_or_default();
-    let (shown, ids) = crate::store::users(&config, None, &workspace.env, &cwd)
-        .map_err(|err| refused("store-unreadable", err.0))?;
+    let (shown, owners) =
+        crate::store::users(&config, &workspace.files, None, &workspace.env, &cwd)
+            .map_err(|err| refused("store-unreadable", err.0))?;
     // Under the agent and global scopes one namespace serves every call: no ids to offer.
-    let ids: Vec<String> = ids.into_iter().filter(|id| !id.is_empty()).collect();
-    Ok(json!({"store": shown, "scope": config.scope.as_str(), "ids": ids}))
+    let ids: Vec<String> = owners.ids.into_iter().filter(|id| !id.is_empty()).collect();
+    Ok(json!({"store": shown, "scope": config.scope.as_str(), "ids": ids, "notes": owners.notes}))
 }
 
 #[derive(Debug, Deserialize)]

@@ -223,6 +223,57 @@ pub fn take_ssl_mode(url: &str) -> Result<(String, bool), String> {
     Ok((url, require))
 }
 
+/// A client certificate for mutual TLS (Redis, PostgreSQL): libpq's `sslcert=PATH` and
+/// `sslkey=PATH` URL parameters (PEM files), taken out of the URL the client crate sees. Both or
+/// neither.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientCertPaths {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+impl ClientCertPaths {
+    /// The two PEM files' bytes.
+    pub fn read(&self) -> Result<(Vec<u8>, Vec<u8>), String> {
+        let read = |what: &str, path: &Path| {
+            std::fs::read(path)
+                .map_err(|e| format!("cannot read the client {what} `{}`: {e}", path.display()))
+        };
+        Ok((read("certificate", &self.cert)?, read("key", &self.key)?))
+    }
+}
+
+pub fn take_client_cert(url: &str) -> Result<(String, Option<ClientCertPaths>), String> {
+    let Some((head, query)) = url.split_once('?') else {
+        return Ok((url.to_string(), None));
+    };
+    let (mut cert, mut key) = (None, None);
+    let mut kept = Vec::new();
+    for pair in query.split('&') {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let path = || PathBuf::from(crate::base::redact::percent_decode(value));
+        match name {
+            "sslcert" => cert = Some(path()),
+            "sslkey" => key = Some(path()),
+            _ => kept.push(pair),
+        }
+    }
+    let paths = match (cert, key) {
+        (Some(cert), Some(key)) => Some(ClientCertPaths { cert, key }),
+        (None, None) => None,
+        (Some(_), None) => {
+            return Err("sslcert needs sslkey (the client certificate's private key)".into())
+        }
+        (None, Some(_)) => return Err("sslkey needs sslcert (the client certificate)".into()),
+    };
+    let url = if kept.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}?{}", kept.join("&"))
+    };
+    Ok((url, paths))
+}
+
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars
@@ -270,6 +321,17 @@ pub trait Backend {
         _listed: &Scan,
     ) -> Result<Scan, StoreError> {
         Ok(Scan::default())
+    }
+    /// Ids below `prefix` (`agents/<agent>/users`) found only through rows the listing index
+    /// does not name (RedisStore: item hashes, when the owner has no index set at all), each with
+    /// the (segment, key) of its rows in route namespaces; and whether the search stopped early.
+    /// The SQL layouts have no index apart from the rows: nothing to add.
+    #[allow(clippy::type_complexity)]
+    fn unindexed_owners(
+        &mut self,
+        _prefix: &[String],
+    ) -> Result<(Vec<(String, Vec<(String, String)>)>, bool), StoreError> {
+        Ok((Vec::new(), false))
     }
 }
 
@@ -477,15 +539,42 @@ pub struct Loaded {
     pub files: usize,
     /// Store-level problems (RS rules), located at the stored file's path.
     pub diagnostics: Vec<Diagnostic>,
+    /// How owners without index entries were found or left out (`OwnerIds::notes`).
+    pub notes: Vec<String>,
 }
 
-/// The ids the store holds under the agent of `config` for its scope (users, or sessions).
-pub fn list_owners(backend: &mut dyn Backend, config: &Config) -> Result<Vec<String>, StoreError> {
+/// The owners a store holds, and how the ones without a listing were found.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct OwnerIds {
+    /// Sorted.
+    pub ids: Vec<String>,
+    /// One line per id found (or left out) by its unindexed rows only.
+    pub notes: Vec<String>,
+}
+
+/// The ids the store holds under the agent of `config` for its scope (users, or sessions). An id
+/// whose rows no index names (a Redis user whose index sets are all gone) is still served by the
+/// runtime through its exact-path reads (`exact`): it is included when one of its rows is such a
+/// read, with a note; otherwise its rows never reach a prompt, and a note says it was left out.
+pub fn list_owners(
+    backend: &mut dyn Backend,
+    config: &Config,
+    exact: &[ExactRead],
+) -> Result<OwnerIds, StoreError> {
     let agent = config.agent.agent_id().to_string();
-    let (prefix, at) = match config.scope {
-        Scope::User => (vec!["agents".into(), agent, "users".into()], 3),
-        Scope::Session => (vec!["agents".into(), agent, "sessions".into()], 3),
-        Scope::Agent | Scope::Global => return Ok(vec![String::new()]),
+    let (prefix, at, what) = match config.scope {
+        Scope::User => (vec!["agents".into(), agent, "users".into()], 3, "user"),
+        Scope::Session => (
+            vec!["agents".into(), agent, "sessions".into()],
+            3,
+            "session",
+        ),
+        Scope::Agent | Scope::Global => {
+            return Ok(OwnerIds {
+                ids: vec![String::new()],
+                notes: Vec::new(),
+            })
+        }
     };
     let mut ids: Vec<String> = backend
         .namespaces(&prefix)?
@@ -495,7 +584,41 @@ pub fn list_owners(backend: &mut dyn Backend, config: &Config) -> Result<Vec<Str
         .collect();
     ids.sort();
     ids.dedup();
-    Ok(ids)
+    let mut notes = Vec::new();
+    let (unindexed, cut) = backend.unindexed_owners(&prefix)?;
+    for (id, rows) in unindexed {
+        if ids.binary_search(&id).is_ok() {
+            continue;
+        }
+        let read: Vec<String> = rows
+            .iter()
+            .filter(|(segment, key)| exact.iter().any(|e| e.segment == segment && &e.key == key))
+            .map(|(segment, key)| format!("{segment}:{key}"))
+            .collect();
+        let id_shown = id.escape_debug();
+        if read.is_empty() {
+            let rows: Vec<String> = rows.iter().map(|(s, k)| format!("{s}:{k}")).collect();
+            notes.push(format!(
+                "{what} `{id_shown}` left out: no index entries, and the runtime reads none of its \
+                 item hashes by path ({}), so its calls get the template (check them with --user)",
+                rows.join(", ")
+            ));
+        } else {
+            notes.push(format!(
+                "{what} `{id_shown}` has no index entries: found by the item hashes the runtime reads by their exact path ({})",
+                read.join(", ")
+            ));
+            ids.push(id);
+        }
+    }
+    if cut {
+        notes.push(format!(
+            "the search for {what}s without index entries stopped after {} item hashes",
+            redis::SCAN_LIMIT
+        ));
+    }
+    ids.sort();
+    Ok(OwnerIds { ids, notes })
 }
 
 /// The folder a relative `sqlite://` path is relative to: agentws.toml's folder, else `cwd`.
@@ -510,16 +633,22 @@ pub fn url_base(config: &Config, cwd: &Path) -> PathBuf {
 
 /// The ids the store of `config` (or `url`, which wins) holds for its agent and scope, with the
 /// store URL as it may be shown: what `agentws store users` prints and `agentws/storeUsers`
-/// answers. `${VAR}` in the URL comes from `env`.
+/// answers. `files` is the template's (its skills and subagents are read by path: `exact_read_keys`).
+/// `${VAR}` in the URL comes from `env`.
 pub fn users(
     config: &Config,
+    files: &FileSet,
     url: Option<&str>,
     env: &Env,
     cwd: &Path,
-) -> Result<(String, Vec<String>), StoreError> {
+) -> Result<(String, OwnerIds), StoreError> {
     let spec = StoreSpec::new(&config.store, url, env, &url_base(config, cwd))?;
     let mut backend = spec.open()?;
-    Ok((spec.shown.clone(), list_owners(backend.as_mut(), config)?))
+    let exact = exact_read_keys(config, files);
+    Ok((
+        spec.shown.clone(),
+        list_owners(backend.as_mut(), config, &exact)?,
+    ))
 }
 
 /// Reads the stored files of `owners` into `files` (see the module docs). Under the user and
@@ -534,21 +663,26 @@ pub fn load_into(
     owners: &Owners,
 ) -> Result<Loaded, StoreError> {
     let agent = config.agent.agent_id().to_string();
+    let mut loaded = Loaded::default();
+    // Computed before any stored file is put into `files`: the template's own listing.
+    let exact = exact_read_keys(config, files);
     let ids: Vec<(Option<String>, String)> = match owners {
         Owners::Ids(ids) => ids.iter().map(|i| (Some(i.clone()), i.clone())).collect(),
-        Owners::All => list_owners(backend, config)?
-            .into_iter()
-            .map(|i| (Some(i.clone()), i))
-            .collect(),
+        Owners::All => {
+            let listed = list_owners(backend, config, &exact)?;
+            loaded.notes = listed.notes;
+            listed
+                .ids
+                .into_iter()
+                .map(|i| (Some(i.clone()), i))
+                .collect()
+        }
         Owners::Call { id, folder } => vec![(id.clone(), folder.clone())],
     };
     let ids = match config.scope {
         Scope::Agent | Scope::Global => vec![(None, String::new())],
         _ => ids,
     };
-    let mut loaded = Loaded::default();
-    // Computed before any stored file is put into `files`: the template's own listing.
-    let exact = exact_read_keys(config, files);
     // A check looks for every row the listings miss; a preview only for those its prompt reads.
     let all = !matches!(owners, Owners::Call { .. });
     for (store_id, id) in &ids {
@@ -594,9 +728,23 @@ pub fn load_into(
         };
         let mut scan = backend.scan(&base)?;
         let unlisted = backend.unlisted(&base, &exact, all, &scan)?;
+        // Read by their exact path only: no listing of the runtime returns them.
+        let only_read: std::collections::HashSet<(Vec<String>, String)> = unlisted
+            .items
+            .iter()
+            .map(|i| (i.namespace.clone(), i.key.clone()))
+            .collect();
         scan.items.extend(unlisted.items);
         scan.problems.extend(unlisted.problems);
-        place(files, &dir, &base, scan, &mut loaded, config.scope);
+        place(
+            files,
+            &dir,
+            &base,
+            scan,
+            &only_read,
+            &mut loaded,
+            config.scope,
+        );
         loaded.owners.push(id.clone());
     }
     // tools.json: read once at build with an empty context.
@@ -705,6 +853,7 @@ fn place(
     dir: &Path,
     base: &[String],
     scan: Scan,
+    only_read: &std::collections::HashSet<(Vec<String>, String)>,
     loaded: &mut Loaded,
     scope: Scope,
 ) {
@@ -826,7 +975,12 @@ fn place(
                 }
             }
         };
+        // The template's own file at this path (agent and global scopes) is still listed.
+        let listed_by_template = files.contains_file(&path);
         files.insert(path.clone(), content, None);
+        if !listed_by_template && only_read.contains(&(item.namespace.clone(), item.key.clone())) {
+            files.mark_unlisted(path.clone());
+        }
         files.set_origin(path, origin);
         loaded.files += 1;
     }
@@ -876,6 +1030,28 @@ mod tests {
         assert_eq!(
             base_namespace(Scope::Global, "bot", None, "_").join("|"),
             "global"
+        );
+    }
+
+    #[test]
+    fn client_certificates_come_out_of_the_url() {
+        assert_eq!(
+            take_client_cert("rediss://h/0?sslcert=/a/c%20d.pem&x=1&sslkey=k.pem"),
+            Ok((
+                "rediss://h/0?x=1".to_string(),
+                Some(ClientCertPaths {
+                    cert: PathBuf::from("/a/c d.pem"),
+                    key: PathBuf::from("k.pem")
+                })
+            ))
+        );
+        assert_eq!(
+            take_client_cert("postgres://h/db?sslmode=require"),
+            Ok(("postgres://h/db?sslmode=require".to_string(), None))
+        );
+        assert_eq!(
+            take_client_cert("rediss://h?sslkey=k.pem"),
+            Err("sslkey needs sslcert (the client certificate)".to_string())
         );
     }
 

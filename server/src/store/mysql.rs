@@ -41,8 +41,15 @@ impl MysqlBackend {
             .tcp_connect_timeout(Some(spec.connect_timeout))
             .read_timeout(Some(io))
             .write_timeout(Some(io));
-        let mut conn =
-            Conn::new(builder).map_err(|e| spec.error("cannot connect to the MySQL store", e))?;
+        let mut conn = Conn::new(builder).map_err(|e| match e {
+            // The driver refuses before any plain-text exchange; say what to change.
+            mysql::Error::DriverError(mysql::DriverError::TlsNotSupported) => spec.error(
+                "cannot connect to the MySQL store",
+                "the server does not support TLS, which ssl-mode asks for \
+                 (serve TLS on the server, or use ssl-mode=DISABLED)",
+            ),
+            e => spec.error("cannot connect to the MySQL store", e),
+        })?;
         conn.query_drop("SET SESSION TRANSACTION READ ONLY")
             .map_err(|e| spec.error("cannot connect to the MySQL store", e))?;
         Ok(Self {

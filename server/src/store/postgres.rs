@@ -22,8 +22,16 @@ pub struct PostgresBackend {
 
 impl PostgresBackend {
     pub fn open(spec: &StoreSpec) -> Result<Self, StoreError> {
-        let (url, require_tls) = super::take_ssl_mode(spec.secret_url())
+        let (url, client_cert) = super::take_client_cert(spec.secret_url())
             .map_err(|e| spec.error("invalid PostgreSQL URL", e))?;
+        let (url, require_tls) =
+            super::take_ssl_mode(&url).map_err(|e| spec.error("invalid PostgreSQL URL", e))?;
+        if client_cert.is_some() && !require_tls {
+            return Err(spec.error(
+                "invalid PostgreSQL URL",
+                "sslcert and sslkey (a client certificate) need sslmode=require, verify-ca or verify-full",
+            ));
+        }
         let mut config = postgres::Config::from_str(&url)
             .map_err(|e| spec.error("invalid PostgreSQL URL", e))?;
         let io = super::redis::read_timeout(spec.connect_timeout);
@@ -37,16 +45,22 @@ impl PostgresBackend {
         // default (`prefer`) and `disable` connect without TLS.
         let connected = if require_tls {
             config.ssl_mode(SslMode::Require);
-            let (tls, _) = MakeRustlsConnect::with_native_certs().map_err(|errors| {
-                spec.error(
-                    "cannot load the system's TLS root certificates",
-                    errors
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                )
-            })?;
+            let tls = match client_cert {
+                Some(paths) => client_cert_connector(&paths)
+                    .map_err(|e| spec.error("cannot connect to the PostgreSQL store", e))?,
+                None => MakeRustlsConnect::with_native_certs()
+                    .map(|(tls, _)| tls)
+                    .map_err(|errors| {
+                        spec.error(
+                            "cannot load the system's TLS root certificates",
+                            errors
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join("; "),
+                        )
+                    })?,
+            };
             config.connect(tls)
         } else {
             config.connect(NoTls)
@@ -78,6 +92,34 @@ impl PostgresBackend {
 }
 
 /// The server's own message (`db error` alone says nothing), or the error with its causes.
+/// A TLS connector presenting the client certificate of `paths`, the server verified against the
+/// system's roots as without one (`SSL_CERT_FILE` / `SSL_CERT_DIR` honoured).
+fn client_cert_connector(paths: &super::ClientCertPaths) -> Result<MakeRustlsConnect, String> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let (cert, key) = paths.read()?;
+    let chain = CertificateDer::pem_slice_iter(&cert)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("client certificate `{}`: {e}", paths.cert.display()))?;
+    let key = PrivateKeyDer::from_pem_slice(&key)
+        .map_err(|e| format!("client key `{}`: {e}", paths.key.display()))?;
+    let native = rustls_native_certs::load_native_certs();
+    if native.certs.is_empty() {
+        let errors: Vec<String> = native.errors.iter().map(ToString::to_string).collect();
+        return Err(format!(
+            "cannot load the system's TLS root certificates: {}",
+            errors.join("; ")
+        ));
+    }
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add_parsable_certificates(native.certs);
+    let config = rustls::ClientConfig::builder()
+        .with_root_certificates(roots)
+        .with_client_auth_cert(chain, key)
+        .map_err(|e| format!("client certificate `{}`: {e}", paths.cert.display()))?;
+    Ok(MakeRustlsConnect::new(config))
+}
+
 fn message(e: &postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
         return format!("{} ({})", db.message(), db.code().code());

@@ -32,17 +32,51 @@ pub const SCAN_LIMIT: usize = 1_000_000;
 
 impl RedisBackend {
     pub fn open(spec: &StoreSpec) -> Result<Self, StoreError> {
-        let client =
-            Client::open(spec.secret_url()).map_err(|e| spec.error("invalid Redis URL", e))?;
-        let tls = spec
-            .secret_url()
+        let (url, client_cert) = super::take_client_cert(spec.secret_url())
+            .map_err(|e| spec.error("invalid Redis URL", e))?;
+        let tls = url
             .get(..9)
             .is_some_and(|s| s.eq_ignore_ascii_case("rediss://"));
+        let client = match client_cert {
+            None => Client::open(url.as_str()),
+            Some(_) if !tls => {
+                return Err(spec.error(
+                    "invalid Redis URL",
+                    "sslcert and sslkey (a client certificate) need TLS: rediss://",
+                ))
+            }
+            Some(paths) => {
+                let (client_cert, client_key) = paths
+                    .read()
+                    .map_err(|e| spec.error("cannot connect to the Redis store", e))?;
+                // The server's certificate is still verified against the system's roots.
+                Client::build_with_tls(
+                    url.as_str(),
+                    redis::TlsCertificates {
+                        client_tls: Some(redis::ClientTlsConfig {
+                            client_cert,
+                            client_key,
+                        }),
+                        root_cert: None,
+                    },
+                )
+            }
+        }
+        .map_err(|e| spec.error("invalid Redis URL", e))?;
         let conn = client
             .get_connection_with_timeout(spec.connect_timeout)
             .map_err(|e| {
+                // rustls reports the server's refusal of a client without a certificate as an
+                // alert; say what the URL lacks.
+                if tls && e.to_string().contains("CertificateRequired") {
+                    spec.error(
+                        "cannot connect to the Redis store",
+                        format!(
+                            "the server requires a client certificate: add sslcert=PATH&sslkey=PATH to the URL ({e})"
+                        ),
+                    )
                 // A plain server reads the TLS hello as a command and never answers it.
-                if tls && (e.is_timeout() || e.is_io_error()) {
+                } else if tls && (e.is_timeout() || e.is_io_error()) {
                     spec.error(
                         "cannot connect to the Redis store",
                         format!(
@@ -71,26 +105,20 @@ impl RedisBackend {
         self.spec.error("reading the Redis store failed", e)
     }
 
-    /// The names of the item hashes of `base`'s namespaces: one `SCAN` of the parent's (every
-    /// user's or session's) per command, so checking many owners costs one pass, not one each.
-    fn item_keys_under(&mut self, base: &[String]) -> Result<(Vec<Vec<u8>>, bool), StoreError> {
-        let head = |ns: &[String]| {
-            let mut key = format!("{}item:", self.prefix).into_bytes();
-            key.extend(namespace_path(ns));
-            key.push(SEPARATOR);
-            key
-        };
-        let own = head(base);
-        let covered = matches!(&self.items, Some((h, _, _)) if own.starts_with(h));
+    /// `<prefix>item:<ns>\0`: the start of the names of `ns`'s item hashes.
+    fn item_head(&self, ns: &[String]) -> Vec<u8> {
+        let mut key = format!("{}item:", self.prefix).into_bytes();
+        key.extend(namespace_path(ns));
+        key.push(SEPARATOR);
+        key
+    }
+
+    /// The names of the item hashes below `parent` (and whether the search stopped at
+    /// [`SCAN_LIMIT`]): one `SCAN` per command, kept for the other owners under the same parent.
+    fn item_names(&mut self, parent: &[String]) -> Result<(&BTreeSet<Vec<u8>>, bool), StoreError> {
+        let prefix = self.item_head(parent);
+        let covered = matches!(&self.items, Some((h, _, _)) if prefix.starts_with(h));
         if !covered {
-            // Every user (session) of the agent at once; other scopes have one owner.
-            let parent = match base {
-                [a, _, kind, _] if a == "agents" && (kind == "users" || kind == "sessions") => {
-                    &base[..3]
-                }
-                _ => base,
-            };
-            let prefix = head(parent);
             let mut pattern = glob_escape(&prefix);
             pattern.push(b'*');
             let mut found = BTreeSet::new();
@@ -118,12 +146,27 @@ impl RedisBackend {
             self.items = Some((prefix, found, cut));
         }
         let (_, found, cut) = self.items.as_ref().expect("filled above");
+        Ok((found, *cut))
+    }
+
+    /// The names of the item hashes of `base`'s namespaces, below `base`: from the one `SCAN`
+    /// of the parent's (every user's or session's), so checking many owners costs one pass.
+    fn item_keys_under(&mut self, base: &[String]) -> Result<(Vec<Vec<u8>>, bool), StoreError> {
+        let own = self.item_head(base);
+        // Every user (session) of the agent at once; other scopes have one owner.
+        let parent = match base {
+            [a, _, kind, _] if a == "agents" && (kind == "users" || kind == "sessions") => {
+                &base[..3]
+            }
+            _ => base,
+        };
+        let (found, cut) = self.item_names(parent)?;
         let keys = found
             .range(own.clone()..)
             .take_while(|k| k.starts_with(&own))
             .map(|k| k[own.len()..].to_vec())
             .collect();
-        Ok((keys, *cut))
+        Ok((keys, cut))
     }
 }
 
@@ -421,6 +464,36 @@ impl Backend for RedisBackend {
             }
         }
         Ok(scan)
+    }
+
+    fn unindexed_owners(
+        &mut self,
+        prefix: &[String],
+    ) -> Result<(Vec<(String, Vec<(String, String)>)>, bool), StoreError> {
+        let head = self.item_head(prefix);
+        let (found, cut) = self.item_names(prefix)?;
+        let mut owners: std::collections::BTreeMap<String, Vec<(String, String)>> =
+            Default::default();
+        for name in found
+            .range(head.clone()..)
+            .take_while(|k| k.starts_with(&head))
+        {
+            // `<id>\0<segment>\0<key>`: a deeper namespace has more separators before the key.
+            let mut parts = name[head.len()..].splitn(3, |b| *b == SEPARATOR);
+            let (Some(id), Some(segment), Some(key)) = (parts.next(), parts.next(), parts.next())
+            else {
+                continue;
+            };
+            let segment = String::from_utf8_lossy(segment).into_owned();
+            if key.contains(&SEPARATOR) || !SEGMENTS.iter().any(|(s, _)| *s == segment) {
+                continue;
+            }
+            owners
+                .entry(String::from_utf8_lossy(id).into_owned())
+                .or_default()
+                .push((segment, String::from_utf8_lossy(key).into_owned()));
+        }
+        Ok((owners.into_iter().collect(), cut))
     }
 
     fn namespaces(&mut self, prefix: &[String]) -> Result<Vec<Vec<String>>, StoreError> {

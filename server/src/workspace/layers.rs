@@ -420,6 +420,9 @@ pub fn knowledge_files(ws: &Workspace, root: &EffectiveRoot) -> Vec<String> {
         let mut rels: Vec<String> = ws
             .files
             .files_under(&dir.join("knowledge"))
+            // A store entry read only by its path (KNOWLEDGE.md in an unindexed Redis hash) is
+            // injected, yet the runtime's glob never returns it.
+            .filter(|(p, _)| ws.files.is_listed(p))
             .filter_map(|(p, _)| rel_below(p, dir))
             .collect();
         rels.sort_by(|a, b| java::compare_to(a, b));
