@@ -11,7 +11,7 @@ pub struct ServeArgs {
 }
 
 pub fn run(_args: ServeArgs) -> u8 {
-    crate::base::memory::use_one_malloc_arena(std::env::var_os("MALLOC_ARENA_MAX").is_some());
+    crate::base::memory::limit_malloc_arenas(std::env::var_os("MALLOC_ARENA_MAX").is_some());
     let filter = tracing_subscriber::EnvFilter::try_from_env("AGENTWS_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()

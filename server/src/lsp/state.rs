@@ -512,6 +512,11 @@ impl Project {
             self.generation += 1;
             self.unpublished.extend(changed);
         }
+        if everything {
+            // Every source was asked again: a first indexing, a re-read or a profile change,
+            // after which a workspace's worth of parses and texts has been freed.
+            crate::base::memory::return_free_memory();
+        }
         Some(self.diagnostics.clone())
     }
 
