@@ -121,32 +121,40 @@ impl RedisBackend {
         if !covered {
             let mut pattern = glob_escape(&prefix);
             pattern.push(b'*');
-            let mut found = BTreeSet::new();
-            let mut cursor: u64 = 0;
-            let mut cut = false;
-            loop {
-                let (next, keys): (u64, Vec<Vec<u8>>) = redis::cmd("SCAN")
-                    .arg(cursor)
-                    .arg("MATCH")
-                    .arg(&pattern)
-                    .arg("COUNT")
-                    .arg(1000)
-                    .query(&mut self.conn)
-                    .map_err(|e| self.fail(e))?;
-                found.extend(keys);
-                if found.len() >= SCAN_LIMIT {
-                    cut = true;
-                    break;
-                }
-                if next == 0 {
-                    break;
-                }
-                cursor = next;
-            }
+            let (found, cut) = self.scan_keys(&pattern, SCAN_LIMIT)?;
             self.items = Some((prefix, found, cut));
         }
         let (_, found, cut) = self.items.as_ref().expect("filled above");
         Ok((found, *cut))
+    }
+
+    /// The keys matching `pattern`, in one `SCAN` pass of pages of 1 000; it stops once `limit`
+    /// keys are found, and then says so.
+    fn scan_keys(
+        &mut self,
+        pattern: &[u8],
+        limit: usize,
+    ) -> Result<(BTreeSet<Vec<u8>>, bool), StoreError> {
+        let mut found = BTreeSet::new();
+        let mut cursor: u64 = 0;
+        loop {
+            let (next, keys): (u64, Vec<Vec<u8>>) = redis::cmd("SCAN")
+                .arg(cursor)
+                .arg("MATCH")
+                .arg(pattern)
+                .arg("COUNT")
+                .arg(1000)
+                .query(&mut self.conn)
+                .map_err(|e| self.fail(e))?;
+            found.extend(keys);
+            if found.len() >= limit {
+                return Ok((found, true));
+            }
+            if next == 0 {
+                return Ok((found, false));
+            }
+            cursor = next;
+        }
     }
 
     /// The names of the item hashes of `base`'s namespaces, below `base`: from the one `SCAN`
@@ -502,31 +510,16 @@ impl Backend for RedisBackend {
         pattern.push(SEPARATOR);
         pattern.push(b'*');
         let strip = format!("{}idx:", self.prefix).len();
-        let mut cursor: u64 = 0;
-        let mut out = Vec::new();
-        loop {
-            let (next, keys): (u64, Vec<Vec<u8>>) = redis::cmd("SCAN")
-                .arg(cursor)
-                .arg("MATCH")
-                .arg(&pattern)
-                .arg("COUNT")
-                .arg(1000)
-                .query(&mut self.conn)
-                .map_err(|e| self.fail(e))?;
-            for key in keys {
-                let ns = &key[strip.min(key.len())..];
-                out.push(
-                    ns.split(|b| *b == SEPARATOR)
-                        .map(|s| String::from_utf8_lossy(s).into_owned())
-                        .collect(),
-                );
-            }
-            if next == 0 {
-                break;
-            }
-            cursor = next;
-        }
-        Ok(out)
+        let (keys, _) = self.scan_keys(&pattern, usize::MAX)?;
+        Ok(keys
+            .iter()
+            .map(|key| {
+                key[strip.min(key.len())..]
+                    .split(|b| *b == SEPARATOR)
+                    .map(|s| String::from_utf8_lossy(s).into_owned())
+                    .collect()
+            })
+            .collect())
     }
 }
 
