@@ -366,34 +366,17 @@ pub struct Analysis {
     /// The source input of every skill and subagent spec (shared with handles; copied when an
     /// input is added or removed while a handle holds it).
     sources: Arc<BTreeMap<PathBuf, SourceFile>>,
-    inputs: Inputs,
-}
-
-/// Which state of which analysis's inputs a result was computed from: a result computed off the
-/// lock is applied only while this is unchanged.
-#[derive(Clone, Debug)]
-pub struct Inputs {
-    /// Tells this analysis from any other (an analysis is replaced when its project is reloaded).
-    analysis: Arc<()>,
-    /// Input changes so far.
-    changes: u64,
-}
-
-impl PartialEq for Inputs {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.analysis, &other.analysis) && self.changes == other.changes
-    }
 }
 
 /// The analysis at one state of its inputs, to compute from without the owner's lock (rust-
-/// analyzer's snapshots). Setting an input of the analysis cancels the queries running on a
-/// handle (they unwind with `salsa::Cancelled`; see [`Handle::compute`]) and waits until every
-/// handle is dropped, so a handle must never be held while waiting for the owner's lock.
+/// analyzer's snapshots); the owner tells whether its inputs changed since it took one. Setting
+/// an input of the analysis cancels the queries running on a handle (they unwind with
+/// `salsa::Cancelled`; see [`Handle::compute`]) and waits until every handle is dropped, so a
+/// handle must never be held while waiting for the owner's lock.
 pub struct Handle {
     db: Database,
     project: ProjectInput,
     sources: Arc<BTreeMap<PathBuf, SourceFile>>,
-    pub inputs: Inputs,
 }
 
 impl Handle {
@@ -479,10 +462,6 @@ impl Analysis {
             db,
             project,
             sources: Arc::new(BTreeMap::new()),
-            inputs: Inputs {
-                analysis: Arc::new(()),
-                changes: 0,
-            },
         };
         analysis.set_files(files);
         analysis
@@ -491,7 +470,6 @@ impl Analysis {
     /// Replaces every file (after a discovery): the layout, and a source input per skill and
     /// subagent spec, reusing the inputs of unchanged ones.
     pub fn set_files(&mut self, files: &FileSet) {
-        self.inputs.changes += 1;
         let config = self.project.config(&self.db).clone();
         let additional = &config.agent.additional_context_files;
         let mut layout = files.clone();
@@ -558,7 +536,6 @@ impl Analysis {
             return false;
         }
         if input.entry(&self.db) != entry {
-            self.inputs.changes += 1;
             input
                 .set_entry(&mut self.db)
                 .with_durability(origin.durability())
@@ -570,7 +547,6 @@ impl Analysis {
     /// The profile the diagnostics are computed for.
     pub fn set_options(&mut self, options: CheckOptions) {
         if self.project.options(&self.db) != options {
-            self.inputs.changes += 1;
             self.project
                 .set_options(&mut self.db)
                 .with_durability(Durability::HIGH)
@@ -584,13 +560,7 @@ impl Analysis {
             db: self.db.clone(),
             project: self.project,
             sources: self.sources.clone(),
-            inputs: self.inputs.clone(),
         }
-    }
-
-    /// The state of the inputs now.
-    pub fn inputs(&self) -> &Inputs {
-        &self.inputs
     }
 
     /// The source input at `path`, if it is a skill or subagent spec.

@@ -254,11 +254,12 @@ pub fn completion(view: &View, path: &Path, position: Position) -> Option<Comple
     let text = text_of(view, path);
     let offset = TextPositions::new(text, view.encoding).offset(position);
     let line_start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let typed = text[line_start..offset]
+    let before = &text[line_start..offset];
+    let typed = before
         .rsplit([' ', '\t', ',', '[', ':', '"', '\''])
         .next()
         .unwrap_or("");
-    let (items, cut) = completion_items(view, path, position, typed)?;
+    let (items, cut) = completion_items(view, path, offset, before, typed)?;
     let (items, narrowed) = bounded(items, typed, |item| &item.label);
     Some(if cut || narrowed {
         CompletionResponse::List(CompletionList {
@@ -277,29 +278,32 @@ fn bounded<T>(items: Vec<T>, typed: &str, label: impl Fn(&T) -> &str) -> (Vec<T>
         return (items, false);
     }
     let typed = typed.to_lowercase();
-    let (mut starting, containing): (Vec<_>, Vec<_>) = items
+    let mut holding: Vec<(bool, T)> = items
         .into_iter()
-        .filter(|item| label(item).to_lowercase().contains(&typed))
-        .partition(|item| label(item).to_lowercase().starts_with(&typed));
-    starting.extend(containing);
-    starting.truncate(MAX_COMPLETION_ITEMS);
-    (starting, true)
+        .filter_map(|item| {
+            let label = label(&item).to_lowercase();
+            let at = label.find(&typed)?;
+            Some((at != 0, item))
+        })
+        .collect();
+    // Stable: the labels starting with the word first, each group in its own order.
+    holding.sort_by_key(|(later, _)| *later);
+    holding.truncate(MAX_COMPLETION_ITEMS);
+    (holding.into_iter().map(|(_, item)| item).collect(), true)
 }
 
-/// The completion items at `position`, and whether the list was already narrowed to `typed`
-/// (the skill names, which are narrowed before their items are built).
+/// The completion items at byte `offset` (`before`: its line up to there), and whether the list
+/// was already narrowed to `typed` (the skill names, which are narrowed before their items are
+/// built).
 fn completion_items(
     view: &View,
     path: &Path,
-    position: Position,
+    offset: usize,
+    before: &str,
     typed: &str,
 ) -> Option<(Vec<CompletionItem>, bool)> {
     let kind = kind_of(view, path)?;
     let text = text_of(view, path);
-    let positions = TextPositions::new(text, view.encoding);
-    let offset = positions.offset(position);
-    let line_start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let before = &text[line_start..offset];
     let item = |label: &str, detail: &str, kind: CompletionItemKind| CompletionItem {
         label: label.to_string(),
         kind: Some(kind),

@@ -18,7 +18,7 @@ use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::check::CheckOptions;
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
-use crate::engine::{Analysis, Handle, Inputs, Origin, SharedReads};
+use crate::engine::{Analysis, Handle, Origin, SharedReads};
 use crate::workspace::discover::discover;
 use crate::workspace::{layout, Workspace};
 
@@ -54,9 +54,9 @@ pub struct Project {
     structure_changed: bool,
     /// Files whose content or version changed since the last refresh.
     edited: BTreeSet<PathBuf>,
-    /// Counts the calls that change files or settings: a refresh computed off the project is
-    /// merged only if none came in between (a change that sets no database input yet, such as a
-    /// new file, is one too).
+    /// Counts the calls that change files, settings or the analysis itself (every database input
+    /// is set after one of them): a refresh computed off the project is merged only if none came
+    /// in between (a change that sets no input yet, such as a new file, is one too).
     changes: u64,
     /// Files whose diagnostics or version changed since the publisher last asked
     /// (`take_changed`); any refresh may add to it, only the publisher empties it.
@@ -97,7 +97,6 @@ pub struct RefreshJob {
 /// What a [`RefreshJob`] computed, with no handle on the database left.
 pub struct RefreshResult {
     changes: u64,
-    inputs: Inputs,
     edited: BTreeSet<PathBuf>,
     workspace: Arc<DiagnosticsByFile>,
     shared: SharedReads,
@@ -114,7 +113,6 @@ impl RefreshJob {
             known_shared,
             known_sources,
         } = self;
-        let inputs = handle.inputs.clone();
         handle.compute(move |analysis| {
             let workspace = analysis.workspace_diagnostics();
             // A source's diagnostics read the source and the shared reads only: while those
@@ -140,7 +138,6 @@ impl RefreshJob {
             };
             RefreshResult {
                 changes,
-                inputs,
                 edited,
                 workspace,
                 shared,
@@ -439,7 +436,7 @@ impl Project {
     /// `None`: an edit came in between and the next refresh computes from it).
     pub fn finish_refresh(&mut self, result: RefreshResult) -> Option<Arc<DiagnosticsByFile>> {
         let analysis = self.analysis.as_ref()?;
-        if *analysis.inputs() != result.inputs || self.changes != result.changes {
+        if self.changes != result.changes {
             return None;
         }
         let RefreshResult {
@@ -513,8 +510,8 @@ impl Project {
             self.unpublished.extend(changed);
         }
         if everything {
-            // Every source was asked again: a first indexing, a re-read or a profile change,
-            // after which a workspace's worth of parses and texts has been freed.
+            // Every source was asked again (a first indexing, a re-read, a profile or tool
+            // catalog change): the old results, up to a workspace's worth, have just been freed.
             crate::base::memory::return_free_memory();
         }
         Some(self.diagnostics.clone())
