@@ -432,6 +432,9 @@ fn report_memory(what: &str, samples: &mut [Duration], server: &Server) {
 }
 
 fn report_with(what: &str, samples: &mut [Duration], tail: &str) {
+    if samples.is_empty() {
+        return;
+    }
     samples.sort();
     println!(
         "{what} ({} samples): p50 {}, p99 {}, max {}{tail}",
@@ -496,6 +499,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
 
     let mut version = 0;
     let mut preview_after_edit = Vec::new();
+    let wants = sections_wanted();
     open_doc(&mut server, &skill, &skill_original, "markdown");
     let name_line = format!("name: {skill_name}");
     let skill_kinds: [(&str, EditText); 4] = [
@@ -534,7 +538,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
             }),
         ),
     ];
-    for (what, text) in &skill_kinds {
+    for (what, text) in skill_kinds.iter().filter(|_| wants("skill")) {
         let mut samples = Vec::new();
         for i in 0..edits {
             samples.push(change(&mut server, &mut version, &skill, &text(i)));
@@ -555,7 +559,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     let created = ws.join("skills/bench-created/SKILL.md");
     let created_uri = uri(&created);
     let mut create_delete = Vec::new();
-    for _ in 0..(edits / 10).max(5) {
+    for _ in 0..(edits / 10).max(5) * usize::from(wants("create")) {
         std::fs::create_dir_all(created.parent().unwrap()).unwrap();
         std::fs::write(&created, "---\nname: bench-created\n---\nNo description.\n").unwrap();
         let sent = Instant::now();
@@ -611,7 +615,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     };
     open_doc(&mut server, &subagent, &subagent_text(0), "markdown");
     let mut samples = Vec::new();
-    for i in 1..=edits {
+    for i in (1..=edits).filter(|_| wants("subagent")) {
         samples.push(change(
             &mut server,
             &mut version,
@@ -633,7 +637,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     let (mut hovers, mut completions, mut definitions) = (Vec::new(), Vec::new(), Vec::new());
     let skill_uri = uri(&skill);
     let subagent_uri = uri(&subagent);
-    for i in 0..edits {
+    for i in (0..edits).filter(|_| wants("requests")) {
         version += 1;
         server.notify(
             "textDocument/didChange",
@@ -670,7 +674,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     // tools.json deny list.
     open_doc(&mut server, &tools, &tools_original, "json");
     let mut samples = Vec::new();
-    for i in 0..(edits / 4).max(10) {
+    for i in (0..(edits / 4).max(10)).filter(|_| wants("tools")) {
         let text = if i.is_multiple_of(2) {
             tools_original.replacen("\"deny\": [", "\"deny\": [\"read_file\", ", 1)
         } else {
@@ -688,7 +692,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     // agentws.toml changed on disk: an unknown key appears and goes.
     let config_uri = uri(&config);
     let mut samples = Vec::new();
-    for i in 0..5usize {
+    for i in (0..5usize).filter(|_| wants("config")) {
         let text = if i.is_multiple_of(2) {
             format!("{config_original}\n[bench]\nunknown = 1\n")
         } else {
@@ -722,7 +726,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     );
 
     let (before, _) = server.memory();
-    for i in 0..soak {
+    for i in (0..soak).filter(|_| wants("soak")) {
         change(
             &mut server,
             &mut version,
@@ -735,6 +739,19 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     server.request("shutdown", Value::Null);
     server.notify("exit", Value::Null);
     let _ = server.child.wait();
+}
+
+/// The sections `LSP_BENCH_SECTIONS` names (comma-separated: skill, create, subagent, requests,
+/// tools, config, soak), all when unset: to profile one kind of edit alone.
+fn sections_wanted() -> impl Fn(&str) -> bool {
+    let listed: Option<Vec<String>> = std::env::var("LSP_BENCH_SECTIONS")
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
+    move |section| {
+        listed
+            .as_ref()
+            .is_none_or(|l| l.iter().any(|s| s == section))
+    }
 }
 
 /// The text of the i-th edit of one kind.

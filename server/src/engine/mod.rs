@@ -572,6 +572,11 @@ impl Analysis {
         workspace_diagnostics(&self.db, self.project)
     }
 
+    /// The registered tools and what tools.json does to them (memoised: requests share it).
+    pub fn catalog(&self) -> Arc<ToolCatalog> {
+        catalog(&self.db, self.project)
+    }
+
     /// `previous`, a snapshot of this analysis, brought to `files` by asking again only for the
     /// sources at `changed`: what [`Analysis::snapshot`] builds, when every change since
     /// `previous` was one source's text (`set_source_entry`).

@@ -127,34 +127,63 @@ fn key_insert_text(spec: &KeySpec, before: &str, rest_blank: bool) -> Option<Str
 }
 
 /// Skill names of the snapshot (loaded skills first, in path order, deduplicated).
-fn skill_names(view: &View) -> Vec<(String, PathBuf)> {
+/// Each skill name once, with the first file that has it, borrowed from the snapshot (requests
+/// scan every skill, so nothing is copied before the list is narrowed).
+fn skill_names(view: &View) -> Vec<(&str, &Path)> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for skill in &view.workspace.skills {
         let name = skill_name(skill);
-        if seen.insert(name.clone()) {
-            out.push((name, skill.path.clone()));
+        if seen.insert(name) {
+            out.push((name, skill.path.as_path()));
         }
     }
     out
 }
 
+/// [`skill_names`] as completion offers them: all of them while the workspace has at most
+/// [`MAX_COMPLETION_ITEMS`] skills, else what [`bounded`] keeps of them (true), found in one pass
+/// that stops once that many names start with `typed` (the keystroke path on a large workspace).
+fn skill_names_matching<'v>(view: &'v View, typed: &str) -> (Vec<(&'v str, &'v Path)>, bool) {
+    let skills = &view.workspace.skills;
+    if skills.len() <= MAX_COMPLETION_ITEMS {
+        return bounded(skill_names(view), typed, |(n, _)| n);
+    }
+    let lowered = typed.to_lowercase();
+    let mut seen = std::collections::HashSet::new();
+    let (mut starting, mut holding) = (Vec::new(), Vec::new());
+    for skill in skills {
+        let name = skill_name(skill);
+        let Some(at) = find_ignoring_case(name, &lowered) else {
+            continue;
+        };
+        let list = if at == 0 { &mut starting } else { &mut holding };
+        if list.len() < MAX_COMPLETION_ITEMS && seen.insert(name) {
+            list.push((name, skill.path.as_path()));
+        }
+        if starting.len() == MAX_COMPLETION_ITEMS {
+            break;
+        }
+    }
+    starting.extend(holding);
+    starting.truncate(MAX_COMPLETION_ITEMS);
+    (starting, true)
+}
+
 /// The name a skill is referred to by: its `name` as parsed (also when the runtime drops the
 /// skill for another reason), else its folder.
-fn skill_name(skill: &SkillDoc) -> String {
-    written_skill_name(skill)
-        .map(|(name, _)| name)
-        .unwrap_or_else(|| skill.dir_name.clone())
+fn skill_name(skill: &SkillDoc) -> &str {
+    written_skill_name(skill).map_or(skill.dir_name.as_str(), |(name, _)| name)
 }
 
 /// A SKILL.md's `name` string as the parse read it, with the value's node range.
-fn written_skill_name(skill: &SkillDoc) -> Option<(String, TextRange)> {
+fn written_skill_name(skill: &SkillDoc) -> Option<(&str, TextRange)> {
     if let (Some(name), Some(range)) = (&skill.name, skill.name_range) {
-        return Some((name.clone(), range));
+        return Some((name.as_str(), range));
     }
     let entry = skill.entry("name")?;
     let name = entry.value.value.as_str()?;
-    Some((name.to_string(), entry.value.range))
+    Some((name, entry.value.range))
 }
 
 /// The exact range of `name` inside the node written at `range`: the node itself for a plain
@@ -213,11 +242,11 @@ fn skill_entry_at(view: &View, path: &Path, offset: usize) -> Option<(String, Te
 /// this configuration (built-ins per feature switch, MCP servers' `enableTools`), with where each
 /// comes from.
 fn tool_names(view: &View) -> Vec<(String, String)> {
-    let catalog = ToolCatalog::for_workspace(&view.workspace);
+    let catalog = &view.catalog;
     catalog
         .registered_names()
         .into_iter()
-        .map(|name| (name.to_string(), tool_origin(&catalog, name)))
+        .map(|name| (name.to_string(), tool_origin(catalog, name)))
         .collect()
 }
 
@@ -281,8 +310,7 @@ fn bounded<T>(items: Vec<T>, typed: &str, label: impl Fn(&T) -> &str) -> (Vec<T>
     let mut holding: Vec<(bool, T)> = items
         .into_iter()
         .filter_map(|item| {
-            let label = label(&item).to_lowercase();
-            let at = label.find(&typed)?;
+            let at = find_ignoring_case(label(&item), &typed)?;
             Some((at != 0, item))
         })
         .collect();
@@ -290,6 +318,21 @@ fn bounded<T>(items: Vec<T>, typed: &str, label: impl Fn(&T) -> &str) -> (Vec<T>
     holding.sort_by_key(|(later, _)| *later);
     holding.truncate(MAX_COMPLETION_ITEMS);
     (holding.into_iter().map(|(_, item)| item).collect(), true)
+}
+
+/// Where `lowered` (already lowercase) first occurs in `label`, ignoring case; an ASCII label (the
+/// usual one, scanned for every skill on each keystroke) is searched without a lowered copy.
+fn find_ignoring_case(label: &str, lowered: &str) -> Option<usize> {
+    if !label.is_ascii() || !lowered.is_ascii() {
+        return label.to_lowercase().find(lowered);
+    }
+    let (haystack, needle) = (label.as_bytes(), lowered.as_bytes());
+    if needle.is_empty() {
+        return Some(0);
+    }
+    haystack
+        .windows(needle.len())
+        .position(|window| window.eq_ignore_ascii_case(needle))
 }
 
 /// The completion items at byte `offset` (`before`: its line up to there), and whether the list
@@ -361,7 +404,7 @@ fn completion_items(
             let mut cut = false;
             let values: Vec<CompletionItem> = match (kind, key.as_str()) {
                 (FileKind::Subagent, "skills") => {
-                    let (names, narrowed) = bounded(skill_names(view), typed, |(n, _)| n);
+                    let (names, narrowed) = skill_names_matching(view, typed);
                     cut = narrowed;
                     names
                         .iter()
@@ -439,9 +482,9 @@ pub fn hover(view: &View, path: &Path, position: Position) -> Option<Hover> {
     let positions = TextPositions::new(text, view.encoding);
     let offset = positions.offset(position);
     if let Some((name, range)) = tool_at(view, path, kind, offset) {
-        let catalog = ToolCatalog::for_workspace(&view.workspace);
+        let catalog = &view.catalog;
         return Some(markdown_hover(
-            tool_origin(&catalog, &name),
+            tool_origin(catalog, &name),
             positions.range(range),
         ));
     }
@@ -578,7 +621,7 @@ fn location(view: &View, path: &Path, range: TextRange) -> Option<Location> {
 /// Where a SKILL.md's name is written (its start when it has none).
 fn name_entry_range(view: &View, skill: &SkillDoc) -> TextRange {
     written_skill_name(skill)
-        .map(|(name, range)| name_span(text_of(view, &skill.path), range, &name))
+        .map(|(name, range)| name_span(text_of(view, &skill.path), range, name))
         .unwrap_or_default()
 }
 
@@ -589,7 +632,7 @@ pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
     let text = text_of(view, path);
     let offset = TextPositions::new(text, view.encoding).offset(position);
     if let Some((name, _)) = tool_at(view, path, kind, offset) {
-        let catalog = ToolCatalog::for_workspace(&view.workspace);
+        let catalog = &view.catalog;
         let ToolOrigin::Mcp { servers } = catalog.lookup(&name).origin else {
             return Some(Vec::new());
         };
@@ -664,7 +707,7 @@ pub fn references(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
     match kind_of(view, path)? {
         FileKind::Skill => {
             let skill = view.workspace.skills.iter().find(|s| s.path == path)?;
-            Some(skill_references(view, &skill_name(skill)))
+            Some(skill_references(view, skill_name(skill)))
         }
         FileKind::Subagent => {
             let text = text_of(view, path);
@@ -814,7 +857,12 @@ pub fn workspace_symbols(view: &View, query: &str) -> Vec<WorkspaceSymbol> {
         }
     };
     for skill in &view.workspace.skills {
-        push(skill_name(skill), SymbolKind::MODULE, &skill.path, "skill");
+        push(
+            skill_name(skill).to_string(),
+            SymbolKind::MODULE,
+            &skill.path,
+            "skill",
+        );
     }
     for subagent in &view.workspace.subagents {
         push(
@@ -871,7 +919,7 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
         .effective_tools()
         .filter(|t| !t.allow.is_empty())
     {
-        let catalog = ToolCatalog::for_workspace(&view.workspace);
+        let catalog = &view.catalog;
         for d in &diagnostics {
             let touches = d.range.start <= wanted.end && wanted.start <= d.range.end;
             if d.code != "XR002" || !touches || d.range.end > text.len() {
@@ -940,8 +988,8 @@ fn skill_name_at(view: &View, path: &Path, position: Position) -> Option<(String
     let offset = TextPositions::new(text, view.encoding).offset(position);
     let skill = view.workspace.skill(path)?;
     let (name, node) = written_skill_name(skill)?;
-    let range = name_span(text, node, &name);
-    (range.start <= offset && offset <= range.end).then_some((name, range))
+    let range = name_span(text, node, name);
+    (range.start <= offset && offset <= range.end).then_some((name.to_string(), range))
 }
 
 pub fn prepare_rename(
@@ -1086,6 +1134,28 @@ pub fn rename(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn completion_narrowing_ignores_case_in_ascii_and_other_labels() {
+        assert_eq!(find_ignoring_case("PDF-Tools", "tools"), Some(4));
+        assert_eq!(find_ignoring_case("pdf", ""), Some(0));
+        assert_eq!(find_ignoring_case("pdf", "pdfs"), None);
+        assert_eq!(find_ignoring_case("Ärger-Notes", "ärger"), Some(0));
+        assert_eq!(
+            find_ignoring_case("Notes-Ärger", "ärger").map(|at| at > 0),
+            Some(true)
+        );
+        let (kept, narrowed) = bounded(
+            (0..MAX_COMPLETION_ITEMS + 2)
+                .map(|i| format!("Skill-{i}"))
+                .collect(),
+            "SKILL-1",
+            |s: &String| s.as_str(),
+        );
+        assert!(narrowed);
+        assert_eq!(kept[0], "Skill-1");
+        assert!(kept.iter().all(|s| s.starts_with("Skill-1")));
+    }
 
     #[test]
     fn skill_names_follow_the_folder_rules_only_where_a_folder_moves() {

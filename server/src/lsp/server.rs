@@ -25,6 +25,7 @@ use super::state::{DiagnosticsByFile, OpenDoc, State};
 use crate::base::{Diagnostic, Encoding, Env};
 use crate::check::CheckOptions;
 use crate::rules::Profile;
+use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::Workspace;
 
 /// What was negotiated with the client and configured by it.
@@ -144,6 +145,8 @@ enum Needs {
 /// A snapshot with everything a read-only handler needs.
 pub struct View {
     pub workspace: Arc<Workspace>,
+    /// The workspace's tool catalog, as the engine memoises it.
+    pub catalog: Arc<ToolCatalog>,
     pub diagnostics: Arc<DiagnosticsByFile>,
     pub encoding: Encoding,
     pub rules_doc_url: String,
@@ -221,6 +224,7 @@ impl Backend {
             let workspace = project.snapshot();
             let view = View {
                 workspace,
+                catalog: project.catalog(),
                 diagnostics,
                 encoding: settings.encoding,
                 rules_doc_url: settings.rules_doc_url.clone(),

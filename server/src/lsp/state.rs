@@ -19,6 +19,7 @@ use crate::check::CheckOptions;
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
 use crate::engine::{Analysis, Handle, Origin, SharedReads};
+use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::discover::discover;
 use crate::workspace::{layout, Workspace};
 
@@ -543,6 +544,11 @@ impl Project {
         });
         self.snapshot = Some(snapshot.clone());
         snapshot
+    }
+
+    /// The tool catalog of the current files (call after `sync`).
+    pub fn catalog(&self) -> Arc<ToolCatalog> {
+        self.analysis.as_ref().expect("loaded").catalog()
     }
 
     /// The last built snapshot, without rebuilding.
