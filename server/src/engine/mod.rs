@@ -544,6 +544,19 @@ impl Analysis {
         true
     }
 
+    /// A new configuration (`agentws.toml` changed). Parses do not read it, so they are kept; the
+    /// caller then calls `set_files`, which places the files under it.
+    pub fn set_config(&mut self, config: Arc<Config>, config_diagnostics: Arc<Vec<Diagnostic>>) {
+        self.project
+            .set_config(&mut self.db)
+            .with_durability(Durability::HIGH)
+            .to(config);
+        self.project
+            .set_config_diagnostics(&mut self.db)
+            .with_durability(Durability::HIGH)
+            .to(config_diagnostics);
+    }
+
     /// The profile the diagnostics are computed for.
     pub fn set_options(&mut self, options: CheckOptions) {
         if self.project.options(&self.db) != options {
@@ -646,6 +659,27 @@ mod tests {
             version: Some(text.len() as i32),
         };
         assert!(analysis.set_source_entry(Path::new(SKILL), &entry, Origin::Buffer));
+    }
+
+    /// A new configuration keeps every parse (they do not read it) and re-runs what reads it.
+    #[test]
+    fn a_configuration_change_keeps_the_parses() {
+        let (mut analysis, files) = analysis(&skill("d"));
+        let file = analysis.source(Path::new(SKILL)).unwrap();
+        let Some(Parsed::Skill(before)) = parsed(&analysis.db, file) else {
+            panic!("a skill");
+        };
+        let old = analysis.project.config(&analysis.db).clone();
+        let mut config = (*old).clone();
+        config.agent.name = Some("renamed".to_string());
+        analysis.set_config(Arc::new(config), Arc::new(Vec::new()));
+        analysis.set_files(&files);
+        let Some(Parsed::Skill(after)) = parsed(&analysis.db, file) else {
+            panic!("a skill");
+        };
+        assert!(Arc::ptr_eq(&before, &after));
+        let name = analysis.project.config(&analysis.db).agent.name.clone();
+        assert_eq!(name.as_deref(), Some("renamed"));
     }
 
     /// A description edit moves the `allowed-tools` key: the note moves with it, and the

@@ -794,6 +794,7 @@ impl LanguageServer for Backend {
             let mut state = lock(&self.shared.state);
             let open = std::mem::take(&mut state.open);
             let mut reload: HashSet<usize> = HashSet::new();
+            let mut reconfigure: HashSet<usize> = HashSet::new();
             let mut config_changed = false;
             for event in &params.changes {
                 let Some(path) = uri_to_path(&event.uri) else {
@@ -807,7 +808,7 @@ impl LanguageServer for Backend {
                         let governs = project.config.file.as_deref() == Some(&path)
                             || project.root.starts_with(path.parent().unwrap_or(&path));
                         if governs {
-                            reload.insert(index);
+                            reconfigure.insert(index);
                             config_changed = true;
                         }
                         continue;
@@ -828,8 +829,11 @@ impl LanguageServer for Backend {
                     project.mark_dirty();
                 }
             }
-            for index in reload {
-                state.projects[index].reload();
+            for index in &reload {
+                state.projects[*index].reload();
+            }
+            for index in reconfigure.difference(&reload) {
+                state.projects[*index].reconfigure();
             }
             state.open = open;
             Ok(config_changed)

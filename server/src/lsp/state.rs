@@ -20,7 +20,7 @@ use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
 use crate::engine::{Analysis, Handle, Origin, SharedReads};
 use crate::workspace::catalog::ToolCatalog;
-use crate::workspace::discover::discover;
+use crate::workspace::discover::{discover, same_walk};
 use crate::workspace::{layout, Workspace};
 
 /// An open editor buffer.
@@ -234,8 +234,32 @@ impl Project {
         self.outdated = None;
     }
 
-    /// Reloads the configuration and every file from disk (after `agentws.toml` changed, or a
-    /// folder was created, deleted or renamed).
+    /// `agentws.toml` changed on disk: the new configuration over the files already held (kept
+    /// current by the watchers) when it reads the same files, so that no file is read or parsed
+    /// again; otherwise a full [`Project::reload`].
+    pub fn reconfigure(&mut self) {
+        let found = find_project(&self.root);
+        if !same_walk(&self.config, &found.config) {
+            return self.reload();
+        }
+        let Some(analysis) = &mut self.analysis else {
+            return self.reload();
+        };
+        self.config = Arc::new(found.config);
+        self.config_diagnostics = found.diagnostics;
+        analysis.set_config(
+            self.config.clone(),
+            Arc::new(self.config_diagnostics.clone()),
+        );
+        self.mark_dirty();
+        self.snapshot = None;
+        if let Some(file) = self.config.file.clone() {
+            self.disk_changed(&file);
+        }
+    }
+
+    /// Reloads the configuration and every file from disk (after `agentws.toml` changed in a way
+    /// that moves what is read, or a folder was created, deleted or renamed).
     pub fn reload(&mut self) {
         let found = find_project(&self.root);
         self.config = Arc::new(found.config);

@@ -291,7 +291,7 @@ fn apply(fx: &Fixture, state: &mut State, version: &mut i32, edit: &Edit) {
             )
             .unwrap();
             for project in &mut state.projects {
-                project.reload();
+                project.reconfigure();
             }
         }
     }

@@ -30,6 +30,16 @@ pub struct Discovered {
     pub problems: Vec<Diagnostic>,
 }
 
+/// True when `discover` reads the same files, as the same kinds of content, under both
+/// configurations: a configuration change that keeps this leaves a file set as it was.
+pub fn same_walk(a: &Config, b: &Config) -> bool {
+    a.workspace == b.workspace
+        && a.project == b.project
+        && a.file == b.file
+        && a.agent.additional_context_files == b.agent.additional_context_files
+        && a.agent.system_prompt_file == b.agent.system_prompt_file
+}
+
 /// Reads every workspace file of `config`'s project from disk.
 pub fn discover(config: &Config) -> Discovered {
     // Fixed names, which may not exist.
