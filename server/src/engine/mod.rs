@@ -23,6 +23,9 @@
 //!
 //! Durability: disk contents are `MEDIUM`, open buffers `LOW`, the configuration `HIGH`. After
 //! an edit of an open buffer, every query that read only disk files is verified in constant time.
+//! The whole-project queries read the sources through [`SourceBucket`]s of [`BUCKET_SIZE`], so
+//! that verifying them after one source's edit walks its bucket's sources and the other buckets,
+//! not every source of the project.
 //!
 //! Must not depend on `lsp` or `cli`; holds no global state (a `Database` is a value).
 
@@ -71,7 +74,17 @@ pub struct ProjectInput {
     /// content's kind only (`layout_content`), their texts are in their `SourceFile`.
     #[returns(ref)]
     pub layout: Arc<FileSet>,
-    /// The skills and subagent specs, in path order.
+    /// The skills and subagent specs, in path order, in consecutive buckets.
+    #[returns(ref)]
+    pub buckets: Arc<Vec<SourceBucket>>,
+}
+
+/// How many sources a [`SourceBucket`] holds.
+pub const BUCKET_SIZE: usize = 128;
+
+/// Consecutive sources (in path order) read together by the whole-project queries.
+#[salsa::input]
+pub struct SourceBucket {
     #[returns(ref)]
     pub sources: Arc<Vec<SourceFile>>,
 }
@@ -236,14 +249,30 @@ fn strict_diagnostics(
     check::strict::check_source(skill, text, file.project(db).layout(db))
 }
 
+/// The facts of a bucket's sources, in path order.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_facts(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<Parsed>> {
+    Arc::new(
+        bucket
+            .sources(db)
+            .iter()
+            .filter_map(|file| facts(db, *file))
+            .collect(),
+    )
+}
+
 /// The workspace the cross-file rules read: the layout, and every source as its facts.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Workspace> {
     let tools = tools_docs(db, project);
-    let docs = project
-        .sources(db)
+    let buckets: Vec<Arc<Vec<Parsed>>> = project
+        .buckets(db)
         .iter()
-        .filter_map(|file| facts(db, *file))
+        .map(|bucket| bucket_facts(db, *bucket))
+        .collect();
+    let docs = buckets
+        .iter()
+        .flat_map(|facts| facts.iter().cloned())
         .chain(tools.iter().cloned().map(Parsed::Tools));
     Arc::new(Workspace::from_parts(
         project.config(db).clone(),
@@ -284,18 +313,36 @@ pub fn sets_allowed_tools(db: &dyn salsa::Database, file: SourceFile) -> bool {
     }
 }
 
+/// The first skill of a bucket that sets `allowed-tools`, and how many of the bucket do.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_allowed_tools_setters(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+) -> Option<(SourceFile, usize)> {
+    let mut setting = bucket
+        .sources(db)
+        .iter()
+        .filter(|file| sets_allowed_tools(db, **file));
+    let first = *setting.next()?;
+    Some((first, 1 + setting.count()))
+}
+
 /// The first skill in path order that sets `allowed-tools`, and how many do.
 #[salsa::tracked(returns(clone))]
 pub fn allowed_tools_setters(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Option<(SourceFile, usize)> {
-    let mut setting = project
-        .sources(db)
-        .iter()
-        .filter(|file| sets_allowed_tools(db, **file));
-    let first = *setting.next()?;
-    Some((first, 1 + setting.count()))
+    let mut found: Option<(SourceFile, usize)> = None;
+    for bucket in project.buckets(db).iter() {
+        if let Some((first, count)) = bucket_allowed_tools_setters(db, *bucket) {
+            found = Some(match found {
+                Some((earlier, total)) => (earlier, total + count),
+                None => (first, count),
+            });
+        }
+    }
+    found
 }
 
 /// `SK025`: decided from `allowed_tools_setters`, placed by the first setter's parse alone.
@@ -512,16 +559,42 @@ impl Analysis {
     }
 
     fn set_layout(&mut self, layout: FileSet) {
-        let list: Vec<SourceFile> = self.sources.values().copied().collect();
         self.project
             .set_layout(&mut self.db)
             .with_durability(Durability::MEDIUM)
             .to(Arc::new(layout));
-        if **self.project.sources(&self.db) != list {
+        self.set_buckets();
+    }
+
+    /// Puts the sources in buckets, reusing the bucket inputs in place and setting only those
+    /// whose sources changed.
+    fn set_buckets(&mut self) {
+        let list: Vec<SourceFile> = self.sources.values().copied().collect();
+        let mut buckets: Vec<SourceBucket> = self.project.buckets(&self.db).to_vec();
+        let wanted = list.len().div_ceil(BUCKET_SIZE);
+        for (index, chunk) in list.chunks(BUCKET_SIZE).enumerate() {
+            match buckets.get(index) {
+                Some(bucket) if **bucket.sources(&self.db) == *chunk => {}
+                Some(bucket) => {
+                    bucket
+                        .set_sources(&mut self.db)
+                        .with_durability(Durability::MEDIUM)
+                        .to(Arc::new(chunk.to_vec()));
+                }
+                None => {
+                    let bucket = SourceBucket::builder(Arc::new(chunk.to_vec()))
+                        .durability(Durability::MEDIUM)
+                        .new(&self.db);
+                    buckets.push(bucket);
+                }
+            }
+        }
+        buckets.truncate(wanted);
+        if **self.project.buckets(&self.db) != buckets {
             self.project
-                .set_sources(&mut self.db)
+                .set_buckets(&mut self.db)
                 .with_durability(Durability::MEDIUM)
-                .to(Arc::new(list));
+                .to(Arc::new(buckets));
         }
     }
 
@@ -659,6 +732,81 @@ mod tests {
             version: Some(text.len() as i32),
         };
         assert!(analysis.set_source_entry(Path::new(SKILL), &entry, Origin::Buffer));
+    }
+
+    /// Every diagnostic of the analysis, in check order.
+    fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
+        let handle = analysis.handle();
+        let mut out: Vec<Diagnostic> = handle
+            .workspace_diagnostics()
+            .values()
+            .flatten()
+            .cloned()
+            .collect();
+        for (_, file) in handle.sources() {
+            out.extend(handle.source_diagnostics(file).iter().cloned());
+        }
+        sort(&mut out);
+        out
+    }
+
+    /// What `agentws check` finds in the same files.
+    fn checked(files: &FileSet) -> Vec<Diagnostic> {
+        let workspace = Workspace::build(
+            Arc::new(Config::defaults_for(Path::new("/p"))),
+            Vec::new(),
+            Arc::new(files.clone()),
+            Arc::new(Env::new()),
+            None,
+        );
+        check::check_workspace(&workspace, CheckOptions::default()).diagnostics
+    }
+
+    /// Several buckets of sources: the whole-project queries see all of them, in path order,
+    /// also after an edit inside one bucket and after a deletion that shifts every bucket.
+    #[test]
+    fn sources_in_many_buckets_give_what_check_gives() {
+        let dir = "/p/.agentscope/workspace/skills";
+        let mut files = FileSet::new();
+        files.insert_dir(PathBuf::from("/p/.agentscope/workspace"));
+        let count = BUCKET_SIZE * 2 + 7;
+        for i in 0..count {
+            // Two skills named alike in different buckets, and an `allowed-tools` setter late.
+            let name = if i == count - 1 {
+                "s1".to_string()
+            } else {
+                format!("s{i}")
+            };
+            let extra = if i > BUCKET_SIZE {
+                "allowed-tools: read_file\n"
+            } else {
+                ""
+            };
+            files.insert_text(
+                PathBuf::from(format!("{dir}/s{i:03}/SKILL.md")),
+                &format!("---\nname: {name}\ndescription: d\n{extra}---\nBody\n"),
+            );
+        }
+        let mut analysis = Analysis::new(
+            Arc::new(Config::defaults_for(Path::new("/p"))),
+            Arc::new(Vec::new()),
+            Arc::new(Env::new()),
+            CheckOptions::default(),
+            &files,
+        );
+        let expected = checked(&files);
+        assert!(expected.iter().any(|d| d.code == "SK025"), "{expected:?}");
+        assert_eq!(all_diagnostics(&analysis), expected);
+
+        let edited = PathBuf::from(format!("{dir}/s150/SKILL.md"));
+        files.insert_text(edited.clone(), "---\nname: s2\ndescription: d\n---\nBody\n");
+        let entry = files.get(&edited).unwrap().clone();
+        assert!(analysis.set_source_entry(&edited, &entry, Origin::Buffer));
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
+
+        files.remove(Path::new(&format!("{dir}/s000/SKILL.md")));
+        analysis.set_files(&files);
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
     }
 
     /// A new configuration keeps every parse (they do not read it) and re-runs what reads it.

@@ -504,6 +504,9 @@ impl Project {
         for (path, fresh) in asked {
             match known.get_mut(&path) {
                 Some(old) if Arc::ptr_eq(old, &fresh) => {}
+                // Asked again after a shared read changed (a tools.json edit asks every source),
+                // most lists come back equal in a new allocation: not a change to publish.
+                Some(old) if **old == *fresh => *old = fresh,
                 Some(old) => {
                     *old = fresh;
                     changed.insert(path);
