@@ -293,16 +293,21 @@ fn code_execution_contexts(
 ) -> Option<String> {
     // Skill files whose folder holds more than SKILL.md, looked at once each: the contexts list
     // the same files again and again (a hundred per-user contexts over ten thousand skills).
+    // A folder holds a resource when it is an ancestor of one: one pass over the resources
+    // instead of a walk of every skill's folder.
+    let resource_folders: std::collections::HashSet<&std::path::Path> = workspace
+        .kinds
+        .iter()
+        .filter(|(_, (_, kind))| *kind == FileKind::SkillResource)
+        .flat_map(|(path, _)| path.ancestors().skip(1))
+        .collect();
     let docs_with_files: std::collections::HashSet<*const SkillDoc> = workspace
         .skills
         .iter()
         .filter(|doc| {
-            doc.path.parent().is_some_and(|dir| {
-                workspace
-                    .files
-                    .files_under(dir)
-                    .any(|(p, _)| workspace.kind_of(p) == Some(FileKind::SkillResource))
-            })
+            doc.path
+                .parent()
+                .is_some_and(|dir| resource_folders.contains(dir))
         })
         .map(Arc::as_ptr)
         .collect();
