@@ -13,11 +13,12 @@
 //! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ───┴► workspace_diagnostics
 //! ```
 //!
-//! The composition of the rules is `check`'s (`source_diagnostics`, `workspace_diagnostics`), the
-//! same functions `agentws check` runs, so the server and the CLI give one answer. A source's
-//! facts are its parsed document without what only that file's own rules read (its body, its
-//! diagnostics other than the one that drops it): a body edit leaves the facts equal, so no
-//! cross-file rule runs again. The cross-file rules see the sources only through those facts —
+//! The rules are `check`'s (`source_diagnostics`, `workspace_diagnostics`); they are composed
+//! here, once: the server asks these queries after each edit, and `agentws check` asks them once
+//! over the whole project (`batch`: `Analysis::diagnostics`, `load`), so the two give one
+//! answer. A source's facts are its parsed document without what only that file's own rules
+//! read (its body, its diagnostics other than the one that drops it): a body edit leaves the
+//! facts equal, so no cross-file rule runs again. The cross-file rules see the sources only through those facts —
 //! the workspace they get holds no source text at all, so a rule that reads one would see an
 //! empty file and the agreement tests would fail, rather than go stale quietly.
 //!
@@ -43,6 +44,8 @@ use crate::workspace::snapshot::{self, Parsed, WorkspaceFile};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
+
+pub mod batch;
 
 /// Kind and location of every workspace file, in path order.
 pub type Kinds = BTreeMap<PathBuf, (Location, FileKind)>;
