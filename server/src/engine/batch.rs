@@ -132,12 +132,15 @@ mod tools_fixtures;
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
 
-    use super::check_workspace;
+    use super::{check_workspace, load};
+    use crate::base::Env;
     use crate::check::CheckOptions;
     use crate::config::Config;
-    use crate::workspace::Workspace;
+    use crate::rules::Profile;
+    use crate::workspace::{discover, Workspace};
 
     fn skill(name: &str, extra: &str) -> String {
         format!("---\nname: {name}\ndescription: d\n{extra}---\nBody\n")
@@ -147,6 +150,61 @@ mod tests {
         let report = check_workspace(ws, CheckOptions::default());
         let found = report.diagnostics.into_iter();
         found.filter(|d| d.code == "SK025").collect()
+    }
+
+    /// `load` (snapshots from the database, the files a snapshot refers to added to the same
+    /// analysis) gives what loading with `Workspace::build` and checking that snapshot afresh
+    /// gives, for every fixture in both profiles, and for a subagent whose `workspace.path` is
+    /// outside the scanned trees (the second build).
+    #[test]
+    fn load_agrees_with_a_fresh_build_and_check() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut roots: Vec<PathBuf> = std::fs::read_dir(repo.join("tests/fixtures"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        roots.sort();
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().join(".agentscope/workspace");
+        std::fs::create_dir_all(ws.join("subagents")).unwrap();
+        std::fs::create_dir_all(ws.join("researcher-home")).unwrap();
+        std::fs::write(
+            ws.join("subagents/researcher.md"),
+            "---\ndescription: d\nworkspace:\n  path: researcher-home\n---\nBody\n",
+        )
+        .unwrap();
+        let agents = ws.join("researcher-home/AGENTS.md");
+        std::fs::write(&agents, "Cite every source.\n").unwrap();
+        roots.push(dir.path().to_path_buf());
+
+        let env = Arc::new(Env::new());
+        for root in &roots {
+            for profile in [Profile::Harness, Profile::Strict] {
+                let options = CheckOptions { profile };
+                let (loaded, analysis) = load(root, env.clone(), options);
+                let report = analysis.report(&loaded.workspace);
+                let plain = discover::load(root, env.clone());
+                let fresh = check_workspace(&plain.workspace, options);
+                let (a, b) = (&loaded.workspace, &plain.workspace);
+                let what = format!("{} {profile:?}", root.display());
+                assert_eq!(a.skills, b.skills, "{what}");
+                assert_eq!(a.subagents, b.subagents, "{what}");
+                assert_eq!(a.tools, b.tools, "{what}");
+                assert_eq!(a.kinds, b.kinds, "{what}");
+                assert_eq!(a.files.len(), b.files.len(), "{what}");
+                assert_eq!(loaded.walk_problems, plain.walk_problems, "{what}");
+                assert_eq!(report.diagnostics, fresh.diagnostics, "{what}");
+                assert_eq!(report.files_checked, fresh.files_checked, "{what}");
+            }
+        }
+        let (loaded, analysis) = load(dir.path(), env, CheckOptions::default());
+        let agents = crate::config::discover::absolute(&agents);
+        assert!(loaded.workspace.files.contains_file(&agents));
+        // The subagent's body is ignored because the AGENTS.md exists: only a layout that
+        // holds it says so.
+        let codes: Vec<&str> = analysis.diagnostics().iter().map(|d| d.code).collect();
+        assert!(codes.contains(&"SA011"), "{codes:?}");
     }
 
     #[test]
