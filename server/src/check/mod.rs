@@ -1,6 +1,11 @@
-//! Checking a workspace snapshot: collects the diagnostics found while parsing each file, adds the
+//! The rules over a workspace snapshot: the diagnostics found while parsing each file, the
 //! whole-workspace and per-file content rules (`files`), the cross-file rules (`cross`) and, with
 //! the strict profile, the Agent Skills open-specification rules (`strict`).
+//!
+//! Two entry points group them: `source_diagnostics` (one skill or subagent spec) and
+//! `workspace_diagnostics` (everything else). Running them over a project — per source, across
+//! the project, with `SK025` (`skills`) and the strict rules — is the analysis engine's
+//! (`engine`, which `agentws check` and the server both ask); this module cannot reach it.
 //!
 //! Pure over a snapshot; knows nothing of output formats or the disk. Fixes are carried inside the
 //! diagnostics; applying them is `fix`, writing a file for it `rewrite`.
@@ -11,7 +16,6 @@ use rayon::prelude::*;
 
 use crate::base::Diagnostic;
 use crate::rules::Profile;
-
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::snapshot::{Parsed, WorkspaceFile};
 use crate::workspace::{FileKind, Workspace};
@@ -22,8 +26,6 @@ pub mod files;
 pub mod fix;
 pub mod loading;
 pub mod rewrite;
-#[cfg(test)]
-mod rule_examples;
 pub mod skills;
 pub mod strict;
 pub mod tools;
@@ -77,7 +79,7 @@ pub fn source_diagnostics(
 /// Every diagnostic that is not a source's own (`source_diagnostics`): `agentws.toml` and
 /// tools.json problems, the per-file rules of the other files (a blank injected file is judged by
 /// the contexts that read it), and the whole-workspace and cross-file rules, except `SK025`
-/// (`skills::check`), which points inside a skill. The engine runs this over a workspace whose
+/// (`skills`; the engine places it), which points inside a skill. The engine runs this over a workspace whose
 /// skills and subagents are their facts (`engine`), so it must read a source only through its
 /// parsed document, never through its text, its frontmatter values or any position after its
 /// `name`.
@@ -135,29 +137,10 @@ pub fn is_source(kind: FileKind) -> bool {
     matches!(kind, FileKind::Skill | FileKind::Subagent)
 }
 
-/// Every diagnostic for `workspace` under `options`.
-pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckReport {
-    let catalog = ToolCatalog::for_workspace(workspace);
-    let files = workspace.workspace_files();
-    let mut diagnostics: Vec<Diagnostic> = files
-        .par_iter()
-        .filter_map(|file| Some((workspace.source(file.path)?, file)))
-        .flat_map_iter(|(doc, file)| {
-            let mut found = source_diagnostics(&doc, *file, &catalog);
-            if let (Parsed::Skill(skill), Profile::Strict) = (&doc, options.profile) {
-                let text = file.entry.content.text().unwrap_or("");
-                found.extend(strict::check_source(skill, text, &workspace.files));
-            }
-            found
-        })
-        .collect();
-    diagnostics.extend(workspace_diagnostics(workspace, &catalog, &|| {}));
-    diagnostics.extend(skills::check(workspace));
-    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    diagnostics.dedup();
-
+/// How many files of each kind a check of `workspace` reads (its report's `files_checked`).
+pub fn files_checked(workspace: &Workspace) -> BTreeMap<FileKind, usize> {
     let mut files_checked = BTreeMap::new();
-    for file in &files {
+    for file in workspace.workspace_files() {
         if !matches!(file.entry.content, crate::base::FileContent::NotLoaded) {
             *files_checked.entry(file.kind).or_insert(0) += 1;
         }
@@ -167,8 +150,5 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
             *files_checked.entry(FileKind::Config).or_insert(0) += 1;
         }
     }
-    CheckReport {
-        diagnostics,
-        files_checked,
-    }
+    files_checked
 }

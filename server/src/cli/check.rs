@@ -1,5 +1,6 @@
-//! `agentws check`: load the project of each path once, check it, optionally apply the certain
-//! fixes and check again, and print the report in the chosen format (`output`).
+//! `agentws check`: load the project of each path once into the analysis engine and ask its
+//! queries (`engine::batch`, the ones the server asks), optionally apply the certain fixes and
+//! check again, and print the report in the chosen format (`output`).
 //!
 //! Paths are projects, workspaces, folders inside them or single files; a path inside a project
 //! limits the report to the diagnostics of the files below it. Exit codes: see `docs/cli.md`.
@@ -16,8 +17,9 @@ use super::project::{display_relative, load, process_env, Loaded};
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
 use crate::base::pathutil::normalize_lexically;
 use crate::base::{Diagnostic, Env, FileContent};
-use crate::check::{check_workspace, fix, CheckOptions};
+use crate::check::{fix, CheckOptions, CheckReport};
 use crate::config::discover::{absolute, find_project};
+use crate::engine;
 use crate::rules::Profile;
 use crate::workspace::{FileKind, Workspace};
 
@@ -268,11 +270,20 @@ pub(super) struct Checked {
     pub loaded: Loaded,
     pub diagnostics: Vec<Diagnostic>,
     pub files_checked: BTreeMap<FileKind, usize>,
+    /// The database the diagnostics came from, held so that the caller decides when it is freed
+    /// (`run` never frees it: the process ends soon after).
+    pub _analysis: Option<engine::Analysis>,
 }
 
+/// Loads the target's project into the analysis engine (every file parsed once, in its
+/// database) and asks for its diagnostics.
 pub(super) fn check_target(target: &Target, env: &Arc<Env>, options: CheckOptions) -> Checked {
-    let loaded = load(&target.first_path, env.clone());
-    check_loaded(target, loaded, options)
+    let (loaded, analysis) = engine::batch::load(&target.first_path, env.clone(), options);
+    let report = analysis.report(&loaded.workspace);
+    Checked {
+        _analysis: Some(analysis),
+        ..select(target, loaded, report)
+    }
 }
 
 /// `check_target` with a store's files read in (docs/stores.md); what was read goes to stderr.
@@ -293,11 +304,12 @@ fn check_stored(
     for note in &read.notes {
         eprintln!("note: {note}");
     }
-    Ok(check_loaded(target, loaded, options))
+    let report = engine::batch::check_workspace(&loaded.workspace, options);
+    Ok(select(target, loaded, report))
 }
 
-fn check_loaded(target: &Target, loaded: Loaded, options: CheckOptions) -> Checked {
-    let report = check_workspace(&loaded.workspace, options);
+/// The walk's problems and the report's diagnostics of the files the target selects.
+fn select(target: &Target, loaded: Loaded, report: CheckReport) -> Checked {
     let mut diagnostics: Vec<Diagnostic> = loaded
         .walk_problems
         .iter()
@@ -315,6 +327,7 @@ fn check_loaded(target: &Target, loaded: Loaded, options: CheckOptions) -> Check
         loaded,
         diagnostics,
         files_checked,
+        _analysis: None,
     }
 }
 

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use super::*;
-use crate::check::{check_workspace, CheckOptions};
+use crate::check::CheckOptions;
+use crate::engine::batch::check_workspace;
 use crate::prompt::{self, Date, PreviewContext};
 use crate::rules::Profile;
 

@@ -42,8 +42,8 @@ pub struct Rule {
     pub consequence: &'static str,
     /// Markdown: why it matters, an example, how to fix it.
     pub explanation: &'static str,
-    /// Small projects that show the rule; `check::rule_examples` checks each one. Empty only for
-    /// the rules in `NOT_SHOWN_BY_A_WORKSPACE` and `NOT_YET_EXAMPLED`.
+    /// Small projects that show the rule; `engine::batch::rule_examples` checks each one. Empty
+    /// only for the rules in `NOT_SHOWN_BY_A_WORKSPACE` and `NOT_YET_EXAMPLED`.
     pub examples: &'static [Example],
 }
 

@@ -5,7 +5,8 @@
 //! are never walked. File contents are read in parallel; only files whose text matters are read.
 //!
 //! `load` puts it together for one path: the project found for it (`config::discover`), its
-//! files, and the files its snapshot refers to outside the scanned trees.
+//! files, and the files its snapshot refers to outside the scanned trees; `load_with` leaves
+//! building the snapshots to its caller (the analysis engine builds them from its database).
 //!
 //! This is the only part of the workspace model that touches the disk.
 
@@ -276,29 +277,57 @@ pub struct Loaded {
 /// Loads the project that `path` belongs to: its configuration, its files from disk and the
 /// files its snapshot refers to outside the scanned trees, built into one snapshot.
 pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
+    load_with(path, env, |build| {
+        Workspace::build(
+            build.config.clone(),
+            build.config_diagnostics.to_vec(),
+            build.files,
+            build.env.clone(),
+            build.previous,
+        )
+    })
+}
+
+/// What `load_with` asks its builder for: a snapshot of `files` (the second time, with the files
+/// the first one referred to added; `previous` is that first snapshot).
+pub struct Build<'a> {
+    pub config: &'a Arc<Config>,
+    pub config_diagnostics: &'a [Diagnostic],
+    pub files: Arc<FileSet>,
+    pub env: &'a Arc<Env>,
+    pub previous: Option<&'a Workspace>,
+}
+
+/// `load` with the snapshots built by `build` (at most twice): the analysis engine builds them
+/// from its database, so that `agentws check` parses every file once.
+pub fn load_with(
+    path: &Path,
+    env: Arc<Env>,
+    mut build: impl FnMut(Build<'_>) -> Workspace,
+) -> Loaded {
     let path = absolute(path);
     let project = find_project(&path);
     let found_project = project.found;
     let config = Arc::new(project.config);
     let discovered = discover(&config);
-    let mut workspace = Workspace::build(
-        config.clone(),
-        project.diagnostics.clone(),
-        Arc::new(discovered.files),
-        env.clone(),
-        None,
-    );
+    let mut workspace = build(Build {
+        config: &config,
+        config_diagnostics: &project.diagnostics,
+        files: Arc::new(discovered.files),
+        env: &env,
+        previous: None,
+    });
     let referenced = workspace.referenced_paths();
     if !referenced.is_empty() {
         let mut files = (*workspace.files).clone();
         if add_referenced(&mut files, &referenced) {
-            workspace = Workspace::build(
-                config,
-                project.diagnostics,
-                Arc::new(files),
-                env,
-                Some(&workspace),
-            );
+            workspace = build(Build {
+                config: &config,
+                config_diagnostics: &project.diagnostics,
+                files: Arc::new(files),
+                env: &env,
+                previous: Some(&workspace),
+            });
         }
     }
     Loaded {

@@ -2,19 +2,20 @@
 //! folder, loaded by the same loader as `agentws check` and checked; the triggering project must
 //! report the rule and the fixed one must not. Also keeps the tables of rules without examples
 //! honest. Here rather than in `rules`, which depends on `base` alone: running a rule needs the
-//! whole check.
+//! whole check, which is the engine's.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use super::load;
 use crate::base::{Diagnostic, Env};
-use crate::check::{check_workspace, CheckOptions};
+use crate::check::CheckOptions;
 use crate::rules::{
     Example, ExampleFiles, Profile, Rule, NOT_SHOWN_BY_A_WORKSPACE, NOT_YET_EXAMPLED,
 };
 
 /// The diagnostics `agentws check` would report for `files` under `profile`: walk problems and
-/// the check's own, as `cli::check` gathers them.
+/// the analysis's, as `cli::check` gathers them.
 fn diagnostics_of(files: ExampleFiles, profile: Profile) -> Vec<Diagnostic> {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
@@ -22,12 +23,11 @@ fn diagnostics_of(files: ExampleFiles, profile: Profile) -> Vec<Diagnostic> {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
     }
-    let loaded = crate::workspace::discover::load(dir.path(), Arc::new(Env::new()));
-    let report = check_workspace(&loaded.workspace, CheckOptions { profile });
+    let (loaded, analysis) = load(dir.path(), Arc::new(Env::new()), CheckOptions { profile });
     loaded
         .walk_problems
         .into_iter()
-        .chain(report.diagnostics)
+        .chain(analysis.diagnostics())
         .collect()
 }
 
