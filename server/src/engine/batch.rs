@@ -119,6 +119,19 @@ pub fn load(path: &Path, env: Arc<Env>, options: CheckOptions) -> (Loaded, Analy
     (loaded, analysis)
 }
 
+/// Every fixture workspace under tests/fixtures, in path order.
+#[cfg(test)]
+fn fixture_roots() -> Vec<std::path::PathBuf> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut roots: Vec<std::path::PathBuf> = std::fs::read_dir(repo.join("tests/fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    roots.sort();
+    roots
+}
+
 #[cfg(test)]
 mod fix_fixtures;
 #[cfg(test)]
@@ -132,7 +145,7 @@ mod tools_fixtures;
 
 #[cfg(test)]
 mod tests {
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
     use std::sync::Arc;
 
     use super::{check_workspace, load};
@@ -158,13 +171,7 @@ mod tests {
     /// outside the scanned trees (the second build).
     #[test]
     fn load_agrees_with_a_fresh_build_and_check() {
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut roots: Vec<PathBuf> = std::fs::read_dir(repo.join("tests/fixtures"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.is_dir())
-            .collect();
-        roots.sort();
+        let mut roots = super::fixture_roots();
         let dir = tempfile::tempdir().unwrap();
         let ws = dir.path().join(".agentscope/workspace");
         std::fs::create_dir_all(ws.join("subagents")).unwrap();

@@ -773,7 +773,7 @@ mod tests {
             Arc::new(Env::new()),
             None,
         );
-        check::check_workspace(&workspace, CheckOptions::default()).diagnostics
+        batch::check_workspace(&workspace, CheckOptions::default()).diagnostics
     }
 
     /// Several buckets of sources: the whole-project queries see all of them, in path order,

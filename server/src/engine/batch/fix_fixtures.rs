@@ -15,11 +15,7 @@ use crate::workspace::Workspace;
 #[test]
 fn every_offered_fix_removes_its_diagnostic() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut roots: Vec<PathBuf> = std::fs::read_dir(repo.join("tests/fixtures"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut roots = super::fixture_roots();
     roots.push(repo.join("examples/demo"));
     roots.sort();
     let env = Arc::new(crate::base::Env::new());
