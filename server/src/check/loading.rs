@@ -22,6 +22,7 @@ use crate::rules::cross::{XR005, XR006, XR007, XR012, XR016};
 use crate::rules::skill::{SK016, SK017, SK018, SK026, SK027};
 use crate::rules::subagent::{SA006, SA007, SA022};
 use crate::rules::Rule;
+use crate::workspace::layout::Location;
 use crate::workspace::resolution::{
     check_contexts, Kind, Layer, NotScanned, Outcome, Resolution, Resolver, Who,
 };
@@ -134,7 +135,8 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
             .map(|(who, r)| (who, r, r.skill_outcome(doc)))
             .collect();
         let range = doc.name_range.unwrap_or(doc.opening_range);
-        not_loaded(ws, &doc.path, range, Kind::Skill, &outcomes, &mut out);
+        let file = (doc.path.as_path(), &doc.location);
+        not_loaded(ws, file, range, Kind::Skill, &outcomes, &mut out);
         for (who, resolution, outcome) in &outcomes {
             match outcome {
                 Outcome::Loaded(loaded) => {
@@ -209,7 +211,7 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
             .collect();
         not_loaded(
             ws,
-            &doc.path,
+            (&doc.path, &doc.location),
             TextRange::empty(0),
             Kind::Subagent,
             &outcomes,
@@ -260,12 +262,13 @@ fn whom(ws: &Workspace, who: &Who) -> String {
 /// the parse rules' and the shadowing the duplicate rules').
 fn not_loaded(
     ws: &Workspace,
-    path: &Path,
+    file: (&Path, &Location),
     range: TextRange,
     kind: Kind,
     outcomes: &[(&Who, &Resolution, Outcome)],
     out: &mut Vec<Diagnostic>,
 ) {
+    let path = file.0;
     // One diagnostic per reason, naming the contexts it applies to.
     let mut reasons: BTreeMap<&'static str, (String, Vec<String>)> = BTreeMap::new();
     for (who, _, outcome) in outcomes {
@@ -335,7 +338,7 @@ fn not_loaded(
         );
     }
     // Nested files the recursive glob does load (scope agent or global): still worth a word.
-    nested_but_loaded(ws, path, range, kind, outcomes, out);
+    nested_but_loaded(ws, file, range, kind, outcomes, out);
 }
 
 /// The shared skill folder `skills/<dir>` that holds a nested SKILL.md and has a SKILL.md of its
@@ -359,15 +362,12 @@ fn enclosing_skill(ws: &Workspace, path: &Path) -> Option<String> {
 /// A nested shared file that every context loads (through the recursive glob only).
 fn nested_but_loaded(
     ws: &Workspace,
-    path: &Path,
+    (path, location): (&Path, &Location),
     range: TextRange,
     kind: Kind,
     outcomes: &[(&Who, &Resolution, Outcome)],
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(location) = ws.location_of(path) else {
-        return;
-    };
     let depth = location.rel.matches('/').count();
     let nested = location.tree == Tree::Shared
         && match kind {
