@@ -220,6 +220,18 @@ pub fn misnamed_files(workspace: &Workspace) -> Vec<Diagnostic> {
     let config = &workspace.config;
     let mut out = Vec::new();
     for (path, _) in workspace.files.iter() {
+        // Only a name that ends in `.md` in another case, or spells `SKILL.md` in another case,
+        // can be misnamed: every other file is passed over before it is located.
+        let misspelt = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            let ends_md = n.len() > 3
+                && n.is_char_boundary(n.len() - 3)
+                && n[n.len() - 3..].eq_ignore_ascii_case(".md");
+            (ends_md && !n.ends_with(".md"))
+                || (n.eq_ignore_ascii_case("SKILL.md") && n != "SKILL.md")
+        });
+        if !misspelt {
+            continue;
+        }
         let Some(location) = crate::workspace::layout::locate(config, path) else {
             continue;
         };

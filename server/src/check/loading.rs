@@ -33,8 +33,10 @@ use crate::workspace::{Tree, Workspace};
 /// The resolutions of every check context, in [`check_contexts`] order.
 pub struct Contexts<'a> {
     pub list: Vec<(Who, Resolution<'a>)>,
-    /// The per-user folders that have a context of their own.
-    folders: std::collections::HashSet<String>,
+    /// The per-user folders that have a context of their own, with its index in `list`.
+    folders: std::collections::HashMap<String, Vec<usize>>,
+    /// The indexes of the contexts standing for callers without a per-user folder.
+    shared: Vec<usize>,
 }
 
 impl<'a> Contexts<'a> {
@@ -47,14 +49,19 @@ impl<'a> Contexts<'a> {
                 (who, resolution)
             })
             .collect::<Vec<_>>();
-        let folders = list
-            .iter()
-            .filter_map(|(who, _)| match who {
-                Who::Folder(own) => Some(own.clone()),
-                _ => None,
-            })
-            .collect();
-        Self { list, folders }
+        let mut folders: std::collections::HashMap<String, Vec<usize>> = Default::default();
+        let mut shared = Vec::new();
+        for (index, (who, _)) in list.iter().enumerate() {
+            match who {
+                Who::Folder(own) => folders.entry(own.clone()).or_default().push(index),
+                _ => shared.push(index),
+            }
+        }
+        Self {
+            list,
+            folders,
+            shared,
+        }
     }
 
     /// The contexts that read files of `tree`: a per-user folder's own calls when the
@@ -62,9 +69,14 @@ impl<'a> Contexts<'a> {
     /// context whose outcome a shared or project file can have: per-user folders only add
     /// overrides, reported at the per-user copy).
     pub fn for_tree(&self, tree: &Tree) -> Vec<&(Who, Resolution<'a>)> {
-        self.list
+        // Asked once per skill: the answer is looked up, not filtered out of every context.
+        let own = match tree {
+            Tree::Namespace(ns) => self.folders.get(ns),
+            _ => None,
+        };
+        own.unwrap_or(&self.shared)
             .iter()
-            .filter(|(who, _)| self.reads(who, tree))
+            .map(|&index| &self.list[index])
             .collect()
     }
 
@@ -72,7 +84,7 @@ impl<'a> Contexts<'a> {
     pub fn reads(&self, who: &Who, tree: &Tree) -> bool {
         match (tree, who) {
             (Tree::Namespace(ns), Who::Folder(own)) => ns == own,
-            (Tree::Namespace(ns), _) => !self.folders.contains(ns),
+            (Tree::Namespace(ns), _) => !self.folders.contains_key(ns),
             (_, Who::Folder(_)) => false,
             _ => true,
         }
