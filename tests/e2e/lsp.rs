@@ -2636,3 +2636,109 @@ fn store_users_lists_the_ids_of_the_configured_store() {
     assert_eq!(std::fs::read(project.join("store.db")).unwrap(), before);
     assert_eq!(client.shutdown(), 0);
 }
+
+/// A subagent's `workspace.path` may name a folder outside the trees the project scans. The server
+/// reads that folder and its AGENTS.md as `agentws check` does, so neither reports the folder
+/// missing when it exists; and it reads them again when the key is edited in the editor.
+#[test]
+fn a_subagent_workspace_outside_the_scanned_trees_is_read_as_check_reads_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().canonicalize().unwrap();
+    let root = base.join("project");
+    let workspace = ws(&root);
+    std::fs::create_dir_all(workspace.join("subagents")).unwrap();
+    std::fs::write(workspace.join("AGENTS.md"), "# Main\n").unwrap();
+    let outside = base.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("AGENTS.md"), "# Helper\n").unwrap();
+    let bare = base.join("bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    let spec = |dir: &Path| {
+        format!(
+            "---\ndescription: Helps.\nworkspace:\n  path: {}\n---\nYou help.\n",
+            dir.display()
+        )
+    };
+    let helper = workspace.join("subagents/helper.md");
+    std::fs::write(&helper, spec(&outside)).unwrap();
+    let xr009 = |check: &[Reported]| -> Vec<String> {
+        check
+            .iter()
+            .filter(|d| d.code == "XR009")
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    assert_eq!(xr009(&check_json(&root)), Vec::<String>::new());
+
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let helper_uri = uri(&helper);
+    // The first publication of the spec already counts the folder outside.
+    let first = client.wait_diagnostics(&helper_uri);
+    assert!(
+        !codes(&first["diagnostics"]).contains(&"XR009".to_string()),
+        "{first}"
+    );
+
+    let message_of = |m: &Value| -> Vec<String> {
+        m["params"]["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["code"] == "XR009")
+            .map(|d| {
+                d["message"]
+                    .as_str()
+                    .unwrap()
+                    .split('\n')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    let wait_xr009 = |client: &mut Client, expected: Vec<String>| {
+        let uri = helper_uri.clone();
+        client.wait_for(move |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri.as_str()
+                && message_of(m) == expected
+        });
+    };
+    open(&mut client, &helper, &spec(&outside), 1);
+    let mut version = 1;
+    let mut edit = |client: &mut Client, text: String| {
+        version += 1;
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(&helper), "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    };
+    edit(&mut client, spec(&bare));
+    wait_xr009(
+        &mut client,
+        vec![format!(
+            "`workspace.path` folder `{}` has no AGENTS.md",
+            bare.display()
+        )],
+    );
+    let missing = base.join("missing");
+    edit(&mut client, spec(&missing));
+    wait_xr009(
+        &mut client,
+        vec![format!(
+            "`workspace.path` folder `{}` does not exist",
+            missing.display()
+        )],
+    );
+    edit(&mut client, spec(&outside));
+    wait_xr009(&mut client, vec![]);
+
+    // The same answers as `check` over the same texts.
+    for dir in [&bare, &outside] {
+        edit(&mut client, spec(dir));
+        std::fs::write(&helper, spec(dir)).unwrap();
+        let expected = xr009(&check_json(&root));
+        wait_xr009(&mut client, expected);
+    }
+    assert_eq!(client.shutdown(), 0);
+}

@@ -324,6 +324,11 @@ impl FileSet {
         doomed.len()
     }
 
+    /// Forgets that the folder `dir` exists (its ancestors and the files under it stay).
+    pub fn remove_dir(&mut self, dir: &Path) {
+        self.dirs.remove(dir);
+    }
+
     pub fn remove(&mut self, path: &Path) -> Option<FileEntry> {
         self.unlisted.remove(path);
         self.entries.remove(path)

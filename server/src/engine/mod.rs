@@ -372,6 +372,49 @@ pub fn allowed_tools_note(db: &dyn salsa::Database, project: ProjectInput) -> Op
     ))
 }
 
+/// The paths outside the scanned trees that a bucket's subagents name (`workspace.path` and its
+/// AGENTS.md; `snapshot::referenced_paths`). Read from the facts: a body edit re-runs nothing.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_referenced_paths(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+) -> Arc<Vec<PathBuf>> {
+    let sources = bucket.sources(db);
+    let Some(first) = sources.first() else {
+        return Arc::new(Vec::new());
+    };
+    let config = first.project(db).config(db);
+    let facts: Vec<Parsed> = sources
+        .iter()
+        .filter(|file| file.kind(db) == FileKind::Subagent)
+        .filter_map(|file| facts(db, *file))
+        .collect();
+    let subagents = facts.iter().filter_map(|doc| match doc {
+        Parsed::Subagent(subagent) => Some(subagent.as_ref()),
+        _ => None,
+    });
+    Arc::new(snapshot::referenced_paths(config, subagents))
+}
+
+/// Every path outside the scanned trees that the project's subagents name, sorted: what a
+/// front-end adds to the file set (`discover::add_referenced`), as `agentws check` does.
+#[salsa::tracked(returns(clone))]
+pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<PathBuf>> {
+    let mut all: Vec<PathBuf> = project
+        .buckets(db)
+        .iter()
+        .flat_map(|bucket| {
+            bucket_referenced_paths(db, *bucket)
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    all.sort();
+    all.dedup();
+    Arc::new(all)
+}
+
 /// `cross_file_diagnostics` with `allowed_tools_note` added: every diagnostic that is not a
 /// source's own, by file, each list in check order.
 #[salsa::tracked(returns(clone))]
@@ -670,6 +713,11 @@ impl Analysis {
 
     pub fn workspace_diagnostics(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
         workspace_diagnostics(&self.db, self.project)
+    }
+
+    /// See [`referenced_paths`].
+    pub fn referenced_paths(&self) -> Arc<Vec<PathBuf>> {
+        referenced_paths(&self.db, self.project)
     }
 
     /// The registered tools and what tools.json does to them (memoised: requests share it).

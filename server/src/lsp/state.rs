@@ -20,7 +20,9 @@ use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
 use crate::engine::{Analysis, Handle, Origin, SharedReads};
 use crate::workspace::catalog::ToolCatalog;
-use crate::workspace::discover::{discover, same_walk};
+use crate::workspace::discover::{
+    add_referenced, discover, remove_referenced, same_walk, Referenced,
+};
 use crate::workspace::{layout, Workspace};
 
 /// An open editor buffer.
@@ -47,6 +49,10 @@ pub struct Project {
     shadowed: HashMap<PathBuf, Option<FileContent>>,
     /// Walk problems of the last discovery.
     walk_problems: Vec<Diagnostic>,
+    /// What the subagents' `workspace.path`s added to `files` from outside the scanned trees, and
+    /// the list of paths it was read for (see [`Project::follow_references`]).
+    referenced: Referenced,
+    referenced_for: Option<Arc<Vec<PathBuf>>>,
     /// The query database over `files`; `None` until the files are read.
     analysis: Option<Analysis>,
     /// The profile the diagnostics are computed for (the client's `profile` setting).
@@ -162,6 +168,8 @@ impl Project {
             files: Arc::new(FileSet::new()),
             shadowed: HashMap::new(),
             walk_problems: Vec::new(),
+            referenced: Referenced::default(),
+            referenced_for: None,
             analysis: None,
             options: CheckOptions::default(),
             structure_changed: true,
@@ -210,6 +218,8 @@ impl Project {
         let discovered = discover(&self.config);
         self.files = Arc::new(discovered.files);
         self.walk_problems = discovered.problems;
+        self.referenced = Referenced::default();
+        self.referenced_for = None;
         self.shadowed.clear();
         for (path, doc) in open {
             if self.contains(path) {
@@ -422,7 +432,34 @@ impl Project {
             analysis.set_files(&self.files);
             self.structure_changed = false;
         }
+        self.follow_references();
         self.diagnostics.clone()
+    }
+
+    /// Puts the folders and AGENTS.md files that the subagents' `workspace.path`s name outside the
+    /// scanned trees into the file set, as `agentws check` does (`discover::load_with`), and takes
+    /// out those no subagent names any more. The disk is read again whenever the list of names
+    /// changes (a `workspace.path` edited, a subagent added or removed), not on other edits.
+    fn follow_references(&mut self) {
+        let analysis = self.analysis.as_mut().expect("loaded by sync");
+        let wanted = analysis.referenced_paths();
+        if self.referenced_for.as_deref() == Some(&*wanted) {
+            return;
+        }
+        self.referenced_for = Some(wanted.clone());
+        if wanted.is_empty() && self.referenced.is_empty() {
+            return;
+        }
+        let files = Arc::make_mut(&mut self.files);
+        remove_referenced(files, &self.referenced);
+        let added = add_referenced(files, &wanted);
+        let before = std::mem::replace(&mut self.referenced, added);
+        self.edited.extend(before.files);
+        self.edited.extend(self.referenced.files.iter().cloned());
+        self.changes += 1;
+        self.snapshot = None;
+        self.outdated = None;
+        analysis.set_files(&self.files);
     }
 
     /// The diagnostics of every file, brought up to date (the three steps below in one, for a

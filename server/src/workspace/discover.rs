@@ -240,28 +240,63 @@ fn walk_problem(dir: &Path, err: &ignore::Error) -> Diagnostic {
     )
 }
 
+/// What [`add_referenced`] put into a file set: the files it read and every folder it recorded
+/// (with the ancestors that were not there before), so that [`remove_referenced`] can take
+/// exactly that out again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Referenced {
+    pub files: Vec<PathBuf>,
+    pub dirs: Vec<PathBuf>,
+}
+
+impl Referenced {
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.dirs.is_empty()
+    }
+}
+
 /// Adds the files and folders a snapshot refers to outside the scanned trees
-/// (`Workspace::referenced_paths`) to `files`, reading the files that exist. Returns whether
-/// anything was added.
-pub fn add_referenced(files: &mut FileSet, paths: &[PathBuf]) -> bool {
-    let mut added = false;
+/// (`Workspace::referenced_paths`) to `files`, reading the files that exist.
+pub fn add_referenced(files: &mut FileSet, paths: &[PathBuf]) -> Referenced {
+    let mut added = Referenced::default();
     for path in paths {
         if files.contains_file(path) || files.contains_dir(path) {
             continue;
         }
-        match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => {
-                files.insert_dir(path.clone());
-                added = true;
-            }
+        let recorded = match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => path.as_path(),
             Ok(meta) if meta.is_file() => {
-                files.insert(path.clone(), FileContent::read(path), None);
-                added = true;
+                added.files.push(path.clone());
+                match path.parent() {
+                    Some(parent) => parent,
+                    None => continue,
+                }
             }
-            _ => {}
+            _ => continue,
+        };
+        added.dirs.extend(
+            recorded
+                .ancestors()
+                .take_while(|dir| !files.contains_dir(dir))
+                .map(Path::to_path_buf),
+        );
+        if added.files.last() == Some(path) {
+            files.insert(path.clone(), FileContent::read(path), None);
+        } else {
+            files.insert_dir(path.clone());
         }
     }
     added
+}
+
+/// Takes out of `files` what [`add_referenced`] put in.
+pub fn remove_referenced(files: &mut FileSet, added: &Referenced) {
+    for file in &added.files {
+        files.remove(file);
+    }
+    for dir in &added.dirs {
+        files.remove_dir(dir);
+    }
 }
 
 /// A workspace loaded from disk for a path (a command-line argument, a test fixture).
@@ -320,7 +355,7 @@ pub fn load_with(
     let referenced = workspace.referenced_paths();
     if !referenced.is_empty() {
         let mut files = (*workspace.files).clone();
-        if add_referenced(&mut files, &referenced) {
+        if !add_referenced(&mut files, &referenced).is_empty() {
             workspace = build(Build {
                 config: &config,
                 config_diagnostics: &project.diagnostics,
@@ -334,5 +369,44 @@ pub fn load_with(
         workspace,
         walk_problems: discovered.problems,
         found_project,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Taking out what `add_referenced` added leaves the set as it was: no folder or file of it
+    /// stays behind, and what was there before (a shared ancestor) is kept.
+    #[test]
+    fn remove_referenced_undoes_add_referenced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().canonicalize().unwrap();
+        let outside = base.join("deep/outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("AGENTS.md"), "# A\n").unwrap();
+        let mut files = FileSet::new();
+        files.insert_text(base.join("project/AGENTS.md"), "# Main\n");
+        let wanted = vec![
+            base.join("missing"),
+            outside.clone(),
+            outside.join("AGENTS.md"),
+        ];
+        let added = add_referenced(&mut files, &wanted);
+        assert_eq!(added.files, vec![outside.join("AGENTS.md")]);
+        assert_eq!(added.dirs, vec![outside.clone(), base.join("deep")]);
+        assert!(files.contains_dir(&outside) && files.contains_file(&outside.join("AGENTS.md")));
+        assert!(!files.contains_dir(&base.join("missing")));
+
+        remove_referenced(&mut files, &added);
+        assert!(!files.contains_dir(&outside));
+        assert!(!files.contains_dir(&base.join("deep")));
+        assert!(!files.contains_file(&outside.join("AGENTS.md")));
+        assert!(files.contains_dir(&base));
+        assert_eq!(files.len(), 1);
+        // Nothing added twice: a second pass over a set holding the paths adds nothing.
+        let again = add_referenced(&mut files, &wanted);
+        assert!(add_referenced(&mut files, &wanted).is_empty());
+        assert_eq!(again, added);
     }
 }

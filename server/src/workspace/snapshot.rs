@@ -263,33 +263,14 @@ impl Workspace {
     }
 
     /// Folders and files outside the scanned trees that the workspace refers to and whose existence
-    /// matters: each subagent's `workspace.path` and its `AGENTS.md`. Front-ends add them to the
-    /// file set (see `discover::add_referenced`) and rebuild.
+    /// matters (see [`referenced_paths`]).
     pub fn referenced_paths(&self) -> Vec<PathBuf> {
-        let mut out = Vec::new();
-        for subagent in &self.subagents {
-            if let Some(dir) = self.subagent_workspace_dir(subagent) {
-                out.push(dir.join("AGENTS.md"));
-                out.push(dir);
-            }
-        }
-        out.sort();
-        out.dedup();
-        out
+        referenced_paths(&self.config, self.subagents.iter().map(Arc::as_ref))
     }
 
-    /// A subagent's `workspace.path` resolved like `mainWorkspace.resolve(p).normalize()`.
+    /// A subagent's `workspace.path` resolved (see [`subagent_workspace_dir`]).
     pub fn subagent_workspace_dir(&self, subagent: &SubagentDoc) -> Option<PathBuf> {
-        let raw = crate::syntax::java::trim(&subagent.workspace_path.as_ref()?.value).to_string();
-        if raw.is_empty() {
-            return None;
-        }
-        let path = Path::new(&raw);
-        Some(if path.is_absolute() {
-            path.to_path_buf()
-        } else {
-            crate::base::pathutil::normalize_lexically(&self.config.workspace.join(path))
-        })
+        subagent_workspace_dir(&self.config, subagent)
     }
 
     /// Every workspace file with its location, kind and entry, in path order. One walk over the
@@ -379,4 +360,37 @@ fn same_content(previous: &FileContent, now: &FileContent) -> bool {
         (FileContent::Text(a), FileContent::Text(b)) => Arc::ptr_eq(a, b) || a == b,
         (a, b) => a == b,
     }
+}
+
+/// Folders and files outside the scanned trees that `subagents` refer to and whose existence
+/// matters: each one's `workspace.path` and its `AGENTS.md`, sorted. Front-ends add them to the
+/// file set (see `discover::add_referenced`) and rebuild.
+pub fn referenced_paths<'a>(
+    config: &Config,
+    subagents: impl IntoIterator<Item = &'a SubagentDoc>,
+) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for subagent in subagents {
+        if let Some(dir) = subagent_workspace_dir(config, subagent) {
+            out.push(dir.join("AGENTS.md"));
+            out.push(dir);
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A subagent's `workspace.path` resolved like `mainWorkspace.resolve(p).normalize()`.
+pub fn subagent_workspace_dir(config: &Config, subagent: &SubagentDoc) -> Option<PathBuf> {
+    let raw = crate::syntax::java::trim(&subagent.workspace_path.as_ref()?.value).to_string();
+    if raw.is_empty() {
+        return None;
+    }
+    let path = Path::new(&raw);
+    Some(if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        crate::base::pathutil::normalize_lexically(&config.workspace.join(path))
+    })
 }
