@@ -34,7 +34,7 @@ use crate::workspace::{Tree, Workspace};
 pub struct Contexts<'a> {
     pub list: Vec<(Who, Resolution<'a>)>,
     /// The per-user folders that have a context of their own, with its index in `list`.
-    folders: std::collections::HashMap<String, Vec<usize>>,
+    folders: foldhash::HashMap<String, Vec<usize>>,
     /// The indexes of the contexts standing for callers without a per-user folder.
     shared: Vec<usize>,
 }
@@ -49,7 +49,7 @@ impl<'a> Contexts<'a> {
                 (who, resolution)
             })
             .collect::<Vec<_>>();
-        let mut folders: std::collections::HashMap<String, Vec<usize>> = Default::default();
+        let mut folders: foldhash::HashMap<String, Vec<usize>> = Default::default();
         let mut shared = Vec::new();
         for (index, (who, _)) in list.iter().enumerate() {
             match who {
@@ -203,7 +203,7 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
     // One pass over each context's agent list, for the files that context reads (a per-user
     // context: its own folder's specs, not the shared thousand again), keyed by the document's
     // address as in `Resolution::subagent_outcomes`.
-    let subagent_outcomes: Vec<std::collections::HashMap<*const SubagentDoc, Outcome>> = contexts
+    let subagent_outcomes: Vec<foldhash::HashMap<*const SubagentDoc, Outcome>> = contexts
         .list
         .iter()
         .map(|(who, r)| {

@@ -63,6 +63,11 @@ pub fn utf16_len(s: &str) -> usize {
 
 /// `String.compareTo`: UTF-16 code unit order (how the runtime sorts names and paths).
 pub fn compare_to(a: &str, b: &str) -> std::cmp::Ordering {
+    // UTF-8 byte order is code point order, which UTF-16 order departs from only past U+D7FF;
+    // ASCII strings (nearly every name and path) need no re-encoding.
+    if a.is_ascii() && b.is_ascii() {
+        return a.as_bytes().cmp(b.as_bytes());
+    }
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
@@ -387,6 +392,20 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `String.compareTo` order: byte order for ASCII, UTF-16 code units past it, where a
+    /// supplementary character (a surrogate pair) sorts before U+E000..U+FFFF.
+    #[test]
+    fn compare_to_is_utf16_order() {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        assert_eq!(compare_to("skills/a", "skills/b"), Less);
+        assert_eq!(compare_to("Zeta", "alpha"), Less);
+        assert_eq!(compare_to("ab", "a"), Greater);
+        assert_eq!(compare_to("same", "same"), Equal);
+        assert_eq!(compare_to("a\u{1F600}", "a\u{FF61}"), Less);
+        assert_eq!("a\u{1F600}".cmp("a\u{FF61}"), Greater);
+        assert_eq!(compare_to("z", "\u{e9}"), Less);
+    }
 
     #[test]
     fn java_doubles() {

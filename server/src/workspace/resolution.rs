@@ -15,7 +15,7 @@
 //! Depends on `base`, `config`, `context` and the workspace documents; never on `check`,
 //! `prompt` or `lsp`.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -317,6 +317,10 @@ struct SubagentList {
 pub struct Resolver<'a> {
     ws: &'a Workspace,
     filesystem: FilesystemMode,
+    /// Each tree's skill and subagent files, in path order: every merge globs one or two trees,
+    /// and filtering every file of the workspace per per-user overlay showed with many users.
+    skills_by_tree: HashMap<&'a Tree, Vec<&'a Arc<SkillDoc>>>,
+    subagents_by_tree: HashMap<&'a Tree, Vec<&'a Arc<SubagentDoc>>>,
     skill_base: Merge<MergedSkill>,
     /// Loadable Layer 3 files per name (more than one: directory order decides).
     shared_scan: HashMap<String, Vec<PathBuf>>,
@@ -350,15 +354,17 @@ fn below<'d>(rel: &'d str, folder: &str) -> Option<&'d str> {
 impl<'a> Resolver<'a> {
     pub fn new(ws: &'a Workspace, filesystem: FilesystemMode) -> Self {
         let config = &ws.config;
+        let skills_by_tree = by_tree(&ws.skills, |d| &d.location.tree);
+        let subagents_by_tree = by_tree(&ws.subagents, |d| &d.location.tree);
+        let skills_in = |tree: &Tree| skills_by_tree.get(tree).map_or(&[][..], Vec::as_slice);
         // Layer 3, then the project half of Layer 4.
         let mut skill_base: Merge<MergedSkill> = Merge::default();
         let mut shared_scan: HashMap<String, Vec<PathBuf>> = HashMap::new();
         if ws.files.contains_dir(&config.workspace.join("skills")) {
             let source = workspace_dir_source(ws);
-            let mut layer3: Vec<(&str, &Arc<SkillDoc>)> = ws
-                .skills
+            let mut layer3: Vec<(&str, &Arc<SkillDoc>)> = skills_in(&Tree::Shared)
                 .iter()
-                .filter(|d| d.location.tree == Tree::Shared)
+                .copied()
                 .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
                 .filter(|(rel, _)| rel.matches('/').count() == 1)
                 .collect();
@@ -374,7 +380,7 @@ impl<'a> Resolver<'a> {
             }
         }
         if config.features.default_workspace_skills && filesystem == FilesystemMode::Local {
-            for (_, doc) in project_skill_glob(ws) {
+            for (_, doc) in project_skill_glob(ws, skills_in(&Tree::Project)) {
                 if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
                     skill_base.put(
                         name,
@@ -384,16 +390,32 @@ impl<'a> Resolver<'a> {
             }
         }
 
-        let subagent_base = subagent_base(ws, filesystem);
+        let subagents_in = |tree: &Tree| subagents_by_tree.get(tree).map_or(&[][..], Vec::as_slice);
+        let subagent_base = subagent_base(
+            ws,
+            filesystem,
+            subagents_in(&Tree::Shared),
+            subagents_in(&Tree::Project),
+        );
         Self {
             ws,
             filesystem,
+            skills_by_tree,
+            subagents_by_tree,
             skill_base,
             shared_scan,
             subagent_base,
             skill_overlays: Mutex::new(HashMap::new()),
             subagent_overlays: Mutex::new(HashMap::new()),
         }
+    }
+
+    fn skills_in(&self, tree: &Tree) -> &[&'a Arc<SkillDoc>] {
+        self.skills_by_tree.get(tree).map_or(&[], Vec::as_slice)
+    }
+
+    fn subagents_in(&self, tree: &Tree) -> &[&'a Arc<SubagentDoc>] {
+        self.subagents_by_tree.get(tree).map_or(&[], Vec::as_slice)
     }
 
     /// The upper tree Layer 4 globs for `root` (`None`: Layer 4 is off).
@@ -485,21 +507,18 @@ impl<'a> Resolver<'a> {
             return overlay;
         };
         let mut glob: Vec<(&str, &Arc<SkillDoc>)> = self
-            .ws
-            .skills
+            .skills_in(upper)
             .iter()
-            .filter(|d| d.location.tree == *upper)
+            .copied()
             .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
             .filter(|(rel, _)| !is_hidden_below_skills(rel))
             .collect();
         if self.remote_union(upper) {
-            let upper_rels: std::collections::HashSet<&str> =
-                glob.iter().map(|(r, _)| *r).collect();
+            let upper_rels: HashSet<&str> = glob.iter().map(|(r, _)| *r).collect();
             let lower: Vec<(&str, &Arc<SkillDoc>)> = self
-                .ws
-                .skills
+                .skills_in(&Tree::Shared)
                 .iter()
-                .filter(|d| d.location.tree == Tree::Shared)
+                .copied()
                 .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
                 .filter(|(rel, _)| !is_hidden_below_skills(rel) && !upper_rels.contains(rel))
                 .collect();
@@ -525,11 +544,10 @@ impl<'a> Resolver<'a> {
         }
         let base = &self.subagent_base;
         let dynamic = self.ws.config.features.dynamic_subagents;
-        let mut glob = subagent_glob(self.ws, upper);
+        let mut glob = subagent_glob(self.subagents_in(upper));
         if self.remote_union(upper) {
-            let rels: std::collections::HashSet<&str> =
-                glob.iter().map(|d| d.location.rel.as_str()).collect();
-            let mut lower: Vec<&Arc<SubagentDoc>> = subagent_glob(self.ws, &Tree::Shared)
+            let rels: HashSet<&str> = glob.iter().map(|d| d.location.rel.as_str()).collect();
+            let mut lower: Vec<&Arc<SubagentDoc>> = subagent_glob(self.subagents_in(&Tree::Shared))
                 .into_iter()
                 .filter(|d| !rels.contains(d.location.rel.as_str()))
                 .collect();
@@ -577,36 +595,41 @@ fn skill(doc: &Arc<SkillDoc>, source: &str, layer: Layer) -> MergedSkill {
 
 /// The project half of Layer 4, in glob order, each project file replaced by the shared file of
 /// the same relative path when that exists (the overlay's re-read quirk).
-fn project_skill_glob(ws: &Workspace) -> Vec<(&str, &Arc<SkillDoc>)> {
-    let shared: HashMap<&str, &Arc<SkillDoc>> = ws
-        .skills
+fn project_skill_glob<'w>(
+    ws: &'w Workspace,
+    project: &[&'w Arc<SkillDoc>],
+) -> Vec<(&'w str, &'w Arc<SkillDoc>)> {
+    // A lookup per project file, not a map of every shared file: project skills are few next to
+    // the shared ones, and hashing every shared path showed on a 10 000-skill workspace.
+    let mut glob: Vec<(&str, &Arc<SkillDoc>)> = project
         .iter()
-        .filter(|d| d.location.tree == Tree::Shared)
-        .map(|d| (d.location.rel.as_str(), d))
-        .collect();
-    let mut glob: Vec<(&str, &Arc<SkillDoc>)> = ws
-        .skills
-        .iter()
-        .filter(|d| d.location.tree == Tree::Project)
+        .copied()
         .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
         .filter(|(rel, _)| !is_hidden_below_skills(rel))
         .map(|(rel, d)| {
-            (
-                rel,
-                shared.get(d.location.rel.as_str()).copied().unwrap_or(d),
-            )
+            let shared = ws.skill(&ws.path_in(&Tree::Shared, &d.location.rel));
+            (rel, shared.unwrap_or(d))
         })
         .collect();
     glob.sort_by(|a, b| java::compare_to(a.0, b.0));
     glob
 }
 
-/// `.md` files below `subagents/` of `tree`, in path order (a file named `.md` is skipped).
-fn subagent_glob<'w>(ws: &'w Workspace, tree: &Tree) -> Vec<&'w Arc<SubagentDoc>> {
-    let mut glob: Vec<(&str, &Arc<SubagentDoc>)> = ws
-        .subagents
+/// Each tree's documents, in their order.
+fn by_tree<D>(docs: &[Arc<D>], tree: impl Fn(&D) -> &Tree) -> HashMap<&Tree, Vec<&Arc<D>>> {
+    let mut out: HashMap<&Tree, Vec<&Arc<D>>> = HashMap::new();
+    for doc in docs {
+        out.entry(tree(doc)).or_default().push(doc);
+    }
+    out
+}
+
+/// The `.md` files below `subagents/` of one tree's specs, in path order (a file named `.md` is
+/// skipped).
+fn subagent_glob<'w>(tree: &[&'w Arc<SubagentDoc>]) -> Vec<&'w Arc<SubagentDoc>> {
+    let mut glob: Vec<(&str, &Arc<SubagentDoc>)> = tree
         .iter()
-        .filter(|d| d.location.tree == *tree)
+        .copied()
         .filter_map(|d| below(&d.location.rel, "subagents").map(|rel| (rel, d)))
         .filter(|(_, d)| d.path.file_name().is_some_and(|n| n != ".md"))
         .collect();
@@ -620,7 +643,12 @@ fn shared_twin<'w>(ws: &'w Workspace, doc: &SubagentDoc) -> Option<&'w Arc<Subag
 }
 
 /// The built-in, the local-folder scan and the project half of the filesystem scan.
-fn subagent_base(ws: &Workspace, filesystem: FilesystemMode) -> SubagentList {
+fn subagent_base(
+    ws: &Workspace,
+    filesystem: FilesystemMode,
+    shared: &[&Arc<SubagentDoc>],
+    project: &[&Arc<SubagentDoc>],
+) -> SubagentList {
     let config = &ws.config;
     let mut list = SubagentList {
         entries: vec![ListedSubagent {
@@ -628,17 +656,17 @@ fn subagent_base(ws: &Workspace, filesystem: FilesystemMode) -> SubagentList {
             doc: None,
             layer: None,
         }],
-        index: HashMap::from([(GENERAL_PURPOSE.to_string(), 0)]),
+        index: HashMap::from_iter([(GENERAL_PURPOSE.to_string(), 0)]),
     };
     if !config.features.subagents {
         return list;
     }
-    let local_scan: Vec<&Arc<SubagentDoc>> = subagent_glob(ws, &Tree::Shared)
+    let local_scan: Vec<&Arc<SubagentDoc>> = subagent_glob(shared)
         .into_iter()
         .filter(|d| d.location.rel.matches('/').count() == 1)
         .collect();
     let lower: Vec<&Arc<SubagentDoc>> = if filesystem == FilesystemMode::Local {
-        subagent_glob(ws, &Tree::Project)
+        subagent_glob(project)
             .into_iter()
             .map(|d| shared_twin(ws, d).unwrap_or(d))
             .collect()
@@ -764,13 +792,16 @@ impl<'r> Resolution<'r> {
                 let direct = rel.matches('/').count() == 1;
                 // The project half of the glob re-reads a project file as `<ws>/<rel>` when that
                 // exists: a shared file the upper half does not see can still load that way.
-                let via_project = self.resolver.filesystem == FilesystemMode::Local
-                    && features.default_workspace_skills
-                    && !hidden
-                    && ws
-                        .skill(&ws.path_in(&Tree::Project, &doc.location.rel))
-                        .is_some_and(|d| d.location.tree == Tree::Project);
-                if direct || via_project || (upper == Some(&Tree::Shared) && !hidden) {
+                // Asked last: a lookup per file and context.
+                let via_project = || {
+                    self.resolver.filesystem == FilesystemMode::Local
+                        && features.default_workspace_skills
+                        && !hidden
+                        && ws
+                            .skill(&ws.path_in(&Tree::Project, &doc.location.rel))
+                            .is_some_and(|d| d.location.tree == Tree::Project)
+                };
+                if direct || (upper == Some(&Tree::Shared) && !hidden) || via_project() {
                     Ok(())
                 } else if hidden {
                     Err(NotScanned::HiddenFolder)
