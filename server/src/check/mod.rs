@@ -124,7 +124,7 @@ pub fn workspace_diagnostics(
     // The session contexts resolved once for the loading, reference and tools rules.
     let contexts = loading::Contexts::new(workspace);
     checkpoint();
-    diagnostics.extend(tools::check_in(workspace, Some(&contexts)));
+    diagnostics.extend(tools::check_in(workspace, catalog, Some(&contexts)));
     checkpoint();
     diagnostics.extend(cross::check_references_in(
         workspace, catalog, &contexts, checkpoint,

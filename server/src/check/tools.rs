@@ -26,12 +26,16 @@ use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{FileKind, Tree, Workspace};
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
-    check_in(workspace, None)
+    check_in(workspace, &ToolCatalog::for_workspace(workspace), None)
 }
 
 /// [`check`], with the check contexts when the caller has resolved them already (else they are
 /// resolved here, and only if a rule needs them).
-pub fn check_in(workspace: &Workspace, contexts: Option<&loading::Contexts>) -> Vec<Diagnostic> {
+pub fn check_in(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    contexts: Option<&loading::Contexts>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let config = &workspace.config;
     let Some(effective) = workspace.effective_tools() else {
@@ -67,11 +71,10 @@ pub fn check_in(workspace: &Workspace, contexts: Option<&loading::Contexts>) -> 
             );
         }
     }
-    let catalog = ToolCatalog::for_workspace(workspace);
     if catalog.tools_json_applies() {
-        out.extend(check_lists(effective, &catalog));
-        out.extend(removals_subagents_keep(workspace, effective, &catalog));
-        out.extend(prompt_promises(workspace, effective, &catalog, contexts));
+        out.extend(check_lists(effective, catalog));
+        out.extend(removals_subagents_keep(workspace, effective, catalog));
+        out.extend(prompt_promises(workspace, effective, catalog, contexts));
     }
     out
 }

@@ -323,7 +323,7 @@ pub struct Resolver<'a> {
     subagents_by_tree: HashMap<&'a Tree, Vec<&'a Arc<SubagentDoc>>>,
     skill_base: Merge<MergedSkill>,
     /// Loadable Layer 3 files per name (more than one: directory order decides).
-    shared_scan: HashMap<String, Vec<PathBuf>>,
+    shared_scan: HashMap<&'a str, Vec<&'a Path>>,
     subagent_base: SubagentList,
     skill_overlays: Mutex<HashMap<Option<Tree>, Arc<Overlay<MergedSkill>>>>,
     subagent_overlays: Mutex<HashMap<Tree, Arc<SubagentOverlay>>>,
@@ -359,22 +359,19 @@ impl<'a> Resolver<'a> {
         let skills_in = |tree: &Tree| skills_by_tree.get(tree).map_or(&[][..], Vec::as_slice);
         // Layer 3, then the project half of Layer 4.
         let mut skill_base: Merge<MergedSkill> = Merge::default();
-        let mut shared_scan: HashMap<String, Vec<PathBuf>> = HashMap::new();
+        let mut shared_scan: HashMap<&str, Vec<&Path>> = HashMap::new();
         if ws.files.contains_dir(&config.workspace.join("skills")) {
             let source = workspace_dir_source(ws);
             let mut layer3: Vec<(&str, &Arc<SkillDoc>)> = skills_in(&Tree::Shared)
                 .iter()
                 .copied()
                 .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
-                .filter(|(rel, _)| rel.matches('/').count() == 1)
+                .filter(|(rel, _)| has_one_slash(rel))
                 .collect();
             layer3.sort_by(|a, b| java::compare_to(a.0, b.0));
             for (_, doc) in layer3 {
                 if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
-                    shared_scan
-                        .entry(name.clone())
-                        .or_default()
-                        .push(doc.path.clone());
+                    shared_scan.entry(name).or_default().push(&doc.path);
                     skill_base.put(name, skill(doc, &source, Layer::SkillsFolderScan));
                 }
             }
@@ -615,13 +612,32 @@ fn project_skill_glob<'w>(
     glob
 }
 
-/// Each tree's documents, in their order.
+/// Each tree's documents, in their order. The documents are in path order, where a tree's files
+/// mostly come in one run: a tree is hashed once per run, not once per file.
 fn by_tree<D>(docs: &[Arc<D>], tree: impl Fn(&D) -> &Tree) -> HashMap<&Tree, Vec<&Arc<D>>> {
     let mut out: HashMap<&Tree, Vec<&Arc<D>>> = HashMap::new();
+    let mut run: Option<(&Tree, Vec<&Arc<D>>)> = None;
     for doc in docs {
-        out.entry(tree(doc)).or_default().push(doc);
+        let key = tree(doc);
+        match &mut run {
+            Some((current, list)) if *current == key => list.push(doc),
+            _ => {
+                if let Some((done, list)) = run.replace((key, vec![doc])) {
+                    out.entry(done).or_default().extend(list);
+                }
+            }
+        }
+    }
+    if let Some((done, list)) = run {
+        out.entry(done).or_default().extend(list);
     }
     out
+}
+
+/// `a/b` but not `a` or `a/b/c`: a file directly in a folder's subfolder.
+fn has_one_slash(rel: &str) -> bool {
+    rel.split_once('/')
+        .is_some_and(|(_, rest)| !rest.contains('/'))
 }
 
 /// The `.md` files below `subagents/` of one tree's specs, in path order (a file named `.md` is
@@ -663,7 +679,7 @@ fn subagent_base(
     }
     let local_scan: Vec<&Arc<SubagentDoc>> = subagent_glob(shared)
         .into_iter()
-        .filter(|d| d.location.rel.matches('/').count() == 1)
+        .filter(|d| has_one_slash(&d.location.rel))
         .collect();
     let lower: Vec<&Arc<SubagentDoc>> = if filesystem == FilesystemMode::Local {
         subagent_glob(project)
@@ -757,11 +773,11 @@ impl<'r> Resolution<'r> {
         if skill.layer != Layer::SkillsFolderScan {
             return Vec::new();
         }
-        match self.resolver.shared_scan.get(&skill.name) {
+        match self.resolver.shared_scan.get(skill.name.as_str()) {
             Some(paths) if paths.len() > 1 => paths
                 .iter()
                 .filter(|p| **p != skill.doc.path)
-                .cloned()
+                .map(|p| p.to_path_buf())
                 .collect(),
             _ => Vec::new(),
         }
@@ -789,7 +805,7 @@ impl<'r> Resolution<'r> {
         let upper = self.skill_upper.as_ref();
         match &doc.location.tree {
             Tree::Shared => {
-                let direct = rel.matches('/').count() == 1;
+                let direct = has_one_slash(rel);
                 // The project half of the glob re-reads a project file as `<ws>/<rel>` when that
                 // exists: a shared file the upper half does not see can still load that way.
                 // Asked last: a lookup per file and context.
@@ -908,7 +924,7 @@ impl<'r> Resolution<'r> {
         let upper = &self.subagent_upper;
         match &doc.location.tree {
             Tree::Shared => {
-                let direct = doc.location.rel.matches('/').count() == 1;
+                let direct = has_one_slash(&doc.location.rel);
                 // Asked last: a lookup per file and context.
                 let via_project = || {
                     self.resolver.filesystem == FilesystemMode::Local
