@@ -2,13 +2,14 @@
 //! what read a changed fact.
 //!
 //! Inputs are the project (configuration, environment, profile, and its *layout*: every file it
-//! holds, with the texts of skills and subagent specs left out) and one [`SourceFile`] per skill
-//! and subagent spec. Derived, memoised, with early cut-off:
+//! holds, with the texts of skills, subagent specs and tools.json files left out) and one
+//! [`SourceFile`] per skill, subagent spec and tools.json. Derived, memoised, with early cut-off:
 //!
 //! ```text
 //! SourceFile ─► parsed ─► facts ─┐                      (per file)
 //!     │           └──────────────┼─► source_diagnostics  (per file; reads the catalog too)
-//! layout ─► kinds, tools_docs ───┼─► catalog
+//! layout ─► kinds ───────────────┤
+//! tools.json ─► parsed ─► tools_docs ─► catalog
 //!                                └─► facts_workspace ─► cross_file_diagnostics ─┐
 //! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ───┴► workspace_diagnostics
 //! ```
@@ -80,6 +81,11 @@ pub struct ProjectInput {
     /// The skills and subagent specs, in path order, in consecutive buckets.
     #[returns(ref)]
     pub buckets: Arc<Vec<SourceBucket>>,
+    /// The tools.json files, in path order: their texts are inputs of their own (the layout holds
+    /// their content's kind only), so that editing one leaves the layout and every file's
+    /// placement as they were.
+    #[returns(ref)]
+    pub tools_files: Arc<Vec<SourceFile>>,
 }
 
 /// How many sources a [`SourceBucket`] holds.
@@ -92,7 +98,7 @@ pub struct SourceBucket {
     pub sources: Arc<Vec<SourceFile>>,
 }
 
-/// A skill or subagent spec.
+/// A skill, a subagent spec or a tools.json: a file whose text is an input of its own.
 #[salsa::input]
 pub struct SourceFile {
     #[returns(ref)]
@@ -105,6 +111,12 @@ pub struct SourceFile {
     pub kind: FileKind,
     #[returns(copy)]
     pub project: ProjectInput,
+}
+
+/// Files whose text is an input of its own ([`SourceFile`]): the sources (`check::is_source`),
+/// which also have diagnostics of their own, and tools.json.
+fn has_text_input(kind: FileKind) -> bool {
+    check::is_source(kind) || kind == FileKind::ToolsJson
 }
 
 /// What the layout holds for a source's content: its kind, never its text (a text is an empty
@@ -190,21 +202,15 @@ pub fn kinds(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Kinds> {
     Arc::new(snapshot::file_kinds(project.config(db), project.layout(db)))
 }
 
-/// The tools.json files, the one the runtime reads first (their texts are in the layout: one
-/// file each, no cut-off to win).
+/// The tools.json files, the one the runtime reads first.
 #[salsa::tracked(returns(clone))]
 pub fn tools_docs(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Arc<ToolsDoc>>> {
-    let layout = project.layout(db);
-    let kinds = kinds(db, project);
-    let mut docs: Vec<Arc<ToolsDoc>> = kinds
+    let mut docs: Vec<Arc<ToolsDoc>> = project
+        .tools_files(db)
         .iter()
-        .filter(|(_, (_, kind))| *kind == FileKind::ToolsJson)
-        .filter_map(|(path, (location, kind))| {
-            let entry = layout.get(path)?;
-            match snapshot::parse_file(path, location, *kind, &entry.content, project.env(db))? {
-                Parsed::Tools(doc) => Some(doc),
-                _ => None,
-            }
+        .filter_map(|file| match parsed(db, *file)? {
+            Parsed::Tools(doc) => Some(doc),
+            _ => None,
         })
         .collect();
     snapshot::effective_first(project.config(db), &mut docs);
@@ -468,6 +474,8 @@ pub struct Analysis {
     /// The source input of every skill and subagent spec (shared with handles; copied when an
     /// input is added or removed while a handle holds it).
     sources: Arc<BTreeMap<PathBuf, SourceFile>>,
+    /// The input of every tools.json.
+    tools_files: BTreeMap<PathBuf, SourceFile>,
 }
 
 /// The analysis at one state of its inputs, to compute from without the owner's lock (rust-
@@ -557,6 +565,7 @@ impl Analysis {
             options,
             Arc::new(FileSet::new()),
             Arc::new(Vec::new()),
+            Arc::new(Vec::new()),
         )
         .durability(Durability::HIGH)
         .new(&db);
@@ -564,6 +573,7 @@ impl Analysis {
             db,
             project,
             sources: Arc::new(BTreeMap::new()),
+            tools_files: BTreeMap::new(),
         };
         analysis.set_files(files);
         analysis
@@ -578,12 +588,13 @@ impl Analysis {
         let additional = &config.agent.additional_context_files;
         let mut layout = files.clone();
         let mut sources = Vec::new();
+        let mut tools_files = BTreeMap::new();
         for (path, layout_entry) in layout.iter_mut() {
-            let source = layout::locate(&config, path).and_then(|location| {
+            let input = layout::locate(&config, path).and_then(|location| {
                 let kind = layout::classify(&location, additional)?;
-                check::is_source(kind).then_some((location, kind))
+                has_text_input(kind).then_some((location, kind))
             });
-            let Some((location, kind)) = source else {
+            let Some((location, kind)) = input else {
                 continue;
             };
             let kept = layout_content(&layout_entry.content);
@@ -592,7 +603,11 @@ impl Analysis {
                 // The layout holds no version either: nothing of a source's changes it.
                 version: layout_entry.version.take(),
             };
-            let input = match self.sources.get(path) {
+            let known = match kind {
+                FileKind::ToolsJson => self.tools_files.get(path),
+                _ => self.sources.get(path),
+            };
+            let input = match known {
                 Some(input)
                     if *input.location(&self.db) == location && input.kind(&self.db) == kind =>
                 {
@@ -608,10 +623,23 @@ impl Analysis {
                     .durability(Origin::Disk.durability())
                     .new(&self.db),
             };
-            sources.push((path.clone(), input));
+            match kind {
+                FileKind::ToolsJson => {
+                    tools_files.insert(path.clone(), input);
+                }
+                _ => sources.push((path.clone(), input)),
+            }
         }
         // In path order already: collecting builds the map in one pass.
         self.sources = Arc::new(sources.into_iter().collect());
+        let list: Vec<SourceFile> = tools_files.values().copied().collect();
+        if **self.project.tools_files(&self.db) != list {
+            self.project
+                .set_tools_files(&mut self.db)
+                .with_durability(Durability::MEDIUM)
+                .to(Arc::new(list));
+        }
+        self.tools_files = tools_files;
         self.set_layout(layout);
     }
 
@@ -661,6 +689,18 @@ impl Analysis {
         let Some(input) = self.sources.get(path).copied() else {
             return false;
         };
+        self.set_text_entry(input, entry, origin)
+    }
+
+    /// [`Analysis::set_source_entry`] for a tools.json.
+    pub fn set_tools_entry(&mut self, path: &Path, entry: &FileEntry, origin: Origin) -> bool {
+        let Some(input) = self.tools_files.get(path).copied() else {
+            return false;
+        };
+        self.set_text_entry(input, entry, origin)
+    }
+
+    fn set_text_entry(&mut self, input: SourceFile, entry: &FileEntry, origin: Origin) -> bool {
         let before = layout_content(&input.entry(&self.db).content);
         if before != layout_content(&entry.content) {
             return false;
@@ -869,6 +909,30 @@ mod tests {
         files.remove(Path::new(&format!("{dir}/s000/SKILL.md")));
         analysis.set_files(&files);
         assert_eq!(all_diagnostics(&analysis), checked(&files));
+    }
+
+    /// A tools.json edit sets that file's own input: the layout and every file's placement stay
+    /// as they were, and the diagnostics follow the new lists as `check` finds them.
+    #[test]
+    fn a_tools_json_edit_sets_its_own_input_and_gives_what_check_gives() {
+        let tools = PathBuf::from("/p/.agentscope/workspace/tools.json");
+        let (mut analysis, mut files) = analysis(&skill("Reads with `read_file`."));
+        files.insert_text(tools.clone(), "{\"deny\": []}");
+        analysis.set_files(&files);
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
+        let kinds_before = kinds(&analysis.db, analysis.project);
+
+        files.insert_text(tools.clone(), "{\"deny\": [\"read_file\"]}");
+        let entry = files.get(&tools).unwrap().clone();
+        assert!(!analysis.set_source_entry(&tools, &entry, Origin::Buffer));
+        assert!(analysis.set_tools_entry(&tools, &entry, Origin::Buffer));
+        assert!(Arc::ptr_eq(
+            &kinds_before,
+            &kinds(&analysis.db, analysis.project)
+        ));
+        let found = all_diagnostics(&analysis);
+        assert!(found.iter().any(|d| d.code == "XR010"), "{found:?}");
+        assert_eq!(found, checked(&files));
     }
 
     /// A new configuration keeps every parse (they do not read it) and re-runs what reads it.

@@ -304,12 +304,20 @@ impl Project {
                 files.remove(path);
             }
         }
-        let taken = match (&mut self.analysis, self.files.get(path)) {
-            (Some(analysis), Some(entry)) => analysis.set_source_entry(path, entry, origin),
-            _ => false,
+        // A source's new text patches the request snapshot (`outdated`); a tools.json's is an
+        // input too, but the snapshot is built again for it (its catalog changes with it).
+        let (taken, patchable) = match (&mut self.analysis, self.files.get(path)) {
+            (Some(analysis), Some(entry)) => {
+                if analysis.set_source_entry(path, entry, origin) {
+                    (true, true)
+                } else {
+                    (analysis.set_tools_entry(path, entry, origin), false)
+                }
+            }
+            _ => (false, false),
         };
         match &mut self.outdated {
-            Some((_, changed)) if taken => {
+            Some((_, changed)) if patchable => {
                 changed.insert(path.to_path_buf());
             }
             _ => self.outdated = None,
