@@ -514,10 +514,6 @@ impl Handle {
         self.sources.get(path).copied()
     }
 
-    pub fn source_count(&self) -> usize {
-        self.sources.len()
-    }
-
     pub fn sources(&self) -> impl Iterator<Item = (&PathBuf, SourceFile)> {
         self.sources.iter().map(|(path, input)| (path, *input))
     }

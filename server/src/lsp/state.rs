@@ -98,7 +98,6 @@ pub struct RefreshJob {
     handle: Handle,
     edited: BTreeSet<PathBuf>,
     known_shared: Option<SharedReads>,
-    known_sources: usize,
 }
 
 /// What a [`RefreshJob`] computed, with no handle on the database left.
@@ -118,17 +117,16 @@ impl RefreshJob {
             handle,
             edited,
             known_shared,
-            known_sources,
         } = self;
         handle.compute(move |analysis| {
             let workspace = analysis.workspace_diagnostics();
             // A source's diagnostics read the source and the shared reads only: while those
-            // are equal, only the edited sources are asked again. Otherwise every source is,
-            // and a memoised result that did not change is the same `Arc` (one pointer
-            // comparison when merged).
+            // are equal, only the edited sources are asked again (a source created or deleted is
+            // an edited path too: every file enters and leaves through `put`, or through a
+            // reload, which starts over). Otherwise every source is, and a memoised result that
+            // did not change is the same `Arc` (one pointer comparison when merged).
             let shared = analysis.shared_reads();
-            let everything =
-                known_shared.as_ref() != Some(&shared) || known_sources != analysis.source_count();
+            let everything = known_shared.as_ref() != Some(&shared);
             let asked: Vec<(PathBuf, Arc<Vec<Diagnostic>>)> = if everything {
                 analysis
                     .sources()
@@ -262,6 +260,8 @@ impl Project {
             Arc::new(self.config_diagnostics.clone()),
         );
         self.mark_dirty();
+        // The files are placed under the new configuration: every source is asked again.
+        self.merged_from.shared = None;
         self.snapshot = None;
         if let Some(file) = self.config.file.clone() {
             self.disk_changed(&file);
@@ -498,7 +498,6 @@ impl Project {
             handle: analysis.handle(),
             edited: self.edited.clone(),
             known_shared: self.merged_from.shared.clone(),
-            known_sources: self.merged_from.sources.len(),
         }
     }
 
