@@ -406,16 +406,10 @@ pub fn bucket_referenced_paths(
 /// front-end adds to the file set (`discover::add_referenced`), as `agentws check` does.
 #[salsa::tracked(returns(clone))]
 pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<PathBuf>> {
-    let mut all: Vec<PathBuf> = project
-        .buckets(db)
-        .iter()
-        .flat_map(|bucket| {
-            bucket_referenced_paths(db, *bucket)
-                .iter()
-                .cloned()
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let mut all: Vec<PathBuf> = Vec::new();
+    for bucket in project.buckets(db).iter() {
+        all.extend(bucket_referenced_paths(db, *bucket).iter().cloned());
+    }
     all.sort();
     all.dedup();
     Arc::new(all)

@@ -356,7 +356,7 @@ impl<'a> Resolver<'a> {
         let config = &ws.config;
         let skills_by_tree = by_tree(&ws.skills, |d| &d.location.tree);
         let subagents_by_tree = by_tree(&ws.subagents, |d| &d.location.tree);
-        let skills_in = |tree: &Tree| skills_by_tree.get(tree).map_or(&[][..], Vec::as_slice);
+        let skills_in = |tree: &Tree| docs_in(&skills_by_tree, tree);
         // Layer 3, then the project half of Layer 4.
         let mut skill_base: Merge<MergedSkill> = Merge::default();
         let mut shared_scan: HashMap<&str, Vec<&Path>> = HashMap::new();
@@ -387,7 +387,7 @@ impl<'a> Resolver<'a> {
             }
         }
 
-        let subagents_in = |tree: &Tree| subagents_by_tree.get(tree).map_or(&[][..], Vec::as_slice);
+        let subagents_in = |tree: &Tree| docs_in(&subagents_by_tree, tree);
         let subagent_base = subagent_base(
             ws,
             filesystem,
@@ -408,11 +408,11 @@ impl<'a> Resolver<'a> {
     }
 
     fn skills_in(&self, tree: &Tree) -> &[&'a Arc<SkillDoc>] {
-        self.skills_by_tree.get(tree).map_or(&[], Vec::as_slice)
+        docs_in(&self.skills_by_tree, tree)
     }
 
     fn subagents_in(&self, tree: &Tree) -> &[&'a Arc<SubagentDoc>] {
-        self.subagents_by_tree.get(tree).map_or(&[], Vec::as_slice)
+        docs_in(&self.subagents_by_tree, tree)
     }
 
     /// The upper tree Layer 4 globs for `root` (`None`: Layer 4 is off).
@@ -632,6 +632,14 @@ fn by_tree<D>(docs: &[Arc<D>], tree: impl Fn(&D) -> &Tree) -> HashMap<&Tree, Vec
         out.entry(done).or_default().extend(list);
     }
     out
+}
+
+/// One tree's documents in a [`by_tree`] index.
+fn docs_in<'m, 'w, D>(
+    index: &'m HashMap<&'w Tree, Vec<&'w Arc<D>>>,
+    tree: &Tree,
+) -> &'m [&'w Arc<D>] {
+    index.get(tree).map_or(&[], Vec::as_slice)
 }
 
 /// `a/b` but not `a` or `a/b/c`: a file directly in a folder's subfolder.
