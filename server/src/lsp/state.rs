@@ -305,7 +305,8 @@ impl Project {
             }
         }
         // A source's new text patches the request snapshot (`outdated`); a tools.json's is an
-        // input too, but the snapshot is built again for it (its catalog changes with it).
+        // input too, but the patch replaces skills and subagents only, so the snapshot is built
+        // again for it.
         let (taken, patchable) = match (&mut self.analysis, self.files.get(path)) {
             (Some(analysis), Some(entry)) => {
                 if analysis.set_source_entry(path, entry, origin) {

@@ -134,11 +134,9 @@ fn of_context(path: &Path, who: &Who) -> bool {
     }
 }
 
-fn rendered(
-    ws: &Workspace,
-    who: &Who,
-    root_ns: &str,
-) -> (BTreeSet<PathBuf>, BTreeSet<PathBuf>, bool) {
+/// The preview of the context of namespace `root_ns` (its user under scope `user`, else its
+/// session).
+fn preview_of(ws: &Workspace, root_ns: &str) -> prompt::Preview {
     let mut ctx = PreviewContext::new(
         &ws.config,
         Date::parse("2026-08-22").unwrap(),
@@ -149,8 +147,13 @@ fn rendered(
     if ws.config.scope == Scope::User {
         ctx.session.user_id = Some(root_ns.to_string());
     }
-    let _ = who;
-    let preview = prompt::render(ws, &ctx).expect("renders");
+    prompt::render(ws, &ctx).expect("renders")
+}
+
+/// The skill and subagent files the preview of `root_ns`'s context renders, and whether it notes
+/// a directory-order tie.
+fn rendered(ws: &Workspace, root_ns: &str) -> (BTreeSet<PathBuf>, BTreeSet<PathBuf>, bool) {
+    let preview = preview_of(ws, root_ns);
     let sources = |kind: &str| -> BTreeSet<PathBuf> {
         preview
             .sections
@@ -168,18 +171,7 @@ fn rendered(
 
 /// The `removed-tool` notes of the preview of the context of namespace `root_ns`.
 fn removed_tool_notes(ws: &Workspace, root_ns: &str) -> Vec<String> {
-    let mut ctx = PreviewContext::new(
-        &ws.config,
-        Date::parse("2026-08-22").unwrap(),
-        "Linux 6",
-        "/tmp",
-    );
-    ctx.session.session_id = Some(root_ns.to_string());
-    if ws.config.scope == Scope::User {
-        ctx.session.user_id = Some(root_ns.to_string());
-    }
-    prompt::render(ws, &ctx)
-        .expect("renders")
+    preview_of(ws, root_ns)
         .notes
         .into_iter()
         .filter(|n| n.code == "removed-tool")
@@ -282,7 +274,7 @@ proptest! {
         for (who, root) in check_contexts(&ws) {
             let ns = root.namespace.clone().unwrap_or_else(|| REPRESENTATIVE_NAMESPACE.to_string());
             let (out, ties, tie_paths) = left_out(&ws, &report.diagnostics, &who);
-            let (skills_shown, subagents_shown, tie_note) = rendered(&ws, &who, &ns);
+            let (skills_shown, subagents_shown, tie_note) = rendered(&ws, &ns);
             let expected_skills: BTreeSet<PathBuf> = ws
                 .skills
                 .iter()
