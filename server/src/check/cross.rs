@@ -33,16 +33,15 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// The references between files: subagents' `tools:`, `skills:` and `workspace.path`, and
 /// duplicate names and ids (everything but the per-file tool mentions).
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
-    check_references_in(
-        workspace,
-        catalog,
-        &loading::Contexts::new(workspace),
-        &|| {},
-    )
+    let contexts = loading::Contexts::new(workspace);
+    let mut out = check_references_in(workspace, catalog, &contexts, &|| {});
+    out.extend(loading::check_skills(workspace, &contexts, &|_| true));
+    out
 }
 
 /// [`check_references`] over contexts already resolved (the driver resolves them once for
-/// every rule that needs them); `checkpoint` as in `check::workspace_diagnostics`.
+/// every rule that needs them), without the skills' loading outcomes (`loading::check_skills`,
+/// which the engine asks per group of names); `checkpoint` as in `check::workspace_diagnostics`.
 pub fn check_references_in(
     workspace: &Workspace,
     catalog: &ToolCatalog,
@@ -83,7 +82,7 @@ pub fn check_references_in(
     ));
     out.extend(builtins_named_once(workspace, catalog));
     checkpoint();
-    out.extend(loading::check_with(workspace, contexts));
+    out.extend(loading::check_subagents(workspace, contexts));
     out
 }
 

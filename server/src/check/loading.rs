@@ -131,16 +131,28 @@ fn list(items: &[String]) -> String {
 /// Every loading-outcome diagnostic of the workspace.
 pub fn check(ws: &Workspace) -> Vec<Diagnostic> {
     let contexts = Contexts::new(ws);
-    check_with(ws, &contexts)
+    let mut out = check_skills(ws, &contexts, &|_| true);
+    out.extend(check_subagents(ws, &contexts));
+    out
 }
 
-/// [`check`] over contexts already resolved.
-pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
+/// The loading outcomes of the skill files `reported` keeps.
+///
+/// A skill's diagnostics read, besides the skill itself, only the skills of its name (the merges
+/// are keyed by name), the skill files at its relative path in the other trees (the project
+/// half's re-read and the remote overlay replace by path) and the SKILL.md of the shared folder
+/// that encloses it ([`loading_neighbours`]). So a workspace that holds just those gives a
+/// skill the diagnostics the whole workspace gives it: the engine asks this per group of names.
+pub fn check_skills(
+    ws: &Workspace,
+    contexts: &Contexts,
+    reported: &dyn Fn(&SkillDoc) -> bool,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let Some(base) = contexts.base() else {
         return out;
     };
-    for doc in &ws.skills {
+    for doc in ws.skills.iter().filter(|doc| reported(doc)) {
         let relevant = contexts.for_tree(&doc.location.tree);
         let outcomes: Vec<(&Who, &Resolution, Outcome)> = relevant
             .iter()
@@ -200,6 +212,15 @@ pub fn check_with(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
         }
         files_root(ws, doc, &outcomes, &mut out);
     }
+    out
+}
+
+/// The loading outcomes of every subagent file.
+pub fn check_subagents(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let Some(base) = contexts.base() else {
+        return out;
+    };
     // One pass over each context's agent list, for the files that context reads (a per-user
     // context: its own folder's specs, not the shared thousand again), keyed by the document's
     // address as in `Resolution::subagent_outcomes`.
@@ -362,13 +383,33 @@ fn enclosing_skill(ws: &Workspace, path: &Path) -> Option<String> {
     if location.tree != Tree::Shared {
         return None;
     }
-    let mut parts = location.rel.split('/');
+    let (top, own_rel) = enclosing_rel(&location.rel)?;
+    let own = ws.path_in(&location.tree, &own_rel);
+    (own != path && ws.skill(&own).is_some_and(|s| s.outcome.is_ok())).then_some(top)
+}
+
+/// `skills/<dir>` and `skills/<dir>/SKILL.md` of a file below `skills/<dir>/`.
+fn enclosing_rel(rel: &str) -> Option<(String, String)> {
+    let mut parts = rel.split('/');
     let (Some("skills"), Some(dir)) = (parts.next(), parts.next()) else {
         return None;
     };
     let top = format!("skills/{dir}");
-    let own = ws.path_in(&location.tree, &format!("{top}/SKILL.md"));
-    (own != path && ws.skills.iter().any(|s| s.path == own && s.outcome.is_ok())).then_some(top)
+    let own = format!("{top}/SKILL.md");
+    Some((top, own))
+}
+
+/// The relative paths, in any tree, of the skill files whose facts the loading outcome of a
+/// skill at `rel` reads besides the skills of its name ([`check_skills`]): `rel` itself (a
+/// project file is re-read as the shared one of its path, and the remote overlay replaces the
+/// template's file of a path), and the SKILL.md of the shared folder it is nested in
+/// ([`enclosing_skill`]). A superset does no harm: the files of other names change nothing for
+/// this one.
+pub fn neighbour_rels(rel: &str) -> impl Iterator<Item = String> {
+    let enclosing = enclosing_rel(rel)
+        .map(|(_, own)| own)
+        .filter(|own| own != rel);
+    std::iter::once(rel.to_string()).chain(enclosing)
 }
 
 /// A nested shared file that every context loads (through the recursive glob only).

@@ -79,7 +79,8 @@ pub fn source_diagnostics(
 /// Every diagnostic that is not a source's own (`source_diagnostics`): `agentws.toml` and
 /// tools.json problems, the per-file rules of the other files (a blank injected file is judged by
 /// the contexts that read it), and the whole-workspace and cross-file rules, except `SK025`
-/// (`skills`; the engine places it), which points inside a skill. The engine runs this over a workspace whose
+/// (`skills`; the engine places it), which points inside a skill, and the skills' loading
+/// outcomes ([`skill_loading_diagnostics`]). The engine runs this over a workspace whose
 /// skills and subagents are their facts (`engine`), so it must read a source only through its
 /// parsed document, never through its text, its frontmatter values or any position after its
 /// `name`.
@@ -130,6 +131,18 @@ pub fn workspace_diagnostics(
         workspace, catalog, &contexts, checkpoint,
     ));
     diagnostics
+}
+
+/// The loading outcomes of the skills `reported` keeps (`loading::check_skills`), which
+/// `workspace_diagnostics` leaves out: they read only the skills of the same name and a skill's
+/// neighbours by path ([`loading::neighbour_rels`]), so the engine asks them per group of names
+/// over a workspace holding just those, and an edit that renames a skill re-runs two groups.
+pub fn skill_loading_diagnostics(
+    workspace: &Workspace,
+    reported: &dyn Fn(&crate::workspace::skill::SkillDoc) -> bool,
+) -> Vec<Diagnostic> {
+    let contexts = loading::Contexts::new(workspace);
+    loading::check_skills(workspace, &contexts, reported)
 }
 
 /// Skills and subagent specs: the files with a diagnostics query of their own.

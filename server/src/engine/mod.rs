@@ -321,6 +321,114 @@ pub fn cross_file_diagnostics(
     Arc::new(by_file)
 }
 
+/// How many groups, by name, the skills' loading outcomes are computed in
+/// ([`skill_loading_diagnostics`]).
+pub const NAME_GROUPS: u32 = 64;
+
+/// The group of a skill's facts: by its name, since its loading outcome reads the skills of its
+/// name; a skill without a name loads under none, and goes by its path.
+fn name_group(skill: &SkillDoc) -> u32 {
+    use std::hash::BuildHasher;
+    // A fixed seed: the grouping is part of what the database memoises, not a per-process map.
+    let state = foldhash::fast::FixedState::with_seed(0);
+    let hash = match &skill.name {
+        Some(name) => state.hash_one(name.as_str()),
+        None => state.hash_one(&skill.path),
+    };
+    (hash % u64::from(NAME_GROUPS)) as u32
+}
+
+/// A bucket's skills by name group: entry `g` lists the bucket's skills of group `g`.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_name_groups(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+) -> Arc<Vec<Vec<SourceFile>>> {
+    let mut groups = vec![Vec::new(); NAME_GROUPS as usize];
+    for file in bucket.sources(db).iter() {
+        if let Some(Parsed::Skill(skill)) = facts(db, *file) {
+            groups[name_group(&skill) as usize].push(*file);
+        }
+    }
+    Arc::new(groups)
+}
+
+/// The skills of name group `group`, in path order.
+#[salsa::tracked(returns(clone))]
+pub fn name_group_members(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<Vec<SourceFile>> {
+    Arc::new(
+        project
+            .buckets(db)
+            .iter()
+            .flat_map(|bucket| bucket_name_groups(db, *bucket)[group as usize].clone())
+            .collect(),
+    )
+}
+
+/// The skill sources by their path relative to their tree, every tree together: where a skill's
+/// neighbours are found (`check::loading::neighbour_rels`). Reads no text.
+#[salsa::tracked(returns(clone))]
+pub fn skills_by_rel(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<foldhash::HashMap<String, Vec<SourceFile>>> {
+    let mut by_rel: foldhash::HashMap<String, Vec<SourceFile>> = Default::default();
+    for bucket in project.buckets(db).iter() {
+        for file in bucket.sources(db).iter() {
+            if file.kind(db) == FileKind::Skill {
+                by_rel
+                    .entry(file.location(db).rel.clone())
+                    .or_default()
+                    .push(*file);
+            }
+        }
+    }
+    Arc::new(by_rel)
+}
+
+/// The loading outcomes of the skills of name group `group` (`check::skill_loading_diagnostics`),
+/// over a workspace of the group's skills and their neighbours: renaming a skill re-runs its old
+/// and its new group, not the resolution of every skill in every context.
+#[salsa::tracked(returns(clone))]
+pub fn skill_loading_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<Vec<Diagnostic>> {
+    let members = name_group_members(db, project, group);
+    if members.is_empty() {
+        return Arc::new(Vec::new());
+    }
+    let by_rel = skills_by_rel(db, project);
+    let mut read: BTreeMap<PathBuf, SourceFile> = BTreeMap::new();
+    for member in members.iter() {
+        read.insert(member.path(db).clone(), *member);
+        for rel in check::loading::neighbour_rels(&member.location(db).rel) {
+            for neighbour in by_rel.get(&rel).into_iter().flatten() {
+                read.insert(neighbour.path(db).clone(), *neighbour);
+            }
+        }
+    }
+    let reported: foldhash::HashSet<&Path> = members.iter().map(|m| m.path(db).as_path()).collect();
+    let docs = read.values().filter_map(|file| facts(db, *file));
+    let workspace = Workspace::from_parts(
+        project.config(db).clone(),
+        Arc::new(Vec::new()),
+        project.layout(db).clone(),
+        project.env(db).clone(),
+        docs,
+        kinds(db, project),
+    );
+    let mut found =
+        check::skill_loading_diagnostics(&workspace, &|doc| reported.contains(doc.path.as_path()));
+    sort(&mut found);
+    Arc::new(found)
+}
+
 /// Whether a source is a loaded skill that sets `allowed-tools` (no position: its key moving
 /// re-runs nothing that reads this).
 #[salsa::tracked(returns(copy))]
@@ -415,25 +523,36 @@ pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     Arc::new(all)
 }
 
-/// `cross_file_diagnostics` with `allowed_tools_note` added: every diagnostic that is not a
-/// source's own, by file, each list in check order.
+/// `cross_file_diagnostics` with the skills' loading outcomes (`skill_loading_diagnostics`, per
+/// name group) and `allowed_tools_note` added: every diagnostic that is not a source's own, by
+/// file, each list in check order.
 #[salsa::tracked(returns(clone))]
 pub fn workspace_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
-    let cross_file = cross_file_diagnostics(db, project);
-    let Some(note) = allowed_tools_note(db, project) else {
-        return cross_file;
-    };
-    let mut by_file = (*cross_file).clone();
-    let list = by_file.entry(note.path.clone()).or_default();
-    list.push(note);
-    sort(list);
+    let mut by_file = (*cross_file_diagnostics(db, project)).clone();
+    let mut touched: Vec<PathBuf> = Vec::new();
+    let loading = (0..NAME_GROUPS).map(|group| skill_loading_diagnostics(db, project, group));
+    for d in loading.flat_map(|found| (*found).clone()) {
+        touched.push(d.path.clone());
+        by_file.entry(d.path.clone()).or_default().push(d);
+    }
+    if let Some(note) = allowed_tools_note(db, project) {
+        touched.push(note.path.clone());
+        by_file.entry(note.path.clone()).or_default().push(note);
+    }
+    touched.sort();
+    touched.dedup();
+    for path in touched {
+        if let Some(list) = by_file.get_mut(&path) {
+            sort(list);
+        }
+    }
     Arc::new(by_file)
 }
 
-fn sort(list: &mut Vec<Diagnostic>) {
+pub(crate) fn sort(list: &mut Vec<Diagnostic>) {
     list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     list.dedup();
 }

@@ -252,6 +252,53 @@ proptest! {
         }
     }
 
+    /// The engine computes the skills' loading outcomes per name group, over the group's skills
+    /// and their neighbours by path; the whole workspace at once must give the same answer for
+    /// every file. Folders, trees and names are drawn independently, so one relative path holds
+    /// skills of different names in different trees, nested files sit in folders of other
+    /// names, and the remote overlay replaces a template file of another name.
+    #[test]
+    fn name_groups_give_what_the_whole_workspace_gives(
+        skills in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..9),
+        subagents in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..3),
+        scope in 0u8..4,
+        filesystem in 0u8..3,
+        dynamic_skills in any::<bool>(),
+        default_workspace_skills in any::<bool>(),
+    ) {
+        let mut config = generated_config(scope, filesystem);
+        config.features.dynamic_skills = dynamic_skills;
+        config.features.default_workspace_skills = default_workspace_skills;
+        let mut files: Vec<(String, String)> = skills.iter().map(skill_file).collect();
+        files.extend(subagents.iter().map(subagent_file));
+        files.sort();
+        files.dedup_by(|a, b| a.0 == b.0);
+        let ws = Workspace::from_texts(config, files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+        let analysis = crate::engine::Analysis::new(
+            ws.config.clone(),
+            ws.config_diagnostics.clone(),
+            ws.env.clone(),
+            CheckOptions::default(),
+            &ws.files,
+        );
+        let grouped = analysis.workspace_diagnostics();
+
+        let (db, project) = (&analysis.db, analysis.project);
+        let facts = crate::engine::facts_workspace(db, project);
+        let catalog = crate::engine::catalog(db, project);
+        let mut whole = crate::check::workspace_diagnostics(&facts, &catalog, &|| {});
+        whole.extend(crate::check::skill_loading_diagnostics(&facts, &|_| true));
+        whole.extend(crate::engine::allowed_tools_note(db, project));
+        let mut expected: std::collections::BTreeMap<PathBuf, Vec<Diagnostic>> = Default::default();
+        for d in whole {
+            expected.entry(d.path.clone()).or_default().push(d);
+        }
+        for list in expected.values_mut() {
+            crate::engine::sort(list);
+        }
+        prop_assert_eq!(&*grouped, &expected);
+    }
+
     #[test]
     fn preview_renders_what_check_says_is_loaded(
         skills in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..7),
