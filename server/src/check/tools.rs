@@ -304,16 +304,22 @@ fn code_execution_contexts(
         .filter(|(_, (_, kind))| *kind == FileKind::SkillResource)
         .flat_map(|(path, _)| path.ancestors().skip(1))
         .collect();
-    let docs_with_files: std::collections::HashSet<*const SkillDoc> = workspace
-        .skills
-        .iter()
-        .filter(|doc| {
-            doc.path
-                .parent()
-                .is_some_and(|dir| resource_folders.contains(dir))
-        })
-        .map(Arc::as_ptr)
-        .collect();
+    // Hashing every skill's folder showed on a workspace with no resources at all.
+    let docs_with_files: std::collections::HashSet<*const SkillDoc> = if resource_folders.is_empty()
+    {
+        Default::default()
+    } else {
+        workspace
+            .skills
+            .iter()
+            .filter(|doc| {
+                doc.path
+                    .parent()
+                    .is_some_and(|dir| resource_folders.contains(dir))
+            })
+            .map(Arc::as_ptr)
+            .collect()
+    };
     let resolved;
     let contexts = match contexts {
         Some(contexts) => contexts,
