@@ -34,7 +34,8 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// duplicate names and ids (everything but the per-file tool mentions).
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let contexts = loading::Contexts::new(workspace);
-    let mut out = check_references_in(workspace, catalog, &contexts, &|| {});
+    let skill_names = || super::skill_names(workspace);
+    let mut out = check_references_in(workspace, catalog, &contexts, &skill_names, &|| {});
     out.extend(loading::check_skills(workspace, &contexts, &|_| true));
     out
 }
@@ -46,12 +47,13 @@ pub fn check_references_in(
     workspace: &Workspace,
     catalog: &ToolCatalog,
     contexts: &loading::Contexts,
+    skill_names: &dyn Fn() -> Vec<String>,
     checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = workspace
         .subagents
         .iter()
-        .flat_map(|s| check_subagent(workspace, contexts, s))
+        .flat_map(|s| check_subagent(workspace, contexts, skill_names, s))
         .collect();
     // Findings about values copied from another agent runtime, which a collection repeats in
     // every file: one warning per distinct value, an info pointing at it everywhere else.
@@ -213,6 +215,7 @@ pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<
 fn check_subagent(
     workspace: &Workspace,
     contexts: &loading::Contexts,
+    skill_names: &dyn Fn() -> Vec<String>,
     subagent: &SubagentDoc,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -294,7 +297,8 @@ fn check_subagent(
             ));
         }
         if !unknown.is_empty() {
-            let known = Suggestions::new(workspace.skills.iter().filter_map(|d| d.name.as_deref()));
+            let names = skill_names();
+            let known = Suggestions::new(names.iter().map(String::as_str));
             let message = match unknown.as_slice() {
                 [name] => format!("no skill is named `{name}`{}", hint(known.best(name))),
                 _ => format!(

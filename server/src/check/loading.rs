@@ -37,6 +37,10 @@ pub struct Contexts<'a> {
     folders: foldhash::HashMap<String, Vec<usize>>,
     /// The indexes of the contexts standing for callers without a per-user folder.
     shared: Vec<usize>,
+    /// Per context of `list`, whether it loads any skill: from the resolutions, unless the
+    /// caller resolved a workspace holding only some of the skills and knows it from the rest
+    /// (`check::reference_diagnostics`).
+    pub loads_a_skill: Vec<bool>,
 }
 
 impl<'a> Contexts<'a> {
@@ -57,11 +61,21 @@ impl<'a> Contexts<'a> {
                 _ => shared.push(index),
             }
         }
+        let loads_a_skill = list.iter().map(|(_, r)| r.loads_a_skill()).collect();
         Self {
             list,
             folders,
             shared,
+            loads_a_skill,
         }
+    }
+
+    /// Whether the prompt of context `index` of `list` has the code-execution section
+    /// (`Resolution::renders_code_execution_if`).
+    pub fn renders_code_execution(&self, index: usize) -> bool {
+        // A context missing from `loads_a_skill` loads none (no skill at all gives no entry).
+        let loads = self.loads_a_skill.get(index).copied().unwrap_or(false);
+        self.list[index].1.renders_code_execution_if(loads)
     }
 
     /// The contexts that read files of `tree`: a per-user folder's own calls when the

@@ -76,18 +76,32 @@ pub fn source_diagnostics(
     out
 }
 
-/// Every diagnostic that is not a source's own (`source_diagnostics`): `agentws.toml` and
-/// tools.json problems, the per-file rules of the other files (a blank injected file is judged by
-/// the contexts that read it), and the whole-workspace and cross-file rules, except `SK025`
-/// (`skills`; the engine places it), which points inside a skill, and the skills' loading
-/// outcomes ([`skill_loading_diagnostics`]). The engine runs this over a workspace whose
-/// skills and subagents are their facts (`engine`), so it must read a source only through its
-/// parsed document, never through its text, its frontmatter values or any position after its
-/// `name`.
+/// Every diagnostic that is not a source's own (`source_diagnostics`), except `SK025` (`skills`;
+/// the engine places it), which points inside a skill, and the skills' loading outcomes
+/// ([`skill_loading`]): [`file_diagnostics`] and [`reference_diagnostics`] over one workspace.
+/// The engine asks the three families over smaller workspaces, each holding what its rules read;
+/// this whole-workspace composition is what they must add up to (`engine`'s property tests).
+pub fn workspace_diagnostics(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    checkpoint: &dyn Fn(),
+) -> Vec<Diagnostic> {
+    let mut diagnostics = file_diagnostics(workspace, catalog, checkpoint);
+    let all_names = || skill_names(workspace);
+    diagnostics.extend(reference_diagnostics(
+        workspace, catalog, None, &all_names, checkpoint,
+    ));
+    diagnostics
+}
+
+/// The rules that read no skill or subagent spec: `agentws.toml` and tools.json problems, the
+/// per-file rules of the other files (a blank injected file is judged by the contexts that read
+/// it), the layout's rules and the memory budget. The engine runs them over a workspace with no
+/// skill or subagent in it, so that no edit of one runs them again.
 ///
 /// `checkpoint` is called between the rule families: the engine passes salsa's cancellation
 /// check there, so that an edit arriving meanwhile stops a run whose answer is already stale.
-pub fn workspace_diagnostics(
+pub fn file_diagnostics(
     workspace: &Workspace,
     catalog: &ToolCatalog,
     checkpoint: &dyn Fn(),
@@ -121,28 +135,90 @@ pub fn workspace_diagnostics(
     checkpoint();
     diagnostics.extend(files::check_workspace_level(workspace));
     diagnostics.extend(budget::check(workspace));
-    checkpoint();
+    diagnostics
+}
+
+/// The rules over subagent specs and what they name, and the tools.json rules (`tools`): they
+/// read the session contexts' resolution of the subagents, of the skills the subagents name and
+/// of the skills whose folders hold files, and whether a context loads any skill at all. The
+/// engine runs them over a workspace holding the subagents and only those skills (whole classes
+/// of one name, with their neighbours: `loading::neighbour_rels`), and passes `loads_a_skill`
+/// (per check context, from [`skill_loading`]); `None` reads it from `workspace`, which then
+/// holds every skill. `skill_names` gives every skill name, asked only to suggest one for a
+/// name no skill has.
+pub fn reference_diagnostics(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    loads_a_skill: Option<Vec<bool>>,
+    skill_names: &dyn Fn() -> Vec<String>,
+    checkpoint: &dyn Fn(),
+) -> Vec<Diagnostic> {
     // The session contexts resolved once for the loading, reference and tools rules.
-    let contexts = loading::Contexts::new(workspace);
+    let mut contexts = loading::Contexts::new(workspace);
+    if let Some(loads) = loads_a_skill {
+        contexts.loads_a_skill = loads;
+    }
     checkpoint();
-    diagnostics.extend(tools::check_in(workspace, catalog, Some(&contexts)));
+    let mut diagnostics = tools::check_in(workspace, catalog, Some(&contexts));
     checkpoint();
     diagnostics.extend(cross::check_references_in(
-        workspace, catalog, &contexts, checkpoint,
+        workspace,
+        catalog,
+        &contexts,
+        skill_names,
+        checkpoint,
     ));
     diagnostics
+}
+
+/// The names of the workspace's skills (what a suggestion for an unknown name draws from).
+pub fn skill_names(workspace: &Workspace) -> Vec<String> {
+    workspace
+        .skills
+        .iter()
+        .filter_map(|doc| doc.name.clone())
+        .collect()
+}
+
+/// What [`skill_loading`] finds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SkillLoading {
+    pub diagnostics: Vec<Diagnostic>,
+    /// For each check context (`resolution::check_contexts` order), whether it loads one of the
+    /// reported skills: whether a context loads any skill at all is the one fact of the whole
+    /// merge another rule reads (the code-execution section, `TJ030`).
+    pub loads_a_skill: Vec<bool>,
 }
 
 /// The loading outcomes of the skills `reported` keeps (`loading::check_skills`), which
 /// `workspace_diagnostics` leaves out: they read only the skills of the same name and a skill's
 /// neighbours by path ([`loading::neighbour_rels`]), so the engine asks them per group of names
 /// over a workspace holding just those, and an edit that renames a skill re-runs two groups.
-pub fn skill_loading_diagnostics(
+pub fn skill_loading(
     workspace: &Workspace,
     reported: &dyn Fn(&crate::workspace::skill::SkillDoc) -> bool,
-) -> Vec<Diagnostic> {
+) -> SkillLoading {
     let contexts = loading::Contexts::new(workspace);
-    loading::check_skills(workspace, &contexts, reported)
+    let loads_a_skill = contexts
+        .list
+        .iter()
+        .map(|(_, resolution)| {
+            workspace
+                .skills
+                .iter()
+                .filter(|doc| reported(doc))
+                .any(|doc| {
+                    doc.name
+                        .as_deref()
+                        .and_then(|name| resolution.skill_named(name))
+                        .is_some_and(|(_, winner)| winner.doc.path == doc.path)
+                })
+        })
+        .collect();
+    SkillLoading {
+        diagnostics: loading::check_skills(workspace, &contexts, reported),
+        loads_a_skill,
+    }
 }
 
 /// Skills and subagent specs: the files with a diagnostics query of their own.

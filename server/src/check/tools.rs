@@ -331,9 +331,9 @@ fn code_execution_contexts(
     let mut shown: Vec<String> = Vec::new();
     let mut not_shown: Vec<String> = Vec::new();
     let mut with_files: Vec<&str> = Vec::new();
-    for (who, resolution) in &contexts.list {
+    for (index, (who, resolution)) in contexts.list.iter().enumerate() {
         let label = loading::who_label(workspace, who);
-        if !resolution.renders_code_execution() {
+        if !contexts.renders_code_execution(index) {
             not_shown.push(label);
             continue;
         }

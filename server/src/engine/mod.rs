@@ -302,23 +302,138 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
     ))
 }
 
-/// What `check::workspace_diagnostics` finds over the facts, by file, each list in check order.
+/// `check::file_diagnostics`: over a workspace of the layout and the tools.json files, with no
+/// skill or subagent in it, so that no edit of one runs these rules again.
 #[salsa::tracked(returns(clone))]
-pub fn cross_file_diagnostics(
+pub fn file_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let tools = tools_docs(db, project);
+    let workspace = Workspace::from_parts(
+        project.config(db).clone(),
+        project.config_diagnostics(db).clone(),
+        project.layout(db).clone(),
+        project.env(db).clone(),
+        tools.iter().cloned().map(Parsed::Tools),
+        kinds(db, project),
+    );
+    let checkpoint = || db.unwind_if_revision_cancelled();
+    let catalog = catalog(db, project);
+    Arc::new(check::file_diagnostics(&workspace, &catalog, &checkpoint))
+}
+
+/// The facts of a bucket's subagent specs, in path order: what the reference rules read of the
+/// sources besides the skills they name (a skill edit leaves this equal).
+#[salsa::tracked(returns(clone))]
+pub fn bucket_subagent_facts(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<Parsed>> {
+    Arc::new(
+        bucket
+            .sources(db)
+            .iter()
+            .filter(|file| file.kind(db) == FileKind::Subagent)
+            .filter_map(|file| facts(db, *file))
+            .collect(),
+    )
+}
+
+/// `check::reference_diagnostics` over the workspace its rules read (see there): the subagents,
+/// the tools.json files, and the skills of the names the subagents list and of the skills whose
+/// folders hold files, each name with all its skills and their neighbours; which contexts load
+/// any skill comes from the name groups. Renaming a skill none of those names runs these rules
+/// again only when a context goes from no skill to some, or back.
+#[salsa::tracked(returns(clone))]
+pub fn reference_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
-) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
-    let workspace = facts_workspace(db, project);
-    let catalog = catalog(db, project);
-    let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+) -> Arc<Vec<Diagnostic>> {
+    let subagents: Vec<Arc<Vec<Parsed>>> = project
+        .buckets(db)
+        .iter()
+        .map(|bucket| bucket_subagent_facts(db, *bucket))
+        .collect();
+    let mut names: std::collections::BTreeSet<String> = subagents
+        .iter()
+        .flat_map(|facts| facts.iter())
+        .filter_map(|doc| match doc {
+            Parsed::Subagent(subagent) => Some(subagent.skills.iter().map(|e| e.value.clone())),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    for file in skills_with_files(db, project).iter() {
+        if let Some(Parsed::Skill(skill)) = facts(db, *file) {
+            names.extend(skill.name.clone());
+        }
+    }
+    let mut read = BTreeMap::new();
+    for name in names {
+        add_with_neighbours(db, project, &skills_named(db, project, name), &mut read);
+    }
+    let tools = tools_docs(db, project);
+    let docs = read
+        .values()
+        .filter_map(|file| facts(db, *file))
+        .chain(subagents.iter().flat_map(|facts| facts.iter().cloned()))
+        .chain(tools.iter().cloned().map(Parsed::Tools));
+    let workspace = Workspace::from_parts(
+        project.config(db).clone(),
+        Arc::new(Vec::new()),
+        project.layout(db).clone(),
+        project.env(db).clone(),
+        docs,
+        kinds(db, project),
+    );
     let checkpoint = || db.unwind_if_revision_cancelled();
-    for d in check::workspace_diagnostics(&workspace, &catalog, &checkpoint) {
-        by_file.entry(d.path.clone()).or_default().push(d);
+    let catalog = catalog(db, project);
+    let all_names = || skill_names(db, project).to_vec();
+    let loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
+    Arc::new(check::reference_diagnostics(
+        &workspace,
+        &catalog,
+        Some(loads_a_skill),
+        &all_names,
+        &checkpoint,
+    ))
+}
+
+/// Every skill's name, in path order (duplicates kept): asked only to suggest a name.
+#[salsa::tracked(returns(clone))]
+pub fn skill_names(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<String>> {
+    let mut names = Vec::new();
+    for bucket in project.buckets(db).iter() {
+        for doc in bucket_facts(db, *bucket).iter() {
+            if let Parsed::Skill(skill) = doc {
+                names.extend(skill.name.clone());
+            }
+        }
     }
-    for list in by_file.values_mut() {
-        sort(list);
+    Arc::new(names)
+}
+
+/// The skills whose folder holds a file besides SKILL.md (from the layout alone).
+#[salsa::tracked(returns(clone))]
+pub fn skills_with_files(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<SourceFile>> {
+    let kinds = kinds(db, project);
+    let folders: std::collections::HashSet<&Path> = kinds
+        .iter()
+        .filter(|(_, (_, kind))| *kind == FileKind::SkillResource)
+        .flat_map(|(path, _)| path.ancestors().skip(1))
+        .collect();
+    if folders.is_empty() {
+        return Arc::new(Vec::new());
     }
-    Arc::new(by_file)
+    let mut found = Vec::new();
+    for bucket in project.buckets(db).iter() {
+        for file in bucket.sources(db).iter() {
+            let holds = file.kind(db) == FileKind::Skill
+                && file
+                    .path(db)
+                    .parent()
+                    .is_some_and(|dir| folders.contains(dir));
+            if holds {
+                found.push(*file);
+            }
+        }
+    }
+    Arc::new(found)
 }
 
 /// How many groups, by name, the skills' loading outcomes are computed in
@@ -329,14 +444,19 @@ pub const NAME_GROUPS: u32 = 64;
 /// name; a skill without a name loads under none, and goes by its path.
 fn name_group(skill: &SkillDoc) -> u32 {
     use std::hash::BuildHasher;
-    // A fixed seed: the grouping is part of what the database memoises, not a per-process map.
-    let state = foldhash::fast::FixedState::with_seed(0);
-    let hash = match &skill.name {
-        Some(name) => state.hash_one(name.as_str()),
-        None => state.hash_one(&skill.path),
-    };
-    (hash % u64::from(NAME_GROUPS)) as u32
+    match &skill.name {
+        Some(name) => name_group_of(name),
+        None => (GROUP_HASH.hash_one(&skill.path) % u64::from(NAME_GROUPS)) as u32,
+    }
 }
+
+fn name_group_of(name: &str) -> u32 {
+    use std::hash::BuildHasher;
+    (GROUP_HASH.hash_one(name) % u64::from(NAME_GROUPS)) as u32
+}
+
+/// A fixed seed: the grouping is part of what the database memoises, not a per-process map.
+const GROUP_HASH: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0);
 
 /// A bucket's skills by name group: entry `g` lists the bucket's skills of group `g`.
 #[salsa::tracked(returns(clone))]
@@ -390,29 +510,69 @@ pub fn skills_by_rel(
     Arc::new(by_rel)
 }
 
-/// The loading outcomes of the skills of name group `group` (`check::skill_loading_diagnostics`),
-/// over a workspace of the group's skills and their neighbours: renaming a skill re-runs its old
-/// and its new group, not the resolution of every skill in every context.
+/// The skills of name group `group` by name, each list in path order.
 #[salsa::tracked(returns(clone))]
-pub fn skill_loading_diagnostics(
+pub fn name_group_index(
     db: &dyn salsa::Database,
     project: ProjectInput,
     group: u32,
-) -> Arc<Vec<Diagnostic>> {
-    let members = name_group_members(db, project, group);
-    if members.is_empty() {
-        return Arc::new(Vec::new());
+) -> Arc<foldhash::HashMap<String, Vec<SourceFile>>> {
+    let mut by_name: foldhash::HashMap<String, Vec<SourceFile>> = Default::default();
+    for file in name_group_members(db, project, group).iter() {
+        if let Some(Parsed::Skill(skill)) = facts(db, *file) {
+            if let Some(name) = &skill.name {
+                by_name.entry(name.clone()).or_default().push(*file);
+            }
+        }
     }
+    Arc::new(by_name)
+}
+
+/// The skills named `name`, in path order. A query of its own, so that a reader depends on this
+/// name's skills, not on every skill of its group (verifying that after each edit showed).
+#[salsa::tracked(returns(clone))]
+pub fn skills_named(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    name: String,
+) -> Arc<Vec<SourceFile>> {
+    let index = name_group_index(db, project, name_group_of(&name));
+    Arc::new(index.get(&name).cloned().unwrap_or_default())
+}
+
+/// `files` and their neighbours (`check::loading::neighbour_rels`) into `read`, by path.
+fn add_with_neighbours(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    files: &[SourceFile],
+    read: &mut BTreeMap<PathBuf, SourceFile>,
+) {
     let by_rel = skills_by_rel(db, project);
-    let mut read: BTreeMap<PathBuf, SourceFile> = BTreeMap::new();
-    for member in members.iter() {
-        read.insert(member.path(db).clone(), *member);
-        for rel in check::loading::neighbour_rels(&member.location(db).rel) {
+    for file in files {
+        read.insert(file.path(db).clone(), *file);
+        for rel in check::loading::neighbour_rels(&file.location(db).rel) {
             for neighbour in by_rel.get(&rel).into_iter().flatten() {
                 read.insert(neighbour.path(db).clone(), *neighbour);
             }
         }
     }
+}
+
+/// The loading outcomes of the skills of name group `group` (`check::skill_loading`), over a
+/// workspace of the group's skills and their neighbours: renaming a skill re-runs its old and its
+/// new group, not the resolution of every skill in every context.
+#[salsa::tracked(returns(clone))]
+pub fn name_group_loading(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<check::SkillLoading> {
+    let members = name_group_members(db, project, group);
+    if members.is_empty() {
+        return Arc::new(check::SkillLoading::default());
+    }
+    let mut read = BTreeMap::new();
+    add_with_neighbours(db, project, &members, &mut read);
     let reported: foldhash::HashSet<&Path> = members.iter().map(|m| m.path(db).as_path()).collect();
     let docs = read.values().filter_map(|file| facts(db, *file));
     let workspace = Workspace::from_parts(
@@ -423,10 +583,26 @@ pub fn skill_loading_diagnostics(
         docs,
         kinds(db, project),
     );
-    let mut found =
-        check::skill_loading_diagnostics(&workspace, &|doc| reported.contains(doc.path.as_path()));
-    sort(&mut found);
+    let mut found = check::skill_loading(&workspace, &|doc| reported.contains(doc.path.as_path()));
+    sort(&mut found.diagnostics);
     Arc::new(found)
+}
+
+/// Per check context, whether it loads any skill: the one fact of every skill's loading that
+/// the reference rules read, and one that seldom changes (a rename leaves it as it was).
+#[salsa::tracked(returns(clone))]
+pub fn contexts_loading_a_skill(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<bool>> {
+    let mut loads: Vec<bool> = Vec::new();
+    for group in 0..NAME_GROUPS {
+        let found = name_group_loading(db, project, group);
+        if loads.len() < found.loads_a_skill.len() {
+            loads.resize(found.loads_a_skill.len(), false);
+        }
+        for (any, this) in loads.iter_mut().zip(&found.loads_a_skill) {
+            *any |= this;
+        }
+    }
+    Arc::new(loads)
 }
 
 /// Whether a source is a loaded skill that sets `allowed-tools` (no position: its key moving
@@ -523,31 +699,30 @@ pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     Arc::new(all)
 }
 
-/// `cross_file_diagnostics` with the skills' loading outcomes (`skill_loading_diagnostics`, per
-/// name group) and `allowed_tools_note` added: every diagnostic that is not a source's own, by
-/// file, each list in check order.
+/// [`file_diagnostics`], [`reference_diagnostics`], the skills' loading outcomes per name group
+/// ([`name_group_loading`]) and [`allowed_tools_note`]: every diagnostic that is not a source's
+/// own, by file, each list in check order.
 #[salsa::tracked(returns(clone))]
 pub fn workspace_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
-    let mut by_file = (*cross_file_diagnostics(db, project)).clone();
-    let mut touched: Vec<PathBuf> = Vec::new();
-    let loading = (0..NAME_GROUPS).map(|group| skill_loading_diagnostics(db, project, group));
-    for d in loading.flat_map(|found| (*found).clone()) {
-        touched.push(d.path.clone());
-        by_file.entry(d.path.clone()).or_default().push(d);
-    }
-    if let Some(note) = allowed_tools_note(db, project) {
-        touched.push(note.path.clone());
-        by_file.entry(note.path.clone()).or_default().push(note);
-    }
-    touched.sort();
-    touched.dedup();
-    for path in touched {
-        if let Some(list) = by_file.get_mut(&path) {
-            sort(list);
+    let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+    let mut add = |found: &[Diagnostic]| {
+        for d in found {
+            by_file.entry(d.path.clone()).or_default().push(d.clone());
         }
+    };
+    add(&file_diagnostics(db, project));
+    add(&reference_diagnostics(db, project));
+    for group in 0..NAME_GROUPS {
+        add(&name_group_loading(db, project, group).diagnostics);
+    }
+    add(&allowed_tools_note(db, project)
+        .into_iter()
+        .collect::<Vec<_>>());
+    for list in by_file.values_mut() {
+        sort(list);
     }
     Arc::new(by_file)
 }
@@ -1065,14 +1240,34 @@ mod tests {
         assert_eq!(name.as_deref(), Some("renamed"));
     }
 
-    /// A description edit moves the `allowed-tools` key: the note moves with it, and the
-    /// cross-file rules are not run again (their memoised result is the same value).
+    /// The whole-workspace families' memoised results, to tell by pointer which ran again: the
+    /// file rules, the reference rules, and the loading of every name group.
+    type FamilyResults = (
+        Arc<Vec<Diagnostic>>,
+        Arc<Vec<Diagnostic>>,
+        Vec<Arc<check::SkillLoading>>,
+    );
+
+    fn family_results(analysis: &Analysis) -> FamilyResults {
+        let (db, project) = (&analysis.db, analysis.project);
+        (
+            file_diagnostics(db, project),
+            reference_diagnostics(db, project),
+            (0..NAME_GROUPS)
+                .map(|group| name_group_loading(db, project, group))
+                .collect(),
+        )
+    }
+
+    /// A description edit moves the `allowed-tools` key: the note moves with it, and no
+    /// whole-workspace rule runs again (their memoised results are the same values). A name
+    /// edit runs the loading of the old and the new name's groups again, and nothing else.
     #[test]
     fn a_description_edit_moves_the_allowed_tools_note_without_the_cross_file_rules() {
         let (mut analysis, _) = analysis(&skill("short"));
         // The first edit of a buffer lowers its durability, which salsa does not backdate over.
         edit(&mut analysis, &skill("short"));
-        let before = cross_file_diagnostics(&analysis.db, analysis.project);
+        let before = family_results(&analysis);
         let note = |analysis: &Analysis| {
             let all = analysis.workspace_diagnostics();
             let list = &all[Path::new(SKILL)];
@@ -1085,8 +1280,14 @@ mod tests {
 
         let longer = skill("a much longer description");
         edit(&mut analysis, &longer);
-        let after = cross_file_diagnostics(&analysis.db, analysis.project);
-        assert!(Arc::ptr_eq(&before, &after));
+        let after = family_results(&analysis);
+        assert!(Arc::ptr_eq(&before.0, &after.0));
+        assert!(Arc::ptr_eq(&before.1, &after.1));
+        assert!(before
+            .2
+            .iter()
+            .zip(&after.2)
+            .all(|(a, b)| Arc::ptr_eq(a, b)));
         let moved = note(&analysis);
         assert_eq!(
             moved.start,
@@ -1094,9 +1295,18 @@ mod tests {
         );
         assert_eq!(&longer[moved.start..moved.end], "allowed-tools");
 
-        // A name edit is a fact: the cross-file rules run again.
+        // A name edit is a fact: the groups of `a` and `b` run again, the other groups and
+        // families do not.
         edit(&mut analysis, &longer.replace("name: a", "name: b"));
-        let renamed = cross_file_diagnostics(&analysis.db, analysis.project);
-        assert!(!Arc::ptr_eq(&after, &renamed));
+        let renamed = family_results(&analysis);
+        assert!(Arc::ptr_eq(&after.0, &renamed.0));
+        assert!(Arc::ptr_eq(&after.1, &renamed.1));
+        let ran_again: Vec<u32> = (0..NAME_GROUPS)
+            .filter(|g| !Arc::ptr_eq(&after.2[*g as usize], &renamed.2[*g as usize]))
+            .collect();
+        let mut expected = vec![name_group_of("a"), name_group_of("b")];
+        expected.sort();
+        expected.dedup();
+        assert_eq!(ran_again, expected);
     }
 }

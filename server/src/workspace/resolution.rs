@@ -762,8 +762,18 @@ impl<'r> Resolution<'r> {
     /// True when this context's prompt has the code-execution section: it follows the skills
     /// block when at least one rendered skill has a `<files-root>` (harness-spec §2.5, A.11).
     pub fn renders_code_execution(&self) -> bool {
-        self.files_root_base.is_some()
-            && self.skills.iter(&self.resolver.skill_base).next().is_some()
+        self.renders_code_execution_if(self.loads_a_skill())
+    }
+
+    /// [`Self::renders_code_execution`], given whether the context loads any skill (known
+    /// elsewhere when this resolution was built over only some of the skills).
+    pub fn renders_code_execution_if(&self, loads_a_skill: bool) -> bool {
+        self.files_root_base.is_some() && loads_a_skill
+    }
+
+    /// True when the merge holds at least one skill.
+    pub fn loads_a_skill(&self) -> bool {
+        self.skills.iter(&self.resolver.skill_base).next().is_some()
     }
 
     /// `<files-root>` of a loaded skill (harness-spec §2.5): raw path, spaces not escaped.

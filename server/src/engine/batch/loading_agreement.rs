@@ -259,44 +259,56 @@ proptest! {
     /// names, and the remote overlay replaces a template file of another name.
     #[test]
     fn name_groups_give_what_the_whole_workspace_gives(
-        skills in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..9),
-        subagents in proptest::collection::vec((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0..3),
+        skills in proptest::collection::vec(((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), any::<bool>()), 0..9),
+        subagents in proptest::collection::vec(((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0u8..16), 0..3),
         scope in 0u8..4,
         filesystem in 0u8..3,
         dynamic_skills in any::<bool>(),
         default_workspace_skills in any::<bool>(),
+        shell_tool in any::<bool>(),
+        deny_execute in any::<bool>(),
+        loaded_first in any::<bool>(),
     ) {
         let mut config = generated_config(scope, filesystem);
         config.features.dynamic_skills = dynamic_skills;
         config.features.default_workspace_skills = default_workspace_skills;
-        let mut files: Vec<(String, String)> = skills.iter().map(skill_file).collect();
-        files.extend(subagents.iter().map(subagent_file));
+        config.features.shell_tool = shell_tool;
+        let mut files: Vec<(String, String)> = Vec::new();
+        for (spec, with_script) in &skills {
+            let (path, text) = skill_file(spec);
+            if *with_script {
+                let dir = Path::new(&path).parent().unwrap();
+                files.push((dir.join("scripts/run.py").display().to_string(), "print(1)\n".into()));
+            }
+            files.push((path, text));
+        }
+        // A skill that every context loads, first in path order: then the one skill the engine
+        // reads for "some skill loads here" is none of the generated ones.
+        if loaded_first {
+            files.push((format!("{W}/skills/0/SKILL.md"), "---\nname: first\ndescription: d\n---\n".into()));
+        }
+        // Each subagent lists a subset of `x`, `y`, `z` and `w` (a name no skill has).
+        for (spec, listed) in &subagents {
+            let (path, text) = subagent_file(spec);
+            let names: Vec<&str> = ["x", "y", "z", "w"]
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| listed & (1 << i) != 0)
+                .map(|(_, n)| *n)
+                .collect();
+            let text = match text.strip_prefix("---\n") {
+                Some(rest) if !names.is_empty() => format!("---\nskills: {}\n{rest}", names.join(", ")),
+                _ => text,
+            };
+            files.push((path, text));
+        }
+        let tools = if deny_execute { r#"{"deny": ["execute"]}"# } else { r#"{"deny": ["web_fetch"]}"# };
+        files.push((format!("{W}/tools.json"), tools.to_string()));
         files.sort();
         files.dedup_by(|a, b| a.0 == b.0);
         let ws = Workspace::from_texts(config, files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
-        let analysis = crate::engine::Analysis::new(
-            ws.config.clone(),
-            ws.config_diagnostics.clone(),
-            ws.env.clone(),
-            CheckOptions::default(),
-            &ws.files,
-        );
-        let grouped = analysis.workspace_diagnostics();
-
-        let (db, project) = (&analysis.db, analysis.project);
-        let facts = crate::engine::facts_workspace(db, project);
-        let catalog = crate::engine::catalog(db, project);
-        let mut whole = crate::check::workspace_diagnostics(&facts, &catalog, &|| {});
-        whole.extend(crate::check::skill_loading_diagnostics(&facts, &|_| true));
-        whole.extend(crate::engine::allowed_tools_note(db, project));
-        let mut expected: std::collections::BTreeMap<PathBuf, Vec<Diagnostic>> = Default::default();
-        for d in whole {
-            expected.entry(d.path.clone()).or_default().push(d);
-        }
-        for list in expected.values_mut() {
-            crate::engine::sort(list);
-        }
-        prop_assert_eq!(&*grouped, &expected);
+        let (grouped, whole) = grouped_and_whole(&ws);
+        prop_assert_eq!(grouped, whole);
     }
 
     #[test]
@@ -348,4 +360,75 @@ proptest! {
             prop_assert_eq!(&subagents_shown, &expected_subagents, "subagents for {:?}", who);
         }
     }
+}
+
+/// The engine's workspace diagnostics, computed per family over smaller workspaces, and the
+/// same rules run over the whole workspace of facts at once.
+fn grouped_and_whole(ws: &Workspace) -> (DiagnosticsByFile, DiagnosticsByFile) {
+    let analysis = crate::engine::Analysis::new(
+        ws.config.clone(),
+        ws.config_diagnostics.clone(),
+        ws.env.clone(),
+        CheckOptions::default(),
+        &ws.files,
+    );
+    let grouped = (*analysis.workspace_diagnostics()).clone();
+    let (db, project) = (&analysis.db, analysis.project);
+    let facts = crate::engine::facts_workspace(db, project);
+    let catalog = crate::engine::catalog(db, project);
+    let mut whole = crate::check::workspace_diagnostics(&facts, &catalog, &|| {});
+    whole.extend(crate::check::skill_loading(&facts, &|_| true).diagnostics);
+    whole.extend(crate::engine::allowed_tools_note(db, project));
+    let mut expected = DiagnosticsByFile::new();
+    for d in whole {
+        expected.entry(d.path.clone()).or_default().push(d);
+    }
+    for list in expected.values_mut() {
+        crate::engine::sort(list);
+    }
+    (grouped, expected)
+}
+
+type DiagnosticsByFile = std::collections::BTreeMap<PathBuf, Vec<Diagnostic>>;
+
+/// A subagent names a project skill whose relative path the shared folder also holds, under
+/// another name: the overlay re-reads the shared file instead (XR004). The reference rules must
+/// read the shared file as the named skill's neighbour, though no subagent names it and another
+/// skill is the one the engine reads for "some skill loads here".
+#[test]
+fn a_named_skill_replaced_by_a_shared_file_of_another_name_is_reported_as_not_loaded() {
+    let files = [
+        (
+            "/p/skills/a/SKILL.md".to_string(),
+            "---\nname: x\ndescription: d\n---\n",
+        ),
+        (
+            format!("{W}/skills/a/SKILL.md"),
+            "---\nname: y\ndescription: d\n---\n",
+        ),
+        (
+            format!("{W}/skills/0/SKILL.md"),
+            "---\nname: first\ndescription: d\n---\n",
+        ),
+        (
+            format!("{W}/subagents/r.md"),
+            "---\nskills: x\ndescription: r\n---\n",
+        ),
+    ];
+    let ws = Workspace::from_texts(
+        generated_config(0, 0),
+        files.iter().map(|(p, t)| (p.as_str(), *t)),
+    );
+    let (grouped, whole) = grouped_and_whole(&ws);
+    let xr004: Vec<&str> = grouped
+        .values()
+        .flatten()
+        .filter(|d| d.code == "XR004")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        xr004,
+        ["no loaded skill is named `x`: `skills/a/SKILL.md` is, but it is not loaded (the overlay re-reads this relative path through the workspace and gets `/p/.agentscope/workspace/skills/a/SKILL.md` instead)"]
+    );
+    assert_eq!(grouped, whole);
 }
