@@ -388,8 +388,25 @@ impl FileSet {
 
     /// Direct children of `dir` that are folders, in name order.
     pub fn child_dirs<'a>(&'a self, dir: &'a Path) -> impl Iterator<Item = &'a PathBuf> + 'a {
-        self.dirs_under(dir)
-            .filter(move |p| p.parent() == Some(dir))
+        // Each child's subtree is jumped over, not walked: a workspace folder has a few dozen
+        // children and ten thousand folders below them, and every snapshot lists its children.
+        let mut from: Option<PathBuf> = None;
+        std::iter::from_fn(move || loop {
+            let lower = match &from {
+                None => Bound::Excluded(dir),
+                Some(after) => Bound::Included(after.as_path()),
+            };
+            let (found, _) = self
+                .dirs
+                .range::<Path, _>((lower, Bound::Unbounded))
+                .next()?;
+            let rel = found.strip_prefix(dir).ok()?;
+            let child = dir.join(rel.components().next()?);
+            from = Some(subtree_end(&child));
+            if *found == child {
+                return Some(found);
+            }
+        })
     }
 
     /// Direct children of `dir` that are files, in name order.
@@ -402,9 +419,45 @@ impl FileSet {
     }
 }
 
+/// The least path after every path below `dir` (in `Path` order, which compares component by
+/// component): `dir` with a NUL appended to its last component, which no real name holds.
+fn subtree_end(dir: &Path) -> PathBuf {
+    let mut end = dir.as_os_str().to_os_string();
+    end.push("\0");
+    PathBuf::from(end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Children in name order, each once, with the folders between them and below them skipped
+    /// (names that sort between a folder and its subtree: `a.b` and `a0` between `a` and `a/x`).
+    #[test]
+    fn child_dirs_lists_direct_children_only() {
+        let mut set = FileSet::new();
+        for file in [
+            "/w/a/x/f",
+            "/w/a.b/f",
+            "/w/a0/f",
+            "/w/b/c/d/f",
+            "/w/c/f",
+            "/v/f",
+            "/wz/f",
+        ] {
+            set.insert_text(PathBuf::from(file), "x");
+        }
+        let children: Vec<&Path> = set
+            .child_dirs(Path::new("/w"))
+            .map(PathBuf::as_path)
+            .collect();
+        assert_eq!(
+            children,
+            ["/w/a", "/w/a.b", "/w/a0", "/w/b", "/w/c"].map(Path::new)
+        );
+        assert_eq!(set.child_dirs(Path::new("/w/b")).count(), 1);
+        assert_eq!(set.child_dirs(Path::new("/none")).count(), 0);
+    }
 
     #[test]
     fn paths_through_recorded_links_are_the_same_file() {
