@@ -13,7 +13,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use super::output::{self, FixSummary, Format, Report, Shower, Style};
-use super::project::{display_relative, load, process_env, Loaded};
+use super::project::{display_relative, process_env, Loaded};
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
 use crate::base::pathutil::normalize_lexically;
 use crate::base::{Diagnostic, Env, FileContent};
@@ -287,14 +287,16 @@ pub(super) fn check_target(target: &Target, env: &Arc<Env>, options: CheckOption
 }
 
 /// `check_target` with a store's files read in (docs/stores.md); what was read goes to stderr.
+/// The analysis that loaded the project builds the snapshot with the stored files too, so each
+/// file, on disk or stored, is parsed once, and the report comes from those parses.
 fn check_stored(
     target: &Target,
     env: &Arc<Env>,
     options: CheckOptions,
     request: &super::project::StoreRequest,
 ) -> Result<Checked, crate::store::StoreError> {
-    let mut loaded = load(&target.first_path, env.clone());
-    let read = super::project::read_store(&mut loaded, request)?;
+    let (mut loaded, mut analysis) = engine::batch::load(&target.first_path, env.clone(), options);
+    let read = super::project::read_store(&mut loaded, request, |build| analysis.build(build))?;
     eprintln!(
         "read {} from store {} ({})",
         output::plural(read.files, "file", "files"),
@@ -304,8 +306,11 @@ fn check_stored(
     for note in &read.notes {
         eprintln!("note: {note}");
     }
-    let report = engine::batch::check_workspace(&loaded.workspace, options);
-    Ok(select(target, loaded, report))
+    let report = analysis.report(&loaded.workspace);
+    Ok(Checked {
+        _analysis: Some(analysis),
+        ..select(target, loaded, report)
+    })
 }
 
 /// The walk's problems and the report's diagnostics of the files the target selects.
@@ -367,6 +372,100 @@ mod tests {
         assert!(!s.contains(Path::new("/p/ws/skills/b/SKILL.md")));
         s.add(Selection::Whole);
         assert_eq!(s, Selection::Whole);
+    }
+
+    /// A store check takes its snapshot and its diagnostics from one analysis: every document
+    /// of the checked snapshot, from disk or from the store, is the one memoised in the database
+    /// the diagnostics came from (each file parsed once, there), and the result is what loading,
+    /// reading the store and checking afresh gives.
+    #[test]
+    fn a_store_check_reports_from_the_analysis_that_parsed_its_snapshot() {
+        use crate::cli::project::{load, parsed_snapshot, read_store, StoreRequest};
+
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("project");
+        let ws = project.join(".agentscope/workspace");
+        std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
+        std::fs::create_dir_all(ws.join("subagents")).unwrap();
+        std::fs::write(project.join("agentws.toml"), "[agent]\nname = \"bot\"\n").unwrap();
+        let hello = "---\nname: hello\ndescription: Greets people.\n---\nSay hello.\n";
+        std::fs::write(ws.join("skills/hello/SKILL.md"), hello).unwrap();
+        let helper = "---\ndescription: Helps.\n---\nYou help.\n";
+        std::fs::write(ws.join("subagents/helper.md"), helper).unwrap();
+        std::fs::write(ws.join("tools.json"), "{\"deny\": []}").unwrap();
+        let db = tmp.path().join("store.db");
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE agentscope_store (namespace_path TEXT NOT NULL, item_key TEXT NOT NULL, \
+             value_json TEXT NOT NULL, version INTEGER NOT NULL, updated_at INTEGER NOT NULL, \
+             PRIMARY KEY (namespace_path, item_key))",
+        )
+        .unwrap();
+        let trains =
+            "---\nname: trains\ndescription: Timetables.\nallowed-tools: Read\n---\nUse the API.\n";
+        let rows = [
+            ("skills", "/trains/SKILL.md", trains),
+            (
+                "subagents",
+                "/planner.md",
+                "---\ndescription: Plans.\n---\nYou plan.\n",
+            ),
+            // Never closed: the runtime drops it.
+            ("skills", "/broken/SKILL.md", "---\nname: broken\n"),
+        ];
+        for (segment, key, content) in rows {
+            let ns = format!("agents\u{1F}bot\u{1F}users\u{1F}alice\u{1F}{segment}\u{1F}");
+            let value = serde_json::json!({"content": content, "encoding": "utf-8"});
+            conn.execute(
+                "INSERT INTO agentscope_store VALUES (?1, ?2, ?3, 1, 1764496800123)",
+                rusqlite::params![ns, key, value.to_string()],
+            )
+            .unwrap();
+        }
+        drop(conn);
+        let request = StoreRequest {
+            url: Some(format!("sqlite://{}", db.display())),
+            owners: crate::store::Owners::Ids(vec!["alice".to_string()]),
+        };
+        let (targets, usage_error) = targets(std::slice::from_ref(&project));
+        assert!(!usage_error && targets.len() == 1);
+        let env = Arc::new(Env::new());
+        let options = CheckOptions::default();
+
+        let checked = check_stored(&targets[0], &env, options, &request).unwrap();
+        let snapshot = &checked.loaded.workspace;
+        let stored = ws.join("alice/skills/trains/SKILL.md");
+        let paths: Vec<&Path> = snapshot.skills.iter().map(|d| d.path.as_path()).collect();
+        assert_eq!(
+            paths,
+            [
+                ws.join("alice/skills/broken/SKILL.md").as_path(),
+                stored.as_path(),
+                ws.join("skills/hello/SKILL.md").as_path()
+            ]
+        );
+        assert_eq!(snapshot.subagents.len(), 2);
+        assert_eq!(snapshot.tools.len(), 1);
+        let analysis = checked
+            ._analysis
+            .as_ref()
+            .expect("the analysis reported from");
+        let memoised = analysis.snapshot(snapshot.files.clone());
+        fn same<T>(a: &[Arc<T>], b: &[Arc<T>]) -> bool {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| Arc::ptr_eq(a, b))
+        }
+        assert!(same(&snapshot.skills, &memoised.skills));
+        assert!(same(&snapshot.subagents, &memoised.subagents));
+        assert!(same(&snapshot.tools, &memoised.tools));
+
+        let mut plain = load(&project, env.clone());
+        read_store(&mut plain, &request, parsed_snapshot).unwrap();
+        let fresh = engine::batch::check_workspace(&plain.workspace, options);
+        let expected = select(&targets[0], plain, fresh);
+        let codes: Vec<&str> = checked.diagnostics.iter().map(|d| d.code).collect();
+        assert!(codes.contains(&"SK005"), "{codes:?}");
+        assert_eq!(checked.diagnostics, expected.diagnostics);
+        assert_eq!(checked.files_checked, expected.files_checked);
     }
 
     #[test]

@@ -238,7 +238,7 @@ fn read_call_store(
             EXIT_USAGE
         })?;
     let request = super::project::StoreRequest { url, owners };
-    match super::project::read_store(loaded, &request) {
+    match super::project::read_store(loaded, &request, super::project::parsed_snapshot) {
         Ok(read) => {
             eprintln!(
                 "note[store]: read {} from store {}",

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::base::Env;
-pub use crate::workspace::discover::{load, Loaded};
+pub use crate::workspace::discover::{load, parsed_snapshot, Build, Loaded};
+use crate::workspace::Workspace;
 
 /// The process environment, captured once at the edge.
 pub fn process_env() -> Env {
@@ -31,19 +32,22 @@ pub struct StoreRead {
     pub notes: Vec<String>,
 }
 
-/// Reads the store's files into `loaded` (docs/stores.md): the workspace is rebuilt over the
-/// file set with the stored files in it, in remote filesystem mode, and the store-level problems
-/// join the walk problems. The error is the message for exit 2, without secrets.
+/// Reads the store's files into `loaded` (docs/stores.md): the workspace is rebuilt by `build`
+/// (`parsed_snapshot`, or the analysis that built `loaded`) over the file set with the stored files
+/// in it, in remote filesystem mode, and the store-level problems join the walk problems. The
+/// error is the message for exit 2, without secrets.
 pub fn read_store(
     loaded: &mut Loaded,
     request: &StoreRequest,
+    build: impl FnOnce(Build<'_>) -> Workspace,
 ) -> Result<StoreRead, crate::store::StoreError> {
     let cwd = std::env::current_dir().unwrap_or_default();
-    let read = crate::store::read_into(
+    let read = crate::store::read_into_with(
         &loaded.workspace,
         request.url.as_deref(),
         &request.owners,
         &cwd,
+        build,
     )?;
     loaded.workspace = read.workspace;
     loaded.walk_problems.extend(read.loaded.diagnostics);

@@ -1,8 +1,10 @@
 //! `agentws check` through the engine: a project's files become an [`Analysis`]'s inputs, its
 //! queries are asked once (every source's `source_diagnostics` in parallel, each thread on its
 //! own clone of the database, then `workspace_diagnostics`), and the snapshot the output shows is
-//! taken from the same database (`Analysis::snapshot`), so every file is parsed once. These are
-//! the queries the server asks after each edit: the one composition of the rules.
+//! taken from the same database (`Analysis::snapshot`), so every file is parsed once. A file set
+//! that grows after the first snapshot (the files a subagent refers to, a store's files) is built
+//! by the same analysis (`Analysis::build`), which parses only the files added. These are the
+//! queries the server asks after each edit: the one composition of the rules.
 //!
 //! Reads the disk only through `workspace::discover`. Must not depend on `lsp` or `cli`.
 
@@ -10,13 +12,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use salsa::{Durability, Setter};
 
 use super::{
     facts, parsed, sets_allowed_tools, source_diagnostics, workspace_diagnostics, Analysis,
 };
-use crate::base::{Diagnostic, Env};
+use crate::base::{Diagnostic, Env, FileSet};
 use crate::check::{self, CheckOptions, CheckReport};
-use crate::workspace::discover::{self, Loaded};
+use crate::workspace::discover::{self, Build, Loaded};
 use crate::workspace::Workspace;
 
 impl Analysis {
@@ -61,6 +64,34 @@ impl Analysis {
             });
     }
 
+    /// The snapshot `build` asks for (`discover::load_with`, `store::read_into_with`), taken from
+    /// this database: the build's configuration and files become its inputs, every source is
+    /// parsed (in parallel) and the snapshot holds those very parses. A file whose input is
+    /// unchanged keeps its parse, since no parse reads the configuration: a file set grown by
+    /// referenced or stored files parses only what was added.
+    pub fn build(&mut self, build: Build<'_>) -> Workspace {
+        let config = self.project.config(&self.db);
+        let diagnostics = self.project.config_diagnostics(&self.db);
+        let same_config = Arc::ptr_eq(config, build.config) || **config == **build.config;
+        if !same_config || diagnostics[..] != *build.config_diagnostics {
+            self.set_config(
+                build.config.clone(),
+                Arc::new(build.config_diagnostics.to_vec()),
+            );
+        }
+        let env = self.project.env(&self.db);
+        if !Arc::ptr_eq(env, build.env) && **env != **build.env {
+            // tools.json parses read the environment.
+            self.project
+                .set_env(&mut self.db)
+                .with_durability(Durability::HIGH)
+                .to(build.env.clone());
+        }
+        self.set_files(&build.files);
+        self.parse_all();
+        self.snapshot(build.files)
+    }
+
     /// The report of `workspace`, a snapshot of this analysis.
     pub fn report(&self, workspace: &Workspace) -> CheckReport {
         CheckReport {
@@ -89,21 +120,18 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
 pub fn load(path: &Path, env: Arc<Env>, options: CheckOptions) -> (Loaded, Analysis) {
     let mut analysis: Option<Analysis> = None;
     let loaded = discover::load_with(path, env, |build| {
-        let analysis = match &mut analysis {
-            Some(analysis) => {
-                analysis.set_files(&build.files);
-                analysis
-            }
-            None => analysis.insert(Analysis::new(
-                build.config.clone(),
-                Arc::new(build.config_diagnostics.to_vec()),
-                build.env.clone(),
-                options,
-                &build.files,
-            )),
-        };
-        analysis.parse_all();
-        analysis.snapshot(build.files)
+        analysis
+            .get_or_insert_with(|| {
+                // Its files are set by `build`, once.
+                Analysis::new(
+                    build.config.clone(),
+                    Arc::new(build.config_diagnostics.to_vec()),
+                    build.env.clone(),
+                    options,
+                    &FileSet::new(),
+                )
+            })
+            .build(build)
     });
     // `load_with` always builds a snapshot; an analysis of it otherwise, rather than a panic.
     let analysis = analysis.unwrap_or_else(|| {
@@ -212,6 +240,64 @@ mod tests {
         // holds it says so.
         let codes: Vec<&str> = analysis.diagnostics().iter().map(|d| d.code).collect();
         assert!(codes.contains(&"SA011"), "{codes:?}");
+    }
+
+    /// A file set grown after the first snapshot, under another configuration (a store's files,
+    /// read in remote mode), is built by the same analysis: the documents of the files it had
+    /// are the same values (not parsed again), the added ones are parsed, and snapshot and
+    /// diagnostics are those of a fresh build and check of the grown set.
+    #[test]
+    fn a_grown_file_set_is_built_parsing_only_the_added_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().join(".agentscope/workspace");
+        std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
+        std::fs::create_dir_all(ws.join("subagents")).unwrap();
+        std::fs::write(ws.join("skills/hello/SKILL.md"), skill("hello", "")).unwrap();
+        let helper = "---\ndescription: Helps.\n---\nYou help.\n";
+        std::fs::write(ws.join("subagents/helper.md"), helper).unwrap();
+        std::fs::write(ws.join("tools.json"), "{\"deny\": [\"read_file\"]}").unwrap();
+        let env = Arc::new(Env::new());
+        let (loaded, mut analysis) = load(dir.path(), env.clone(), CheckOptions::default());
+        let before = &loaded.workspace;
+        assert_eq!((before.skills.len(), before.subagents.len()), (1, 1));
+        assert_eq!(before.tools.len(), 1);
+
+        let ws = crate::config::discover::absolute(&ws);
+        let mut config = (*before.config).clone();
+        config.filesystem.mode = crate::config::FilesystemMode::Remote;
+        let config = Arc::new(config);
+        let mut files = (*before.files).clone();
+        for dir in ["alice", "alice/skills", "alice/skills/trains"] {
+            files.insert_dir(ws.join(dir));
+        }
+        let added = ws.join("alice/skills/trains/SKILL.md");
+        files.insert_text(added.clone(), &skill("trains", "allowed-tools: Read\n"));
+        let files = Arc::new(files);
+        let grown = analysis.build(discover::Build {
+            config: &config,
+            config_diagnostics: &before.config_diagnostics,
+            files: files.clone(),
+            env: &env,
+            previous: Some(before),
+        });
+
+        assert_eq!(grown.config, config);
+        // In path order: the per-user folder `alice/` before `skills/`.
+        assert_eq!(grown.skills[0].path, added);
+        assert!(Arc::ptr_eq(&grown.skills[1], &before.skills[0]));
+        assert!(Arc::ptr_eq(&grown.subagents[0], &before.subagents[0]));
+        assert!(Arc::ptr_eq(&grown.tools[0], &before.tools[0]));
+        let fresh = Workspace::build(config, Vec::new(), files, env, None);
+        assert_eq!(grown.skills, fresh.skills);
+        assert_eq!(grown.subagents, fresh.subagents);
+        assert_eq!(grown.tools, fresh.tools);
+        assert_eq!(grown.kinds, fresh.kinds);
+        assert_eq!(grown.namespaces, vec!["alice".to_string()]);
+        let report = analysis.report(&grown);
+        let expected = check_workspace(&fresh, CheckOptions::default());
+        assert_eq!(report.diagnostics, expected.diagnostics);
+        assert_eq!(report.files_checked, expected.files_checked);
+        assert!(report.diagnostics.iter().any(|d| d.code == "SK025"));
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::base::redact::{expand_vars, redact_url, Secrets};
 use crate::base::{Diagnostic, Env, FileContent, FileSet, TextRange};
 use crate::config::{Config, Scope, StoreConfig, StoreLayout};
 use crate::rules::store::*;
+use crate::workspace::discover::{parsed_snapshot, Build};
 use crate::workspace::layout;
 
 pub mod mysql;
@@ -790,19 +791,31 @@ pub fn read_into(
     owners: &Owners,
     cwd: &Path,
 ) -> Result<Read, StoreError> {
+    read_into_with(ws, url, owners, cwd, parsed_snapshot)
+}
+
+/// `read_into` with the workspace over the file set with the stored files built by `build`
+/// (`agentws check` builds it from the analysis that parsed `ws`, so no file is parsed twice).
+pub fn read_into_with(
+    ws: &crate::workspace::Workspace,
+    url: Option<&str>,
+    owners: &Owners,
+    cwd: &Path,
+    build: impl FnOnce(Build<'_>) -> crate::workspace::Workspace,
+) -> Result<Read, StoreError> {
     let spec = StoreSpec::new(&ws.config.store, url, &ws.env, &url_base(&ws.config, cwd))?;
     let mut backend = spec.open()?;
     let mut config = (*ws.config).clone();
     config.filesystem.mode = crate::config::FilesystemMode::Remote;
     let mut files = (*ws.files).clone();
     let loaded = load_into(&mut files, &config, backend.as_mut(), &spec, owners)?;
-    let workspace = crate::workspace::Workspace::build(
-        Arc::new(config),
-        (*ws.config_diagnostics).clone(),
-        Arc::new(files),
-        ws.env.clone(),
-        Some(ws),
-    );
+    let workspace = build(Build {
+        config: &Arc::new(config),
+        config_diagnostics: &ws.config_diagnostics,
+        files: Arc::new(files),
+        env: &ws.env,
+        previous: Some(ws),
+    });
     Ok(Read {
         workspace,
         loaded,

@@ -312,25 +312,32 @@ pub struct Loaded {
 /// Loads the project that `path` belongs to: its configuration, its files from disk and the
 /// files its snapshot refers to outside the scanned trees, built into one snapshot.
 pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
-    load_with(path, env, |build| {
-        Workspace::build(
-            build.config.clone(),
-            build.config_diagnostics.to_vec(),
-            build.files,
-            build.env.clone(),
-            build.previous,
-        )
-    })
+    load_with(path, env, parsed_snapshot)
 }
 
-/// What `load_with` asks its builder for: a snapshot of `files` (the second time, with the files
-/// the first one referred to added; `previous` is that first snapshot).
+/// What `load_with` (and `store::read_into_with`) asks its builder for: a snapshot of `files`
+/// under `config` (`load_with`'s second time, with the files the first one referred to added;
+/// the store's, with the stored files added in remote mode); `previous` is the snapshot these
+/// files were added to.
 pub struct Build<'a> {
     pub config: &'a Arc<Config>,
     pub config_diagnostics: &'a [Diagnostic],
     pub files: Arc<FileSet>,
     pub env: &'a Arc<Env>,
     pub previous: Option<&'a Workspace>,
+}
+
+/// The snapshot of `build` parsed here (`Workspace::build`, reusing what it can of `previous`),
+/// for a caller that keeps no analysis engine. (A function, not a method: as a method of
+/// `Build<'a>` it could not be passed where a builder for every lifetime is asked for.)
+pub fn parsed_snapshot(build: Build<'_>) -> Workspace {
+    Workspace::build(
+        build.config.clone(),
+        build.config_diagnostics.to_vec(),
+        build.files,
+        build.env.clone(),
+        build.previous,
+    )
 }
 
 /// `load` with the snapshots built by `build` (at most twice): the analysis engine builds them

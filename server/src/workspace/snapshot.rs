@@ -2,8 +2,8 @@
 //! parsed as the runtime parses it.
 //!
 //! Building is parallel (one parse per file) and incremental: given the previous snapshot, a
-//! document whose text is the same `Arc` is reused instead of parsed again, so an editor change
-//! to one file re-parses one file.
+//! document whose text is the same `Arc` (and whose location and kind are the same) is reused
+//! instead of parsed again, so an editor change to one file re-parses one file.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -113,16 +113,19 @@ impl Workspace {
     ) -> Workspace {
         let kinds = file_kinds(&config, &files);
 
-        // Parses depend on the configuration and (tools.json) the environment: reuse only when both match.
-        let reuse = previous.filter(|p| *p.config == *config && *p.env == *env);
-        // Previous documents with the content they were parsed from, keyed by path (a hash map:
+        // A parse reads the file's path, location, kind, content and (tools.json) the
+        // environment, never the rest of the configuration: a document is reused when all of
+        // those match, so a configuration change that moves no file (remote mode for a store's
+        // files, another agent name) parses nothing again.
+        let reuse = previous.filter(|p| *p.env == *env);
+        // Previous documents with the file they were parsed from, keyed by path (a hash map:
         // one lookup per file, no path comparisons in a tree).
-        let previous_docs: HashMap<&Path, (Parsed, &FileContent)> = reuse
+        let previous_docs: HashMap<&Path, (Parsed, WorkspaceFile)> = reuse
             .map(|p| {
-                let contents: HashMap<&Path, &FileContent> = p
+                let parsed_from: HashMap<&Path, WorkspaceFile> = p
                     .workspace_files()
                     .into_iter()
-                    .map(|f| (f.path.as_path(), &f.entry.content))
+                    .map(|f| (f.path.as_path(), f))
                     .collect();
                 let mut map = HashMap::with_capacity(p.skills.len() + p.subagents.len() + 2);
                 let docs = p
@@ -140,8 +143,8 @@ impl Workspace {
                             .map(|d| (d.path.as_path(), Parsed::Tools(d.clone()))),
                     );
                 for (path, doc) in docs {
-                    if let Some(content) = contents.get(path) {
-                        map.insert(path, (doc, *content));
+                    if let Some(file) = parsed_from.get(path) {
+                        map.insert(path, (doc, *file));
                     }
                 }
                 map
@@ -152,8 +155,9 @@ impl Workspace {
         let parsed: Vec<Parsed> = jobs
             .par_iter()
             .filter_map(|f| {
-                if let Some((old, old_content)) = previous_docs.get(f.path.as_path()) {
-                    if same_content(old_content, &f.entry.content) {
+                if let Some((old, from)) = previous_docs.get(f.path.as_path()) {
+                    let same_place = from.location == f.location && from.kind == f.kind;
+                    if same_place && same_content(&from.entry.content, &f.entry.content) {
                         return Some(old.clone());
                     }
                 }
@@ -393,4 +397,91 @@ pub fn subagent_workspace_dir(config: &Config, subagent: &SubagentDoc) -> Option
     } else {
         crate::base::pathutil::normalize_lexically(&config.workspace.join(path))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(ws: &Workspace) -> Vec<Parsed> {
+        let skills = ws.skills.iter().cloned().map(Parsed::Skill);
+        let subagents = ws.subagents.iter().cloned().map(Parsed::Subagent);
+        let tools = ws.tools.iter().cloned().map(Parsed::Tools);
+        skills.chain(subagents).chain(tools).collect()
+    }
+
+    fn same_arc(a: &Parsed, b: &Parsed) -> bool {
+        match (a, b) {
+            (Parsed::Skill(a), Parsed::Skill(b)) => Arc::ptr_eq(a, b),
+            (Parsed::Subagent(a), Parsed::Subagent(b)) => Arc::ptr_eq(a, b),
+            (Parsed::Tools(a), Parsed::Tools(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// A rebuild under another configuration keeps the document of every file whose place
+    /// (location, kind) and content are the same (remote mode and another agent name move no
+    /// file), and parses again a file the new configuration places elsewhere.
+    #[test]
+    fn a_rebuild_keeps_the_documents_of_files_in_the_same_place() {
+        let config = Config::defaults_for(Path::new("/p"));
+        let ws = config.workspace.clone();
+        let skill = "---\nname: a\ndescription: d\n---\nBody\n";
+        let mut files = FileSet::new();
+        files.insert_dir(ws.clone());
+        files.insert_text(ws.join("skills/a/SKILL.md"), skill);
+        files.insert_text(ws.join("alice/skills/a/SKILL.md"), skill);
+        files.insert_text(
+            ws.join("subagents/s.md"),
+            "---\ndescription: d\n---\nBody\n",
+        );
+        files.insert_text(ws.join("tools.json"), "{\"deny\": []}");
+        let files = Arc::new(files);
+        let env = Arc::new(Env::new());
+        let first = Workspace::build(
+            Arc::new(config.clone()),
+            Vec::new(),
+            files.clone(),
+            env.clone(),
+            None,
+        );
+        assert_eq!(
+            (first.skills.len(), first.subagents.len(), first.tools.len()),
+            (2, 1, 1)
+        );
+
+        let mut remote = config.clone();
+        remote.filesystem.mode = crate::config::FilesystemMode::Remote;
+        remote.agent.name = Some("bot".to_string());
+        let rebuilt = Workspace::build(
+            Arc::new(remote),
+            Vec::new(),
+            files.clone(),
+            env.clone(),
+            Some(&first),
+        );
+        let (before, after) = (docs(&first), docs(&rebuilt));
+        assert_eq!(before.len(), after.len());
+        assert!(before.iter().zip(&after).all(|(a, b)| same_arc(a, b)));
+
+        // The per-user folder becomes the workspace: its skill is in the shared tree now.
+        let moved = Config {
+            workspace: ws.join("alice"),
+            ..config
+        };
+        let moved = Arc::new(moved);
+        let rebuilt = Workspace::build(
+            moved.clone(),
+            Vec::new(),
+            files.clone(),
+            env.clone(),
+            Some(&first),
+        );
+        let fresh = Workspace::build(moved, Vec::new(), files, env, None);
+        assert_eq!(rebuilt.skills, fresh.skills);
+        let skill = &rebuilt.skills[0];
+        assert_eq!(skill.path, ws.join("alice/skills/a/SKILL.md"));
+        assert_eq!(skill.location.tree, Tree::Shared);
+        assert!(!Arc::ptr_eq(skill, &first.skills[0]));
+    }
 }
