@@ -349,28 +349,17 @@ pub fn reference_diagnostics(
         .iter()
         .map(|bucket| bucket_subagent_facts(db, *bucket))
         .collect();
-    let mut names: std::collections::BTreeSet<String> = subagents
-        .iter()
-        .flat_map(|facts| facts.iter())
-        .filter_map(|doc| match doc {
-            Parsed::Subagent(subagent) => Some(subagent.skills.iter().map(|e| e.value.clone())),
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    for file in skills_with_files(db, project).iter() {
-        if let Some(Parsed::Skill(skill)) = facts(db, *file) {
-            names.extend(skill.name.clone());
+    // Skills by path: a neighbour can be read by more than one group.
+    let mut read: BTreeMap<PathBuf, Parsed> = BTreeMap::new();
+    for group in 0..NAME_GROUPS {
+        for doc in group_reference_facts(db, project, group).iter() {
+            read.entry(doc.path().to_path_buf())
+                .or_insert_with(|| doc.clone());
         }
-    }
-    let mut read = BTreeMap::new();
-    for name in names {
-        add_with_neighbours(db, project, &skills_named(db, project, name), &mut read);
     }
     let tools = tools_docs(db, project);
     let docs = read
-        .values()
-        .filter_map(|file| facts(db, *file))
+        .into_values()
         .chain(subagents.iter().flat_map(|facts| facts.iter().cloned()))
         .chain(tools.iter().cloned().map(Parsed::Tools));
     let workspace = Workspace::from_parts(
@@ -392,6 +381,60 @@ pub fn reference_diagnostics(
         &all_names,
         &checkpoint,
     ))
+}
+
+/// The skill names the reference rules read, by name group: those the subagents list and those
+/// of the skills whose folders hold files.
+#[salsa::tracked(returns(clone))]
+pub fn names_read_by_references(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Vec<String>>> {
+    let mut names = std::collections::BTreeSet::new();
+    for bucket in project.buckets(db).iter() {
+        for doc in bucket_subagent_facts(db, *bucket).iter() {
+            if let Parsed::Subagent(subagent) = doc {
+                names.extend(subagent.skills.iter().map(|entry| entry.value.clone()));
+            }
+        }
+    }
+    for file in skills_with_files(db, project).iter() {
+        if let Some(Parsed::Skill(skill)) = facts(db, *file) {
+            names.extend(skill.name.clone());
+        }
+    }
+    let mut by_group = vec![Vec::new(); NAME_GROUPS as usize];
+    for name in names {
+        by_group[name_group_of(&name) as usize].push(name);
+    }
+    Arc::new(by_group)
+}
+
+/// The facts of name group `group`'s skills the reference rules read (`names_read_by_references`),
+/// with their neighbours. One query per group rather than per name: after an edit, the reference
+/// rules verify sixty-four of these, not thousands of names and their skills.
+#[salsa::tracked(returns(clone))]
+pub fn group_reference_facts(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<Vec<Parsed>> {
+    let names = names_read_by_references(db, project);
+    let wanted = &names[group as usize];
+    if wanted.is_empty() {
+        return Arc::new(Vec::new());
+    }
+    let facts = name_group_facts(db, project, group);
+    let read: Vec<&(SourceFile, Arc<SkillDoc>)> = facts
+        .0
+        .iter()
+        .filter(|(_, doc)| {
+            doc.name
+                .as_ref()
+                .is_some_and(|name| wanted.binary_search(name).is_ok())
+        })
+        .collect();
+    Arc::new(with_neighbours(db, project, read))
 }
 
 /// Every skill's name, in path order (duplicates kept): asked only to suggest a name.
@@ -458,35 +501,64 @@ fn name_group_of(name: &str) -> u32 {
 /// A fixed seed: the grouping is part of what the database memoises, not a per-process map.
 const GROUP_HASH: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0);
 
-/// A bucket's skills by name group: entry `g` lists the bucket's skills of group `g`.
+/// Skills with their facts, in path order. Equal when each entry is the same file with equal
+/// facts, the pointer compared first: almost every entry is the very value `facts` memoised.
+#[derive(Clone, Default)]
+pub struct SkillFacts(pub Vec<(SourceFile, Arc<SkillDoc>)>);
+
+impl PartialEq for SkillFacts {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(&other.0)
+                .all(|((f, a), (g, b))| f == g && (Arc::ptr_eq(a, b) || **a == **b))
+    }
+}
+
+impl Eq for SkillFacts {}
+
+/// A bucket's skills by name group: entry `g` holds the bucket's skills of group `g`.
 #[salsa::tracked(returns(clone))]
-pub fn bucket_name_groups(
-    db: &dyn salsa::Database,
-    bucket: SourceBucket,
-) -> Arc<Vec<Vec<SourceFile>>> {
-    let mut groups = vec![Vec::new(); NAME_GROUPS as usize];
+pub fn bucket_name_groups(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<SkillFacts>> {
+    let mut groups = vec![SkillFacts::default(); NAME_GROUPS as usize];
     for file in bucket.sources(db).iter() {
         if let Some(Parsed::Skill(skill)) = facts(db, *file) {
-            groups[name_group(&skill) as usize].push(*file);
+            groups[name_group(&skill) as usize].0.push((*file, skill));
         }
     }
     Arc::new(groups)
 }
 
-/// The skills of name group `group`, in path order.
+/// Every name group's skills, in path order. The one query that reads every bucket: a group's
+/// queries read their group from here, so that after an edit they verify one edge each, not a
+/// bucket per group or a fact per skill.
 #[salsa::tracked(returns(clone))]
-pub fn name_group_members(
+pub fn name_groups(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Arc<SkillFacts>>> {
+    let buckets: Vec<Arc<Vec<SkillFacts>>> = project
+        .buckets(db)
+        .iter()
+        .map(|bucket| bucket_name_groups(db, *bucket))
+        .collect();
+    Arc::new(
+        (0..NAME_GROUPS as usize)
+            .map(|group| {
+                let entries = buckets.iter().flat_map(|b| b[group].0.iter().cloned());
+                Arc::new(SkillFacts(entries.collect()))
+            })
+            .collect(),
+    )
+}
+
+/// The skills of name group `group`, in path order, with their facts.
+#[salsa::tracked(returns(clone))]
+pub fn name_group_facts(
     db: &dyn salsa::Database,
     project: ProjectInput,
     group: u32,
-) -> Arc<Vec<SourceFile>> {
-    Arc::new(
-        project
-            .buckets(db)
-            .iter()
-            .flat_map(|bucket| bucket_name_groups(db, *bucket)[group as usize].clone())
-            .collect(),
-    )
+) -> Arc<SkillFacts> {
+    name_groups(db, project)[group as usize].clone()
 }
 
 /// The skill sources by their path relative to their tree, every tree together: where a skill's
@@ -510,52 +582,30 @@ pub fn skills_by_rel(
     Arc::new(by_rel)
 }
 
-/// The skills of name group `group` by name, each list in path order.
-#[salsa::tracked(returns(clone))]
-pub fn name_group_index(
+/// The facts of `skills` and of their neighbours (`check::loading::neighbour_rels`), in path
+/// order. The neighbours' facts are asked of their own queries; the skills' are given.
+fn with_neighbours(
     db: &dyn salsa::Database,
     project: ProjectInput,
-    group: u32,
-) -> Arc<foldhash::HashMap<String, Vec<SourceFile>>> {
-    let mut by_name: foldhash::HashMap<String, Vec<SourceFile>> = Default::default();
-    for file in name_group_members(db, project, group).iter() {
-        if let Some(Parsed::Skill(skill)) = facts(db, *file) {
-            if let Some(name) = &skill.name {
-                by_name.entry(name.clone()).or_default().push(*file);
-            }
-        }
-    }
-    Arc::new(by_name)
-}
-
-/// The skills named `name`, in path order. A query of its own, so that a reader depends on this
-/// name's skills, not on every skill of its group (verifying that after each edit showed).
-#[salsa::tracked(returns(clone))]
-pub fn skills_named(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-    name: String,
-) -> Arc<Vec<SourceFile>> {
-    let index = name_group_index(db, project, name_group_of(&name));
-    Arc::new(index.get(&name).cloned().unwrap_or_default())
-}
-
-/// `files` and their neighbours (`check::loading::neighbour_rels`) into `read`, by path.
-fn add_with_neighbours(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-    files: &[SourceFile],
-    read: &mut BTreeMap<PathBuf, SourceFile>,
-) {
+    skills: Vec<&(SourceFile, Arc<SkillDoc>)>,
+) -> Vec<Parsed> {
     let by_rel = skills_by_rel(db, project);
-    for file in files {
-        read.insert(file.path(db).clone(), *file);
-        for rel in check::loading::neighbour_rels(&file.location(db).rel) {
+    let given: foldhash::HashSet<SourceFile> = skills.iter().map(|(file, _)| *file).collect();
+    let mut read: BTreeMap<PathBuf, Parsed> = BTreeMap::new();
+    for (_, doc) in &skills {
+        read.insert(doc.path.clone(), Parsed::Skill(doc.clone()));
+        for rel in check::loading::neighbour_rels(&doc.location.rel) {
             for neighbour in by_rel.get(&rel).into_iter().flatten() {
-                read.insert(neighbour.path(db).clone(), *neighbour);
+                if given.contains(neighbour) {
+                    continue;
+                }
+                if let Some(parsed) = facts(db, *neighbour) {
+                    read.insert(parsed.path().to_path_buf(), parsed);
+                }
             }
         }
     }
+    read.into_values().collect()
 }
 
 /// The loading outcomes of the skills of name group `group` (`check::skill_loading`), over a
@@ -567,14 +617,16 @@ pub fn name_group_loading(
     project: ProjectInput,
     group: u32,
 ) -> Arc<check::SkillLoading> {
-    let members = name_group_members(db, project, group);
-    if members.is_empty() {
+    let members = name_group_facts(db, project, group);
+    if members.0.is_empty() {
         return Arc::new(check::SkillLoading::default());
     }
-    let mut read = BTreeMap::new();
-    add_with_neighbours(db, project, &members, &mut read);
-    let reported: foldhash::HashSet<&Path> = members.iter().map(|m| m.path(db).as_path()).collect();
-    let docs = read.values().filter_map(|file| facts(db, *file));
+    let reported: foldhash::HashSet<&Path> = members
+        .0
+        .iter()
+        .map(|(_, doc)| doc.path.as_path())
+        .collect();
+    let docs = with_neighbours(db, project, members.0.iter().collect());
     let workspace = Workspace::from_parts(
         project.config(db).clone(),
         Arc::new(Vec::new()),

@@ -55,6 +55,17 @@ pub enum Parsed {
     Tools(Arc<ToolsDoc>),
 }
 
+impl Parsed {
+    /// The path of the parsed file.
+    pub fn path(&self) -> &Path {
+        match self {
+            Parsed::Skill(doc) => &doc.path,
+            Parsed::Subagent(doc) => &doc.path,
+            Parsed::Tools(doc) => &doc.path,
+        }
+    }
+}
+
 /// Orders tools.json documents so the one the runtime reads comes first: the shared one, when
 /// both the shared and the project's exist.
 pub fn effective_first(config: &Config, tools: &mut [Arc<ToolsDoc>]) {
