@@ -18,6 +18,7 @@ use crate::base::unicode::normalization_note;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::Scope;
 use crate::context;
+use crate::context::EffectiveRoot;
 use crate::rules::cross::{XR005, XR006, XR007, XR012, XR016};
 use crate::rules::skill::{SK016, SK017, SK018, SK026, SK027};
 use crate::rules::subagent::{SA006, SA007, SA022};
@@ -45,8 +46,14 @@ pub struct Contexts<'a> {
 
 impl<'a> Contexts<'a> {
     pub fn new(ws: &'a Workspace) -> Self {
+        Self::of_roots(ws, check_contexts(ws))
+    }
+
+    /// [`Contexts::new`] with the check contexts given (`check_contexts` of `ws`, computed once
+    /// by a caller that resolves many workspaces of one configuration and layout).
+    pub fn of_roots(ws: &'a Workspace, roots: Vec<(Who, EffectiveRoot)>) -> Self {
         let resolver = Arc::new(Resolver::new(ws, ws.config.filesystem.mode));
-        let list = check_contexts(ws)
+        let list = roots
             .into_iter()
             .map(|(who, root)| {
                 let resolution = resolver.resolve(&root);

@@ -88,8 +88,9 @@ pub fn workspace_diagnostics(
 ) -> Vec<Diagnostic> {
     let mut diagnostics = file_diagnostics(workspace, catalog, checkpoint);
     let all_names = || skill_names(workspace);
+    let contexts = loading::Contexts::new(workspace);
     diagnostics.extend(reference_diagnostics(
-        workspace, catalog, None, &all_names, checkpoint,
+        workspace, catalog, &contexts, &all_names, checkpoint,
     ));
     diagnostics
 }
@@ -140,31 +141,24 @@ pub fn file_diagnostics(
 
 /// The rules over subagent specs and what they name, and the tools.json rules (`tools`): they
 /// read the session contexts' resolution of the subagents, of the skills the subagents name and
-/// of the skills whose folders hold files, and whether a context loads any skill at all. The
-/// engine runs them over a workspace holding the subagents and only those skills (whole classes
-/// of one name, with their neighbours: `loading::neighbour_rels`), and passes `loads_a_skill`
-/// (per check context, from [`skill_loading`]); `None` reads it from `workspace`, which then
-/// holds every skill. `skill_names` gives every skill name, asked only to suggest one for a
-/// name no skill has.
+/// of the skills whose folders hold files, and whether a context loads any skill at all
+/// (`contexts`, resolved over `workspace`). The engine runs them over a workspace holding the
+/// subagents and only those skills (whole classes of one name, with their neighbours:
+/// `loading::neighbour_rels`), and sets `Contexts::loads_a_skill` from [`skill_loading`].
+/// `skill_names` gives every skill name, asked only to suggest one for a name no skill has.
 pub fn reference_diagnostics(
     workspace: &Workspace,
     catalog: &ToolCatalog,
-    loads_a_skill: Option<Vec<bool>>,
+    contexts: &loading::Contexts,
     skill_names: &dyn Fn() -> Vec<String>,
     checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
-    // The session contexts resolved once for the loading, reference and tools rules.
-    let mut contexts = loading::Contexts::new(workspace);
-    if let Some(loads) = loads_a_skill {
-        contexts.loads_a_skill = loads;
-    }
-    checkpoint();
-    let mut diagnostics = tools::check_in(workspace, catalog, Some(&contexts));
+    let mut diagnostics = tools::check_in(workspace, catalog, Some(contexts));
     checkpoint();
     diagnostics.extend(cross::check_references_in(
         workspace,
         catalog,
-        &contexts,
+        contexts,
         skill_names,
         checkpoint,
     ));
@@ -196,9 +190,9 @@ pub struct SkillLoading {
 /// over a workspace holding just those, and an edit that renames a skill re-runs two groups.
 pub fn skill_loading(
     workspace: &Workspace,
+    contexts: &loading::Contexts,
     reported: &dyn Fn(&crate::workspace::skill::SkillDoc) -> bool,
 ) -> SkillLoading {
-    let contexts = loading::Contexts::new(workspace);
     let loads_a_skill = contexts
         .list
         .iter()
@@ -216,7 +210,7 @@ pub fn skill_loading(
         })
         .collect();
     SkillLoading {
-        diagnostics: loading::check_skills(workspace, &contexts, reported),
+        diagnostics: loading::check_skills(workspace, contexts, reported),
         loads_a_skill,
     }
 }

@@ -40,9 +40,11 @@ use salsa::{Durability, Setter};
 use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::check::{self, CheckOptions};
 use crate::config::Config;
+use crate::context::EffectiveRoot;
 use crate::rules::Profile;
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::layout::{self, FileKind, Location};
+use crate::workspace::resolution::{check_contexts_of, Who};
 use crate::workspace::skill::{SkillDoc, TextSlice};
 use crate::workspace::snapshot::{self, Parsed, WorkspaceFile};
 use crate::workspace::subagent::SubagentDoc;
@@ -373,11 +375,13 @@ pub fn reference_diagnostics(
     let checkpoint = || db.unwind_if_revision_cancelled();
     let catalog = catalog(db, project);
     let all_names = || skill_names(db, project).to_vec();
-    let loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
+    let mut contexts =
+        check::loading::Contexts::of_roots(&workspace, check_roots(db, project).to_vec());
+    contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
     Arc::new(check::reference_diagnostics(
         &workspace,
         &catalog,
-        Some(loads_a_skill),
+        &contexts,
         &all_names,
         &checkpoint,
     ))
@@ -477,6 +481,27 @@ pub fn skills_with_files(db: &dyn salsa::Database, project: ProjectInput) -> Arc
         }
     }
     Arc::new(found)
+}
+
+/// The per-user folders of the workspace, in name order (`Workspace::namespaces`).
+#[salsa::tracked(returns(clone))]
+pub fn namespaces(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<String>> {
+    let config = project.config(db);
+    Arc::new(snapshot::namespaces(config, project.layout(db)))
+}
+
+/// The session contexts the check evaluates (`resolution::check_contexts`), computed once for
+/// the many workspaces the rule families build: they read only the configuration and the
+/// per-user folders, so creating a skill computes them again but changes nothing downstream.
+#[salsa::tracked(returns(clone))]
+pub fn check_roots(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<(Who, EffectiveRoot)>> {
+    Arc::new(check_contexts_of(
+        project.config(db),
+        &namespaces(db, project),
+    ))
 }
 
 /// How many groups, by name, the skills' loading outcomes are computed in
@@ -635,7 +660,11 @@ pub fn name_group_loading(
         docs,
         kinds(db, project),
     );
-    let mut found = check::skill_loading(&workspace, &|doc| reported.contains(doc.path.as_path()));
+    let contexts =
+        check::loading::Contexts::of_roots(&workspace, check_roots(db, project).to_vec());
+    let mut found = check::skill_loading(&workspace, &contexts, &|doc| {
+        reported.contains(doc.path.as_path())
+    });
     sort(&mut found.diagnostics);
     Arc::new(found)
 }

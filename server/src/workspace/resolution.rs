@@ -190,8 +190,15 @@ pub const REPRESENTATIVE_NAMESPACE: &str = "_agentws-any-user";
 /// namespace. Contexts the context rules refuse (a folder name that is not a valid id) are
 /// skipped.
 pub fn check_contexts(ws: &Workspace) -> Vec<(Who, EffectiveRoot)> {
+    check_contexts_of(&ws.config, &ws.namespaces)
+}
+
+/// [`check_contexts`] of a configuration and the per-user folders its workspace holds.
+pub fn check_contexts_of(
+    config: &crate::config::Config,
+    namespaces: &[String],
+) -> Vec<(Who, EffectiveRoot)> {
     use crate::config::Scope;
-    let config = &ws.config;
     let make = |id: &str| {
         let mut ctx = context::SessionContext::from_config(config);
         ctx.session_id = Some(id.to_string());
@@ -214,7 +221,7 @@ pub fn check_contexts(ws: &Workspace) -> Vec<(Who, EffectiveRoot)> {
             .map(|root| (Who::AnyUser, root))
             .into_iter()
             .chain(
-                ws.namespaces
+                namespaces
                     .iter()
                     .filter_map(|ns| make(ns).map(|root| (Who::Folder(ns.clone()), root))),
             )

@@ -66,6 +66,15 @@ impl Parsed {
     }
 }
 
+/// The per-user folders of the workspace in `files`, in name order.
+pub fn namespaces(config: &Config, files: &FileSet) -> Vec<String> {
+    files
+        .child_dirs(&config.workspace)
+        .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .filter(|n| layout::is_namespace_name(n))
+        .collect()
+}
+
 /// Orders tools.json documents so the one the runtime reads comes first: the shared one, when
 /// both the shared and the project's exist.
 pub fn effective_first(config: &Config, tools: &mut [Arc<ToolsDoc>]) {
@@ -207,11 +216,7 @@ impl Workspace {
         }
         effective_first(&config, &mut tools);
 
-        let namespaces = files
-            .child_dirs(&config.workspace)
-            .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .filter(|n| layout::is_namespace_name(n))
-            .collect();
+        let namespaces = namespaces(&config, &files);
 
         Workspace {
             config,

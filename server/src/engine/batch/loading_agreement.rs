@@ -377,7 +377,8 @@ fn grouped_and_whole(ws: &Workspace) -> (DiagnosticsByFile, DiagnosticsByFile) {
     let facts = crate::engine::facts_workspace(db, project);
     let catalog = crate::engine::catalog(db, project);
     let mut whole = crate::check::workspace_diagnostics(&facts, &catalog, &|| {});
-    whole.extend(crate::check::skill_loading(&facts, &|_| true).diagnostics);
+    let contexts = crate::check::loading::Contexts::new(&facts);
+    whole.extend(crate::check::skill_loading(&facts, &contexts, &|_| true).diagnostics);
     whole.extend(crate::engine::allowed_tools_note(db, project));
     let mut expected = DiagnosticsByFile::new();
     for d in whole {
