@@ -866,7 +866,7 @@ impl Handle {
     }
 
     pub fn workspace_diagnostics(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
-        workspace_diagnostics(&self.db, self.project)
+        workspace_diagnostics_on_every_core(&self.db, self.project)
     }
 
     pub fn source_diagnostics(&self, file: SourceFile) -> Arc<Vec<Diagnostic>> {
@@ -895,6 +895,23 @@ fn shared_reads(db: &Database, project: ProjectInput) -> SharedReads {
         options,
         layout: (options.profile == Profile::Strict).then(|| project.layout(db).clone()),
     }
+}
+
+/// [`workspace_diagnostics`], with the name groups asked first on every core (each thread on
+/// its own clone of the database, as rust-analyzer primes its caches): the groups are
+/// independent, and a change of the layout or the configuration runs all sixty-four again. A
+/// cancellation raised in a worker reaches the caller as the same panic.
+fn workspace_diagnostics_on_every_core(
+    db: &Database,
+    project: ProjectInput,
+) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+    use rayon::prelude::*;
+    (0..NAME_GROUPS)
+        .into_par_iter()
+        .for_each_with(db.clone(), |db, group| {
+            name_group_loading(db, project, group);
+        });
+    workspace_diagnostics(db, project)
 }
 
 /// How an input was written: from disk, or from an editor buffer (changes often).
@@ -1117,7 +1134,7 @@ impl Analysis {
     }
 
     pub fn workspace_diagnostics(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
-        workspace_diagnostics(&self.db, self.project)
+        workspace_diagnostics_on_every_core(&self.db, self.project)
     }
 
     /// See [`referenced_paths`].
