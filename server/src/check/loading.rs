@@ -162,7 +162,7 @@ pub fn check(ws: &Workspace) -> Vec<Diagnostic> {
 /// A skill's diagnostics read, besides the skill itself, only the skills of its name (the merges
 /// are keyed by name), the skill files at its relative path in the other trees (the project
 /// half's re-read and the remote overlay replace by path) and the SKILL.md of the shared folder
-/// that encloses it ([`loading_neighbours`]). So a workspace that holds just those gives a
+/// that encloses it ([`neighbour_rels`]). So a workspace that holds just those gives a
 /// skill the diagnostics the whole workspace gives it: the engine asks this per group of names.
 pub fn check_skills(
     ws: &Workspace,
@@ -424,7 +424,7 @@ fn enclosing_rel(rel: &str) -> Option<(String, String)> {
 /// skill at `rel` reads besides the skills of its name ([`check_skills`]): `rel` itself (a
 /// project file is re-read as the shared one of its path, and the remote overlay replaces the
 /// template's file of a path), and the SKILL.md of the shared folder it is nested in
-/// ([`enclosing_skill`]). A superset does no harm: the files of other names change nothing for
+/// (`enclosing_skill`). A superset does no harm: the files of other names change nothing for
 /// this one.
 pub fn neighbour_rels(rel: &str) -> impl Iterator<Item = String> {
     let enclosing = enclosing_rel(rel)

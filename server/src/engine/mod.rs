@@ -6,22 +6,43 @@
 //! [`SourceFile`] per skill, subagent spec and tools.json. Derived, memoised, with early cut-off:
 //!
 //! ```text
-//! SourceFile ─► parsed ─► facts ─┐                      (per file)
-//!     │           └──────────────┼─► source_diagnostics  (per file; reads the catalog too)
-//! layout ─► kinds ───────────────┤
+//! SourceFile ─► parsed ─► facts ─┐                           (per file)
+//!     │           └──────────────┼─► source_diagnostics       (per file; reads the catalog too)
+//! layout ─► kinds, namespaces ─► check_roots                 (the session contexts, once)
 //! tools.json ─► parsed ─► tools_docs ─► catalog
-//!                                └─► facts_workspace ─► cross_file_diagnostics ─┐
-//! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ───┴► workspace_diagnostics
+//! layout, tools_docs ─► file_diagnostics ───────────────────────────────────────┐
+//! facts ─► bucket_name_groups ─► name_groups ─► name_group_facts (× 64) ─┐       │
+//!          name_group_loading (× 64: its skills + neighbours) ◄──────────┘       │
+//!            └─► contexts_loading_a_skill ─┐                                     │
+//! facts ─► bucket_subagent_facts ─► names_read_by_references ─► group_reference_facts (× 64)
+//!            └──────────────────────────────┴─► reference_diagnostics ──────────┤
+//! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ──┴► workspace_diagnostics
 //! ```
 //!
-//! The rules are `check`'s (`source_diagnostics`, `workspace_diagnostics`); they are composed
+//! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `reference_diagnostics`
+//! and `skill_loading`, which together are `check::workspace_diagnostics`); they are composed
 //! here, once: the server asks these queries after each edit, and `agentws check` asks them once
 //! over the whole project (`batch`: `Analysis::diagnostics`, `load`), so the two give one
 //! answer. A source's facts are its parsed document without what only that file's own rules
 //! read (its body, its diagnostics other than the one that drops it): a body edit leaves the
-//! facts equal, so no cross-file rule runs again. The cross-file rules see the sources only through those facts —
-//! the workspace they get holds no source text at all, so a rule that reads one would see an
-//! empty file and the agreement tests would fail, rather than go stale quietly.
+//! facts equal, so no cross-file rule runs again. The cross-file rules see the sources only
+//! through those facts — the workspaces they get hold no source text at all, so a rule that
+//! reads one would see an empty file and the agreement tests would fail, rather than go stale
+//! quietly.
+//!
+//! Each family of whole-workspace rules gets a workspace holding only what it reads, so that an
+//! edit re-runs the families that read a changed fact, and only over the files concerned:
+//!
+//! - the file rules (`file_diagnostics`) read no skill or subagent at all;
+//! - a skill's loading outcome reads only the skills of its name and its neighbours by path
+//!   (`check::loading::neighbour_rels`): the skills are split into [`NAME_GROUPS`] groups by
+//!   name, and renaming a skill re-runs its old and its new group;
+//! - the reference and tools rules read the subagents, the skills of the names they list and of
+//!   skills whose folders hold files (with their neighbours), and, of every other skill, only
+//!   whether a context loads any (`contexts_loading_a_skill`).
+//!
+//! `engine::batch::loading_agreement` checks on generated workspaces that the families add up to
+//! the whole-workspace composition.
 //!
 //! Durability: disk contents are `MEDIUM`, open buffers `LOW`, the configuration `HIGH`. After
 //! an edit of an open buffer, every query that read only disk files is verified in constant time.
@@ -281,7 +302,8 @@ pub fn bucket_facts(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<P
     )
 }
 
-/// The workspace the cross-file rules read: the layout, and every source as its facts.
+/// Every source as its facts, over the layout: the workspace `check::workspace_diagnostics` reads
+/// at once, which the rule families' smaller workspaces must add up to (the agreement tests).
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Workspace> {
     let tools = tools_docs(db, project);
@@ -505,7 +527,7 @@ pub fn check_roots(
 }
 
 /// How many groups, by name, the skills' loading outcomes are computed in
-/// ([`skill_loading_diagnostics`]).
+/// ([`name_group_loading`]).
 pub const NAME_GROUPS: u32 = 64;
 
 /// The group of a skill's facts: by its name, since its loading outcome reads the skills of its
