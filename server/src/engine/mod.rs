@@ -436,6 +436,17 @@ pub fn names_read_by_references(
     Arc::new(by_group)
 }
 
+/// Group `group`'s slot of [`names_read_by_references`], sorted: a subagent's edit re-runs the
+/// reference facts of the groups whose names it changed, not of all sixty-four.
+#[salsa::tracked(returns(clone))]
+pub fn names_read_in_group(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<Vec<String>> {
+    Arc::new(names_read_by_references(db, project)[group as usize].clone())
+}
+
 /// The facts of name group `group`'s skills the reference rules read (`names_read_by_references`),
 /// with their neighbours. One query per group rather than per name: after an edit, the reference
 /// rules verify sixty-four of these, not thousands of names and their skills.
@@ -445,8 +456,7 @@ pub fn group_reference_facts(
     project: ProjectInput,
     group: u32,
 ) -> Arc<Vec<Parsed>> {
-    let names = names_read_by_references(db, project);
-    let wanted = &names[group as usize];
+    let wanted = names_read_in_group(db, project, group);
     if wanted.is_empty() {
         return Arc::new(Vec::new());
     }
