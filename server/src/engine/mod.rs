@@ -316,13 +316,11 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
         .iter()
         .flat_map(|facts| facts.iter().cloned())
         .chain(tools.iter().cloned().map(Parsed::Tools));
-    Arc::new(Workspace::from_parts(
-        project.config(db).clone(),
+    Arc::new(workspace_of(
+        db,
+        project,
         project.config_diagnostics(db).clone(),
-        project.layout(db).clone(),
-        project.env(db).clone(),
         docs,
-        kinds(db, project),
     ))
 }
 
@@ -331,13 +329,11 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
 #[salsa::tracked(returns(clone))]
 pub fn file_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
-    let workspace = Workspace::from_parts(
-        project.config(db).clone(),
+    let workspace = workspace_of(
+        db,
+        project,
         project.config_diagnostics(db).clone(),
-        project.layout(db).clone(),
-        project.env(db).clone(),
         tools.iter().cloned().map(Parsed::Tools),
-        kinds(db, project),
     );
     let checkpoint = || db.unwind_if_revision_cancelled();
     let catalog = catalog(db, project);
@@ -386,14 +382,7 @@ pub fn reference_diagnostics(
         .into_values()
         .chain(subagents.iter().flat_map(|facts| facts.iter().cloned()))
         .chain(tools.iter().cloned().map(Parsed::Tools));
-    let workspace = Workspace::from_parts(
-        project.config(db).clone(),
-        Arc::new(Vec::new()),
-        project.layout(db).clone(),
-        project.env(db).clone(),
-        docs,
-        kinds(db, project),
-    );
+    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
     let checkpoint = || db.unwind_if_revision_cancelled();
     let catalog = catalog(db, project);
     let all_names = || skill_names(db, project).to_vec();
@@ -534,6 +523,24 @@ pub fn check_roots(
         project.config(db),
         &namespaces(db, project),
     ))
+}
+
+/// A workspace over the project's layout holding `docs` (what one rule family reads).
+fn workspace_of(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    config_diagnostics: Arc<Vec<Diagnostic>>,
+    docs: impl IntoIterator<Item = Parsed>,
+) -> Workspace {
+    Workspace::from_parts(
+        project.config(db).clone(),
+        config_diagnostics,
+        project.layout(db).clone(),
+        project.env(db).clone(),
+        docs,
+        kinds(db, project),
+        namespaces(db, project).to_vec(),
+    )
 }
 
 /// How many groups, by name, the skills' loading outcomes are computed in
@@ -684,14 +691,7 @@ pub fn name_group_loading(
         .map(|(_, doc)| doc.path.as_path())
         .collect();
     let docs = with_neighbours(db, project, members.0.iter().collect());
-    let workspace = Workspace::from_parts(
-        project.config(db).clone(),
-        Arc::new(Vec::new()),
-        project.layout(db).clone(),
-        project.env(db).clone(),
-        docs,
-        kinds(db, project),
-    );
+    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
     let contexts =
         check::loading::Contexts::of_roots(&workspace, check_roots(db, project).to_vec());
     let mut found = check::skill_loading(&workspace, &contexts, &|doc| {
@@ -1213,6 +1213,7 @@ impl Analysis {
             project.env(db).clone(),
             docs,
             kinds(db, project),
+            namespaces(db, project).to_vec(),
         )
     }
 }

@@ -185,6 +185,7 @@ impl Workspace {
             })
             .collect();
 
+        let namespaces = namespaces(&config, &files);
         Workspace::from_parts(
             config,
             Arc::new(config_diagnostics),
@@ -192,10 +193,13 @@ impl Workspace {
             env,
             parsed,
             Arc::new(kinds),
+            namespaces,
         )
     }
 
-    /// A snapshot of already parsed documents (in path order) over `files`.
+    /// A snapshot of already parsed documents (in path order) over `files`, whose per-user
+    /// folders are `namespaces` ([`namespaces`]; a caller that builds many snapshots of one file
+    /// set lists them once).
     pub fn from_parts(
         config: Arc<Config>,
         config_diagnostics: Arc<Vec<Diagnostic>>,
@@ -203,6 +207,7 @@ impl Workspace {
         env: Arc<Env>,
         parsed: impl IntoIterator<Item = Parsed>,
         kinds: Arc<BTreeMap<PathBuf, (Location, FileKind)>>,
+        namespaces: Vec<String>,
     ) -> Workspace {
         let mut skills = Vec::new();
         let mut subagents = Vec::new();
@@ -215,8 +220,6 @@ impl Workspace {
             }
         }
         effective_first(&config, &mut tools);
-
-        let namespaces = namespaces(&config, &files);
 
         Workspace {
             config,
