@@ -731,14 +731,8 @@ fn plan_banner(ws: &Workspace, ctx: &PreviewContext, out: &mut Out) {
     out.section("plan", "plan mode", Vec::new(), &s);
 }
 
-/// `escapeXml` of SkillPromptBuilder.
-fn escape_xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    push_escaped(&mut out, s);
-    out
-}
-
-/// `escapeXml`, appended to `out` (no allocation when nothing needs escaping).
+/// `escapeXml` of SkillPromptBuilder, appended to `out` (no allocation when nothing needs
+/// escaping).
 fn push_escaped(out: &mut String, s: &str) {
     if !s.contains(['&', '<', '>', '"', '\'']) {
         out.push_str(s);
@@ -769,36 +763,58 @@ fn append_xml_node(s: &mut String, key: &str, value: &Value, depth: usize) {
     if matches!(value, Value::Null) {
         return;
     }
-    let indent = "  ".repeat(depth);
-    let (open, close) = if is_xml_name(key) {
-        (format!("<{key}>"), format!("</{key}>"))
-    } else {
-        (
-            format!("<entry key=\"{}\">", escape_xml(key)),
-            "</entry>".to_string(),
-        )
+    // Written in place, without a string per tag: a preview of ten thousand skills renders this
+    // for every metadata node.
+    let indent = |s: &mut String| (0..depth).for_each(|_| s.push_str("  "));
+    let named = is_xml_name(key);
+    let open = |s: &mut String| {
+        if named {
+            s.push('<');
+            s.push_str(key);
+            s.push('>');
+        } else {
+            s.push_str("<entry key=\"");
+            push_escaped(s, key);
+            s.push_str("\">");
+        }
+    };
+    let close = |s: &mut String| {
+        if named {
+            s.push_str("</");
+            s.push_str(key);
+            s.push('>');
+        } else {
+            s.push_str("</entry>");
+        }
     };
     match value {
-        Value::Map(entries) => {
-            s.push_str(&format!("{indent}{open}\n"));
-            for Entry { key, value, .. } in entries {
-                append_xml_node(s, key, &value.value, depth + 1);
+        Value::Map(_) | Value::List(_) => {
+            indent(s);
+            open(s);
+            s.push('\n');
+            match value {
+                Value::Map(entries) => {
+                    for Entry { key, value, .. } in entries {
+                        append_xml_node(s, key, &value.value, depth + 1);
+                    }
+                }
+                Value::List(items) => {
+                    for Node { value, .. } in items {
+                        append_xml_node(s, "item", value, depth + 1);
+                    }
+                }
+                _ => {}
             }
-            s.push_str(&format!("{indent}{close}\n"));
-        }
-        Value::List(items) => {
-            s.push_str(&format!("{indent}{open}\n"));
-            for Node { value, .. } in items {
-                append_xml_node(s, "item", value, depth + 1);
-            }
-            s.push_str(&format!("{indent}{close}\n"));
+            indent(s);
+            close(s);
+            s.push('\n');
         }
         scalar => {
             let text = scalar.java_string().unwrap_or_default();
-            s.push_str(&indent);
-            s.push_str(&open);
+            indent(s);
+            open(s);
             push_escaped(s, &text);
-            s.push_str(&close);
+            close(s);
             s.push('\n');
         }
     }
