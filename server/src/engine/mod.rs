@@ -898,6 +898,13 @@ impl Handle {
     }
 
     pub fn workspace_diagnostics(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+        workspace_diagnostics(&self.db, self.project)
+    }
+
+    /// [`Handle::workspace_diagnostics`] with the name groups asked on every core first: for a
+    /// change of the layout, which runs all of them again (an edit of one source runs two at
+    /// most, and spreading their verification over threads only adds to it).
+    pub fn workspace_diagnostics_on_every_core(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
         workspace_diagnostics_on_every_core(&self.db, self.project)
     }
 

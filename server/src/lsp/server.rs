@@ -219,7 +219,10 @@ impl Backend {
             let project = &mut state.projects[index];
             let diagnostics = match needs {
                 Needs::Diagnostics => project.refresh(&env, &open),
-                Needs::Files => project.sync(&env, &open),
+                Needs::Files => {
+                    project.sync(&env, &open);
+                    project.last_diagnostics()
+                }
             };
             let workspace = project.snapshot();
             let view = View {

@@ -98,6 +98,9 @@ pub struct RefreshJob {
     handle: Handle,
     edited: BTreeSet<PathBuf>,
     known_shared: Option<SharedReads>,
+    /// The layout changed since the last refresh (a file created or deleted, a re-read): every
+    /// name group runs again, on every core.
+    layout_changed: bool,
 }
 
 /// What a [`RefreshJob`] computed, with no handle on the database left.
@@ -117,9 +120,14 @@ impl RefreshJob {
             handle,
             edited,
             known_shared,
+            layout_changed,
         } = self;
         handle.compute(move |analysis| {
-            let workspace = analysis.workspace_diagnostics();
+            let workspace = if layout_changed {
+                analysis.workspace_diagnostics_on_every_core()
+            } else {
+                analysis.workspace_diagnostics()
+            };
             // A source's diagnostics read the source and the shared reads only: while those
             // are equal, only the edited sources are asked again (a source created or deleted is
             // an edited path too: every file enters and leaves through `put`, or through a
@@ -209,9 +217,10 @@ impl Project {
             .unwrap_or_else(|| self.root.join(CONFIG_FILE_NAME))
     }
 
-    fn ensure_loaded(&mut self, env: &Arc<Env>, open: &HashMap<PathBuf, OpenDoc>) {
+    /// True when it loaded the project (its first use, or after a reload).
+    fn ensure_loaded(&mut self, env: &Arc<Env>, open: &HashMap<PathBuf, OpenDoc>) -> bool {
         if self.analysis.is_some() {
-            return;
+            return false;
         }
         let discovered = discover(&self.config);
         self.files = Arc::new(discovered.files);
@@ -240,6 +249,7 @@ impl Project {
         self.merged_from = Merged::default();
         self.snapshot = None;
         self.outdated = None;
+        true
     }
 
     /// `agentws.toml` changed on disk: the new configuration over the files already held (kept
@@ -429,35 +439,34 @@ impl Project {
     }
 
     /// Brings the database's inputs up to date with the files, without computing any
-    /// diagnostics; returns the last computed ones.
-    pub fn sync(
-        &mut self,
-        env: &Arc<Env>,
-        open: &HashMap<PathBuf, OpenDoc>,
-    ) -> Arc<DiagnosticsByFile> {
-        self.ensure_loaded(env, open);
-        if self.structure_changed {
+    /// diagnostics; true when the file set's layout was set again (the last computed
+    /// diagnostics are [`Project::diagnostics`]).
+    pub fn sync(&mut self, env: &Arc<Env>, open: &HashMap<PathBuf, OpenDoc>) -> bool {
+        let loaded = self.ensure_loaded(env, open);
+        let structure_changed = self.structure_changed;
+        if structure_changed {
             let analysis = self.analysis.as_mut().expect("loaded above");
             analysis.set_files(&self.files);
             self.structure_changed = false;
         }
-        self.follow_references();
-        self.diagnostics.clone()
+        let followed = self.follow_references();
+        loaded || structure_changed || followed
     }
 
     /// Puts the folders and AGENTS.md files that the subagents' `workspace.path`s name outside the
     /// scanned trees into the file set, as `agentws check` does (`discover::load_with`), and takes
     /// out those no subagent names any more. The disk is read again whenever the list of names
     /// changes (a `workspace.path` edited, a subagent added or removed), not on other edits.
-    fn follow_references(&mut self) {
+    /// True when it changed the file set.
+    fn follow_references(&mut self) -> bool {
         let analysis = self.analysis.as_mut().expect("loaded by sync");
         let wanted = analysis.referenced_paths();
         if self.referenced_for.as_deref() == Some(&*wanted) {
-            return;
+            return false;
         }
         self.referenced_for = Some(wanted.clone());
         if wanted.is_empty() && self.referenced.is_empty() {
-            return;
+            return false;
         }
         let files = Arc::make_mut(&mut self.files);
         remove_referenced(files, &self.referenced);
@@ -469,6 +478,7 @@ impl Project {
         self.snapshot = None;
         self.outdated = None;
         analysis.set_files(&self.files);
+        true
     }
 
     /// The diagnostics of every file, brought up to date (the three steps below in one, for a
@@ -492,13 +502,14 @@ impl Project {
         env: &Arc<Env>,
         open: &HashMap<PathBuf, OpenDoc>,
     ) -> RefreshJob {
-        self.sync(env, open);
+        let layout_changed = self.sync(env, open);
         let analysis = self.analysis.as_ref().expect("loaded by sync");
         RefreshJob {
             changes: self.changes,
             handle: analysis.handle(),
             edited: self.edited.clone(),
             known_shared: self.merged_from.shared.clone(),
+            layout_changed,
         }
     }
 
@@ -623,7 +634,7 @@ impl Project {
         self.analysis.as_ref().expect("loaded").catalog()
     }
 
-    /// The last built snapshot, without rebuilding.
+    /// The diagnostics of the last refresh, without computing any.
     pub fn last_diagnostics(&self) -> Arc<DiagnosticsByFile> {
         self.diagnostics.clone()
     }
