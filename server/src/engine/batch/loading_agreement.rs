@@ -69,6 +69,30 @@ fn subagent_file(spec: &Spec) -> (String, String) {
     (path, text)
 }
 
+/// The skill files of `skills`, each with a script beside it when its flag is set.
+fn skill_files_with_scripts(skills: &[(Spec, bool)]) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for (spec, with_script) in skills {
+        let (path, text) = skill_file(spec);
+        if *with_script {
+            let dir = Path::new(&path).parent().unwrap();
+            let script = dir.join("scripts/run.py").display().to_string();
+            files.push((script, "print(1)\n".to_string()));
+        }
+        files.push((path, text));
+    }
+    files
+}
+
+/// A tools.json that removes `execute` (the code-execution section's tool), or another tool.
+fn tools_json(deny_execute: bool) -> (String, String) {
+    let deny = if deny_execute { "execute" } else { "web_fetch" };
+    (
+        format!("{W}/tools.json"),
+        format!(r#"{{"deny": ["{deny}"]}}"#),
+    )
+}
+
 /// Files the check says are not loaded in `who`'s context (and names it reports as ties).
 fn left_out(
     ws: &Workspace,
@@ -207,17 +231,8 @@ proptest! {
     ) {
         let mut config = generated_config(scope, filesystem);
         config.features.shell_tool = shell_tool;
-        let mut files: Vec<(String, String)> = Vec::new();
-        for (spec, with_script) in &skills {
-            let (path, text) = skill_file(spec);
-            if *with_script {
-                let dir = Path::new(&path).parent().unwrap();
-                files.push((dir.join("scripts/run.py").display().to_string(), "print(1)\n".into()));
-            }
-            files.push((path, text));
-        }
-        let tools = if deny_execute { r#"{"deny": ["execute"]}"# } else { r#"{"deny": ["web_fetch"]}"# };
-        files.push((format!("{W}/tools.json"), tools.to_string()));
+        let mut files = skill_files_with_scripts(&skills);
+        files.push(tools_json(deny_execute));
         files.sort();
         files.dedup_by(|a, b| a.0 == b.0);
         let ws = Workspace::from_texts(config, files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
@@ -273,15 +288,7 @@ proptest! {
         config.features.dynamic_skills = dynamic_skills;
         config.features.default_workspace_skills = default_workspace_skills;
         config.features.shell_tool = shell_tool;
-        let mut files: Vec<(String, String)> = Vec::new();
-        for (spec, with_script) in &skills {
-            let (path, text) = skill_file(spec);
-            if *with_script {
-                let dir = Path::new(&path).parent().unwrap();
-                files.push((dir.join("scripts/run.py").display().to_string(), "print(1)\n".into()));
-            }
-            files.push((path, text));
-        }
+        let mut files = skill_files_with_scripts(&skills);
         // A skill that every context loads, first in path order: then the one skill the engine
         // reads for "some skill loads here" is none of the generated ones.
         if loaded_first {
@@ -302,8 +309,7 @@ proptest! {
             };
             files.push((path, text));
         }
-        let tools = if deny_execute { r#"{"deny": ["execute"]}"# } else { r#"{"deny": ["web_fetch"]}"# };
-        files.push((format!("{W}/tools.json"), tools.to_string()));
+        files.push(tools_json(deny_execute));
         files.sort();
         files.dedup_by(|a, b| a.0 == b.0);
         let ws = Workspace::from_texts(config, files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
