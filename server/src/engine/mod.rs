@@ -812,11 +812,10 @@ pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     Arc::new(all)
 }
 
-/// [`file_diagnostics`], [`reference_diagnostics`], the skills' loading outcomes per name group
-/// ([`name_group_loading`]) and [`allowed_tools_note`]: every diagnostic that is not a source's
-/// own, by file, each list in check order.
+/// [`file_diagnostics`], [`reference_diagnostics`] and the skills' loading outcomes per name
+/// group ([`name_group_loading`]), by file, each list in check order.
 #[salsa::tracked(returns(clone))]
-pub fn workspace_diagnostics(
+pub fn family_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
@@ -831,12 +830,28 @@ pub fn workspace_diagnostics(
     for group in 0..NAME_GROUPS {
         add(&name_group_loading(db, project, group).diagnostics);
     }
-    add(&allowed_tools_note(db, project)
-        .into_iter()
-        .collect::<Vec<_>>());
     for list in by_file.values_mut() {
         sort(list);
     }
+    Arc::new(by_file)
+}
+
+/// [`family_diagnostics`] with [`allowed_tools_note`] added: every diagnostic that is not a
+/// source's own, by file, each list in check order. Apart, so that a description edit, which
+/// moves the note, does not merge the families again.
+#[salsa::tracked(returns(clone))]
+pub fn workspace_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+    let families = family_diagnostics(db, project);
+    let Some(note) = allowed_tools_note(db, project) else {
+        return families;
+    };
+    let mut by_file = (*families).clone();
+    let list = by_file.entry(note.path.clone()).or_default();
+    list.push(note);
+    sort(list);
     Arc::new(by_file)
 }
 
