@@ -8,6 +8,8 @@
 //! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate so the
 //! driver can run it in parallel and the language server per edited file.
 
+use std::sync::Arc;
+
 use crate::base::suggest::{hint, Suggestions};
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
@@ -34,7 +36,7 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// duplicate names and ids (everything but the per-file tool mentions).
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let contexts = loading::Contexts::new(workspace);
-    let skill_names = || super::skill_names(workspace);
+    let skill_names = || Arc::new(super::skill_names(workspace));
     let mut out = check_references_in(workspace, catalog, &contexts, &skill_names, &|| {});
     out.extend(loading::check_skills(workspace, &contexts, &|_| true));
     out
@@ -47,7 +49,7 @@ pub fn check_references_in(
     workspace: &Workspace,
     catalog: &ToolCatalog,
     contexts: &loading::Contexts,
-    skill_names: &dyn Fn() -> Vec<String>,
+    skill_names: &dyn Fn() -> Arc<Vec<String>>,
     checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = workspace
@@ -215,7 +217,7 @@ pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<
 fn check_subagent(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    skill_names: &dyn Fn() -> Vec<String>,
+    skill_names: &dyn Fn() -> Arc<Vec<String>>,
     subagent: &SubagentDoc,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -11,6 +11,7 @@
 //! diagnostics; applying them is `fix`, writing a file for it `rewrite`.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -87,7 +88,7 @@ pub fn workspace_diagnostics(
     checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
     let mut diagnostics = file_diagnostics(workspace, catalog, checkpoint);
-    let all_names = || skill_names(workspace);
+    let all_names = || Arc::new(skill_names(workspace));
     let contexts = loading::Contexts::new(workspace);
     diagnostics.extend(reference_diagnostics(
         workspace, catalog, &contexts, &all_names, checkpoint,
@@ -150,7 +151,7 @@ pub fn reference_diagnostics(
     workspace: &Workspace,
     catalog: &ToolCatalog,
     contexts: &loading::Contexts,
-    skill_names: &dyn Fn() -> Vec<String>,
+    skill_names: &dyn Fn() -> Arc<Vec<String>>,
     checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
     let mut diagnostics = tools::check_in(workspace, catalog, Some(contexts));

@@ -23,7 +23,7 @@ use crate::workspace::catalog::{
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
 use crate::workspace::tools::ToolsDoc;
-use crate::workspace::{FileKind, Tree, Workspace};
+use crate::workspace::{Tree, Workspace};
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     check_in(workspace, &ToolCatalog::for_workspace(workspace), None)
@@ -296,14 +296,7 @@ fn code_execution_contexts(
 ) -> Option<String> {
     // Skill files whose folder holds more than SKILL.md, looked at once each: the contexts list
     // the same files again and again (a hundred per-user contexts over ten thousand skills).
-    // A folder holds a resource when it is an ancestor of one: one pass over the resources
-    // instead of a walk of every skill's folder.
-    let resource_folders: std::collections::HashSet<&std::path::Path> = workspace
-        .kinds
-        .iter()
-        .filter(|(_, (_, kind))| *kind == FileKind::SkillResource)
-        .flat_map(|(path, _)| path.ancestors().skip(1))
-        .collect();
+    let resource_folders = crate::workspace::snapshot::resource_folders(&workspace.kinds);
     // Hashing every skill's folder showed on a workspace with no resources at all.
     let docs_with_files: std::collections::HashSet<*const SkillDoc> = if resource_folders.is_empty()
     {
@@ -312,11 +305,7 @@ fn code_execution_contexts(
         workspace
             .skills
             .iter()
-            .filter(|doc| {
-                doc.path
-                    .parent()
-                    .is_some_and(|dir| resource_folders.contains(dir))
-            })
+            .filter(|doc| resource_folders.has_files(&doc.path))
             .map(Arc::as_ptr)
             .collect()
     };

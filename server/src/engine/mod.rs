@@ -385,7 +385,7 @@ pub fn reference_diagnostics(
     let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
     let checkpoint = || db.unwind_if_revision_cancelled();
     let catalog = catalog(db, project);
-    let all_names = || skill_names(db, project).to_vec();
+    let all_names = || skill_names(db, project);
     let mut contexts =
         check::loading::Contexts::of_roots(&workspace, check_roots(db, project).to_vec());
     contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
@@ -480,23 +480,14 @@ pub fn skill_names(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<S
 #[salsa::tracked(returns(clone))]
 pub fn skills_with_files(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<SourceFile>> {
     let kinds = kinds(db, project);
-    let folders: std::collections::HashSet<&Path> = kinds
-        .iter()
-        .filter(|(_, (_, kind))| *kind == FileKind::SkillResource)
-        .flat_map(|(path, _)| path.ancestors().skip(1))
-        .collect();
+    let folders = snapshot::resource_folders(&kinds);
     if folders.is_empty() {
         return Arc::new(Vec::new());
     }
     let mut found = Vec::new();
     for bucket in project.buckets(db).iter() {
         for file in bucket.sources(db).iter() {
-            let holds = file.kind(db) == FileKind::Skill
-                && file
-                    .path(db)
-                    .parent()
-                    .is_some_and(|dir| folders.contains(dir));
-            if holds {
+            if file.kind(db) == FileKind::Skill && folders.has_files(file.path(db)) {
                 found.push(*file);
             }
         }

@@ -66,6 +66,34 @@ impl Parsed {
     }
 }
 
+/// The folders holding a skill resource somewhere below them, from the kinds map alone: a skill
+/// whose folder is one has files besides its SKILL.md (`has_files`). One pass over the
+/// resources instead of a walk of every skill's folder.
+pub fn resource_folders(kinds: &BTreeMap<PathBuf, (Location, FileKind)>) -> ResourceFolders<'_> {
+    ResourceFolders(
+        kinds
+            .iter()
+            .filter(|(_, (_, kind))| *kind == FileKind::SkillResource)
+            .flat_map(|(path, _)| path.ancestors().skip(1))
+            .collect(),
+    )
+}
+
+/// See [`resource_folders`].
+pub struct ResourceFolders<'k>(std::collections::HashSet<&'k Path>);
+
+impl ResourceFolders<'_> {
+    /// True when no skill has files besides its SKILL.md (nothing need be looked up).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// True when the folder of the SKILL.md at `skill` holds a resource.
+    pub fn has_files(&self, skill: &Path) -> bool {
+        skill.parent().is_some_and(|dir| self.0.contains(dir))
+    }
+}
+
 /// The per-user folders of the workspace in `files`, in name order.
 pub fn namespaces(config: &Config, files: &FileSet) -> Vec<String> {
     files
