@@ -2072,7 +2072,7 @@ fn references_and_rename_cover_every_skills_form() {
         ),
         (
             "block.md",
-            "---\ndescription: d\nskills:\n  - \"pdf\"\n  - pdf-tools\n---\n",
+            "---\ndescription: d\nskills:\n  - \"pdf\"\n  - pdf-tools\n  - broken\n---\n",
         ),
     ];
     for (name, text) in files {
@@ -2130,6 +2130,15 @@ fn references_and_rename_cover_every_skills_form() {
         definition,
         json!([{"uri": uri(&pdf), "range": {"start": {"line": 1, "character": 6}, "end": {"line": 1, "character": 9}}}])
     );
+    // A skill with no frontmatter goes by its folder's name (the start of its file).
+    let definition = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&subagents.join("block.md"))}, "position": {"line": 5, "character": 6}}),
+    );
+    assert_eq!(
+        definition,
+        json!([{"uri": uri(&ws(&root).join("skills/broken/SKILL.md")), "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}}])
+    );
 
     // Rename: each entry's exact range gets the new name; the files read as intended after it.
     let edit = client.request(
@@ -2178,7 +2187,8 @@ fn references_and_rename_cover_every_skills_form() {
             ),
             (
                 "block.md".to_string(),
-                "---\ndescription: d\nskills:\n  - \"acrobat\"\n  - pdf-tools\n---\n".to_string()
+                "---\ndescription: d\nskills:\n  - \"acrobat\"\n  - pdf-tools\n  - broken\n---\n"
+                    .to_string()
             ),
             (
                 "comma.md".to_string(),

@@ -539,13 +539,11 @@ fn workspace_of(
 pub const NAME_GROUPS: u32 = 64;
 
 /// The group of a skill's facts: by its name, since its loading outcome reads the skills of its
-/// name; a skill without a name loads under none, and goes by its path.
+/// name. A skill without a name loads under none; it goes by its folder's name, the one a
+/// subagent's `skills:` entry finds it by (so [`SkillsByName`] holds every skill a name refers to
+/// in that name's group).
 fn name_group(skill: &SkillDoc) -> u32 {
-    use std::hash::BuildHasher;
-    match &skill.name {
-        Some(name) => name_group_of(name),
-        None => (GROUP_HASH.hash_one(&skill.path) % u64::from(NAME_GROUPS)) as u32,
-    }
+    name_group_of(skill.name.as_deref().unwrap_or(&skill.dir_name))
 }
 
 fn name_group_of(name: &str) -> u32 {
@@ -604,6 +602,23 @@ pub fn name_groups(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<A
             })
             .collect(),
     )
+}
+
+/// The skills by name group, for requests that look a name up (definition): far fewer skills to
+/// compare than the whole workspace's.
+#[derive(Clone)]
+pub struct SkillsByName(Arc<Vec<Arc<SkillFacts>>>);
+
+impl SkillsByName {
+    /// The paths of the skills referred to by `name`, in path order: those whose `name` it is,
+    /// or whose folder's when they have none.
+    pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Path> {
+        self.0[name_group_of(name) as usize]
+            .0
+            .iter()
+            .filter(move |(_, skill)| skill.name.as_deref().unwrap_or(&skill.dir_name) == name)
+            .map(|(_, skill)| skill.path.as_path())
+    }
 }
 
 /// The skills of name group `group`, in path order, with their facts.
@@ -1190,6 +1205,12 @@ impl Analysis {
     /// The registered tools and what tools.json does to them (memoised: requests share it).
     pub fn catalog(&self) -> Arc<ToolCatalog> {
         catalog(&self.db, self.project)
+    }
+
+    /// The skills by name group (memoised; an edit that changes no skill's name or outcome
+    /// leaves it as it was).
+    pub fn skills_by_name(&self) -> SkillsByName {
+        SkillsByName(name_groups(&self.db, self.project))
     }
 
     /// `previous`, a snapshot of this analysis, brought to `files` by asking again only for the

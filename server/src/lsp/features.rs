@@ -656,10 +656,10 @@ pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
     }
     let (name, _) = skill_entry_at(view, path, offset)?;
     let targets: Vec<Location> = view
-        .workspace
-        .skills
-        .iter()
-        .filter(|s| skill_name(s) == name)
+        .skills_by_name
+        .as_ref()?
+        .named(&name)
+        .filter_map(|path| view.workspace.skill(path))
         .filter_map(|s| location(view, &s.path, name_entry_range(view, s)))
         .collect();
     Some(targets)

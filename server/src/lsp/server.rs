@@ -24,6 +24,7 @@ use super::features;
 use super::state::{DiagnosticsByFile, OpenDoc, State};
 use crate::base::{Diagnostic, Encoding, Env};
 use crate::check::CheckOptions;
+use crate::engine::SkillsByName;
 use crate::rules::Profile;
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::Workspace;
@@ -140,6 +141,8 @@ pub fn invalid_params(message: impl Into<String>) -> Error {
 enum Needs {
     Diagnostics,
     Files,
+    /// The files and the skills by name group.
+    Names,
 }
 
 /// A snapshot with everything a read-only handler needs.
@@ -147,6 +150,9 @@ pub struct View {
     pub workspace: Arc<Workspace>,
     /// The workspace's tool catalog, as the engine memoises it.
     pub catalog: Arc<ToolCatalog>,
+    /// The skills by name group, as the engine memoises them, for the requests that look a skill
+    /// name up ([`Backend::names_view_of_uri`]); `None` in other views, which do not wait for it.
+    pub skills_by_name: Option<SkillsByName>,
     pub diagnostics: Arc<DiagnosticsByFile>,
     pub encoding: Encoding,
     pub rules_doc_url: String,
@@ -219,7 +225,7 @@ impl Backend {
             let project = &mut state.projects[index];
             let diagnostics = match needs {
                 Needs::Diagnostics => project.refresh(&env, &open),
-                Needs::Files => {
+                Needs::Files | Needs::Names => {
                     project.sync(&env, &open);
                     project.last_diagnostics()
                 }
@@ -228,6 +234,7 @@ impl Backend {
             let view = View {
                 workspace,
                 catalog: project.catalog(),
+                skills_by_name: matches!(needs, Needs::Names).then(|| project.skills_by_name()),
                 diagnostics,
                 encoding: settings.encoding,
                 rules_doc_url: settings.rules_doc_url.clone(),
@@ -239,6 +246,14 @@ impl Backend {
             state.open = open;
             Ok(Some(view))
         })
+    }
+
+    /// [`Backend::files_view_of_uri`] with the skills by name group.
+    pub fn names_view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {
+        let Some(path) = uri_to_path(uri) else {
+            return Ok(None);
+        };
+        Ok(self.view(Some(&path), Needs::Names)?.map(|v| (path, v)))
     }
 
     pub fn view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {
@@ -952,7 +967,7 @@ impl LanguageServer for Backend {
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
         let pos = params.text_document_position_params;
-        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
+        let Some((path, view)) = self.names_view_of_uri(&pos.text_document.uri)? else {
             return Ok(None);
         };
         guarded("definition", || {

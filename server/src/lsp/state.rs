@@ -18,7 +18,7 @@ use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::check::CheckOptions;
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
-use crate::engine::{Analysis, Handle, Origin, SharedReads};
+use crate::engine::{Analysis, Handle, Origin, SharedReads, SkillsByName};
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::discover::{
     add_referenced, discover, remove_referenced, same_walk, Referenced,
@@ -632,6 +632,11 @@ impl Project {
     /// The tool catalog of the current files (call after `sync`).
     pub fn catalog(&self) -> Arc<ToolCatalog> {
         self.analysis.as_ref().expect("loaded").catalog()
+    }
+
+    /// The skills by name group of the current files (call after `sync`).
+    pub fn skills_by_name(&self) -> SkillsByName {
+        self.analysis.as_ref().expect("loaded").skills_by_name()
     }
 
     /// The diagnostics of the last refresh, without computing any.
