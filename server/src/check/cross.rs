@@ -5,9 +5,11 @@
 //! `[agent] models` and the shipped model providers (`SA025`). A model id or a set of unknown
 //! tool names repeated across subagent files is one finding (`one_warning_per_value`).
 //!
-//! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate so the
-//! driver can run it in parallel and the language server per edited file.
+//! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate, and
+//! split into the text's mentions and their comparison with the catalog, so that the engine keeps
+//! the first per file and a tools.json edit runs only the second.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::base::suggest::{hint, Suggestions};
@@ -174,13 +176,27 @@ fn names_list(names: &[&str]) -> String {
 /// Backticked tool names (`` `name` `` or `` `name(...)` ``) in AGENTS.md and SKILL.md text that
 /// name a registered tool tools.json removes.
 pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<Diagnostic> {
-    if !matches!(file.kind, FileKind::AgentsMd | FileKind::Skill) {
+    if !mentions_tools(file.kind) {
         return Vec::new();
     }
-    let path = file.path.as_path();
     let Some(text) = file.entry.content.text() else {
         return Vec::new();
     };
+    removed_among(catalog, file.path, &tool_mentions(text))
+}
+
+/// The kinds of file whose text `XR010` reads.
+pub fn mentions_tools(kind: FileKind) -> bool {
+    matches!(kind, FileKind::AgentsMd | FileKind::Skill)
+}
+
+/// A backticked name that may be a tool's: where it starts, and the name.
+pub type ToolMention = (usize, String);
+
+/// The backticked names of `text` that may be tools' names (ASCII letters, digits and `_`, at
+/// most 64 bytes), in text order. They read the text alone, so the engine keeps them per file and
+/// a tools.json edit only compares them with the new catalog.
+pub fn tool_mentions(text: &str) -> Vec<ToolMention> {
     let mut out = Vec::new();
     let mut rest = text;
     let mut offset = 0;
@@ -189,27 +205,40 @@ pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<
         let Some(close) = after.find('`') else { break };
         let inner = &after[..close];
         let name = inner.split('(').next().unwrap_or_default();
-        let start = offset + open + 1;
         if !name.is_empty()
             && name.len() <= 64
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         {
-            let info = catalog.lookup(name);
-            if info.is_registered() && info.removal.is_some() && !info.readded {
-                let how = match info.removal {
-                    Some(Removal::Denied(_)) => "denies",
-                    _ => "leaves out of `allow`",
-                };
-                out.push(XR010.at(
-                    path,
-                    TextRange::new(start, start + name.len()),
-                    format!("mentions `{name}`, which tools.json {how}"),
-                ));
-            }
+            out.push((offset + open + 1, name.to_string()));
         }
         let consumed = open + 1 + close + 1;
         offset += consumed;
         rest = &rest[consumed..];
+    }
+    out
+}
+
+/// `XR010` for the `mentions` of the file at `path` that name a registered tool tools.json
+/// removes.
+pub fn removed_among(
+    catalog: &ToolCatalog,
+    path: &Path,
+    mentions: &[ToolMention],
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (start, name) in mentions {
+        let info = catalog.lookup(name);
+        if info.is_registered() && info.removal.is_some() && !info.readded {
+            let how = match info.removal {
+                Some(Removal::Denied(_)) => "denies",
+                _ => "leaves out of `allow`",
+            };
+            out.push(XR010.at(
+                path,
+                TextRange::new(*start, start + name.len()),
+                format!("mentions `{name}`, which tools.json {how}"),
+            ));
+        }
     }
     out
 }

@@ -58,17 +58,14 @@ impl CheckReport {
     }
 }
 
-/// The diagnostics of one skill or subagent spec: its parse, its content rules and the removed
-/// tools it mentions. They depend on that file and the tool catalog only; the analysis engine
-/// memoises them per file on that promise, which this signature keeps (no workspace in reach).
-/// The strict profile adds `strict::check_source`, which also asks which files exist.
-pub fn source_diagnostics(
-    doc: &Parsed,
-    file: WorkspaceFile,
-    catalog: &ToolCatalog,
-) -> Vec<Diagnostic> {
+/// The diagnostics of one skill or subagent spec: its parse and its content rules. They depend on
+/// that file alone; the analysis engine memoises them per file on that promise, which this
+/// signature keeps (no workspace or catalog in reach). The removed tools a skill mentions
+/// (`XR010`) read the catalog as well: the engine asks them apart
+/// (`cross::tool_mentions`, `cross::removed_among`). The strict profile adds
+/// `strict::check_source`, which also asks which files exist.
+pub fn source_diagnostics(doc: &Parsed, file: WorkspaceFile) -> Vec<Diagnostic> {
     let mut out = files::content_problems(file.path, &file.entry.content);
-    out.extend(cross::removed_tool_mentions(catalog, file));
     match doc {
         Parsed::Skill(skill) => out.extend(skill.diagnostics.iter().cloned()),
         Parsed::Subagent(subagent) => out.extend(subagent.diagnostics.iter().cloned()),

@@ -6,17 +6,20 @@
 //! [`SourceFile`] per skill, subagent spec and tools.json. Derived, memoised, with early cut-off:
 //!
 //! ```text
-//! SourceFile ─► parsed ─► facts ─┐                           (per file)
-//!     │           └──────────────┼─► source_diagnostics       (per file; reads the catalog too)
-//! layout ─► kinds, namespaces ─► check_roots                 (the session contexts, once)
-//! tools.json ─► parsed ─► tools_docs ─► catalog
-//! layout, tools_docs ─► file_diagnostics ───────────────────────────────────────┐
-//! facts ─► bucket_name_groups ─► name_groups ─► name_group_facts (× 64) ─┐       │
-//!          name_group_loading (× 64: its skills + neighbours) ◄──────────┘       │
-//!            └─► contexts_loading_a_skill ─┐                                     │
-//! facts ─► bucket_subagent_facts ─► names_read_by_references ─► group_reference_facts (× 64)
-//!            └──────────────────────────────┴─► reference_diagnostics ──────────┤
-//! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ──┴► workspace_diagnostics
+//! SourceFile ─► parsed ─► facts                       (per file)
+//!     │           └─► source_diagnostics              (per file: its parse and content rules)
+//!     └─► tool_mentions ─► bucket_removed_mentions     (× bucket, with the catalog) ──────────┐
+//! layout ─► kinds, namespaces ─► check_roots           (the session contexts, once)             │
+//! tools.json ─► parsed ─► tools_docs ─► catalog                                                │
+//! layout, tools_docs ─► file_diagnostics ──────────────────────────────────────────────────────┤
+//! facts ─► bucket_name_groups ─► name_groups ─► name_group_facts (× 64)                         │
+//!            └─► name_group_loading (× 64: its skills + neighbours) ──────────────────────────┤
+//!                  └─► contexts_loading_a_skill ─┐                                             │
+//! facts ─► bucket_subagent_facts ─► names_read_by_references ─► group_reference_facts (× 64)    │
+//!            └───────────────────────────────────┴─► reference_diagnostics ────────────────────┤
+//!                                                                        family_diagnostics ◄──┘
+//! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ─┐     │
+//!                                                 workspace_diagnostics ◄───────┴─────┘
 //! ```
 //!
 //! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `reference_diagnostics`
@@ -59,6 +62,7 @@ use std::sync::Arc;
 use salsa::{Durability, Setter};
 
 use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
+use crate::check::cross::ToolMention;
 use crate::check::{self, CheckOptions};
 use crate::config::Config;
 use crate::context::EffectiveRoot;
@@ -264,18 +268,54 @@ pub fn source_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec
         return Arc::new(Vec::new());
     };
     let project = file.project(db);
-    let catalog = catalog(db, project);
     let view = WorkspaceFile {
         path: file.path(db),
         location: file.location(db),
         kind: file.kind(db),
         entry: file.entry(db),
     };
-    let mut out = check::source_diagnostics(&doc, view, &catalog);
+    let mut out = check::source_diagnostics(&doc, view);
     if let (Parsed::Skill(skill), Profile::Strict) = (&doc, project.options(db).profile) {
         out.extend(strict_diagnostics(db, file, skill));
     }
     sort(&mut out);
+    Arc::new(out)
+}
+
+/// The backticked names of a skill's text that may be tools' (`check::cross::tool_mentions`):
+/// text alone, so a tools.json edit compares the memoised lists with the new catalog.
+#[salsa::tracked(returns(clone))]
+pub fn tool_mentions(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<ToolMention>> {
+    let text = file.entry(db).content.text();
+    Arc::new(match text {
+        Some(text) if check::cross::mentions_tools(file.kind(db)) => {
+            check::cross::tool_mentions(text)
+        }
+        _ => Vec::new(),
+    })
+}
+
+/// The removed tools a bucket's skills mention (`XR010`): per bucket, so that a skill's edit runs
+/// its bucket's again, and a tools.json edit compares every skill's memoised mentions and re-runs
+/// no source's own rules.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_removed_mentions(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    bucket: SourceBucket,
+) -> Arc<Vec<Diagnostic>> {
+    let catalog = catalog(db, project);
+    let mut out = Vec::new();
+    for file in bucket.sources(db).iter() {
+        let mentions = tool_mentions(db, *file);
+        if !mentions.is_empty() {
+            out.extend(check::cross::removed_among(
+                &catalog,
+                file.path(db),
+                &mentions,
+            ));
+        }
+    }
     Arc::new(out)
 }
 
@@ -818,8 +858,9 @@ pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     Arc::new(all)
 }
 
-/// [`file_diagnostics`], [`reference_diagnostics`] and the skills' loading outcomes per name
-/// group ([`name_group_loading`]), by file, each list in check order.
+/// [`file_diagnostics`], [`reference_diagnostics`], the removed tools the skills mention
+/// ([`bucket_removed_mentions`]) and the skills' loading outcomes per name group
+/// ([`name_group_loading`]), by file, each list in check order.
 #[salsa::tracked(returns(clone))]
 pub fn family_diagnostics(
     db: &dyn salsa::Database,
@@ -833,6 +874,9 @@ pub fn family_diagnostics(
     };
     add(&file_diagnostics(db, project));
     add(&reference_diagnostics(db, project));
+    for bucket in project.buckets(db).iter() {
+        add(&bucket_removed_mentions(db, project, *bucket));
+    }
     for group in 0..NAME_GROUPS {
         add(&name_group_loading(db, project, group).diagnostics);
     }
@@ -867,12 +911,11 @@ pub(crate) fn sort(list: &mut Vec<Diagnostic>) {
 }
 
 /// What every source's diagnostics read besides the source itself (`source_diagnostics`: the
-/// tool catalog, the profile, and in the strict profile the layout). While it stays equal, only
-/// the sources whose own input was set can have new diagnostics, so a caller need not ask about
-/// the others.
+/// profile, and in the strict profile the layout; not the tool catalog). While it stays equal,
+/// only the sources whose own input was set can have new diagnostics, so a caller need not ask
+/// about the others.
 #[derive(Clone)]
 pub struct SharedReads {
-    catalog: Arc<ToolCatalog>,
     options: CheckOptions,
     layout: Option<Arc<FileSet>>,
 }
@@ -884,7 +927,7 @@ impl PartialEq for SharedReads {
             (None, None) => true,
             _ => false,
         };
-        self.options == other.options && same_layout && *self.catalog == *other.catalog
+        self.options == other.options && same_layout
     }
 }
 
@@ -951,7 +994,6 @@ impl Handle {
 fn shared_reads(db: &Database, project: ProjectInput) -> SharedReads {
     let options = project.options(db);
     SharedReads {
-        catalog: catalog(db, project),
         options,
         layout: (options.profile == Profile::Strict).then(|| project.layout(db).clone()),
     }

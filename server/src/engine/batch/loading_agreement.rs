@@ -44,10 +44,11 @@ fn skill_file(spec: &Spec) -> (String, String) {
     } else {
         format!("{}/skills/{folder}/SKILL.md", tree_dir(tree))
     };
+    // The body mentions the tools `tools_json` may deny (`XR010`).
     let text = match broken % 3 {
-        0 => format!("---\nname: {name}\ndescription: d\n---\nBody\n"),
+        0 => format!("---\nname: {name}\ndescription: d\n---\nUse `execute(cmd)`.\n"),
         1 => format!("---\nname: {name}\n---\nBody\n"),
-        _ => format!("---\nname: {name}\ndescription: p---q\n---\nBody\n"),
+        _ => format!("---\nname: {name}\ndescription: p---q\n---\nUse `web_fetch`.\n"),
     };
     (path, text)
 }
@@ -386,6 +387,11 @@ fn grouped_and_whole(ws: &Workspace) -> (DiagnosticsByFile, DiagnosticsByFile) {
     let contexts = crate::check::loading::Contexts::new(&facts);
     whole.extend(crate::check::skill_loading(&facts, &contexts, &|_| true).diagnostics);
     whole.extend(crate::engine::allowed_tools_note(db, project));
+    for file in ws.workspace_files() {
+        if file.kind == crate::workspace::FileKind::Skill {
+            whole.extend(crate::check::cross::removed_tool_mentions(&catalog, file));
+        }
+    }
     let mut expected = DiagnosticsByFile::new();
     for d in whole {
         expected.entry(d.path.clone()).or_default().push(d);
