@@ -10,7 +10,7 @@
 //! computed from older inputs is never merged. Synchronous: no tokio, no LSP types (paths and
 //! byte offsets only), so it can be tested and benchmarked without a client.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -541,9 +541,12 @@ impl Project {
         // Sources that are gone (deleted, or a file of another kind now): only an edited path
         // can be one, unless everything was asked again.
         let gone: Vec<PathBuf> = if everything {
+            // Every current source was asked: the known ones not among them are gone (a set
+            // rather than a search of the analysis's path-ordered map per known source).
+            let current: HashSet<&Path> = asked.iter().map(|(p, _)| p.as_path()).collect();
             known
                 .keys()
-                .filter(|p| analysis.source(p).is_none())
+                .filter(|p| !current.contains(p.as_path()))
                 .cloned()
                 .collect()
         } else {
