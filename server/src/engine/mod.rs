@@ -49,13 +49,14 @@
 //!
 //! Durability: disk contents are `MEDIUM`, open buffers `LOW`, the configuration `HIGH`. After
 //! an edit of an open buffer, every query that read only disk files is verified in constant time.
-//! The whole-project queries read the sources through [`SourceBucket`]s of [`BUCKET_SIZE`], so
-//! that verifying them after one source's edit walks its bucket's sources and the other buckets,
-//! not every source of the project.
+//! The whole-project queries read the sources through [`SourceBucket`]s of about [`BUCKET_SIZE`],
+//! so that verifying them after one source's edit walks its bucket's sources and the other
+//! buckets, not every source of the project; where a bucket ends depends on the paths alone, so
+//! that a file created or deleted changes one or two buckets.
 //!
 //! Must not depend on `lsp` or `cli`; holds no global state (a `Database` is a value).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -115,8 +116,21 @@ pub struct ProjectInput {
     pub tools_files: Arc<Vec<SourceFile>>,
 }
 
-/// How many sources a [`SourceBucket`] holds.
+/// How many sources a [`SourceBucket`] holds on average: a bucket ends after a source whose path
+/// hashes to one value in this many ([`bucket_ends_after`]), or at [`MAX_BUCKET_SIZE`].
 pub const BUCKET_SIZE: usize = 128;
+
+/// The most sources a bucket holds, whatever the hashes of their paths.
+pub const MAX_BUCKET_SIZE: usize = 4 * BUCKET_SIZE;
+
+/// Whether a bucket ends after the source at `path`. Decided by the path alone (content-defined
+/// chunking), so that a source created or deleted changes its own bucket, and merges or splits
+/// two at most, instead of shifting every later bucket by one, which ran every bucket's queries
+/// again after each created or deleted file.
+fn bucket_ends_after(path: &Path) -> bool {
+    use std::hash::BuildHasher;
+    GROUP_HASH.hash_one(path).is_multiple_of(BUCKET_SIZE as u64)
+}
 
 /// Consecutive sources (in path order) read together by the whole-project queries.
 #[salsa::input]
@@ -1087,6 +1101,10 @@ impl Analysis {
         let mut layout = files.clone();
         let mut sources = Vec::new();
         let mut tools_files = BTreeMap::new();
+        // The known sources in path order, walked beside the files (in the same order): one
+        // comparison of paths per file instead of a search of the map for each.
+        let previous = self.sources.clone();
+        let mut known_sources = previous.iter().peekable();
         for (path, layout_entry) in layout.iter_mut() {
             let input = layout::locate(&config, path).and_then(|location| {
                 let kind = layout::classify(&location, additional)?;
@@ -1103,7 +1121,12 @@ impl Analysis {
             };
             let known = match kind {
                 FileKind::ToolsJson => self.tools_files.get(path),
-                _ => self.sources.get(path),
+                _ => {
+                    while known_sources.next_if(|(known, _)| *known < path).is_some() {}
+                    known_sources
+                        .next_if(|(known, _)| *known == path)
+                        .map(|(_, input)| input)
+                }
             };
             let input = match known {
                 Some(input)
@@ -1152,27 +1175,41 @@ impl Analysis {
     /// Puts the sources in buckets, reusing the bucket inputs in place and setting only those
     /// whose sources changed.
     fn set_buckets(&mut self) {
-        let list: Vec<SourceFile> = self.sources.values().copied().collect();
-        let mut buckets: Vec<SourceBucket> = self.project.buckets(&self.db).to_vec();
-        let wanted = list.len().div_ceil(BUCKET_SIZE);
-        for (index, chunk) in list.chunks(BUCKET_SIZE).enumerate() {
-            match buckets.get(index) {
-                Some(bucket) if **bucket.sources(&self.db) == *chunk => {}
+        let mut chunks: Vec<Vec<SourceFile>> = vec![Vec::new()];
+        for (path, input) in self.sources.iter() {
+            let chunk = chunks.last_mut().expect("never empty");
+            chunk.push(*input);
+            if bucket_ends_after(path) || chunk.len() == MAX_BUCKET_SIZE {
+                chunks.push(Vec::new());
+            }
+        }
+        chunks.retain(|chunk| !chunk.is_empty());
+        // An old bucket is kept for the chunk that ends with the same source: a source created or
+        // deleted inside a bucket, or at its start, leaves that bucket's last source as it was.
+        let old: HashMap<SourceFile, SourceBucket> = self
+            .project
+            .buckets(&self.db)
+            .iter()
+            .filter_map(|bucket| Some((*bucket.sources(&self.db).last()?, *bucket)))
+            .collect();
+        let mut buckets = Vec::with_capacity(chunks.len());
+        for chunk in chunks {
+            let last = *chunk.last().expect("not empty");
+            let bucket = match old.get(&last) {
+                Some(bucket) if **bucket.sources(&self.db) == chunk => *bucket,
                 Some(bucket) => {
                     bucket
                         .set_sources(&mut self.db)
                         .with_durability(Durability::MEDIUM)
-                        .to(Arc::new(chunk.to_vec()));
+                        .to(Arc::new(chunk));
+                    *bucket
                 }
-                None => {
-                    let bucket = SourceBucket::builder(Arc::new(chunk.to_vec()))
-                        .durability(Durability::MEDIUM)
-                        .new(&self.db);
-                    buckets.push(bucket);
-                }
-            }
+                None => SourceBucket::builder(Arc::new(chunk))
+                    .durability(Durability::MEDIUM)
+                    .new(&self.db),
+            };
+            buckets.push(bucket);
         }
-        buckets.truncate(wanted);
         if **self.project.buckets(&self.db) != buckets {
             self.project
                 .set_buckets(&mut self.db)
@@ -1403,6 +1440,7 @@ mod tests {
         );
         let expected = checked(&files);
         assert!(expected.iter().any(|d| d.code == "SK025"), "{expected:?}");
+        assert!(analysis.project.buckets(&analysis.db).len() > 2);
         assert_eq!(all_diagnostics(&analysis), expected);
 
         let edited = PathBuf::from(format!("{dir}/s150/SKILL.md"));
@@ -1413,6 +1451,48 @@ mod tests {
 
         files.remove(Path::new(&format!("{dir}/s000/SKILL.md")));
         analysis.set_files(&files);
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
+    }
+
+    /// A skill created in the middle of the project changes one or two buckets; the others keep
+    /// their inputs and their sources, so their queries are not run again.
+    #[test]
+    fn a_created_source_changes_one_or_two_buckets() {
+        let dir = "/p/.agentscope/workspace/skills";
+        let mut files = FileSet::new();
+        files.insert_dir(PathBuf::from("/p/.agentscope/workspace"));
+        for i in 0..2000 {
+            files.insert_text(
+                PathBuf::from(format!("{dir}/s{i:04}/SKILL.md")),
+                &format!("---\nname: s{i}\ndescription: d\n---\nBody\n"),
+            );
+        }
+        let mut analysis = Analysis::new(
+            Arc::new(Config::defaults_for(Path::new("/p"))),
+            Arc::new(Vec::new()),
+            Arc::new(Env::new()),
+            CheckOptions::default(),
+            &files,
+        );
+        let buckets = |analysis: &Analysis| -> Vec<(SourceBucket, Vec<SourceFile>)> {
+            let db = &analysis.db;
+            let list = analysis.project.buckets(db);
+            list.iter().map(|b| (*b, b.sources(db).to_vec())).collect()
+        };
+        let before = buckets(&analysis);
+        assert!(before.len() > 8, "{}", before.len());
+        files.insert_text(
+            PathBuf::from(format!("{dir}/s1000a/SKILL.md")),
+            "---\nname: new\ndescription: d\n---\nBody\n",
+        );
+        analysis.set_files(&files);
+        let after = buckets(&analysis);
+        let changed = after.iter().filter(|b| !before.contains(b)).count();
+        assert!(
+            (1..=2).contains(&changed),
+            "{changed} of {} buckets",
+            after.len()
+        );
         assert_eq!(all_diagnostics(&analysis), checked(&files));
     }
 
