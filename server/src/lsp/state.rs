@@ -648,15 +648,31 @@ impl Project {
     }
 }
 
-/// Keys whose lists differ between two maps (present in either).
+/// Keys whose lists differ between two maps (present in either), in path order. The two maps are
+/// walked side by side: one comparison of paths per key, not a search of the other map for each.
 fn changed_keys(old: &DiagnosticsByFile, new: &DiagnosticsByFile) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = new
-        .iter()
-        .filter(|(path, list)| old.get(*path) != Some(*list))
-        .map(|(path, _)| path.clone())
-        .collect();
-    out.extend(old.keys().filter(|p| !new.contains_key(*p)).cloned());
-    out
+    use std::cmp::Ordering;
+    let mut out = Vec::new();
+    let (mut old, mut new) = (old.iter().peekable(), new.iter().peekable());
+    loop {
+        let order = match (old.peek(), new.peek()) {
+            (None, None) => return out,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some((a, _)), Some((b, _))) => a.cmp(b),
+        };
+        match order {
+            Ordering::Less => out.extend(old.next().map(|(path, _)| path.clone())),
+            Ordering::Greater => out.extend(new.next().map(|(path, _)| path.clone())),
+            Ordering::Equal => {
+                let (path, was) = old.next().expect("peeked");
+                let (_, is) = new.next().expect("peeked");
+                if was != is {
+                    out.push(path.clone());
+                }
+            }
+        }
+    }
 }
 
 /// Stores one file's diagnostics in check order (an empty list removes the file).
