@@ -408,19 +408,14 @@ pub fn bucket_subagent_facts(db: &dyn salsa::Database, bucket: SourceBucket) -> 
     )
 }
 
-/// The sources the reference rules read, skills then subagents, each in path order: the
-/// subagents, and the skills of the names they list and of the skills whose folders hold files,
-/// each name with all its skills and their neighbours (which contexts load any skill comes from
-/// the name groups). Apart from the rules, so that a tools.json edit runs them again over the
-/// same sources without gathering them again. Not compared when it runs again: it does when the
-/// facts of what it holds change, and comparing thousands of documents would cost about as much.
+/// The skills the reference rules read, in path order: those of the names the subagents list and
+/// of the skills whose folders hold files, each name with all its skills and their neighbours
+/// (which contexts load any skill comes from the name groups). Gathered apart from the rules, so
+/// that a tools.json edit or a subagent edit that lists no other name runs the rules again over
+/// the same skills without gathering them again. Not compared when it runs again: it does when
+/// the facts it holds change, and comparing thousands of documents would cost about as much.
 #[salsa::tracked(returns(clone), no_eq)]
-pub fn reference_sources(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Parsed>> {
-    let subagents: Vec<Arc<Vec<Parsed>>> = project
-        .buckets(db)
-        .iter()
-        .map(|bucket| bucket_subagent_facts(db, *bucket))
-        .collect();
+pub fn reference_skills(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Parsed>> {
     // Skills by path: a neighbour can be read by more than one group.
     let mut read: BTreeMap<PathBuf, Parsed> = BTreeMap::new();
     for group in 0..NAME_GROUPS {
@@ -429,15 +424,11 @@ pub fn reference_sources(db: &dyn salsa::Database, project: ProjectInput) -> Arc
                 .or_insert_with(|| doc.clone());
         }
     }
-    Arc::new(
-        read.into_values()
-            .chain(subagents.iter().flat_map(|facts| facts.iter().cloned()))
-            .collect(),
-    )
+    Arc::new(read.into_values().collect())
 }
 
-/// `check::reference_diagnostics` over the workspace its rules read (see there): the sources of
-/// [`reference_sources`] and the tools.json files. Renaming a skill none of those names runs
+/// `check::reference_diagnostics` over the workspace its rules read (see there): the skills of
+/// [`reference_skills`], the subagents and the tools.json files. Renaming a skill none of those names runs
 /// these rules again only when a context goes from no skill to some, or back.
 #[salsa::tracked(returns(clone))]
 pub fn reference_diagnostics(
@@ -445,10 +436,16 @@ pub fn reference_diagnostics(
     project: ProjectInput,
 ) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
-    let sources = reference_sources(db, project);
-    let docs = sources
+    let skills = reference_skills(db, project);
+    let subagents: Vec<Arc<Vec<Parsed>>> = project
+        .buckets(db)
+        .iter()
+        .map(|bucket| bucket_subagent_facts(db, *bucket))
+        .collect();
+    let docs = skills
         .iter()
         .cloned()
+        .chain(subagents.iter().flat_map(|facts| facts.iter().cloned()))
         .chain(tools.iter().cloned().map(Parsed::Tools));
     let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
     let checkpoint = || db.unwind_if_revision_cancelled();
