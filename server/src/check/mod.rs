@@ -93,10 +93,10 @@ pub fn workspace_diagnostics(
     diagnostics
 }
 
-/// The rules that read no skill or subagent spec: `agentws.toml` and tools.json problems, the
-/// per-file rules of the other files (a blank injected file is judged by the contexts that read
-/// it), the layout's rules and the memory budget. The engine runs them over a workspace with no
-/// skill or subagent in it, so that no edit of one runs them again.
+/// The rules that read no skill or subagent spec: [`layout_diagnostics`] and
+/// [`configured_diagnostics`]. The engine runs them over a workspace with no skill or subagent in
+/// it, so that no edit of one runs them again, and each over what it reads, so that a tools.json
+/// edit runs only the second.
 ///
 /// `checkpoint` is called between the rule families: the engine passes salsa's cancellation
 /// check there, so that an edit arriving meanwhile stops a run whose answer is already stale.
@@ -105,6 +105,31 @@ pub fn file_diagnostics(
     catalog: &ToolCatalog,
     checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
+    let mut diagnostics = configured_diagnostics(workspace, catalog);
+    checkpoint();
+    diagnostics.extend(layout_diagnostics(workspace, checkpoint));
+    diagnostics
+}
+
+/// The per-file rules of the files that are not sources (a blank injected file is judged by the
+/// contexts that read it) and the layout's rules: they read the layout and the configuration,
+/// not tools.json.
+pub fn layout_diagnostics(workspace: &Workspace, checkpoint: &dyn Fn()) -> Vec<Diagnostic> {
+    let files = workspace.workspace_files();
+    let mut diagnostics: Vec<Diagnostic> = files
+        .par_iter()
+        .filter(|file| !is_source(file.kind))
+        .flat_map_iter(|file| files::check_file(workspace, *file))
+        .collect();
+    checkpoint();
+    diagnostics.extend(files::check_workspace_level(workspace));
+    diagnostics
+}
+
+/// The rules that read `agentws.toml`'s and tools.json's contents: their own problems, the
+/// removed tools AGENTS.md files mention (`XR010`), and the memory budget, whose prompt holds the
+/// tool sections tools.json shapes.
+pub fn configured_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut diagnostics: Vec<Diagnostic> = workspace.config_diagnostics.iter().cloned().collect();
     for doc in &workspace.tools {
         // A file the runtime never reads has none of the effects its problems would have.
@@ -120,19 +145,20 @@ pub fn file_diagnostics(
             None => d,
         }));
     }
-    let files = workspace.workspace_files();
-    let per_file: Vec<Diagnostic> = files
-        .par_iter()
-        .filter(|file| !is_source(file.kind))
-        .flat_map_iter(|file| {
-            let mut found = files::check_file(workspace, *file);
-            found.extend(cross::removed_tool_mentions(catalog, *file));
-            found
-        })
-        .collect();
-    diagnostics.extend(per_file);
-    checkpoint();
-    diagnostics.extend(files::check_workspace_level(workspace));
+    for (path, (location, kind)) in workspace.kinds.iter() {
+        if *kind != FileKind::AgentsMd {
+            continue;
+        }
+        if let Some(entry) = workspace.files.get(path) {
+            let file = WorkspaceFile {
+                path,
+                location,
+                kind: *kind,
+                entry,
+            };
+            diagnostics.extend(cross::removed_tool_mentions(catalog, file));
+        }
+    }
     diagnostics.extend(budget::check(workspace));
     diagnostics
 }

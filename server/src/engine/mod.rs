@@ -6,20 +6,22 @@
 //! [`SourceFile`] per skill, subagent spec and tools.json. Derived, memoised, with early cut-off:
 //!
 //! ```text
-//! SourceFile ─► parsed ─► facts                       (per file)
-//!     │           └─► source_diagnostics              (per file: its parse and content rules)
-//!     └─► tool_mentions ─► bucket_removed_mentions     (× bucket, with the catalog) ──────────┐
-//! layout ─► kinds, namespaces ─► check_roots           (the session contexts, once)             │
-//! tools.json ─► parsed ─► tools_docs ─► catalog                                                │
-//! layout, tools_docs ─► file_diagnostics ──────────────────────────────────────────────────────┤
+//! SourceFile ─► parsed ─► facts                      (per file)
+//!     │           └─► source_diagnostics             (per file: its parse and content rules)
+//!     └─► tool_mentions ─► bucket_removed_mentions    (× bucket, with the catalog) ─────────────┐
+//! layout ─► kinds, namespaces ─► check_roots          (the session contexts, once)              │
+//! tools.json ─► parsed ─► tools_docs ─► catalog                                                 │
+//! layout ─► layout_diagnostics ─────────────────────────────────────────────────────────────────┤
+//! layout, tools_docs ─► configured_diagnostics ─────────────────────────────────────────────────┤
 //! facts ─► bucket_name_groups ─► name_groups ─► name_group_facts (× 64)                         │
-//!            └─► name_group_loading (× 64: its skills + neighbours) ──────────────────────────┤
-//!                  └─► contexts_loading_a_skill ─┐                                             │
-//! facts ─► bucket_subagent_facts ─► names_read_by_references ─► group_reference_facts (× 64)    │
-//!            └───────────────────────────────────┴─► reference_diagnostics ────────────────────┤
-//!                                                                        family_diagnostics ◄──┘
-//! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ─┐     │
-//!                                                 workspace_diagnostics ◄───────┴─────┘
+//!            └─► name_group_loading (× 64: its skills + neighbours) ────────────────────────────┤
+//!                  └─► contexts_loading_a_skill ───────────────────┐                            │
+//! facts ─► bucket_subagent_facts ─► names_read_by_references       │                            │
+//!            ├─► group_reference_facts (× 64) ─► reference_skills ─┤                            │
+//!            └─────────────────────────────────────────────────────┴─► reference_diagnostics ───┤
+//!                                                                          family_diagnostics ◄─┘
+//! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ────┐         │
+//!                                                workspace_diagnostics ◄──────────┴─────────┘
 //! ```
 //!
 //! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `reference_diagnostics`
@@ -36,7 +38,9 @@
 //! Each family of whole-workspace rules gets a workspace holding only what it reads, so that an
 //! edit re-runs the families that read a changed fact, and only over the files concerned:
 //!
-//! - the file rules (`file_diagnostics`) read no skill or subagent at all;
+//! - the file rules (`check::file_diagnostics`) read no skill or subagent at all; the layout's
+//!   (`layout_diagnostics`) read no tools.json either, so a tools.json edit runs only the rules
+//!   that read it (`configured_diagnostics`);
 //! - a skill's loading outcome reads only the skills of its name and its neighbours by path
 //!   (`check::loading::neighbour_rels`): the skills are split into [`NAME_GROUPS`] groups by
 //!   name, and renaming a skill re-runs its old and its new group;
@@ -378,10 +382,21 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
     ))
 }
 
-/// `check::file_diagnostics`: over a workspace of the layout and the tools.json files, with no
-/// skill or subagent in it, so that no edit of one runs these rules again.
+/// `check::layout_diagnostics`: over a workspace of the layout alone, with no skill, subagent
+/// or tools.json in it, so that only a change of the layout or the configuration runs them again.
 #[salsa::tracked(returns(clone))]
-pub fn file_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+pub fn layout_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let workspace = workspace_of(db, project, Arc::new(Vec::new()), std::iter::empty());
+    let checkpoint = || db.unwind_if_revision_cancelled();
+    Arc::new(check::layout_diagnostics(&workspace, &checkpoint))
+}
+
+/// `check::configured_diagnostics`: over a workspace of the layout and the tools.json files.
+#[salsa::tracked(returns(clone))]
+pub fn configured_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
     let workspace = workspace_of(
         db,
@@ -389,9 +404,8 @@ pub fn file_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
         project.config_diagnostics(db).clone(),
         tools.iter().cloned().map(Parsed::Tools),
     );
-    let checkpoint = || db.unwind_if_revision_cancelled();
     let catalog = catalog(db, project);
-    Arc::new(check::file_diagnostics(&workspace, &catalog, &checkpoint))
+    Arc::new(check::configured_diagnostics(&workspace, &catalog))
 }
 
 /// The facts of a bucket's subagent specs, in path order: what the reference rules read of the
@@ -883,9 +897,9 @@ pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     Arc::new(all)
 }
 
-/// [`file_diagnostics`], [`reference_diagnostics`], the removed tools the skills mention
-/// ([`bucket_removed_mentions`]) and the skills' loading outcomes per name group
-/// ([`name_group_loading`]), by file, each list in check order.
+/// [`layout_diagnostics`], [`configured_diagnostics`], [`reference_diagnostics`], the removed
+/// tools the skills mention ([`bucket_removed_mentions`]) and the skills' loading outcomes per
+/// name group ([`name_group_loading`]), by file, each list in check order.
 #[salsa::tracked(returns(clone))]
 pub fn family_diagnostics(
     db: &dyn salsa::Database,
@@ -897,7 +911,8 @@ pub fn family_diagnostics(
             by_file.entry(d.path.clone()).or_default().push(d.clone());
         }
     };
-    add(&file_diagnostics(db, project));
+    add(&layout_diagnostics(db, project));
+    add(&configured_diagnostics(db, project));
     add(&reference_diagnostics(db, project));
     for bucket in project.buckets(db).iter() {
         add(&bucket_removed_mentions(db, project, *bucket));
@@ -1503,6 +1518,9 @@ mod tests {
         analysis.set_files(&files);
         assert_eq!(all_diagnostics(&analysis), checked(&files));
         let kinds_before = kinds(&analysis.db, analysis.project);
+        let skill_file = analysis.source(Path::new(SKILL)).unwrap();
+        let own_before = source_diagnostics(&analysis.db, skill_file);
+        let layout_before = layout_diagnostics(&analysis.db, analysis.project);
 
         files.insert_text(tools.clone(), "{\"deny\": [\"read_file\"]}");
         let entry = files.get(&tools).unwrap().clone();
@@ -1515,6 +1533,11 @@ mod tests {
         let found = all_diagnostics(&analysis);
         assert!(found.iter().any(|d| d.code == "XR010"), "{found:?}");
         assert_eq!(found, checked(&files));
+        // The skill's own rules and the layout's did not run again: neither reads the catalog.
+        let own_after = source_diagnostics(&analysis.db, skill_file);
+        assert!(Arc::ptr_eq(&own_before, &own_after));
+        let layout_after = layout_diagnostics(&analysis.db, analysis.project);
+        assert!(Arc::ptr_eq(&layout_before, &layout_after));
     }
 
     /// A new configuration keeps every parse (they do not read it) and re-runs what reads it.
@@ -1539,9 +1562,10 @@ mod tests {
     }
 
     /// The whole-workspace families' memoised results, to tell by pointer which ran again: the
-    /// file rules, the reference rules, and the loading of every name group.
+    /// layout's and the configured files' rules, the reference rules, and the loading of every
+    /// name group.
     type FamilyResults = (
-        Arc<Vec<Diagnostic>>,
+        [Arc<Vec<Diagnostic>>; 2],
         Arc<Vec<Diagnostic>>,
         Vec<Arc<check::SkillLoading>>,
     );
@@ -1549,12 +1573,20 @@ mod tests {
     fn family_results(analysis: &Analysis) -> FamilyResults {
         let (db, project) = (&analysis.db, analysis.project);
         (
-            file_diagnostics(db, project),
+            [
+                layout_diagnostics(db, project),
+                configured_diagnostics(db, project),
+            ],
             reference_diagnostics(db, project),
             (0..NAME_GROUPS)
                 .map(|group| name_group_loading(db, project, group))
                 .collect(),
         )
+    }
+
+    /// Whether each memoised result is the very value it was (its query did not run again).
+    fn same<T>(before: &[Arc<T>], after: &[Arc<T>]) -> bool {
+        before.iter().zip(after).all(|(a, b)| Arc::ptr_eq(a, b))
     }
 
     /// A description edit moves the `allowed-tools` key: the note moves with it, and no
@@ -1579,7 +1611,7 @@ mod tests {
         let longer = skill("a much longer description");
         edit(&mut analysis, &longer);
         let after = family_results(&analysis);
-        assert!(Arc::ptr_eq(&before.0, &after.0));
+        assert!(same(&before.0, &after.0));
         assert!(Arc::ptr_eq(&before.1, &after.1));
         assert!(before
             .2
@@ -1597,7 +1629,7 @@ mod tests {
         // families do not.
         edit(&mut analysis, &longer.replace("name: a", "name: b"));
         let renamed = family_results(&analysis);
-        assert!(Arc::ptr_eq(&after.0, &renamed.0));
+        assert!(same(&after.0, &renamed.0));
         assert!(Arc::ptr_eq(&after.1, &renamed.1));
         let ran_again: Vec<u32> = (0..NAME_GROUPS)
             .filter(|g| !Arc::ptr_eq(&after.2[*g as usize], &renamed.2[*g as usize]))
