@@ -1368,18 +1368,21 @@ mod tests {
     }
 
     fn analysis(text: &str) -> (Analysis, FileSet) {
-        let config = Config::defaults_for(Path::new("/p"));
         let mut files = FileSet::new();
-        files.insert_dir(config.workspace.clone());
+        files.insert_dir(PathBuf::from("/p/.agentscope/workspace"));
         files.insert_text(PathBuf::from(SKILL), text);
-        let analysis = Analysis::new(
-            Arc::new(config),
+        (analysis_of(&files), files)
+    }
+
+    /// The analysis of `files` in the project `/p` with the default configuration.
+    fn analysis_of(files: &FileSet) -> Analysis {
+        Analysis::new(
+            Arc::new(Config::defaults_for(Path::new("/p"))),
             Arc::new(Vec::new()),
             Arc::new(Env::new()),
             CheckOptions::default(),
-            &files,
-        );
-        (analysis, files)
+            files,
+        )
     }
 
     fn edit(analysis: &mut Analysis, text: &str) {
@@ -1443,13 +1446,7 @@ mod tests {
                 &format!("---\nname: {name}\ndescription: d\n{extra}---\nBody\n"),
             );
         }
-        let mut analysis = Analysis::new(
-            Arc::new(Config::defaults_for(Path::new("/p"))),
-            Arc::new(Vec::new()),
-            Arc::new(Env::new()),
-            CheckOptions::default(),
-            &files,
-        );
+        let mut analysis = analysis_of(&files);
         let expected = checked(&files);
         assert!(expected.iter().any(|d| d.code == "SK025"), "{expected:?}");
         assert!(analysis.project.buckets(&analysis.db).len() > 2);
@@ -1479,13 +1476,7 @@ mod tests {
                 &format!("---\nname: s{i}\ndescription: d\n---\nBody\n"),
             );
         }
-        let mut analysis = Analysis::new(
-            Arc::new(Config::defaults_for(Path::new("/p"))),
-            Arc::new(Vec::new()),
-            Arc::new(Env::new()),
-            CheckOptions::default(),
-            &files,
-        );
+        let mut analysis = analysis_of(&files);
         let buckets = |analysis: &Analysis| -> Vec<(SourceBucket, Vec<SourceFile>)> {
             let db = &analysis.db;
             let list = analysis.project.buckets(db);
