@@ -22,8 +22,8 @@
 //! `tools:` / `skills:`, a tools.json deny list, an `agentws.toml` change; for each, `didChange`
 //! (or the watched-file notification) → the `publishDiagnostics` of that file, then an
 //! `agentws/previewPrompt` after the edit; hover, completion and definition sent right behind an
-//! edit (so a request that waits for the analysis shows it); and the server's memory before and
-//! after SOAK more body edits.
+//! edit (so a request that waits for the analysis shows it; with `LSP_BENCH_NO_EDIT` set, sent
+//! with no edit in front); and the server's memory before and after SOAK more body edits.
 //!
 //! ```text
 //! cargo run --release --example lsp_bench -- normalize [REQUESTS]
@@ -637,13 +637,18 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     let (mut hovers, mut completions, mut definitions) = (Vec::new(), Vec::new(), Vec::new());
     let skill_uri = uri(&skill);
     let subagent_uri = uri(&subagent);
+    // `LSP_BENCH_NO_EDIT` set: the requests alone, to tell their own cost from the wait behind
+    // an edit's analysis.
+    let edit_first = std::env::var_os("LSP_BENCH_NO_EDIT").is_none();
     for i in (0..edits).filter(|_| wants("requests")) {
-        version += 1;
-        server.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": skill_uri, "version": version},
-                   "contentChanges": [{"text": format!("{skill_original}\nBehind {i}.\n")}]}),
-        );
+        if edit_first {
+            version += 1;
+            server.notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": skill_uri, "version": version},
+                       "contentChanges": [{"text": format!("{skill_original}\nBehind {i}.\n")}]}),
+            );
+        }
         let sent = Instant::now();
         server.request(
             "textDocument/hover",
@@ -663,13 +668,14 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         );
         definitions.push(sent.elapsed());
     }
-    report("hover right behind a didChange", &mut hovers);
-    report("completion right behind a didChange", &mut completions);
-    report_memory(
-        "definition right behind a didChange",
-        &mut definitions,
-        &server,
-    );
+    let when = if edit_first {
+        "right behind a didChange"
+    } else {
+        "with no edit in front"
+    };
+    report(&format!("hover {when}"), &mut hovers);
+    report(&format!("completion {when}"), &mut completions);
+    report_memory(&format!("definition {when}"), &mut definitions, &server);
 
     // tools.json deny list.
     open_doc(&mut server, &tools, &tools_original, "json");
