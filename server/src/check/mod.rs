@@ -2,10 +2,12 @@
 //! whole-workspace and per-file content rules (`files`), the cross-file rules (`cross`) and, with
 //! the strict profile, the Agent Skills open-specification rules (`strict`).
 //!
-//! Two entry points group them: `source_diagnostics` (one skill or subagent spec) and
-//! `workspace_diagnostics` (everything else). Running them over a project — per source, across
-//! the project, with `SK025` (`skills`) and the strict rules — is the analysis engine's
-//! (`engine`, which `agentws check` and the server both ask); this module cannot reach it.
+//! Three entry points group them: `source_diagnostics` (one skill or subagent spec), the removed
+//! tools a skill's text mentions (`cross::tool_mentions` compared with the catalog by
+//! `cross::removed_among`; the text and the catalog) and `workspace_diagnostics` (everything
+//! else). Running them over a project — per source, across the project, with `SK025` (`skills`)
+//! and the strict rules — is the analysis engine's (`engine`, which `agentws check` and the
+//! server both ask); this module cannot reach it.
 //!
 //! Pure over a snapshot; knows nothing of output formats or the disk. Fixes are carried inside the
 //! diagnostics; applying them is `fix`, writing a file for it `rewrite`.
@@ -75,8 +77,9 @@ pub fn source_diagnostics(doc: &Parsed, file: WorkspaceFile) -> Vec<Diagnostic> 
 }
 
 /// Every diagnostic that is not a source's own (`source_diagnostics`), except `SK025` (`skills`;
-/// the engine places it), which points inside a skill, and the skills' loading outcomes
-/// ([`skill_loading`]): [`file_diagnostics`] and [`reference_diagnostics`] over one workspace.
+/// the engine places it), which points inside a skill, the removed tools a skill's text mentions
+/// (`XR010`, which read the skill's text), and the skills' loading outcomes ([`skill_loading`]):
+/// [`file_diagnostics`] and [`reference_diagnostics`] over one workspace.
 /// The engine asks the three families over smaller workspaces, each holding what its rules read;
 /// this whole-workspace composition is what they must add up to (`engine`'s property tests).
 pub fn workspace_diagnostics(
