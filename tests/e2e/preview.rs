@@ -447,3 +447,52 @@ fn dates_in_skill_metadata_are_noted_as_utc() {
         .unwrap()
         .contains("time-zone"));
 }
+
+/// Each skill and subagent in the JSON sections names its file and the lines of its frontmatter
+/// as the runtime splits it: from the first line to the first `---` after the opening one,
+/// wherever it is (booking-summary's description holds one on line 3, so its frontmatter ends
+/// there).
+#[test]
+fn json_sources_name_each_frontmatter_by_its_lines() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/demo");
+    let output = run(&demo, &["--user", "alice", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut checked = Vec::new();
+    for section in json["sections"].as_array().unwrap() {
+        if !matches!(section["kind"].as_str(), Some("skills" | "subagents")) {
+            continue;
+        }
+        for source in section["sources"].as_array().unwrap() {
+            let path = PathBuf::from(source["path"].as_str().unwrap());
+            let text = std::fs::read_to_string(&path).unwrap();
+            let closing = text[..3 + text[3..].find("---").unwrap()]
+                .matches('\n')
+                .count()
+                + 1;
+            if path.ends_with("booking-summary/SKILL.md") {
+                assert_eq!(closing, 3);
+            }
+            assert_eq!(
+                source["lines"],
+                serde_json::json!({"start": 1, "end": closing}),
+                "{}",
+                path.display()
+            );
+            checked.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    checked.sort();
+    assert_eq!(
+        checked,
+        [
+            "SKILL.md",
+            "SKILL.md",
+            "SKILL.md",
+            "SKILL.md",
+            "SKILL.md",
+            "fare-auditor.md",
+            "itinerary-writer.md"
+        ]
+    );
+}

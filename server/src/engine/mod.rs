@@ -203,6 +203,7 @@ pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
             name: doc.name.clone(),
             name_range: doc.name_range,
             opening_range: doc.opening_range,
+            frontmatter_closing_line: doc.frontmatter_closing_line,
             outcome: doc.outcome.clone(),
             fallback: doc.fallback,
             body: TextSlice::default(),

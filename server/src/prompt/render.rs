@@ -12,8 +12,8 @@ use super::*;
 use crate::base::pathutil::normalize_lexically;
 use crate::config::{FilesystemMode, HarnessVersion, PathMode};
 use crate::context::{self, ContextError, EffectiveRoot};
-use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Node, Value};
+use crate::syntax::{frontmatter, java};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
 use crate::workspace::layers::{self, ContextRead, ReadTransform};
 use crate::workspace::resolution::{self, Kind, MergedSkill, Outcome, Resolution};
@@ -935,14 +935,13 @@ fn skills_block(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
         s.push_str("</skill>\n\n");
     }
     s.push_str("</available_skills>");
+    // The closing line was found at parse time: looking every skill's text up here took a
+    // third of the render on 10 000 skills.
     let sources = skills
         .iter()
-        .map(|skill| {
-            let text = ws.files.text(&skill.doc.path);
-            SourceRef {
-                path: context::display_path(&skill.doc.path),
-                lines: text.map(frontmatter_lines),
-            }
+        .map(|skill| SourceRef {
+            path: context::display_path(&skill.doc.path),
+            lines: skill.doc.frontmatter_closing_line.map(frontmatter_lines),
         })
         .collect();
     out.text
@@ -1040,14 +1039,12 @@ fn skill_metadata(s: &mut String, skill: &MergedSkill) {
     }
 }
 
-/// Lines 1..=closing delimiter of a SKILL.md frontmatter (the first `---` after offset 3).
-fn frontmatter_lines(text: &str) -> LineRange {
-    let end = text
-        .get(3..)
-        .and_then(|rest| rest.find("---"))
-        .map(|i| text[..i + 3].matches('\n').count() + 1)
-        .unwrap_or_else(|| java::lines(text).len().max(1));
-    LineRange { start: 1, end }
+/// Lines 1..=closing delimiter of a frontmatter (`frontmatter::closing_line`).
+fn frontmatter_lines(closing_line: usize) -> LineRange {
+    LineRange {
+        start: 1,
+        end: closing_line,
+    }
 }
 
 /// The subagents section (A.12) the middleware appends at each reasoning step after `"\n"`.
@@ -1061,7 +1058,10 @@ fn subagents_section(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
             Some(doc) => {
                 sources.push(SourceRef {
                     path: context::display_path(&doc.path),
-                    lines: ws.files.text(&doc.path).map(frontmatter_lines),
+                    lines: ws
+                        .files
+                        .text(&doc.path)
+                        .map(|text| frontmatter_lines(frontmatter::closing_line(text))),
                 });
                 doc.description.clone().unwrap_or_default()
             }

@@ -11,6 +11,16 @@
 use crate::base::TextRange;
 use crate::syntax::java;
 
+/// The 1-based line of a file's frontmatter closing `---` as the subagent split finds it (the
+/// first `---` after offset 3), or the file's last line when there is none: the lines the prompt
+/// preview names as a skill's or subagent's source.
+pub fn closing_line(text: &str) -> usize {
+    text.get(3..)
+        .and_then(|rest| rest.find("---"))
+        .map(|i| text[..i + 3].matches('\n').count() + 1)
+        .unwrap_or_else(|| java::lines(text).len().max(1))
+}
+
 /// Java regex `\s` (not Unicode whitespace).
 fn is_regex_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')

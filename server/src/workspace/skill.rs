@@ -133,6 +133,9 @@ pub struct SkillDoc {
     pub description: Option<String>,
     /// Range of the frontmatter's opening `---` line (where "missing key" diagnostics point).
     pub opening_range: TextRange,
+    /// `frontmatter::closing_line` of the text (`None` when the file has no text): the lines
+    /// the preview names as the skill's source.
+    pub frontmatter_closing_line: Option<usize>,
     /// Body as the runtime passes it on (content after the frontmatter). Shares the file's text
     /// instead of copying it; derefs to `str`.
     pub body: TextSlice,
@@ -202,6 +205,7 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> SkillD
         name_range: None,
         description: None,
         opening_range: TextRange::new(0, 0),
+        frontmatter_closing_line: None,
         body: TextSlice::default(),
         outcome: Err(SkillDrop::Unreadable),
         diagnostics: Vec::new(),
@@ -216,6 +220,7 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> SkillD
     };
     let text: &str = shared;
     doc.opening_range = TextRange::new(0, text.len().min(3));
+    doc.frontmatter_closing_line = Some(frontmatter::closing_line(text));
     doc.outcome = Ok(());
     let mut out = Vec::new();
     parse_text(&mut doc, shared, text, &mut out);
