@@ -203,7 +203,9 @@ pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
             name: doc.name.clone(),
             name_range: doc.name_range,
             opening_range: doc.opening_range,
-            frontmatter_closing_line: doc.frontmatter_closing_line,
+            // The preview's (which reads the full snapshot): a key line added to the
+            // frontmatter moves it, and must not make the facts differ.
+            frontmatter_closing_line: None,
             outcome: doc.outcome.clone(),
             fallback: doc.fallback,
             body: TextSlice::default(),
@@ -443,8 +445,8 @@ pub fn reference_skills(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
 }
 
 /// `check::reference_diagnostics` over the workspace its rules read (see there): the skills of
-/// [`reference_skills`], the subagents and the tools.json files. Renaming a skill none of those names runs
-/// these rules again only when a context goes from no skill to some, or back.
+/// [`reference_skills`], the subagents and the tools.json files. Renaming a skill none of those
+/// names runs these rules again only when a context goes from no skill to some, or back.
 #[salsa::tracked(returns(clone))]
 pub fn reference_diagnostics(
     db: &dyn salsa::Database,
@@ -623,7 +625,12 @@ pub const NAME_GROUPS: u32 = 64;
 /// subagent's `skills:` entry finds it by (so [`SkillsByName`] holds every skill a name refers to
 /// in that name's group).
 fn name_group(skill: &SkillDoc) -> u32 {
-    name_group_of(skill.name.as_deref().unwrap_or(&skill.dir_name))
+    name_group_of(referred_name(skill))
+}
+
+/// The name a skill is grouped and referred to by: its `name`, or its folder's when it has none.
+fn referred_name(skill: &SkillDoc) -> &str {
+    skill.name.as_deref().unwrap_or(&skill.dir_name)
 }
 
 fn name_group_of(name: &str) -> u32 {
@@ -696,7 +703,7 @@ impl SkillsByName {
         self.0[name_group_of(name) as usize]
             .0
             .iter()
-            .filter(move |(_, skill)| skill.name.as_deref().unwrap_or(&skill.dir_name) == name)
+            .filter(move |(_, skill)| referred_name(skill) == name)
             .map(|(_, skill)| skill.path.as_path())
     }
 }
@@ -1581,6 +1588,20 @@ mod tests {
         before.iter().zip(after).all(|(a, b)| Arc::ptr_eq(a, b))
     }
 
+    /// A key line added to the frontmatter moves its closing delimiter, which only the preview
+    /// reads: the facts stay equal, and no whole-workspace rule runs again.
+    #[test]
+    fn a_key_line_added_to_the_frontmatter_runs_no_cross_file_rule() {
+        let (mut analysis, _) = analysis(&skill("d"));
+        edit(&mut analysis, &skill("d"));
+        let before = family_results(&analysis);
+        edit(&mut analysis, &skill("d\nlicense: MIT"));
+        let after = family_results(&analysis);
+        assert!(same(&before.0, &after.0));
+        assert!(Arc::ptr_eq(&before.1, &after.1));
+        assert!(same(&before.2, &after.2));
+    }
+
     /// A description edit moves the `allowed-tools` key: the note moves with it, and no
     /// whole-workspace rule runs again (their memoised results are the same values). A name
     /// edit runs the loading of the old and the new name's groups again, and nothing else.
@@ -1605,11 +1626,7 @@ mod tests {
         let after = family_results(&analysis);
         assert!(same(&before.0, &after.0));
         assert!(Arc::ptr_eq(&before.1, &after.1));
-        assert!(before
-            .2
-            .iter()
-            .zip(&after.2)
-            .all(|(a, b)| Arc::ptr_eq(a, b)));
+        assert!(same(&before.2, &after.2));
         let moved = note(&analysis);
         assert_eq!(
             moved.start,

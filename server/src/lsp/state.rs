@@ -440,7 +440,7 @@ impl Project {
 
     /// Brings the database's inputs up to date with the files, without computing any
     /// diagnostics; true when the file set's layout was set again (the last computed
-    /// diagnostics are [`Project::diagnostics`]).
+    /// diagnostics are [`Project::last_diagnostics`]).
     pub fn sync(&mut self, env: &Arc<Env>, open: &HashMap<PathBuf, OpenDoc>) -> bool {
         let loaded = self.ensure_loaded(env, open);
         let structure_changed = self.structure_changed;

@@ -787,28 +787,27 @@ fn append_xml_node(s: &mut String, key: &str, value: &Value, depth: usize) {
             s.push_str("</entry>");
         }
     };
+    // A map or list: its tags on lines of their own, its children between them.
+    let block = |s: &mut String, children: &mut dyn FnMut(&mut String)| {
+        indent(s);
+        open(s);
+        s.push('\n');
+        children(s);
+        indent(s);
+        close(s);
+        s.push('\n');
+    };
     match value {
-        Value::Map(_) | Value::List(_) => {
-            indent(s);
-            open(s);
-            s.push('\n');
-            match value {
-                Value::Map(entries) => {
-                    for Entry { key, value, .. } in entries {
-                        append_xml_node(s, key, &value.value, depth + 1);
-                    }
-                }
-                Value::List(items) => {
-                    for Node { value, .. } in items {
-                        append_xml_node(s, "item", value, depth + 1);
-                    }
-                }
-                _ => {}
+        Value::Map(entries) => block(s, &mut |s| {
+            for Entry { key, value, .. } in entries {
+                append_xml_node(s, key, &value.value, depth + 1);
             }
-            indent(s);
-            close(s);
-            s.push('\n');
-        }
+        }),
+        Value::List(items) => block(s, &mut |s| {
+            for Node { value, .. } in items {
+                append_xml_node(s, "item", value, depth + 1);
+            }
+        }),
         scalar => {
             let text = scalar.java_string().unwrap_or_default();
             indent(s);
