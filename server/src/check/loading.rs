@@ -10,6 +10,7 @@
 //!
 //! Pure over the snapshot; depends on `workspace` and the rule catalog.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -46,19 +47,16 @@ pub struct Contexts<'a> {
 
 impl<'a> Contexts<'a> {
     pub fn new(ws: &'a Workspace) -> Self {
-        Self::of_roots(ws, check_contexts(ws))
+        Self::of_roots(ws, &check_contexts(ws))
     }
 
     /// [`Contexts::new`] with the check contexts given (`check_contexts` of `ws`, computed once
     /// by a caller that resolves many workspaces of one configuration and layout).
-    pub fn of_roots(ws: &'a Workspace, roots: Vec<(Who, EffectiveRoot)>) -> Self {
+    pub fn of_roots(ws: &'a Workspace, roots: &[(Who, EffectiveRoot)]) -> Self {
         let resolver = Arc::new(Resolver::new(ws, ws.config.filesystem.mode));
         let list = roots
-            .into_iter()
-            .map(|(who, root)| {
-                let resolution = resolver.resolve(&root);
-                (who, resolution)
-            })
+            .iter()
+            .map(|(who, root)| (who.clone(), resolver.resolve(root)))
             .collect::<Vec<_>>();
         let mut folders: foldhash::HashMap<String, Vec<usize>> = Default::default();
         let mut shared = Vec::new();
@@ -426,11 +424,15 @@ fn enclosing_rel(rel: &str) -> Option<(String, String)> {
 /// template's file of a path), and the SKILL.md of the shared folder it is nested in
 /// (`enclosing_skill`). A superset does no harm: the files of other names change nothing for
 /// this one.
-pub fn neighbour_rels(rel: &str) -> impl Iterator<Item = String> {
-    let enclosing = enclosing_rel(rel)
-        .map(|(_, own)| own)
+pub fn neighbour_rels(rel: &str) -> impl Iterator<Item = Cow<'_, str>> {
+    // Only a file below `skills/<dir>/<sub>/` has an enclosing SKILL.md other than itself; the
+    // common `skills/<dir>/SKILL.md` allocates nothing.
+    let nested = rel.split('/').nth(3).is_some();
+    let enclosing = nested
+        .then(|| enclosing_rel(rel).map(|(_, own)| own))
+        .flatten()
         .filter(|own| own != rel);
-    std::iter::once(rel.to_string()).chain(enclosing)
+    std::iter::once(Cow::Borrowed(rel)).chain(enclosing.map(Cow::Owned))
 }
 
 /// A nested shared file that every context loads (through the recursive glob only).

@@ -39,15 +39,12 @@ impl Analysis {
             })
             .collect();
         let workspace = workspace_diagnostics(&self.db, self.project);
-        let count = own.iter().map(|list| list.len()).sum::<usize>()
-            + workspace.values().map(Vec::len).sum::<usize>();
+        let count = own.iter().map(|list| list.len()).sum::<usize>() + workspace.iter().count();
         let mut all = Vec::with_capacity(count);
         for list in &own {
             all.extend(list.iter().cloned());
         }
-        for list in workspace.values() {
-            all.extend(list.iter().cloned());
-        }
+        all.extend(workspace.iter().cloned());
         all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         all.dedup();
         all

@@ -82,6 +82,9 @@ use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
 pub mod batch;
+mod by_file;
+
+pub use by_file::{changed_keys, DiagnosticsByFile, WorkspaceDiagnostics};
 
 /// Kind and location of every workspace file, in path order.
 pub type Kinds = BTreeMap<PathBuf, (Location, FileKind)>;
@@ -468,8 +471,7 @@ pub fn reference_diagnostics(
     let checkpoint = || db.unwind_if_revision_cancelled();
     let catalog = catalog(db, project);
     let all_names = || skill_names(db, project);
-    let mut contexts =
-        check::loading::Contexts::of_roots(&workspace, check_roots(db, project).to_vec());
+    let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
     Arc::new(check::reference_diagnostics(
         &workspace,
@@ -533,7 +535,6 @@ pub fn group_reference_facts(
     }
     let facts = name_group_facts(db, project, group);
     let read: Vec<&(SourceFile, Arc<SkillDoc>)> = facts
-        .0
         .iter()
         .filter(|(_, doc)| {
             doc.name
@@ -659,24 +660,43 @@ impl PartialEq for SkillFacts {
 
 impl Eq for SkillFacts {}
 
+/// One name group's skills, in path order: the group's piece of each bucket that has any. The
+/// pieces are shared with the buckets' queries, so gathering a group after an edit copies a
+/// pointer per bucket rather than an entry per skill; an unchanged piece compares by pointer.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct GroupFacts(Vec<Arc<SkillFacts>>);
+
+impl GroupFacts {
+    pub fn iter(&self) -> impl Iterator<Item = &(SourceFile, Arc<SkillDoc>)> {
+        self.0.iter().flat_map(|piece| piece.0.iter())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// A bucket's skills by name group: entry `g` holds the bucket's skills of group `g`.
 #[salsa::tracked(returns(clone))]
-pub fn bucket_name_groups(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<SkillFacts>> {
+pub fn bucket_name_groups(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+) -> Arc<Vec<Arc<SkillFacts>>> {
     let mut groups = vec![SkillFacts::default(); NAME_GROUPS as usize];
     for file in bucket.sources(db).iter() {
         if let Some(Parsed::Skill(skill)) = facts(db, *file) {
             groups[name_group(&skill) as usize].0.push((*file, skill));
         }
     }
-    Arc::new(groups)
+    Arc::new(groups.into_iter().map(Arc::new).collect())
 }
 
-/// Every name group's skills, in path order. The one query that reads every bucket: a group's
-/// queries read their group from here, so that after an edit they verify one edge each, not a
-/// bucket per group or a fact per skill.
+/// Every name group's skills. The one query that reads every bucket: a group's queries read
+/// their group from here, so that after an edit they verify one edge each, not a bucket per
+/// group or a fact per skill.
 #[salsa::tracked(returns(clone))]
-pub fn name_groups(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Arc<SkillFacts>>> {
-    let buckets: Vec<Arc<Vec<SkillFacts>>> = project
+pub fn name_groups(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Arc<GroupFacts>>> {
+    let buckets: Vec<Arc<Vec<Arc<SkillFacts>>>> = project
         .buckets(db)
         .iter()
         .map(|bucket| bucket_name_groups(db, *bucket))
@@ -684,8 +704,9 @@ pub fn name_groups(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<A
     Arc::new(
         (0..NAME_GROUPS as usize)
             .map(|group| {
-                let entries = buckets.iter().flat_map(|b| b[group].0.iter().cloned());
-                Arc::new(SkillFacts(entries.collect()))
+                let pieces = buckets.iter().map(|bucket| &bucket[group]);
+                let held = pieces.filter(|piece| !piece.0.is_empty()).cloned();
+                Arc::new(GroupFacts(held.collect()))
             })
             .collect(),
     )
@@ -694,14 +715,13 @@ pub fn name_groups(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<A
 /// The skills by name group, for requests that look a name up (definition): far fewer skills to
 /// compare than the whole workspace's.
 #[derive(Clone)]
-pub struct SkillsByName(Arc<Vec<Arc<SkillFacts>>>);
+pub struct SkillsByName(Arc<Vec<Arc<GroupFacts>>>);
 
 impl SkillsByName {
     /// The paths of the skills referred to by `name`, in path order: those whose `name` it is,
     /// or whose folder's when they have none.
     pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Path> {
         self.0[name_group_of(name) as usize]
-            .0
             .iter()
             .filter(move |(_, skill)| referred_name(skill) == name)
             .map(|(_, skill)| skill.path.as_path())
@@ -714,7 +734,7 @@ pub fn name_group_facts(
     db: &dyn salsa::Database,
     project: ProjectInput,
     group: u32,
-) -> Arc<SkillFacts> {
+) -> Arc<GroupFacts> {
     name_groups(db, project)[group as usize].clone()
 }
 
@@ -739,8 +759,10 @@ pub fn skills_by_rel(
     Arc::new(by_rel)
 }
 
-/// The facts of `skills` and of their neighbours (`check::loading::neighbour_rels`), in path
-/// order. The neighbours' facts are asked of their own queries; the skills' are given.
+/// The facts of `skills` (given in path order) and of their neighbours
+/// (`check::loading::neighbour_rels`), in path order. The neighbours' facts are asked of their
+/// own queries; the skills' are given. The few neighbours not among the skills are sorted apart
+/// and merged in, rather than every entry sorted again.
 fn with_neighbours(
     db: &dyn salsa::Database,
     project: ProjectInput,
@@ -748,21 +770,28 @@ fn with_neighbours(
 ) -> Vec<Parsed> {
     let by_rel = skills_by_rel(db, project);
     let given: foldhash::HashSet<SourceFile> = skills.iter().map(|(file, _)| *file).collect();
-    let mut read: BTreeMap<PathBuf, Parsed> = BTreeMap::new();
+    let mut found: foldhash::HashSet<SourceFile> = Default::default();
+    let mut neighbours: Vec<Parsed> = Vec::new();
     for (_, doc) in &skills {
-        read.insert(doc.path.clone(), Parsed::Skill(doc.clone()));
         for rel in check::loading::neighbour_rels(&doc.location.rel) {
-            for neighbour in by_rel.get(&rel).into_iter().flatten() {
-                if given.contains(neighbour) {
-                    continue;
-                }
-                if let Some(parsed) = facts(db, *neighbour) {
-                    read.insert(parsed.path().to_path_buf(), parsed);
+            for neighbour in by_rel.get(rel.as_ref()).into_iter().flatten() {
+                if !given.contains(neighbour) && found.insert(*neighbour) {
+                    neighbours.extend(facts(db, *neighbour));
                 }
             }
         }
     }
-    read.into_values().collect()
+    neighbours.sort_by(|a, b| a.path().cmp(b.path()));
+    let mut neighbours = neighbours.into_iter().peekable();
+    let mut read = Vec::with_capacity(skills.len() + neighbours.len());
+    for (_, doc) in skills {
+        while let Some(before) = neighbours.next_if(|n| n.path() < doc.path.as_path()) {
+            read.push(before);
+        }
+        read.push(Parsed::Skill(doc.clone()));
+    }
+    read.extend(neighbours);
+    read
 }
 
 /// The loading outcomes of the skills of name group `group` (`check::skill_loading`), over a
@@ -775,21 +804,15 @@ pub fn name_group_loading(
     group: u32,
 ) -> Arc<check::SkillLoading> {
     let members = name_group_facts(db, project, group);
-    if members.0.is_empty() {
+    if members.is_empty() {
         return Arc::new(check::SkillLoading::default());
     }
-    let reported: foldhash::HashSet<&Path> = members
-        .0
-        .iter()
-        .map(|(_, doc)| doc.path.as_path())
-        .collect();
-    let docs = with_neighbours(db, project, members.0.iter().collect());
+    let docs = with_neighbours(db, project, members.iter().collect());
     let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
-    let contexts =
-        check::loading::Contexts::of_roots(&workspace, check_roots(db, project).to_vec());
-    let mut found = check::skill_loading(&workspace, &contexts, &|doc| {
-        reported.contains(doc.path.as_path())
-    });
+    let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    // The members are the group's skills; their neighbours, read but not reported, are of
+    // other groups (a neighbour of this group would be a member).
+    let mut found = check::skill_loading(&workspace, &contexts, &|doc| name_group(doc) == group);
     sort(&mut found.diagnostics);
     Arc::new(found)
 }
@@ -912,7 +935,7 @@ pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
 pub fn family_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
-) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+) -> Arc<DiagnosticsByFile> {
     let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
     let mut add = |found: &[Diagnostic]| {
         for d in found {
@@ -934,23 +957,18 @@ pub fn family_diagnostics(
     Arc::new(by_file)
 }
 
-/// [`family_diagnostics`] with [`allowed_tools_note`] added: every diagnostic that is not a
-/// source's own, by file, each list in check order. Apart, so that a description edit, which
-/// moves the note, does not merge the families again.
+/// [`family_diagnostics`] with [`allowed_tools_note`] beside them: every diagnostic that is not
+/// a source's own. The note is kept apart, so that a description edit, which moves it, neither
+/// merges the families again nor copies their map.
 #[salsa::tracked(returns(clone))]
 pub fn workspace_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
-) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
-    let families = family_diagnostics(db, project);
-    let Some(note) = allowed_tools_note(db, project) else {
-        return families;
-    };
-    let mut by_file = (*families).clone();
-    let list = by_file.entry(note.path.clone()).or_default();
-    list.push(note);
-    sort(list);
-    Arc::new(by_file)
+) -> WorkspaceDiagnostics {
+    WorkspaceDiagnostics {
+        families: family_diagnostics(db, project),
+        note: allowed_tools_note(db, project),
+    }
 }
 
 pub(crate) fn sort(list: &mut Vec<Diagnostic>) {
@@ -1009,14 +1027,14 @@ impl Handle {
         salsa::Cancelled::catch(std::panic::AssertUnwindSafe(move || f(&self))).ok()
     }
 
-    pub fn workspace_diagnostics(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+    pub fn workspace_diagnostics(&self) -> WorkspaceDiagnostics {
         workspace_diagnostics(&self.db, self.project)
     }
 
     /// [`Handle::workspace_diagnostics`] with the name groups asked on every core first: for a
     /// change of the layout, which runs all of them again (an edit of one source runs two at
     /// most, and spreading their verification over threads only adds to it).
-    pub fn workspace_diagnostics_on_every_core(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+    pub fn workspace_diagnostics_on_every_core(&self) -> WorkspaceDiagnostics {
         workspace_diagnostics_on_every_core(&self.db, self.project)
     }
 
@@ -1054,7 +1072,7 @@ fn shared_reads(db: &Database, project: ProjectInput) -> SharedReads {
 fn workspace_diagnostics_on_every_core(
     db: &Database,
     project: ProjectInput,
-) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+) -> WorkspaceDiagnostics {
     use rayon::prelude::*;
     (0..NAME_GROUPS)
         .into_par_iter()
@@ -1306,7 +1324,7 @@ impl Analysis {
         self.sources.get(path).copied()
     }
 
-    pub fn workspace_diagnostics(&self) -> Arc<BTreeMap<PathBuf, Vec<Diagnostic>>> {
+    pub fn workspace_diagnostics(&self) -> WorkspaceDiagnostics {
         workspace_diagnostics_on_every_core(&self.db, self.project)
     }
 
@@ -1404,12 +1422,7 @@ mod tests {
     /// Every diagnostic of the analysis, in check order.
     fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
         let handle = analysis.handle();
-        let mut out: Vec<Diagnostic> = handle
-            .workspace_diagnostics()
-            .values()
-            .flatten()
-            .cloned()
-            .collect();
+        let mut out: Vec<Diagnostic> = handle.workspace_diagnostics().iter().cloned().collect();
         for (_, file) in handle.sources() {
             out.extend(handle.source_diagnostics(file).iter().cloned());
         }
@@ -1612,7 +1625,7 @@ mod tests {
         edit(&mut analysis, &skill("short"));
         let before = family_results(&analysis);
         let note = |analysis: &Analysis| {
-            let all = analysis.workspace_diagnostics();
+            let all = analysis.workspace_diagnostics().to_map();
             let list = &all[Path::new(SKILL)];
             let sk025: Vec<_> = list.iter().filter(|d| d.code == "SK025").collect();
             assert_eq!(sk025.len(), 1, "{list:?}");

@@ -18,7 +18,7 @@ use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::check::CheckOptions;
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
-use crate::engine::{Analysis, Handle, Origin, SharedReads, SkillsByName};
+use crate::engine::{Analysis, Handle, Origin, SharedReads, SkillsByName, WorkspaceDiagnostics};
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::discover::{
     add_referenced, discover, remove_referenced, same_walk, Referenced,
@@ -33,7 +33,7 @@ pub struct OpenDoc {
 }
 
 /// Diagnostics of one snapshot, per file.
-pub type DiagnosticsByFile = BTreeMap<PathBuf, Vec<Diagnostic>>;
+pub use crate::engine::DiagnosticsByFile;
 
 /// One project: a workspace folder (or the project of a file opened outside every folder).
 pub struct Project {
@@ -85,7 +85,7 @@ pub struct Project {
 #[derive(Default)]
 struct Merged {
     sources: HashMap<PathBuf, Arc<Vec<Diagnostic>>>,
-    workspace: Option<Arc<DiagnosticsByFile>>,
+    workspace: Option<WorkspaceDiagnostics>,
     shared: Option<SharedReads>,
 }
 
@@ -107,7 +107,7 @@ pub struct RefreshJob {
 pub struct RefreshResult {
     changes: u64,
     edited: BTreeSet<PathBuf>,
-    workspace: Arc<DiagnosticsByFile>,
+    workspace: WorkspaceDiagnostics,
     shared: SharedReads,
     everything: bool,
     asked: Vec<(PathBuf, Arc<Vec<Diagnostic>>)>,
@@ -532,9 +532,8 @@ impl Project {
         let mut changed = edited.clone();
         let old_workspace = self.merged_from.workspace.replace(fresh_workspace.clone());
         match old_workspace {
-            Some(old) if Arc::ptr_eq(&old, &fresh_workspace) => {}
-            Some(old) => changed.extend(changed_keys(&old, &fresh_workspace)),
-            None => changed.extend(fresh_workspace.keys().cloned()),
+            Some(old) => changed.extend(fresh_workspace.changed_since(&old)),
+            None => changed.extend(fresh_workspace.paths().map(Path::to_path_buf)),
         }
         self.merged_from.shared = Some(shared);
         let known = &mut self.merged_from.sources;
@@ -588,9 +587,7 @@ impl Project {
                 if let Some(own) = self.merged_from.sources.get(path) {
                     list.extend(own.iter().cloned());
                 }
-                if let Some(other) = fresh_workspace.get(path) {
-                    list.extend(other.iter().cloned());
-                }
+                list.extend(fresh_workspace.of(path).cloned());
                 store_diagnostics(by_file, path.clone(), list);
             }
             self.generation += 1;
@@ -645,33 +642,6 @@ impl Project {
     /// The diagnostics of the last refresh, without computing any.
     pub fn last_diagnostics(&self) -> Arc<DiagnosticsByFile> {
         self.diagnostics.clone()
-    }
-}
-
-/// Keys whose lists differ between two maps (present in either), in path order. The two maps are
-/// walked side by side: one comparison of paths per key, not a search of the other map for each.
-fn changed_keys(old: &DiagnosticsByFile, new: &DiagnosticsByFile) -> Vec<PathBuf> {
-    use std::cmp::Ordering;
-    let mut out = Vec::new();
-    let (mut old, mut new) = (old.iter().peekable(), new.iter().peekable());
-    loop {
-        let order = match (old.peek(), new.peek()) {
-            (None, None) => return out,
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (Some((a, _)), Some((b, _))) => a.cmp(b),
-        };
-        match order {
-            Ordering::Less => out.extend(old.next().map(|(path, _)| path.clone())),
-            Ordering::Greater => out.extend(new.next().map(|(path, _)| path.clone())),
-            Ordering::Equal => {
-                let (path, was) = old.next().expect("peeked");
-                let (_, is) = new.next().expect("peeked");
-                if was != is {
-                    out.push(path.clone());
-                }
-            }
-        }
     }
 }
 

@@ -454,35 +454,3 @@ fn every_edit_kind() -> Vec<Edit> {
         Edit::SkillName(0, 2),
     ]
 }
-
-/// The paths only in the old map, only in the new one, and in both with other lists, in path
-/// order; a path whose list is equal is left out.
-#[test]
-fn changed_keys_walks_both_maps() {
-    use crate::base::TextRange;
-    let list = |message: &str| {
-        vec![crate::rules::cross::XR010.at(Path::new("/p"), TextRange::empty(0), message)]
-    };
-    let map = |entries: &[(&str, &str)]| -> DiagnosticsByFile {
-        entries
-            .iter()
-            .map(|(path, message)| (PathBuf::from(path), list(message)))
-            .collect()
-    };
-    let old = map(&[("/a", "x"), ("/b", "x"), ("/c/d", "x"), ("/c.d", "x")]);
-    let new = map(&[
-        ("/b", "y"),
-        ("/c/d", "x"),
-        ("/c/e", "x"),
-        ("/c.d", "x"),
-        ("/z", "x"),
-    ]);
-    let paths = |keys: Vec<PathBuf>| {
-        keys.into_iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(paths(changed_keys(&old, &new)), ["/a", "/b", "/c/e", "/z"]);
-    assert_eq!(paths(changed_keys(&new, &old)), ["/a", "/b", "/c/e", "/z"]);
-    assert!(changed_keys(&old, &old).is_empty());
-}

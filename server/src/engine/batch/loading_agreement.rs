@@ -15,6 +15,7 @@ use crate::base::{Diagnostic, Severity};
 use crate::check::loading::who_label;
 use crate::check::CheckOptions;
 use crate::config::{Config, FilesystemMode, Scope};
+use crate::engine::DiagnosticsByFile;
 use crate::prompt::{self, Date, PreviewContext};
 use crate::workspace::resolution::REPRESENTATIVE_NAMESPACE;
 use crate::workspace::resolution::{check_contexts, Who};
@@ -379,7 +380,7 @@ fn grouped_and_whole(ws: &Workspace) -> (DiagnosticsByFile, DiagnosticsByFile) {
         CheckOptions::default(),
         &ws.files,
     );
-    let grouped = (*analysis.workspace_diagnostics()).clone();
+    let grouped = analysis.workspace_diagnostics().to_map();
     let (db, project) = (&analysis.db, analysis.project);
     let facts = crate::engine::facts_workspace(db, project);
     let catalog = crate::engine::catalog(db, project);
@@ -401,8 +402,6 @@ fn grouped_and_whole(ws: &Workspace) -> (DiagnosticsByFile, DiagnosticsByFile) {
     }
     (grouped, expected)
 }
-
-type DiagnosticsByFile = std::collections::BTreeMap<PathBuf, Vec<Diagnostic>>;
 
 /// A subagent names a project skill whose relative path the shared folder also holds, under
 /// another name: the overlay re-reads the shared file instead (XR004). The reference rules must
