@@ -39,20 +39,21 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let contexts = loading::Contexts::new(workspace);
     let skill_names = || Arc::new(super::skill_names(workspace));
-    let mut out = check_references_in(workspace, catalog, &contexts, &skill_names, &|| {});
+    let mut out = check_references_in(workspace, catalog, &contexts, &skill_names);
     out.extend(loading::check_skills(workspace, &contexts, &|_| true));
+    out.extend(loading::check_subagents(workspace, &contexts));
     out
 }
 
 /// [`check_references`] over contexts already resolved (the driver resolves them once for
-/// every rule that needs them), without the skills' loading outcomes (`loading::check_skills`,
-/// which the engine asks per group of names); `checkpoint` as in `check::workspace_diagnostics`.
+/// every rule that needs them), without the skills' and subagents' loading outcomes
+/// (`loading::check_skills`, which the engine asks per group of names, and
+/// `loading::check_subagents`, which reads no subagent's lists).
 pub fn check_references_in(
     workspace: &Workspace,
     catalog: &ToolCatalog,
     contexts: &loading::Contexts,
     skill_names: &dyn Fn() -> Arc<Vec<String>>,
-    checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = workspace
         .subagents
@@ -87,8 +88,6 @@ pub fn check_references_in(
         ("names the same model", "name the same model"),
     ));
     out.extend(builtins_named_once(workspace, catalog));
-    checkpoint();
-    out.extend(loading::check_subagents(workspace, contexts));
     out
 }
 

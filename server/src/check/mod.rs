@@ -79,8 +79,9 @@ pub fn source_diagnostics(doc: &Parsed, file: WorkspaceFile) -> Vec<Diagnostic> 
 /// Every diagnostic that is not a source's own (`source_diagnostics`), except `SK025` (`skills`;
 /// the engine places it), which points inside a skill, the removed tools a skill's text mentions
 /// (`XR010`, which read the skill's text), and the skills' loading outcomes ([`skill_loading`]):
-/// [`file_diagnostics`] and [`reference_diagnostics`] over one workspace.
-/// The engine asks the three families over smaller workspaces, each holding what its rules read;
+/// [`file_diagnostics`], [`reference_diagnostics`] and the subagents' loading outcomes
+/// (`loading::check_subagents`, which read no subagent's `tools:`, `skills:` or `model:`) over one
+/// workspace. The engine asks these families over smaller workspaces, each holding what its rules read;
 /// this whole-workspace composition is what they must add up to (`engine`'s property tests).
 pub fn workspace_diagnostics(
     workspace: &Workspace,
@@ -93,6 +94,8 @@ pub fn workspace_diagnostics(
     diagnostics.extend(reference_diagnostics(
         workspace, catalog, &contexts, &all_names, checkpoint,
     ));
+    checkpoint();
+    diagnostics.extend(loading::check_subagents(workspace, &contexts));
     diagnostics
 }
 
@@ -171,7 +174,8 @@ pub fn configured_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> V
 /// of the skills whose folders hold files, and whether a context loads any skill at all
 /// (`contexts`, resolved over `workspace`). The engine runs them over a workspace holding the
 /// subagents and only those skills (whole classes of one name, with their neighbours:
-/// `loading::neighbour_rels`), and sets `Contexts::loads_a_skill` from [`skill_loading`].
+/// `loading::neighbour_rels`), and sets `Contexts::loads_a_skill` from [`skill_loading`]. The
+/// subagents' loading outcomes are not among them: the engine asks those apart.
 /// `skill_names` gives every skill name, asked only to suggest one for a name no skill has.
 pub fn reference_diagnostics(
     workspace: &Workspace,
@@ -187,7 +191,6 @@ pub fn reference_diagnostics(
         catalog,
         contexts,
         skill_names,
-        checkpoint,
     ));
     diagnostics
 }

@@ -16,16 +16,19 @@
 //! facts ─► bucket_name_groups ─► name_groups ─► name_group_facts (× 64)                         │
 //!            └─► name_group_loading (× 64: its skills + neighbours) ────────────────────────────┤
 //!                  └─► contexts_loading_a_skill ───────────────────┐                            │
-//! facts ─► bucket_subagent_facts ─► names_read_by_references       │                            │
+//! facts ─► bucket_subagent_facts ─► bucket_listed_names            │                            │
+//!            │                       └─► names_read_by_references  │                            │
 //!            ├─► group_reference_facts (× 64) ─► reference_skills ─┤                            │
 //!            └─────────────────────────────────────────────────────┴─► reference_diagnostics ───┤
+//! facts ─► subagent_loading_facts ─► bucket_subagent_loading_facts ─► subagent_loading ─────────┤
 //!                                                                          family_diagnostics ◄─┘
 //! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ────┐         │
 //!                                                workspace_diagnostics ◄──────────┴─────────┘
 //! ```
 //!
-//! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `reference_diagnostics`
-//! and `skill_loading`, which together are `check::workspace_diagnostics`); they are composed
+//! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `reference_diagnostics`,
+//! `skill_loading` and `loading::check_subagents`, which together are
+//! `check::workspace_diagnostics`); they are composed
 //! here, once: the server asks these queries after each edit, and `agentws check` asks them once
 //! over the whole project (`batch`: `Analysis::diagnostics`, `load`), so the two give one
 //! answer. A source's facts are its parsed document without what only that file's own rules
@@ -46,7 +49,10 @@
 //!   name, and renaming a skill re-runs its old and its new group;
 //! - the reference and tools rules read the subagents, the skills of the names they list and of
 //!   skills whose folders hold files (with their neighbours), and, of every other skill, only
-//!   whether a context loads any (`contexts_loading_a_skill`).
+//!   whether a context loads any (`contexts_loading_a_skill`);
+//! - the subagents' loading outcomes read the subagents without their `tools:`, `skills:` and
+//!   `model:` (`subagent_loading_facts`) and no skill, so that editing those lists re-runs only
+//!   the reference rules.
 //!
 //! `engine::batch::loading_agreement` checks on generated workspaces that the families add up to
 //! the whole-workspace composition.
@@ -436,15 +442,15 @@ pub fn bucket_subagent_facts(db: &dyn salsa::Database, bucket: SourceBucket) -> 
 /// the facts it holds change, and comparing thousands of documents would cost about as much.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn reference_skills(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Parsed>> {
-    // Skills by path: a neighbour can be read by more than one group.
-    let mut read: BTreeMap<PathBuf, Parsed> = BTreeMap::new();
-    for group in 0..NAME_GROUPS {
-        for doc in group_reference_facts(db, project, group).iter() {
-            read.entry(doc.path().to_path_buf())
-                .or_insert_with(|| doc.clone());
-        }
-    }
-    Arc::new(read.into_values().collect())
+    let groups: Vec<Arc<Vec<Parsed>>> = (0..NAME_GROUPS)
+        .map(|group| group_reference_facts(db, project, group))
+        .collect();
+    let mut read: Vec<&Parsed> = groups.iter().flat_map(|group| group.iter()).collect();
+    // Each group's are in path order already: the stable sort merges those runs rather than
+    // sorting from scratch. A neighbour read by more than one group is kept once.
+    read.sort_by(|a, b| a.path().cmp(b.path()));
+    read.dedup_by(|a, b| a.path() == b.path());
+    Arc::new(read.into_iter().cloned().collect())
 }
 
 /// `check::reference_diagnostics` over the workspace its rules read (see there): the skills of
@@ -482,29 +488,131 @@ pub fn reference_diagnostics(
     ))
 }
 
+/// A subagent's facts as the subagents' loading outcomes read them
+/// (`check::loading::check_subagents`: where it is, its id, whether it loads and is listed):
+/// without its `tools:`, `skills:`, `model:` and the other keys only the reference rules and the
+/// file's own rules read, so that editing them leaves every subagent's loading memoised.
+#[salsa::tracked(returns(clone))]
+pub fn subagent_loading_facts(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+) -> Option<Arc<SubagentDoc>> {
+    let Parsed::Subagent(doc) = facts(db, file)? else {
+        return None;
+    };
+    // Field by field, as in `facts`: a field added to the document is left out until a loading
+    // rule needs it, rather than making every edit of it re-run them.
+    Some(Arc::new(SubagentDoc {
+        path: doc.path.clone(),
+        location: doc.location.clone(),
+        id: doc.id.clone(),
+        description: doc.description.as_ref().map(|_| String::new()),
+        workspace_mode: doc.workspace_mode,
+        workspace_path: doc.workspace_path.clone(),
+        body: None,
+        model: None,
+        steps: doc.steps,
+        mode: doc.mode,
+        hidden: doc.hidden,
+        tools: Vec::new(),
+        skills: Vec::new(),
+        opening_range: doc.opening_range,
+        outcome: doc.outcome.clone(),
+        diagnostics: doc.diagnostics.clone(),
+        split: None,
+        metadata: Vec::new(),
+        description_range: None,
+        temperature: None,
+        top_p: None,
+        variant: None,
+        expose_to_user: None,
+        body_range: None,
+    }))
+}
+
+/// A bucket's [`subagent_loading_facts`], in path order.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_subagent_loading_facts(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+) -> Arc<Vec<Arc<SubagentDoc>>> {
+    let subagents = bucket
+        .sources(db)
+        .iter()
+        .filter(|file| file.kind(db) == FileKind::Subagent);
+    Arc::new(
+        subagents
+            .filter_map(|file| subagent_loading_facts(db, *file))
+            .collect(),
+    )
+}
+
+/// The subagents' loading outcomes (`check::loading::check_subagents`), over a workspace of the
+/// subagents' [`subagent_loading_facts`] and no skill: the subagents' merge reads no skill, and
+/// no subagent's lists.
+#[salsa::tracked(returns(clone))]
+pub fn subagent_loading(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let buckets: Vec<Arc<Vec<Arc<SubagentDoc>>>> = project
+        .buckets(db)
+        .iter()
+        .map(|bucket| bucket_subagent_loading_facts(db, *bucket))
+        .collect();
+    let docs = buckets
+        .iter()
+        .flat_map(|docs| docs.iter().cloned().map(Parsed::Subagent));
+    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
+    let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    let mut found = check::loading::check_subagents(&workspace, &contexts);
+    sort(&mut found);
+    Arc::new(found)
+}
+
+/// The skill names a bucket's subagents list, sorted, each once.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_listed_names(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<String>> {
+    let mut names: Vec<String> = Vec::new();
+    for doc in bucket_subagent_facts(db, bucket).iter() {
+        if let Parsed::Subagent(subagent) = doc {
+            names.extend(subagent.skills.iter().map(|entry| entry.value.clone()));
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    Arc::new(names)
+}
+
 /// The skill names the reference rules read, by name group: those the subagents list and those
-/// of the skills whose folders hold files.
+/// of the skills whose folders hold files. Merged from each bucket's list, so that a subagent's
+/// edit collects the names of its bucket again, not of every subagent.
 #[salsa::tracked(returns(clone))]
 pub fn names_read_by_references(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<Vec<Vec<String>>> {
-    let mut names = std::collections::BTreeSet::new();
-    for bucket in project.buckets(db).iter() {
-        for doc in bucket_subagent_facts(db, *bucket).iter() {
-            if let Parsed::Subagent(subagent) = doc {
-                names.extend(subagent.skills.iter().map(|entry| entry.value.clone()));
-            }
-        }
-    }
-    for file in skills_with_files(db, project).iter() {
-        if let Some(Parsed::Skill(skill)) = facts(db, *file) {
-            names.extend(skill.name.clone());
-        }
-    }
+    let listed: Vec<Arc<Vec<String>>> = project
+        .buckets(db)
+        .iter()
+        .map(|bucket| bucket_listed_names(db, *bucket))
+        .collect();
+    let with_files: Vec<Option<Parsed>> = skills_with_files(db, project)
+        .iter()
+        .map(|file| facts(db, *file))
+        .collect();
+    let named_skills = with_files.iter().filter_map(|doc| match doc {
+        Some(Parsed::Skill(skill)) => skill.name.as_deref(),
+        _ => None,
+    });
+    let mut names: Vec<&str> = listed
+        .iter()
+        .flat_map(|names| names.iter())
+        .map(String::as_str)
+        .collect();
+    names.extend(named_skills);
+    names.sort_unstable();
+    names.dedup();
     let mut by_group = vec![Vec::new(); NAME_GROUPS as usize];
     for name in names {
-        by_group[name_group_of(&name) as usize].push(name);
+        by_group[name_group_of(name) as usize].push(name.to_string());
     }
     Arc::new(by_group)
 }
@@ -928,7 +1036,8 @@ pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     Arc::new(all)
 }
 
-/// [`layout_diagnostics`], [`configured_diagnostics`], [`reference_diagnostics`], the removed
+/// [`layout_diagnostics`], [`configured_diagnostics`], [`reference_diagnostics`], the
+/// subagents' loading outcomes ([`subagent_loading`]), the removed
 /// tools the skills mention ([`bucket_removed_mentions`]) and the skills' loading outcomes per
 /// name group ([`name_group_loading`]), by file, each list in check order.
 #[salsa::tracked(returns(clone))]
@@ -945,6 +1054,7 @@ pub fn family_diagnostics(
     add(&layout_diagnostics(db, project));
     add(&configured_diagnostics(db, project));
     add(&reference_diagnostics(db, project));
+    add(&subagent_loading(db, project));
     for bucket in project.buckets(db).iter() {
         add(&bucket_removed_mentions(db, project, *bucket));
     }
@@ -1550,6 +1660,56 @@ mod tests {
         assert!(Arc::ptr_eq(&own_before, &own_after));
         let layout_after = layout_diagnostics(&analysis.db, analysis.project);
         assert!(Arc::ptr_eq(&layout_before, &layout_after));
+    }
+
+    /// A subagent's `tools:`, `skills:` and `model:` are read by the reference rules alone: an
+    /// edit of them runs those again and leaves the subagents' loading outcomes as they were,
+    /// while a subagent dropped by another edit changes them; both equal a fresh check.
+    #[test]
+    fn a_subagent_lists_edit_leaves_the_subagents_loading_memoised() {
+        let spec = PathBuf::from("/p/.agentscope/workspace/subagents/helper.md");
+        let text = |lists: &str| format!("---\ndescription: Helps.\n{lists}---\nYou help.\n");
+        let (mut analysis, mut files) = analysis(&skill("d"));
+        files.insert_text(spec.clone(), &text("tools: [read_file]\nskills: [a]\n"));
+        analysis.set_files(&files);
+        let set = |analysis: &mut Analysis, files: &mut FileSet, body: &str| {
+            files.insert_text(spec.clone(), body);
+            let entry = files.get(&spec).unwrap().clone();
+            assert!(analysis.set_source_entry(&spec, &entry, Origin::Buffer));
+        };
+        // The first edit of a buffer lowers its durability, which salsa does not backdate over
+        // (the same text would set nothing).
+        set(
+            &mut analysis,
+            &mut files,
+            &text("tools: [read_file]\nskills: [ a ]\n"),
+        );
+        let (db, project) = (&analysis.db, analysis.project);
+        let (loading, references) = (
+            subagent_loading(db, project),
+            reference_diagnostics(db, project),
+        );
+
+        let lists = "tools: [no_such_tool]\nskills: [b]\nmodel: gpt-x\n";
+        set(&mut analysis, &mut files, &text(lists));
+        let (db, project) = (&analysis.db, analysis.project);
+        assert!(Arc::ptr_eq(&loading, &subagent_loading(db, project)));
+        assert!(!Arc::ptr_eq(
+            &references,
+            &reference_diagnostics(db, project)
+        ));
+        let found = all_diagnostics(&analysis);
+        assert!(found.iter().any(|d| d.code == "XR004"), "{found:?}");
+        assert_eq!(found, checked(&files));
+
+        set(
+            &mut analysis,
+            &mut files,
+            "---\ntools: [read_file]\n---\nNo description.\n",
+        );
+        let (db, project) = (&analysis.db, analysis.project);
+        assert!(!Arc::ptr_eq(&loading, &subagent_loading(db, project)));
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
     }
 
     /// A new configuration keeps every parse (they do not read it) and re-runs what reads it.
