@@ -39,27 +39,31 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let contexts = loading::Contexts::new(workspace);
     let skill_names = || Arc::new(super::skill_names(workspace));
-    let mut out = check_references_in(workspace, catalog, &contexts, &skill_names);
+    let mut out = check_skill_references(workspace, &contexts, &skill_names);
+    out.extend(check_tool_references(workspace, catalog));
     out.extend(loading::check_skills(workspace, &contexts, &|_| true));
     out.extend(loading::check_subagents(workspace, &contexts));
     out
 }
 
-/// [`check_references`] over contexts already resolved (the driver resolves them once for
-/// every rule that needs them), without the skills' and subagents' loading outcomes
-/// (`loading::check_skills`, which the engine asks per group of names, and
-/// `loading::check_subagents`, which reads no subagent's lists).
-pub fn check_references_in(
+/// What each subagent's `skills:` and `workspace.path` name, over contexts already resolved
+/// (the driver resolves them once for every rule that needs them). Reads no tool catalog.
+pub fn check_skill_references(
     workspace: &Workspace,
-    catalog: &ToolCatalog,
     contexts: &loading::Contexts,
     skill_names: &dyn Fn() -> Arc<Vec<String>>,
 ) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = workspace
+    workspace
         .subagents
         .iter()
         .flat_map(|s| check_subagent(workspace, contexts, skill_names, s))
-        .collect();
+        .collect()
+}
+
+/// What the subagents' `tools:` and `model:` name, against the catalog and the model lists.
+/// Reads no skill and no session context.
+pub fn check_tool_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     // Findings about values copied from another agent runtime, which a collection repeats in
     // every file: one warning per distinct value, an info pointing at it everywhere else.
     let mut by_path: Vec<&SubagentDoc> = workspace

@@ -79,10 +79,11 @@ pub fn source_diagnostics(doc: &Parsed, file: WorkspaceFile) -> Vec<Diagnostic> 
 /// Every diagnostic that is not a source's own (`source_diagnostics`), except `SK025` (`skills`;
 /// the engine places it), which points inside a skill, the removed tools a skill's text mentions
 /// (`XR010`, which read the skill's text), and the skills' loading outcomes ([`skill_loading`]):
-/// [`file_diagnostics`], [`reference_diagnostics`] and the subagents' loading outcomes
-/// (`loading::check_subagents`, which read no subagent's `tools:`, `skills:` or `model:`) over one
-/// workspace. The engine asks these families over smaller workspaces, each holding what its rules read;
-/// this whole-workspace composition is what they must add up to (`engine`'s property tests).
+/// [`file_diagnostics`], [`tool_references`], [`skill_references`] and the subagents' loading
+/// outcomes (`loading::check_subagents`, which read no subagent's `tools:`, `skills:` or
+/// `model:`) over one workspace. The engine asks these families over smaller workspaces, each
+/// holding what its rules read; this whole-workspace composition is what they must add up to
+/// (`engine`'s property tests).
 pub fn workspace_diagnostics(
     workspace: &Workspace,
     catalog: &ToolCatalog,
@@ -91,9 +92,10 @@ pub fn workspace_diagnostics(
     let mut diagnostics = file_diagnostics(workspace, catalog, checkpoint);
     let all_names = || Arc::new(skill_names(workspace));
     let contexts = loading::Contexts::new(workspace);
-    diagnostics.extend(reference_diagnostics(
-        workspace, catalog, &contexts, &all_names, checkpoint,
-    ));
+    let code_execution = || tools::code_execution_contexts(workspace, &contexts);
+    diagnostics.extend(tool_references(workspace, catalog, &code_execution));
+    checkpoint();
+    diagnostics.extend(skill_references(workspace, &contexts, &all_names));
     checkpoint();
     diagnostics.extend(loading::check_subagents(workspace, &contexts));
     diagnostics
@@ -169,29 +171,32 @@ pub fn configured_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> V
     diagnostics
 }
 
-/// The rules over subagent specs and what they name, and the tools.json rules (`tools`): they
-/// read the session contexts' resolution of the subagents, of the skills the subagents name and
-/// of the skills whose folders hold files, and whether a context loads any skill at all
+/// What the subagents' `skills:` and `workspace.path` name (`cross::check_skill_references`):
+/// they read the session contexts' resolution of the subagents and of the skills they name
 /// (`contexts`, resolved over `workspace`). The engine runs them over a workspace holding the
 /// subagents and only those skills (whole classes of one name, with their neighbours:
-/// `loading::neighbour_rels`), and sets `Contexts::loads_a_skill` from [`skill_loading`]. The
-/// subagents' loading outcomes are not among them: the engine asks those apart.
-/// `skill_names` gives every skill name, asked only to suggest one for a name no skill has.
-pub fn reference_diagnostics(
+/// `loading::neighbour_rels`). `skill_names` gives every skill name, asked only to suggest one
+/// for a name no skill has.
+pub fn skill_references(
     workspace: &Workspace,
-    catalog: &ToolCatalog,
     contexts: &loading::Contexts,
     skill_names: &dyn Fn() -> Arc<Vec<String>>,
-    checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
-    let mut diagnostics = tools::check_in(workspace, catalog, Some(contexts));
-    checkpoint();
-    diagnostics.extend(cross::check_references_in(
-        workspace,
-        catalog,
-        contexts,
-        skill_names,
-    ));
+    cross::check_skill_references(workspace, contexts, skill_names)
+}
+
+/// The tools.json rules (`tools`) and what the subagents' `tools:` and `model:` name
+/// (`cross::check_tool_references`): they read the catalog, the subagents and tools.json, and of
+/// the skills only where the code-execution section is rendered (`code_execution`:
+/// `tools::code_execution_contexts`). The engine runs them over a workspace with no skill, so
+/// that a tools.json edit resolves no session context.
+pub fn tool_references(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    code_execution: &dyn Fn() -> Option<String>,
+) -> Vec<Diagnostic> {
+    let mut diagnostics = tools::check_in(workspace, catalog, code_execution);
+    diagnostics.extend(cross::check_tool_references(workspace, catalog));
     diagnostics
 }
 

@@ -26,15 +26,22 @@ use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{Tree, Workspace};
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
-    check_in(workspace, &ToolCatalog::for_workspace(workspace), None)
+    let code_execution = || code_execution_contexts(workspace, &loading::Contexts::new(workspace));
+    check_in(
+        workspace,
+        &ToolCatalog::for_workspace(workspace),
+        &code_execution,
+    )
 }
 
-/// [`check`], with the check contexts when the caller has resolved them already (else they are
-/// resolved here, and only if a rule needs them).
+/// [`check`] with the one fact its rules read of the skills' resolution given: where the
+/// code-execution section is rendered ([`code_execution_contexts`], asked only when tools.json
+/// removes one of that section's tools). The engine computes it apart, over the skills with
+/// files, so that a tools.json edit resolves no session context.
 pub fn check_in(
     workspace: &Workspace,
     catalog: &ToolCatalog,
-    contexts: Option<&loading::Contexts>,
+    code_execution: &dyn Fn() -> Option<String>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let config = &workspace.config;
@@ -74,7 +81,12 @@ pub fn check_in(
     if catalog.tools_json_applies() {
         out.extend(check_lists(effective, catalog));
         out.extend(removals_subagents_keep(workspace, effective, catalog));
-        out.extend(prompt_promises(workspace, effective, catalog, contexts));
+        out.extend(prompt_promises(
+            workspace,
+            effective,
+            catalog,
+            code_execution,
+        ));
     }
     out
 }
@@ -253,7 +265,7 @@ fn prompt_promises(
     workspace: &Workspace,
     doc: &ToolsDoc,
     catalog: &ToolCatalog,
-    contexts: Option<&loading::Contexts>,
+    code_execution: &dyn Fn() -> Option<String>,
 ) -> Vec<Diagnostic> {
     let config = &workspace.config;
     let mut out = Vec::new();
@@ -263,7 +275,7 @@ fn prompt_promises(
             continue;
         };
         let detail = if section.heading == "## Code Execution" {
-            match code_execution_contexts(workspace, contexts) {
+            match code_execution() {
                 Some(detail) => detail,
                 None => continue,
             }
@@ -289,10 +301,12 @@ fn prompt_promises(
 
 /// Where the code-execution section is rendered, over the checked contexts: `None` when in none;
 /// else the message's detail, naming the loaded skills that hold files besides SKILL.md (the
-/// scripts the section is about) and, when only some contexts render it, which.
-fn code_execution_contexts(
+/// scripts the section is about) and, when only some contexts render it, which. Reads of the
+/// skills only those whose folders hold files (and what decides whether they load), and whether
+/// each context loads any skill (`Contexts::loads_a_skill`).
+pub fn code_execution_contexts(
     workspace: &Workspace,
-    contexts: Option<&loading::Contexts>,
+    contexts: &loading::Contexts,
 ) -> Option<String> {
     // Skill files whose folder holds more than SKILL.md, looked at once each: the contexts list
     // the same files again and again (a hundred per-user contexts over ten thousand skills).
@@ -308,14 +322,6 @@ fn code_execution_contexts(
             .filter(|doc| resource_folders.has_files(&doc.path))
             .map(Arc::as_ptr)
             .collect()
-    };
-    let resolved;
-    let contexts = match contexts {
-        Some(contexts) => contexts,
-        None => {
-            resolved = loading::Contexts::new(workspace);
-            &resolved
-        }
     };
     let mut shown: Vec<String> = Vec::new();
     let mut not_shown: Vec<String> = Vec::new();

@@ -19,15 +19,17 @@
 //! facts ─► bucket_subagent_facts ─► bucket_listed_names            │                            │
 //!            │                       └─► names_read_by_references  │                            │
 //!            ├─► group_reference_facts (× 64) ─► reference_skills ─┤                            │
-//!            └─────────────────────────────────────────────────────┴─► reference_diagnostics ───┤
+//!            └─────────────────────────────────────────────────────┴─► skill_references ────────┤
+//! name_group_facts, skills_with_files ─► code_execution_detail ─┐                               │
+//! facts, tools_docs, catalog ───────────────────────────────────┴─► tool_references ────────────┤
 //! facts ─► subagent_loading_facts ─► bucket_subagent_loading_facts ─► subagent_loading ─────────┤
 //!                                                                          family_diagnostics ◄─┘
 //! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ────┐         │
 //!                                                workspace_diagnostics ◄──────────┴─────────┘
 //! ```
 //!
-//! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `reference_diagnostics`,
-//! `skill_loading` and `loading::check_subagents`, which together are
+//! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `skill_references`,
+//! `tool_references`, `skill_loading` and `loading::check_subagents`, which together are
 //! `check::workspace_diagnostics`); they are composed
 //! here, once: the server asks these queries after each edit, and `agentws check` asks them once
 //! over the whole project (`batch`: `Analysis::diagnostics`, `load`), so the two give one
@@ -47,12 +49,15 @@
 //! - a skill's loading outcome reads only the skills of its name and its neighbours by path
 //!   (`check::loading::neighbour_rels`): the skills are split into [`NAME_GROUPS`] groups by
 //!   name, and renaming a skill re-runs its old and its new group;
-//! - the reference and tools rules read the subagents, the skills of the names they list and of
-//!   skills whose folders hold files (with their neighbours), and, of every other skill, only
-//!   whether a context loads any (`contexts_loading_a_skill`);
+//! - the rules over what subagents' `skills:` name (`skill_references`) read the subagents and
+//!   the skills of the names they list, with their neighbours (`reference_skills`);
+//! - the tools.json rules and what subagents' `tools:` and `model:` name (`tool_references`) read
+//!   the subagents, tools.json and the catalog, and of the skills only where the code-execution
+//!   section is rendered (`code_execution_detail`: the skills whose folders hold files, and
+//!   whether each context loads any skill), so that a tools.json edit resolves no context;
 //! - the subagents' loading outcomes read the subagents without their `tools:`, `skills:` and
 //!   `model:` (`subagent_loading_facts`) and no skill, so that editing those lists re-runs only
-//!   the reference rules.
+//!   the two families above.
 //!
 //! `engine::batch::loading_agreement` checks on generated workspaces that the families add up to
 //! the whole-workspace composition.
@@ -434,11 +439,10 @@ pub fn bucket_subagent_facts(db: &dyn salsa::Database, bucket: SourceBucket) -> 
     )
 }
 
-/// The skills the reference rules read, in path order: those of the names the subagents list and
-/// of the skills whose folders hold files, each name with all its skills and their neighbours
-/// (which contexts load any skill comes from the name groups). Gathered apart from the rules, so
-/// that a tools.json edit or a subagent edit that lists no other name runs the rules again over
-/// the same skills without gathering them again. Not compared when it runs again: it does when
+/// The skills [`skill_references`] reads, in path order: those of the names the subagents list,
+/// each name with all its skills and their neighbours. Gathered apart from the rules, so that a
+/// subagent edit that lists no other name runs the rules again over the same skills without
+/// gathering them again. Not compared when it runs again: it does when
 /// the facts it holds change, and comparing thousands of documents would cost about as much.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn reference_skills(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Parsed>> {
@@ -453,39 +457,94 @@ pub fn reference_skills(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     Arc::new(read.into_iter().cloned().collect())
 }
 
-/// `check::reference_diagnostics` over the workspace its rules read (see there): the skills of
-/// [`reference_skills`], the subagents and the tools.json files. Renaming a skill none of those
-/// names runs these rules again only when a context goes from no skill to some, or back.
-#[salsa::tracked(returns(clone))]
-pub fn reference_diagnostics(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-) -> Arc<Vec<Diagnostic>> {
-    let tools = tools_docs(db, project);
-    let skills = reference_skills(db, project);
-    let subagents: Vec<Arc<Vec<Parsed>>> = project
+/// The subagents' facts, bucket by bucket.
+fn subagent_facts(db: &dyn salsa::Database, project: ProjectInput) -> Vec<Arc<Vec<Parsed>>> {
+    project
         .buckets(db)
         .iter()
         .map(|bucket| bucket_subagent_facts(db, *bucket))
-        .collect();
+        .collect()
+}
+
+/// `check::skill_references` over the workspace its rules read: the skills of
+/// [`reference_skills`] and the subagents. Renaming a skill none of them names, or editing
+/// tools.json, runs these rules again not at all.
+#[salsa::tracked(returns(clone))]
+pub fn skill_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let skills = reference_skills(db, project);
+    let subagents = subagent_facts(db, project);
     let docs = skills
         .iter()
         .cloned()
-        .chain(subagents.iter().flat_map(|facts| facts.iter().cloned()))
+        .chain(subagents.iter().flat_map(|facts| facts.iter().cloned()));
+    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
+    let all_names = || skill_names(db, project);
+    let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    Arc::new(check::skill_references(&workspace, &contexts, &all_names))
+}
+
+/// `check::tool_references` over the subagents and the tools.json files, with no skill: of the
+/// skills they read only [`code_execution_detail`]. A tools.json edit runs these and nothing
+/// that resolves a session context.
+#[salsa::tracked(returns(clone))]
+pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let tools = tools_docs(db, project);
+    let subagents = subagent_facts(db, project);
+    let docs = subagents
+        .iter()
+        .flat_map(|facts| facts.iter().cloned())
         .chain(tools.iter().cloned().map(Parsed::Tools));
     let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
-    let checkpoint = || db.unwind_if_revision_cancelled();
     let catalog = catalog(db, project);
-    let all_names = || skill_names(db, project);
-    let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
-    contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
-    Arc::new(check::reference_diagnostics(
+    let code_execution = || code_execution_detail(db, project);
+    Arc::new(check::tool_references(
         &workspace,
         &catalog,
-        &contexts,
-        &all_names,
-        &checkpoint,
+        &code_execution,
     ))
+}
+
+/// Where the code-execution section is rendered (`check::tools::code_execution_contexts`), over
+/// the skills of the names of skills whose folders hold files, with their neighbours, and
+/// whether each context loads any skill (`contexts_loading_a_skill`). Asked only when tools.json
+/// removes one of that section's tools.
+#[salsa::tracked(returns(clone))]
+pub fn code_execution_detail(db: &dyn salsa::Database, project: ProjectInput) -> Option<String> {
+    let with_files: Vec<Option<Parsed>> = skills_with_files(db, project)
+        .iter()
+        .map(|file| facts(db, *file))
+        .collect();
+    let mut names: Vec<&str> = with_files
+        .iter()
+        .filter_map(|doc| match doc {
+            Some(Parsed::Skill(skill)) => skill.name.as_deref(),
+            _ => None,
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut groups: Vec<u32> = names.iter().map(|name| name_group_of(name)).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let facts: Vec<Arc<GroupFacts>> = groups
+        .iter()
+        .map(|group| name_group_facts(db, project, *group))
+        .collect();
+    let mut named: Vec<&(SourceFile, Arc<SkillDoc>)> = facts
+        .iter()
+        .flat_map(|group| group.iter())
+        .filter(|(_, doc)| {
+            doc.name
+                .as_deref()
+                .is_some_and(|name| names.binary_search(&name).is_ok())
+        })
+        .collect();
+    named.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+    let docs = with_neighbours(db, project, named);
+    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
+    let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
+    check::tools::code_execution_contexts(&workspace, &contexts)
 }
 
 /// A subagent's facts as the subagents' loading outcomes read them
@@ -581,9 +640,8 @@ pub fn bucket_listed_names(db: &dyn salsa::Database, bucket: SourceBucket) -> Ar
     Arc::new(names)
 }
 
-/// The skill names the reference rules read, by name group: those the subagents list and those
-/// of the skills whose folders hold files. Merged from each bucket's list, so that a subagent's
-/// edit collects the names of its bucket again, not of every subagent.
+/// The skill names the subagents list, by name group. Merged from each bucket's list, so that a
+/// subagent's edit collects the names of its bucket again, not of every subagent.
 #[salsa::tracked(returns(clone))]
 pub fn names_read_by_references(
     db: &dyn salsa::Database,
@@ -594,20 +652,11 @@ pub fn names_read_by_references(
         .iter()
         .map(|bucket| bucket_listed_names(db, *bucket))
         .collect();
-    let with_files: Vec<Option<Parsed>> = skills_with_files(db, project)
-        .iter()
-        .map(|file| facts(db, *file))
-        .collect();
-    let named_skills = with_files.iter().filter_map(|doc| match doc {
-        Some(Parsed::Skill(skill)) => skill.name.as_deref(),
-        _ => None,
-    });
     let mut names: Vec<&str> = listed
         .iter()
         .flat_map(|names| names.iter())
         .map(String::as_str)
         .collect();
-    names.extend(named_skills);
     names.sort_unstable();
     names.dedup();
     let mut by_group = vec![Vec::new(); NAME_GROUPS as usize];
@@ -1036,7 +1085,8 @@ pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     Arc::new(all)
 }
 
-/// [`layout_diagnostics`], [`configured_diagnostics`], [`reference_diagnostics`], the
+/// [`layout_diagnostics`], [`configured_diagnostics`], [`skill_references`],
+/// [`tool_references`], the
 /// subagents' loading outcomes ([`subagent_loading`]), the removed
 /// tools the skills mention ([`bucket_removed_mentions`]) and the skills' loading outcomes per
 /// name group ([`name_group_loading`]), by file, each list in check order.
@@ -1053,7 +1103,8 @@ pub fn family_diagnostics(
     };
     add(&layout_diagnostics(db, project));
     add(&configured_diagnostics(db, project));
-    add(&reference_diagnostics(db, project));
+    add(&skill_references(db, project));
+    add(&tool_references(db, project));
     add(&subagent_loading(db, project));
     for bucket in project.buckets(db).iter() {
         add(&bucket_removed_mentions(db, project, *bucket));
@@ -1643,6 +1694,7 @@ mod tests {
         let skill_file = analysis.source(Path::new(SKILL)).unwrap();
         let own_before = source_diagnostics(&analysis.db, skill_file);
         let layout_before = layout_diagnostics(&analysis.db, analysis.project);
+        let skill_references_before = skill_references(&analysis.db, analysis.project);
 
         files.insert_text(tools.clone(), "{\"deny\": [\"read_file\"]}");
         let entry = files.get(&tools).unwrap().clone();
@@ -1660,6 +1712,12 @@ mod tests {
         assert!(Arc::ptr_eq(&own_before, &own_after));
         let layout_after = layout_diagnostics(&analysis.db, analysis.project);
         assert!(Arc::ptr_eq(&layout_before, &layout_after));
+        // Nor did the rules over what subagents' `skills:` name: they resolve the contexts.
+        let skill_references_after = skill_references(&analysis.db, analysis.project);
+        assert!(Arc::ptr_eq(
+            &skill_references_before,
+            &skill_references_after
+        ));
     }
 
     /// A subagent's `tools:`, `skills:` and `model:` are read by the reference rules alone: an
@@ -1685,19 +1743,13 @@ mod tests {
             &text("tools: [read_file]\nskills: [ a ]\n"),
         );
         let (db, project) = (&analysis.db, analysis.project);
-        let (loading, references) = (
-            subagent_loading(db, project),
-            reference_diagnostics(db, project),
-        );
+        let (loading, references) = (subagent_loading(db, project), skill_references(db, project));
 
         let lists = "tools: [no_such_tool]\nskills: [b]\nmodel: gpt-x\n";
         set(&mut analysis, &mut files, &text(lists));
         let (db, project) = (&analysis.db, analysis.project);
         assert!(Arc::ptr_eq(&loading, &subagent_loading(db, project)));
-        assert!(!Arc::ptr_eq(
-            &references,
-            &reference_diagnostics(db, project)
-        ));
+        assert!(!Arc::ptr_eq(&references, &skill_references(db, project)));
         let found = all_diagnostics(&analysis);
         assert!(found.iter().any(|d| d.code == "XR004"), "{found:?}");
         assert_eq!(found, checked(&files));
@@ -1734,11 +1786,11 @@ mod tests {
     }
 
     /// The whole-workspace families' memoised results, to tell by pointer which ran again: the
-    /// layout's and the configured files' rules, the reference rules, and the loading of every
+    /// layout's and the configured files' rules, the skill and tool reference rules, and the loading of every
     /// name group.
     type FamilyResults = (
         [Arc<Vec<Diagnostic>>; 2],
-        Arc<Vec<Diagnostic>>,
+        [Arc<Vec<Diagnostic>>; 2],
         Vec<Arc<check::SkillLoading>>,
     );
 
@@ -1749,7 +1801,7 @@ mod tests {
                 layout_diagnostics(db, project),
                 configured_diagnostics(db, project),
             ],
-            reference_diagnostics(db, project),
+            [skill_references(db, project), tool_references(db, project)],
             (0..NAME_GROUPS)
                 .map(|group| name_group_loading(db, project, group))
                 .collect(),
@@ -1771,7 +1823,7 @@ mod tests {
         edit(&mut analysis, &skill("d\nlicense: MIT"));
         let after = family_results(&analysis);
         assert!(same(&before.0, &after.0));
-        assert!(Arc::ptr_eq(&before.1, &after.1));
+        assert!(same(&before.1, &after.1));
         assert!(same(&before.2, &after.2));
     }
 
@@ -1798,7 +1850,7 @@ mod tests {
         edit(&mut analysis, &longer);
         let after = family_results(&analysis);
         assert!(same(&before.0, &after.0));
-        assert!(Arc::ptr_eq(&before.1, &after.1));
+        assert!(same(&before.1, &after.1));
         assert!(same(&before.2, &after.2));
         let moved = note(&analysis);
         assert_eq!(
@@ -1812,7 +1864,7 @@ mod tests {
         edit(&mut analysis, &longer.replace("name: a", "name: b"));
         let renamed = family_results(&analysis);
         assert!(same(&after.0, &renamed.0));
-        assert!(Arc::ptr_eq(&after.1, &renamed.1));
+        assert!(same(&after.1, &renamed.1));
         let ran_again: Vec<u32> = (0..NAME_GROUPS)
             .filter(|g| !Arc::ptr_eq(&after.2[*g as usize], &renamed.2[*g as usize]))
             .collect();
