@@ -9,6 +9,7 @@
 //! still finds names that differ only by case, `_` or `-`, but nothing else. Pure; depends on
 //! nothing else in the crate.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 
@@ -23,7 +24,12 @@ pub const EDIT_BUDGET: usize = 20_000_000;
 /// The closest of `candidates` to `word`, or `None`. For many words against the same
 /// candidates, build one [`Suggestions`] instead.
 pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    Suggestions::new(candidates.iter().copied()).best(word)
+    let known = Suggestions::new(candidates.iter().copied());
+    let best = known.best(word)?;
+    candidates
+        .iter()
+        .copied()
+        .find(|candidate| *candidate == best)
 }
 
 /// The "did you mean" clause every message appends after a name it does not know:
@@ -33,60 +39,78 @@ pub fn hint(best: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
-/// Known names prepared for repeated "did you mean" queries.
-pub struct Suggestions<'a> {
+/// Known names prepared for "did you mean" queries: built once, searched by any number of
+/// [`Suggestions`] (the engine keeps the skill names' index across edits).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SuggestionIndex {
     /// Squashed form and original, in the candidates' order (which breaks ties).
-    names: Vec<(Vec<char>, &'a str)>,
+    names: Vec<(Vec<char>, String)>,
     /// Squashed form → index of its first candidate.
     exact: HashMap<String, usize>,
     /// Squashed length in chars → indexes of candidates of that length.
     by_len: BTreeMap<usize, Vec<usize>>,
-    budget: Cell<usize>,
 }
 
-impl<'a> Suggestions<'a> {
-    pub fn new(candidates: impl IntoIterator<Item = &'a str>) -> Self {
-        let mut names = Vec::new();
-        let mut exact = HashMap::new();
-        let mut by_len: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+impl SuggestionIndex {
+    pub fn new<'s>(candidates: impl IntoIterator<Item = &'s str>) -> Self {
+        let mut index = SuggestionIndex::default();
         for candidate in candidates {
             if candidate.len() > MAX_NAME_BYTES {
                 continue;
             }
             let squashed = squash(candidate);
-            let index = names.len();
-            exact.entry(squashed.clone()).or_insert(index);
+            let at = index.names.len();
+            index.exact.entry(squashed.clone()).or_insert(at);
             let chars: Vec<char> = squashed.chars().collect();
-            by_len.entry(chars.len()).or_default().push(index);
-            names.push((chars, candidate));
+            index.by_len.entry(chars.len()).or_default().push(at);
+            index.names.push((chars, candidate.to_string()));
         }
+        index
+    }
+}
+
+/// Searches of one [`SuggestionIndex`], spending at most [`EDIT_BUDGET`] in total.
+pub struct Suggestions<'i> {
+    index: Cow<'i, SuggestionIndex>,
+    budget: Cell<usize>,
+}
+
+impl<'i> Suggestions<'i> {
+    pub fn new<'s>(candidates: impl IntoIterator<Item = &'s str>) -> Suggestions<'static> {
         Suggestions {
-            names,
-            exact,
-            by_len,
+            index: Cow::Owned(SuggestionIndex::new(candidates)),
+            budget: Cell::new(EDIT_BUDGET),
+        }
+    }
+
+    /// Searches of an index built before, with a budget of their own.
+    pub fn of(index: &'i SuggestionIndex) -> Self {
+        Suggestions {
+            index: Cow::Borrowed(index),
             budget: Cell::new(EDIT_BUDGET),
         }
     }
 
     /// The closest candidate to `word`: one with the same squashed form, else the nearest within
     /// an edit distance of a third of its length (at least 1), the earlier candidate on a tie.
-    pub fn best(&self, word: &str) -> Option<&'a str> {
+    pub fn best(&self, word: &str) -> Option<&str> {
         if word.len() > MAX_NAME_BYTES {
             return None;
         }
         let squashed = squash(word);
-        if let Some(&index) = self.exact.get(&squashed) {
-            return Some(self.names[index].1);
+        let index = &*self.index;
+        if let Some(&at) = index.exact.get(&squashed) {
+            return Some(&index.names[at].1);
         }
         let word: Vec<char> = squashed.chars().collect();
         let limit = (word.len() / 3).max(1);
         let mut best: Option<(usize, usize)> = None;
-        for (_, indexes) in self
+        for (_, indexes) in index
             .by_len
             .range(word.len().saturating_sub(limit)..=word.len() + limit)
         {
-            for &index in indexes {
-                let candidate = &self.names[index].0;
+            for &at in indexes {
+                let candidate = &index.names[at].0;
                 let cost = (word.len() + 1) * (candidate.len() + 1);
                 let left = self.budget.get();
                 if cost > left {
@@ -95,12 +119,12 @@ impl<'a> Suggestions<'a> {
                 }
                 self.budget.set(left - cost);
                 let distance = bounded_distance(&word, candidate, limit);
-                if distance <= limit && best.is_none_or(|b| (distance, index) < b) {
-                    best = Some((distance, index));
+                if distance <= limit && best.is_none_or(|b| (distance, at) < b) {
+                    best = Some((distance, at));
                 }
             }
         }
-        best.map(|(_, index)| self.names[index].1)
+        best.map(|(_, at)| index.names[at].1.as_str())
     }
 }
 

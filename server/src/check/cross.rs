@@ -12,7 +12,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::base::suggest::{hint, Suggestions};
+use crate::base::suggest::{hint, SuggestionIndex, Suggestions};
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
 use crate::rules::cross::*;
@@ -38,8 +38,8 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// duplicate names and ids (everything but the per-file tool mentions).
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let contexts = loading::Contexts::new(workspace);
-    let skill_names = || Arc::new(super::skill_names(workspace));
-    let mut out = check_skill_references(workspace, &contexts, &skill_names);
+    let known_skills = || Arc::new(super::skill_name_index(workspace));
+    let mut out = check_skill_references(workspace, &contexts, &known_skills);
     out.extend(check_tool_references(workspace, catalog));
     out.extend(loading::check_skills(workspace, &contexts, &|_| true));
     out.extend(loading::check_subagents(workspace, &contexts));
@@ -51,12 +51,12 @@ pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Dia
 pub fn check_skill_references(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    skill_names: &dyn Fn() -> Arc<Vec<String>>,
+    known_skills: &dyn Fn() -> Arc<SuggestionIndex>,
 ) -> Vec<Diagnostic> {
     workspace
         .subagents
         .iter()
-        .flat_map(|s| check_subagent(workspace, contexts, skill_names, s))
+        .flat_map(|s| check_subagent(workspace, contexts, known_skills, s))
         .collect()
 }
 
@@ -249,7 +249,7 @@ pub fn removed_among(
 fn check_subagent(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    skill_names: &dyn Fn() -> Arc<Vec<String>>,
+    known_skills: &dyn Fn() -> Arc<SuggestionIndex>,
     subagent: &SubagentDoc,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -331,8 +331,8 @@ fn check_subagent(
             ));
         }
         if !unknown.is_empty() {
-            let names = skill_names();
-            let known = Suggestions::new(names.iter().map(String::as_str));
+            let index = known_skills();
+            let known = Suggestions::of(&index);
             let message = match unknown.as_slice() {
                 [name] => format!("no skill is named `{name}`{}", hint(known.best(name))),
                 _ => format!(

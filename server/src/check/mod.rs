@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::base::suggest::SuggestionIndex;
 use crate::base::Diagnostic;
 use crate::rules::Profile;
 use crate::workspace::catalog::ToolCatalog;
@@ -90,12 +91,12 @@ pub fn workspace_diagnostics(
     checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
     let mut diagnostics = file_diagnostics(workspace, catalog, checkpoint);
-    let all_names = || Arc::new(skill_names(workspace));
+    let known_skills = || Arc::new(skill_name_index(workspace));
     let contexts = loading::Contexts::new(workspace);
     let code_execution = || tools::code_execution_contexts(workspace, &contexts);
     diagnostics.extend(tool_references(workspace, catalog, &code_execution));
     checkpoint();
-    diagnostics.extend(skill_references(workspace, &contexts, &all_names));
+    diagnostics.extend(skill_references(workspace, &contexts, &known_skills));
     checkpoint();
     diagnostics.extend(loading::check_subagents(workspace, &contexts));
     diagnostics
@@ -175,14 +176,14 @@ pub fn configured_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> V
 /// they read the session contexts' resolution of the subagents and of the skills they name
 /// (`contexts`, resolved over `workspace`). The engine runs them over a workspace holding the
 /// subagents and only those skills (whole classes of one name, with their neighbours:
-/// `loading::neighbour_rels`). `skill_names` gives every skill name, asked only to suggest one
-/// for a name no skill has.
+/// `loading::neighbour_rels`). `known_skills` gives every skill name prepared for suggestions
+/// ([`skill_name_index`]), asked only to suggest one for a name no skill has.
 pub fn skill_references(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    skill_names: &dyn Fn() -> Arc<Vec<String>>,
+    known_skills: &dyn Fn() -> Arc<SuggestionIndex>,
 ) -> Vec<Diagnostic> {
-    cross::check_skill_references(workspace, contexts, skill_names)
+    cross::check_skill_references(workspace, contexts, known_skills)
 }
 
 /// The tools.json rules (`tools`) and what the subagents' `tools:` and `model:` name
@@ -200,13 +201,15 @@ pub fn tool_references(
     diagnostics
 }
 
-/// The names of the workspace's skills (what a suggestion for an unknown name draws from).
-pub fn skill_names(workspace: &Workspace) -> Vec<String> {
-    workspace
-        .skills
-        .iter()
-        .filter_map(|doc| doc.name.clone())
-        .collect()
+/// The names of the workspace's skills, in path order, prepared for suggesting one for a name
+/// no skill has.
+pub fn skill_name_index(workspace: &Workspace) -> SuggestionIndex {
+    SuggestionIndex::new(
+        workspace
+            .skills
+            .iter()
+            .filter_map(|doc| doc.name.as_deref()),
+    )
 }
 
 /// What [`skill_loading`] finds.

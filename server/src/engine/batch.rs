@@ -15,7 +15,8 @@ use rayon::prelude::*;
 use salsa::{Durability, Setter};
 
 use super::{
-    facts, parsed, sets_allowed_tools, source_diagnostics, workspace_diagnostics, Analysis,
+    facts, parsed, sets_allowed_tools, source_diagnostics, workspace_diagnostics_on_every_core,
+    Analysis,
 };
 use crate::base::{Diagnostic, Env, FileSet};
 use crate::check::{self, CheckOptions, CheckReport};
@@ -29,7 +30,8 @@ impl Analysis {
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let sources: Vec<_> = self.sources.values().copied().collect();
         // The parses, and the per-file queries the cross-file ones read, run here in parallel;
-        // `workspace_diagnostics` then finds them memoised.
+        // `workspace_diagnostics` then finds them memoised (and asks the name groups and the
+        // buckets' skill references on every core).
         let own: Vec<Arc<Vec<Diagnostic>>> = sources
             .par_iter()
             .map_with(self.db.clone(), |db, file| {
@@ -38,7 +40,7 @@ impl Analysis {
                 source_diagnostics(db, *file)
             })
             .collect();
-        let workspace = workspace_diagnostics(&self.db, self.project);
+        let workspace = workspace_diagnostics_on_every_core(&self.db, self.project);
         let count = own.iter().map(|list| list.len()).sum::<usize>() + workspace.iter().count();
         let mut all = Vec::with_capacity(count);
         for list in &own {

@@ -15,13 +15,13 @@
 //! layout, tools_docs ─► configured_diagnostics ─────────────────────────────────────────────────┤
 //! facts ─► bucket_name_groups ─► name_groups ─► name_group_facts (× 64)                         │
 //!            └─► name_group_loading (× 64: its skills + neighbours) ────────────────────────────┤
-//!                  └─► contexts_loading_a_skill ───────────────────┐                            │
-//! facts ─► bucket_subagent_facts ─► bucket_listed_names            │                            │
-//!            │                       └─► names_read_by_references  │                            │
-//!            ├─► group_reference_facts (× 64) ─► reference_skills ─┤                            │
-//!            └─────────────────────────────────────────────────────┴─► skill_references ────────┤
-//! name_group_facts, skills_with_files ─► code_execution_detail ─┐                               │
-//! facts, tools_docs, catalog ───────────────────────────────────┴─► tool_references ────────────┤
+//!                  └─► contexts_loading_a_skill ─┐                                              │
+//! skills_with_files, name_group_facts ───────────┴─► code_execution_detail ─┐                   │
+//! facts, tools_docs, catalog ───────────────────────────────────────────────┴─► tool_references ┤
+//! facts ─► bucket_subagent_facts ─► bucket_listed_names ─► names_listed(_in_group × 64)         │
+//!            │   name_group_facts, names_listed_in_group ─► group_listed_facts (× 64)           │
+//!            └─► chunk_subagent_facts (× 16 subagents) ─► chunk_listed_facts                    │
+//!                  └─► chunk_skill_references ─► bucket_skill_references ─► skill_references ───┤
 //! facts ─► subagent_loading_facts ─► bucket_subagent_loading_facts ─► subagent_loading ─────────┤
 //!                                                                          family_diagnostics ◄─┘
 //! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ────┐         │
@@ -49,8 +49,10 @@
 //! - a skill's loading outcome reads only the skills of its name and its neighbours by path
 //!   (`check::loading::neighbour_rels`): the skills are split into [`NAME_GROUPS`] groups by
 //!   name, and renaming a skill re-runs its old and its new group;
-//! - the rules over what subagents' `skills:` name (`skill_references`) read the subagents and
-//!   the skills of the names they list, with their neighbours (`reference_skills`);
+//! - the rules over what subagents' `skills:` name read the subagents and the skills of the
+//!   names they list, with their neighbours (`chunk_listed_facts`): they run per chunk of
+//!   sixteen subagents (`chunk_skill_references`), so that a subagent's edit resolves the
+//!   contexts over the few skills its chunk names;
 //! - the tools.json rules and what subagents' `tools:` and `model:` name (`tool_references`) read
 //!   the subagents, tools.json and the catalog, and of the skills only where the code-execution
 //!   section is rendered (`code_execution_detail`: the skills whose folders hold files, and
@@ -77,6 +79,7 @@ use std::sync::Arc;
 
 use salsa::{Durability, Setter};
 
+use crate::base::suggest::SuggestionIndex;
 use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::check::cross::ToolMention;
 use crate::check::{self, CheckOptions};
@@ -439,24 +442,6 @@ pub fn bucket_subagent_facts(db: &dyn salsa::Database, bucket: SourceBucket) -> 
     )
 }
 
-/// The skills [`skill_references`] reads, in path order: those of the names the subagents list,
-/// each name with all its skills and their neighbours. Gathered apart from the rules, so that a
-/// subagent edit that lists no other name runs the rules again over the same skills without
-/// gathering them again. Not compared when it runs again: it does when
-/// the facts it holds change, and comparing thousands of documents would cost about as much.
-#[salsa::tracked(returns(clone), no_eq)]
-pub fn reference_skills(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Parsed>> {
-    let groups: Vec<Arc<Vec<Parsed>>> = (0..NAME_GROUPS)
-        .map(|group| group_reference_facts(db, project, group))
-        .collect();
-    let mut read: Vec<&Parsed> = groups.iter().flat_map(|group| group.iter()).collect();
-    // Each group's are in path order already: the stable sort merges those runs rather than
-    // sorting from scratch. A neighbour read by more than one group is kept once.
-    read.sort_by(|a, b| a.path().cmp(b.path()));
-    read.dedup_by(|a, b| a.path() == b.path());
-    Arc::new(read.into_iter().cloned().collect())
-}
-
 /// The subagents' facts, bucket by bucket.
 fn subagent_facts(db: &dyn salsa::Database, project: ProjectInput) -> Vec<Arc<Vec<Parsed>>> {
     project
@@ -466,21 +451,204 @@ fn subagent_facts(db: &dyn salsa::Database, project: ProjectInput) -> Vec<Arc<Ve
         .collect()
 }
 
-/// `check::skill_references` over the workspace its rules read: the skills of
-/// [`reference_skills`] and the subagents. Renaming a skill none of them names, or editing
-/// tools.json, runs these rules again not at all.
+/// How many subagents, in path order within a bucket, the rules over `skills:` entries run over
+/// at once ([`chunk_skill_references`]): few enough that a subagent's edit resolves the contexts
+/// over a few dozen skills, enough that a cold check does not resolve them a thousand times.
+const SUBAGENT_CHUNK: usize = 16;
+
+/// Chunk `chunk` of a bucket's subagent facts ([`SUBAGENT_CHUNK`] of them, in path order).
+/// Compared when it runs again, so that an edit of a subagent in another chunk stops here.
+#[salsa::tracked(returns(clone))]
+pub fn chunk_subagent_facts(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+    chunk: u32,
+) -> Arc<Vec<Parsed>> {
+    let all = bucket_subagent_facts(db, bucket);
+    let mut chunks = all.chunks(SUBAGENT_CHUNK);
+    Arc::new(
+        chunks
+            .nth(chunk as usize)
+            .map(<[Parsed]>::to_vec)
+            .unwrap_or_default(),
+    )
+}
+
+/// `check::skill_references` of a chunk of subagents, over a workspace of those subagents and
+/// the skills of the names they list ([`chunk_listed_facts`]). A subagent's edit runs its
+/// chunk's again, over the few skills that chunk names; a skill's edit runs again only the
+/// chunks that list its name (old or new), and renaming a skill nobody lists runs none.
+#[salsa::tracked(returns(clone))]
+pub fn chunk_skill_references(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    bucket: SourceBucket,
+    chunk: u32,
+) -> Arc<Vec<Diagnostic>> {
+    let subagents = chunk_subagent_facts(db, bucket, chunk);
+    let skills = chunk_listed_facts(db, project, bucket, chunk);
+    let docs = skills.iter().cloned().chain(subagents.iter().cloned());
+    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
+    let known_skills = || skill_name_index(db, project);
+    let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    let mut found = check::skill_references(&workspace, &contexts, &known_skills);
+    sort(&mut found);
+    Arc::new(found)
+}
+
+/// A bucket's [`chunk_skill_references`], chunk by chunk.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_skill_references(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    bucket: SourceBucket,
+) -> Arc<Vec<Diagnostic>> {
+    let chunks = bucket_subagent_facts(db, bucket)
+        .len()
+        .div_ceil(SUBAGENT_CHUNK);
+    let per_chunk: Vec<Arc<Vec<Diagnostic>>> = (0..chunks as u32)
+        .map(|chunk| chunk_skill_references(db, project, bucket, chunk))
+        .collect();
+    Arc::new(
+        per_chunk
+            .iter()
+            .flat_map(|found| found.iter().cloned())
+            .collect(),
+    )
+}
+
+/// The facts a chunk of subagents' `skills:` entries read, in path order: for each name they
+/// list, the skills of that name with their neighbours (from [`group_listed_facts`]). Compared
+/// when it runs again, so that an edit of a skill another chunk lists stops here.
+#[salsa::tracked(returns(clone))]
+pub fn chunk_listed_facts(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    bucket: SourceBucket,
+    chunk: u32,
+) -> Arc<Vec<Parsed>> {
+    let subagents = chunk_subagent_facts(db, bucket, chunk);
+    let mut names: Vec<&str> = listed_names(&subagents).collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut groups: Vec<u32> = names.iter().map(|name| name_group_of(name)).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let by_group: Vec<(u32, Arc<Vec<ListedName>>)> = groups
+        .into_iter()
+        .map(|group| (group, group_listed_facts(db, project, group)))
+        .collect();
+    let mut read: Vec<&Parsed> = Vec::new();
+    for name in names {
+        let group = name_group_of(name);
+        let Some((_, listed)) = by_group.iter().find(|(g, _)| *g == group) else {
+            continue;
+        };
+        if let Ok(at) = listed.binary_search_by(|entry| entry.name.as_str().cmp(name)) {
+            read.extend(listed[at].facts.iter());
+        }
+    }
+    // A neighbour of two names, once.
+    read.sort_by(|a, b| a.path().cmp(b.path()));
+    read.dedup_by(|a, b| a.path() == b.path());
+    Arc::new(read.into_iter().cloned().collect())
+}
+
+/// The names the `skills:` entries of `subagents` list (repeats kept).
+fn listed_names(subagents: &[Parsed]) -> impl Iterator<Item = &str> {
+    subagents
+        .iter()
+        .flat_map(|doc| match doc {
+            Parsed::Subagent(subagent) => subagent.skills.as_slice(),
+            _ => &[],
+        })
+        .map(|entry| entry.value.as_str())
+}
+
+/// A name some subagent lists, with what an entry of it reads: the skills of that name in every
+/// tree and their neighbours (`check::loading::neighbour_rels`), in path order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedName {
+    pub name: String,
+    pub facts: Vec<Parsed>,
+}
+
+/// The names of group `group` that some subagent lists, sorted, each with what it reads. One
+/// query per group rather than per name, so that verifying after an edit walks sixty-four of
+/// these rather than thousands of names; editing a skill no subagent lists leaves it equal.
+#[salsa::tracked(returns(clone))]
+pub fn group_listed_facts(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<Vec<ListedName>> {
+    let names = names_listed_in_group(db, project, group);
+    if names.is_empty() {
+        return Arc::new(Vec::new());
+    }
+    let members = name_group_facts(db, project, group);
+    let listed = names.iter().map(|name| {
+        let named: Vec<&(SourceFile, Arc<SkillDoc>)> = members
+            .iter()
+            .filter(|(_, skill)| skill.name.as_deref() == Some(name.as_str()))
+            .collect();
+        ListedName {
+            name: name.clone(),
+            facts: with_neighbours(db, project, named),
+        }
+    });
+    Arc::new(listed.collect())
+}
+
+/// The skill names the subagents list, by name group, each group's sorted. Merged from each
+/// bucket's list, so that a subagent's edit collects the names of its bucket again, not of every
+/// subagent.
+#[salsa::tracked(returns(clone))]
+pub fn names_listed(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Vec<String>>> {
+    let per_bucket: Vec<Arc<Vec<String>>> = project
+        .buckets(db)
+        .iter()
+        .map(|bucket| bucket_listed_names(db, *bucket))
+        .collect();
+    let mut names: Vec<&str> = per_bucket
+        .iter()
+        .flat_map(|names| names.iter())
+        .map(String::as_str)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut by_group = vec![Vec::new(); NAME_GROUPS as usize];
+    for name in names {
+        by_group[name_group_of(name) as usize].push(name.to_string());
+    }
+    Arc::new(by_group)
+}
+
+/// Group `group`'s slot of [`names_listed`]: a subagent's edit re-runs the listed facts of the
+/// groups whose names it changed, not of all sixty-four.
+#[salsa::tracked(returns(clone))]
+pub fn names_listed_in_group(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<Vec<String>> {
+    Arc::new(names_listed(db, project)[group as usize].clone())
+}
+
+/// Every bucket's [`bucket_skill_references`].
 #[salsa::tracked(returns(clone))]
 pub fn skill_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
-    let skills = reference_skills(db, project);
-    let subagents = subagent_facts(db, project);
-    let docs = skills
+    let per_bucket: Vec<Arc<Vec<Diagnostic>>> = project
+        .buckets(db)
         .iter()
-        .cloned()
-        .chain(subagents.iter().flat_map(|facts| facts.iter().cloned()));
-    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
-    let all_names = || skill_names(db, project);
-    let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
-    Arc::new(check::skill_references(&workspace, &contexts, &all_names))
+        .map(|bucket| bucket_skill_references(db, project, *bucket))
+        .collect();
+    Arc::new(
+        per_bucket
+            .iter()
+            .flat_map(|found| found.iter().cloned())
+            .collect(),
+    )
 }
 
 /// `check::tool_references` over the subagents and the tools.json files, with no skill: of the
@@ -629,91 +797,31 @@ pub fn subagent_loading(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
 /// The skill names a bucket's subagents list, sorted, each once.
 #[salsa::tracked(returns(clone))]
 pub fn bucket_listed_names(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<String>> {
-    let mut names: Vec<String> = Vec::new();
-    for doc in bucket_subagent_facts(db, bucket).iter() {
-        if let Parsed::Subagent(subagent) = doc {
-            names.extend(subagent.skills.iter().map(|entry| entry.value.clone()));
-        }
-    }
+    let subagents = bucket_subagent_facts(db, bucket);
+    let mut names: Vec<&str> = listed_names(&subagents).collect();
     names.sort_unstable();
     names.dedup();
-    Arc::new(names)
+    Arc::new(names.into_iter().map(str::to_string).collect())
 }
 
-/// The skill names the subagents list, by name group. Merged from each bucket's list, so that a
-/// subagent's edit collects the names of its bucket again, not of every subagent.
+/// Every skill's name, in path order, prepared for suggestions (`check::skill_name_index`):
+/// asked only to suggest a name for a `skills:` entry no skill has, and built once for every
+/// chunk that asks.
 #[salsa::tracked(returns(clone))]
-pub fn names_read_by_references(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-) -> Arc<Vec<Vec<String>>> {
-    let listed: Vec<Arc<Vec<String>>> = project
+pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<SuggestionIndex> {
+    let buckets: Vec<Arc<Vec<Parsed>>> = project
         .buckets(db)
         .iter()
-        .map(|bucket| bucket_listed_names(db, *bucket))
+        .map(|bucket| bucket_facts(db, *bucket))
         .collect();
-    let mut names: Vec<&str> = listed
+    let names = buckets
         .iter()
-        .flat_map(|names| names.iter())
-        .map(String::as_str)
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    let mut by_group = vec![Vec::new(); NAME_GROUPS as usize];
-    for name in names {
-        by_group[name_group_of(name) as usize].push(name.to_string());
-    }
-    Arc::new(by_group)
-}
-
-/// Group `group`'s slot of [`names_read_by_references`], sorted: a subagent's edit re-runs the
-/// reference facts of the groups whose names it changed, not of all sixty-four.
-#[salsa::tracked(returns(clone))]
-pub fn names_read_in_group(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-    group: u32,
-) -> Arc<Vec<String>> {
-    Arc::new(names_read_by_references(db, project)[group as usize].clone())
-}
-
-/// The facts of name group `group`'s skills the reference rules read (`names_read_by_references`),
-/// with their neighbours. One query per group rather than per name: after an edit, the reference
-/// rules verify sixty-four of these, not thousands of names and their skills.
-#[salsa::tracked(returns(clone))]
-pub fn group_reference_facts(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-    group: u32,
-) -> Arc<Vec<Parsed>> {
-    let wanted = names_read_in_group(db, project, group);
-    if wanted.is_empty() {
-        return Arc::new(Vec::new());
-    }
-    let facts = name_group_facts(db, project, group);
-    let read: Vec<&(SourceFile, Arc<SkillDoc>)> = facts
-        .iter()
-        .filter(|(_, doc)| {
-            doc.name
-                .as_ref()
-                .is_some_and(|name| wanted.binary_search(name).is_ok())
-        })
-        .collect();
-    Arc::new(with_neighbours(db, project, read))
-}
-
-/// Every skill's name, in path order (duplicates kept): asked only to suggest a name.
-#[salsa::tracked(returns(clone))]
-pub fn skill_names(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<String>> {
-    let mut names = Vec::new();
-    for bucket in project.buckets(db).iter() {
-        for doc in bucket_facts(db, *bucket).iter() {
-            if let Parsed::Skill(skill) = doc {
-                names.extend(skill.name.clone());
-            }
-        }
-    }
-    Arc::new(names)
+        .flat_map(|facts| facts.iter())
+        .filter_map(|doc| match doc {
+            Parsed::Skill(skill) => skill.name.as_deref(),
+            _ => None,
+        });
+    Arc::new(SuggestionIndex::new(names))
 }
 
 /// The skills whose folder holds a file besides SKILL.md (from the layout alone).
@@ -1226,10 +1334,10 @@ fn shared_reads(db: &Database, project: ProjectInput) -> SharedReads {
     }
 }
 
-/// [`workspace_diagnostics`], with the name groups asked first on every core (each thread on
-/// its own clone of the database, as rust-analyzer primes its caches): the groups are
-/// independent, and a change of the layout or the configuration runs all sixty-four again. A
-/// cancellation raised in a worker reaches the caller as the same panic.
+/// [`workspace_diagnostics`], with the name groups and the buckets' skill references asked first
+/// on every core (each thread on its own clone of the database, as rust-analyzer primes its
+/// caches): they are independent, and a change of the layout or the configuration runs all of
+/// them again. A cancellation raised in a worker reaches the caller as the same panic.
 fn workspace_diagnostics_on_every_core(
     db: &Database,
     project: ProjectInput,
@@ -1239,6 +1347,12 @@ fn workspace_diagnostics_on_every_core(
         .into_par_iter()
         .for_each_with(db.clone(), |db, group| {
             name_group_loading(db, project, group);
+        });
+    project
+        .buckets(db)
+        .par_iter()
+        .for_each_with(db.clone(), |db, bucket| {
+            bucket_skill_references(db, project, *bucket);
         });
     workspace_diagnostics(db, project)
 }
@@ -1679,6 +1793,104 @@ mod tests {
             after.len()
         );
         assert_eq!(all_diagnostics(&analysis), checked(&files));
+    }
+
+    /// The rules over what `skills:` entries name run per chunk of subagents: editing one
+    /// subagent's list runs its chunk's again and no other, renaming a skill that no subagent
+    /// lists runs none, and renaming a listed one runs the chunks that list it; each time the
+    /// diagnostics equal a fresh check.
+    #[test]
+    fn skill_references_run_again_only_for_the_chunks_that_read_a_change() {
+        let ws = "/p/.agentscope/workspace";
+        let mut files = FileSet::new();
+        files.insert_dir(PathBuf::from(ws));
+        let skill = |i: usize| format!("---\nname: s{i}\ndescription: d\n---\nBody\n");
+        let spec = |listed: &str| format!("---\ndescription: d\nskills: [{listed}]\n---\nHelp.\n");
+        for i in 0..600 {
+            files.insert_text(
+                PathBuf::from(format!("{ws}/skills/s{i:04}/SKILL.md")),
+                &skill(i),
+            );
+        }
+        for i in 0..600 {
+            let listed = format!("s{}, s{}", i % 7, 100 + i % 5);
+            files.insert_text(
+                PathBuf::from(format!("{ws}/subagents/a{i:04}.md")),
+                &spec(&listed),
+            );
+        }
+        let mut analysis = analysis_of(&files);
+        let mut set = |analysis: &mut Analysis, path: String, text: String| {
+            let path = PathBuf::from(path);
+            files.insert_text(path.clone(), &text);
+            let entry = files.get(&path).unwrap().clone();
+            assert!(analysis.set_source_entry(&path, &entry, Origin::Buffer));
+            assert_eq!(all_diagnostics(analysis), checked(&files));
+        };
+        let results = |analysis: &Analysis| -> Vec<Arc<Vec<Diagnostic>>> {
+            let (db, project) = (&analysis.db, analysis.project);
+            let buckets = project.buckets(db).clone();
+            let chunks = |bucket: SourceBucket| {
+                let count = bucket_subagent_facts(db, bucket)
+                    .len()
+                    .div_ceil(SUBAGENT_CHUNK);
+                (0..count as u32).map(move |chunk| (bucket, chunk))
+            };
+            let all = buckets.iter().flat_map(|bucket| chunks(*bucket));
+            all.map(|(bucket, chunk)| chunk_skill_references(db, project, bucket, chunk))
+                .collect()
+        };
+        let ran_again = |before: &[Arc<Vec<Diagnostic>>], after: &[Arc<Vec<Diagnostic>>]| {
+            before
+                .iter()
+                .zip(after)
+                .filter(|(a, b)| !Arc::ptr_eq(a, b))
+                .count()
+        };
+        let subagent = format!("{ws}/subagents/a0300.md");
+        // The first edit of a buffer lowers its durability, which salsa does not backdate over
+        // (the same text would set nothing).
+        set(&mut analysis, subagent.clone(), spec("s6,  s100"));
+        set(
+            &mut analysis,
+            format!("{ws}/skills/s0500/SKILL.md"),
+            skill(500).replace("Body", "B"),
+        );
+        set(
+            &mut analysis,
+            format!("{ws}/skills/s0003/SKILL.md"),
+            skill(3).replace("Body", "B"),
+        );
+        let before = results(&analysis);
+        assert!(before.len() > 30, "{} chunks", before.len());
+
+        set(
+            &mut analysis,
+            format!("{ws}/skills/s0500/SKILL.md"),
+            skill(500).replace("s500", "t500"),
+        );
+        assert_eq!(ran_again(&before, &results(&analysis)), 0);
+
+        // (From here on, the chunk with an unknown name also reads every name, to suggest one.)
+        set(&mut analysis, subagent, spec("s6, no-such-skill"));
+        let after = results(&analysis);
+        assert_eq!(ran_again(&before, &after), 1);
+        assert!(after
+            .iter()
+            .any(|found| found.iter().any(|d| d.code == "XR004")));
+
+        let before = results(&analysis);
+        set(
+            &mut analysis,
+            format!("{ws}/skills/s0003/SKILL.md"),
+            skill(3).replace("s3", "t3"),
+        );
+        let listing = ran_again(&before, &results(&analysis));
+        assert!(
+            (1..before.len()).contains(&listing),
+            "{listing} of {}",
+            before.len()
+        );
     }
 
     /// A tools.json edit sets that file's own input: the layout and every file's placement stay
