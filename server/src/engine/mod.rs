@@ -486,8 +486,12 @@ pub fn chunk_skill_references(
     chunk: u32,
 ) -> Arc<Vec<Diagnostic>> {
     let subagents = chunk_subagent_facts(db, bucket, chunk);
-    let skills = chunk_listed_facts(db, project, bucket, chunk);
-    let docs = skills.iter().cloned().chain(subagents.iter().cloned());
+    let listed = chunk_listed_facts(db, project, bucket, chunk);
+    let mut skills: Vec<&Parsed> = listed.0.iter().flat_map(|name| name.facts.iter()).collect();
+    // A neighbour of two names, once.
+    skills.sort_by(|a, b| a.path().cmp(b.path()));
+    skills.dedup_by(|a, b| a.path() == b.path());
+    let docs = skills.into_iter().cloned().chain(subagents.iter().cloned());
     let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
     let known_skills = || skill_name_index(db, project);
     let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
@@ -517,16 +521,18 @@ pub fn bucket_skill_references(
     )
 }
 
-/// The facts a chunk of subagents' `skills:` entries read, in path order: for each name they
-/// list, the skills of that name with their neighbours (from [`group_listed_facts`]). Compared
-/// when it runs again, so that an edit of a skill another chunk lists stops here.
+/// What a chunk of subagents' `skills:` entries read: for each name they list, in name order,
+/// the skills of that name with their neighbours (shared with [`group_listed_facts`]). Compared
+/// when it runs again (by pointer first), so that an edit of a skill only another chunk lists,
+/// or a name another chunk starts listing, stops here; kept unsorted by path, so that running
+/// again costs a pointer per name.
 #[salsa::tracked(returns(clone))]
 pub fn chunk_listed_facts(
     db: &dyn salsa::Database,
     project: ProjectInput,
     bucket: SourceBucket,
     chunk: u32,
-) -> Arc<Vec<Parsed>> {
+) -> Arc<ListedNames> {
     let subagents = chunk_subagent_facts(db, bucket, chunk);
     let mut names: Vec<&str> = listed_names(&subagents).collect();
     names.sort_unstable();
@@ -534,24 +540,24 @@ pub fn chunk_listed_facts(
     let mut groups: Vec<u32> = names.iter().map(|name| name_group_of(name)).collect();
     groups.sort_unstable();
     groups.dedup();
-    let by_group: Vec<(u32, Arc<Vec<ListedName>>)> = groups
+    let by_group: Vec<(u32, Arc<ListedNames>)> = groups
         .into_iter()
         .map(|group| (group, group_listed_facts(db, project, group)))
         .collect();
-    let mut read: Vec<&Parsed> = Vec::new();
+    let mut read = Vec::new();
     for name in names {
         let group = name_group_of(name);
         let Some((_, listed)) = by_group.iter().find(|(g, _)| *g == group) else {
             continue;
         };
-        if let Ok(at) = listed.binary_search_by(|entry| entry.name.as_str().cmp(name)) {
-            read.extend(listed[at].facts.iter());
+        if let Ok(at) = listed
+            .0
+            .binary_search_by(|entry| entry.name.as_str().cmp(name))
+        {
+            read.push(listed.0[at].clone());
         }
     }
-    // A neighbour of two names, once.
-    read.sort_by(|a, b| a.path().cmp(b.path()));
-    read.dedup_by(|a, b| a.path() == b.path());
-    Arc::new(read.into_iter().cloned().collect())
+    Arc::new(ListedNames(read))
 }
 
 /// The names the `skills:` entries of `subagents` list (repeats kept).
@@ -573,6 +579,22 @@ pub struct ListedName {
     pub facts: Vec<Parsed>,
 }
 
+/// Listed names in name order, each shared between the group's query and the chunks that list
+/// it. Equal when each entry is the same value, the pointer compared first.
+#[derive(Clone, Debug, Default)]
+pub struct ListedNames(pub Vec<Arc<ListedName>>);
+
+impl PartialEq for ListedNames {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(&other.0)
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+    }
+}
+
 /// The names of group `group` that some subagent lists, sorted, each with what it reads. One
 /// query per group rather than per name, so that verifying after an edit walks sixty-four of
 /// these rather than thousands of names; editing a skill no subagent lists leaves it equal.
@@ -581,10 +603,10 @@ pub fn group_listed_facts(
     db: &dyn salsa::Database,
     project: ProjectInput,
     group: u32,
-) -> Arc<Vec<ListedName>> {
+) -> Arc<ListedNames> {
     let names = names_listed_in_group(db, project, group);
     if names.is_empty() {
-        return Arc::new(Vec::new());
+        return Arc::new(ListedNames::default());
     }
     let members = name_group_facts(db, project, group);
     let listed = names.iter().map(|name| {
@@ -592,12 +614,12 @@ pub fn group_listed_facts(
             .iter()
             .filter(|(_, skill)| skill.name.as_deref() == Some(name.as_str()))
             .collect();
-        ListedName {
+        Arc::new(ListedName {
             name: name.clone(),
             facts: with_neighbours(db, project, named),
-        }
+        })
     });
-    Arc::new(listed.collect())
+    Arc::new(ListedNames(listed.collect()))
 }
 
 /// The skill names the subagents list, by name group, each group's sorted. Merged from each
