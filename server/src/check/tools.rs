@@ -137,11 +137,22 @@ pub fn declared_in_unread<'w>(
 /// built-ins again without the main agent's tools.json: an isolated child reads the tools.json of
 /// its own workspace, falling back to the project folder's, never `<ws>/tools.json`.
 pub fn child_skips_tools_json(workspace: &Workspace, subagent: &SubagentDoc) -> bool {
-    let read_from_project = workspace.effective_tools().is_some_and(|t| {
+    skips_tools_json(subagent, tools_json_in_project_folder(workspace))
+}
+
+/// Whether the tools.json the runtime reads is the project folder's, which an isolated child
+/// falls back to as well.
+fn tools_json_in_project_folder(workspace: &Workspace) -> bool {
+    workspace.effective_tools().is_some_and(|t| {
         workspace
             .location_of(&t.path)
             .is_some_and(|l| l.tree == Tree::Project)
-    });
+    })
+}
+
+/// [`child_skips_tools_json`] with where the tools.json is read from looked up once, for a
+/// caller that asks about every subagent.
+fn skips_tools_json(subagent: &SubagentDoc, read_from_project: bool) -> bool {
     subagent.workspace_mode == WorkspaceMode::Isolated && !read_from_project
 }
 
@@ -187,11 +198,12 @@ fn removals_subagents_keep(
     }
     // Shared and project-folder specs first, then the per-user ones, said to be per-user: those
     // are spawned only in their user's calls.
+    let read_from_project = tools_json_in_project_folder(workspace);
     let mut keepers: Vec<(Option<&str>, &str)> = workspace
         .subagents
         .iter()
         .filter(|s| s.outcome.is_ok() && s.mode != AgentMode::Primary)
-        .filter(|s| child_skips_tools_json(workspace, s))
+        .filter(|s| skips_tools_json(s, read_from_project))
         .map(|s| match &s.location.tree {
             Tree::Namespace(ns) => (Some(ns.as_str()), s.id.as_str()),
             _ => (None, s.id.as_str()),
