@@ -41,7 +41,7 @@ pub struct Contexts<'a> {
     shared: Vec<usize>,
     /// Per context of `list`, whether it loads any skill: from the resolutions, unless the
     /// caller resolved a workspace holding only some of the skills and knows it from the rest
-    /// (`check::reference_diagnostics`).
+    /// (the engine's `code_execution_detail`).
     pub loads_a_skill: Vec<bool>,
 }
 

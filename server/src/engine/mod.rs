@@ -1105,7 +1105,8 @@ pub fn name_group_loading(
 }
 
 /// Per check context, whether it loads any skill: the one fact of every skill's loading that
-/// the reference rules read, and one that seldom changes (a rename leaves it as it was).
+/// the code-execution section reads (`code_execution_detail`), and one that seldom changes (a
+/// rename leaves it as it was).
 #[salsa::tracked(returns(clone))]
 pub fn contexts_loading_a_skill(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<bool>> {
     let mut loads: Vec<bool> = Vec::new();
@@ -2020,8 +2021,8 @@ mod tests {
     }
 
     /// The whole-workspace families' memoised results, to tell by pointer which ran again: the
-    /// layout's and the configured files' rules, the skill and tool reference rules, and the loading of every
-    /// name group.
+    /// layout's and the configured files' rules, the skill and tool reference rules, and the
+    /// loading of every name group.
     type FamilyResults = (
         [Arc<Vec<Diagnostic>>; 2],
         [Arc<Vec<Diagnostic>>; 2],
