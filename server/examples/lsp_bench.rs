@@ -596,6 +596,47 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         &server,
     );
 
+    // The same in a folder created with it each time (a folder the server has not seen: the
+    // frame of the rule families changes), the notifications naming the SKILL.md only.
+    let mut in_new_folder = Vec::new();
+    for i in 0..(edits / 10).max(5) * usize::from(wants("create")) {
+        let created = ws.join(format!("skills/bench-folder-{i}/SKILL.md"));
+        let created_uri = uri(&created);
+        std::fs::create_dir_all(created.parent().unwrap()).unwrap();
+        std::fs::write(&created, "---\nname: bench-created\n---\nNo description.\n").unwrap();
+        let sent = Instant::now();
+        server.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": created_uri, "type": 1}]}),
+        );
+        let (at, _) = server.wait(|m| {
+            is_publication_of(m, &created_uri)
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| !d.is_empty())
+        });
+        in_new_folder.push(at - sent);
+        std::fs::remove_file(&created).unwrap();
+        std::fs::remove_dir(created.parent().unwrap()).unwrap();
+        let sent = Instant::now();
+        server.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": [{"uri": created_uri, "type": 3}]}),
+        );
+        let (at, _) = server.wait(|m| {
+            is_publication_of(m, &created_uri)
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| d.is_empty())
+        });
+        in_new_folder.push(at - sent);
+    }
+    report_memory(
+        "didChangeWatchedFiles → publishDiagnostics, skill created in a new folder / deleted",
+        &mut in_new_folder,
+        &server,
+    );
+
     // A subagent's `skills:` and `tools:` lines.
     let subagent_text = |i: usize| {
         let (skills, tools) = if i.is_multiple_of(2) {

@@ -197,7 +197,7 @@ pub struct FileEntry {
 
 /// Absolute path → file. Paths are compared component-wise (`BTreeMap<PathBuf, _>` order), so the
 /// files below a folder form one contiguous range.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileSet {
     entries: BTreeMap<PathBuf, FileEntry>,
     /// Folders known to exist (some runtime decisions depend on a folder existing, even empty).

@@ -398,7 +398,9 @@ fn not_loaded(
 /// file is one of that skill's files (a router skill's sub-guides, as collections written for
 /// other agents lay them out), not a file nobody reads.
 fn enclosing_skill(ws: &Workspace, path: &Path) -> Option<String> {
-    let location = ws.location_of(path)?;
+    // The skill's own document, not the workspace's kinds: the engine's rule families hold the
+    // kinds of the files other than skills and subagent specs only (`engine::frame`).
+    let location = &ws.skill(path)?.location;
     if location.tree != Tree::Shared {
         return None;
     }
@@ -605,8 +607,8 @@ fn tie(ws: &Workspace, doc: &SkillDoc, others: &[std::path::PathBuf], who: &Who)
     let name = doc.name.clone().unwrap_or_default();
     let names: Vec<String> = others
         .iter()
-        .filter_map(|p| ws.location_of(p))
-        .map(|l| format!("`{}`", l.rel))
+        .filter_map(|p| ws.skill(p))
+        .map(|other| format!("`{}`", other.location.rel))
         .collect();
     let mut diagnostic = XR012.at(
         &doc.path,

@@ -127,6 +127,12 @@ pub struct ProjectInput {
     /// content's kind only (`layout_content`), their texts are in their `SourceFile`.
     #[returns(ref)]
     pub layout: Arc<FileSet>,
+    /// The layout without the skills' and subagent specs' text entries (their folders, and an
+    /// entry whose content is not a text, stay): what the rules over skills and subagents read
+    /// of the other files, each of them holding its own skills' and subagents' facts. So a
+    /// SKILL.md created in or deleted from a folder that exists leaves it as it was.
+    #[returns(ref)]
+    pub frame: Arc<FileSet>,
     /// The skills and subagent specs, in path order, in consecutive buckets.
     #[returns(ref)]
     pub buckets: Arc<Vec<SourceBucket>>,
@@ -179,6 +185,23 @@ pub struct SourceFile {
 /// which also have diagnostics of their own, and tools.json.
 fn has_text_input(kind: FileKind) -> bool {
     check::is_source(kind) || kind == FileKind::ToolsJson
+}
+
+/// Where `path` sits and its kind, when its text is an input of its own ([`has_text_input`]).
+fn text_input_at(config: &Config, path: &Path) -> Option<(Location, FileKind)> {
+    let location = layout::locate(config, path)?;
+    let kind = layout::classify(&location, &config.agent.additional_context_files)?;
+    has_text_input(kind).then_some((location, kind))
+}
+
+/// Whether the frame ([`ProjectInput::frame`]) holds the file at `path`, of `kind`, whose layout
+/// content is `content`: every file but a skill's or subagent spec's text. An AGENTS.md stays
+/// whatever it is: a `workspace.path` rule (`XR009`) asks whether a folder holds one, and one in
+/// a `subagents/` folder is also read as a spec.
+fn in_frame(path: &Path, kind: Option<FileKind>, content: &FileContent) -> bool {
+    !(matches!(kind, Some(FileKind::Skill | FileKind::Subagent))
+        && matches!(content, FileContent::Text(_))
+        && path.file_name().is_none_or(|name| name != "AGENTS.md"))
 }
 
 /// What the layout holds for a source's content: its kind, never its text (a text is an empty
@@ -262,9 +285,51 @@ fn dropping_error(diagnostics: &[Diagnostic], dropped: bool) -> Vec<Diagnostic> 
         .collect()
 }
 
+/// Kind and location of every file: the frame's ([`frame_kinds`]) and the sources' (their
+/// inputs hold them), merged in path order, so that a created skill places no other file again.
 #[salsa::tracked(returns(clone))]
 pub fn kinds(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Kinds> {
-    Arc::new(snapshot::file_kinds(project.config(db), project.layout(db)))
+    let frame = frame_kinds(db, project);
+    let sources = project.buckets(db).iter().flat_map(|bucket| {
+        bucket.sources(db).iter().map(|file| {
+            (
+                file.path(db).clone(),
+                (file.location(db).clone(), file.kind(db)),
+            )
+        })
+    });
+    let mut merged = Vec::with_capacity(frame.len());
+    let mut sources = sources.peekable();
+    for (path, placed) in frame.iter() {
+        while let Some(before) = sources.next_if(|(source, _)| source < path) {
+            merged.push(before);
+        }
+        if sources.peek().is_some_and(|(source, _)| source == path) {
+            // A source whose content is not a text is in the frame too.
+            continue;
+        }
+        merged.push((path.clone(), placed.clone()));
+    }
+    merged.extend(sources);
+    // In path order: collecting builds the map in one pass.
+    Arc::new(merged.into_iter().collect())
+}
+
+/// Kind and location of every file of the frame ([`ProjectInput::frame`]).
+#[salsa::tracked(returns(clone))]
+pub fn frame_kinds(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Kinds> {
+    Arc::new(snapshot::file_kinds(project.config(db), project.frame(db)))
+}
+
+/// Whether any skill exists (whatever its content).
+#[salsa::tracked(returns(copy))]
+pub fn any_skill(db: &dyn salsa::Database, project: ProjectInput) -> bool {
+    project.buckets(db).iter().any(|bucket| {
+        bucket
+            .sources(db)
+            .iter()
+            .any(|file| file.kind(db) == FileKind::Skill)
+    })
 }
 
 /// The tools.json files, the one the runtime reads first.
@@ -287,13 +352,10 @@ pub fn tools_docs(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Ar
 #[salsa::tracked(returns(clone))]
 pub fn catalog(db: &dyn salsa::Database, project: ProjectInput) -> Arc<ToolCatalog> {
     let config = project.config(db);
-    let any_skill = kinds(db, project)
-        .values()
-        .any(|(_, kind)| *kind == FileKind::Skill);
     let docs = tools_docs(db, project);
     Arc::new(ToolCatalog::new(
         config,
-        any_skill,
+        any_skill(db, project),
         docs.first().map(Arc::as_ref),
     ))
 }
@@ -394,7 +456,7 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
         .iter()
         .flat_map(|facts| facts.iter().cloned())
         .chain(tools.iter().cloned().map(Parsed::Tools));
-    Arc::new(workspace_of(
+    Arc::new(layout_workspace_of(
         db,
         project,
         project.config_diagnostics(db).clone(),
@@ -406,7 +468,7 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
 /// or tools.json in it, so that only a change of the layout or the configuration runs them again.
 #[salsa::tracked(returns(clone))]
 pub fn layout_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
-    let workspace = workspace_of(db, project, Arc::new(Vec::new()), std::iter::empty());
+    let workspace = layout_workspace_of(db, project, Arc::new(Vec::new()), std::iter::empty());
     let checkpoint = || db.unwind_if_revision_cancelled();
     Arc::new(check::layout_diagnostics(&workspace, &checkpoint))
 }
@@ -418,7 +480,7 @@ pub fn configured_diagnostics(
     project: ProjectInput,
 ) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
-    let workspace = workspace_of(
+    let workspace = layout_workspace_of(
         db,
         project,
         project.config_diagnostics(db).clone(),
@@ -492,7 +554,7 @@ pub fn chunk_skill_references(
     skills.sort_by(|a, b| a.path().cmp(b.path()));
     skills.dedup_by(|a, b| a.path() == b.path());
     let docs = skills.into_iter().cloned().chain(subagents.iter().cloned());
-    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
+    let workspace = workspace_of(db, project, docs);
     let known_skills = || skill_name_index(db, project);
     let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     let mut found = check::skill_references(&workspace, &contexts, &known_skills);
@@ -684,7 +746,7 @@ pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<V
         .iter()
         .flat_map(|facts| facts.iter().cloned())
         .chain(tools.iter().cloned().map(Parsed::Tools));
-    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
+    let workspace = workspace_of(db, project, docs);
     let catalog = catalog(db, project);
     let code_execution = || code_execution_detail(db, project);
     Arc::new(check::tool_references(
@@ -731,7 +793,7 @@ pub fn code_execution_detail(db: &dyn salsa::Database, project: ProjectInput) ->
         .collect();
     named.sort_by(|a, b| a.1.path.cmp(&b.1.path));
     let docs = with_neighbours(db, project, named);
-    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
+    let workspace = workspace_of(db, project, docs);
     let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
     check::tools::code_execution_contexts(&workspace, &contexts)
@@ -809,7 +871,7 @@ pub fn subagent_loading(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     let docs = buckets
         .iter()
         .flat_map(|docs| docs.iter().cloned().map(Parsed::Subagent));
-    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
+    let workspace = workspace_of(db, project, docs);
     let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     let mut found = check::loading::check_subagents(&workspace, &contexts);
     sort(&mut found);
@@ -849,7 +911,8 @@ pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
 /// The skills whose folder holds a file besides SKILL.md (from the layout alone).
 #[salsa::tracked(returns(clone))]
 pub fn skills_with_files(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<SourceFile>> {
-    let kinds = kinds(db, project);
+    // A skill's resources are in the frame, its SKILL.md's text is not.
+    let kinds = frame_kinds(db, project);
     let folders = snapshot::resource_folders(&kinds);
     if folders.is_empty() {
         return Arc::new(Vec::new());
@@ -869,7 +932,7 @@ pub fn skills_with_files(db: &dyn salsa::Database, project: ProjectInput) -> Arc
 #[salsa::tracked(returns(clone))]
 pub fn namespaces(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<String>> {
     let config = project.config(db);
-    Arc::new(snapshot::namespaces(config, project.layout(db)))
+    Arc::new(snapshot::namespaces(config, project.frame(db)))
 }
 
 /// The session contexts the check evaluates (`resolution::check_contexts`), computed once for
@@ -886,8 +949,27 @@ pub fn check_roots(
     ))
 }
 
-/// A workspace over the project's layout holding `docs` (what one rule family reads).
+/// A workspace over the project's frame holding `docs` (what one rule family over skills and
+/// subagents reads): its rules see the other files, and of the skills and subagent specs those
+/// the family holds.
 fn workspace_of(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    docs: impl IntoIterator<Item = Parsed>,
+) -> Workspace {
+    Workspace::from_parts(
+        project.config(db).clone(),
+        Arc::new(Vec::new()),
+        project.frame(db).clone(),
+        project.env(db).clone(),
+        docs,
+        frame_kinds(db, project),
+        namespaces(db, project).to_vec(),
+    )
+}
+
+/// A workspace over the whole layout holding `docs`: for the rules over every file.
+fn layout_workspace_of(
     db: &dyn salsa::Database,
     project: ProjectInput,
     config_diagnostics: Arc<Vec<Diagnostic>>,
@@ -1046,8 +1128,36 @@ pub fn skills_by_rel(
     Arc::new(by_rel)
 }
 
-/// The facts of `skills` (given in path order) and of their neighbours
-/// (`check::loading::neighbour_rels`), in path order. The neighbours' facts are asked of their
+/// Skill sources by their path relative to their tree, in path order.
+pub type SkillsAtRel = Vec<(String, Vec<SourceFile>)>;
+
+/// The skill sources at the relative paths where the members of name group `group` find their
+/// neighbours (`check::loading::neighbour_rels`), by path, in path order. Compared when it runs
+/// again: a skill created or deleted changes the map of every path ([`skills_by_rel`]), and
+/// the groups whose members it is no neighbour of stop here.
+#[salsa::tracked(returns(clone))]
+pub fn group_neighbours(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<SkillsAtRel> {
+    let by_rel = skills_by_rel(db, project);
+    let members = name_group_facts(db, project, group);
+    let mut found: SkillsAtRel = Vec::new();
+    for (_, doc) in members.iter() {
+        for rel in check::loading::neighbour_rels(&doc.location.rel) {
+            if let Some(files) = by_rel.get(rel.as_ref()) {
+                found.push((rel.into_owned(), files.clone()));
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found.dedup_by(|a, b| a.0 == b.0);
+    Arc::new(found)
+}
+
+/// The facts of `skills` (given in path order, each a member of its name group) and of their
+/// neighbours ([`group_neighbours`]), in path order. The neighbours' facts are asked of their
 /// own queries; the skills' are given. The few neighbours not among the skills are sorted apart
 /// and merged in, rather than every entry sorted again.
 fn with_neighbours(
@@ -1055,13 +1165,25 @@ fn with_neighbours(
     project: ProjectInput,
     skills: Vec<&(SourceFile, Arc<SkillDoc>)>,
 ) -> Vec<Parsed> {
-    let by_rel = skills_by_rel(db, project);
+    let mut by_group: Vec<(u32, Arc<SkillsAtRel>)> = Vec::new();
     let given: foldhash::HashSet<SourceFile> = skills.iter().map(|(file, _)| *file).collect();
     let mut found: foldhash::HashSet<SourceFile> = Default::default();
     let mut neighbours: Vec<Parsed> = Vec::new();
     for (_, doc) in &skills {
+        let group = name_group(doc);
+        let at = match by_group.iter().position(|(g, _)| *g == group) {
+            Some(at) => at,
+            None => {
+                by_group.push((group, group_neighbours(db, project, group)));
+                by_group.len() - 1
+            }
+        };
+        let by_rel = &by_group[at].1;
         for rel in check::loading::neighbour_rels(&doc.location.rel) {
-            for neighbour in by_rel.get(rel.as_ref()).into_iter().flatten() {
+            let Ok(index) = by_rel.binary_search_by(|(r, _)| r.as_str().cmp(rel.as_ref())) else {
+                continue;
+            };
+            for neighbour in &by_rel[index].1 {
                 if !given.contains(neighbour) && found.insert(*neighbour) {
                     neighbours.extend(facts(db, *neighbour));
                 }
@@ -1095,7 +1217,7 @@ pub fn name_group_loading(
         return Arc::new(check::SkillLoading::default());
     }
     let docs = with_neighbours(db, project, members.iter().collect());
-    let workspace = workspace_of(db, project, Arc::new(Vec::new()), docs);
+    let workspace = workspace_of(db, project, docs);
     let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     // The members are the group's skills; their neighbours, read but not reported, are of
     // other groups (a neighbour of this group would be a member).
@@ -1412,6 +1534,7 @@ impl Analysis {
             env,
             options,
             Arc::new(FileSet::new()),
+            Arc::new(FileSet::new()),
             Arc::new(Vec::new()),
             Arc::new(Vec::new()),
         )
@@ -1433,23 +1556,22 @@ impl Analysis {
     /// since on 10 000 files the path comparisons of the lookups showed in `agentws check`.
     pub fn set_files(&mut self, files: &FileSet) {
         let config = self.project.config(&self.db).clone();
-        let additional = &config.agent.additional_context_files;
         let mut layout = files.clone();
         let mut sources = Vec::new();
+        let mut not_in_frame: Vec<PathBuf> = Vec::new();
         let mut tools_files = BTreeMap::new();
         // The known sources in path order, walked beside the files (in the same order): one
         // comparison of paths per file instead of a search of the map for each.
         let previous = self.sources.clone();
         let mut known_sources = previous.iter().peekable();
         for (path, layout_entry) in layout.iter_mut() {
-            let input = layout::locate(&config, path).and_then(|location| {
-                let kind = layout::classify(&location, additional)?;
-                has_text_input(kind).then_some((location, kind))
-            });
-            let Some((location, kind)) = input else {
+            let Some((location, kind)) = text_input_at(&config, path) else {
                 continue;
             };
             let kept = layout_content(&layout_entry.content);
+            if !in_frame(path, Some(kind), &kept) {
+                not_in_frame.push(path.clone());
+            }
             let entry = FileEntry {
                 content: std::mem::replace(&mut layout_entry.content, kept),
                 // The layout holds no version either: nothing of a source's changes it.
@@ -1497,7 +1619,122 @@ impl Analysis {
                 .to(Arc::new(list));
         }
         self.tools_files = tools_files;
+        let mut frame = layout.clone();
+        for path in &not_in_frame {
+            frame.remove(path);
+        }
+        if **self.project.frame(&self.db) != frame {
+            self.set_frame(frame);
+        }
         self.set_layout(layout);
+    }
+
+    /// One file appearing, changing or going (`entry` is `None`), whatever its kind: what
+    /// [`Analysis::set_files`] makes of the file set with this one change, without walking the
+    /// other files (a created skill walked and compared all 10 000 of them). Returns true when
+    /// the layout was set (anything but one source's or tools.json's text replacing another).
+    pub fn set_file(&mut self, path: &Path, entry: Option<&FileEntry>, origin: Origin) -> bool {
+        if let Some(entry) = entry {
+            if self.set_source_entry(path, entry, origin)
+                || self.set_tools_entry(path, entry, origin)
+            {
+                return false;
+            }
+        }
+        let config = self.project.config(&self.db).clone();
+        let input = text_input_at(&config, path);
+        let placed = entry.map(|entry| match &input {
+            Some(_) => FileEntry {
+                content: layout_content(&entry.content),
+                version: None,
+            },
+            None => entry.clone(),
+        });
+        let mut layout = (**self.project.layout(&self.db)).clone();
+        match &placed {
+            Some(placed) => {
+                layout.insert(path.to_path_buf(), placed.content.clone(), placed.version)
+            }
+            None => {
+                layout.remove(path);
+            }
+        }
+        self.set_frame_entry(path, input.as_ref().map(|(_, kind)| *kind), placed);
+        if let Some((location, kind)) = input {
+            let inputs = match kind {
+                FileKind::ToolsJson => &mut self.tools_files,
+                _ => Arc::make_mut(&mut self.sources),
+            };
+            match entry {
+                Some(entry) => {
+                    let known = inputs.get(path).copied();
+                    match known {
+                        // Its content's kind changed (a text that became too large, say).
+                        Some(file) => {
+                            file.set_entry(&mut self.db)
+                                .with_durability(origin.durability())
+                                .to(entry.clone());
+                        }
+                        None => {
+                            let file = SourceFile::builder(
+                                path.to_path_buf(),
+                                entry.clone(),
+                                location,
+                                kind,
+                                self.project,
+                            )
+                            .durability(origin.durability())
+                            .new(&self.db);
+                            inputs.insert(path.to_path_buf(), file);
+                        }
+                    }
+                }
+                None => {
+                    inputs.remove(path);
+                }
+            }
+            if kind == FileKind::ToolsJson {
+                let list: Vec<SourceFile> = self.tools_files.values().copied().collect();
+                self.project
+                    .set_tools_files(&mut self.db)
+                    .with_durability(Durability::MEDIUM)
+                    .to(Arc::new(list));
+            }
+        }
+        self.set_layout(layout);
+        true
+    }
+
+    /// The frame's part of [`Analysis::set_file`]: set only when the file is one of the frame's,
+    /// or a skill's or subagent's text in a folder the frame does not hold yet.
+    fn set_frame_entry(&mut self, path: &Path, kind: Option<FileKind>, placed: Option<FileEntry>) {
+        let frame = self.project.frame(&self.db);
+        let placed = placed.filter(|placed| in_frame(path, kind, &placed.content));
+        let same_entry = frame.get(path) == placed.as_ref();
+        let folder_known = path
+            .parent()
+            .is_none_or(|folder| frame.contains_dir(folder));
+        if same_entry && folder_known {
+            return;
+        }
+        let mut frame = (**frame).clone();
+        match placed {
+            Some(placed) => frame.insert(path.to_path_buf(), placed.content, placed.version),
+            None => {
+                frame.remove(path);
+                if let Some(folder) = path.parent() {
+                    frame.insert_dir(folder.to_path_buf());
+                }
+            }
+        }
+        self.set_frame(frame);
+    }
+
+    fn set_frame(&mut self, frame: FileSet) {
+        self.project
+            .set_frame(&mut self.db)
+            .with_durability(Durability::MEDIUM)
+            .to(Arc::new(frame));
     }
 
     fn set_layout(&mut self, layout: FileSet) {
@@ -1816,6 +2053,102 @@ mod tests {
             after.len()
         );
         assert_eq!(all_diagnostics(&analysis), checked(&files));
+    }
+
+    /// A file appearing, changing or going, set alone (`Analysis::set_file`), gives the inputs
+    /// and the diagnostics a whole file set (`Analysis::set_files`) gives; a SKILL.md created
+    /// in, or deleted from, a folder that exists leaves the frame as it was and runs the loading
+    /// of its own name group again, and of no other.
+    #[test]
+    fn one_file_set_alone_gives_what_the_whole_file_set_gives() {
+        let ws = "/p/.agentscope/workspace";
+        let mut files = FileSet::new();
+        files.insert_text(PathBuf::from(format!("{ws}/AGENTS.md")), "Persona\n");
+        for i in 0..300 {
+            files.insert_text(
+                PathBuf::from(format!("{ws}/skills/s{i:03}/SKILL.md")),
+                &format!("---\nname: s{i}\ndescription: d\n---\nBody\n"),
+            );
+        }
+        files.insert_text(
+            PathBuf::from(format!("{ws}/subagents/a.md")),
+            "---\nname: a\ndescription: d\nskills: [s1, later]\nworkspace:\n  path: subagents/home\n---\nBody\n",
+        );
+        // Read as a spec, and as the AGENTS.md of `a`'s `workspace.path` (XR009 asks for it).
+        files.insert_text(
+            PathBuf::from(format!("{ws}/subagents/home/AGENTS.md")),
+            "Home\n",
+        );
+        files.insert_dir(PathBuf::from(format!("{ws}/skills/later")));
+        let mut analysis = analysis_of(&files);
+        let loading = |analysis: &Analysis| -> Vec<Arc<check::SkillLoading>> {
+            (0..NAME_GROUPS)
+                .map(|group| name_group_loading(&analysis.db, analysis.project, group))
+                .collect()
+        };
+        let same_as_whole = |analysis: &Analysis, files: &FileSet| {
+            let whole = analysis_of(files);
+            let (db, fresh) = (&analysis.db, &whole.db);
+            assert_eq!(**analysis.project.layout(db), **whole.project.layout(fresh));
+            assert_eq!(**analysis.project.frame(db), **whole.project.frame(fresh));
+            assert_eq!(kinds(db, analysis.project), kinds(fresh, whole.project));
+            let paths = |a: &Analysis| -> Vec<PathBuf> {
+                let listed = a.project.tools_files(&a.db).iter();
+                let tools = listed.map(|file| file.path(&a.db).clone());
+                a.sources.keys().cloned().chain(tools).collect()
+            };
+            assert_eq!(paths(analysis), paths(&whole));
+            assert_eq!(all_diagnostics(analysis), checked(files));
+        };
+        let before = loading(&analysis);
+        let frame = analysis.project.frame(&analysis.db).clone();
+
+        let created = PathBuf::from(format!("{ws}/skills/later/SKILL.md"));
+        files.insert_text(created.clone(), "---\nname: later\n---\nNo description.\n");
+        assert!(analysis.set_file(&created, files.get(&created), Origin::Disk));
+        assert!(Arc::ptr_eq(&frame, analysis.project.frame(&analysis.db)));
+        let after = loading(&analysis);
+        let ran = |a: &[Arc<check::SkillLoading>], b: &[Arc<check::SkillLoading>]| {
+            a.iter().zip(b).filter(|(a, b)| !Arc::ptr_eq(a, b)).count()
+        };
+        assert_eq!(ran(&before, &after), 1);
+        same_as_whole(&analysis, &files);
+
+        files.remove(&created);
+        assert!(analysis.set_file(&created, None, Origin::Disk));
+        assert!(Arc::ptr_eq(&frame, analysis.project.frame(&analysis.db)));
+        assert_eq!(ran(&after, &loading(&analysis)), 1);
+        same_as_whole(&analysis, &files);
+
+        // A skill in a folder of its own, its text too large to read, then readable again.
+        let fresh = PathBuf::from(format!("{ws}/skills/fresh/SKILL.md"));
+        files.insert(fresh.clone(), FileContent::TooLarge { size: 1 << 30 }, None);
+        assert!(analysis.set_file(&fresh, files.get(&fresh), Origin::Disk));
+        same_as_whole(&analysis, &files);
+        files.insert_text(fresh.clone(), "---\nname: fresh\ndescription: d\n---\n");
+        assert!(analysis.set_file(&fresh, files.get(&fresh), Origin::Disk));
+        same_as_whole(&analysis, &files);
+
+        // Files of other kinds: the persona edited, a knowledge file and a tools.json created,
+        // the tools.json edited (its own input) and deleted.
+        let agents = PathBuf::from(format!("{ws}/AGENTS.md"));
+        files.insert_text(agents.clone(), "Another persona\n");
+        assert!(analysis.set_file(&agents, files.get(&agents), Origin::Buffer));
+        same_as_whole(&analysis, &files);
+        let knowledge = PathBuf::from(format!("{ws}/knowledge/notes.md"));
+        files.insert(knowledge.clone(), FileContent::NotLoaded, None);
+        assert!(analysis.set_file(&knowledge, files.get(&knowledge), Origin::Disk));
+        same_as_whole(&analysis, &files);
+        let tools = PathBuf::from(format!("{ws}/tools.json"));
+        files.insert_text(tools.clone(), r#"{"deny": ["grep_files"]}"#);
+        assert!(analysis.set_file(&tools, files.get(&tools), Origin::Disk));
+        same_as_whole(&analysis, &files);
+        files.insert_text(tools.clone(), r#"{"deny": ["read_file"],}"#);
+        assert!(!analysis.set_file(&tools, files.get(&tools), Origin::Buffer));
+        same_as_whole(&analysis, &files);
+        files.remove(&tools);
+        assert!(analysis.set_file(&tools, None, Origin::Disk));
+        same_as_whole(&analysis, &files);
     }
 
     /// The rules over what `skills:` entries name run per chunk of subagents: editing one

@@ -837,14 +837,13 @@ impl LanguageServer for Backend {
                     let known = project.knows_file(&path);
                     let is_file = path.is_file();
                     if (known && event.typ != FileChangeType::CREATED) || (is_file && !known) {
-                        if is_file || known {
-                            project.disk_changed(&path);
-                        }
+                        // One file's change: the database takes it alone (`Project::put`).
+                        project.disk_changed(&path);
                     } else {
                         // A folder was created, deleted or renamed: read the tree again.
                         reload.insert(index);
+                        project.mark_dirty();
                     }
-                    project.mark_dirty();
                 }
             }
             for index in &reload {

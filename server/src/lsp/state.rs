@@ -59,6 +59,9 @@ pub struct Project {
     options: CheckOptions,
     /// The file set changed in a way the database cannot take one source at a time.
     structure_changed: bool,
+    /// The database's layout was set one file at a time (`Analysis::set_file`) since the last
+    /// sync: the next refresh runs what reads the layout again, on every core.
+    layout_changed: bool,
     /// Files whose content or version changed since the last refresh.
     edited: BTreeSet<PathBuf>,
     /// Counts the calls that change files, settings or the analysis itself (every database input
@@ -179,6 +182,7 @@ impl Project {
             analysis: None,
             options: CheckOptions::default(),
             structure_changed: true,
+            layout_changed: false,
             edited: BTreeSet::new(),
             changes: 0,
             unpublished: BTreeSet::new(),
@@ -314,27 +318,25 @@ impl Project {
                 files.remove(path);
             }
         }
-        // A source's new text patches the request snapshot (`outdated`); a tools.json's is an
-        // input too, but the patch replaces skills and subagents only, so the snapshot is built
-        // again for it.
-        let (taken, patchable) = match (&mut self.analysis, self.files.get(path)) {
-            (Some(analysis), Some(entry)) => {
-                if analysis.set_source_entry(path, entry, origin) {
-                    (true, true)
-                } else {
-                    (analysis.set_tools_entry(path, entry, origin), false)
+        // A source's new text patches the request snapshot (`outdated`); any other change (a
+        // tools.json's text, whose input the patch does not replace, or a file appearing or
+        // going) builds it again.
+        let entry = self.files.get(path);
+        let patchable = match &mut self.analysis {
+            Some(analysis) => match entry {
+                Some(entry) if analysis.set_source_entry(path, entry, origin) => true,
+                _ => {
+                    self.layout_changed |= analysis.set_file(path, entry, origin);
+                    false
                 }
-            }
-            _ => (false, false),
+            },
+            None => false,
         };
         match &mut self.outdated {
             Some((_, changed)) if patchable => {
                 changed.insert(path.to_path_buf());
             }
             _ => self.outdated = None,
-        }
-        if !taken {
-            self.structure_changed = true;
         }
     }
 
@@ -417,7 +419,10 @@ impl Project {
     }
 
     pub fn is_dirty(&self) -> bool {
-        self.analysis.is_none() || self.structure_changed || !self.edited.is_empty()
+        self.analysis.is_none()
+            || self.structure_changed
+            || self.layout_changed
+            || !self.edited.is_empty()
     }
 
     /// The profile the diagnostics are computed for; the files whose diagnostics it changes are
@@ -443,8 +448,8 @@ impl Project {
     /// diagnostics are [`Project::last_diagnostics`]).
     pub fn sync(&mut self, env: &Arc<Env>, open: &HashMap<PathBuf, OpenDoc>) -> bool {
         let loaded = self.ensure_loaded(env, open);
-        let structure_changed = self.structure_changed;
-        if structure_changed {
+        let structure_changed = std::mem::take(&mut self.layout_changed) || self.structure_changed;
+        if self.structure_changed {
             let analysis = self.analysis.as_mut().expect("loaded above");
             analysis.set_files(&self.files);
             self.structure_changed = false;
