@@ -596,18 +596,22 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         &server,
     );
 
-    // The same in a folder created with it each time (a folder the server has not seen: the
-    // frame of the rule families changes), the notifications naming the SKILL.md only.
+    // The same in a folder created and deleted with it each time, as an editor's watcher
+    // reports it: the folder's event and the file's.
     let mut in_new_folder = Vec::new();
     for i in 0..(edits / 10).max(5) * usize::from(wants("create")) {
         let created = ws.join(format!("skills/bench-folder-{i}/SKILL.md"));
         let created_uri = uri(&created);
+        let folder_uri = uri(created.parent().unwrap());
         std::fs::create_dir_all(created.parent().unwrap()).unwrap();
         std::fs::write(&created, "---\nname: bench-created\n---\nNo description.\n").unwrap();
         let sent = Instant::now();
         server.notify(
             "workspace/didChangeWatchedFiles",
-            json!({"changes": [{"uri": created_uri, "type": 1}]}),
+            json!({"changes": [
+                {"uri": folder_uri, "type": 1},
+                {"uri": created_uri, "type": 1},
+            ]}),
         );
         let (at, _) = server.wait(|m| {
             is_publication_of(m, &created_uri)
@@ -621,7 +625,10 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         let sent = Instant::now();
         server.notify(
             "workspace/didChangeWatchedFiles",
-            json!({"changes": [{"uri": created_uri, "type": 3}]}),
+            json!({"changes": [
+                {"uri": created_uri, "type": 3},
+                {"uri": folder_uri, "type": 3},
+            ]}),
         );
         let (at, _) = server.wait(|m| {
             is_publication_of(m, &created_uri)

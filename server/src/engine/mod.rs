@@ -1705,6 +1705,29 @@ impl Analysis {
         true
     }
 
+    /// A folder created (`exists`) or deleted, whose files are set one by one with
+    /// [`Analysis::set_file`] (before it is deleted, after it is created): the folders of the
+    /// layout and of the frame. Returns true when they changed.
+    pub fn set_folder(&mut self, dir: &Path, exists: bool) -> bool {
+        let layout = self.project.layout(&self.db);
+        if layout.contains_dir(dir) == exists {
+            return false;
+        }
+        let change = |set: &FileSet| {
+            let mut set = set.clone();
+            match exists {
+                true => set.insert_dir(dir.to_path_buf()),
+                false => set.remove_dirs_from(dir),
+            }
+            set
+        };
+        let layout = change(layout);
+        let frame = change(self.project.frame(&self.db));
+        self.set_frame(frame);
+        self.set_layout(layout);
+        true
+    }
+
     /// The frame's part of [`Analysis::set_file`]: set only when the file is one of the frame's,
     /// or a skill's or subagent's text in a folder the frame does not hold yet.
     fn set_frame_entry(&mut self, path: &Path, kind: Option<FileKind>, placed: Option<FileEntry>) {

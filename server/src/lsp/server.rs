@@ -834,13 +834,8 @@ impl LanguageServer for Backend {
                     if !project.contains(&path) {
                         continue;
                     }
-                    let known = project.knows_file(&path);
-                    let is_file = path.is_file();
-                    if (known && event.typ != FileChangeType::CREATED) || (is_file && !known) {
-                        // One file's change: the database takes it alone (`Project::put`).
-                        project.disk_changed(&path);
-                    } else {
-                        // A folder was created, deleted or renamed: read the tree again.
+                    if !project.watched_change(&path) {
+                        // Anything else (a folder elsewhere, a large one): read the tree again.
                         reload.insert(index);
                         project.mark_dirty();
                     }

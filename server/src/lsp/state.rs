@@ -21,7 +21,8 @@ use crate::config::{Config, CONFIG_FILE_NAME};
 use crate::engine::{Analysis, Handle, Origin, SharedReads, SkillsByName, WorkspaceDiagnostics};
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::discover::{
-    add_referenced, discover, remove_referenced, same_walk, Referenced,
+    add_referenced, discover, discover_folder, is_below_scanned, remove_referenced, same_walk,
+    Referenced,
 };
 use crate::workspace::{layout, Workspace};
 
@@ -381,6 +382,121 @@ impl Project {
         self.read_from_disk(path);
     }
 
+    /// A watcher's event at `path` (a file or a folder created, changed or deleted on disk),
+    /// taken without reading the project again when it can be; false when it must be read
+    /// again ([`Project::reload`]).
+    pub fn watched_change(&mut self, path: &Path) -> bool {
+        if path.is_file() || self.knows_file(path) {
+            // One file's change, whatever the event says (a folder's walk may have read it
+            // already): the database takes it alone (`Project::put`).
+            self.disk_changed(path);
+            return true;
+        }
+        if path.is_dir() {
+            return self.knows_dir(path) || self.folder_created(path);
+        }
+        self.knows_dir(path) && self.folder_deleted(path)
+    }
+
+    /// A folder created on disk below a folder the project walks (`skills/`, `subagents/`,
+    /// `knowledge/`): its files are put one by one, as a discovery reads them. False when the
+    /// project must be read again instead: a folder elsewhere (a per-user folder, a tree's
+    /// `skills/` itself), a walk problem, a symbolic link, or more files than one at a time is
+    /// worth.
+    pub fn folder_created(&mut self, dir: &Path) -> bool {
+        if self.analysis.is_none() {
+            // Read whole on first use: nothing to add.
+            return true;
+        }
+        if !self.folder_taken_alone(dir) {
+            return false;
+        }
+        let found = discover_folder(&self.config, dir);
+        if !found.problems.is_empty() || found.linked || found.files.len() > FILES_ONE_BY_ONE {
+            return false;
+        }
+        self.set_folder(dir, true);
+        for (path, content) in found.files {
+            if let Some(shadowed) = self.shadowed.get_mut(&path) {
+                // Open in the editor: the buffer wins; the disk content is kept for close.
+                *shadowed = Some(content);
+                continue;
+            }
+            let content = if self.needs_text(&path) {
+                content
+            } else {
+                FileContent::NotLoaded
+            };
+            self.put(&path, Some(content), None, Origin::Disk);
+        }
+        // Folders below it that hold no file.
+        for below in found.dirs {
+            self.set_folder(&below, true);
+        }
+        true
+    }
+
+    /// A folder deleted on disk below a folder the project walks: its files go one by one, then
+    /// its folders. False when the project must be read again instead (see
+    /// [`Project::folder_created`]).
+    pub fn folder_deleted(&mut self, dir: &Path) -> bool {
+        if self.analysis.is_none() {
+            return true;
+        }
+        if !self.files.contains_dir(dir) || !self.folder_taken_alone(dir) {
+            return false;
+        }
+        let gone: Vec<PathBuf> = self
+            .files
+            .files_under(dir)
+            .map(|(p, _)| p.clone())
+            .collect();
+        if gone.len() > FILES_ONE_BY_ONE {
+            return false;
+        }
+        for path in gone {
+            if let Some(shadowed) = self.shadowed.get_mut(&path) {
+                *shadowed = None;
+                continue;
+            }
+            self.put(&path, None, None, Origin::Disk);
+        }
+        self.set_folder(dir, false);
+        true
+    }
+
+    /// Whether a folder created or deleted at `dir` can be taken without reading the project
+    /// again: it lies below a walked folder that exists, and no subagent names a path in it
+    /// (those files are followed apart, `follow_references`).
+    fn folder_taken_alone(&self, dir: &Path) -> bool {
+        let below_scanned = layout::locate(&self.config, dir)
+            .is_some_and(|location| is_below_scanned(&location.rel));
+        let parent_known = dir.parent().is_some_and(|p| self.files.contains_dir(p));
+        let referenced = (self.referenced.files.iter())
+            .chain(&self.referenced.dirs)
+            .any(|p| p.starts_with(dir));
+        below_scanned && parent_known && !referenced
+    }
+
+    /// A folder appearing or going in the file set and the database.
+    fn set_folder(&mut self, dir: &Path, exists: bool) {
+        let files = Arc::make_mut(&mut self.files);
+        match exists {
+            true => files.insert_dir(dir.to_path_buf()),
+            false => files.remove_dirs_from(dir),
+        }
+        let changed = match &mut self.analysis {
+            Some(analysis) => analysis.set_folder(dir, exists),
+            None => false,
+        };
+        if changed {
+            self.changes += 1;
+            self.layout_changed = true;
+            self.snapshot = None;
+            self.outdated = None;
+        }
+    }
+
     fn read_from_disk(&mut self, path: &Path) {
         let content = read_if_file(path).map(|content| {
             if self.needs_text(path) {
@@ -411,6 +527,11 @@ impl Project {
         layout::locate(&self.config, path)
             .and_then(|l| layout::classify(&l, &self.config.agent.additional_context_files))
             .is_some()
+    }
+
+    /// True when the project holds `path` as a folder.
+    pub fn knows_dir(&self, path: &Path) -> bool {
+        self.files.contains_dir(path)
     }
 
     /// True when the project holds `path` as a file (disk or buffer).
@@ -666,6 +787,10 @@ fn store_diagnostics(by_file: &mut DiagnosticsByFile, path: PathBuf, mut list: V
 fn read_if_file(path: &Path) -> Option<FileContent> {
     FileContent::read_existing(path)
 }
+
+/// The most files a folder created or deleted may hold for its files to be taken one by one; a
+/// larger one (a tree copied in) reads the project again, in one walk.
+const FILES_ONE_BY_ONE: usize = 64;
 
 /// Every project and open buffer of the server.
 pub struct State {

@@ -252,8 +252,14 @@ fn apply(fx: &Fixture, state: &mut State, version: &mut i32, edit: &Edit) {
         }
         Edit::CreateSkill(i) => {
             let path = fx.skill(*i);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            let folder = path.parent().unwrap();
+            let created = !folder.exists();
+            std::fs::create_dir_all(folder).unwrap();
             std::fs::write(&path, skill_text("epsilon", "new", "New.")).unwrap();
+            // The folder's event, then the file's (the folder's walk has read it already).
+            if created {
+                disk_event(state, folder);
+            }
             disk_event(state, &path);
         }
         Edit::DeleteSkill(i) => {
@@ -272,6 +278,9 @@ fn apply(fx: &Fixture, state: &mut State, version: &mut i32, edit: &Edit) {
             };
             if from.exists() && !state.open.contains_key(&from) && !to.parent().unwrap().exists() {
                 std::fs::rename(from.parent().unwrap(), to.parent().unwrap()).unwrap();
+                // Both folders' events, then both files'.
+                disk_event(state, from.parent().unwrap());
+                disk_event(state, to.parent().unwrap());
                 disk_event(state, &from);
                 disk_event(state, &to);
             }
@@ -298,10 +307,11 @@ fn apply(fx: &Fixture, state: &mut State, version: &mut i32, edit: &Edit) {
     }
 }
 
+/// A watcher's event, taken as the server takes it (`Backend::did_change_watched_files`).
 fn disk_event(state: &mut State, path: &Path) {
     for project in &mut state.projects {
-        if project.contains(path) {
-            project.disk_changed(path);
+        if project.contains(path) && !project.watched_change(path) {
+            project.reload();
         }
     }
 }

@@ -137,6 +137,41 @@ pub fn discover(config: &Config) -> Discovered {
     }
 }
 
+/// What a walk of one folder found ([`discover_folder`]), in path order.
+pub struct Folder {
+    pub files: Vec<(PathBuf, FileContent)>,
+    pub dirs: Vec<PathBuf>,
+    /// Whether a symbolic link was met (its target is recorded by a whole discovery only).
+    pub linked: bool,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// The files and folders at and below `dir`, walked and read as [`discover`] walks and reads a
+/// scanned folder: for a folder created inside one.
+pub fn discover_folder(config: &Config, dir: &Path) -> Folder {
+    let found = Mutex::new(Found::default());
+    walk(config, &[dir.to_path_buf()], &found);
+    let mut found = found
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    found.files.sort_by(|a, b| a.0.cmp(&b.0));
+    found.dirs.sort();
+    Folder {
+        files: found.files,
+        dirs: found.dirs,
+        linked: !found.links.is_empty(),
+        problems: found.problems,
+    }
+}
+
+/// Whether `dir` lies below one of the folders a discovery walks (`skills/`, `subagents/`,
+/// `knowledge/` of a tree), as its relative path `rel` in that tree says.
+pub fn is_below_scanned(rel: &str) -> bool {
+    let mut parts = rel.split('/');
+    let first = parts.next().unwrap_or_default();
+    SCANNED_DIRS.contains(&first) && parts.next().is_some_and(|p| !p.is_empty())
+}
+
 /// What the parallel walk collects.
 #[derive(Default)]
 struct Found {
