@@ -1144,10 +1144,14 @@ pub fn group_neighbours(
     let by_rel = skills_by_rel(db, project);
     let members = name_group_facts(db, project, group);
     let mut found: SkillsAtRel = Vec::new();
-    for (_, doc) in members.iter() {
+    for (member, doc) in members.iter() {
         for rel in check::loading::neighbour_rels(&doc.location.rel) {
-            if let Some(files) = by_rel.get(rel.as_ref()) {
-                found.push((rel.into_owned(), files.clone()));
+            // Most skills are the only file at their own path: nothing to record.
+            match by_rel.get(rel.as_ref()) {
+                Some(files) if files.iter().any(|file| file != member) => {
+                    found.push((rel.into_owned(), files.clone()));
+                }
+                _ => {}
             }
         }
     }
@@ -1619,10 +1623,7 @@ impl Analysis {
                 .to(Arc::new(list));
         }
         self.tools_files = tools_files;
-        let mut frame = layout.clone();
-        for path in &not_in_frame {
-            frame.remove(path);
-        }
+        let frame = layout.without(&not_in_frame);
         if **self.project.frame(&self.db) != frame {
             self.set_frame(frame);
         }
