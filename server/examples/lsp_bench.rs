@@ -455,6 +455,23 @@ fn first_entry(dir: &Path, pred: impl Fn(&Path) -> bool) -> PathBuf {
     entries.into_iter().next().expect("an entry")
 }
 
+/// Sends the watched-file `changes` and waits for the publication of `uri`, `cleared` (empty) or
+/// not: the time between the two.
+fn watched_change(server: &mut Server, changes: Value, uri: &str, cleared: bool) -> Duration {
+    let sent = Instant::now();
+    server.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": changes }),
+    );
+    let (at, _) = server.wait(|m| {
+        is_publication_of(m, uri)
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|d| d.is_empty() == cleared)
+    });
+    at - sent
+}
+
 fn is_publication_of(m: &Value, uri: &str) -> bool {
     m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
 }
@@ -562,31 +579,11 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     for _ in 0..(edits / 10).max(5) * usize::from(wants("create")) {
         std::fs::create_dir_all(created.parent().unwrap()).unwrap();
         std::fs::write(&created, "---\nname: bench-created\n---\nNo description.\n").unwrap();
-        let sent = Instant::now();
-        server.notify(
-            "workspace/didChangeWatchedFiles",
-            json!({"changes": [{"uri": created_uri, "type": 1}]}),
-        );
-        let (at, _) = server.wait(|m| {
-            is_publication_of(m, &created_uri)
-                && m["params"]["diagnostics"]
-                    .as_array()
-                    .is_some_and(|d| !d.is_empty())
-        });
-        create_delete.push(at - sent);
+        let changes = json!([{"uri": created_uri, "type": 1}]);
+        create_delete.push(watched_change(&mut server, changes, &created_uri, false));
         std::fs::remove_file(&created).unwrap();
-        let sent = Instant::now();
-        server.notify(
-            "workspace/didChangeWatchedFiles",
-            json!({"changes": [{"uri": created_uri, "type": 3}]}),
-        );
-        let (at, _) = server.wait(|m| {
-            is_publication_of(m, &created_uri)
-                && m["params"]["diagnostics"]
-                    .as_array()
-                    .is_some_and(|d| d.is_empty())
-        });
-        create_delete.push(at - sent);
+        let changes = json!([{"uri": created_uri, "type": 3}]);
+        create_delete.push(watched_change(&mut server, changes, &created_uri, true));
         preview_after_edit.push(preview_alice(&mut server));
     }
     let _ = std::fs::remove_dir(created.parent().unwrap());
@@ -605,38 +602,12 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         let folder_uri = uri(created.parent().unwrap());
         std::fs::create_dir_all(created.parent().unwrap()).unwrap();
         std::fs::write(&created, "---\nname: bench-created\n---\nNo description.\n").unwrap();
-        let sent = Instant::now();
-        server.notify(
-            "workspace/didChangeWatchedFiles",
-            json!({"changes": [
-                {"uri": folder_uri, "type": 1},
-                {"uri": created_uri, "type": 1},
-            ]}),
-        );
-        let (at, _) = server.wait(|m| {
-            is_publication_of(m, &created_uri)
-                && m["params"]["diagnostics"]
-                    .as_array()
-                    .is_some_and(|d| !d.is_empty())
-        });
-        in_new_folder.push(at - sent);
+        let changes = json!([{"uri": folder_uri, "type": 1}, {"uri": created_uri, "type": 1}]);
+        in_new_folder.push(watched_change(&mut server, changes, &created_uri, false));
         std::fs::remove_file(&created).unwrap();
         std::fs::remove_dir(created.parent().unwrap()).unwrap();
-        let sent = Instant::now();
-        server.notify(
-            "workspace/didChangeWatchedFiles",
-            json!({"changes": [
-                {"uri": created_uri, "type": 3},
-                {"uri": folder_uri, "type": 3},
-            ]}),
-        );
-        let (at, _) = server.wait(|m| {
-            is_publication_of(m, &created_uri)
-                && m["params"]["diagnostics"]
-                    .as_array()
-                    .is_some_and(|d| d.is_empty())
-        });
-        in_new_folder.push(at - sent);
+        let changes = json!([{"uri": created_uri, "type": 3}, {"uri": folder_uri, "type": 3}]);
+        in_new_folder.push(watched_change(&mut server, changes, &created_uri, true));
     }
     report_memory(
         "didChangeWatchedFiles → publishDiagnostics, skill created in a new folder / deleted",

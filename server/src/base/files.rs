@@ -361,30 +361,9 @@ impl FileSet {
     /// Forgets the folder `dir`, every folder below it and the links met there (a folder
     /// deleted; its files are removed one by one, with [`FileSet::remove`]).
     pub fn remove_dirs_from(&mut self, dir: &Path) {
-        let at_or_under = |map_keys: &mut dyn Iterator<Item = &PathBuf>| -> Vec<PathBuf> {
-            map_keys
-                .take_while(|p| p.starts_with(dir))
-                .cloned()
-                .collect()
-        };
-        let dirs = at_or_under(
-            &mut self
-                .dirs
-                .range::<Path, _>((Bound::Included(dir), Bound::Unbounded))
-                .map(|(p, _)| p),
-        );
-        for doomed in dirs {
-            self.dirs.remove(&doomed);
-        }
-        let links = at_or_under(
-            &mut self
-                .links
-                .range::<Path, _>((Bound::Included(dir), Bound::Unbounded))
-                .map(|(p, _)| p),
-        );
-        for doomed in links {
-            self.links.remove(&doomed);
-        }
+        // Every folder visited: deleting one is rare.
+        self.dirs.retain(|path, _| !path.starts_with(dir));
+        self.links.retain(|path, _| !path.starts_with(dir));
     }
 
     pub fn remove(&mut self, path: &Path) -> Option<FileEntry> {
