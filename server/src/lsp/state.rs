@@ -422,11 +422,7 @@ impl Project {
                 *shadowed = Some(content);
                 continue;
             }
-            let content = if self.needs_text(&path) {
-                content
-            } else {
-                FileContent::NotLoaded
-            };
+            // Read as a discovery reads it (`discover_folder`): no text where none is needed.
             self.put(&path, Some(content), None, Origin::Disk);
         }
         // Folders below it that hold no file.
