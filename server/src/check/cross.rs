@@ -9,7 +9,7 @@
 //! split into the text's mentions and their comparison with the catalog, so that the engine keeps
 //! the first per file and a tools.json edit runs only the second.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::base::suggest::{hint, SuggestionIndex, Suggestions};
@@ -17,7 +17,7 @@ use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
 use crate::rules::cross::*;
 use crate::rules::subagent::SA025;
-use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin, PLATFORM_TOOLS};
+use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
 use crate::workspace::models::{self, ModelLookup};
 use crate::workspace::resolution::{Kind, Outcome, Who};
 use crate::workspace::snapshot::WorkspaceFile;
@@ -63,23 +63,64 @@ pub fn check_skill_references(
 /// What the subagents' `tools:` and `model:` name, against the catalog and the model lists.
 /// Reads no skill and no session context.
 pub fn check_tool_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
+    let found = tool_list_findings(workspace, catalog);
+    merge_tool_list_findings([&found])
+}
+
+/// What [`check_tool_references`] finds in each subagent of a workspace alone, before the
+/// findings several files share are merged ([`merge_tool_list_findings`]): the engine keeps it
+/// per chunk of subagents, so that a subagent's edit looks at its chunk again and merges.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolListFindings {
+    /// The diagnostics no other file changes.
+    diagnostics: Vec<Diagnostic>,
+    /// Unknown tool lists (`XR001`) and unresolvable models (`SA025`), one warning per value.
+    tools: Vec<Repeatable>,
+    models: Vec<Repeatable>,
+    /// The subagents whose `tools:` name harness built-ins (`XR003`, said at the first).
+    builtins: Vec<BuiltinsNamed>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct BuiltinsNamed {
+    path: PathBuf,
+    range: TextRange,
+    names: Vec<String>,
+}
+
+/// The per-subagent findings of [`check_tool_references`], over the subagents of `workspace`
+/// that load.
+pub fn tool_list_findings(workspace: &Workspace, catalog: &ToolCatalog) -> ToolListFindings {
+    let mut found = ToolListFindings::default();
+    for subagent in workspace.subagents.iter().filter(|s| s.outcome.is_ok()) {
+        let (unknown, other) = check_subagent_tools(workspace, catalog, subagent);
+        found.tools.extend(unknown);
+        found.diagnostics.extend(other);
+        found.models.extend(check_model(workspace, subagent));
+        found.builtins.extend(builtins_named(catalog, subagent));
+    }
+    found
+}
+
+/// The diagnostics of findings taken from disjoint sets of subagents, together: a value
+/// repeated across files is one warning at the first file in path order, an info at the others
+/// (`one_warning_per_value`), and `XR003` is said once.
+pub fn merge_tool_list_findings<'a>(
+    parts: impl IntoIterator<Item = &'a ToolListFindings>,
+) -> Vec<Diagnostic> {
+    let (mut tools, mut models, mut builtins) = (Vec::new(), Vec::new(), Vec::new());
     let mut out = Vec::new();
+    for part in parts {
+        out.extend(part.diagnostics.iter().cloned());
+        tools.extend(part.tools.iter().cloned());
+        models.extend(part.models.iter().cloned());
+        builtins.extend(part.builtins.iter());
+    }
     // Findings about values copied from another agent runtime, which a collection repeats in
     // every file: one warning per distinct value, an info pointing at it everywhere else.
-    let mut by_path: Vec<&SubagentDoc> = workspace
-        .subagents
-        .iter()
-        .map(|s| s.as_ref())
-        .filter(|s| s.outcome.is_ok())
-        .collect();
-    by_path.sort_by(|a, b| a.path.cmp(&b.path));
-    let (mut tools, mut models): (Vec<Repeatable>, Vec<Repeatable>) = Default::default();
-    for subagent in by_path {
-        let (unknown, other) = check_subagent_tools(workspace, catalog, subagent);
-        tools.extend(unknown);
-        out.extend(other);
-        models.extend(check_model(workspace, subagent));
-    }
+    let by_path = |r: &Repeatable| r.diagnostic.path.clone();
+    tools.sort_by_cached_key(by_path);
+    models.sort_by_cached_key(by_path);
     out.extend(one_warning_per_value(
         tools,
         (
@@ -91,41 +132,44 @@ pub fn check_tool_references(workspace: &Workspace, catalog: &ToolCatalog) -> Ve
         models,
         ("names the same model", "name the same model"),
     ));
-    out.extend(builtins_named_once(workspace, catalog));
+    out.extend(builtins_named_once(&builtins));
     out
 }
 
-/// XR003, once per workspace: `tools:` lists naming harness built-ins, which every child has
-/// anyway. The fact holds for every such list, so it is said at the first one only.
-fn builtins_named_once(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
-    let mut naming = workspace
-        .subagents
+/// The harness built-ins a subagent's `tools:` names, which every child has anyway.
+fn builtins_named(catalog: &ToolCatalog, subagent: &SubagentDoc) -> Option<BuiltinsNamed> {
+    let names: Vec<String> = subagent
+        .tools
         .iter()
-        .filter(|s| s.outcome.is_ok())
-        .filter_map(|s| {
-            let builtins: Vec<&str> = s
-                .tools
-                .iter()
-                .map(|t| t.value.as_str())
-                .filter(|name| {
-                    let info = catalog.lookup(name);
-                    matches!(info.origin, ToolOrigin::BuiltIn(_)) && info.removal.is_none()
-                })
-                .collect();
-            (!builtins.is_empty()).then_some((s, builtins))
-        });
-    let Some((first, builtins)) = naming.next() else {
+        .map(|t| t.value.as_str())
+        .filter(|name| {
+            let info = catalog.lookup(name);
+            matches!(info.origin, ToolOrigin::BuiltIn(_)) && info.removal.is_none()
+        })
+        .map(str::to_string)
+        .collect();
+    (!names.is_empty()).then(|| BuiltinsNamed {
+        path: subagent.path.clone(),
+        range: tools_line(subagent).unwrap_or(subagent.opening_range),
+        names,
+    })
+}
+
+/// XR003, once per workspace: `tools:` lists naming harness built-ins. The fact holds for every
+/// such list, so it is said at the first one in path order only.
+fn builtins_named_once(naming: &[&BuiltinsNamed]) -> Vec<Diagnostic> {
+    let Some(first) = naming.iter().min_by(|a, b| a.path.cmp(&b.path)) else {
         return Vec::new();
     };
-    let others = naming.count();
-    let also = match others {
+    let builtins: Vec<&str> = first.names.iter().map(String::as_str).collect();
+    let also = match naming.len() - 1 {
         0 => String::new(),
         1 => "; 1 other subagent's `tools:` names built-ins too".to_string(),
         n => format!("; {n} other subagents' `tools:` name built-ins too"),
     };
     vec![XR003.at(
         &first.path,
-        tools_line(first).unwrap_or(first.opening_range),
+        first.range,
         format!(
             "{} {} harness built-in{}: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway{also}",
             names_list(&builtins),
@@ -466,14 +510,7 @@ fn check_subagent_tools(
                     Some((server, why)) => format!(
                         "`{name}` (MCP server `{server}` lists it in a tools.json the runtime never reads: {why})"
                     ),
-                    None => match Suggestions::new(
-                        catalog
-                            .registered_names()
-                            .into_iter()
-                            .chain(PLATFORM_TOOLS.iter().copied()),
-                    )
-                    .best(name)
-                    {
+                    None => match Suggestions::of(catalog.name_index()).best(name) {
                         Some(best) => format!("`{name}` (did you mean `{best}`?)"),
                         None => format!("`{name}`"),
                     },
@@ -568,6 +605,7 @@ fn check_model(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Repeatab
 /// A finding about a value that a collection copied from another agent runtime tends to repeat
 /// in every file (a model id, a list of tool names): findings with the same `key` (under one
 /// rule) are the same finding.
+#[derive(Clone, Debug, PartialEq)]
 struct Repeatable {
     key: String,
     /// Where the file is, for the others' messages.

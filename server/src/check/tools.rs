@@ -17,8 +17,7 @@ use crate::check::loading;
 use crate::config::FilesystemMode;
 use crate::rules::tools::*;
 use crate::workspace::catalog::{
-    BuiltinGroup, Removal, ToolCatalog, ToolOrigin, LOAD_SKILL_TOOL, PLATFORM_TOOLS,
-    PROMPT_TOOL_SECTIONS,
+    BuiltinGroup, Removal, ToolCatalog, ToolOrigin, LOAD_SKILL_TOOL, PROMPT_TOOL_SECTIONS,
 };
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
@@ -419,14 +418,8 @@ pub fn check_lists(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
                     "`{name}` in `{list}` is not registered with this configuration (it needs {needs})"
                 )),
                 ToolOrigin::Unknown => {
-                    let suggestions = suggestions.get_or_insert_with(|| {
-                        Suggestions::new(
-                            catalog
-                                .registered_names()
-                                .into_iter()
-                                .chain(PLATFORM_TOOLS.iter().copied()),
-                        )
-                    });
+                    let suggestions =
+                        suggestions.get_or_insert_with(|| Suggestions::of(catalog.name_index()));
                     let hint = hint(suggestions.best(name));
                     Some(format!(
                         "`{name}` in `{list}` is not a built-in, platform or MCP tool agentws knows{hint}"

@@ -13,12 +13,14 @@ use crate::base::Diagnostic;
 pub type DiagnosticsByFile = BTreeMap<PathBuf, Vec<Diagnostic>>;
 
 /// Every diagnostic that is not a source's own (`engine::workspace_diagnostics`): the rule
-/// families' by file, with the `allowed-tools` note kept beside them rather than merged in. The
-/// note moves with each edit of the first skill that sets the key; kept apart, such an edit
-/// copies no map of thousands of files.
+/// families' by file, in two maps (the families over the skills, those over the subagents), with
+/// the `allowed-tools` note kept beside them rather than merged in. An edit of a subagent
+/// merges its side's map again, not the other's; the note moves with each edit of the first
+/// skill that sets the key, and kept apart, such an edit copies no map of thousands of files.
+/// A file may have diagnostics in both maps and the note.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WorkspaceDiagnostics {
-    pub(super) families: Arc<DiagnosticsByFile>,
+    pub(super) families: [Arc<DiagnosticsByFile>; 2],
     pub(super) note: Option<Diagnostic>,
 }
 
@@ -26,29 +28,33 @@ impl WorkspaceDiagnostics {
     /// The diagnostics of `path`, the families' first (the caller sorts what it merges).
     pub fn of<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a Diagnostic> {
         let note = self.note.iter().filter(move |note| note.path == path);
-        self.families.get(path).into_iter().flatten().chain(note)
+        let families = self.families.iter().flat_map(move |map| map.get(path));
+        families.flatten().chain(note)
     }
 
-    /// Every diagnostic, file by file in path order, the note after the families'.
+    /// Every diagnostic: each map's file by file in path order, the note last.
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.families.values().flatten().chain(&self.note)
+        let families = self.families.iter().flat_map(|map| map.values());
+        families.flatten().chain(&self.note)
     }
 
-    /// The files with a diagnostic, in path order, the note's last (listed twice when the
-    /// families have one for it too).
+    /// The files with a diagnostic: each map's in path order, the note's last (a file is listed
+    /// once for each of them that has a diagnostic of it).
     pub fn paths(&self) -> impl Iterator<Item = &Path> {
-        let families = self.families.keys().map(PathBuf::as_path);
+        let families = self.families.iter().flat_map(|map| map.keys());
+        let families = families.map(PathBuf::as_path);
         families.chain(self.note.iter().map(|note| note.path.as_path()))
     }
 
-    /// The files whose diagnostics may differ between `older` and `self`: every path whose
-    /// family list differs, and the note's old and new file when the note changed.
+    /// The files whose diagnostics may differ between `older` and `self`: every path whose list
+    /// differs in either map, and the note's old and new file when the note changed.
     pub fn changed_since(&self, older: &WorkspaceDiagnostics) -> Vec<PathBuf> {
-        let mut changed = if Arc::ptr_eq(&self.families, &older.families) {
-            Vec::new()
-        } else {
-            changed_keys(&older.families, &self.families)
-        };
+        let mut changed = Vec::new();
+        for (new, old) in self.families.iter().zip(&older.families) {
+            if !Arc::ptr_eq(new, old) {
+                changed.extend(changed_keys(old, new));
+            }
+        }
         if self.note != older.note {
             let notes = older.note.iter().chain(&self.note);
             changed.extend(notes.map(|note| note.path.clone()));
@@ -58,10 +64,15 @@ impl WorkspaceDiagnostics {
 
     /// One map of every file's diagnostics, each list in check order.
     pub fn to_map(&self) -> DiagnosticsByFile {
-        let mut by_file = (*self.families).clone();
-        if let Some(note) = &self.note {
-            let list = by_file.entry(note.path.clone()).or_default();
-            list.push(note.clone());
+        let [skills, subagents] = &self.families;
+        let mut by_file = (**skills).clone();
+        let note = self
+            .note
+            .iter()
+            .map(|note| (&note.path, std::slice::from_ref(note)));
+        for (path, found) in subagents.iter().map(|(p, l)| (p, l.as_slice())).chain(note) {
+            let list = by_file.entry(path.clone()).or_default();
+            list.extend(found.iter().cloned());
             super::sort(list);
         }
         by_file
@@ -134,11 +145,14 @@ mod tests {
         assert!(changed_keys(&old, &old).is_empty());
     }
 
-    /// A moved note changes its old and its new file only; the families' map is compared only
-    /// when it is another value.
+    /// A moved note changes its old and its new file only; each families' map is compared only
+    /// when it is another value, and a file's diagnostics are those of both maps and the note.
     #[test]
     fn a_note_change_names_its_files_and_nothing_else() {
-        let families = Arc::new(map(&[("/a", "x"), ("/b", "x")]));
+        let families = [
+            Arc::new(map(&[("/a", "x"), ("/b", "x")])),
+            Arc::new(map(&[("/b", "z")])),
+        ];
         let note =
             |path: &str, start: usize| SK025.at(Path::new(path), TextRange::empty(start), "n");
         let before = WorkspaceDiagnostics {
@@ -152,17 +166,29 @@ mod tests {
         assert_eq!(paths(moved.changed_since(&before)), ["/b", "/c"]);
         assert!(before.changed_since(&before.clone()).is_empty());
         let gone = WorkspaceDiagnostics {
-            families: Arc::new(map(&[("/a", "y"), ("/b", "x")])),
+            families: [
+                Arc::new(map(&[("/a", "y"), ("/b", "x")])),
+                families[1].clone(),
+            ],
             note: None,
         };
         assert_eq!(paths(gone.changed_since(&before)), ["/a", "/b"]);
+        let subagents_side = WorkspaceDiagnostics {
+            families: [families[0].clone(), Arc::new(map(&[("/c", "z")]))],
+            note: Some(note("/b", 3)),
+        };
+        assert_eq!(paths(subagents_side.changed_since(&before)), ["/b", "/c"]);
 
-        let of_b: Vec<_> = before.of(Path::new("/b")).map(|d| d.code).collect();
-        assert_eq!(of_b, ["XR010", "SK025"]);
+        let of_b: Vec<_> = before.of(Path::new("/b")).map(|d| &d.message).collect();
+        assert_eq!(of_b, ["x", "z", "n"]);
         assert_eq!(before.of(Path::new("/c")).count(), 0);
-        assert_eq!(before.iter().count(), 3);
-        assert_eq!(before.to_map()[Path::new("/b")].len(), 2);
+        assert_eq!(before.iter().count(), 4);
+        let b: Vec<_> = before.to_map()[Path::new("/b")]
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        assert_eq!(b, ["x", "z", "n"], "in check order: by position first");
         let listed: Vec<_> = before.paths().map(|p| p.display().to_string()).collect();
-        assert_eq!(listed, ["/a", "/b", "/b"]);
+        assert_eq!(listed, ["/a", "/b", "/b", "/b"]);
     }
 }

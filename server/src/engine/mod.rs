@@ -17,13 +17,14 @@
 //!            └─► name_group_loading (× 64: its skills + neighbours) ────────────────────────────┤
 //!                  └─► contexts_loading_a_skill ─┐                                              │
 //! skills_with_files, name_group_facts ───────────┴─► code_execution_detail ─┐                   │
-//! facts, tools_docs, catalog ───────────────────────────────────────────────┴─► tool_references ┤
+//! facts, tools_docs, catalog ─► tools_json_rules ───────────────────────────┴─► tool_references ┤
+//!                         └─► chunk_tool_lists (× 16 subagents) ──────────────┘                 │
 //! facts ─► bucket_subagent_facts ─► bucket_listed_names ─► names_listed(_in_group × 64)         │
 //!            │   name_group_facts, names_listed_in_group ─► group_listed_facts (× 64)           │
 //!            └─► chunk_subagent_facts (× 16 subagents) ─► chunk_listed_facts                    │
 //!                  └─► chunk_skill_references ─► bucket_skill_references ─► skill_references ───┤
 //! facts ─► subagent_loading_facts ─► bucket_subagent_loading_facts ─► subagent_loading ─────────┤
-//!                                                                          family_diagnostics ◄─┘
+//!                                       skill_family_diagnostics, subagent_family_diagnostics ◄─┘
 //! parsed ─► sets_allowed_tools ─► allowed_tools_setters ─► allowed_tools_note ────┐         │
 //!                                                workspace_diagnostics ◄──────────┴─────────┘
 //! ```
@@ -56,7 +57,9 @@
 //! - the tools.json rules and what subagents' `tools:` and `model:` name (`tool_references`) read
 //!   the subagents, tools.json and the catalog, and of the skills only where the code-execution
 //!   section is rendered (`code_execution_detail`: the skills whose folders hold files, and
-//!   whether each context loads any skill), so that a tools.json edit resolves no context;
+//!   whether each context loads any skill), so that a tools.json edit resolves no context; what
+//!   the lists name is found per chunk of subagents (`chunk_tool_lists`) and merged, so that a
+//!   subagent's edit looks at its own chunk again;
 //! - the subagents' loading outcomes read the subagents without their `tools:`, `skills:` and
 //!   `model:` (`subagent_loading_facts`) and no skill, so that editing those lists re-runs only
 //!   the two families above.
@@ -518,6 +521,14 @@ fn subagent_facts(db: &dyn salsa::Database, project: ProjectInput) -> Vec<Arc<Ve
 /// over a few dozen skills, enough that a cold check does not resolve them a thousand times.
 const SUBAGENT_CHUNK: usize = 16;
 
+/// The chunks of a bucket's subagents, by number.
+fn subagent_chunks(db: &dyn salsa::Database, bucket: SourceBucket) -> std::ops::Range<u32> {
+    let count = bucket_subagent_facts(db, bucket)
+        .len()
+        .div_ceil(SUBAGENT_CHUNK);
+    0..count as u32
+}
+
 /// Chunk `chunk` of a bucket's subagent facts ([`SUBAGENT_CHUNK`] of them, in path order).
 /// Compared when it runs again, so that an edit of a subagent in another chunk stops here.
 #[salsa::tracked(returns(clone))]
@@ -569,10 +580,7 @@ pub fn bucket_skill_references(
     project: ProjectInput,
     bucket: SourceBucket,
 ) -> Arc<Vec<Diagnostic>> {
-    let chunks = bucket_subagent_facts(db, bucket)
-        .len()
-        .div_ceil(SUBAGENT_CHUNK);
-    let per_chunk: Vec<Arc<Vec<Diagnostic>>> = (0..chunks as u32)
+    let per_chunk: Vec<Arc<Vec<Diagnostic>>> = subagent_chunks(db, bucket)
         .map(|chunk| chunk_skill_references(db, project, bucket, chunk))
         .collect();
     Arc::new(
@@ -635,10 +643,18 @@ fn listed_names(subagents: &[Parsed]) -> impl Iterator<Item = &str> {
 
 /// A name some subagent lists, with what an entry of it reads: the skills of that name in every
 /// tree and their neighbours (`check::loading::neighbour_rels`), in path order.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct ListedName {
     pub name: String,
     pub facts: Vec<Parsed>,
+}
+
+impl PartialEq for ListedName {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.facts.len() == other.facts.len()
+            && self.facts.iter().zip(&other.facts).all(|(a, b)| a.same(b))
+    }
 }
 
 /// Listed names in name order, each shared between the group's query and the chunks that list
@@ -737,9 +753,28 @@ pub fn skill_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
 
 /// `check::tool_references` over the subagents and the tools.json files, with no skill: of the
 /// skills they read only [`code_execution_detail`]. A tools.json edit runs these and nothing
-/// that resolves a session context.
+/// that resolves a session context; a subagent's edit runs its chunk's [`chunk_tool_lists`] and
+/// the tools.json rules, and merges.
 #[salsa::tracked(returns(clone))]
 pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let mut found = tools_json_rules(db, project).to_vec();
+    let chunks: Vec<Arc<check::cross::ToolListFindings>> = project
+        .buckets(db)
+        .iter()
+        .flat_map(|bucket| {
+            subagent_chunks(db, *bucket).map(|chunk| chunk_tool_lists(db, project, *bucket, chunk))
+        })
+        .collect();
+    found.extend(check::cross::merge_tool_list_findings(
+        chunks.iter().map(|chunk| &**chunk),
+    ));
+    Arc::new(found)
+}
+
+/// The tools.json rules (`check::tools::check_in`): they read which subagents register the
+/// harness built-ins again, so they take every subagent's facts.
+#[salsa::tracked(returns(clone))]
+pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
     let subagents = subagent_facts(db, project);
     let docs = subagents
@@ -749,11 +784,31 @@ pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<V
     let workspace = workspace_of(db, project, docs);
     let catalog = catalog(db, project);
     let code_execution = || code_execution_detail(db, project);
-    Arc::new(check::tool_references(
+    Arc::new(check::tools::check_in(
         &workspace,
         &catalog,
         &code_execution,
     ))
+}
+
+/// What the `tools:` and `model:` of chunk `chunk` of a bucket's subagents name
+/// (`check::cross::tool_list_findings`), over a workspace of those subagents and tools.json.
+#[salsa::tracked(returns(clone))]
+pub fn chunk_tool_lists(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    bucket: SourceBucket,
+    chunk: u32,
+) -> Arc<check::cross::ToolListFindings> {
+    let subagents = chunk_subagent_facts(db, bucket, chunk);
+    let tools = tools_docs(db, project);
+    let docs = subagents
+        .iter()
+        .cloned()
+        .chain(tools.iter().cloned().map(Parsed::Tools));
+    let workspace = workspace_of(db, project, docs);
+    let catalog = catalog(db, project);
+    Arc::new(check::cross::tool_list_findings(&workspace, &catalog))
 }
 
 /// Where the code-execution section is rendered (`check::tools::code_execution_contexts`), over
@@ -1342,49 +1397,74 @@ pub fn referenced_paths(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     Arc::new(all)
 }
 
-/// [`layout_diagnostics`], [`configured_diagnostics`], [`skill_references`],
-/// [`tool_references`], the
-/// subagents' loading outcomes ([`subagent_loading`]), the removed
-/// tools the skills mention ([`bucket_removed_mentions`]) and the skills' loading outcomes per
-/// name group ([`name_group_loading`]), by file, each list in check order.
+/// The rule families over the layout and the skills, by file, each list in check order:
+/// [`layout_diagnostics`], [`configured_diagnostics`], the removed tools the skills mention
+/// ([`bucket_removed_mentions`]) and the skills' loading outcomes per name group
+/// ([`name_group_loading`]). Kept apart from [`subagent_family_diagnostics`], so that an edit of
+/// one side merges only its own map again.
 #[salsa::tracked(returns(clone))]
-pub fn family_diagnostics(
+pub fn skill_family_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<DiagnosticsByFile> {
-    let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
-    let mut add = |found: &[Diagnostic]| {
-        for d in found {
-            by_file.entry(d.path.clone()).or_default().push(d.clone());
-        }
-    };
-    add(&layout_diagnostics(db, project));
-    add(&configured_diagnostics(db, project));
-    add(&skill_references(db, project));
-    add(&tool_references(db, project));
-    add(&subagent_loading(db, project));
-    for bucket in project.buckets(db).iter() {
-        add(&bucket_removed_mentions(db, project, *bucket));
-    }
-    for group in 0..NAME_GROUPS {
-        add(&name_group_loading(db, project, group).diagnostics);
+    let layout = [
+        layout_diagnostics(db, project),
+        configured_diagnostics(db, project),
+    ];
+    let mentions: Vec<Arc<Vec<Diagnostic>>> = project
+        .buckets(db)
+        .iter()
+        .map(|bucket| bucket_removed_mentions(db, project, *bucket))
+        .collect();
+    let loading: Vec<_> = (0..NAME_GROUPS)
+        .map(|group| name_group_loading(db, project, group))
+        .collect();
+    let lists = layout.iter().chain(&mentions).map(|list| list.as_slice());
+    let lists = lists.chain(loading.iter().map(|group| group.diagnostics.as_slice()));
+    Arc::new(by_file_in_check_order(lists))
+}
+
+/// The rule families over what the subagents name and how they load, by file, each list in
+/// check order: [`skill_references`], [`tool_references`] and [`subagent_loading`].
+#[salsa::tracked(returns(clone))]
+pub fn subagent_family_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<DiagnosticsByFile> {
+    let found = [
+        skill_references(db, project),
+        tool_references(db, project),
+        subagent_loading(db, project),
+    ];
+    Arc::new(by_file_in_check_order(
+        found.iter().map(|list| list.as_slice()),
+    ))
+}
+
+fn by_file_in_check_order<'a>(found: impl Iterator<Item = &'a [Diagnostic]>) -> DiagnosticsByFile {
+    let mut by_file: DiagnosticsByFile = BTreeMap::new();
+    for d in found.flatten() {
+        by_file.entry(d.path.clone()).or_default().push(d.clone());
     }
     for list in by_file.values_mut() {
         sort(list);
     }
-    Arc::new(by_file)
+    by_file
 }
 
-/// [`family_diagnostics`] with [`allowed_tools_note`] beside them: every diagnostic that is not
-/// a source's own. The note is kept apart, so that a description edit, which moves it, neither
-/// merges the families again nor copies their map.
+/// The rule families' diagnostics with [`allowed_tools_note`] beside them: every diagnostic that
+/// is not a source's own. The note is kept apart, so that a description edit, which moves it,
+/// neither merges the families again nor copies their maps.
 #[salsa::tracked(returns(clone))]
 pub fn workspace_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> WorkspaceDiagnostics {
     WorkspaceDiagnostics {
-        families: family_diagnostics(db, project),
+        families: [
+            skill_family_diagnostics(db, project),
+            subagent_family_diagnostics(db, project),
+        ],
         note: allowed_tools_note(db, project),
     }
 }
@@ -2175,17 +2255,20 @@ mod tests {
         same_as_whole(&analysis, &files);
     }
 
-    /// The rules over what `skills:` entries name run per chunk of subagents: editing one
-    /// subagent's list runs its chunk's again and no other, renaming a skill that no subagent
-    /// lists runs none, and renaming a listed one runs the chunks that list it; each time the
-    /// diagnostics equal a fresh check.
+    /// The rules over what `skills:` and `tools:` entries name run per chunk of subagents:
+    /// editing one subagent's lists runs its chunk's again and no other, renaming a skill that no subagent lists runs none, and renaming a listed one
+    /// runs the chunks that list it; each time the diagnostics equal a fresh check, the findings
+    /// merged across chunks (one warning per repeated unknown tool list, `XR003` once) included.
     #[test]
-    fn skill_references_run_again_only_for_the_chunks_that_read_a_change() {
+    fn subagent_rules_run_again_only_for_the_chunks_that_read_a_change() {
         let ws = "/p/.agentscope/workspace";
         let mut files = FileSet::new();
         files.insert_dir(PathBuf::from(ws));
         let skill = |i: usize| format!("---\nname: s{i}\ndescription: d\n---\nBody\n");
-        let spec = |listed: &str| format!("---\ndescription: d\nskills: [{listed}]\n---\nHelp.\n");
+        let spec = |listed: &str, tools: &str| {
+            format!("---\ndescription: d\nskills: [{listed}]\ntools: [{tools}]\n---\nHelp.\n")
+        };
+        let tools_of = |i: usize| ["no_such_tool", "read_file", "grep_files"][i % 3];
         for i in 0..600 {
             files.insert_text(
                 PathBuf::from(format!("{ws}/skills/s{i:04}/SKILL.md")),
@@ -2196,7 +2279,7 @@ mod tests {
             let listed = format!("s{}, s{}", i % 7, 100 + i % 5);
             files.insert_text(
                 PathBuf::from(format!("{ws}/subagents/a{i:04}.md")),
-                &spec(&listed),
+                &spec(&listed, tools_of(i)),
             );
         }
         let mut analysis = analysis_of(&files);
@@ -2207,30 +2290,44 @@ mod tests {
             assert!(analysis.set_source_entry(&path, &entry, Origin::Buffer));
             assert_eq!(all_diagnostics(analysis), checked(&files));
         };
-        let results = |analysis: &Analysis| -> Vec<Arc<Vec<Diagnostic>>> {
+        /// Each chunk's memoised results, chunk by chunk.
+        struct Chunks {
+            references: Vec<Arc<Vec<Diagnostic>>>,
+            tool_lists: Vec<Arc<check::cross::ToolListFindings>>,
+        }
+        let results = |analysis: &Analysis| -> Chunks {
             let (db, project) = (&analysis.db, analysis.project);
             let buckets = project.buckets(db).clone();
             let chunks = |bucket: SourceBucket| {
-                let count = bucket_subagent_facts(db, bucket)
-                    .len()
-                    .div_ceil(SUBAGENT_CHUNK);
-                (0..count as u32).map(move |chunk| (bucket, chunk))
+                subagent_chunks(db, bucket).map(move |chunk| (bucket, chunk))
             };
-            let all = buckets.iter().flat_map(|bucket| chunks(*bucket));
-            all.map(|(bucket, chunk)| chunk_skill_references(db, project, bucket, chunk))
-                .collect()
+            let all: Vec<_> = buckets.iter().flat_map(|bucket| chunks(*bucket)).collect();
+            Chunks {
+                references: all
+                    .iter()
+                    .map(|(bucket, chunk)| chunk_skill_references(db, project, *bucket, *chunk))
+                    .collect(),
+                tool_lists: all
+                    .iter()
+                    .map(|(bucket, chunk)| chunk_tool_lists(db, project, *bucket, *chunk))
+                    .collect(),
+            }
         };
-        let ran_again = |before: &[Arc<Vec<Diagnostic>>], after: &[Arc<Vec<Diagnostic>>]| {
+        fn ran_again<T>(before: &[Arc<T>], after: &[Arc<T>]) -> usize {
             before
                 .iter()
                 .zip(after)
                 .filter(|(a, b)| !Arc::ptr_eq(a, b))
                 .count()
-        };
+        }
         let subagent = format!("{ws}/subagents/a0300.md");
         // The first edit of a buffer lowers its durability, which salsa does not backdate over
         // (the same text would set nothing).
-        set(&mut analysis, subagent.clone(), spec("s6,  s100"));
+        set(
+            &mut analysis,
+            subagent.clone(),
+            spec("s6,  s100", tools_of(300)),
+        );
         set(
             &mut analysis,
             format!("{ws}/skills/s0500/SKILL.md"),
@@ -2242,22 +2339,47 @@ mod tests {
             skill(3).replace("Body", "B"),
         );
         let before = results(&analysis);
-        assert!(before.len() > 30, "{} chunks", before.len());
+        assert!(
+            before.references.len() > 30,
+            "{} chunks",
+            before.references.len()
+        );
 
         set(
             &mut analysis,
             format!("{ws}/skills/s0500/SKILL.md"),
             skill(500).replace("s500", "t500"),
         );
-        assert_eq!(ran_again(&before, &results(&analysis)), 0);
+        assert_eq!(
+            ran_again(&before.references, &results(&analysis).references),
+            0
+        );
 
-        // (From here on, the chunk with an unknown name also reads every name, to suggest one.)
-        set(&mut analysis, subagent, spec("s6, no-such-skill"));
+        // A name no subagent listed before (from here on, that chunk also reads every name, to
+        // suggest one).
+        set(
+            &mut analysis,
+            subagent.clone(),
+            spec("s6, no-such-skill", tools_of(300)),
+        );
         let after = results(&analysis);
-        assert_eq!(ran_again(&before, &after), 1);
+        assert_eq!(ran_again(&before.references, &after.references), 1);
+        assert!(ran_again(&before.tool_lists, &after.tool_lists) <= 1);
         assert!(after
+            .references
             .iter()
             .any(|found| found.iter().any(|d| d.code == "XR004")));
+
+        // Its `tools:` list now names the first subagent's unknown tool and another.
+        let before = results(&analysis);
+        set(
+            &mut analysis,
+            subagent,
+            spec("s6, no-such-skill", "no_such_tool, other_tool"),
+        );
+        let after = results(&analysis);
+        assert_eq!(ran_again(&before.tool_lists, &after.tool_lists), 1);
+        assert!(ran_again(&before.references, &after.references) <= 1);
 
         let before = results(&analysis);
         set(
@@ -2265,11 +2387,11 @@ mod tests {
             format!("{ws}/skills/s0003/SKILL.md"),
             skill(3).replace("s3", "t3"),
         );
-        let listing = ran_again(&before, &results(&analysis));
+        let listing = ran_again(&before.references, &results(&analysis).references);
         assert!(
-            (1..before.len()).contains(&listing),
+            (1..before.references.len()).contains(&listing),
             "{listing} of {}",
-            before.len()
+            before.references.len()
         );
     }
 

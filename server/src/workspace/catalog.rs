@@ -12,6 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::base::suggest::SuggestionIndex;
 use crate::base::TextRange;
 use crate::config::{Config, FilesystemMode};
 use crate::workspace::tools::ToolsDoc;
@@ -334,7 +335,22 @@ pub struct ToolCatalog {
     deny: BTreeMap<String, TextRange>,
     /// True when tools.json's allow/deny are applied (file used, feature on, not sandbox).
     tools_json_applies: bool,
+    /// [`ToolCatalog::name_index`], built on first use.
+    name_index: BuiltOnUse<SuggestionIndex>,
 }
+
+/// A value derived from the fields beside it, built on first use: it takes no part in equality,
+/// so that a catalog that was asked for it equals one that was not.
+#[derive(Clone, Debug, Default)]
+struct BuiltOnUse<T>(std::sync::OnceLock<T>);
+
+impl<T> PartialEq for BuiltOnUse<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T> Eq for BuiltOnUse<T> {}
 
 impl ToolCatalog {
     /// The catalog of a workspace snapshot: its configuration, whether any skill layer exists,
@@ -399,6 +415,7 @@ impl ToolCatalog {
             allow: BTreeSet::new(),
             deny: BTreeMap::new(),
             tools_json_applies,
+            name_index: BuiltOnUse::default(),
         };
         if let (true, Some(doc)) = (tools_json_applies, tools) {
             for server in &doc.servers {
@@ -512,6 +529,18 @@ impl ToolCatalog {
     }
 
     /// Every tool name agentws knows to be registered (built-ins, then MCP `enableTools`).
+    /// The registered names and the platform tools', prepared for suggesting one for a name the
+    /// catalog does not know (built once per catalog, however many lists ask).
+    pub fn name_index(&self) -> &SuggestionIndex {
+        self.name_index.0.get_or_init(|| {
+            SuggestionIndex::new(
+                self.registered_names()
+                    .into_iter()
+                    .chain(PLATFORM_TOOLS.iter().copied()),
+            )
+        })
+    }
+
     pub fn registered_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.builtins.iter().map(|(n, _)| *n).collect();
         // A set beside the list: thousands of MCP tools must not cost a scan each.

@@ -56,6 +56,17 @@ pub enum Parsed {
 }
 
 impl Parsed {
+    /// Equality with the pointers compared first: memoised facts are most often the same
+    /// allocation, and comparing documents field by field is what makes early cut-off cost.
+    pub fn same(&self, other: &Parsed) -> bool {
+        match (self, other) {
+            (Parsed::Skill(a), Parsed::Skill(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Parsed::Subagent(a), Parsed::Subagent(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Parsed::Tools(a), Parsed::Tools(b)) => Arc::ptr_eq(a, b) || a == b,
+            _ => false,
+        }
+    }
+
     /// The path of the parsed file.
     pub fn path(&self) -> &Path {
         match self {
