@@ -23,7 +23,8 @@
 //! (or the watched-file notification) → the `publishDiagnostics` of that file, then an
 //! `agentws/previewPrompt` after the edit; hover, completion and definition sent right behind an
 //! edit (so a request that waits for the analysis shows it; with `LSP_BENCH_NO_EDIT` set, sent
-//! with no edit in front); and the server's memory before and after SOAK more body edits.
+//! with no edit in front); and the server's memory before and after SOAK more body edits. With
+//! `LSP_BENCH_NO_PREVIEW` set, no preview is asked (to profile the edits alone).
 //!
 //! ```text
 //! cargo run --release --example lsp_bench -- normalize [REQUESTS]
@@ -560,7 +561,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         for i in 0..edits {
             samples.push(change(&mut server, &mut version, &skill, &text(i)));
             if i % 10 == 0 {
-                preview_after_edit.push(preview_alice(&mut server));
+                preview_after_edit.extend(preview_alice(&mut server));
             }
         }
         change(&mut server, &mut version, &skill, &skill_original);
@@ -584,7 +585,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         std::fs::remove_file(&created).unwrap();
         let changes = json!([{"uri": created_uri, "type": 3}]);
         create_delete.push(watched_change(&mut server, changes, &created_uri, true));
-        preview_after_edit.push(preview_alice(&mut server));
+        preview_after_edit.extend(preview_alice(&mut server));
     }
     let _ = std::fs::remove_dir(created.parent().unwrap());
     report_memory(
@@ -642,7 +643,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
             &subagent_text(i),
         ));
         if i % 10 == 0 {
-            preview_after_edit.push(preview_alice(&mut server));
+            preview_after_edit.extend(preview_alice(&mut server));
         }
     }
     report_memory(
@@ -706,7 +707,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
             tools_original.clone()
         };
         samples.push(change(&mut server, &mut version, &tools, &text));
-        preview_after_edit.push(preview_alice(&mut server));
+        preview_after_edit.extend(preview_alice(&mut server));
     }
     report_memory(
         "didChange → publishDiagnostics, tools.json deny list edit",
@@ -825,14 +826,19 @@ fn change(server: &mut Server, version: &mut i32, path: &Path, text: &str) -> Du
     at - sent
 }
 
-fn preview_alice(server: &mut Server) -> Duration {
+/// The round trip of a preview for the user `alice`; `None` with `LSP_BENCH_NO_PREVIEW` set (to
+/// profile the edits alone, the previews being the larger part of the time).
+fn preview_alice(server: &mut Server) -> Option<Duration> {
+    if std::env::var_os("LSP_BENCH_NO_PREVIEW").is_some() {
+        return None;
+    }
     let sent = Instant::now();
     let answer = server.request(
         "agentws/previewPrompt",
         json!({"context": {"userId": "alice", "date": "2026-05-04", "os": "Linux", "tmpDir": "/tmp"}}),
     );
     assert!(answer.get("result").is_some(), "{answer}");
-    sent.elapsed()
+    Some(sent.elapsed())
 }
 
 fn walk_count(dir: &Path) -> usize {
