@@ -299,9 +299,14 @@ pub fn mariadb_with_tls(tls: bool) -> Option<(Server, Option<TlsFiles>)> {
     let daemon = binary(&["mariadbd", "/usr/sbin/mariadbd"], "mariadb-server")?;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
+    // Its own folder for temporary tables, not the shared /tmp: a bootstrap once failed there
+    // when its temporary table's file was gone before it deleted it.
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
     let init = Command::new(install)
         .arg("--no-defaults")
         .arg(format!("--datadir={}", data.display()))
+        .arg(format!("--tmpdir={}", tmp.display()))
         .args([
             "--user=root",
             "--auth-root-authentication-method=normal",
@@ -331,6 +336,7 @@ pub fn mariadb_with_tls(tls: bool) -> Option<(Server, Option<TlsFiles>)> {
     }
     let mut child = command
         .arg(format!("--datadir={}", data.display()))
+        .arg(format!("--tmpdir={}", tmp.display()))
         .arg(format!("--socket={}", socket.display()))
         .arg(format!("--port={port}"))
         .args([
