@@ -41,6 +41,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
+use agentws::base::json_delta::{self, Edit};
 use serde_json::{json, Value};
 
 struct Server {
@@ -517,6 +518,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
 
     let mut version = 0;
     let mut preview_after_edit = Vec::new();
+    let mut held_preview = HeldPreview::default();
     let wants = sections_wanted();
     open_doc(&mut server, &skill, &skill_original, "markdown");
     let name_line = format!("name: {skill_name}");
@@ -561,7 +563,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         for i in 0..edits {
             samples.push(change(&mut server, &mut version, &skill, &text(i)));
             if i % 10 == 0 {
-                preview_after_edit.extend(preview_alice(&mut server));
+                preview_after_edit.extend(preview_alice(&mut server, &mut held_preview));
             }
         }
         change(&mut server, &mut version, &skill, &skill_original);
@@ -585,7 +587,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         std::fs::remove_file(&created).unwrap();
         let changes = json!([{"uri": created_uri, "type": 3}]);
         create_delete.push(watched_change(&mut server, changes, &created_uri, true));
-        preview_after_edit.extend(preview_alice(&mut server));
+        preview_after_edit.extend(preview_alice(&mut server, &mut held_preview));
     }
     let _ = std::fs::remove_dir(created.parent().unwrap());
     report_memory(
@@ -643,7 +645,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
             &subagent_text(i),
         ));
         if i % 10 == 0 {
-            preview_after_edit.extend(preview_alice(&mut server));
+            preview_after_edit.extend(preview_alice(&mut server, &mut held_preview));
         }
     }
     report_memory(
@@ -707,7 +709,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
             tools_original.clone()
         };
         samples.push(change(&mut server, &mut version, &tools, &text));
-        preview_after_edit.extend(preview_alice(&mut server));
+        preview_after_edit.extend(preview_alice(&mut server, &mut held_preview));
     }
     report_memory(
         "didChange → publishDiagnostics, tools.json deny list edit",
@@ -826,18 +828,40 @@ fn change(server: &mut Server, version: &mut i32, path: &Path, text: &str) -> Du
     at - sent
 }
 
-/// The round trip of a preview for the user `alice`; `None` with `LSP_BENCH_NO_PREVIEW` set (to
-/// profile the edits alone, the previews being the larger part of the time).
-fn preview_alice(server: &mut Server) -> Option<Duration> {
+/// The preview of the user `alice` as the bench client holds it: each answer is the edits of the
+/// one before (`previousResultId`), applied here, so the time is until the client has the whole
+/// preview. With `LSP_BENCH_WHOLE_PREVIEW` set, every answer is asked whole, as by a client that
+/// takes no edits.
+#[derive(Default)]
+struct HeldPreview {
+    result_id: Option<String>,
+    answer: Value,
+}
+
+/// The round trip of a preview for `alice`; `None` with `LSP_BENCH_NO_PREVIEW` set (to profile
+/// the edits alone, the previews being the larger part of the time).
+fn preview_alice(server: &mut Server, held: &mut HeldPreview) -> Option<Duration> {
     if std::env::var_os("LSP_BENCH_NO_PREVIEW").is_some() {
         return None;
     }
+    let whole = std::env::var_os("LSP_BENCH_WHOLE_PREVIEW").is_some();
+    let mut params = json!({"context": {"userId": "alice", "date": "2026-05-04", "os": "Linux", "tmpDir": "/tmp"}});
+    if !whole {
+        params["previousResultId"] = json!(held.result_id);
+    }
     let sent = Instant::now();
-    let answer = server.request(
-        "agentws/previewPrompt",
-        json!({"context": {"userId": "alice", "date": "2026-05-04", "os": "Linux", "tmpDir": "/tmp"}}),
-    );
-    assert!(answer.get("result").is_some(), "{answer}");
+    let mut answer = server.request("agentws/previewPrompt", params);
+    let Some(result) = answer.get_mut("result").map(Value::take) else {
+        panic!("{answer}");
+    };
+    held.result_id = result["resultId"].as_str().map(str::to_string);
+    match result.get("edits") {
+        Some(edits) => {
+            let edits: Vec<Edit> = serde_json::from_value(edits.clone()).unwrap();
+            json_delta::apply(&mut held.answer, &edits).unwrap();
+        }
+        None => held.answer = result,
+    }
     Some(sent.elapsed())
 }
 

@@ -2752,3 +2752,110 @@ fn a_subagent_workspace_outside_the_scanned_trees_is_read_as_check_reads_it() {
     }
     assert_eq!(client.shutdown(), 0);
 }
+
+/// A client that sends `previousResultId` gets each preview as the edits of the one before:
+/// applied to what it holds, they give the whole answer a client taking no edits gets.
+#[test]
+fn a_preview_client_taking_edits_holds_the_whole_preview() {
+    use agentws::base::json_delta::{self, Edit};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("p");
+    let skills = ws(&root).join("skills");
+    std::fs::write(
+        {
+            std::fs::create_dir_all(&skills).unwrap();
+            ws(&root).join("AGENTS.md")
+        },
+        "You are helpful.\n",
+    )
+    .unwrap();
+    let skill_text = |description: &str, body: &str| {
+        format!("---\nname: pdf\ndescription: {description}\n---\n{body}\n")
+    };
+    for name in ["docx", "pdf", "xlsx"] {
+        std::fs::create_dir_all(skills.join(name)).unwrap();
+        std::fs::write(
+            skills.join(name).join("SKILL.md"),
+            skill_text(&format!("Work with {name} files."), "Body.").replace("pdf", name),
+        )
+        .unwrap();
+    }
+    let pdf = skills.join("pdf/SKILL.md");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let context = json!({"userId": "alice", "sessionId": "s1", "date": "2026-05-04", "os": "Linux", "tmpDir": "/tmp"});
+    let whole =
+        |client: &mut Client| client.request("agentws/previewPrompt", json!({"context": context}));
+    let taking_edits = |client: &mut Client, previous: &Value| {
+        client.request(
+            "agentws/previewPrompt",
+            json!({"context": context, "previousResultId": previous}),
+        )
+    };
+
+    // The first answer is whole, with an id; without its id it is the answer of a client that
+    // takes no edits (which gets no id).
+    let mut held = taking_edits(&mut client, &Value::Null);
+    let first_id = held.as_object_mut().unwrap().remove("resultId").unwrap();
+    assert!(first_id.is_string(), "{first_id}");
+    let before = whole(&mut client);
+    assert_eq!(held, before);
+    assert!(before.get("resultId").is_none());
+
+    // A description edit: one splice of the text, at the old description.
+    open(
+        &mut client,
+        &pdf,
+        &skill_text("Work with pdf files.", "Body."),
+        1,
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&pdf), "version": 2},
+               "contentChanges": [{"text": skill_text("Lire les PDF – vite.", "Body.")}]}),
+    );
+    let answer = taking_edits(&mut client, &first_id);
+    assert_eq!(answer["previousResultId"], first_id);
+    assert!(answer.get("text").is_none(), "{answer}");
+    let edits: Vec<Edit> = serde_json::from_value(answer["edits"].clone()).unwrap();
+    let old_text = before["text"].as_str().unwrap();
+    let at = old_text.find("Work with pdf files.").unwrap();
+    let text_edits: Vec<&Edit> = edits
+        .iter()
+        .filter(|e| matches!(e, Edit::Splice { path, .. } if path == &[json_delta::Step::Key("text".into())]))
+        .collect();
+    // The two descriptions share their closing `.` and nothing at their start.
+    assert_eq!(
+        text_edits,
+        [&Edit::Splice {
+            path: vec![json_delta::Step::Key("text".into())],
+            start: at,
+            delete_count: "Work with pdf files".len(),
+            insert: json!("Lire les PDF – vite"),
+        }]
+    );
+    json_delta::apply(&mut held, &edits).unwrap();
+    let after = whole(&mut client);
+    assert_eq!(held, after);
+    assert_ne!(after, before);
+
+    // A body edit leaves the prompt as it was: no edits.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&pdf), "version": 3},
+               "contentChanges": [{"text": skill_text("Lire les PDF – vite.", "Another body.")}]}),
+    );
+    let unchanged = taking_edits(&mut client, &answer["resultId"]);
+    assert_eq!(unchanged["edits"], json!([]));
+
+    // An id that is not the last answer for this context gets the whole answer again.
+    let stale = taking_edits(&mut client, &first_id);
+    assert_eq!(stale["text"], after["text"]);
+    assert!(stale.get("edits").is_none());
+    let other_user = client.request(
+        "agentws/previewPrompt",
+        json!({"context": {"userId": "bob", "sessionId": "s1"}, "previousResultId": stale["resultId"]}),
+    );
+    assert!(other_user.get("edits").is_none());
+    assert!(other_user["text"].is_string());
+    assert_eq!(client.shutdown(), 0);
+}

@@ -3,6 +3,7 @@
 
 pub mod diagnostic;
 pub mod files;
+pub mod json_delta;
 pub mod memory;
 pub mod pathutil;
 pub mod redact;

@@ -20,7 +20,7 @@ use crate::paths::{
     load_project, refuse_config_errors, NormalizeParams, Refusal, RefusalCode, RunEndParams,
     RunParams, RunRegistry,
 };
-use crate::prompt::{Date, PlanState, PreviewContext};
+use crate::prompt::{Date, PlanState, PreviewContext, RenderMemo};
 use crate::workspace::{Tree, Workspace};
 
 /// Every custom method the server answers, in the order `docs/protocol.md` lists them.
@@ -81,6 +81,86 @@ pub struct PreviewPromptParams {
     pub uri: Option<Uri>,
     #[serde(default)]
     pub context: ContextParams,
+    /// Present (`null` or the `resultId` of the answer the client holds for this project and
+    /// context): the client takes answers as edits of the previous one.
+    #[serde(default, deserialize_with = "present")]
+    pub previous_result_id: Option<Option<String>>,
+}
+
+/// `Some(None)` for a field given as `null`, which serde's `Option` would not tell from absent.
+fn present<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> std::result::Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
+}
+
+/// What the server keeps between previews: the skills' metadata as the last render wrote it
+/// (`prompt::RenderMemo`), and the last previews answered to clients that take edits
+/// (`previousResultId` sent), one per project and context, so that the next answer can be what
+/// changed since. Owned by the server instance; holds at most [`PreviewAnswers::KEPT`] answers.
+#[derive(Default)]
+pub struct PreviewAnswers {
+    kept: std::sync::Mutex<std::collections::VecDeque<KeptPreview>>,
+    next_id: std::sync::atomic::AtomicU64,
+    memo: std::sync::Mutex<RenderMemo>,
+}
+
+struct KeptPreview {
+    key: (PathBuf, String),
+    result_id: String,
+    answer: Value,
+}
+
+impl PreviewAnswers {
+    /// Enough for a few preview panels open side by side; an answer of 10 000 skills is about
+    /// 11 MB.
+    const KEPT: usize = 4;
+
+    /// Renders with the memo of the renders before, taken out for the time of the render so that
+    /// previews of other contexts do not wait for it (one of them starts from an empty memo).
+    fn render_reusing(
+        &self,
+        render: impl FnOnce(&mut RenderMemo) -> Result<Value>,
+    ) -> Result<Value> {
+        let lock = || self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        let mut memo = std::mem::take(&mut *lock());
+        let answer = render(&mut memo);
+        *lock() = memo;
+        answer
+    }
+
+    /// The answer for the client: `fresh` whole with its `resultId`, or, when `previous` names
+    /// the answer kept for `key`, `{resultId, previousResultId, edits}` (`base::json_delta`).
+    fn answer(&self, key: (PathBuf, String), previous: Option<&str>, fresh: Value) -> Value {
+        use std::sync::atomic::Ordering;
+        let result_id = format!("p{}", self.next_id.fetch_add(1, Ordering::Relaxed) + 1);
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let old = kept
+            .iter()
+            .position(|k| k.key == key)
+            .and_then(|i| kept.remove(i));
+        let answer = match old {
+            Some(old) if previous == Some(old.result_id.as_str()) => json!({
+                "resultId": result_id,
+                "previousResultId": old.result_id,
+                "edits": crate::base::json_delta::diff(&old.answer, &fresh),
+            }),
+            _ => {
+                let mut whole = fresh.clone();
+                if let Value::Object(map) = &mut whole {
+                    map.insert("resultId".into(), Value::String(result_id.clone()));
+                }
+                whole
+            }
+        };
+        kept.push_front(KeptPreview {
+            key,
+            result_id,
+            answer: fresh,
+        });
+        kept.truncate(Self::KEPT);
+        answer
+    }
 }
 
 /// What the runtime takes from its JVM, read at the edge when a preview is asked for.
@@ -105,7 +185,8 @@ fn preview_from_store(
     let cwd = std::env::current_dir().unwrap_or_default();
     let read = crate::store::read_into(workspace, None, &owners, &cwd)
         .map_err(|err| refused("store-unreadable", err.0))?;
-    render_preview(&read.workspace, session, context, machine)
+    // The store's files are read again for each call: nothing to reuse.
+    render_preview(&read.workspace, session, context, machine, None)
 }
 
 /// The prompt renderer: the JSON of `agentws preview --format json`.
@@ -114,6 +195,7 @@ fn render_preview(
     session: SessionContext,
     context: &ContextParams,
     machine: &Machine,
+    memo: Option<&mut RenderMemo>,
 ) -> Result<Value> {
     let date = match &context.date {
         Some(text) => Date::parse(text).ok_or_else(|| {
@@ -134,11 +216,16 @@ fn render_preview(
             ))
         })?;
     }
-    let mut preview =
-        crate::prompt::render(workspace, &ctx).map_err(|err| refused(err.code, err.message))?;
+    let mut preview = crate::prompt::render_reusing(workspace, &ctx, memo)
+        .map_err(|err| refused(err.code, err.message))?;
     // Sources of files read from a store are named by store entry, as `agentws preview` does.
     preview.relabel_sources(&workspace.files);
-    serde_json::to_value(&preview).map_err(|err| invalid_params(err.to_string()))
+    // The text is moved into the answer rather than copied: megabytes for a large workspace.
+    let text = std::mem::take(&mut preview.text);
+    let mut answer =
+        serde_json::to_value(&preview).map_err(|err| invalid_params(err.to_string()))?;
+    answer["text"] = Value::String(text);
+    Ok(answer)
 }
 
 #[derive(Debug, Deserialize)]
@@ -265,17 +352,32 @@ impl Backend {
             if let Err(err) = crate::context::effective_root(&view.workspace.config, &session) {
                 return Err(refused(err.code, err.message));
             }
-            if session.filesystem == crate::config::FilesystemMode::Remote
-                && view.workspace.config.store.url.is_some()
-            {
-                return preview_from_store(
-                    &view.workspace,
-                    session,
-                    &params.context,
-                    &self.machine,
-                );
-            }
-            render_preview(&view.workspace, session, &params.context, &self.machine)
+            let from_store = session.filesystem == crate::config::FilesystemMode::Remote
+                && view.workspace.config.store.url.is_some();
+            let fresh = if from_store {
+                preview_from_store(&view.workspace, session, &params.context, &self.machine)?
+            } else {
+                self.shared.previews.render_reusing(|memo| {
+                    render_preview(
+                        &view.workspace,
+                        session,
+                        &params.context,
+                        &self.machine,
+                        Some(memo),
+                    )
+                })?
+            };
+            Ok(match &params.previous_result_id {
+                None => fresh,
+                Some(previous) => {
+                    let context = serde_json::to_string(&params.context).unwrap_or_default();
+                    self.shared.previews.answer(
+                        (view.project_root.clone(), context),
+                        previous.as_deref(),
+                        fresh,
+                    )
+                }
+            })
         })
     }
 

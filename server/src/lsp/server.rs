@@ -93,6 +93,7 @@ pub struct Shared {
     pub shutdown_requested: Arc<AtomicBool>,
     worker_started: AtomicBool,
     pub runs: Arc<super::methods::Runs>,
+    pub previews: super::methods::PreviewAnswers,
 }
 
 pub struct Backend {
@@ -188,6 +189,7 @@ impl Backend {
                 shutdown_requested,
                 worker_started: AtomicBool::new(false),
                 runs,
+                previews: Default::default(),
             }),
         }
     }

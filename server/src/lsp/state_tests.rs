@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::check::CheckOptions;
 use crate::engine::batch::check_workspace;
-use crate::prompt::{self, Date, PreviewContext};
+use crate::prompt::{self, Date, PreviewContext, RenderMemo};
 use crate::rules::Profile;
 
 const SKILL_NAMES: [&str; 6] = ["alpha", "beta", "gamma", "alpha", "Bad Name", "yes"];
@@ -352,7 +352,9 @@ fn fresh_check(
     (ws, by_file)
 }
 
-fn preview_text(ws: &Workspace, user: Option<&str>) -> String {
+/// The whole preview for `user`, rendered with `memo` when given (as the server renders, keeping
+/// the skills' metadata from one render to the next).
+fn preview_text(ws: &Workspace, user: Option<&str>, memo: Option<&mut RenderMemo>) -> String {
     let mut ctx = PreviewContext::new(
         &ws.config,
         Date::parse("2026-08-22").unwrap(),
@@ -361,11 +363,8 @@ fn preview_text(ws: &Workspace, user: Option<&str>) -> String {
     );
     ctx.session.user_id = user.map(str::to_string);
     ctx.session.session_id = Some("s1".to_string());
-    match prompt::render(ws, &ctx) {
-        Ok(preview) => {
-            let notes: Vec<String> = preview.notes.iter().map(|n| format!("{n:?}")).collect();
-            format!("{}\n{}", preview.text, notes.join("\n"))
-        }
+    match prompt::render_reusing(ws, &ctx, memo) {
+        Ok(preview) => format!("{preview:#?}"),
         Err(e) => format!("error: {e:?}"),
     }
 }
@@ -379,6 +378,7 @@ fn run(edits: &[Edit], options: CheckOptions) {
     // What an editor shows: the last publication of every file.
     let mut shown: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
     let mut version = 0;
+    let mut memo = RenderMemo::default();
     for (step, edit) in std::iter::once(None)
         .chain(edits.iter().map(Some))
         .enumerate()
@@ -411,8 +411,8 @@ fn run(edits: &[Edit], options: CheckOptions) {
         assert_eq!(shown, expected, "published after step {step}: {edit:?}");
         for user in [None, Some("alice")] {
             assert_eq!(
-                preview_text(&snapshot, user),
-                preview_text(&fresh, user),
+                preview_text(&snapshot, user, Some(&mut memo)),
+                preview_text(&fresh, user, None),
                 "preview for {user:?} after step {step}: {edit:?}"
             );
         }

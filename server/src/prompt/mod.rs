@@ -18,7 +18,7 @@ use crate::context::SessionContext;
 
 /// The date the prompt prints (`syntax::java::Date`, the JVM's `EEEE MMM d, yyyy`).
 pub use crate::syntax::java::Date;
-pub use render::render;
+pub use render::{render, render_reusing, RenderMemo};
 
 /// Plan-mode state of the session (harness-spec §5.8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

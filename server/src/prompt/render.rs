@@ -5,7 +5,9 @@
 //! Joins are written where the runtime writes them, and named after it: `join_if_needed` is the
 //! `"\n"` the middlewares add only when the prompt is non-empty and does not end with `\n`.
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use super::texts::{self, format_java};
 use super::*;
@@ -16,7 +18,8 @@ use crate::syntax::yaml::{Entry, Node, Value};
 use crate::syntax::{frontmatter, java};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
 use crate::workspace::layers::{self, ContextRead, ReadTransform};
-use crate::workspace::resolution::{self, Kind, MergedSkill, Outcome, Resolution};
+use crate::workspace::resolution::{self, Kind, Outcome, Resolution};
+use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
 /// The stand-in for the random `sandbox-` + 8 hex id of `SandboxBackedFilesystem`.
@@ -26,6 +29,62 @@ const HEAD_SANDBOX_ROOT: &str = "/workspace";
 
 /// Renders the system prompt of the first reasoning step for `ctx`.
 pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextError> {
+    render_reusing(ws, ctx, None)
+}
+
+/// What one render takes from the renders before it: each skill's metadata written as XML, by
+/// parse (a skill whose file did not change keeps its parse's `Arc`). Owned by a caller that
+/// renders again and again (the language server); holds the skills of the last workspace
+/// rendered.
+#[derive(Default)]
+pub struct RenderMemo {
+    /// By the address of the parse, which the `Arc` kept beside it holds.
+    skill_metadata: HashMap<usize, (Arc<SkillDoc>, SkillMetadataXml)>,
+}
+
+#[derive(Clone)]
+struct SkillMetadataXml {
+    xml: Arc<str>,
+    holds_date: bool,
+}
+
+impl RenderMemo {
+    fn skill_metadata(&mut self, doc: &Arc<SkillDoc>) -> &SkillMetadataXml {
+        let key = Arc::as_ptr(doc) as usize;
+        &self
+            .skill_metadata
+            .entry(key)
+            .or_insert_with(|| (doc.clone(), skill_metadata_xml(doc)))
+            .1
+    }
+
+    /// Forgets the skills `ws` no longer holds.
+    fn keep_only(&mut self, ws: &Workspace) {
+        let current: HashSet<usize> = ws.skills.iter().map(|d| Arc::as_ptr(d) as usize).collect();
+        self.skill_metadata.retain(|key, _| current.contains(key));
+    }
+}
+
+/// [`render`], taking each skill's metadata from `memo` when it holds it, and leaving there
+/// what the next render can take.
+pub fn render_reusing(
+    ws: &Workspace,
+    ctx: &PreviewContext,
+    memo: Option<&mut RenderMemo>,
+) -> Result<Preview, ContextError> {
+    let mut memo = memo;
+    let preview = render_with(ws, ctx, &mut memo);
+    if let Some(memo) = memo {
+        memo.keep_only(ws);
+    }
+    preview
+}
+
+fn render_with(
+    ws: &Workspace,
+    ctx: &PreviewContext,
+    memo: &mut Option<&mut RenderMemo>,
+) -> Result<Preview, ContextError> {
     let config = &ws.config;
     let root = context::effective_root(config, &ctx.session)?;
     let advertised = context::advertised_workspace(config, &ctx.session)?;
@@ -66,7 +125,7 @@ pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextEr
 
     plan_banner(ws, ctx, &mut out);
     let resolution = resolution::resolve(ws, &root);
-    skills_block(ws, &resolution, &mut out);
+    skills_block(ws, &resolution, memo, &mut out);
     if config.features.task_list {
         out.section(
             "task-list",
@@ -857,7 +916,12 @@ fn removed_tool_notes(ws: &Workspace, out: &mut Out) {
 }
 
 /// The skills block (harness-spec §2.5) and, when any skill has a files-root, A.11.
-fn skills_block(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
+fn skills_block(
+    ws: &Workspace,
+    resolution: &Resolution,
+    memo: &mut Option<&mut RenderMemo>,
+    out: &mut Out,
+) {
     let skills = resolution.skills();
     if skills.is_empty() {
         return;
@@ -907,13 +971,18 @@ fn skills_block(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
     s.push_str(texts::SKILLS_HEADER);
     for skill in skills.iter().copied() {
         s.push_str("<skill>\n");
-        skill_metadata(&mut s, skill);
-        if skill
-            .doc
-            .metadata
-            .iter()
-            .any(|e| holds_date(&e.value.value))
-        {
+        let holds_date = match memo {
+            Some(memo) => {
+                let metadata = memo.skill_metadata(&skill.doc);
+                s.push_str(&metadata.xml);
+                metadata.holds_date
+            }
+            None => {
+                skill_metadata(&mut s, &skill.doc);
+                metadata_holds_date(&skill.doc)
+            }
+        };
+        if holds_date {
             out.note(
                 "time-zone",
                 "dates in skill metadata are printed as `java.util.Date.toString()` in UTC; the \
@@ -960,9 +1029,12 @@ fn skills_block(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
 /// prompt leaves out, with the rule `agentws check` reports it under. Files of other per-user
 /// folders are not this call's and get none.
 fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
-    let skills = resolution
-        .skill_outcomes()
-        .map(|(d, o)| (d.path.as_path(), o, Kind::Skill));
+    // A loaded skill gets no note: most of them are, and telling their outcome costs.
+    let skills = ws
+        .skills
+        .iter()
+        .filter(|d| !resolution.loads_skill_file(d))
+        .map(|d| (d.path.as_path(), resolution.skill_outcome(d), Kind::Skill));
     let subagents = resolution.subagent_outcomes();
     let subagents = subagents
         .into_iter()
@@ -1032,9 +1104,22 @@ fn holds_date(value: &Value) -> bool {
 
 /// The metadata entries of a skill, in YAML order (a loaded skill always has `name` and
 /// `description` among them).
-fn skill_metadata(s: &mut String, skill: &MergedSkill) {
-    for entry in &skill.doc.metadata {
+fn skill_metadata(s: &mut String, doc: &SkillDoc) {
+    for entry in &doc.metadata {
         append_xml_node(s, &entry.key, &entry.value.value, 1);
+    }
+}
+
+fn metadata_holds_date(doc: &SkillDoc) -> bool {
+    doc.metadata.iter().any(|e| holds_date(&e.value.value))
+}
+
+fn skill_metadata_xml(doc: &SkillDoc) -> SkillMetadataXml {
+    let mut xml = String::new();
+    skill_metadata(&mut xml, doc);
+    SkillMetadataXml {
+        xml: xml.into(),
+        holds_date: metadata_holds_date(doc),
     }
 }
 

@@ -936,6 +936,17 @@ impl<'r> Resolution<'r> {
         }
     }
 
+    /// True when `skill_outcome` is `Loaded`, found without building what `Loaded` tells.
+    pub fn loads_skill_file(&self, doc: &SkillDoc) -> bool {
+        self.skill_scan(doc).is_ok()
+            && skill_loadable(doc)
+            && doc
+                .name
+                .as_deref()
+                .and_then(|name| self.skill_named(name))
+                .is_some_and(|(_, winner)| winner.doc.path == doc.path)
+    }
+
     /// Every skill file with its outcome, in path order.
     pub fn skill_outcomes(&self) -> impl Iterator<Item = (&'r Arc<SkillDoc>, Outcome)> + '_ {
         self.ws().skills.iter().map(|d| (d, self.skill_outcome(d)))
