@@ -23,8 +23,12 @@
 //! (or the watched-file notification) → the `publishDiagnostics` of that file, then an
 //! `agentws/previewPrompt` after the edit; hover, completion and definition sent right behind an
 //! edit (so a request that waits for the analysis shows it; with `LSP_BENCH_NO_EDIT` set, sent
-//! with no edit in front); and the server's memory before and after SOAK more body edits. With
-//! `LSP_BENCH_NO_PREVIEW` set, no preview is asked (to profile the edits alone).
+//! with no edit in front); and the server's memory before and after SOAK more body edits. The
+//! previews are those of a panel opened before the edits: the first answer is whole, each later
+//! one the edits of the one before (`previousResultId`), applied by this client, so a preview's
+//! time ends when the client holds the whole of it; with `LSP_BENCH_WHOLE_PREVIEW` set, every
+//! answer is asked whole, as by a client that takes no edits. With `LSP_BENCH_NO_PREVIEW` set,
+//! no preview is asked (to profile the edits alone).
 //!
 //! ```text
 //! cargo run --release --example lsp_bench -- normalize [REQUESTS]
@@ -519,6 +523,10 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     let mut version = 0;
     let mut preview_after_edit = Vec::new();
     let mut held_preview = HeldPreview::default();
+    // The preview panel opens before the edits: its first answer is whole.
+    let mut first_preview: Vec<Duration> = preview_alice(&mut server, &mut held_preview)
+        .into_iter()
+        .collect();
     let wants = sections_wanted();
     open_doc(&mut server, &skill, &skill_original, "markdown");
     let name_line = format!("name: {skill_name}");
@@ -745,6 +753,11 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
     report_memory(
         "didChangeWatchedFiles → publishDiagnostics, agentws.toml change",
         &mut samples,
+        &server,
+    );
+    report_memory(
+        "agentws/previewPrompt, first (whole) answer",
+        &mut first_preview,
         &server,
     );
     report_memory(

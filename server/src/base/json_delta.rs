@@ -46,13 +46,14 @@ pub fn diff(old: &Value, new: &Value) -> Vec<Edit> {
     edits
 }
 
-fn diff_at(path: &mut Vec<Step>, old: &Value, new: &Value, edits: &mut Vec<Edit>) {
+/// [`diff`] of the values at `path`, added to `edits`.
+pub fn diff_at(path: &mut Vec<Step>, old: &Value, new: &Value, edits: &mut Vec<Edit>) {
     match (old, new) {
         (Value::Object(a), Value::Object(b)) => diff_objects(path, a, b, edits),
         (Value::String(a), Value::String(b)) if a.len().max(b.len()) >= SPLICE_MIN_LEN => {
             edits.extend(string_splice(path, a, b));
         }
-        (Value::Array(a), Value::Array(b)) => diff_arrays(path, a, b, edits),
+        (Value::Array(a), Value::Array(b)) => diff_lists(path, a, b, edits, diff_at),
         _ if old == new => {}
         _ => edits.push(Edit::Set {
             path: path.clone(),
@@ -87,7 +88,7 @@ fn diff_objects(
 
 /// The changed middle of two strings as one splice, cut on character boundaries; `None` when
 /// they are equal.
-fn string_splice(path: &[Step], a: &str, b: &str) -> Option<Edit> {
+pub fn string_splice(path: &[Step], a: &str, b: &str) -> Option<Edit> {
     let (x, y) = (a.as_bytes(), b.as_bytes());
     let mut prefix = common_prefix_len(x, y);
     if prefix == x.len() && prefix == y.len() {
@@ -143,9 +144,31 @@ fn common_suffix_len(a: &[u8], b: &[u8]) -> usize {
     (end + rest).min(a.len()).min(b.len())
 }
 
-/// Equal ends are kept; a middle of the same length on both sides is compared element by
-/// element (an edited entry becomes an edit inside it), any other middle is spliced.
-fn diff_arrays(path: &mut Vec<Step>, a: &[Value], b: &[Value], edits: &mut Vec<Edit>) {
+/// [`diff_at`] of two values' JSON, made only when they differ: for the parts of a typed value
+/// that are small or seldom change.
+pub fn diff_serialized<T: Serialize + PartialEq>(
+    path: &mut Vec<Step>,
+    old: &T,
+    new: &T,
+    edits: &mut Vec<Edit>,
+) {
+    if old != new {
+        let json = |v: &T| serde_json::to_value(v).unwrap_or(Value::Null);
+        diff_at(path, &json(old), &json(new), edits);
+    }
+}
+
+/// Two lists at `path`: equal ends are kept; a middle of the same length on both sides is
+/// compared element by element with `element` (an edited entry becomes an edit inside it), any
+/// other middle is spliced with the new elements' JSON. Typed lists are compared without being
+/// turned into JSON, but for what is spliced.
+pub fn diff_lists<T: Serialize + PartialEq>(
+    path: &mut Vec<Step>,
+    a: &[T],
+    b: &[T],
+    edits: &mut Vec<Edit>,
+    mut element: impl FnMut(&mut Vec<Step>, &T, &T, &mut Vec<Edit>),
+) {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let shorter = a.len().min(b.len());
     let suffix = a[prefix..]
@@ -162,7 +185,7 @@ fn diff_arrays(path: &mut Vec<Step>, a: &[Value], b: &[Value], edits: &mut Vec<E
     if old.len() == new.len() {
         for (i, (x, y)) in old.iter().zip(new).enumerate() {
             path.push(Step::Index(prefix + i));
-            diff_at(path, x, y, edits);
+            element(path, x, y, edits);
             path.pop();
         }
         return;
@@ -171,7 +194,7 @@ fn diff_arrays(path: &mut Vec<Step>, a: &[Value], b: &[Value], edits: &mut Vec<E
         path: path.clone(),
         start: prefix,
         delete_count: old.len(),
-        insert: Value::Array(new.to_vec()),
+        insert: serde_json::to_value(new).unwrap_or(Value::Null),
     });
 }
 

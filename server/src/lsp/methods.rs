@@ -20,7 +20,7 @@ use crate::paths::{
     load_project, refuse_config_errors, NormalizeParams, Refusal, RefusalCode, RunEndParams,
     RunParams, RunRegistry,
 };
-use crate::prompt::{Date, PlanState, PreviewContext, RenderMemo};
+use crate::prompt::{Date, PlanState, Preview, PreviewContext, RenderMemo};
 use crate::workspace::{Tree, Workspace};
 
 /// Every custom method the server answers, in the order `docs/protocol.md` lists them.
@@ -108,58 +108,64 @@ pub struct PreviewAnswers {
 struct KeptPreview {
     key: (PathBuf, String),
     result_id: String,
-    answer: Value,
+    preview: Preview,
 }
 
 impl PreviewAnswers {
-    /// Enough for a few preview panels open side by side; an answer of 10 000 skills is about
-    /// 11 MB.
+    /// Enough for a few preview panels open side by side; a preview of 10 000 skills holds about
+    /// 8 MB.
     const KEPT: usize = 4;
 
     /// Renders with the memo of the renders before, taken out for the time of the render so that
     /// previews of other contexts do not wait for it (one of them starts from an empty memo).
     fn render_reusing(
         &self,
-        render: impl FnOnce(&mut RenderMemo) -> Result<Value>,
-    ) -> Result<Value> {
+        render: impl FnOnce(&mut RenderMemo) -> Result<Preview>,
+    ) -> Result<Preview> {
         let lock = || self.memo.lock().unwrap_or_else(|e| e.into_inner());
         let mut memo = std::mem::take(&mut *lock());
-        let answer = render(&mut memo);
+        let preview = render(&mut memo);
         *lock() = memo;
-        answer
+        preview
     }
 
     /// The answer for the client: `fresh` whole with its `resultId`, or, when `previous` names
-    /// the answer kept for `key`, `{resultId, previousResultId, edits}` (`base::json_delta`).
-    fn answer(&self, key: (PathBuf, String), previous: Option<&str>, fresh: Value) -> Value {
+    /// the answer kept for `key`, `{resultId, previousResultId, edits}` (`Preview::edits_to`).
+    fn answer(
+        &self,
+        key: (PathBuf, String),
+        previous: Option<&str>,
+        fresh: Preview,
+    ) -> Result<Value> {
         use std::sync::atomic::Ordering;
         let result_id = format!("p{}", self.next_id.fetch_add(1, Ordering::Relaxed) + 1);
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        let old = kept
-            .iter()
-            .position(|k| k.key == key)
-            .and_then(|i| kept.remove(i));
+        let kept = || self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let old = {
+            let mut kept = kept();
+            let at = kept.iter().position(|k| k.key == key);
+            at.and_then(|i| kept.remove(i))
+        };
         let answer = match old {
             Some(old) if previous == Some(old.result_id.as_str()) => json!({
                 "resultId": result_id,
                 "previousResultId": old.result_id,
-                "edits": crate::base::json_delta::diff(&old.answer, &fresh),
+                "edits": old.preview.edits_to(&fresh),
             }),
             _ => {
-                let mut whole = fresh.clone();
-                if let Value::Object(map) = &mut whole {
-                    map.insert("resultId".into(), Value::String(result_id.clone()));
-                }
+                let mut whole =
+                    serde_json::to_value(&fresh).map_err(|err| invalid_params(err.to_string()))?;
+                whole["resultId"] = Value::String(result_id.clone());
                 whole
             }
         };
+        let mut kept = kept();
         kept.push_front(KeptPreview {
             key,
             result_id,
-            answer: fresh,
+            preview: fresh,
         });
         kept.truncate(Self::KEPT);
-        answer
+        Ok(answer)
     }
 }
 
@@ -179,7 +185,7 @@ fn preview_from_store(
     session: SessionContext,
     context: &ContextParams,
     machine: &Machine,
-) -> Result<Value> {
+) -> Result<Preview> {
     let owners = crate::store::call_owners(&workspace.config, &session)
         .map_err(|err| refused(err.code, err.message))?;
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -189,14 +195,14 @@ fn preview_from_store(
     render_preview(&read.workspace, session, context, machine, None)
 }
 
-/// The prompt renderer: the JSON of `agentws preview --format json`.
+/// The prompt renderer: the preview `agentws preview --format json` prints.
 fn render_preview(
     workspace: &Workspace,
     session: SessionContext,
     context: &ContextParams,
     machine: &Machine,
     memo: Option<&mut RenderMemo>,
-) -> Result<Value> {
+) -> Result<Preview> {
     let date = match &context.date {
         Some(text) => Date::parse(text).ok_or_else(|| {
             invalid_params(format!(
@@ -220,7 +226,12 @@ fn render_preview(
         .map_err(|err| refused(err.code, err.message))?;
     // Sources of files read from a store are named by store entry, as `agentws preview` does.
     preview.relabel_sources(&workspace.files);
-    // The text is moved into the answer rather than copied: megabytes for a large workspace.
+    Ok(preview)
+}
+
+/// The whole answer, the preview's text moved into it rather than copied: megabytes for a large
+/// workspace.
+fn whole_answer(mut preview: Preview) -> Result<Value> {
     let text = std::mem::take(&mut preview.text);
     let mut answer =
         serde_json::to_value(&preview).map_err(|err| invalid_params(err.to_string()))?;
@@ -367,8 +378,8 @@ impl Backend {
                     )
                 })?
             };
-            Ok(match &params.previous_result_id {
-                None => fresh,
+            match &params.previous_result_id {
+                None => whole_answer(fresh),
                 Some(previous) => {
                     let context = serde_json::to_string(&params.context).unwrap_or_default();
                     self.shared.previews.answer(
@@ -377,7 +388,7 @@ impl Backend {
                         fresh,
                     )
                 }
-            })
+            }
         })
     }
 

@@ -9,9 +9,10 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use super::*;
+use crate::base::json_delta;
 use crate::check::CheckOptions;
 use crate::engine::batch::check_workspace;
-use crate::prompt::{self, Date, PreviewContext, RenderMemo};
+use crate::prompt::{self, Date, Preview, PreviewContext, RenderMemo};
 use crate::rules::Profile;
 
 const SKILL_NAMES: [&str; 6] = ["alpha", "beta", "gamma", "alpha", "Bad Name", "yes"];
@@ -352,9 +353,13 @@ fn fresh_check(
     (ws, by_file)
 }
 
-/// The whole preview for `user`, rendered with `memo` when given (as the server renders, keeping
-/// the skills' metadata from one render to the next).
-fn preview_text(ws: &Workspace, user: Option<&str>, memo: Option<&mut RenderMemo>) -> String {
+/// The preview for `user`, rendered with `memo` when given (as the server renders, keeping the
+/// skills' entries from one render to the next).
+fn preview(
+    ws: &Workspace,
+    user: Option<&str>,
+    memo: Option<&mut RenderMemo>,
+) -> Result<Preview, String> {
     let mut ctx = PreviewContext::new(
         &ws.config,
         Date::parse("2026-08-22").unwrap(),
@@ -363,10 +368,7 @@ fn preview_text(ws: &Workspace, user: Option<&str>, memo: Option<&mut RenderMemo
     );
     ctx.session.user_id = user.map(str::to_string);
     ctx.session.session_id = Some("s1".to_string());
-    match prompt::render_reusing(ws, &ctx, memo) {
-        Ok(preview) => format!("{preview:#?}"),
-        Err(e) => format!("error: {e:?}"),
-    }
+    prompt::render_reusing(ws, &ctx, memo).map_err(|e| format!("{e:?}"))
 }
 
 fn run(edits: &[Edit], options: CheckOptions) {
@@ -379,6 +381,7 @@ fn run(edits: &[Edit], options: CheckOptions) {
     let mut shown: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
     let mut version = 0;
     let mut memo = RenderMemo::default();
+    let mut previews: [Option<Preview>; 2] = [None, None];
     for (step, edit) in std::iter::once(None)
         .chain(edits.iter().map(Some))
         .enumerate()
@@ -409,12 +412,24 @@ fn run(edits: &[Edit], options: CheckOptions) {
         let (fresh, expected) = fresh_check(&fx.root, &open, options);
         assert_eq!(*diagnostics, expected, "step {step}: {edit:?}");
         assert_eq!(shown, expected, "published after step {step}: {edit:?}");
-        for user in [None, Some("alice")] {
+        for (held, user) in previews.iter_mut().zip([None, Some("alice")]) {
+            let served = preview(&snapshot, user, Some(&mut memo));
             assert_eq!(
-                preview_text(&snapshot, user, Some(&mut memo)),
-                preview_text(&fresh, user, None),
+                served,
+                preview(&fresh, user, None),
                 "preview for {user:?} after step {step}: {edit:?}"
             );
+            // What a client taking edits holds: the previous preview with the edits applied.
+            if let (Some(old), Ok(new)) = (held.as_ref(), &served) {
+                let mut json = serde_json::to_value(old).unwrap();
+                json_delta::apply(&mut json, &old.edits_to(new)).unwrap();
+                assert_eq!(
+                    json,
+                    serde_json::to_value(new).unwrap(),
+                    "preview edits for {user:?} after step {step}: {edit:?}"
+                );
+            }
+            *held = served.ok();
         }
     }
 }

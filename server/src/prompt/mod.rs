@@ -8,6 +8,7 @@
 //! the clock or the environment (the front-ends pass date, OS and temp folder in). Depends on
 //! `base`, `syntax`, `config`, `context` and `workspace`; never on `check`, `paths` or front-ends.
 
+pub mod delta;
 pub mod render;
 pub mod texts;
 

@@ -18,7 +18,7 @@ use crate::syntax::yaml::{Entry, Node, Value};
 use crate::syntax::{frontmatter, java};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
 use crate::workspace::layers::{self, ContextRead, ReadTransform};
-use crate::workspace::resolution::{self, Kind, Outcome, Resolution};
+use crate::workspace::resolution::{self, Kind, MergedSkill, Outcome, Resolution};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
@@ -32,36 +32,58 @@ pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextEr
     render_reusing(ws, ctx, None)
 }
 
-/// What one render takes from the renders before it: each skill's metadata written as XML, by
-/// parse (a skill whose file did not change keeps its parse's `Arc`). Owned by a caller that
+/// What one render takes from the renders before it: each skill's `<skill>` entry and source,
+/// by parse (a skill whose file did not change keeps its parse's `Arc`). Owned by a caller that
 /// renders again and again (the language server); holds the skills of the last workspace
 /// rendered.
 #[derive(Default)]
 pub struct RenderMemo {
-    /// By the address of the parse, which the `Arc` kept beside it holds.
-    skill_metadata: HashMap<usize, (Arc<SkillDoc>, SkillMetadataXml)>,
+    /// By the address of the parse, which the entry's `Arc` holds.
+    skill_entries: HashMap<usize, SkillEntry>,
 }
 
-#[derive(Clone)]
-struct SkillMetadataXml {
-    xml: Arc<str>,
+/// A skill's entry of the skills block, with what besides its parse it was written from.
+struct SkillEntry {
+    doc: Arc<SkillDoc>,
+    source: String,
+    workspace_native: bool,
+    files_root_base: Option<String>,
+    xml: String,
     holds_date: bool,
+    source_ref: SourceRef,
 }
 
 impl RenderMemo {
-    fn skill_metadata(&mut self, doc: &Arc<SkillDoc>) -> &SkillMetadataXml {
-        let key = Arc::as_ptr(doc) as usize;
-        &self
-            .skill_metadata
-            .entry(key)
-            .or_insert_with(|| (doc.clone(), skill_metadata_xml(doc)))
-            .1
+    fn skill_entry(&mut self, resolution: &Resolution, skill: &MergedSkill) -> &SkillEntry {
+        let key = Arc::as_ptr(&skill.doc) as usize;
+        let base = resolution.files_root_base();
+        let entry = self.skill_entries.get(&key).filter(|e| {
+            Arc::ptr_eq(&e.doc, &skill.doc)
+                && e.source == skill.source
+                && e.workspace_native == skill.workspace_native
+                && e.files_root_base.as_deref() == base
+        });
+        if entry.is_none() {
+            let mut xml = String::new();
+            let holds_date = write_skill_entry(&mut xml, resolution, skill);
+            let entry = SkillEntry {
+                doc: skill.doc.clone(),
+                source: skill.source.clone(),
+                workspace_native: skill.workspace_native,
+                files_root_base: base.map(str::to_string),
+                xml,
+                holds_date,
+                source_ref: skill_source(skill),
+            };
+            self.skill_entries.insert(key, entry);
+        }
+        &self.skill_entries[&key]
     }
 
     /// Forgets the skills `ws` no longer holds.
     fn keep_only(&mut self, ws: &Workspace) {
         let current: HashSet<usize> = ws.skills.iter().map(|d| Arc::as_ptr(d) as usize).collect();
-        self.skill_metadata.retain(|key, _| current.contains(key));
+        self.skill_entries.retain(|key, _| current.contains(key));
     }
 }
 
@@ -969,17 +991,18 @@ fn skills_block(
     out.join_if_needed();
     let mut s = String::with_capacity(texts::SKILLS_HEADER.len() + skills.len() * 400);
     s.push_str(texts::SKILLS_HEADER);
+    let mut sources = Vec::with_capacity(skills.len());
     for skill in skills.iter().copied() {
-        s.push_str("<skill>\n");
         let holds_date = match memo {
             Some(memo) => {
-                let metadata = memo.skill_metadata(&skill.doc);
-                s.push_str(&metadata.xml);
-                metadata.holds_date
+                let entry = memo.skill_entry(resolution, skill);
+                s.push_str(&entry.xml);
+                sources.push(entry.source_ref.clone());
+                entry.holds_date
             }
             None => {
-                skill_metadata(&mut s, &skill.doc);
-                metadata_holds_date(&skill.doc)
+                sources.push(skill_source(skill));
+                write_skill_entry(&mut s, resolution, skill)
             }
         };
         if holds_date {
@@ -990,28 +1013,8 @@ fn skills_block(
                     .to_string(),
             );
         }
-        s.push_str("  <skill-id>");
-        push_escaped(&mut s, &skill.name);
-        s.push('_');
-        push_escaped(&mut s, &skill.source);
-        s.push_str("</skill-id>\n");
-        if let Some(path) = resolution.files_root(skill) {
-            s.push_str("  <files-root>");
-            push_escaped(&mut s, &path.replace(' ', "\\ "));
-            s.push_str("</files-root>\n");
-        }
-        s.push_str("</skill>\n\n");
     }
     s.push_str("</available_skills>");
-    // The closing line was found at parse time: looking every skill's text up here took a
-    // third of the render on 10 000 skills.
-    let sources = skills
-        .iter()
-        .map(|skill| SourceRef {
-            path: context::display_path(&skill.doc.path),
-            lines: skill.doc.frontmatter_closing_line.map(frontmatter_lines),
-        })
-        .collect();
     out.text
         .reserve(s.len() + texts::CODE_EXECUTION_SECTION.len() + 8192);
     out.section("skills", "## Available Skills", sources, &s);
@@ -1102,24 +1105,38 @@ fn holds_date(value: &Value) -> bool {
     }
 }
 
-/// The metadata entries of a skill, in YAML order (a loaded skill always has `name` and
-/// `description` among them).
-fn skill_metadata(s: &mut String, doc: &SkillDoc) {
-    for entry in &doc.metadata {
+/// One `<skill>` entry of the skills block: the metadata entries in YAML order (a loaded skill
+/// always has `name` and `description` among them), its id and files-root; true when the
+/// metadata holds a date.
+fn write_skill_entry(s: &mut String, resolution: &Resolution, skill: &MergedSkill) -> bool {
+    s.push_str("<skill>\n");
+    for entry in &skill.doc.metadata {
         append_xml_node(s, &entry.key, &entry.value.value, 1);
     }
+    s.push_str("  <skill-id>");
+    push_escaped(s, &skill.name);
+    s.push('_');
+    push_escaped(s, &skill.source);
+    s.push_str("</skill-id>\n");
+    if let Some(path) = resolution.files_root(skill) {
+        s.push_str("  <files-root>");
+        push_escaped(s, &path.replace(' ', "\\ "));
+        s.push_str("</files-root>\n");
+    }
+    s.push_str("</skill>\n\n");
+    skill
+        .doc
+        .metadata
+        .iter()
+        .any(|e| holds_date(&e.value.value))
 }
 
-fn metadata_holds_date(doc: &SkillDoc) -> bool {
-    doc.metadata.iter().any(|e| holds_date(&e.value.value))
-}
-
-fn skill_metadata_xml(doc: &SkillDoc) -> SkillMetadataXml {
-    let mut xml = String::new();
-    skill_metadata(&mut xml, doc);
-    SkillMetadataXml {
-        xml: xml.into(),
-        holds_date: metadata_holds_date(doc),
+/// The closing line was found at parse time: looking every skill's text up here took a third of
+/// the render on 10 000 skills.
+fn skill_source(skill: &MergedSkill) -> SourceRef {
+    SourceRef {
+        path: context::display_path(&skill.doc.path),
+        lines: skill.doc.frontmatter_closing_line.map(frontmatter_lines),
     }
 }
 

@@ -253,6 +253,11 @@ impl<T> Default for Merge<T> {
 }
 
 impl<T> Merge<T> {
+    fn reserve(&mut self, additional: usize) {
+        self.entries.reserve(additional);
+        self.index.reserve(additional);
+    }
+
     fn put(&mut self, key: &str, entry: T) {
         match self.index.get(key) {
             Some(&i) => self.entries[i] = entry,
@@ -329,8 +334,9 @@ pub struct Resolver<'a> {
     skills_by_tree: HashMap<&'a Tree, Vec<&'a Arc<SkillDoc>>>,
     subagents_by_tree: HashMap<&'a Tree, Vec<&'a Arc<SubagentDoc>>>,
     skill_base: Merge<MergedSkill>,
-    /// Loadable Layer 3 files per name (more than one: directory order decides).
-    shared_scan: HashMap<&'a str, Vec<&'a Path>>,
+    /// The loadable Layer 3 files of each name two or more of them have (directory order
+    /// decides), in path order.
+    shared_ties: HashMap<&'a str, Vec<PathBuf>>,
     subagent_base: SubagentList,
     skill_overlays: Mutex<HashMap<Option<Tree>, Arc<Overlay<MergedSkill>>>>,
     subagent_overlays: Mutex<HashMap<Tree, Arc<SubagentOverlay>>>,
@@ -366,7 +372,7 @@ impl<'a> Resolver<'a> {
         let skills_in = |tree: &Tree| docs_in(&skills_by_tree, tree);
         // Layer 3, then the project half of Layer 4.
         let mut skill_base: Merge<MergedSkill> = Merge::default();
-        let mut shared_scan: HashMap<&str, Vec<&Path>> = HashMap::new();
+        let mut shared_ties: HashMap<&str, Vec<PathBuf>> = HashMap::new();
         if ws.files.contains_dir(&config.workspace.join("skills")) {
             let source = workspace_dir_source(ws);
             let mut layer3: Vec<(&str, &Arc<SkillDoc>)> = skills_in(&Tree::Shared)
@@ -376,9 +382,16 @@ impl<'a> Resolver<'a> {
                 .filter(|(rel, _)| has_one_slash(rel))
                 .collect();
             layer3.sort_by(|a, b| java::compare_to(a.0, b.0));
+            skill_base.reserve(layer3.len());
             for (_, doc) in layer3 {
                 if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
-                    shared_scan.entry(name).or_default().push(&doc.path);
+                    // Only Layer 3 has put names so far: one already there is a tie.
+                    if let Some(&i) = skill_base.index.get(name.as_str()) {
+                        shared_ties
+                            .entry(name)
+                            .or_insert_with(|| vec![skill_base.entries[i].doc.path.clone()])
+                            .push(doc.path.clone());
+                    }
                     skill_base.put(name, skill(doc, &source, Layer::SkillsFolderScan));
                 }
             }
@@ -407,7 +420,7 @@ impl<'a> Resolver<'a> {
             skills_by_tree,
             subagents_by_tree,
             skill_base,
-            shared_scan,
+            shared_ties,
             subagent_base,
             skill_overlays: Mutex::new(HashMap::new()),
             subagent_overlays: Mutex::new(HashMap::new()),
@@ -783,6 +796,11 @@ impl<'r> Resolution<'r> {
         self.skills.iter(&self.resolver.skill_base).next().is_some()
     }
 
+    /// What every `<files-root>` of this context starts with; `None` when the skills have none.
+    pub fn files_root_base(&self) -> Option<&str> {
+        self.files_root_base.as_deref()
+    }
+
     /// `<files-root>` of a loaded skill (harness-spec §2.5): raw path, spaces not escaped.
     pub fn files_root(&self, skill: &MergedSkill) -> Option<String> {
         let base = self.files_root_base.as_ref()?;
@@ -798,13 +816,13 @@ impl<'r> Resolution<'r> {
         if skill.layer != Layer::SkillsFolderScan {
             return Vec::new();
         }
-        match self.resolver.shared_scan.get(skill.name.as_str()) {
-            Some(paths) if paths.len() > 1 => paths
+        match self.resolver.shared_ties.get(skill.name.as_str()) {
+            Some(paths) => paths
                 .iter()
                 .filter(|p| **p != skill.doc.path)
-                .map(|p| p.to_path_buf())
+                .cloned()
                 .collect(),
-            _ => Vec::new(),
+            None => Vec::new(),
         }
     }
 
@@ -936,7 +954,8 @@ impl<'r> Resolution<'r> {
         }
     }
 
-    /// True when `skill_outcome` is `Loaded`, found without building what `Loaded` tells.
+    /// True when `skill_outcome` is `Loaded`, found without building what `Loaded` tells. `doc`
+    /// is one of the resolved workspace's skills (the merge holds their `Arc`s).
     pub fn loads_skill_file(&self, doc: &SkillDoc) -> bool {
         self.skill_scan(doc).is_ok()
             && skill_loadable(doc)
@@ -944,7 +963,7 @@ impl<'r> Resolution<'r> {
                 .name
                 .as_deref()
                 .and_then(|name| self.skill_named(name))
-                .is_some_and(|(_, winner)| winner.doc.path == doc.path)
+                .is_some_and(|(_, winner)| std::ptr::eq(&*winner.doc, doc))
     }
 
     /// Every skill file with its outcome, in path order.
