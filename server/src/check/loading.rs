@@ -194,7 +194,7 @@ pub fn check_skills(
                     }
                     if let Tree::Namespace(ns) = &doc.location.tree {
                         if matches!(who, Who::Folder(_)) {
-                            if let Some((_, shared)) = base.skill_named(&skill.name) {
+                            if let Some((_, shared)) = base.skill_named(skill.name()) {
                                 out.push(skill_overridden(doc, &shared.doc, &format!("`{ns}`")));
                             }
                         }

@@ -350,9 +350,9 @@ pub fn code_execution_contexts(
         for skill in resolution.skills() {
             // A skill seen twice (a linked folder, or in several contexts) is one skill.
             if docs_with_files.contains(&Arc::as_ptr(&skill.doc))
-                && !with_files.contains(&skill.name.as_str())
+                && !with_files.contains(&skill.name())
             {
-                with_files.push(skill.name.as_str());
+                with_files.push(skill.name());
             }
         }
     }

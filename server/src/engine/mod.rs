@@ -268,6 +268,8 @@ pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
             body: None,
             body_range: None,
             split: None,
+            // The preview's, as a skill's.
+            frontmatter_closing_line: None,
             diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
             ..(*doc).clone()
         })),
@@ -883,6 +885,7 @@ pub fn subagent_loading_facts(
         tools: Vec::new(),
         skills: Vec::new(),
         opening_range: doc.opening_range,
+        frontmatter_closing_line: None,
         outcome: doc.outcome.clone(),
         diagnostics: doc.diagnostics.clone(),
         split: None,

@@ -14,8 +14,8 @@ use super::*;
 use crate::base::pathutil::normalize_lexically;
 use crate::config::{FilesystemMode, HarnessVersion, PathMode};
 use crate::context::{self, ContextError, EffectiveRoot};
+use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Node, Value};
-use crate::syntax::{frontmatter, java};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
 use crate::workspace::layers::{self, ContextRead, ReadTransform};
 use crate::workspace::resolution::{self, Kind, MergedSkill, Outcome, Resolution};
@@ -45,7 +45,7 @@ pub struct RenderMemo {
 /// A skill's entry of the skills block, with what besides its parse it was written from.
 struct SkillEntry {
     doc: Arc<SkillDoc>,
-    source: String,
+    source: Arc<str>,
     workspace_native: bool,
     files_root_base: Option<String>,
     xml: String,
@@ -157,7 +157,7 @@ fn render_with(
         );
     }
     if config.features.subagents {
-        subagents_section(ws, &resolution, &mut out);
+        subagents_section(&resolution, &mut out);
     }
     left_out_notes(ws, &resolution, &mut out);
 
@@ -982,7 +982,7 @@ fn skills_block(
                     "skill `{}` is also defined by {others} in the shared `skills/` folder: the JVM's \
                      directory-listing order decides which one wins; the preview shows `{}`, the last in \
                      Java `String` order",
-                    skill.name,
+                    skill.name(),
                     context::display_path(&skill.doc.path)
                 ),
             );
@@ -1114,7 +1114,7 @@ fn write_skill_entry(s: &mut String, resolution: &Resolution, skill: &MergedSkil
         append_xml_node(s, &entry.key, &entry.value.value, 1);
     }
     s.push_str("  <skill-id>");
-    push_escaped(s, &skill.name);
+    push_escaped(s, skill.name());
     s.push('_');
     push_escaped(s, &skill.source);
     s.push_str("</skill-id>\n");
@@ -1149,7 +1149,7 @@ fn frontmatter_lines(closing_line: usize) -> LineRange {
 }
 
 /// The subagents section (A.12) the middleware appends at each reasoning step after `"\n"`.
-fn subagents_section(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
+fn subagents_section(resolution: &Resolution, out: &mut Out) {
     let entries = resolution.subagents();
     let mut lines = Vec::new();
     let mut sources = Vec::new();
@@ -1159,10 +1159,7 @@ fn subagents_section(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
             Some(doc) => {
                 sources.push(SourceRef {
                     path: context::display_path(&doc.path),
-                    lines: ws
-                        .files
-                        .text(&doc.path)
-                        .map(|text| frontmatter_lines(frontmatter::closing_line(text))),
+                    lines: doc.frontmatter_closing_line.map(frontmatter_lines),
                 });
                 doc.description.clone().unwrap_or_default()
             }

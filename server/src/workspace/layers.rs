@@ -553,7 +553,7 @@ mod tests {
         let res = crate::workspace::resolution::resolve(&ws, &root);
         let merged = res.skills();
         assert_eq!(merged.len(), 1);
-        assert_eq!(merged[0].source, "workspace-namespaced");
+        assert_eq!(&*merged[0].source, "workspace-namespaced");
         assert_eq!(merged[0].doc.description.as_deref(), Some("shared"));
     }
 

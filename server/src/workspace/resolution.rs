@@ -126,10 +126,8 @@ impl Outcome {
 #[derive(Clone, Debug)]
 pub struct MergedSkill {
     pub doc: Arc<SkillDoc>,
-    /// Name the merge is keyed by.
-    pub name: String,
-    /// Repository source (the skill-id suffix).
-    pub source: String,
+    /// Repository source (the skill-id suffix), shared by the skills of one repository.
+    pub source: Arc<str>,
     /// Served by a `WorkspaceSkillRepository` (files-root under `skills/`), else staged into
     /// `.skills-cache`.
     pub workspace_native: bool,
@@ -374,7 +372,7 @@ impl<'a> Resolver<'a> {
         let mut skill_base: Merge<MergedSkill> = Merge::default();
         let mut shared_ties: HashMap<&str, Vec<PathBuf>> = HashMap::new();
         if ws.files.contains_dir(&config.workspace.join("skills")) {
-            let source = workspace_dir_source(ws);
+            let source: Arc<str> = workspace_dir_source(ws).into();
             let mut layer3: Vec<(&str, &Arc<SkillDoc>)> = skills_in(&Tree::Shared)
                 .iter()
                 .copied()
@@ -397,12 +395,10 @@ impl<'a> Resolver<'a> {
             }
         }
         if config.features.default_workspace_skills && filesystem == FilesystemMode::Local {
+            let namespaced: Arc<str> = WORKSPACE_NAMESPACED_SOURCE.into();
             for (_, doc) in project_skill_glob(ws, skills_in(&Tree::Project)) {
                 if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
-                    skill_base.put(
-                        name,
-                        skill(doc, WORKSPACE_NAMESPACED_SOURCE, Layer::ProjectGlob),
-                    );
+                    skill_base.put(name, skill(doc, &namespaced, Layer::ProjectGlob));
                 }
             }
         }
@@ -542,12 +538,13 @@ impl<'a> Resolver<'a> {
             glob.extend(lower);
         }
         glob.sort_by(|a, b| java::compare_to(a.0, b.0));
+        let namespaced: Arc<str> = WORKSPACE_NAMESPACED_SOURCE.into();
         for (_, doc) in glob {
             if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
                 overlay.put(
                     &self.skill_base,
                     name,
-                    skill(doc, WORKSPACE_NAMESPACED_SOURCE, Layer::WorkspaceGlob),
+                    skill(doc, &namespaced, Layer::WorkspaceGlob),
                 );
             }
         }
@@ -600,11 +597,17 @@ impl<'a> Resolver<'a> {
     }
 }
 
-fn skill(doc: &Arc<SkillDoc>, source: &str, layer: Layer) -> MergedSkill {
+impl MergedSkill {
+    /// The name the merge is keyed by (a merged skill always has one).
+    pub fn name(&self) -> &str {
+        self.doc.name.as_deref().unwrap_or_default()
+    }
+}
+
+fn skill(doc: &Arc<SkillDoc>, source: &Arc<str>, layer: Layer) -> MergedSkill {
     MergedSkill {
         doc: doc.clone(),
-        name: doc.name.clone().unwrap_or_default(),
-        source: source.to_string(),
+        source: source.clone(),
         workspace_native: layer != Layer::SkillsFolderScan,
         layer,
     }
@@ -805,9 +808,9 @@ impl<'r> Resolution<'r> {
     pub fn files_root(&self, skill: &MergedSkill) -> Option<String> {
         let base = self.files_root_base.as_ref()?;
         Some(if skill.workspace_native {
-            format!("{base}/skills/{}", skill.name)
+            format!("{base}/skills/{}", skill.name())
         } else {
-            format!("{base}/.skills-cache/{}/{}", skill.source, skill.name)
+            format!("{base}/.skills-cache/{}/{}", skill.source, skill.name())
         })
     }
 
@@ -816,7 +819,7 @@ impl<'r> Resolution<'r> {
         if skill.layer != Layer::SkillsFolderScan {
             return Vec::new();
         }
-        match self.resolver.shared_ties.get(skill.name.as_str()) {
+        match self.resolver.shared_ties.get(skill.name()) {
             Some(paths) => paths
                 .iter()
                 .filter(|p| **p != skill.doc.path)
@@ -939,7 +942,7 @@ impl<'r> Resolution<'r> {
         let ties = self.directory_order_ties(winner);
         if winner.doc.path == doc.path {
             Outcome::Loaded(Loaded {
-                id: format!("{}_{}", winner.name, winner.source),
+                id: format!("{}_{}", winner.name(), winner.source),
                 layer: winner.layer,
                 position,
                 files_root: self.files_root(winner),
@@ -1301,7 +1304,7 @@ mod tests {
         let names: Vec<(&str, &str)> = alice
             .skills()
             .iter()
-            .map(|s| (s.name.as_str(), s.source.as_str()))
+            .map(|s| (s.name(), &*s.source))
             .collect();
         assert_eq!(
             names,

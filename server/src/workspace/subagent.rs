@@ -69,6 +69,9 @@ pub struct SubagentDoc {
     pub tools: Vec<Spanned<String>>,
     pub skills: Vec<Spanned<String>>,
     pub opening_range: TextRange,
+    /// `frontmatter::closing_line` of the text (`None` when the file is not a text): the lines
+    /// the preview names as the source of the subagent's entry.
+    pub frontmatter_closing_line: Option<usize>,
     /// `Ok` when the runtime loads the declaration.
     pub outcome: Result<(), SubagentDrop>,
     pub diagnostics: Vec<Diagnostic>,
@@ -142,6 +145,7 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> Subage
         tools: Vec::new(),
         skills: Vec::new(),
         opening_range: TextRange::empty(0),
+        frontmatter_closing_line: None,
         outcome: Err(SubagentDrop::Unreadable),
         diagnostics: Vec::new(),
         split: None,
@@ -156,6 +160,7 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> Subage
     let Some(text) = content.text() else {
         return doc;
     };
+    doc.frontmatter_closing_line = Some(frontmatter::closing_line(text));
     doc.outcome = Ok(());
     let mut out = Vec::new();
     file_rules(&mut doc, &mut out);
