@@ -205,6 +205,17 @@ impl Out {
     fn section(&mut self, kind: &'static str, label: &str, sources: Vec<SourceRef>, s: &str) {
         let start = self.text.len();
         self.text.push_str(s);
+        self.section_since(start, kind, label, sources);
+    }
+
+    /// The text written from `start` on as a section.
+    fn section_since(
+        &mut self,
+        start: usize,
+        kind: &'static str,
+        label: &str,
+        sources: Vec<SourceRef>,
+    ) {
         self.sections.push(Section {
             kind,
             label: label.to_string(),
@@ -213,7 +224,7 @@ impl Out {
                 end: self.text.len(),
             },
             sources,
-            estimated_tokens: estimate_tokens(s),
+            estimated_tokens: estimate_tokens(&self.text[start..]),
         });
     }
 
@@ -989,11 +1000,20 @@ fn skills_block(
         }
     }
     out.join_if_needed();
-    let mut s = String::with_capacity(texts::SKILLS_HEADER.len() + skills.len() * 400);
+    // Written in place: for ten thousand skills the block is megabytes.
+    let start = out.text.len();
+    out.text.reserve(
+        texts::SKILLS_HEADER.len()
+            + skills.len() * 700
+            + texts::CODE_EXECUTION_SECTION.len()
+            + 8192,
+    );
+    let s = &mut out.text;
     s.push_str(texts::SKILLS_HEADER);
     let mut sources = Vec::with_capacity(skills.len());
+    let mut holds_date = false;
     for skill in skills.iter().copied() {
-        let holds_date = match memo {
+        holds_date |= match memo {
             Some(memo) => {
                 let entry = memo.skill_entry(resolution, skill);
                 s.push_str(&entry.xml);
@@ -1002,22 +1022,20 @@ fn skills_block(
             }
             None => {
                 sources.push(skill_source(skill));
-                write_skill_entry(&mut s, resolution, skill)
+                write_skill_entry(s, resolution, skill)
             }
         };
-        if holds_date {
-            out.note(
-                "time-zone",
-                "dates in skill metadata are printed as `java.util.Date.toString()` in UTC; the \
-                 runtime prints them in the JVM's default time zone"
-                    .to_string(),
-            );
-        }
     }
     s.push_str("</available_skills>");
-    out.text
-        .reserve(s.len() + texts::CODE_EXECUTION_SECTION.len() + 8192);
-    out.section("skills", "## Available Skills", sources, &s);
+    if holds_date {
+        out.note(
+            "time-zone",
+            "dates in skill metadata are printed as `java.util.Date.toString()` in UTC; the \
+             runtime prints them in the JVM's default time zone"
+                .to_string(),
+        );
+    }
+    out.section_since(start, "skills", "## Available Skills", sources);
     if resolution.renders_code_execution() {
         out.section(
             "code-execution",
