@@ -75,12 +75,11 @@ fn section_edits(path: &mut Vec<Step>, a: &Section, b: &Section, edits: &mut Vec
 #[cfg(test)]
 mod tests {
     use std::path::Path;
-    use std::sync::Arc;
 
     use serde_json::Value;
 
     use super::*;
-    use crate::base::{json_delta, Env, FileSet};
+    use crate::base::json_delta;
     use crate::config::Config;
     use crate::prompt::{render, Date, PreviewContext};
     use crate::workspace::Workspace;
@@ -89,17 +88,8 @@ mod tests {
         let mut config = Config::defaults_for(Path::new("/p"));
         config.agent.name = Some("assistant".into());
         let ws = config.workspace.clone();
-        let mut set = FileSet::new();
-        for (rel, text) in files {
-            set.insert_text(ws.join(rel), text);
-        }
-        let ws = Workspace::build(
-            Arc::new(config),
-            Vec::new(),
-            Arc::new(set),
-            Arc::new(Env::default()),
-            None,
-        );
+        let ws =
+            Workspace::from_texts(config, files.iter().map(|(rel, text)| (ws.join(rel), text)));
         let ctx = PreviewContext::new(
             &ws.config,
             Date::parse("2026-08-22").unwrap(),
