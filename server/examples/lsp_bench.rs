@@ -28,7 +28,8 @@
 //! one the edits of the one before (`previousResultId`), applied by this client, so a preview's
 //! time ends when the client holds the whole of it; with `LSP_BENCH_WHOLE_PREVIEW` set, every
 //! answer is asked whole, as by a client that takes no edits. With `LSP_BENCH_NO_PREVIEW` set,
-//! no preview is asked (to profile the edits alone).
+//! no preview is asked (to profile the edits alone). `LSP_BENCH_SERVER` names the server binary
+//! to run instead of this checkout's `target/release/agentws` (to compare two builds in one run).
 //!
 //! ```text
 //! cargo run --release --example lsp_bench -- normalize [REQUESTS]
@@ -291,10 +292,19 @@ fn bench_normalize(binary: &Path, requests: usize) {
     let _ = server.child.wait();
 }
 
+/// The server under test: `LSP_BENCH_SERVER` when set (to compare two builds in one run), else
+/// this checkout's release build.
+fn server_binary() -> PathBuf {
+    std::env::var_os("LSP_BENCH_SERVER").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/agentws"),
+        PathBuf::from,
+    )
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("edits") {
-        let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/agentws");
+        let binary = server_binary();
         let root = PathBuf::from(args.get(2).expect("edits WORKSPACE [EDITS] [SOAK]"));
         let edits = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(200);
         let soak = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(2_000);
@@ -302,14 +312,14 @@ fn main() {
         return;
     }
     if args.get(1).map(String::as_str) == Some("normalize") {
-        let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/agentws");
+        let binary = server_binary();
         let requests = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200_000);
         bench_normalize(&binary, requests);
         return;
     }
     let skills: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let subagents: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1_000);
-    let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/agentws");
+    let binary = server_binary();
     assert!(
         binary.is_file(),
         "build the server first: cargo build --release --bin agentws"

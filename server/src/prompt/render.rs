@@ -1051,10 +1051,8 @@ fn skills_block(
 /// folders are not this call's and get none.
 fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
     // A loaded skill gets no note: most of them are, and telling their outcome costs.
-    let skills = ws
-        .skills
-        .iter()
-        .filter(|d| !resolution.loads_skill_file(d))
+    let skills = resolution
+        .skills_not_merged()
         .map(|d| (d.path.as_path(), resolution.skill_outcome(d), Kind::Skill));
     let subagents = resolution.subagent_outcomes();
     let subagents = subagents

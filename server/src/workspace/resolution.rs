@@ -235,13 +235,14 @@ pub fn resolve<'a>(ws: &'a Workspace, root: &EffectiveRoot) -> Resolution<'a> {
 // ---------------------------------------------------------------------------------------------
 // Merges
 
-/// "Later wins, keeping the first position" over an insertion-ordered map.
-struct Merge<T> {
+/// "Later wins, keeping the first position" over an insertion-ordered map. The keys are the
+/// resolved workspace's names, borrowed: a merge of ten thousand skills copied each one.
+struct Merge<'k, T> {
     entries: Vec<T>,
-    index: HashMap<String, usize>,
+    index: HashMap<&'k str, usize>,
 }
 
-impl<T> Default for Merge<T> {
+impl<T> Default for Merge<'_, T> {
     fn default() -> Self {
         Self {
             entries: Vec::new(),
@@ -250,17 +251,17 @@ impl<T> Default for Merge<T> {
     }
 }
 
-impl<T> Merge<T> {
+impl<'k, T> Merge<'k, T> {
     fn reserve(&mut self, additional: usize) {
         self.entries.reserve(additional);
         self.index.reserve(additional);
     }
 
-    fn put(&mut self, key: &str, entry: T) {
+    fn put(&mut self, key: &'k str, entry: T) {
         match self.index.get(key) {
             Some(&i) => self.entries[i] = entry,
             None => {
-                self.index.insert(key.to_string(), self.entries.len());
+                self.index.insert(key, self.entries.len());
                 self.entries.push(entry);
             }
         }
@@ -268,12 +269,12 @@ impl<T> Merge<T> {
 }
 
 /// A context's upper tree put on top of the shared base merge.
-struct Overlay<T> {
+struct Overlay<'k, T> {
     replaced: HashMap<usize, T>,
-    appended: Merge<T>,
+    appended: Merge<'k, T>,
 }
 
-impl<T> Default for Overlay<T> {
+impl<T> Default for Overlay<'_, T> {
     fn default() -> Self {
         Self {
             replaced: HashMap::new(),
@@ -282,8 +283,8 @@ impl<T> Default for Overlay<T> {
     }
 }
 
-impl<T> Overlay<T> {
-    fn put(&mut self, base: &Merge<T>, key: &str, entry: T) {
+impl<'k, T> Overlay<'k, T> {
+    fn put(&mut self, base: &Merge<'k, T>, key: &'k str, entry: T) {
         if self.appended.index.contains_key(key) {
             self.appended.put(key, entry);
         } else if let Some(&i) = base.index.get(key) {
@@ -293,7 +294,7 @@ impl<T> Overlay<T> {
         }
     }
 
-    fn get<'s>(&'s self, base: &'s Merge<T>, key: &str) -> Option<(usize, &'s T)> {
+    fn get<'s>(&'s self, base: &'s Merge<'k, T>, key: &str) -> Option<(usize, &'s T)> {
         if let Some(&i) = self.appended.index.get(key) {
             return Some((base.entries.len() + i, &self.appended.entries[i]));
         }
@@ -301,7 +302,7 @@ impl<T> Overlay<T> {
         Some((i, self.replaced.get(&i).unwrap_or(&base.entries[i])))
     }
 
-    fn iter<'s>(&'s self, base: &'s Merge<T>) -> impl Iterator<Item = &'s T> + 's {
+    fn iter<'s>(&'s self, base: &'s Merge<'k, T>) -> impl Iterator<Item = &'s T> + 's {
         base.entries
             .iter()
             .enumerate()
@@ -331,12 +332,12 @@ pub struct Resolver<'a> {
     /// and filtering every file of the workspace per per-user overlay showed with many users.
     skills_by_tree: HashMap<&'a Tree, Vec<&'a Arc<SkillDoc>>>,
     subagents_by_tree: HashMap<&'a Tree, Vec<&'a Arc<SubagentDoc>>>,
-    skill_base: Merge<MergedSkill>,
+    skill_base: Merge<'a, MergedSkill>,
     /// The loadable Layer 3 files of each name two or more of them have (directory order
     /// decides), in path order.
     shared_ties: HashMap<&'a str, Vec<PathBuf>>,
     subagent_base: SubagentList,
-    skill_overlays: Mutex<HashMap<Option<Tree>, Arc<Overlay<MergedSkill>>>>,
+    skill_overlays: Mutex<HashMap<Option<Tree>, Arc<Overlay<'a, MergedSkill>>>>,
     subagent_overlays: Mutex<HashMap<Tree, Arc<SubagentOverlay>>>,
 }
 
@@ -514,7 +515,7 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn skill_overlay(&self, upper: Option<&Tree>) -> Overlay<MergedSkill> {
+    fn skill_overlay(&self, upper: Option<&Tree>) -> Overlay<'a, MergedSkill> {
         let mut overlay = Overlay::default();
         let Some(upper) = upper else {
             return overlay;
@@ -762,7 +763,7 @@ pub struct Resolution<'r> {
     pub skill_upper: Option<Tree>,
     /// The tree the subagent filesystem scan's upper half globs.
     pub subagent_upper: Tree,
-    skills: Arc<Overlay<MergedSkill>>,
+    skills: Arc<Overlay<'r, MergedSkill>>,
     subagents: Arc<SubagentOverlay>,
     files_root_base: Option<String>,
 }
@@ -957,16 +958,19 @@ impl<'r> Resolution<'r> {
         }
     }
 
-    /// True when `skill_outcome` is `Loaded`, found without building what `Loaded` tells. `doc`
-    /// is one of the resolved workspace's skills (the merge holds their `Arc`s).
-    pub fn loads_skill_file(&self, doc: &SkillDoc) -> bool {
-        self.skill_scan(doc).is_ok()
-            && skill_loadable(doc)
-            && doc
-                .name
-                .as_deref()
-                .and_then(|name| self.skill_named(name))
-                .is_some_and(|(_, winner)| std::ptr::eq(&*winner.doc, doc))
+    /// The skill files the merge does not hold, in path order: every one whose `skill_outcome` is
+    /// not `Loaded`. Found by identity (the merge holds the workspace's `Arc`s), so no loaded
+    /// skill's name or path is read: for ten thousand of them that reading showed in a preview.
+    pub fn skills_not_merged(&self) -> impl Iterator<Item = &'r Arc<SkillDoc>> + '_ {
+        let merged: HashSet<*const SkillDoc> = self
+            .skills
+            .iter(&self.resolver.skill_base)
+            .map(|s| Arc::as_ptr(&s.doc))
+            .collect();
+        self.ws()
+            .skills
+            .iter()
+            .filter(move |d| !merged.contains(&Arc::as_ptr(d)))
     }
 
     /// Every skill file with its outcome, in path order.
@@ -1285,6 +1289,40 @@ mod tests {
                 by_directory_order: false
             }
         );
+    }
+
+    #[test]
+    fn the_skills_not_merged_are_those_not_loaded_in_every_context() {
+        let (a, x) = (skill("a"), skill("x"));
+        let ws = snapshot(
+            &[
+                (&format!("{W}/skills/a/SKILL.md"), a.as_str()),
+                (&format!("{W}/skills/t1/SKILL.md"), &x),
+                (&format!("{W}/skills/t2/SKILL.md"), &x),
+                (&format!("{W}/skills/bad/SKILL.md"), "no frontmatter\n"),
+                (&format!("{W}/skills/group/deep/SKILL.md"), &skill("deep")),
+                (&format!("{W}/alice/skills/a/SKILL.md"), &a),
+                (&format!("{W}/bob/skills/c/SKILL.md"), &skill("c")),
+            ],
+            |_| {},
+        );
+        let contexts = [
+            (Some("alice"), Scope::User),
+            (Some("bob"), Scope::User),
+            (None, Scope::Agent),
+        ];
+        for (user, scope) in contexts {
+            let res = resolve(&ws, &root_for(&ws, user, scope));
+            let not_merged: Vec<&Path> =
+                res.skills_not_merged().map(|d| d.path.as_path()).collect();
+            let not_loaded: Vec<&Path> = res
+                .skill_outcomes()
+                .filter(|(_, o)| !matches!(o, Outcome::Loaded(_)))
+                .map(|(d, _)| d.path.as_path())
+                .collect();
+            assert_eq!(not_merged, not_loaded, "{user:?} {scope:?}");
+            assert!(!not_merged.is_empty() && not_merged.len() < ws.skills.len());
+        }
     }
 
     #[test]
