@@ -40,6 +40,7 @@ pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextEr
 pub struct RenderMemo {
     /// By the address of the parse, which the entry's `Arc` holds.
     skill_entries: HashMap<usize, SkillEntry>,
+    layout: resolution::KeptLayout,
 }
 
 /// A skill's entry of the skills block, with what besides its parse it was written from.
@@ -146,7 +147,10 @@ fn render_with(
     }
 
     plan_banner(ws, ctx, &mut out);
-    let resolution = resolution::resolve(ws, &root);
+    let resolution = match memo {
+        Some(memo) => resolution::resolve_with_layout(ws, &root, memo.layout.layout_of(ws)),
+        None => resolution::resolve(ws, &root),
+    };
     skills_block(ws, &resolution, memo, &mut out);
     if config.features.task_list {
         out.section(

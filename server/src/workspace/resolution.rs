@@ -27,7 +27,7 @@ use crate::context::{self, EffectiveRoot};
 use crate::syntax::java;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
-use crate::workspace::{Tree, Workspace};
+use crate::workspace::{Location, Tree, Workspace};
 
 /// Skill-id source of the Layer 4 repository.
 pub const WORKSPACE_NAMESPACED_SOURCE: &str = "workspace-namespaced";
@@ -232,6 +232,15 @@ pub fn resolve<'a>(ws: &'a Workspace, root: &EffectiveRoot) -> Resolution<'a> {
     Arc::new(Resolver::new(ws, root.filesystem)).resolve(root)
 }
 
+/// [`resolve`] with the layout of `ws` already taken ([`KeptLayout`]).
+pub fn resolve_with_layout<'a>(
+    ws: &'a Workspace,
+    root: &EffectiveRoot,
+    layout: &FileLayout,
+) -> Resolution<'a> {
+    Arc::new(Resolver::with_layout(ws, root.filesystem, layout)).resolve(root)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Merges
 
@@ -330,8 +339,8 @@ pub struct Resolver<'a> {
     filesystem: FilesystemMode,
     /// Each tree's skill and subagent files, in path order: every merge globs one or two trees,
     /// and filtering every file of the workspace per per-user overlay showed with many users.
-    skills_by_tree: HashMap<&'a Tree, Vec<&'a Arc<SkillDoc>>>,
-    subagents_by_tree: HashMap<&'a Tree, Vec<&'a Arc<SubagentDoc>>>,
+    skills_by_tree: HashMap<Tree, Vec<&'a Arc<SkillDoc>>>,
+    subagents_by_tree: HashMap<Tree, Vec<&'a Arc<SubagentDoc>>>,
     skill_base: Merge<'a, MergedSkill>,
     /// The loadable Layer 3 files of each name two or more of them have (directory order
     /// decides), in path order.
@@ -363,26 +372,106 @@ fn below<'d>(rel: &'d str, folder: &str) -> Option<&'d str> {
     rel.strip_prefix(folder)?.strip_prefix('/')
 }
 
+/// Where a workspace's skill and subagent files sit, as positions in its lists: what a
+/// [`Resolver`] reads of each file's location. Taking it again costs reading every document;
+/// [`KeptLayout`] keeps it while the snapshots hold the same files.
+pub struct FileLayout {
+    skills_by_tree: HashMap<Tree, Vec<usize>>,
+    subagents_by_tree: HashMap<Tree, Vec<usize>>,
+    /// The shared files Layer 3 globs (`skills/<folder>/SKILL.md`), in Java `String` order of
+    /// `<folder>/SKILL.md`.
+    layer3: Vec<usize>,
+}
+
+impl FileLayout {
+    pub fn of(ws: &Workspace) -> Self {
+        let skills_by_tree = by_tree(&ws.skills, |d| &d.location.tree);
+        let mut layer3: Vec<(&str, usize)> = docs_in(&skills_by_tree, &Tree::Shared)
+            .iter()
+            .filter_map(|&i| below(&ws.skills[i].location.rel, "skills").map(|rel| (rel, i)))
+            .filter(|(rel, _)| has_one_slash(rel))
+            .collect();
+        layer3.sort_by(|a, b| java::compare_to(a.0, b.0));
+        let layer3 = layer3.into_iter().map(|(_, i)| i).collect();
+        Self {
+            skills_by_tree,
+            subagents_by_tree: by_tree(&ws.subagents, |d| &d.location.tree),
+            layer3,
+        }
+    }
+}
+
+/// A [`FileLayout`] kept from one snapshot to the next by a caller that resolves again and again
+/// (the language server's preview): an edit of a file's text leaves every file where it was, so
+/// the layout is taken again only when the files themselves changed.
+#[derive(Default)]
+pub struct KeptLayout {
+    kept: Option<(LayoutKey, FileLayout)>,
+}
+
+/// The documents a layout was taken from, held so that comparing them by identity is sound.
+struct LayoutKey {
+    skills: Vec<Arc<SkillDoc>>,
+    subagents: Vec<Arc<SubagentDoc>>,
+}
+
+impl KeptLayout {
+    /// The layout of `ws`: the kept one when `ws` holds documents of the same locations at the
+    /// same positions (all a layout reads of them).
+    pub fn layout_of(&mut self, ws: &Workspace) -> &FileLayout {
+        let fits = self.kept.as_mut().is_some_and(|(key, _)| {
+            follow(&mut key.skills, &ws.skills, |d| &d.location)
+                && follow(&mut key.subagents, &ws.subagents, |d| &d.location)
+        });
+        if !fits {
+            let key = LayoutKey {
+                skills: ws.skills.clone(),
+                subagents: ws.subagents.clone(),
+            };
+            self.kept = Some((key, FileLayout::of(ws)));
+        }
+        let (_, layout) = self.kept.as_ref().expect("kept above");
+        layout
+    }
+}
+
+/// True when `now` holds documents of the locations of `held`, in the same order; `held` then
+/// holds `now`'s. Compared by identity first: a document that did not change is the same `Arc`,
+/// and reading the locations of ten thousand of them is what a kept layout saves.
+fn follow<D>(held: &mut [Arc<D>], now: &[Arc<D>], location: fn(&D) -> &Location) -> bool {
+    let same = held.len() == now.len()
+        && held
+            .iter()
+            .zip(now)
+            .all(|(a, b)| Arc::ptr_eq(a, b) || location(a) == location(b));
+    if same {
+        for (a, b) in held.iter_mut().zip(now) {
+            if !Arc::ptr_eq(a, b) {
+                *a = b.clone();
+            }
+        }
+    }
+    same
+}
+
 impl<'a> Resolver<'a> {
     pub fn new(ws: &'a Workspace, filesystem: FilesystemMode) -> Self {
+        Self::with_layout(ws, filesystem, &FileLayout::of(ws))
+    }
+
+    /// [`Self::new`] with the layout of `ws` already taken.
+    pub fn with_layout(ws: &'a Workspace, filesystem: FilesystemMode, layout: &FileLayout) -> Self {
         let config = &ws.config;
-        let skills_by_tree = by_tree(&ws.skills, |d| &d.location.tree);
-        let subagents_by_tree = by_tree(&ws.subagents, |d| &d.location.tree);
+        let skills_by_tree = at_positions(&layout.skills_by_tree, &ws.skills);
+        let subagents_by_tree = at_positions(&layout.subagents_by_tree, &ws.subagents);
         let skills_in = |tree: &Tree| docs_in(&skills_by_tree, tree);
         // Layer 3, then the project half of Layer 4.
         let mut skill_base: Merge<MergedSkill> = Merge::default();
         let mut shared_ties: HashMap<&str, Vec<PathBuf>> = HashMap::new();
         if ws.files.contains_dir(&config.workspace.join("skills")) {
             let source: Arc<str> = workspace_dir_source(ws).into();
-            let mut layer3: Vec<(&str, &Arc<SkillDoc>)> = skills_in(&Tree::Shared)
-                .iter()
-                .copied()
-                .filter_map(|d| below(&d.location.rel, "skills").map(|rel| (rel, d)))
-                .filter(|(rel, _)| has_one_slash(rel))
-                .collect();
-            layer3.sort_by(|a, b| java::compare_to(a.0, b.0));
-            skill_base.reserve(layer3.len());
-            for (_, doc) in layer3 {
+            skill_base.reserve(layout.layer3.len());
+            for doc in layout.layer3.iter().map(|&i| &ws.skills[i]) {
                 if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
                     // Only Layer 3 has put names so far: one already there is a tie.
                     if let Some(&i) = skill_base.index.get(name.as_str()) {
@@ -636,33 +725,41 @@ fn project_skill_glob<'w>(
     glob
 }
 
-/// Each tree's documents, in their order. The documents are in path order, where a tree's files
-/// mostly come in one run: a tree is hashed once per run, not once per file.
-fn by_tree<D>(docs: &[Arc<D>], tree: impl Fn(&D) -> &Tree) -> HashMap<&Tree, Vec<&Arc<D>>> {
-    let mut out: HashMap<&Tree, Vec<&Arc<D>>> = HashMap::new();
-    let mut run: Option<(&Tree, Vec<&Arc<D>>)> = None;
-    for doc in docs {
+/// The positions of each tree's documents, in their order. The documents are in path order,
+/// where a tree's files mostly come in one run: a tree is hashed once per run, not once per file.
+fn by_tree<D>(docs: &[Arc<D>], tree: impl Fn(&D) -> &Tree) -> HashMap<Tree, Vec<usize>> {
+    let mut out: HashMap<Tree, Vec<usize>> = HashMap::new();
+    let mut run: Option<(&Tree, Vec<usize>)> = None;
+    for (i, doc) in docs.iter().enumerate() {
         let key = tree(doc);
         match &mut run {
-            Some((current, list)) if *current == key => list.push(doc),
+            Some((current, list)) if *current == key => list.push(i),
             _ => {
-                if let Some((done, list)) = run.replace((key, vec![doc])) {
-                    out.entry(done).or_default().extend(list);
+                if let Some((done, list)) = run.replace((key, vec![i])) {
+                    out.entry(done.clone()).or_default().extend(list);
                 }
             }
         }
     }
     if let Some((done, list)) = run {
-        out.entry(done).or_default().extend(list);
+        out.entry(done.clone()).or_default().extend(list);
     }
     out
 }
 
-/// One tree's documents in a [`by_tree`] index.
-fn docs_in<'m, 'w, D>(
-    index: &'m HashMap<&'w Tree, Vec<&'w Arc<D>>>,
-    tree: &Tree,
-) -> &'m [&'w Arc<D>] {
+/// A [`by_tree`] index of positions as the documents at them.
+fn at_positions<'w, D>(
+    index: &HashMap<Tree, Vec<usize>>,
+    docs: &'w [Arc<D>],
+) -> HashMap<Tree, Vec<&'w Arc<D>>> {
+    index
+        .iter()
+        .map(|(tree, at)| (tree.clone(), at.iter().map(|&i| &docs[i]).collect()))
+        .collect()
+}
+
+/// One tree's entries in a [`by_tree`] index.
+fn docs_in<'m, T>(index: &'m HashMap<Tree, Vec<T>>, tree: &Tree) -> &'m [T] {
     index.get(tree).map_or(&[], Vec::as_slice)
 }
 
@@ -1323,6 +1420,77 @@ mod tests {
             assert_eq!(not_merged, not_loaded, "{user:?} {scope:?}");
             assert!(!not_merged.is_empty() && not_merged.len() < ws.skills.len());
         }
+    }
+
+    #[test]
+    fn a_kept_layout_resolves_as_a_fresh_one_through_edits_creations_and_moves() {
+        let files = |extra: &[(&str, &str)]| {
+            let mut files = vec![
+                (format!("{W}/skills/b/SKILL.md"), skill("b")),
+                (format!("{W}/skills/a/SKILL.md"), skill("a")),
+                (format!("{W}/alice/skills/a/SKILL.md"), skill("a")),
+                (
+                    format!("{W}/subagents/r.md"),
+                    "---\nname: r\ndescription: d\n---\nx\n".into(),
+                ),
+            ];
+            files.extend(
+                extra
+                    .iter()
+                    .map(|(p, t)| (format!("{W}/{p}"), t.to_string())),
+            );
+            snapshot(
+                &files
+                    .iter()
+                    .map(|(p, t)| (p.as_str(), t.as_str()))
+                    .collect::<Vec<_>>(),
+                |_| {},
+            )
+        };
+        let steps = [
+            files(&[]),
+            // A text edit that renames a skill: the same files, the layout kept.
+            files(&[("skills/c/SKILL.md", "---\nname: b\ndescription: d\n---\n")]),
+            files(&[("skills/c/SKILL.md", "---\nname: zz\ndescription: d\n---\n")]),
+            // The same number of files in other places: the layout taken again.
+            files(&[("skills/0/SKILL.md", "---\nname: zz\ndescription: d\n---\n")]),
+            files(&[(
+                "alice/skills/0/SKILL.md",
+                "---\nname: b\ndescription: d\n---\n",
+            )]),
+            files(&[]),
+        ];
+        let summary = |res: &Resolution| {
+            let skills: Vec<(String, PathBuf)> = res
+                .skills()
+                .iter()
+                .map(|s| (s.name().to_string(), s.doc.path.clone()))
+                .collect();
+            let outcomes: Vec<Outcome> = res.skill_outcomes().map(|(_, o)| o).collect();
+            let subagents = res
+                .subagent_outcomes()
+                .into_iter()
+                .map(|(_, o)| o)
+                .collect::<Vec<_>>();
+            (skills, outcomes, subagents)
+        };
+        let mut kept = KeptLayout::default();
+        for (step, ws) in steps.iter().enumerate() {
+            for user in [Some("alice"), Some("bob")] {
+                let root = root_for(ws, user, Scope::User);
+                let fresh = summary(&resolve(ws, &root));
+                let with_kept = summary(&resolve_with_layout(ws, &root, kept.layout_of(ws)));
+                assert_eq!(with_kept, fresh, "step {step}, {user:?}");
+            }
+        }
+        // The layer order is the kept layout's: `c` (renamed `b`) ties with `b` in step 1.
+        let root = root_for(&steps[1], Some("bob"), Scope::User);
+        let names: Vec<String> = summary(&resolve(&steps[1], &root))
+            .0
+            .into_iter()
+            .map(|s| s.0)
+            .collect();
+        assert_eq!(names, ["a", "b"]);
     }
 
     #[test]
