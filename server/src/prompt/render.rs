@@ -50,6 +50,8 @@ struct SkillEntry {
     workspace_native: bool,
     files_root_base: Option<String>,
     xml: String,
+    /// The UTF-16 length of `xml`, for the token estimate.
+    xml_utf16: usize,
     holds_date: bool,
     source_ref: SourceRef,
 }
@@ -60,7 +62,7 @@ impl RenderMemo {
         let base = resolution.files_root_base();
         let entry = self.skill_entries.get(&key).filter(|e| {
             Arc::ptr_eq(&e.doc, &skill.doc)
-                && e.source == skill.source
+                && (Arc::ptr_eq(&e.source, &skill.source) || e.source == skill.source)
                 && e.workspace_native == skill.workspace_native
                 && e.files_root_base.as_deref() == base
         });
@@ -72,6 +74,7 @@ impl RenderMemo {
                 source: skill.source.clone(),
                 workspace_native: skill.workspace_native,
                 files_root_base: base.map(str::to_string),
+                xml_utf16: java::utf16_len(&xml),
                 xml,
                 holds_date,
                 source_ref: skill_source(skill),
@@ -167,7 +170,7 @@ fn render_with(
 
     removed_tool_notes(ws, &mut out);
 
-    let estimated_tokens = estimate_tokens(&out.text);
+    let estimated_tokens = out.utf16_len() / 4;
     Ok(Preview {
         estimated_tokens,
         text: out.text,
@@ -192,6 +195,9 @@ struct Out {
     text: String,
     sections: Vec<Section>,
     notes: Vec<Note>,
+    /// A range of `text` whose UTF-16 length is known, with that length: the skills block,
+    /// counted by its entries (megabytes not counted twice a render).
+    counted: Option<(ByteRange, usize)>,
 }
 
 impl Out {
@@ -220,6 +226,34 @@ impl Out {
         label: &str,
         sources: Vec<SourceRef>,
     ) {
+        let utf16 = java::utf16_len(&self.text[start..]);
+        self.push_section(start, kind, label, sources, utf16);
+    }
+
+    /// [`Self::section_since`], the UTF-16 length of the text from `start` on being known: the
+    /// whole text's length is then counted around it.
+    fn section_counted(
+        &mut self,
+        start: usize,
+        kind: &'static str,
+        label: &str,
+        sources: Vec<SourceRef>,
+        utf16: usize,
+    ) {
+        debug_assert!(self.counted.is_none(), "one counted section");
+        debug_assert_eq!(utf16, java::utf16_len(&self.text[start..]));
+        self.push_section(start, kind, label, sources, utf16);
+        self.counted = self.sections.last().map(|s| (s.range, utf16));
+    }
+
+    fn push_section(
+        &mut self,
+        start: usize,
+        kind: &'static str,
+        label: &str,
+        sources: Vec<SourceRef>,
+        utf16: usize,
+    ) {
         self.sections.push(Section {
             kind,
             label: label.to_string(),
@@ -228,8 +262,20 @@ impl Out {
                 end: self.text.len(),
             },
             sources,
-            estimated_tokens: estimate_tokens(&self.text[start..]),
+            estimated_tokens: utf16 / 4,
         });
+    }
+
+    /// The UTF-16 length of the whole text (`estimate_tokens` of it is that over 4).
+    fn utf16_len(&self) -> usize {
+        match self.counted {
+            Some((range, utf16)) => {
+                java::utf16_len(&self.text[..range.start])
+                    + utf16
+                    + java::utf16_len(&self.text[range.end..])
+            }
+            None => java::utf16_len(&self.text),
+        }
     }
 
     fn note(&mut self, code: &'static str, message: String) {
@@ -1016,11 +1062,14 @@ fn skills_block(
     s.push_str(texts::SKILLS_HEADER);
     let mut sources = Vec::with_capacity(skills.len());
     let mut holds_date = false;
+    // Known when every entry comes from the memo, which counted it once.
+    let mut entries_utf16 = memo.is_some().then_some(0);
     for skill in skills.iter().copied() {
         holds_date |= match memo {
             Some(memo) => {
                 let entry = memo.skill_entry(resolution, skill);
                 s.push_str(&entry.xml);
+                entries_utf16 = entries_utf16.map(|n| n + entry.xml_utf16);
                 sources.push(entry.source_ref.clone());
                 entry.holds_date
             }
@@ -1030,7 +1079,8 @@ fn skills_block(
             }
         };
     }
-    s.push_str("</available_skills>");
+    let footer = "</available_skills>";
+    s.push_str(footer);
     if holds_date {
         out.note(
             "time-zone",
@@ -1039,7 +1089,13 @@ fn skills_block(
                 .to_string(),
         );
     }
-    out.section_since(start, "skills", "## Available Skills", sources);
+    match entries_utf16 {
+        Some(entries) => {
+            let utf16 = java::utf16_len(texts::SKILLS_HEADER) + entries + java::utf16_len(footer);
+            out.section_counted(start, "skills", "## Available Skills", sources, utf16);
+        }
+        None => out.section_since(start, "skills", "## Available Skills", sources),
+    }
     if resolution.renders_code_execution() {
         out.section(
             "code-execution",

@@ -266,12 +266,15 @@ impl<'k, T> Merge<'k, T> {
         self.index.reserve(additional);
     }
 
-    fn put(&mut self, key: &'k str, entry: T) {
-        match self.index.get(key) {
-            Some(&i) => self.entries[i] = entry,
-            None => {
-                self.index.insert(key, self.entries.len());
+    /// Puts `entry` under `key`, hashing the key once; the entry it replaced, if any.
+    fn put(&mut self, key: &'k str, entry: T) -> Option<T> {
+        use std::collections::hash_map::Entry;
+        match self.index.entry(key) {
+            Entry::Occupied(at) => Some(std::mem::replace(&mut self.entries[*at.get()], entry)),
+            Entry::Vacant(at) => {
+                at.insert(self.entries.len());
                 self.entries.push(entry);
+                None
             }
         }
     }
@@ -474,13 +477,13 @@ impl<'a> Resolver<'a> {
             for doc in layout.layer3.iter().map(|&i| &ws.skills[i]) {
                 if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
                     // Only Layer 3 has put names so far: one already there is a tie.
-                    if let Some(&i) = skill_base.index.get(name.as_str()) {
+                    let put = skill(doc, &source, Layer::SkillsFolderScan);
+                    if let Some(tied) = skill_base.put(name, put) {
                         shared_ties
                             .entry(name)
-                            .or_insert_with(|| vec![skill_base.entries[i].doc.path.clone()])
+                            .or_insert_with(|| vec![tied.doc.path.clone()])
                             .push(doc.path.clone());
                     }
-                    skill_base.put(name, skill(doc, &source, Layer::SkillsFolderScan));
                 }
             }
         }
