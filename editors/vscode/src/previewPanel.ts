@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { contextFileName, contextLabel, debounce } from './context';
 import { isServerFile, resolveSourcePath } from './files';
 import { renderPreviewBody, renderPreviewHtml } from './previewHtml';
-import { Methods, PreviewContext, PreviewModel, PreviewParams, toPreviewModel } from './protocol';
+import { HeldPreview, Methods, PreviewContext, PreviewModel, PreviewParams, takePreviewAnswer, toPreviewModel } from './protocol';
 
 export const PREVIEW_VIEW_TYPE = 'agentws.preview';
 export const PROMPT_SCHEME = 'agentws-prompt';
@@ -17,22 +17,41 @@ export interface PreviewRequester {
   sendRequest(method: string, params: unknown): Promise<unknown>;
 }
 
+/**
+ * The preview for `context`. With `held`, the answer comes as the edits of the one `held` holds
+ * (megabytes fewer for a large workspace) and `held` then holds the new one; an answer whose edits
+ * do not apply is asked again whole.
+ */
 export async function requestPreview(
   client: PreviewRequester,
   uri: vscode.Uri | undefined,
   context: PreviewContext,
+  held?: HeldPreview,
 ): Promise<PreviewModel> {
   const params: PreviewParams = { context };
   if (uri !== undefined) {
     params.uri = uri.toString();
   }
-  return toPreviewModel(await client.sendRequest(Methods.previewPrompt, params));
+  if (held === undefined) {
+    return toPreviewModel(await client.sendRequest(Methods.previewPrompt, params));
+  }
+  params.previousResultId = held.resultId;
+  const result = await client.sendRequest(Methods.previewPrompt, params);
+  try {
+    return toPreviewModel(takePreviewAnswer(held, result));
+  } catch {
+    params.previousResultId = null;
+    return toPreviewModel(takePreviewAnswer(held, await client.sendRequest(Methods.previewPrompt, params)));
+  }
 }
 
 export class PreviewPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly refresher: { trigger: () => void; cancel: () => void };
   private generation = 0;
+  /** The last answer, which the next one edits; requests go one at a time so edits apply in order. */
+  private readonly held: HeldPreview = { resultId: null, answer: undefined };
+  private inFlight: Promise<unknown> = Promise.resolve();
   private disposed = false;
   /** True while the page shows a preview (not an error) and can take in-place updates. */
   private rendered = false;
@@ -90,7 +109,10 @@ export class PreviewPanel implements vscode.Disposable {
       return;
     }
     try {
-      const model = await requestPreview(client, this.folder, this.context);
+      const context = this.context;
+      const asked = this.inFlight.then(() => requestPreview(client, this.folder, context, this.held));
+      this.inFlight = asked.catch(() => undefined);
+      const model = await asked;
       // A slower answer for an older edit must not overwrite a newer one.
       if (generation !== this.generation || this.disposed) {
         return;

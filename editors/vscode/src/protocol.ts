@@ -33,6 +33,119 @@ export interface PreviewContext {
 export interface PreviewParams {
   uri?: string;
   context?: PreviewContext;
+  /** The `resultId` of the answer the client holds (`null`: none yet); see {@link takePreviewAnswer}. */
+  previousResultId?: string | null;
+}
+
+/** One edit of a preview answer (docs/protocol.md, "Edits instead of the whole answer"). */
+export type PreviewEdit =
+  | { op: 'set'; path: (string | number)[]; value: unknown }
+  | { op: 'remove'; path: (string | number)[] }
+  | { op: 'splice'; path: (string | number)[]; start: number; deleteCount: number; insert: unknown };
+
+/** The whole answer a client holds and its id; later answers come as edits of it. */
+export interface HeldPreview {
+  resultId: string | null;
+  answer: unknown;
+}
+
+/**
+ * The whole answer for `result`, which is either whole (with a new `resultId`) or the edits of the
+ * answer `held` holds; `held` then holds the new answer. Throws when edits do not apply (an answer
+ * for another request, a malformed edit), leaving `held` empty so that the next call asks whole.
+ */
+export function takePreviewAnswer(held: HeldPreview, result: unknown): unknown {
+  if (!isObject(result)) {
+    throw new Error('agentws/previewPrompt returned no object');
+  }
+  const resultId = typeof result.resultId === 'string' ? result.resultId : null;
+  if (!Array.isArray(result.edits)) {
+    const { resultId: _, ...answer } = result;
+    held.resultId = resultId;
+    held.answer = answer;
+    return answer;
+  }
+  const base = held.answer;
+  const matches = held.resultId !== null && result.previousResultId === held.resultId;
+  held.resultId = null;
+  held.answer = undefined;
+  if (!matches || base === undefined) {
+    throw new Error('agentws/previewPrompt sent edits of an answer this client does not hold');
+  }
+  const answer = applyPreviewEdits(base, result.edits as PreviewEdit[]);
+  held.resultId = resultId;
+  held.answer = answer;
+  return answer;
+}
+
+/** `root` with `edits` applied in order (in place where it can be); string offsets are UTF-8 bytes. */
+export function applyPreviewEdits(root: unknown, edits: PreviewEdit[]): unknown {
+  for (const edit of edits) {
+    if (!isObject(edit) || !Array.isArray(edit.path)) {
+      throw new Error(`malformed preview edit: ${JSON.stringify(edit)}`);
+    }
+    const path = edit.path;
+    const at = () => path.reduce<unknown>((value, step) => stepInto(value, step), root);
+    let next: unknown;
+    switch (edit.op) {
+      case 'set':
+        next = edit.value;
+        break;
+      case 'remove':
+        next = undefined;
+        break;
+      case 'splice':
+        next = spliced(at(), edit.start, edit.deleteCount, edit.insert);
+        break;
+      default:
+        throw new Error(`unknown preview edit: ${JSON.stringify(edit)}`);
+    }
+    if (path.length === 0) {
+      root = next;
+      continue;
+    }
+    const parent = path.slice(0, -1).reduce<unknown>((value, step) => stepInto(value, step), root);
+    const last = path[path.length - 1];
+    if (Array.isArray(parent) && typeof last === 'number' && edit.op !== 'remove') {
+      parent[last] = next;
+    } else if (isObject(parent) && typeof last === 'string') {
+      if (edit.op === 'remove') {
+        delete parent[last];
+      } else {
+        parent[last] = next;
+      }
+    } else {
+      throw new Error(`preview edit path does not apply: ${JSON.stringify(path)}`);
+    }
+  }
+  return root;
+}
+
+function stepInto(value: unknown, step: string | number): unknown {
+  if (Array.isArray(value) && typeof step === 'number' && step >= 0 && step < value.length) {
+    return value[step];
+  }
+  if (isObject(value) && typeof step === 'string' && step in value) {
+    return value[step];
+  }
+  throw new Error(`preview edit path does not apply at ${JSON.stringify(step)}`);
+}
+
+function spliced(target: unknown, start: number, deleteCount: number, insert: unknown): unknown {
+  if (typeof target === 'string' && typeof insert === 'string') {
+    const bytes = Buffer.from(target, 'utf8');
+    if (start < 0 || deleteCount < 0 || start + deleteCount > bytes.length) {
+      throw new Error(`preview edit splices outside the string (${start}+${deleteCount} of ${bytes.length})`);
+    }
+    return Buffer.concat([bytes.subarray(0, start), Buffer.from(insert, 'utf8'), bytes.subarray(start + deleteCount)]).toString('utf8');
+  }
+  if (Array.isArray(target) && Array.isArray(insert)) {
+    if (start < 0 || deleteCount < 0 || start + deleteCount > target.length) {
+      throw new Error(`preview edit splices outside the list (${start}+${deleteCount} of ${target.length})`);
+    }
+    return target.slice(0, start).concat(insert, target.slice(start + deleteCount));
+  }
+  throw new Error('preview edit splices neither a string nor a list');
 }
 
 export interface StoreUsersParams {

@@ -116,7 +116,10 @@ test('Preview System Prompt asks user and session, remembers them, and renders t
   recorded.inputAnswers = ['alice', 's1'];
   await recorded.commands.get(Commands.preview)!();
   assert.equal(recorded.inputPrompts[0].value, 'carol', 'the configured default user is offered');
-  assert.deepEqual(requests, [{ context: { userId: 'alice', sessionId: 's1' }, uri: Uri.file(project).toString() }]);
+  // The panel holds its answers, so it asks for edits of the one it holds: none yet.
+  assert.deepEqual(requests, [
+    { context: { userId: 'alice', sessionId: 's1' }, uri: Uri.file(project).toString(), previousResultId: null },
+  ]);
   const panel = recorded.panels[0];
   assert.equal(panel.viewType, 'agentws.preview');
   assert.equal(panel.title, 'Prompt: user alice · session s1');
@@ -183,7 +186,9 @@ test("Preview System Prompt offers the store's users, and still lets another id 
   // The session is typed: under scope `user` the store's ids are users.
   assert.equal(recorded.inputPrompts.length, 1);
   assert.match(recorded.inputPrompts[0].value ?? '', /^$/);
-  assert.deepEqual(previews, [{ context: { userId: 'carol', sessionId: 's1' }, uri: Uri.file(project).toString() }]);
+  assert.deepEqual(previews, [
+    { context: { userId: 'carol', sessionId: 's1' }, uri: Uri.file(project).toString(), previousResultId: null },
+  ]);
 
   // "Other user id…" falls back to typing one the store does not hold.
   recorded.quickPickAnswers = ['Other user id…'];

@@ -9,7 +9,7 @@ import { findBinary } from '../src/binary';
 import { contextFileName, contextLabel, debounce, initialContext, parseContextInput, rememberContext } from '../src/context';
 import { isServerFile, resolveSourcePath } from '../src/files';
 import { barPercent, escapeHtml, renderPreviewHtml, sourceLabel } from '../src/previewHtml';
-import { sliceByBytes, toPreviewModel } from '../src/protocol';
+import { applyPreviewEdits, HeldPreview, sliceByBytes, takePreviewAnswer, toPreviewModel } from '../src/protocol';
 
 const fixture = JSON.parse(
   fs.readFileSync(path.join(__dirname, '..', '..', 'test', 'fixtures', 'preview.json'), 'utf8'),
@@ -210,4 +210,42 @@ test('renderPreviewHtml escapes prompt text and labels every section', () => {
   assert.match(html, /script-src 'nonce-N0NCE'/);
   assert.match(html, /data-path="\.agentscope\/workspace\/skills\/pdf\/SKILL\.md" data-line="1"/);
   assert.match(html, /MEMORY\.md cut to fit the budget/);
+});
+
+test('preview edits splice strings by UTF-8 bytes, lists by elements, and set and remove keys', () => {
+  const answer = {
+    text: 'a回b😀c',
+    sections: [{ range: { start: 0, end: 1 } }, { range: { start: 1, end: 4 } }],
+    notes: ['x'],
+    budget: { truncated: false },
+  };
+  const edited = applyPreviewEdits(answer, [
+    // '回' is bytes 1..4: replaced by 'ZZ'; the emoji (bytes 5..9) is kept.
+    { op: 'splice', path: ['text'], start: 1, deleteCount: 3, insert: 'ZZ' },
+    { op: 'set', path: ['sections', 1, 'range', 'end'], value: 3 },
+    { op: 'splice', path: ['sections'], start: 0, deleteCount: 1, insert: [] },
+    { op: 'splice', path: ['notes'], start: 1, deleteCount: 0, insert: ['y', 'z'] },
+    { op: 'remove', path: ['budget', 'truncated'] },
+    { op: 'set', path: ['budget', 'cut'], value: null },
+  ]);
+  assert.deepEqual(edited, {
+    text: 'aZZb😀c',
+    sections: [{ range: { start: 1, end: 3 } }],
+    notes: ['x', 'y', 'z'],
+    budget: { cut: null },
+  });
+  assert.throws(() => applyPreviewEdits({ text: 'ab' }, [{ op: 'splice', path: ['text'], start: 1, deleteCount: 5, insert: '' }]), /outside the string/);
+  assert.throws(() => applyPreviewEdits({ text: 'ab' }, [{ op: 'set', path: ['nope', 'deeper'], value: 1 }]), /does not apply/);
+});
+
+test('a held preview takes whole answers and edits of the one it holds, and refuses others', () => {
+  const held: HeldPreview = { resultId: null, answer: undefined };
+  assert.deepEqual(takePreviewAnswer(held, { resultId: 'p1', text: 'one' }), { text: 'one' });
+  assert.equal(held.resultId, 'p1');
+  const edits = [{ op: 'set', path: ['text'], value: 'two' }];
+  assert.deepEqual(takePreviewAnswer(held, { resultId: 'p2', previousResultId: 'p1', edits }), { text: 'two' });
+  assert.equal(held.resultId, 'p2');
+  // Edits of an answer it does not hold: refused, and the next call asks whole.
+  assert.throws(() => takePreviewAnswer(held, { resultId: 'p4', previousResultId: 'p3', edits }), /does not hold/);
+  assert.deepEqual(held, { resultId: null, answer: undefined });
 });

@@ -17,7 +17,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-jsonrpc/node';
-import { Methods, METHOD_NOT_FOUND, PreviewModel, StoreUsers, toPreviewModel, toStoreUsers } from '../src/protocol';
+import { HeldPreview, Methods, METHOD_NOT_FOUND, PreviewModel, StoreUsers, takePreviewAnswer, toPreviewModel, toStoreUsers } from '../src/protocol';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const binary = process.env.AGENTWS_BIN ?? path.join(repoRoot, 'target', 'debug', 'agentws');
@@ -222,6 +222,24 @@ test('agentws serve over JSON-RPC: initialize, diagnostics, previewPrompt', asyn
       const edited = await preview(connection, { userId: 'alice', sessionId: 's1' });
       assert.ok(edited.text.includes('UNSAVED-EDIT-MARKER'), 'the preview reads the unsaved buffer');
       assert.ok(!edited.text.includes('回答は簡潔に。'));
+
+      // A client holding the answer takes the next one as edits, which give the whole answer.
+      const context = { userId: 'alice', sessionId: 's1' };
+      const ask = (previousResultId?: string | null) =>
+        connection.sendRequest(Methods.previewPrompt, { uri: uri(project), context, previousResultId });
+      const held: HeldPreview = { resultId: null, answer: undefined };
+      takePreviewAnswer(held, await ask(null));
+      assert.ok(held.resultId !== null, 'a whole answer asked with previousResultId carries a resultId');
+      connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: uri(override), version: 3 },
+        contentChanges: [{ text: '# Assistant (alice)\n\nSECOND-EDIT 回答\n' }],
+      });
+      const answer = (await ask(held.resultId)) as { edits?: unknown[] };
+      assert.ok(Array.isArray(answer.edits) && answer.edits.length > 0, `edits: ${JSON.stringify(answer)}`);
+      const taken = takePreviewAnswer(held, answer);
+      const { resultId: _, ...whole } = (await ask(undefined)) as Record<string, unknown>;
+      assert.deepEqual(taken, whole);
+      assert.ok(toPreviewModel(taken).text.includes('SECOND-EDIT 回答'));
     });
 
     await t.test('agentws/storeUsers: a project without a store offers no ids', async (st: TestContext) => {
