@@ -215,52 +215,37 @@ impl Out {
     fn section(&mut self, kind: &'static str, label: &str, sources: Vec<SourceRef>, s: &str) {
         let start = self.text.len();
         self.text.push_str(s);
-        self.section_since(start, kind, label, sources);
+        self.section_since(start, kind, label, sources, None);
     }
 
-    /// The text written from `start` on as a section.
+    /// The text written from `start` on as a section. `counted` is its UTF-16 length when the
+    /// caller knows it (the skills block, from its entries): the whole text is then counted
+    /// around it.
     fn section_since(
         &mut self,
         start: usize,
         kind: &'static str,
         label: &str,
         sources: Vec<SourceRef>,
+        counted: Option<usize>,
     ) {
-        let utf16 = java::utf16_len(&self.text[start..]);
-        self.push_section(start, kind, label, sources, utf16);
-    }
-
-    /// [`Self::section_since`], the UTF-16 length of the text from `start` on being known: the
-    /// whole text's length is then counted around it.
-    fn section_counted(
-        &mut self,
-        start: usize,
-        kind: &'static str,
-        label: &str,
-        sources: Vec<SourceRef>,
-        utf16: usize,
-    ) {
-        debug_assert!(self.counted.is_none(), "one counted section");
-        debug_assert_eq!(utf16, java::utf16_len(&self.text[start..]));
-        self.push_section(start, kind, label, sources, utf16);
-        self.counted = self.sections.last().map(|s| (s.range, utf16));
-    }
-
-    fn push_section(
-        &mut self,
-        start: usize,
-        kind: &'static str,
-        label: &str,
-        sources: Vec<SourceRef>,
-        utf16: usize,
-    ) {
+        let range = ByteRange {
+            start,
+            end: self.text.len(),
+        };
+        let utf16 = match counted {
+            Some(utf16) => {
+                debug_assert!(self.counted.is_none(), "one counted section");
+                debug_assert_eq!(utf16, java::utf16_len(&self.text[start..]));
+                self.counted = Some((range, utf16));
+                utf16
+            }
+            None => java::utf16_len(&self.text[start..]),
+        };
         self.sections.push(Section {
             kind,
             label: label.to_string(),
-            range: ByteRange {
-                start,
-                end: self.text.len(),
-            },
+            range,
             sources,
             estimated_tokens: utf16 / 4,
         });
@@ -1089,13 +1074,9 @@ fn skills_block(
                 .to_string(),
         );
     }
-    match entries_utf16 {
-        Some(entries) => {
-            let utf16 = java::utf16_len(texts::SKILLS_HEADER) + entries + java::utf16_len(footer);
-            out.section_counted(start, "skills", "## Available Skills", sources, utf16);
-        }
-        None => out.section_since(start, "skills", "## Available Skills", sources),
-    }
+    let counted = entries_utf16
+        .map(|entries| java::utf16_len(texts::SKILLS_HEADER) + entries + java::utf16_len(footer));
+    out.section_since(start, "skills", "## Available Skills", sources, counted);
     if resolution.renders_code_execution() {
         out.section(
             "code-execution",
