@@ -100,8 +100,9 @@ pub struct LineRange {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SourceRef {
-    /// Absolute path.
-    pub path: String,
+    /// Absolute path. Shared: the skills block's 10 000 sources are cloned from the render memo
+    /// each render.
+    pub path: std::sync::Arc<str>,
     /// Lines used; `None` when only the file's path or existence mattered.
     pub lines: Option<LineRange>,
 }
@@ -211,8 +212,8 @@ impl Preview {
         }
         for section in &mut self.sections {
             for source in &mut section.sources {
-                if let Some(origin) = files.origin(std::path::Path::new(&source.path)) {
-                    source.path = origin.to_string();
+                if let Some(origin) = files.origin(std::path::Path::new(&*source.path)) {
+                    source.path = origin.into();
                 }
             }
         }

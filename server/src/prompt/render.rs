@@ -292,7 +292,7 @@ impl Out {
 
 fn source(path: &Path, text: Option<&str>) -> SourceRef {
     SourceRef {
-        path: context::display_path(path),
+        path: context::display_path(path).into(),
         lines: text.map(|t| LineRange {
             start: 1,
             end: java::lines(t).len().max(1),
@@ -548,7 +548,7 @@ fn workspace_section(
     out.section("guidance", "guidance", Vec::new(), &guidance);
     out.raw("\n");
     let paragraph_sources = vec![SourceRef {
-        path: context::display_path(&config.workspace),
+        path: context::display_path(&config.workspace).into(),
         lines: None,
     }];
     out.section("workspace", "## Workspace", paragraph_sources, &paragraph);
@@ -590,7 +590,7 @@ fn workspace_section(
     }
     let mut knowledge_sources = read_sources(&knowledge_index);
     knowledge_sources.extend(knowledge_list.iter().map(|rel| SourceRef {
-        path: context::display_path(&layers::join_rel(&config.workspace, rel)),
+        path: context::display_path(&layers::join_rel(&config.workspace, rel)).into(),
         lines: None,
     }));
     out.section(
@@ -1192,7 +1192,7 @@ fn write_skill_entry(s: &mut String, resolution: &Resolution, skill: &MergedSkil
 /// the render on 10 000 skills.
 fn skill_source(skill: &MergedSkill) -> SourceRef {
     SourceRef {
-        path: context::display_path(&skill.doc.path),
+        path: context::display_path(&skill.doc.path).into(),
         lines: skill.doc.frontmatter_closing_line.map(frontmatter_lines),
     }
 }
@@ -1215,7 +1215,7 @@ fn subagents_section(resolution: &Resolution, out: &mut Out) {
             None => texts::GENERAL_PURPOSE_DESCRIPTION.to_string(),
             Some(doc) => {
                 sources.push(SourceRef {
-                    path: context::display_path(&doc.path),
+                    path: context::display_path(&doc.path).into(),
                     lines: doc.frontmatter_closing_line.map(frontmatter_lines),
                 });
                 doc.description.clone().unwrap_or_default()

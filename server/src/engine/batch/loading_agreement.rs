@@ -185,7 +185,7 @@ fn rendered(ws: &Workspace, root_ns: &str) -> (BTreeSet<PathBuf>, BTreeSet<PathB
             .sections
             .iter()
             .filter(|s| s.kind == kind)
-            .flat_map(|s| s.sources.iter().map(|r| PathBuf::from(&r.path)))
+            .flat_map(|s| s.sources.iter().map(|r| PathBuf::from(&*r.path)))
             .collect()
     };
     let tie_note = preview
