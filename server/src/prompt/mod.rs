@@ -200,7 +200,12 @@ pub struct Preview {
 
 /// The runtime's token estimate: UTF-16 length / 4 (harness-spec §5.7).
 pub fn estimate_tokens(s: &str) -> usize {
-    crate::syntax::java::utf16_len(s) / 4
+    tokens_of_utf16_len(crate::syntax::java::utf16_len(s))
+}
+
+/// [`estimate_tokens`] of a text whose UTF-16 length is already known.
+pub fn tokens_of_utf16_len(utf16_len: usize) -> usize {
+    utf16_len / 4
 }
 
 impl Preview {

@@ -62,7 +62,7 @@ impl RenderMemo {
         let base = resolution.files_root_base();
         let entry = self.skill_entries.get(&key).filter(|e| {
             Arc::ptr_eq(&e.doc, &skill.doc)
-                && (Arc::ptr_eq(&e.source, &skill.source) || e.source == skill.source)
+                && e.source == skill.source
                 && e.workspace_native == skill.workspace_native
                 && e.files_root_base.as_deref() == base
         });
@@ -170,7 +170,7 @@ fn render_with(
 
     removed_tool_notes(ws, &mut out);
 
-    let estimated_tokens = out.utf16_len() / 4;
+    let estimated_tokens = tokens_of_utf16_len(out.utf16_len());
     Ok(Preview {
         estimated_tokens,
         text: out.text,
@@ -247,11 +247,11 @@ impl Out {
             label: label.to_string(),
             range,
             sources,
-            estimated_tokens: utf16 / 4,
+            estimated_tokens: tokens_of_utf16_len(utf16),
         });
     }
 
-    /// The UTF-16 length of the whole text (`estimate_tokens` of it is that over 4).
+    /// The UTF-16 length of the whole text.
     fn utf16_len(&self) -> usize {
         match self.counted {
             Some((range, utf16)) => {

@@ -1486,7 +1486,8 @@ mod tests {
                 assert_eq!(with_kept, fresh, "step {step}, {user:?}");
             }
         }
-        // The layer order is the kept layout's: `c` (renamed `b`) ties with `b` in step 1.
+        // Step 1 holds a Layer 3 tie (`c` renamed `b`), so the order a kept layout gives is what
+        // decides the winner there.
         let root = root_for(&steps[1], Some("bob"), Scope::User);
         let names: Vec<String> = summary(&resolve(&steps[1], &root))
             .0
