@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { beforeEach, test } from 'node:test';
+import { after, beforeEach, test } from 'node:test';
 import { activate, Commands, Extension } from '../src/extension';
 import { PROMPT_SCHEME } from '../src/previewPanel';
 import { Methods } from '../src/protocol';
@@ -15,11 +15,16 @@ const manifest = JSON.parse(fs.readFileSync(path.join(extensionRoot, 'package.js
 const fixture = JSON.parse(fs.readFileSync(path.join(extensionRoot, 'test', 'fixtures', 'preview.json'), 'utf8'));
 const project = path.join(repoRoot, 'tests', 'fixtures', 'editors-basic');
 
+// One fake binary for the whole file, removed when the tests end, so runs leave no folders behind.
+const fakeBinaryDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentws-ext-'));
+after(() => fs.rmSync(fakeBinaryDir, { recursive: true, force: true }));
+
 function fakeBinary(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentws-ext-'));
-  const file = path.join(dir, 'agentws');
-  fs.writeFileSync(file, '#!/bin/sh\necho "explained: $*"\n');
-  fs.chmodSync(file, 0o755);
+  const file = path.join(fakeBinaryDir, 'agentws');
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(file, '#!/bin/sh\necho "explained: $*"\n');
+    fs.chmodSync(file, 0o755);
+  }
   return file;
 }
 
