@@ -12,13 +12,11 @@ export interface RenderOptions {
   cspSource: string;
 }
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** `text` with the five HTML-special characters escaped, in one pass (a section runs to megabytes). */
 export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
 /** Share of the memory budget a section uses, as a bar width in percent (0–100). */

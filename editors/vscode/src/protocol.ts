@@ -133,11 +133,16 @@ function stepInto(value: unknown, step: string | number): unknown {
 
 function spliced(target: unknown, start: number, deleteCount: number, insert: unknown): unknown {
   if (typeof target === 'string' && typeof insert === 'string') {
-    const bytes = Buffer.from(target, 'utf8');
-    if (start < 0 || deleteCount < 0 || start + deleteCount > bytes.length) {
-      throw new Error(`preview edit splices outside the string (${start}+${deleteCount} of ${bytes.length})`);
+    const length = Buffer.byteLength(target, 'utf8');
+    if (start < 0 || deleteCount < 0 || start + deleteCount > length) {
+      throw new Error(`preview edit splices outside the string (${start}+${deleteCount} of ${length})`);
     }
-    return Buffer.concat([bytes.subarray(0, start), Buffer.from(insert, 'utf8'), bytes.subarray(start + deleteCount)]).toString('utf8');
+    const first = utf16Index(target, start);
+    const last = first === undefined ? undefined : utf16Index(target, start + deleteCount, { index: first, byte: start });
+    if (first === undefined || last === undefined) {
+      throw new Error(`preview edit splices inside a character (${start}+${deleteCount})`);
+    }
+    return target.slice(0, first) + insert + target.slice(last);
   }
   if (Array.isArray(target) && Array.isArray(insert)) {
     if (start < 0 || deleteCount < 0 || start + deleteCount > target.length) {
@@ -232,10 +237,64 @@ function pick(obj: Json, ...keys: string[]): unknown {
 
 /** Cuts `text` by UTF-8 byte offsets (the server's unit) rather than UTF-16 string indices. */
 export function sliceByBytes(text: string, start: number, end: number): string {
+  return cutByBytes(text, start, end).text;
+}
+
+/** A place in a text: its UTF-16 index and its UTF-8 byte offset. */
+interface Place {
+  index: number;
+  byte: number;
+}
+
+/**
+ * `sliceByBytes`, starting the count at `from` (a place at or before `start`; the text's start
+ * by default), with the place where the cut ends, from which the next cut of an ascending series
+ * can count on.
+ */
+function cutByBytes(text: string, start: number, end: number, from: Place = { index: 0, byte: 0 }): { text: string; end: Place } {
+  const first = utf16Index(text, start, from);
+  const last = first === undefined ? undefined : utf16Index(text, Math.max(start, end), { index: first, byte: start });
+  if (first !== undefined && last !== undefined) {
+    return { text: text.slice(first, last), end: { index: last, byte: Math.max(start, end) } };
+  }
+  // An offset inside a character is a server bug: cut the bytes, so it shows as U+FFFD.
   const bytes = Buffer.from(text, 'utf8');
-  const from = Math.max(0, Math.min(start, bytes.length));
-  const to = Math.max(from, Math.min(end, bytes.length));
-  return bytes.subarray(from, to).toString('utf8');
+  const lo = Math.max(0, Math.min(start, bytes.length));
+  const hi = Math.max(lo, Math.min(end, bytes.length));
+  return { text: bytes.subarray(lo, hi).toString('utf8'), end: { index: 0, byte: 0 } };
+}
+
+/**
+ * The UTF-16 index of UTF-8 byte offset `byte` in `text`, counted from `from` (a place at or
+ * before it); the text's length past its end; undefined when the offset falls inside a character.
+ * A preview's text runs to megabytes and a description edit moves a few bytes in the middle, so
+ * this avoids encoding the whole text: ASCII up to the offset costs one native count, and wider
+ * characters make each further count at least a third shorter.
+ */
+export function utf16Index(text: string, byte: number, from: Place = { index: 0, byte: 0 }): number | undefined {
+  // Each UTF-16 unit is at least one byte, so the index is at most this far on.
+  let index = wholePairs(text, Math.min(from.index + Math.max(0, byte - from.byte), text.length));
+  let bytes = from.byte + Buffer.byteLength(text.slice(from.index, index), 'utf8');
+  while (bytes > byte) {
+    // Each unit is at most three bytes (a surrogate pair, four for two), so stepping back a third
+    // of the excess in units never passes the offset by more than the pair kept whole.
+    const at = wholePairs(text, index - Math.max(1, Math.floor((bytes - byte) / 3)));
+    bytes -= Buffer.byteLength(text.slice(at, index), 'utf8');
+    index = at;
+  }
+  while (bytes < byte && index < text.length) {
+    const code = text.codePointAt(index)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    index += code > 0xffff ? 2 : 1;
+  }
+  return bytes === byte || (bytes < byte && index === text.length) ? index : undefined;
+}
+
+/** `index`, moved back one unit when it would split a surrogate pair. */
+function wholePairs(text: string, index: number): number {
+  const low = text.charCodeAt(index);
+  const high = text.charCodeAt(index - 1);
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? index - 1 : index;
 }
 
 function parseRange(raw: unknown): [number, number] {
@@ -292,6 +351,8 @@ export function toPreviewModel(raw: unknown): PreviewModel {
   const text = str(raw.text);
   const sections: PreviewSection[] = [];
   const rawSections = pick(raw, 'sections');
+  // Sections come in text order: each cut counts on from where the one before ended.
+  let counted: Place = { index: 0, byte: 0 };
   if (Array.isArray(rawSections)) {
     for (const item of rawSections) {
       if (!isObject(item)) {
@@ -299,11 +360,13 @@ export function toPreviewModel(raw: unknown): PreviewModel {
       }
       const [start, end] = parseRange(pick(item, 'range', 'bytes'));
       const rawSources = pick(item, 'sources', 'files');
+      const cut = cutByBytes(text, start, end, start >= counted.byte ? counted : undefined);
+      counted = cut.end;
       sections.push({
         title: str(pick(item, 'label', 'title', 'kind', 'name'), 'section'),
         start,
         end,
-        body: sliceByBytes(text, start, end),
+        body: cut.text,
         sources: Array.isArray(rawSources)
           ? rawSources.map(parseSource).filter((s): s is PreviewSource => s !== undefined)
           : [],

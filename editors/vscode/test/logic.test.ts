@@ -9,7 +9,7 @@ import { findBinary } from '../src/binary';
 import { contextFileName, contextLabel, debounce, initialContext, parseContextInput, rememberContext } from '../src/context';
 import { isServerFile, resolveSourcePath } from '../src/files';
 import { barPercent, escapeHtml, renderPreviewHtml, sourceLabel } from '../src/previewHtml';
-import { applyPreviewEdits, HeldPreview, sliceByBytes, takePreviewAnswer, toPreviewModel } from '../src/protocol';
+import { applyPreviewEdits, HeldPreview, sliceByBytes, takePreviewAnswer, toPreviewModel, utf16Index } from '../src/protocol';
 
 const fixture = JSON.parse(
   fs.readFileSync(path.join(__dirname, '..', '..', 'test', 'fixtures', 'preview.json'), 'utf8'),
@@ -25,6 +25,38 @@ test('sliceByBytes cuts by UTF-8 offsets, not UTF-16 indices', () => {
   // An offset inside a character is a server bug; it shows as U+FFFD instead of being hidden.
   assert.equal(sliceByBytes(text, 8, 10), '\uFFFDc');
   assert.equal(sliceByBytes(text, 7, 3), '', 'an inverted range is empty');
+});
+
+test('utf16Index finds the index of every byte offset between characters, and no other', () => {
+  // One, two, three and four bytes (a surrogate pair), and runs long enough that the search steps.
+  const pieces = ['a', 'é', '回', '😀', 'xyz'.repeat(40), '回'.repeat(30), '😀'.repeat(20)];
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let round = 0; round < 40; round++) {
+    let text = '';
+    while (text.length < 300) {
+      text += pieces[Math.floor(random() * pieces.length)];
+    }
+    // The expected index of each offset: walk the characters, counting their bytes.
+    const expected = new Map<number, number>();
+    let byte = 0;
+    for (let index = 0; index < text.length; ) {
+      expected.set(byte, index);
+      const char = String.fromCodePoint(text.codePointAt(index)!);
+      byte += Buffer.byteLength(char);
+      index += char.length;
+    }
+    expected.set(byte, text.length);
+    for (let offset = 0; offset <= byte; offset++) {
+      assert.equal(utf16Index(text, offset), expected.get(offset), `offset ${offset} of ${JSON.stringify(text)}`);
+    }
+    assert.equal(utf16Index(text, byte + 5), text.length, 'past the end is the end');
+    // Counted on from a known place, the same answers.
+    const from = { index: expected.get(100) ?? 0, byte: expected.has(100) ? 100 : 0 };
+    for (let offset = from.byte; offset <= byte; offset += 7) {
+      assert.equal(utf16Index(text, offset, from), expected.get(offset), `offset ${offset} from ${JSON.stringify(from)}`);
+    }
+  }
 });
 
 test('toPreviewModel reads the fixture preview with exact section bodies', () => {
@@ -235,6 +267,14 @@ test('preview edits splice strings by UTF-8 bytes, lists by elements, and set an
     budget: { cut: null },
   });
   assert.throws(() => applyPreviewEdits({ text: 'ab' }, [{ op: 'splice', path: ['text'], start: 1, deleteCount: 5, insert: '' }]), /outside the string/);
+  // Byte 2 is inside '回' (bytes 1..4), at either end of the cut.
+  assert.throws(() => applyPreviewEdits({ text: 'a回b' }, [{ op: 'splice', path: ['text'], start: 2, deleteCount: 0, insert: 'x' }]), /inside a character/);
+  assert.throws(() => applyPreviewEdits({ text: 'a回b' }, [{ op: 'splice', path: ['text'], start: 0, deleteCount: 2, insert: 'x' }]), /inside a character/);
+  // Surrogate pairs kept whole on both sides of a cut between two emoji.
+  assert.deepEqual(
+    applyPreviewEdits({ text: '😀😀' }, [{ op: 'splice', path: ['text'], start: 4, deleteCount: 0, insert: '回' }]),
+    { text: '😀回😀' },
+  );
   assert.throws(() => applyPreviewEdits({ text: 'ab' }, [{ op: 'set', path: ['nope', 'deeper'], value: 1 }]), /does not apply/);
 });
 
