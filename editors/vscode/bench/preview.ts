@@ -1,6 +1,7 @@
 // The preview panel's own work after an edit, on a workspace of any size: the same calls the
-// panel makes (src/previewPanel.ts, `requestPreview` then `renderPreviewBody`) against the real
-// `agentws serve`, timed per phase. Not a test: it prints figures for docs/benchmarks.md.
+// panel makes (src/previewPanel.ts, `requestPreview` then `previewUpdate`, the message the open
+// page is sent) against the real `agentws serve`, timed per phase. Not a test: it prints figures
+// for docs/benchmarks.md.
 //
 //   npm run bench -- WORKSPACE [EDITS]
 //
@@ -9,14 +10,19 @@
 // `didChange`, so every answer changes the skills block) and asks the preview again as the panel
 // does: with `previousResultId`, applying the edits. Each edit is then asked a second time whole
 // (`previousResultId: null`), as by a client that takes no edits, for comparison. The server is
-// `AGENTWS_BIN` or the checkout's release build.
+// `AGENTWS_BIN` or the checkout's release build. Then, when Chromium is installed (`CHROMIUM_PATH`,
+// default /usr/bin/chromium), the page itself: the first page loaded, each update applied in it,
+// timed inside the page to the end of a forced layout, against setting the whole body as HTML.
 
 import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { renderPreviewBody } from '../src/previewHtml';
+import { chromium } from 'playwright-core';
+import { previewUpdate, PreviewUpdate, renderPreviewBody, renderPreviewHtml } from '../src/previewHtml';
+import { PreviewModel } from '../src/protocol';
 import { HeldPreview, Methods, PreviewParams, takePreviewAnswer, toPreviewModel } from '../src/protocol';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
@@ -82,20 +88,25 @@ async function main(): Promise<void> {
   });
 
   const held: HeldPreview = { resultId: null, answer: undefined };
+  const label = 'user alice · session bench';
   let start = process.hrtime.bigint();
   const first = await connection.sendRequest(Methods.previewPrompt, params(null));
-  const firstBody = renderPreviewBody(toPreviewModel(takePreviewAnswer(held, first)), 'user alice · session bench');
+  let shown: PreviewModel = toPreviewModel(takePreviewAnswer(held, first));
+  const firstModel = shown;
+  const updates: PreviewUpdate[] = [];
+  const firstBody = renderPreviewBody(shown, label);
   console.log(`first (whole) answer, asked, taken and rendered: ${since(start).toFixed(2)} ms; ${firstBody.length} characters of HTML`);
 
-  const phases = { asked: [] as number[], applied: [] as number[], model: [] as number[], rendered: [] as number[], total: [] as number[] };
+  const phases = { asked: [] as number[], applied: [] as number[], model: [] as number[], update: [] as number[], total: [] as number[] };
   const whole = { asked: [] as number[], total: [] as number[] };
+  const sent: number[] = [];
   for (let i = 1; i <= edits; i++) {
     const text = original.replace(/^description: .*$/m, (line) => `${line} Edit ${i}.`);
     connection.sendNotification('textDocument/didChange', {
       textDocument: { uri: uri(skill), version: i + 1 },
       contentChanges: [{ text }],
     });
-    // As the panel does: the edits of the held answer.
+    // As the panel does: the edits of the held answer, then the update of the page.
     start = process.hrtime.bigint();
     const answer = await connection.sendRequest(Methods.previewPrompt, params(held.resultId));
     phases.asked.push(since(start));
@@ -106,32 +117,110 @@ async function main(): Promise<void> {
     const model = toPreviewModel(taken);
     phases.model.push(since(at));
     at = process.hrtime.bigint();
-    const body = renderPreviewBody(model, 'user alice · session bench');
-    phases.rendered.push(since(at));
+    const update = previewUpdate(shown, model, label, i, i + 1);
+    phases.update.push(since(at));
     phases.total.push(since(start));
-    // The same state asked whole, for comparison; the held answer must agree with it.
+    sent.push(JSON.stringify(update).length);
+    updates.push(update);
+    // The same state asked whole, as by a client that takes no edits; its preview must agree.
     start = process.hrtime.bigint();
     const wholeAnswer = await connection.sendRequest(Methods.previewPrompt, params(null));
     whole.asked.push(since(start));
-    const wholeBody = renderPreviewBody(toPreviewModel(wholeAnswer), 'user alice · session bench');
+    const wholeModel = toPreviewModel(wholeAnswer);
+    previewUpdate(shown, wholeModel, label, i, i + 1);
     whole.total.push(since(start));
-    if (wholeBody !== body) {
+    if (renderPreviewBody(wholeModel, label) !== renderPreviewBody(model, label)) {
       throw new Error(`edit ${i}: the preview built from edits differs from the whole answer`);
     }
     // Asking whole gave the server a new last answer: hold it, as the panel would.
     takePreviewAnswer(held, wholeAnswer);
+    shown = model;
   }
   report('previewPrompt with previousResultId, answer received', phases.asked);
   report('  edits applied (takePreviewAnswer)', phases.applied);
   report('  model built (toPreviewModel)', phases.model);
-  report('  HTML rendered (renderPreviewBody)', phases.rendered);
-  report('  in all, edit to HTML', phases.total);
+  report('  page update built (previewUpdate)', phases.update);
+  report('  in all, edit to page update', phases.total);
   report('previewPrompt whole, answer received', whole.asked);
-  report('  in all, edit to HTML', whole.total);
+  report('  in all, edit to page update', whole.total);
+  const sizes = [...sent].sort((a, b) => a - b);
+  console.log(`page update message: ${percentile(sizes, 50)} characters (p50), ${sizes[sizes.length - 1]} at most`);
+  await inThePage(firstModel, updates, shown, label);
   await connection.sendRequest('shutdown');
   connection.sendNotification('exit');
   connection.dispose();
   proc.kill();
+}
+
+/**
+ * Loads the page of `first` in headless Chromium and applies `updates` in order, each timed in the
+ * page from the message to the end of a layout; then, for comparison, sets the whole body of
+ * `last` as HTML (what the page did before updates came as changes) a few times.
+ */
+async function inThePage(first: PreviewModel, updates: PreviewUpdate[], last: PreviewModel, label: string): Promise<void> {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!fs.existsSync(executablePath)) {
+    console.log(`${executablePath} is missing: the page is not measured`);
+    return;
+  }
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'agentws-bench-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const file = path.join(profile, 'preview.html');
+    fs.writeFileSync(file, renderPreviewHtml(first, { contextLabel: label, nonce: 'YmVuY2g=', cspSource: '', version: 1 }));
+    let start = process.hrtime.bigint();
+    await page.goto(`file://${file}`, { waitUntil: 'load' });
+    console.log(`page: the first page loaded in ${since(start).toFixed(2)} ms`);
+    const applied: number[] = [];
+    for (const update of updates) {
+      applied.push(
+        await page.evaluate(
+          (message) =>
+            new Promise<number>((resolve) => {
+              const begun = performance.now();
+              // Listeners run in the order they were added: this one after the page's own.
+              window.addEventListener(
+                'message',
+                () => {
+                  void document.body.offsetHeight;
+                  resolve(performance.now() - begun);
+                },
+                { once: true },
+              );
+              window.postMessage(message, '*');
+            }),
+          update,
+        ),
+      );
+      const version = await page.$eval('#root', (el) => (el as HTMLElement).dataset.version);
+      if (version !== String(update.to)) {
+        throw new Error(`the page refused update ${update.from} -> ${update.to} (it is at ${version})`);
+      }
+    }
+    report('page: an update applied, to the end of layout', applied);
+    const body = renderPreviewBody(last, label);
+    const whole: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      start = process.hrtime.bigint();
+      whole.push(
+        await page.evaluate((html) => {
+          const begun = performance.now();
+          document.getElementById('root')!.innerHTML = html;
+          void document.body.offsetHeight;
+          return performance.now() - begun;
+        }, body),
+      );
+    }
+    report(`page: the whole body (${body.length} characters) set as HTML, to the end of layout`, whole);
+  } finally {
+    await browser.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
 }
 
 main().catch((error) => {

@@ -10,6 +10,8 @@ export interface RenderOptions {
   nonce: string;
   /** The webview's `cspSource`; empty outside VS Code. */
   cspSource: string;
+  /** The page's version: a {@link PreviewUpdate} applies to the version it names only. */
+  version: number;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -40,39 +42,39 @@ function renderSource(source: PreviewSource): string {
   );
 }
 
-function renderSection(section: PreviewSection, index: number, budgetMax: number): string {
+/** A section's `<summary>`: title, tokens, bar. */
+function renderSummary(section: PreviewSection, budgetMax: number): string {
   const percent = barPercent(section.tokens, budgetMax);
   const over = budgetMax > 0 && section.tokens > budgetMax;
   const budgetText =
     budgetMax > 0 ? ` · ${percent}% of the ${budgetMax}-token memory budget` : '';
+  return `<summary>
+    <span class="title">${escapeHtml(section.title)}</span>
+    <span class="tokens">≈${section.tokens} tokens${budgetText}</span>
+    <span class="bar${over ? ' over' : ''}" role="meter" aria-valuemin="0" aria-valuemax="${budgetMax}" aria-valuenow="${section.tokens}" title="≈${section.tokens} tokens" data-percent="${percent}"><span class="fill"></span></span>
+  </summary>`;
+}
+
+/** A section's source links (ten thousand of them for a large workspace's skills). */
+function renderSources(section: PreviewSection): string {
   const sources =
     section.sources.length > 0
       ? section.sources.map(renderSource).join(' ')
       : '<span class="builtin">built in (no workspace file)</span>';
+  return `<div class="sources">${sources}</div>`;
+}
+
+function renderSection(section: PreviewSection, index: number, budgetMax: number): string {
   return `
 <details class="section" id="section-${index}" data-index="${index}">
-  <summary>
-    <span class="title">${escapeHtml(section.title)}</span>
-    <span class="tokens">≈${section.tokens} tokens${budgetText}</span>
-    <span class="bar${over ? ' over' : ''}" role="meter" aria-valuemin="0" aria-valuemax="${budgetMax}" aria-valuenow="${section.tokens}" title="≈${section.tokens} tokens" data-percent="${percent}"><span class="fill"></span></span>
-  </summary>
-  <div class="sources">${sources}</div>
+  ${renderSummary(section, budgetMax)}
+  ${renderSources(section)}
   <pre class="body">${escapeHtml(section.body)}</pre>
 </details>`;
 }
 
-/**
- * The part of the page that changes with the preview. Live updates post it to the open page,
- * which swaps it in place, so the scroll position and the open sections survive an edit.
- */
-export function renderPreviewBody(model: PreviewModel, contextLabel: string): string {
+function renderHeader(model: PreviewModel, contextLabel: string): string {
   const { budget } = model;
-  const notes =
-    model.notes.length > 0
-      ? `<section class="notes"><h2>Notes</h2><ul>${model.notes
-          .map((note) => `<li>${escapeHtml(note)}</li>`)
-          .join('')}</ul></section>`
-      : '';
   const truncated = budget.memoryTruncated
     ? '<span class="warn">MEMORY.md cut to fit the budget</span>'
     : '';
@@ -82,10 +84,128 @@ export function renderPreviewBody(model: PreviewModel, contextLabel: string): st
   <div class="meta"><span class="context">${escapeHtml(contextLabel)}</span> ·
     <span class="summary">${model.sections.length} sections · ≈${totalTokens} tokens ·
     memory ${budget.used}/${budget.max} tokens</span>${truncated}</div>
-</header>
-<main>${model.sections.map((section, i) => renderSection(section, i, budget.max)).join('')}
+</header>`;
+}
+
+function renderNotes(model: PreviewModel): string {
+  return model.notes.length > 0
+    ? `<section class="notes"><h2>Notes</h2><ul>${model.notes
+        .map((note) => `<li>${escapeHtml(note)}</li>`)
+        .join('')}</ul></section>`
+    : '';
+}
+
+/** The part of the page that changes with the preview (the whole page is {@link renderPreviewHtml}). */
+export function renderPreviewBody(model: PreviewModel, contextLabel: string): string {
+  return `${renderHeader(model, contextLabel)}
+<main>${model.sections.map((section, i) => renderSection(section, i, model.budget.max)).join('')}
 </main>
-${notes}`;
+<div id="notes">${renderNotes(model)}</div>`;
+}
+
+/**
+ * What the open page is sent after an edit: the header and notes (a few lines), and of the sections
+ * only what differs from the page's. A large workspace's skills block runs to megabytes of text and
+ * ten thousand source links, and a description edit changes a few characters of it: escaping,
+ * sending and parsing all of it again after every edit cost more than everything else the panel
+ * does. So a section's text is sent as the one span that changed (UTF-16 offsets, which the page
+ * applies to its text node as text, never as HTML), and its links only when they changed. `from`
+ * is the version of the page this applies to (a page at another version asks for the whole page
+ * instead), `to` the version it makes.
+ */
+export interface PreviewUpdate {
+  type: 'update';
+  from: number;
+  to: number;
+  header: string;
+  notes: string;
+  /** How many sections there are now: the page drops those past it. */
+  count: number;
+  sections: SectionUpdate[];
+}
+
+/** One section's change; a section the page lacks comes with `sources` and `text`. */
+export interface SectionUpdate {
+  index: number;
+  summary: string;
+  sources?: string;
+  /** The whole text, for a new section. */
+  text?: string;
+  /** The span of the text that changed, for a section the page has. */
+  splice?: TextSplice;
+}
+
+/** `deleteCount` UTF-16 units at `start` replaced by `insert`. */
+export interface TextSplice {
+  start: number;
+  deleteCount: number;
+  insert: string;
+}
+
+export function previewUpdate(shown: PreviewModel, model: PreviewModel, contextLabel: string, from: number, to: number): PreviewUpdate {
+  const sections: SectionUpdate[] = [];
+  model.sections.forEach((section, index) => {
+    const summary = renderSummary(section, model.budget.max);
+    const before = shown.sections[index];
+    if (before === undefined) {
+      sections.push({ index, summary, sources: renderSources(section), text: section.body });
+      return;
+    }
+    const sameSources = sameSourceList(before.sources, section.sources);
+    const sameText = before.body === section.body;
+    if (sameSources && sameText && summary === renderSummary(before, shown.budget.max)) {
+      return;
+    }
+    const change: SectionUpdate = { index, summary };
+    if (!sameSources) {
+      change.sources = renderSources(section);
+    }
+    if (!sameText) {
+      change.splice = textSplice(before.body, section.body);
+    }
+    sections.push(change);
+  });
+  return {
+    type: 'update',
+    from,
+    to,
+    header: renderHeader(model, contextLabel),
+    notes: renderNotes(model),
+    count: model.sections.length,
+    sections,
+  };
+}
+
+function sameSourceList(a: PreviewSource[], b: PreviewSource[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((s, i) => s.path === b[i].path && s.startLine === b[i].startLine && s.endLine === b[i].endLine)
+  );
+}
+
+/**
+ * The one span that turns `before` into `after`: their common start and end left out. Compared a
+ * block at a time (a slice and a native comparison), since the texts run to megabytes.
+ */
+export function textSplice(before: string, after: string): TextSplice {
+  const shorter = Math.min(before.length, after.length);
+  const BLOCK = 4096;
+  let head = 0;
+  while (head + BLOCK <= shorter && before.slice(head, head + BLOCK) === after.slice(head, head + BLOCK)) {
+    head += BLOCK;
+  }
+  while (head < shorter && before.charCodeAt(head) === after.charCodeAt(head)) {
+    head += 1;
+  }
+  const most = shorter - head;
+  let tail = 0;
+  while (tail + BLOCK <= most && before.slice(before.length - tail - BLOCK, before.length - tail) === after.slice(after.length - tail - BLOCK, after.length - tail)) {
+    tail += BLOCK;
+  }
+  while (tail < most && before.charCodeAt(before.length - tail - 1) === after.charCodeAt(after.length - tail - 1)) {
+    tail += 1;
+  }
+  return { start: head, deleteCount: before.length - head - tail, insert: after.slice(head, after.length - tail) };
 }
 
 export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): string {
@@ -137,7 +257,7 @@ export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): 
 </style>
 </head>
 <body>
-<div id="root">${renderPreviewBody(model, options.contextLabel)}</div>
+<div id="root" data-version="${options.version}">${renderPreviewBody(model, options.contextLabel)}</div>
 <script nonce="${options.nonce}">
   (function () {
     const api = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined;
@@ -147,17 +267,60 @@ export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): 
         .filter(function (d) { return d.open; }).map(function (d) { return d.dataset.index; });
     }
     // Widths through the CSSOM: the CSP refuses style attributes written in the markup.
-    function apply() {
-      const state = (api && api.getState()) || { open: [] };
-      root.querySelectorAll('.bar').forEach(function (bar) {
+    function fillBars(within) {
+      within.querySelectorAll('.bar').forEach(function (bar) {
         bar.querySelector('.fill').style.width = bar.dataset.percent + '%';
       });
-      root.querySelectorAll('details.section').forEach(function (el) {
-        if (state.open.indexOf(el.dataset.index) >= 0) { el.open = true; }
-        el.addEventListener('toggle', function () {
-          if (api) { api.setState({ open: openSections() }); }
-        });
+    }
+    function remember(section) {
+      section.addEventListener('toggle', function () {
+        if (api) { api.setState({ open: openSections() }); }
       });
+    }
+    // A section of an update: its summary and links replaced, its text changed as text (never
+    // parsed as HTML). The parser may have cut a long text into several nodes: one is spliced.
+    function update(change, main) {
+      let section = document.getElementById('section-' + change.index);
+      if (!section) {
+        section = document.createElement('details');
+        section.className = 'section';
+        section.id = 'section-' + change.index;
+        section.dataset.index = String(change.index);
+        section.innerHTML = '<summary></summary><div class="sources"></div><pre class="body"></pre>';
+        main.appendChild(section);
+        remember(section);
+      }
+      section.querySelector('summary').outerHTML = change.summary;
+      if (typeof change.sources === 'string') { section.querySelector('.sources').outerHTML = change.sources; }
+      const body = section.querySelector('pre.body');
+      if (typeof change.text === 'string') { body.textContent = change.text; }
+      const splice = change.splice;
+      if (splice) {
+        body.normalize();
+        const node = body.firstChild;
+        if (node && node.nodeType === Node.TEXT_NODE && body.childNodes.length === 1) {
+          node.replaceData(splice.start, splice.deleteCount, splice.insert);
+        } else {
+          const text = body.textContent;
+          body.textContent = text.slice(0, splice.start) + splice.insert + text.slice(splice.start + splice.deleteCount);
+        }
+      }
+      fillBars(section);
+    }
+    function apply(message) {
+      if (Number(root.dataset.version) !== message.from) {
+        // Not the page the update was made for: ask for the whole page.
+        if (api) { api.postMessage({ type: 'stale' }); }
+        return;
+      }
+      root.querySelector('header').outerHTML = message.header;
+      document.getElementById('notes').innerHTML = message.notes;
+      const main = root.querySelector('main');
+      message.sections.forEach(function (change) { update(change, main); });
+      main.querySelectorAll('details.section').forEach(function (section) {
+        if (Number(section.dataset.index) >= message.count) { section.remove(); }
+      });
+      root.dataset.version = String(message.to);
     }
     root.addEventListener('click', function (event) {
       if (event.target.closest('#compare')) {
@@ -173,13 +336,16 @@ export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): 
     });
     window.addEventListener('message', function (event) {
       const message = event.data;
-      if (message && message.type === 'update' && typeof message.body === 'string') {
-        if (api) { api.setState({ open: openSections() }); }
-        root.innerHTML = message.body;
-        apply();
+      if (message && message.type === 'update' && Array.isArray(message.sections)) {
+        apply(message);
       }
     });
-    apply();
+    const state = (api && api.getState()) || { open: [] };
+    fillBars(root);
+    root.querySelectorAll('details.section').forEach(function (section) {
+      if (state.open.indexOf(section.dataset.index) >= 0) { section.open = true; }
+      remember(section);
+    });
   })();
 </script>
 </body>

@@ -6,7 +6,7 @@ import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import { contextFileName, contextLabel, debounce } from './context';
 import { isServerFile, resolveSourcePath } from './files';
-import { renderPreviewBody, renderPreviewHtml } from './previewHtml';
+import { previewUpdate, renderPreviewHtml } from './previewHtml';
 import { HeldPreview, Methods, PreviewContext, PreviewModel, PreviewParams, takePreviewAnswer, toPreviewModel } from './protocol';
 
 export const PREVIEW_VIEW_TYPE = 'agentws.preview';
@@ -53,8 +53,11 @@ export class PreviewPanel implements vscode.Disposable {
   private readonly held: HeldPreview = { resultId: null, answer: undefined };
   private inFlight: Promise<unknown> = Promise.resolve();
   private disposed = false;
-  /** True while the page shows a preview (not an error) and can take in-place updates. */
-  private rendered = false;
+  /**
+   * The preview the page shows and the page's version, while it shows one (not an error): the
+   * next preview is sent as a {@link previewUpdate} of it.
+   */
+  private shown?: { model: PreviewModel; version: number };
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -117,19 +120,16 @@ export class PreviewPanel implements vscode.Disposable {
       if (generation !== this.generation || this.disposed) {
         return;
       }
-      if (this.rendered) {
-        await this.panel.webview.postMessage({
-          type: 'update',
-          body: renderPreviewBody(model, contextLabel(this.context)),
-        });
-        return;
+      const shown = this.shown;
+      if (shown !== undefined) {
+        const to = shown.version + 1;
+        const update = previewUpdate(shown.model, model, contextLabel(this.context), shown.version, to);
+        if (await this.panel.webview.postMessage(update)) {
+          this.shown = { model, version: to };
+          return;
+        }
       }
-      this.panel.webview.html = renderPreviewHtml(model, {
-        contextLabel: contextLabel(this.context),
-        nonce: crypto.randomBytes(16).toString('base64'),
-        cspSource: this.panel.webview.cspSource,
-      });
-      this.rendered = true;
+      this.renderWhole(model);
     } catch (error) {
       if (generation === this.generation && !this.disposed) {
         this.showError(error instanceof Error ? error.message : String(error));
@@ -137,8 +137,20 @@ export class PreviewPanel implements vscode.Disposable {
     }
   }
 
+  /** The whole page for `model`; later models are sent to it as updates. */
+  private renderWhole(model: PreviewModel): void {
+    const version = (this.shown?.version ?? 0) + 1;
+    this.panel.webview.html = renderPreviewHtml(model, {
+      contextLabel: contextLabel(this.context),
+      nonce: crypto.randomBytes(16).toString('base64'),
+      cspSource: this.panel.webview.cspSource,
+      version,
+    });
+    this.shown = { model, version };
+  }
+
   private showError(message: string): void {
-    this.rendered = false;
+    this.shown = undefined;
     const escaped = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     this.panel.webview.html = `<!DOCTYPE html><html><body><h3>agentws preview failed</h3><pre>${escaped}</pre></body></html>`;
   }
@@ -148,6 +160,11 @@ export class PreviewPanel implements vscode.Disposable {
       return;
     }
     const m = message as { type?: string; path?: string; line?: number };
+    if (m.type === 'stale' && this.shown !== undefined) {
+      // The page missed an update (or was loaded again): give it the whole page.
+      this.renderWhole(this.shown.model);
+      return;
+    }
     if (m.type === 'compare') {
       this.onCompare(this);
       return;

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, beforeEach, test } from 'node:test';
 import { activate, Commands, Extension } from '../src/extension';
+import { PreviewUpdate } from '../src/previewHtml';
 import { PROMPT_SCHEME } from '../src/previewPanel';
 import { Methods } from '../src/protocol';
 
@@ -146,10 +147,17 @@ test('Preview System Prompt asks user and session, remembers them, and renders t
   assert.equal(requests.length, 2, 'a burst of edits is one request');
   // The open page is updated in place (scroll and open sections kept), not reloaded.
   assert.equal(panel.webview.posted.length, 1);
-  const update = panel.webview.posted[0] as { type: string; body: string };
-  assert.equal(update.type, 'update');
-  assert.equal((update.body.match(/<details class="section"/g) ?? []).length, 11);
-  assert.doesNotMatch(update.body, /<script/);
+  assert.match(panel.webview.html, /<div id="root" data-version="1">/);
+  const update = panel.webview.posted[0] as PreviewUpdate;
+  // The same answer again: the header is sent, no section.
+  assert.deepEqual([update.type, update.from, update.to, update.count, update.sections], ['update', 1, 2, 11, []]);
+  assert.doesNotMatch(update.header + update.notes, /<script/);
+
+  // A page that missed an update asks for all of it, and gets the page of the last preview.
+  panel.webview.messages.fire({ type: 'stale' });
+  await tick(5);
+  assert.match(panel.webview.html, /<div id="root" data-version="3">/);
+  assert.equal((panel.webview.html.match(/<details class="section"/g) ?? []).length, 11);
 
   // A source link opens the file at its line (0-based in the API).
   panel.webview.messages.fire({ type: 'open', path: '.agentscope/workspace/skills/pdf/SKILL.md', line: 3 });

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { findBinary } from '../src/binary';
 import { contextFileName, contextLabel, debounce, initialContext, parseContextInput, rememberContext } from '../src/context';
 import { isServerFile, resolveSourcePath } from '../src/files';
-import { barPercent, escapeHtml, renderPreviewHtml, sourceLabel } from '../src/previewHtml';
+import { barPercent, escapeHtml, previewUpdate, renderPreviewHtml, sourceLabel, TextSplice, textSplice } from '../src/previewHtml';
 import { applyPreviewEdits, HeldPreview, sliceByBytes, takePreviewAnswer, toPreviewModel, utf16Index } from '../src/protocol';
 
 const fixture = JSON.parse(
@@ -234,7 +234,8 @@ test('HTML helpers: escaping, bar widths, source labels', () => {
 });
 
 test('renderPreviewHtml escapes prompt text and labels every section', () => {
-  const html = renderPreviewHtml(toPreviewModel(fixture), { contextLabel: 'user <alice>', nonce: 'N0NCE', cspSource: '' });
+  const html = renderPreviewHtml(toPreviewModel(fixture), { contextLabel: 'user <alice>', nonce: 'N0NCE', cspSource: '', version: 7 });
+  assert.match(html, /<div id="root" data-version="7">/);
   assert.equal((html.match(/<details class="section"/g) ?? []).length, 11);
   assert.match(html, /user &lt;alice&gt;/);
   assert.match(html, /&lt;loaded_context&gt;/);
@@ -242,6 +243,77 @@ test('renderPreviewHtml escapes prompt text and labels every section', () => {
   assert.match(html, /script-src 'nonce-N0NCE'/);
   assert.match(html, /data-path="\.agentscope\/workspace\/skills\/pdf\/SKILL\.md" data-line="1"/);
   assert.match(html, /MEMORY\.md cut to fit the budget/);
+});
+
+/** `text` with `splice` applied, as the page applies it. */
+const spliceText = (text: string, splice: TextSplice) =>
+  text.slice(0, splice.start) + splice.insert + text.slice(splice.start + splice.deleteCount);
+
+test('a preview update carries only what changed: summaries, links when they moved, the span of text', () => {
+  const shown = toPreviewModel(fixture);
+  const same = previewUpdate(shown, toPreviewModel(fixture), 'user alice', 3, 4);
+  assert.deepEqual([same.type, same.from, same.to, same.count, same.sections], ['update', 3, 4, 11, []]);
+  assert.match(same.header, /^<header>[^]*user alice[^]*<\/header>$/);
+  assert.match(same.notes, /<section class="notes">/);
+
+  // Section 6's text changes (markup in it is text), section 2's tokens only, section 4's links;
+  // the last section goes.
+  const edited = structuredClone(shown);
+  const sixth = shown.sections[6].body;
+  edited.sections[6].body = `${sixth.slice(0, 20)}<b>new</b> & more${sixth.slice(22)}`;
+  edited.sections[2].tokens += 1;
+  edited.sections[4].sources = [{ path: 'x.md', startLine: 2, endLine: 3 }];
+  edited.sections.pop();
+  const update = previewUpdate(shown, edited, 'user alice', 4, 5);
+  assert.equal(update.count, 10);
+  assert.deepEqual(
+    update.sections.map((s) => [s.index, s.sources !== undefined, s.splice !== undefined, s.text]),
+    [
+      [2, false, false, undefined],
+      [4, true, false, undefined],
+      [6, false, true, undefined],
+    ],
+  );
+  assert.match(update.sections[0].summary, new RegExp(`^<summary>[^]*≈${edited.sections[2].tokens} tokens[^]*</summary>$`));
+  assert.equal(update.sections[1].sources, '<div class="sources"><a class="source" href="#" data-path="x.md" data-line="2">x.md:2-3</a></div>');
+  const splice = update.sections[2].splice!;
+  assert.ok(splice.start >= 20 && splice.deleteCount <= 2 && splice.insert.length <= '<b>new</b> & more'.length, JSON.stringify(splice));
+  assert.equal(spliceText(shown.sections[6].body, splice), edited.sections[6].body);
+
+  // Sections the page lacks come whole.
+  const grown = previewUpdate(edited, shown, 'user alice', 5, 6);
+  assert.deepEqual(grown.sections.at(-1), {
+    index: 10,
+    summary: grown.sections.at(-1)!.summary,
+    sources: grown.sections.at(-1)!.sources,
+    text: shown.sections[10].body,
+  });
+  assert.match(grown.sections.at(-1)!.sources!, /^<div class="sources">/);
+
+  // A new budget moves every bar: every summary is sent again, nothing else.
+  const budget = structuredClone(shown);
+  budget.budget.max += 100;
+  const bars = previewUpdate(shown, budget, 'user alice', 6, 7);
+  assert.equal(bars.sections.length, 11);
+  assert.ok(bars.sections.every((s) => s.sources === undefined && s.splice === undefined && s.text === undefined));
+});
+
+test('textSplice finds the one span that changed, across and within blocks', () => {
+  assert.deepEqual(textSplice('abcdef', 'abXYef'), { start: 2, deleteCount: 2, insert: 'XY' });
+  assert.deepEqual(textSplice('abc', 'abc'), { start: 3, deleteCount: 0, insert: '' });
+  assert.deepEqual(textSplice('aaa', 'aaaa'), { start: 3, deleteCount: 0, insert: 'a' });
+  assert.deepEqual(textSplice('abcd', 'ad'), { start: 1, deleteCount: 2, insert: '' });
+  assert.deepEqual(textSplice('', 'new'), { start: 0, deleteCount: 0, insert: 'new' });
+  // Texts of several blocks, changed at their start, end, a block boundary and in the middle.
+  const base = Array.from({ length: 5000 }, (_, i) => `line ${i} 回😀\n`).join('');
+  for (const at of [0, 1, 4095, 4096, 4097, 20000, base.length - 1, base.length]) {
+    for (const [deleted, inserted] of [[0, 'X'], [3, ''], [2, 'YZ😀'], [9000, 'long']] as const) {
+      const after = base.slice(0, at) + inserted + base.slice(Math.min(base.length, at + deleted));
+      const splice = textSplice(base, after);
+      assert.equal(spliceText(base, splice), after, `at ${at}, ${deleted} deleted, ${JSON.stringify(inserted)} inserted`);
+      assert.ok(splice.deleteCount <= deleted && splice.insert.length <= inserted.length, JSON.stringify(splice).slice(0, 80));
+    }
+  }
 });
 
 test('preview edits splice strings by UTF-8 bytes, lists by elements, and set and remove keys', () => {

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { BrowserContext, chromium, Page } from 'playwright-core';
-import { renderPreviewBody, renderPreviewHtml } from '../src/previewHtml';
+import { previewUpdate, PreviewUpdate, renderPreviewHtml } from '../src/previewHtml';
 import { toPreviewModel } from '../src/protocol';
 
 const extensionRoot = path.resolve(__dirname, '..', '..');
@@ -60,6 +60,7 @@ before(async () => {
     contextLabel: 'user alice · session s1 · harness 2026-09',
     nonce: 'dGVzdC1ub25jZQ==',
     cspSource: '',
+    version: 1,
   });
   // A real navigation (not setContent) so the init script above runs before the page's script.
   const htmlFile = path.join(userDataDir, 'preview.html');
@@ -134,24 +135,72 @@ test('opened sections show the exact prompt text; notes and the truncation flag 
   assert.equal(await page.locator('header .warn').textContent(), 'MEMORY.md cut to fit the budget');
 });
 
-test('a live update swaps the sections in place and keeps open ones open', async () => {
-  const updated = toPreviewModel({
-    ...fixture,
-    sections: fixture.sections.map((s: { title: string }, i: number) => (i === 6 ? { ...s, title: 'AGENTS.md (edited)' } : s)),
-  });
+const label = 'user alice · session s1 · harness 2026-09';
+const post = (update: PreviewUpdate) => page.evaluate((m) => window.postMessage(m, '*'), update);
+const version = () => page.$eval('#root', (el) => (el as HTMLElement).dataset.version);
+
+test('a live update changes the sections in place and keeps open ones open', async () => {
+  const updated = structuredClone(model);
+  updated.sections[6].title = 'AGENTS.md (edited)';
+  // Markup in a text is text: it is set as a text node, never parsed.
+  updated.sections[6].body = '<b>not bold</b> & kept';
   const before = await page.$$eval('details.section', (els) => els.map((d) => (d as HTMLDetailsElement).open));
-  await page.evaluate(
-    (body) => window.postMessage({ type: 'update', body }, '*'),
-    renderPreviewBody(updated, 'user alice · session s1 · harness 2026-09'),
-  );
+  const sixth = await page.$('#section-6');
+  await post(previewUpdate(model, updated, label, 1, 2));
   await page.waitForFunction(() => document.querySelectorAll('details.section .title')[6].textContent === 'AGENTS.md (edited)');
+  assert.equal(await version(), '2');
+  assert.equal(await page.locator('#section-6 pre.body').textContent(), '<b>not bold</b> & kept');
+  assert.equal(await page.locator('#section-6 pre.body b').count(), 0);
+  assert.ok(await sixth!.evaluate((el) => el.isConnected), 'the section element is kept, not replaced');
   const after = await page.$$eval('details.section', (els) => els.map((d) => (d as HTMLDetailsElement).open));
   assert.deepEqual(after, before);
   const width = await page.$eval('#section-7 .bar .fill', (el) => (el as HTMLElement).style.width);
   assert.equal(width, '94.4%');
-  // Back to the fixture for the screenshot.
-  await page.evaluate((body) => window.postMessage({ type: 'update', body }, '*'), renderPreviewBody(model, 'user alice · session s1 · harness 2026-09'));
-  await page.waitForFunction(() => document.querySelectorAll('details.section .title')[6].textContent === 'Loaded context: AGENTS.md');
+
+  // Two sections fewer, then back: the page drops them and builds them again, bars filled.
+  const shorter = structuredClone(updated);
+  shorter.sections.splice(9, 2);
+  await post(previewUpdate(updated, shorter, label, 2, 3));
+  await page.waitForFunction(() => document.querySelectorAll('details.section').length === 9);
+  await post(previewUpdate(shorter, model, label, 3, 4));
+  await page.waitForFunction(() => document.querySelectorAll('details.section').length === 11);
+  assert.deepEqual(await page.locator('details.section .title').allTextContents(), model.sections.map((s) => s.title));
+  assert.deepEqual(await page.locator('details.section pre.body').allTextContents(), model.sections.map((s) => s.body));
+  assert.deepEqual(await page.locator('.notes li').allTextContents(), model.notes);
+  const widths = await page.$$eval('details.section .bar .fill', (els) => els.map((el) => (el as HTMLElement).style.width));
+  assert.ok(widths.every((w) => w.endsWith('%')), JSON.stringify(widths));
+});
+
+test('a text the parser cut into several nodes is spliced as one', async () => {
+  // Chromium's parser cuts a text of more than 65 536 characters into several nodes (the skills
+  // block of a large workspace); split one here the same way, and splice across the cut.
+  const body = model.sections[6].body;
+  const cut = await page.$eval('#section-6 pre.body', (pre, at) => {
+    (pre.firstChild as Text).splitText(at);
+    return pre.childNodes.length;
+  }, 12);
+  assert.equal(cut, 2);
+  const edited = structuredClone(model);
+  edited.sections[6].body = `${body.slice(0, 10)}[across the cut]${body.slice(15)}`;
+  await post(previewUpdate(model, edited, label, 4, 5));
+  await page.waitForFunction(() => document.getElementById('root')!.dataset.version === '5');
+  assert.equal(await page.locator('#section-6 pre.body').textContent(), edited.sections[6].body);
+  await post(previewUpdate(edited, model, label, 5, 6));
+  await page.waitForFunction(() => document.getElementById('root')!.dataset.version === '6');
+  assert.equal(await page.locator('#section-6 pre.body').textContent(), body);
+});
+
+test('an update made for another version of the page is refused, and the page asks for all of it', async () => {
+  posted.length = 0;
+  const edited = structuredClone(model);
+  edited.sections[0].title = 'never shown';
+  await post(previewUpdate(model, edited, label, 1, 2));
+  for (let i = 0; i < 100 && posted.length < 1; i++) {
+    await page.waitForTimeout(20);
+  }
+  assert.deepEqual(posted, [{ type: 'stale' }]);
+  assert.equal(await version(), '6');
+  assert.equal(await page.locator('details.section .title').first().textContent(), model.sections[0].title);
 });
 
 test('screenshot of the panel for the README', async () => {
