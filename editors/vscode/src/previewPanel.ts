@@ -54,10 +54,12 @@ export class PreviewPanel implements vscode.Disposable {
   private inFlight: Promise<unknown> = Promise.resolve();
   private disposed = false;
   /**
-   * The preview the page shows and the page's version, while it shows one (not an error): the
-   * next preview is sent as a {@link previewUpdate} of it.
+   * The preview the page shows, while it shows one (not an error): the next preview is sent as a
+   * {@link previewUpdate} of it.
    */
-  private shown?: { model: PreviewModel; version: number };
+  private shown?: PreviewModel;
+  /** The page's version, never repeated, so that no update can apply to a page it was not made for. */
+  private version = 0;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -120,12 +122,11 @@ export class PreviewPanel implements vscode.Disposable {
       if (generation !== this.generation || this.disposed) {
         return;
       }
-      const shown = this.shown;
-      if (shown !== undefined) {
-        const to = shown.version + 1;
-        const update = previewUpdate(shown.model, model, contextLabel(this.context), shown.version, to);
+      if (this.shown !== undefined) {
+        const from = this.version;
+        const update = previewUpdate(this.shown, model, contextLabel(this.context), from, ++this.version);
         if (await this.panel.webview.postMessage(update)) {
-          this.shown = { model, version: to };
+          this.shown = model;
           return;
         }
       }
@@ -139,14 +140,13 @@ export class PreviewPanel implements vscode.Disposable {
 
   /** The whole page for `model`; later models are sent to it as updates. */
   private renderWhole(model: PreviewModel): void {
-    const version = (this.shown?.version ?? 0) + 1;
     this.panel.webview.html = renderPreviewHtml(model, {
       contextLabel: contextLabel(this.context),
       nonce: crypto.randomBytes(16).toString('base64'),
       cspSource: this.panel.webview.cspSource,
-      version,
+      version: ++this.version,
     });
-    this.shown = { model, version };
+    this.shown = model;
   }
 
   private showError(message: string): void {
@@ -162,7 +162,7 @@ export class PreviewPanel implements vscode.Disposable {
     const m = message as { type?: string; path?: string; line?: number };
     if (m.type === 'stale' && this.shown !== undefined) {
       // The page missed an update (or was loaded again): give it the whole page.
-      this.renderWhole(this.shown.model);
+      this.renderWhole(this.shown);
       return;
     }
     if (m.type === 'compare') {
