@@ -178,8 +178,9 @@ export function previewUpdate(shown: PreviewModel, model: PreviewModel, contextL
 
 function sameSourceList(a: PreviewSource[], b: PreviewSource[]): boolean {
   return (
-    a.length === b.length &&
-    a.every((s, i) => s.path === b[i].path && s.startLine === b[i].startLine && s.endLine === b[i].endLine)
+    a === b ||
+    (a.length === b.length &&
+      a.every((s, i) => s.path === b[i].path && s.startLine === b[i].startLine && s.endLine === b[i].endLine))
   );
 }
 

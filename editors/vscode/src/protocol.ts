@@ -78,8 +78,21 @@ export function takePreviewAnswer(held: HeldPreview, result: unknown): unknown {
   return answer;
 }
 
-/** `root` with `edits` applied in order (in place where it can be); string offsets are UTF-8 bytes. */
+/**
+ * `root` with `edits` applied in order; string offsets are UTF-8 bytes. `root` is left as it was:
+ * each object or list on an edit's path is copied before it changes (once per call), so what no
+ * edit touched keeps its identity, and {@link toPreviewModel} reuses what it read from it.
+ */
 export function applyPreviewEdits(root: unknown, edits: PreviewEdit[]): unknown {
+  const copies = new Set<unknown>();
+  const own = (value: unknown): unknown => {
+    if (copies.has(value) || !(Array.isArray(value) || isObject(value))) {
+      return value;
+    }
+    const copy = Array.isArray(value) ? value.slice() : { ...value };
+    copies.add(copy);
+    return copy;
+  };
   for (const edit of edits) {
     if (!isObject(edit) || !Array.isArray(edit.path)) {
       throw new Error(`malformed preview edit: ${JSON.stringify(edit)}`);
@@ -104,7 +117,12 @@ export function applyPreviewEdits(root: unknown, edits: PreviewEdit[]): unknown 
       root = next;
       continue;
     }
-    const parent = path.slice(0, -1).reduce<unknown>((value, step) => stepInto(value, step), root);
+    root = own(root);
+    const parent = path.slice(0, -1).reduce<unknown>((value, step) => {
+      const child = own(stepInto(value, step));
+      (value as Record<string | number, unknown>)[step] = child;
+      return child;
+    }, root);
     const last = path[path.length - 1];
     if (Array.isArray(parent) && typeof last === 'number' && edit.op !== 'remove') {
       parent[last] = next;
@@ -329,6 +347,25 @@ function parseSource(raw: unknown): PreviewSource | undefined {
   return { path, startLine, endLine: num(pick(raw, 'endLine', 'end_line'), startLine) };
 }
 
+/**
+ * The sources read from each list of an answer, by the list. An answer taken as edits keeps the
+ * lists no edit touched ({@link applyPreviewEdits} copies what it changes), and a large
+ * workspace's skills section lists ten thousand: they are not read again after every edit.
+ */
+const sourcesRead = new WeakMap<unknown[], PreviewSource[]>();
+
+function readSources(raw: unknown): PreviewSource[] {
+  if (!Array.isArray(raw)) {
+    return [];
+  }
+  let read = sourcesRead.get(raw);
+  if (read === undefined) {
+    read = raw.map(parseSource).filter((s): s is PreviewSource => s !== undefined);
+    sourcesRead.set(raw, read);
+  }
+  return read;
+}
+
 function parseNote(raw: unknown): string | undefined {
   if (typeof raw === 'string') {
     return raw;
@@ -367,9 +404,7 @@ export function toPreviewModel(raw: unknown): PreviewModel {
         start,
         end,
         body: cut.text,
-        sources: Array.isArray(rawSources)
-          ? rawSources.map(parseSource).filter((s): s is PreviewSource => s !== undefined)
-          : [],
+        sources: readSources(rawSources),
         tokens: num(pick(item, 'tokens', 'estimatedTokens')),
       });
     }

@@ -323,6 +323,7 @@ test('preview edits splice strings by UTF-8 bytes, lists by elements, and set an
     notes: ['x'],
     budget: { truncated: false },
   };
+  const given = JSON.stringify(answer);
   const edited = applyPreviewEdits(answer, [
     // '回' is bytes 1..4: replaced by 'ZZ'; the emoji (bytes 5..9) is kept.
     { op: 'splice', path: ['text'], start: 1, deleteCount: 3, insert: 'ZZ' },
@@ -338,6 +339,7 @@ test('preview edits splice strings by UTF-8 bytes, lists by elements, and set an
     notes: ['x', 'y', 'z'],
     budget: { cut: null },
   });
+  assert.equal(JSON.stringify(answer), given, 'the answer given is left as it was');
   assert.throws(() => applyPreviewEdits({ text: 'ab' }, [{ op: 'splice', path: ['text'], start: 1, deleteCount: 5, insert: '' }]), /outside the string/);
   // Byte 2 is inside '回' (bytes 1..4), at either end of the cut.
   assert.throws(() => applyPreviewEdits({ text: 'a回b' }, [{ op: 'splice', path: ['text'], start: 2, deleteCount: 0, insert: 'x' }]), /inside a character/);
@@ -348,6 +350,24 @@ test('preview edits splice strings by UTF-8 bytes, lists by elements, and set an
     { text: '😀回😀' },
   );
   assert.throws(() => applyPreviewEdits({ text: 'ab' }, [{ op: 'set', path: ['nope', 'deeper'], value: 1 }]), /does not apply/);
+});
+
+test('what no edit touched keeps its identity, and the model reuses the sources read from it', () => {
+  const answer = {
+    text: 'ab',
+    sections: [
+      { title: 'one', range: { start: 0, end: 1 }, sources: [{ path: 'a.md', lines: { start: 1, end: 2 } }], tokens: 1 },
+      { title: 'two', range: { start: 1, end: 2 }, sources: [{ path: 'b.md', lines: { start: 3, end: 4 } }], tokens: 1 },
+    ],
+  };
+  const first = toPreviewModel(answer);
+  const edited = applyPreviewEdits(answer, [{ op: 'set', path: ['sections', 0, 'sources', 0, 'lines', 'end'], value: 9 }]) as typeof answer;
+  assert.notEqual(edited.sections[0].sources, answer.sections[0].sources);
+  assert.equal(edited.sections[1], answer.sections[1]);
+  assert.equal(answer.sections[0].sources[0].lines.end, 2, 'the answer given is left as it was');
+  const second = toPreviewModel(edited);
+  assert.deepEqual(second.sections[0].sources, [{ path: 'a.md', startLine: 1, endLine: 9 }], 'an edited list is read again');
+  assert.equal(second.sections[1].sources, first.sections[1].sources, 'an untouched list is not read again');
 });
 
 test('a held preview takes whole answers and edits of the one it holds, and refuses others', () => {
