@@ -5,6 +5,7 @@
 //! Joins are written where the runtime writes them, and named after it: `join_if_needed` is the
 //! `"\n"` the middlewares add only when the prompt is non-empty and does not end with `\n`.
 
+use std::collections::hash_map;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -40,6 +41,10 @@ pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextEr
 pub struct RenderMemo {
     /// By the address of the parse, which the entry's `Arc` holds.
     skill_entries: HashMap<usize, SkillEntry>,
+    /// The `files_root_base`s the entries were written with, each held once, so that an entry's
+    /// is compared by pointer: compared as strings, each its own allocation, the ten thousand
+    /// comparisons of a render were a tenth of it.
+    bases: Vec<Arc<str>>,
     layout: resolution::KeptLayout,
 }
 
@@ -48,7 +53,7 @@ struct SkillEntry {
     doc: Arc<SkillDoc>,
     source: Arc<str>,
     workspace_native: bool,
-    files_root_base: Option<String>,
+    files_root_base: Option<Arc<str>>,
     xml: String,
     /// The UTF-16 length of `xml`, for the token estimate.
     xml_utf16: usize,
@@ -57,37 +62,65 @@ struct SkillEntry {
 }
 
 impl RenderMemo {
-    fn skill_entry(&mut self, resolution: &Resolution, skill: &MergedSkill) -> &SkillEntry {
-        let key = Arc::as_ptr(&skill.doc) as usize;
-        let base = resolution.files_root_base();
-        let entry = self.skill_entries.get(&key).filter(|e| {
-            Arc::ptr_eq(&e.doc, &skill.doc)
-                && e.source == skill.source
-                && e.workspace_native == skill.workspace_native
-                && e.files_root_base.as_deref() == base
-        });
-        if entry.is_none() {
+    /// The memo's copy of `base` (one per distinct base), for [`RenderMemo::skill_entry`].
+    fn base(&mut self, base: Option<&str>) -> Option<Arc<str>> {
+        let base = base?;
+        if let Some(held) = self.bases.iter().find(|held| ***held == *base) {
+            return Some(held.clone());
+        }
+        let held: Arc<str> = Arc::from(base);
+        self.bases.push(held.clone());
+        Some(held)
+    }
+
+    /// The entry of `skill`, written with `base` (from [`RenderMemo::base`]) unless the memo
+    /// holds it.
+    fn skill_entry(
+        &mut self,
+        resolution: &Resolution,
+        skill: &MergedSkill,
+        base: &Option<Arc<str>>,
+    ) -> &SkillEntry {
+        let fresh = || {
             let mut xml = String::new();
             let holds_date = write_skill_entry(&mut xml, resolution, skill);
-            let entry = SkillEntry {
+            SkillEntry {
                 doc: skill.doc.clone(),
                 source: skill.source.clone(),
                 workspace_native: skill.workspace_native,
-                files_root_base: base.map(str::to_string),
+                files_root_base: base.clone(),
                 xml_utf16: java::utf16_len(&xml),
                 xml,
                 holds_date,
                 source_ref: skill_source(skill),
-            };
-            self.skill_entries.insert(key, entry);
+            }
+        };
+        match self.skill_entries.entry(Arc::as_ptr(&skill.doc) as usize) {
+            hash_map::Entry::Occupied(mut held) => {
+                let e = held.get();
+                let current = Arc::ptr_eq(&e.doc, &skill.doc)
+                    && e.source == skill.source
+                    && e.workspace_native == skill.workspace_native
+                    && match (&e.files_root_base, base) {
+                        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                        (None, None) => true,
+                        _ => false,
+                    };
+                if !current {
+                    held.insert(fresh());
+                }
+                held.into_mut()
+            }
+            hash_map::Entry::Vacant(slot) => slot.insert(fresh()),
         }
-        &self.skill_entries[&key]
     }
 
     /// Forgets the skills `ws` no longer holds.
     fn keep_only(&mut self, ws: &Workspace) {
         let current: HashSet<usize> = ws.skills.iter().map(|d| Arc::as_ptr(d) as usize).collect();
         self.skill_entries.retain(|key, _| current.contains(key));
+        // A base no entry holds any more: only the memo's own reference is left.
+        self.bases.retain(|base| Arc::strong_count(base) > 1);
     }
 }
 
@@ -1049,10 +1082,13 @@ fn skills_block(
     let mut holds_date = false;
     // Known when every entry comes from the memo, which counted it once.
     let mut entries_utf16 = memo.is_some().then_some(0);
+    let base = memo
+        .as_mut()
+        .and_then(|memo| memo.base(resolution.files_root_base()));
     for skill in skills.iter().copied() {
         holds_date |= match memo {
             Some(memo) => {
-                let entry = memo.skill_entry(resolution, skill);
+                let entry = memo.skill_entry(resolution, skill, &base);
                 s.push_str(&entry.xml);
                 entries_utf16 = entries_utf16.map(|n| n + entry.xml_utf16);
                 sources.push(entry.source_ref.clone());
@@ -1403,6 +1439,52 @@ mod tests {
         let mut ctx = context(&ws, Some("../bob"));
         ctx.session.scope = Scope::User;
         assert_eq!(render(&ws, &ctx).unwrap_err().code, "invalid-id");
+    }
+
+    /// The render memo keeps each skill's entry with the files root it was written with: renders
+    /// that alternate between roots (two sandbox roots, and none) each equal a fresh render, and
+    /// the memo holds only the roots its entries still hold.
+    #[test]
+    fn the_render_memo_follows_the_files_root_of_each_render() {
+        use crate::config::FilesystemMode;
+        let skill = |name: &str| {
+            format!("---\nname: {name}\ndescription: Does {name} things.\n---\nBody.\n")
+        };
+        let (pdf, docs) = (skill("pdf"), skill("docs"));
+        let ws = workspace(
+            &[
+                ("/srv/app/.agentscope/workspace/skills/pdf/SKILL.md", &pdf),
+                ("/srv/app/.agentscope/workspace/skills/docs/SKILL.md", &docs),
+            ],
+            |_| {},
+        );
+        let at = |root: Option<&str>| {
+            let mut ctx = context(&ws, Some("alice"));
+            if let Some(root) = root {
+                ctx.session.filesystem = FilesystemMode::Sandbox;
+                ctx.session.sandbox_root = root.into();
+            }
+            ctx
+        };
+        let mut memo = RenderMemo::default();
+        let mut texts = Vec::new();
+        for root in [
+            Some("/workspace"),
+            Some("/home/user"),
+            Some("/workspace"),
+            None,
+            Some("/home/user"),
+        ] {
+            let ctx = at(root);
+            let fresh = render(&ws, &ctx).unwrap();
+            let reused = render_reusing(&ws, &ctx, Some(&mut memo)).unwrap();
+            assert_eq!(reused.text, fresh.text, "{root:?}");
+            texts.push(fresh.text);
+        }
+        assert!(texts[0].contains("/workspace/skills/pdf"), "{}", texts[0]);
+        assert_ne!(texts[0], texts[1], "the roots are in the entries");
+        let bases: Vec<&str> = memo.bases.iter().map(|b| &**b).collect();
+        assert_eq!(bases, ["/home/user"]);
     }
 
     /// Issue 3 §3: the advertised root joined with a relative name is the file the session's
