@@ -5,7 +5,6 @@
 //! Joins are written where the runtime writes them, and named after it: `join_if_needed` is the
 //! `"\n"` the middlewares add only when the prompt is non-empty and does not end with `\n`.
 
-use std::collections::hash_map;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -39,8 +38,17 @@ pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextEr
 /// rendered.
 #[derive(Default)]
 pub struct RenderMemo {
-    /// By the address of the parse, which the entry's `Arc` holds.
-    skill_entries: HashMap<usize, SkillEntry>,
+    /// The entries of the last render first, in its order, then those of the workspace's other
+    /// skills: the next render, which mostly lists the same skills in the same order, reads them
+    /// in sequence (found by hash, ten thousand scattered reads were a tenth of a render).
+    entries: Vec<SkillEntry>,
+    /// Each entry's index in `entries`, by the address of its parse (which the entry's `Arc`
+    /// holds, so no other parse can take that address while the entry lives).
+    at: HashMap<usize, usize>,
+    /// The indices the render under way took, in its order; `entries` follows it afterwards.
+    taken: Vec<usize>,
+    /// The render under way took an entry at another index than its position.
+    out_of_sequence: bool,
     /// The `files_root_base`s the entries were written with, each held once, so that an entry's
     /// is compared by pointer: compared as strings, each its own allocation, the ten thousand
     /// comparisons of a render were a tenth of it.
@@ -73,54 +81,97 @@ impl RenderMemo {
         Some(held)
     }
 
-    /// The entry of `skill`, written with `base` (from [`RenderMemo::base`]) unless the memo
-    /// holds it.
+    /// The entry of `skill`, the `position`-th of the skills block, written with `base` (from
+    /// [`RenderMemo::base`]) unless the memo holds it.
     fn skill_entry(
         &mut self,
+        position: usize,
         resolution: &Resolution,
         skill: &MergedSkill,
         base: &Option<Arc<str>>,
     ) -> &SkillEntry {
-        let fresh = || {
-            let mut xml = String::new();
-            let holds_date = write_skill_entry(&mut xml, resolution, skill);
-            SkillEntry {
-                doc: skill.doc.clone(),
-                source: skill.source.clone(),
-                workspace_native: skill.workspace_native,
-                files_root_base: base.clone(),
-                xml_utf16: java::utf16_len(&xml),
-                xml,
-                holds_date,
-                source_ref: skill_source(skill),
-            }
+        let key = Arc::as_ptr(&skill.doc) as usize;
+        let index = if self
+            .entries
+            .get(position)
+            .is_some_and(|e| Arc::ptr_eq(&e.doc, &skill.doc))
+        {
+            position
+        } else if let Some(&index) = self.at.get(&key) {
+            index
+        } else if !self.out_of_sequence && position < self.entries.len() {
+            // A skill whose parse is new (its file edited) where the last render had another:
+            // written in its place, so the entries stay in sequence. Should the other come later
+            // in this render, it is written again there (and the entries reordered).
+            let old = std::mem::replace(
+                &mut self.entries[position],
+                written(resolution, skill, base),
+            );
+            self.at.remove(&(Arc::as_ptr(&old.doc) as usize));
+            self.at.insert(key, position);
+            position
+        } else {
+            self.entries.push(written(resolution, skill, base));
+            self.at.insert(key, self.entries.len() - 1);
+            self.entries.len() - 1
         };
-        match self.skill_entries.entry(Arc::as_ptr(&skill.doc) as usize) {
-            hash_map::Entry::Occupied(mut held) => {
-                let e = held.get();
-                let current = Arc::ptr_eq(&e.doc, &skill.doc)
-                    && e.source == skill.source
-                    && e.workspace_native == skill.workspace_native
-                    && match (&e.files_root_base, base) {
-                        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-                        (None, None) => true,
-                        _ => false,
-                    };
-                if !current {
-                    held.insert(fresh());
-                }
-                held.into_mut()
-            }
-            hash_map::Entry::Vacant(slot) => slot.insert(fresh()),
+        self.out_of_sequence |= index != position;
+        let held = &mut self.entries[index];
+        let current = held.source == skill.source
+            && held.workspace_native == skill.workspace_native
+            && match (&held.files_root_base, base) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            };
+        if !current {
+            *held = written(resolution, skill, base);
         }
+        self.taken.push(index);
+        &self.entries[index]
     }
 
-    /// Forgets the skills `ws` no longer holds.
-    fn keep_only(&mut self, ws: &Workspace) {
-        let current: HashSet<usize> = ws.skills.iter().map(|d| Arc::as_ptr(d) as usize).collect();
-        self.skill_entries.retain(|key, _| current.contains(key));
+    /// After a render: the entries in the order it took them, then those of `ws`'s other skills
+    /// (the skills `ws` no longer holds are forgotten).
+    fn settle(&mut self, ws: &Workspace) {
+        let taken = std::mem::take(&mut self.taken);
+        let out_of_sequence = std::mem::take(&mut self.out_of_sequence);
+        if out_of_sequence || taken.len() != self.entries.len() {
+            let current: HashSet<usize> =
+                ws.skills.iter().map(|d| Arc::as_ptr(d) as usize).collect();
+            let mut held: Vec<Option<SkillEntry>> = self.entries.drain(..).map(Some).collect();
+            let mut entries: Vec<SkillEntry> =
+                taken.iter().filter_map(|&j| held[j].take()).collect();
+            entries.extend(
+                held.into_iter()
+                    .flatten()
+                    .filter(|e| current.contains(&(Arc::as_ptr(&e.doc) as usize))),
+            );
+            self.at = entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (Arc::as_ptr(&e.doc) as usize, i))
+                .collect();
+            self.entries = entries;
+        }
         // A base no entry holds any more: only the memo's own reference is left.
         self.bases.retain(|base| Arc::strong_count(base) > 1);
+    }
+}
+
+/// The memo entry of `skill`, written with `base`.
+fn written(resolution: &Resolution, skill: &MergedSkill, base: &Option<Arc<str>>) -> SkillEntry {
+    let mut xml = String::new();
+    let holds_date = write_skill_entry(&mut xml, resolution, skill);
+    SkillEntry {
+        doc: skill.doc.clone(),
+        source: skill.source.clone(),
+        workspace_native: skill.workspace_native,
+        files_root_base: base.clone(),
+        xml_utf16: java::utf16_len(&xml),
+        xml,
+        holds_date,
+        source_ref: skill_source(skill),
     }
 }
 
@@ -134,7 +185,7 @@ pub fn render_reusing(
     let mut memo = memo;
     let preview = render_with(ws, ctx, &mut memo);
     if let Some(memo) = memo {
-        memo.keep_only(ws);
+        memo.settle(ws);
     }
     preview
 }
@@ -1085,10 +1136,10 @@ fn skills_block(
     let base = memo
         .as_mut()
         .and_then(|memo| memo.base(resolution.files_root_base()));
-    for skill in skills.iter().copied() {
+    for (position, skill) in skills.iter().copied().enumerate() {
         holds_date |= match memo {
             Some(memo) => {
-                let entry = memo.skill_entry(resolution, skill, &base);
+                let entry = memo.skill_entry(position, resolution, skill, &base);
                 s.push_str(&entry.xml);
                 entries_utf16 = entries_utf16.map(|n| n + entry.xml_utf16);
                 sources.push(entry.source_ref.clone());
