@@ -64,12 +64,17 @@ function renderSources(section: PreviewSection): string {
   return `<div class="sources">${sources}</div>`;
 }
 
+/**
+ * A section as HTML. The parser drops a newline right after `<pre>`: one is written there, so that
+ * a text that starts with its own (the code-execution and subagents sections) keeps it, and the
+ * page's text is the section's to the character, as the updates' offsets need.
+ */
 function renderSection(section: PreviewSection, index: number, budgetMax: number): string {
   return `
 <details class="section" id="section-${index}" data-index="${index}">
   ${renderSummary(section, budgetMax)}
   ${renderSources(section)}
-  <pre class="body">${escapeHtml(section.body)}</pre>
+  <pre class="body">\n${escapeHtml(section.body)}</pre>
 </details>`;
 }
 

@@ -131,6 +131,9 @@ test('opened sections show the exact prompt text; notes and the truncation flag 
   const agents = page.locator('details.section').nth(6);
   await agents.locator('summary').click();
   assert.equal(await agents.locator('pre.body').textContent(), model.sections[6].body);
+  // Every section's text to the character, a leading newline included (the subagents section's).
+  assert.ok(model.sections[10].body.startsWith('\n'));
+  assert.deepEqual(await page.locator('details.section pre.body').allTextContents(), model.sections.map((s) => s.body));
   assert.deepEqual(await page.locator('.notes li').allTextContents(), model.notes);
   assert.equal(await page.locator('header .warn').textContent(), 'MEMORY.md cut to fit the budget');
 });
@@ -190,6 +193,18 @@ test('a text the parser cut into several nodes is spliced as one', async () => {
   assert.equal(await page.locator('#section-6 pre.body').textContent(), body);
 });
 
+test('a section whose text starts with a newline is spliced at the right place', async () => {
+  const body = model.sections[10].body;
+  const edited = structuredClone(model);
+  edited.sections[10].body = `${body.slice(0, 5)}[inserted]${body.slice(5)}`;
+  await post(previewUpdate(model, edited, label, 6, 7));
+  await page.waitForFunction(() => document.getElementById('root')!.dataset.version === '7');
+  assert.equal(await page.locator('#section-10 pre.body').textContent(), edited.sections[10].body);
+  await post(previewUpdate(edited, model, label, 7, 8));
+  await page.waitForFunction(() => document.getElementById('root')!.dataset.version === '8');
+  assert.equal(await page.locator('#section-10 pre.body').textContent(), body);
+});
+
 test('an update made for another version of the page is refused, and the page asks for all of it', async () => {
   posted.length = 0;
   const edited = structuredClone(model);
@@ -199,7 +214,7 @@ test('an update made for another version of the page is refused, and the page as
     await page.waitForTimeout(20);
   }
   assert.deepEqual(posted, [{ type: 'stale' }]);
-  assert.equal(await version(), '6');
+  assert.equal(await version(), '8');
   assert.equal(await page.locator('details.section .title').first().textContent(), model.sections[0].title);
 });
 
