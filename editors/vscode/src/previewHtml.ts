@@ -14,11 +14,16 @@ export interface RenderOptions {
   version: number;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '\r': '&#13;' };
 
-/** `text` with the five HTML-special characters escaped, in one pass (a section runs to megabytes). */
+/**
+ * `text` with the five HTML-special characters escaped, in one pass (a section runs to megabytes),
+ * and carriage returns as references: the parser turns a raw one (and CR LF) into a line feed, so
+ * a file with Windows line ends would show a text that differs from the section's, and the
+ * updates' offsets into it would be off.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+  return text.replace(/[&<>"'\r]/g, (c) => HTML_ESCAPES[c]);
 }
 
 /** Share of the memory budget a section uses, as a bar width in percent (0–100). */

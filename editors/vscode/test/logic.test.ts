@@ -226,6 +226,7 @@ test('resolveSourcePath joins relative sources to the project folder', () => {
 
 test('HTML helpers: escaping, bar widths, source labels', () => {
   assert.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+  assert.equal(escapeHtml('a\r\nb\rc'), 'a&#13;\nb&#13;c');
   assert.equal(barPercent(472, 500), 94.4);
   assert.equal(barPercent(900, 500), 100);
   assert.equal(barPercent(10, 0), 0);

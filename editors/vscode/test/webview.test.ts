@@ -193,6 +193,21 @@ test('a text the parser cut into several nodes is spliced as one', async () => {
   assert.equal(await page.locator('#section-6 pre.body').textContent(), body);
 });
 
+test('a page shows texts with carriage returns and leading newlines to the character', async () => {
+  const odd = structuredClone(model);
+  odd.sections[6].body = 'Windows\r\nline ends\r\n\r\nand a lone\rCR';
+  odd.sections[7].body = '\n\nTwo newlines first.';
+  const other = await browser.newPage();
+  try {
+    const file = path.join(userDataDir, 'odd.html');
+    fs.writeFileSync(file, renderPreviewHtml(odd, { contextLabel: label, nonce: 'b2Rk', cspSource: '', version: 1 }));
+    await other.goto(`file://${file}`, { waitUntil: 'load' });
+    assert.deepEqual(await other.locator('details.section pre.body').allTextContents(), odd.sections.map((s) => s.body));
+  } finally {
+    await other.close();
+  }
+});
+
 test('a section whose text starts with a newline is spliced at the right place', async () => {
   const body = model.sections[10].body;
   const edited = structuredClone(model);
