@@ -142,6 +142,23 @@ const label = 'user alice · session s1 · harness 2026-09';
 const post = (update: PreviewUpdate) => page.evaluate((m) => window.postMessage(m, '*'), update);
 const version = () => page.$eval('#root', (el) => (el as HTMLElement).dataset.version);
 
+/** Posts an update and waits until the page is at the version it makes. */
+async function applied(update: PreviewUpdate): Promise<void> {
+  await post(update);
+  await page.waitForFunction((to) => document.getElementById('root')!.dataset.version === String(to), update.to);
+}
+
+/** Section `index`'s text edited by `edit`, applied as update `from` → `from + 1`, then back. */
+async function spliceAndBack(index: number, edit: (body: string) => string, from: number): Promise<void> {
+  const body = model.sections[index].body;
+  const edited = structuredClone(model);
+  edited.sections[index].body = edit(body);
+  await applied(previewUpdate(model, edited, label, from, from + 1));
+  assert.equal(await page.locator(`#section-${index} pre.body`).textContent(), edited.sections[index].body);
+  await applied(previewUpdate(edited, model, label, from + 1, from + 2));
+  assert.equal(await page.locator(`#section-${index} pre.body`).textContent(), body);
+}
+
 test('a live update changes the sections in place and keeps open ones open', async () => {
   const updated = structuredClone(model);
   updated.sections[6].title = 'AGENTS.md (edited)';
@@ -149,9 +166,8 @@ test('a live update changes the sections in place and keeps open ones open', asy
   updated.sections[6].body = '<b>not bold</b> & kept';
   const before = await page.$$eval('details.section', (els) => els.map((d) => (d as HTMLDetailsElement).open));
   const sixth = await page.$('#section-6');
-  await post(previewUpdate(model, updated, label, 1, 2));
-  await page.waitForFunction(() => document.querySelectorAll('details.section .title')[6].textContent === 'AGENTS.md (edited)');
-  assert.equal(await version(), '2');
+  await applied(previewUpdate(model, updated, label, 1, 2));
+  assert.equal(await page.locator('details.section .title').nth(6).textContent(), 'AGENTS.md (edited)');
   assert.equal(await page.locator('#section-6 pre.body').textContent(), '<b>not bold</b> & kept');
   assert.equal(await page.locator('#section-6 pre.body b').count(), 0);
   assert.ok(await sixth!.evaluate((el) => el.isConnected), 'the section element is kept, not replaced');
@@ -163,10 +179,10 @@ test('a live update changes the sections in place and keeps open ones open', asy
   // Two sections fewer, then back: the page drops them and builds them again, bars filled.
   const shorter = structuredClone(updated);
   shorter.sections.splice(9, 2);
-  await post(previewUpdate(updated, shorter, label, 2, 3));
-  await page.waitForFunction(() => document.querySelectorAll('details.section').length === 9);
-  await post(previewUpdate(shorter, model, label, 3, 4));
-  await page.waitForFunction(() => document.querySelectorAll('details.section').length === 11);
+  await applied(previewUpdate(updated, shorter, label, 2, 3));
+  assert.equal(await page.locator('details.section').count(), 9);
+  await applied(previewUpdate(shorter, model, label, 3, 4));
+  assert.equal(await page.locator('details.section').count(), 11);
   assert.deepEqual(await page.locator('details.section .title').allTextContents(), model.sections.map((s) => s.title));
   assert.deepEqual(await page.locator('details.section pre.body').allTextContents(), model.sections.map((s) => s.body));
   assert.deepEqual(await page.locator('.notes li').allTextContents(), model.notes);
@@ -177,20 +193,12 @@ test('a live update changes the sections in place and keeps open ones open', asy
 test('a text the parser cut into several nodes is spliced as one', async () => {
   // Chromium's parser cuts a text of more than 65 536 characters into several nodes (the skills
   // block of a large workspace); split one here the same way, and splice across the cut.
-  const body = model.sections[6].body;
   const cut = await page.$eval('#section-6 pre.body', (pre, at) => {
     (pre.firstChild as Text).splitText(at);
     return pre.childNodes.length;
   }, 12);
   assert.equal(cut, 2);
-  const edited = structuredClone(model);
-  edited.sections[6].body = `${body.slice(0, 10)}[across the cut]${body.slice(15)}`;
-  await post(previewUpdate(model, edited, label, 4, 5));
-  await page.waitForFunction(() => document.getElementById('root')!.dataset.version === '5');
-  assert.equal(await page.locator('#section-6 pre.body').textContent(), edited.sections[6].body);
-  await post(previewUpdate(edited, model, label, 5, 6));
-  await page.waitForFunction(() => document.getElementById('root')!.dataset.version === '6');
-  assert.equal(await page.locator('#section-6 pre.body').textContent(), body);
+  await spliceAndBack(6, (body) => `${body.slice(0, 10)}[across the cut]${body.slice(15)}`, 4);
 });
 
 test('a page shows texts with carriage returns and leading newlines to the character', async () => {
@@ -209,15 +217,7 @@ test('a page shows texts with carriage returns and leading newlines to the chara
 });
 
 test('a section whose text starts with a newline is spliced at the right place', async () => {
-  const body = model.sections[10].body;
-  const edited = structuredClone(model);
-  edited.sections[10].body = `${body.slice(0, 5)}[inserted]${body.slice(5)}`;
-  await post(previewUpdate(model, edited, label, 6, 7));
-  await page.waitForFunction(() => document.getElementById('root')!.dataset.version === '7');
-  assert.equal(await page.locator('#section-10 pre.body').textContent(), edited.sections[10].body);
-  await post(previewUpdate(edited, model, label, 7, 8));
-  await page.waitForFunction(() => document.getElementById('root')!.dataset.version === '8');
-  assert.equal(await page.locator('#section-10 pre.body').textContent(), body);
+  await spliceAndBack(10, (body) => `${body.slice(0, 5)}[inserted]${body.slice(5)}`, 6);
 });
 
 test('an update made for another version of the page is refused, and the page asks for all of it', async () => {
