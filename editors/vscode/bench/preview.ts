@@ -6,9 +6,11 @@
 //   npm run bench -- WORKSPACE [EDITS]
 //
 // opens the first skill of WORKSPACE (a project folder, e.g. one `genws` generated), asks the
-// preview once whole, then EDITS times (default 50) changes that skill's description (unsaved,
-// `didChange`, so every answer changes the skills block) and asks the preview again as the panel
-// does: with `previousResultId`, applying the edits. Each edit is then asked a second time whole
+// preview once whole, then makes EDITS changes (default 50), in turn: that skill's description
+// edited (unsaved, `didChange`: the skills block's text changes), a skill created in a new folder
+// that sorts first, and that folder deleted (on disk, `didChangeWatchedFiles`: every skill moves
+// one place, and the ten thousand source links change). After each it asks the preview again as
+// the panel does: with `previousResultId`, applying the edits. Each change is then asked a second time whole
 // (`previousResultId: null`), as by a client that takes no edits, for comparison. The server is
 // `AGENTWS_BIN` or the checkout's release build. Then, when Chromium is installed (`CHROMIUM_PATH`,
 // default /usr/bin/chromium), the page itself: the first page loaded, each update applied in it,
@@ -22,8 +24,7 @@ import { pathToFileURL } from 'node:url';
 import { createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { chromium } from 'playwright-core';
 import { previewUpdate, PreviewUpdate, renderPreviewBody, renderPreviewHtml } from '../src/previewHtml';
-import { PreviewModel } from '../src/protocol';
-import { HeldPreview, Methods, PreviewParams, takePreviewAnswer, toPreviewModel } from '../src/protocol';
+import { HeldPreview, Methods, PreviewModel, PreviewParams, takePreviewAnswer, toPreviewModel } from '../src/protocol';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 const binary = process.env.AGENTWS_BIN ?? path.join(repoRoot, 'target', 'release', 'agentws');
@@ -93,58 +94,88 @@ async function main(): Promise<void> {
   const first = await connection.sendRequest(Methods.previewPrompt, params(null));
   let shown: PreviewModel = toPreviewModel(takePreviewAnswer(held, first));
   const firstModel = shown;
-  const updates: PreviewUpdate[] = [];
   const firstBody = renderPreviewBody(shown, label);
   console.log(`first (whole) answer, asked, taken and rendered: ${since(start).toFixed(2)} ms; ${firstBody.length} characters of HTML`);
 
-  const phases = { asked: [] as number[], applied: [] as number[], model: [] as number[], update: [] as number[], total: [] as number[] };
-  const whole = { asked: [] as number[], total: [] as number[] };
-  const sent: number[] = [];
-  for (let i = 1; i <= edits; i++) {
-    const text = original.replace(/^description: .*$/m, (line) => `${line} Edit ${i}.`);
-    connection.sendNotification('textDocument/didChange', {
-      textDocument: { uri: uri(skill), version: i + 1 },
-      contentChanges: [{ text }],
+  // A skill folder that sorts before every generated one, so that creating it moves them all.
+  const created = path.join(path.resolve(project), '.agentscope', 'workspace', 'skills', '0-bench-created');
+  const createdFile = path.join(created, 'SKILL.md');
+  const watched = (type: number) =>
+    connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [
+        { uri: uri(createdFile), type },
+        { uri: uri(created), type },
+      ],
     });
-    // As the panel does: the edits of the held answer, then the update of the page.
-    start = process.hrtime.bigint();
-    const answer = await connection.sendRequest(Methods.previewPrompt, params(held.resultId));
-    phases.asked.push(since(start));
-    let at = process.hrtime.bigint();
-    const taken = takePreviewAnswer(held, answer);
-    phases.applied.push(since(at));
-    at = process.hrtime.bigint();
-    const model = toPreviewModel(taken);
-    phases.model.push(since(at));
-    at = process.hrtime.bigint();
-    const update = previewUpdate(shown, model, label, i, i + 1);
-    phases.update.push(since(at));
-    phases.total.push(since(start));
-    sent.push(JSON.stringify(update).length);
-    updates.push(update);
-    // The same state asked whole, as by a client that takes no edits; its preview must agree.
-    start = process.hrtime.bigint();
-    const wholeAnswer = await connection.sendRequest(Methods.previewPrompt, params(null));
-    whole.asked.push(since(start));
-    const wholeModel = toPreviewModel(wholeAnswer);
-    previewUpdate(shown, wholeModel, label, i, i + 1);
-    whole.total.push(since(start));
-    if (renderPreviewBody(wholeModel, label) !== renderPreviewBody(model, label)) {
-      throw new Error(`edit ${i}: the preview built from edits differs from the whole answer`);
+  type Kind = 'description edited' | 'skill created in a new folder' | 'that folder deleted';
+  const kinds: Kind[] = ['description edited', 'skill created in a new folder', 'that folder deleted'];
+  const change: Record<Kind, (i: number) => void> = {
+    'description edited': (i) =>
+      connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: uri(skill), version: i + 1 },
+        contentChanges: [{ text: original.replace(/^description: .*$/m, (line) => `${line} Edit ${i}.`) }],
+      }),
+    'skill created in a new folder': () => {
+      fs.mkdirSync(created, { recursive: true });
+      fs.writeFileSync(createdFile, '---\nname: zz-bench-created\ndescription: Made by the bench.\n---\nBody.\n');
+      watched(1);
+    },
+    'that folder deleted': () => {
+      fs.rmSync(created, { recursive: true, force: true });
+      watched(3);
+    },
+  };
+  const phases = () => ({ asked: [] as number[], applied: [] as number[], model: [] as number[], update: [] as number[], total: [] as number[], whole: [] as number[], sent: [] as number[] });
+  const byKind = new Map(kinds.map((kind) => [kind, phases()]));
+  const updates: { kind: Kind; update: PreviewUpdate }[] = [];
+  try {
+    for (let i = 1; i <= edits; i++) {
+      const kind = kinds[(i - 1) % kinds.length];
+      const times = byKind.get(kind)!;
+      change[kind](i);
+      // As the panel does: the edits of the held answer, then the update of the page.
+      start = process.hrtime.bigint();
+      const answer = await connection.sendRequest(Methods.previewPrompt, params(held.resultId));
+      times.asked.push(since(start));
+      let at = process.hrtime.bigint();
+      const taken = takePreviewAnswer(held, answer);
+      times.applied.push(since(at));
+      at = process.hrtime.bigint();
+      const model = toPreviewModel(taken);
+      times.model.push(since(at));
+      at = process.hrtime.bigint();
+      const update = previewUpdate(shown, model, label, i, i + 1);
+      times.update.push(since(at));
+      times.total.push(since(start));
+      times.sent.push(JSON.stringify(update).length);
+      updates.push({ kind, update });
+      // The same state asked whole, as by a client that takes no edits; its preview must agree.
+      start = process.hrtime.bigint();
+      const wholeAnswer = await connection.sendRequest(Methods.previewPrompt, params(null));
+      const wholeModel = toPreviewModel(wholeAnswer);
+      previewUpdate(shown, wholeModel, label, i, i + 1);
+      times.whole.push(since(start));
+      if (renderPreviewBody(wholeModel, label) !== renderPreviewBody(model, label)) {
+        throw new Error(`change ${i} (${kind}): the preview built from edits differs from the whole answer`);
+      }
+      // Asking whole gave the server a new last answer: hold it, as the panel would.
+      takePreviewAnswer(held, wholeAnswer);
+      shown = model;
     }
-    // Asking whole gave the server a new last answer: hold it, as the panel would.
-    takePreviewAnswer(held, wholeAnswer);
-    shown = model;
+  } finally {
+    fs.rmSync(created, { recursive: true, force: true });
   }
-  report('previewPrompt with previousResultId, answer received', phases.asked);
-  report('  edits applied (takePreviewAnswer)', phases.applied);
-  report('  model built (toPreviewModel)', phases.model);
-  report('  page update built (previewUpdate)', phases.update);
-  report('  in all, edit to page update', phases.total);
-  report('previewPrompt whole, answer received', whole.asked);
-  report('  in all, edit to page update', whole.total);
-  const sizes = [...sent].sort((a, b) => a - b);
-  console.log(`page update message: ${percentile(sizes, 50)} characters (p50), ${sizes[sizes.length - 1]} at most`);
+  for (const [kind, times] of byKind) {
+    console.log(`${kind}:`);
+    report('  previewPrompt with previousResultId, answer received', times.asked);
+    report('    edits applied (takePreviewAnswer)', times.applied);
+    report('    model built (toPreviewModel)', times.model);
+    report('    page update built (previewUpdate)', times.update);
+    report('    in all, change to page update', times.total);
+    report('  previewPrompt whole, in all, change to page update', times.whole);
+    const sizes = [...times.sent].sort((a, b) => a - b);
+    console.log(`  page update message: ${percentile(sizes, 50)} characters (p50), ${sizes[sizes.length - 1]} at most`);
+  }
   await inThePage(firstModel, updates, shown, label);
   await connection.sendRequest('shutdown');
   connection.sendNotification('exit');
@@ -154,10 +185,15 @@ async function main(): Promise<void> {
 
 /**
  * Loads the page of `first` in headless Chromium and applies `updates` in order, each timed in the
- * page from the message to the end of a layout; then, for comparison, sets the whole body of
+ * page from the message to the end of a layout and reported by the kind of change; then, for comparison, sets the whole body of
  * `last` as HTML (what the page did before updates came as changes) a few times.
  */
-async function inThePage(first: PreviewModel, updates: PreviewUpdate[], last: PreviewModel, label: string): Promise<void> {
+async function inThePage(
+  first: PreviewModel,
+  updates: { kind: string; update: PreviewUpdate }[],
+  last: PreviewModel,
+  label: string,
+): Promise<void> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!fs.existsSync(executablePath)) {
     console.log(`${executablePath} is missing: the page is not measured`);
@@ -176,9 +212,10 @@ async function inThePage(first: PreviewModel, updates: PreviewUpdate[], last: Pr
     let start = process.hrtime.bigint();
     await page.goto(`file://${file}`, { waitUntil: 'load' });
     console.log(`page: the first page loaded in ${since(start).toFixed(2)} ms`);
-    const applied: number[] = [];
-    for (const update of updates) {
-      applied.push(
+    const applied = new Map<string, number[]>();
+    for (const { kind, update } of updates) {
+      applied.set(kind, applied.get(kind) ?? []);
+      applied.get(kind)!.push(
         await page.evaluate(
           (message) =>
             new Promise<number>((resolve) => {
@@ -202,7 +239,9 @@ async function inThePage(first: PreviewModel, updates: PreviewUpdate[], last: Pr
         throw new Error(`the page refused update ${update.from} -> ${update.to} (it is at ${version})`);
       }
     }
-    report('page: an update applied, to the end of layout', applied);
+    for (const [kind, times] of applied) {
+      report(`page, ${kind}: the update applied, to the end of layout`, times);
+    }
     const body = renderPreviewBody(last, label);
     const whole: number[] = [];
     for (let i = 0; i < 5; i++) {
