@@ -67,8 +67,11 @@
 //! `engine::batch::loading_agreement` checks on generated workspaces that the families add up to
 //! the whole-workspace composition.
 //!
-//! Durability: disk contents are `MEDIUM`, open buffers `LOW`, the configuration `HIGH`. After
-//! an edit of an open buffer, every query that read only disk files is verified in constant time.
+//! Durability: open buffers are `LOW`, the project's structure (layout, frame, buckets, the
+//! tools.json list) `MEDIUM`, disk contents and the configuration `HIGH`. After an edit of an
+//! open buffer, every query that read only disk files and the structure is verified in constant
+//! time; after a file created or deleted, every query that read only files (a source's parse, its
+//! facts, its own diagnostics: tens of thousands on 10 000 skills) is.
 //! The whole-project queries read the sources through [`SourceBucket`]s of about [`BUCKET_SIZE`],
 //! so that verifying them after one source's edit walks its bucket's sources and the other
 //! buckets, not every source of the project; where a bucket ends depends on the paths alone, so
@@ -1599,7 +1602,7 @@ pub enum Origin {
 impl Origin {
     fn durability(self) -> Durability {
         match self {
-            Origin::Disk => Durability::MEDIUM,
+            Origin::Disk => Durability::HIGH,
             Origin::Buffer => Durability::LOW,
         }
     }
