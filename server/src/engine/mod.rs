@@ -298,13 +298,15 @@ fn dropping_error(diagnostics: &[Diagnostic], dropped: bool) -> Vec<Diagnostic> 
 #[salsa::tracked(returns(clone))]
 pub fn kinds(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Kinds> {
     let frame = frame_kinds(db, project);
-    let sources = project.buckets(db).iter().flat_map(|bucket| {
-        bucket.sources(db).iter().map(|file| {
-            (
-                file.path(db).clone(),
-                (file.location(db).clone(), file.kind(db)),
-            )
-        })
+    let places: Vec<Arc<Vec<Place>>> = project
+        .buckets(db)
+        .iter()
+        .map(|bucket| bucket_places(db, *bucket))
+        .collect();
+    let sources = places.iter().flat_map(|places| {
+        places
+            .iter()
+            .map(|place| (place.path.clone(), (place.location.clone(), place.kind)))
     });
     let mut merged = Vec::with_capacity(frame.len());
     let mut sources = sources.peekable();
@@ -329,14 +331,42 @@ pub fn frame_kinds(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Kinds
     Arc::new(snapshot::file_kinds(project.config(db), project.frame(db)))
 }
 
+/// Where a source sits: its input's path, location and kind, read together.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Place {
+    pub file: SourceFile,
+    pub path: PathBuf,
+    pub location: Location,
+    pub kind: FileKind,
+}
+
+/// The places of a bucket's sources, in path order: what the whole-project maps of places
+/// ([`kinds`], [`skills_by_rel`]) read, one memo per bucket. Reading three input fields of every
+/// source made those maps, asked again after each file created or deleted, record and later
+/// verify thirty thousand dependencies.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_places(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<Place>> {
+    Arc::new(
+        bucket
+            .sources(db)
+            .iter()
+            .map(|file| Place {
+                file: *file,
+                path: file.path(db).clone(),
+                location: file.location(db).clone(),
+                kind: file.kind(db),
+            })
+            .collect(),
+    )
+}
+
 /// Whether any skill exists (whatever its content).
 #[salsa::tracked(returns(copy))]
 pub fn any_skill(db: &dyn salsa::Database, project: ProjectInput) -> bool {
     project.buckets(db).iter().any(|bucket| {
-        bucket
-            .sources(db)
+        bucket_places(db, *bucket)
             .iter()
-            .any(|file| file.kind(db) == FileKind::Skill)
+            .any(|place| place.kind == FileKind::Skill)
     })
 }
 
@@ -996,9 +1026,9 @@ pub fn skills_with_files(db: &dyn salsa::Database, project: ProjectInput) -> Arc
     }
     let mut found = Vec::new();
     for bucket in project.buckets(db).iter() {
-        for file in bucket.sources(db).iter() {
-            if file.kind(db) == FileKind::Skill && folders.has_files(file.path(db)) {
-                found.push(*file);
+        for place in bucket_places(db, *bucket).iter() {
+            if place.kind == FileKind::Skill && folders.has_files(&place.path) {
+                found.push(place.file);
             }
         }
     }
@@ -1193,12 +1223,12 @@ pub fn skills_by_rel(
 ) -> Arc<foldhash::HashMap<String, Vec<SourceFile>>> {
     let mut by_rel: foldhash::HashMap<String, Vec<SourceFile>> = Default::default();
     for bucket in project.buckets(db).iter() {
-        for file in bucket.sources(db).iter() {
-            if file.kind(db) == FileKind::Skill {
+        for place in bucket_places(db, *bucket).iter() {
+            if place.kind == FileKind::Skill {
                 by_rel
-                    .entry(file.location(db).rel.clone())
+                    .entry(place.location.rel.clone())
                     .or_default()
-                    .push(*file);
+                    .push(place.file);
             }
         }
     }
