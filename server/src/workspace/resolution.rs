@@ -917,7 +917,9 @@ impl<'r> Resolution<'r> {
 
     /// The other Layer 3 files a loaded skill's name ties with (the JVM's directory order picks).
     pub fn directory_order_ties(&self, skill: &MergedSkill) -> Vec<PathBuf> {
-        if skill.layer != Layer::SkillsFolderScan {
+        // Asked of every skill the preview lists; most workspaces have no tie, and hashing ten
+        // thousand names to learn so was a twentieth of a preview.
+        if skill.layer != Layer::SkillsFolderScan || self.resolver.shared_ties.is_empty() {
             return Vec::new();
         }
         match self.resolver.shared_ties.get(skill.name()) {
