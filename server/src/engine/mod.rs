@@ -341,7 +341,7 @@ pub struct Place {
 }
 
 /// The places of a bucket's sources, in path order: what the whole-project maps of places
-/// ([`kinds`], [`skills_by_rel`]) read, one memo per bucket. Reading three input fields of every
+/// ([`kinds`], [`neighbour_files`]) read, one memo per bucket. Reading three input fields of every
 /// source made those maps, asked again after each file created or deleted, record and later
 /// verify thirty thousand dependencies.
 #[salsa::tracked(returns(clone))]
@@ -1214,25 +1214,44 @@ pub fn name_group_facts(
     name_groups(db, project)[group as usize].clone()
 }
 
-/// The skill sources by their path relative to their tree, every tree together: where a skill's
-/// neighbours are found (`check::loading::neighbour_rels`). Reads no text.
+/// The skill sources at the paths (relative to their tree, every tree together) where a skill
+/// can find a neighbour (`check::loading::neighbour_rels`): a path two or more files share, and
+/// the SKILL.md enclosing a nested one. Reads no text. Most paths hold one skill and enclose
+/// none, so a skill created or deleted there leaves this equal and runs no group's neighbours
+/// again; with the map of every path, all sixty-four ran, each looking its members up again.
 #[salsa::tracked(returns(clone))]
-pub fn skills_by_rel(
+pub fn neighbour_files(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<foldhash::HashMap<String, Vec<SourceFile>>> {
-    let mut by_rel: foldhash::HashMap<String, Vec<SourceFile>> = Default::default();
-    for bucket in project.buckets(db).iter() {
-        for place in bucket_places(db, *bucket).iter() {
-            if place.kind == FileKind::Skill {
-                by_rel
-                    .entry(place.location.rel.clone())
-                    .or_default()
-                    .push(place.file);
+    let places: Vec<Arc<Vec<Place>>> = project
+        .buckets(db)
+        .iter()
+        .map(|bucket| bucket_places(db, *bucket))
+        .collect();
+    let mut by_rel: foldhash::HashMap<&str, Vec<SourceFile>> = Default::default();
+    for place in places.iter().flat_map(|places| places.iter()) {
+        if place.kind == FileKind::Skill {
+            by_rel
+                .entry(place.location.rel.as_str())
+                .or_default()
+                .push(place.file);
+        }
+    }
+    let mut found: foldhash::HashMap<String, Vec<SourceFile>> = Default::default();
+    for (rel, files) in &by_rel {
+        if files.len() > 1 {
+            found.insert(rel.to_string(), files.clone());
+        }
+        for neighbour in check::loading::neighbour_rels(rel) {
+            if neighbour.as_ref() != *rel {
+                if let Some(files) = by_rel.get(neighbour.as_ref()) {
+                    found.insert(neighbour.into_owned(), files.clone());
+                }
             }
         }
     }
-    Arc::new(by_rel)
+    Arc::new(found)
 }
 
 /// Skill sources by their path relative to their tree, in path order.
@@ -1240,15 +1259,15 @@ pub type SkillsAtRel = Vec<(String, Vec<SourceFile>)>;
 
 /// The skill sources at the relative paths where the members of name group `group` find their
 /// neighbours (`check::loading::neighbour_rels`), by path, in path order. Compared when it runs
-/// again: a skill created or deleted changes the map of every path ([`skills_by_rel`]), and
-/// the groups whose members it is no neighbour of stop here.
+/// again: a skill created or deleted at a path another file shares changes the map of those
+/// paths ([`neighbour_files`]), and the groups whose members it is no neighbour of stop here.
 #[salsa::tracked(returns(clone))]
 pub fn group_neighbours(
     db: &dyn salsa::Database,
     project: ProjectInput,
     group: u32,
 ) -> Arc<SkillsAtRel> {
-    let by_rel = skills_by_rel(db, project);
+    let by_rel = neighbour_files(db, project);
     let members = name_group_facts(db, project, group);
     let mut found: SkillsAtRel = Vec::new();
     for (member, doc) in members.iter() {
