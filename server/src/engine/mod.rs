@@ -2466,6 +2466,65 @@ mod tests {
         );
     }
 
+    /// The neighbours a skill's loading reads (its path in another tree, the SKILL.md enclosing
+    /// it) created and deleted one file at a time: each step's diagnostics are a fresh check's,
+    /// and the created neighbour changes the outcome it is read for. A skill at a path of its
+    /// own runs again the neighbours of its own group only.
+    #[test]
+    fn neighbours_created_and_deleted_give_what_check_gives() {
+        let ws = "/p/.agentscope/workspace";
+        let mut files = FileSet::new();
+        files.insert_dir(PathBuf::from(ws));
+        let skill = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nBody\n");
+        let nested = PathBuf::from(format!("{ws}/skills/a/sub/SKILL.md"));
+        files.insert_text(nested.clone(), &skill("sub"));
+        files.insert_text(
+            PathBuf::from(format!("{ws}/skills/b/SKILL.md")),
+            &skill("b"),
+        );
+        files.insert_dir(PathBuf::from(format!("{ws}/alice/skills/b")));
+        let mut analysis = analysis_of(&files);
+        let neighbours = |analysis: &Analysis| -> Vec<Arc<SkillsAtRel>> {
+            (0..NAME_GROUPS)
+                .map(|group| group_neighbours(&analysis.db, analysis.project, group))
+                .collect()
+        };
+        let of_nested = |analysis: &Analysis| -> Vec<Diagnostic> {
+            let all = all_diagnostics(analysis);
+            all.into_iter().filter(|d| d.path == nested).collect()
+        };
+        let mut step = |analysis: &mut Analysis, path: &str, text: Option<String>| {
+            let path = PathBuf::from(format!("{ws}/{path}"));
+            match &text {
+                Some(text) => files.insert_text(path.clone(), text),
+                None => {
+                    files.remove(&path);
+                }
+            }
+            assert!(analysis.set_file(&path, files.get(&path), Origin::Disk));
+            assert_eq!(all_diagnostics(analysis), checked(&files));
+        };
+        let alone = of_nested(&analysis);
+
+        let before = neighbours(&analysis);
+        step(&mut analysis, "skills/c/SKILL.md", Some(skill("c")));
+        let after = neighbours(&analysis);
+        let ran_again = before
+            .iter()
+            .zip(&after)
+            .filter(|(a, b)| !Arc::ptr_eq(a, b));
+        // Only the new skill's own group, whose members changed.
+        assert_eq!(ran_again.count(), 1);
+
+        step(&mut analysis, "skills/a/SKILL.md", Some(skill("a")));
+        assert_ne!(of_nested(&analysis), alone, "the enclosing skill is read");
+        step(&mut analysis, "alice/skills/b/SKILL.md", Some(skill("b")));
+        step(&mut analysis, "skills/a/SKILL.md", None);
+        assert_eq!(of_nested(&analysis), alone);
+        step(&mut analysis, "alice/skills/b/SKILL.md", None);
+        step(&mut analysis, "skills/c/SKILL.md", None);
+    }
+
     /// A tools.json edit sets that file's own input: the layout and every file's placement stay
     /// as they were, and the diagnostics follow the new lists as `check` finds them.
     #[test]
