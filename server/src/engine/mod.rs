@@ -1229,24 +1229,48 @@ pub fn neighbour_files(
         .iter()
         .map(|bucket| bucket_places(db, *bucket))
         .collect();
-    let mut by_rel: foldhash::HashMap<&str, Vec<SourceFile>> = Default::default();
+    // Nearly every path holds one file: it is kept inline, and only a shared path gets a list
+    // (a list per path was ten thousand allocations after each created or deleted file).
+    enum AtRel {
+        One(SourceFile),
+        Shared(Vec<SourceFile>),
+    }
+    impl AtRel {
+        fn files(&self) -> Vec<SourceFile> {
+            match self {
+                AtRel::One(file) => vec![*file],
+                AtRel::Shared(files) => files.clone(),
+            }
+        }
+    }
+    let mut by_rel: foldhash::HashMap<&str, AtRel> = Default::default();
     for place in places.iter().flat_map(|places| places.iter()) {
-        if place.kind == FileKind::Skill {
-            by_rel
-                .entry(place.location.rel.as_str())
-                .or_default()
-                .push(place.file);
+        if place.kind != FileKind::Skill {
+            continue;
+        }
+        use std::collections::hash_map::Entry;
+        match by_rel.entry(place.location.rel.as_str()) {
+            Entry::Vacant(at) => {
+                at.insert(AtRel::One(place.file));
+            }
+            Entry::Occupied(mut at) => match at.get_mut() {
+                AtRel::One(first) => {
+                    let first = *first;
+                    at.insert(AtRel::Shared(vec![first, place.file]));
+                }
+                AtRel::Shared(files) => files.push(place.file),
+            },
         }
     }
     let mut found: foldhash::HashMap<String, Vec<SourceFile>> = Default::default();
-    for (rel, files) in &by_rel {
-        if files.len() > 1 {
-            found.insert(rel.to_string(), files.clone());
+    for (rel, at) in &by_rel {
+        if matches!(at, AtRel::Shared(_)) {
+            found.insert(rel.to_string(), at.files());
         }
         for neighbour in check::loading::neighbour_rels(rel) {
             if neighbour.as_ref() != *rel {
-                if let Some(files) = by_rel.get(neighbour.as_ref()) {
-                    found.insert(neighbour.into_owned(), files.clone());
+                if let Some(at) = by_rel.get(neighbour.as_ref()) {
+                    found.insert(neighbour.into_owned(), at.files());
                 }
             }
         }
