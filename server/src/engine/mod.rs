@@ -298,11 +298,7 @@ fn dropping_error(diagnostics: &[Diagnostic], dropped: bool) -> Vec<Diagnostic> 
 #[salsa::tracked(returns(clone))]
 pub fn kinds(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Kinds> {
     let frame = frame_kinds(db, project);
-    let places: Vec<Arc<Vec<Place>>> = project
-        .buckets(db)
-        .iter()
-        .map(|bucket| bucket_places(db, *bucket))
-        .collect();
+    let places = each_bucket(db, project, bucket_places);
     let sources = places.iter().flat_map(|places| {
         places
             .iter()
@@ -358,6 +354,20 @@ pub fn bucket_places(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<
             })
             .collect(),
     )
+}
+
+/// A per-bucket query's results over the project's buckets, in order: how the whole-project
+/// queries read the sources.
+fn each_bucket<T>(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    query: impl Fn(&dyn salsa::Database, SourceBucket) -> T,
+) -> Vec<T> {
+    project
+        .buckets(db)
+        .iter()
+        .map(|bucket| query(db, *bucket))
+        .collect()
 }
 
 /// Whether any skill exists (whatever its content).
@@ -501,11 +511,7 @@ pub fn bucket_facts(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<P
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Workspace> {
     let tools = tools_docs(db, project);
-    let buckets: Vec<Arc<Vec<Parsed>>> = project
-        .buckets(db)
-        .iter()
-        .map(|bucket| bucket_facts(db, *bucket))
-        .collect();
+    let buckets: Vec<Arc<Vec<Parsed>>> = each_bucket(db, project, bucket_facts);
     let docs = buckets
         .iter()
         .flat_map(|facts| facts.iter().cloned())
@@ -556,15 +562,6 @@ pub fn bucket_subagent_facts(db: &dyn salsa::Database, bucket: SourceBucket) -> 
             .filter_map(|file| facts(db, *file))
             .collect(),
     )
-}
-
-/// The subagents' facts, bucket by bucket.
-fn subagent_facts(db: &dyn salsa::Database, project: ProjectInput) -> Vec<Arc<Vec<Parsed>>> {
-    project
-        .buckets(db)
-        .iter()
-        .map(|bucket| bucket_subagent_facts(db, *bucket))
-        .collect()
 }
 
 /// How many subagents, in path order within a bucket, the rules over `skills:` entries run over
@@ -756,11 +753,7 @@ pub fn group_listed_facts(
 /// subagent.
 #[salsa::tracked(returns(clone))]
 pub fn names_listed(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Vec<String>>> {
-    let per_bucket: Vec<Arc<Vec<String>>> = project
-        .buckets(db)
-        .iter()
-        .map(|bucket| bucket_listed_names(db, *bucket))
-        .collect();
+    let per_bucket: Vec<Arc<Vec<String>>> = each_bucket(db, project, bucket_listed_names);
     let mut names: Vec<&str> = per_bucket
         .iter()
         .flat_map(|names| names.iter())
@@ -827,7 +820,7 @@ pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<V
 #[salsa::tracked(returns(clone))]
 pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
-    let subagents = subagent_facts(db, project);
+    let subagents = each_bucket(db, project, bucket_subagent_facts);
     let docs = subagents
         .iter()
         .flat_map(|facts| facts.iter().cloned())
@@ -970,11 +963,8 @@ pub fn bucket_subagent_loading_facts(
 /// no subagent's lists.
 #[salsa::tracked(returns(clone))]
 pub fn subagent_loading(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
-    let buckets: Vec<Arc<Vec<Arc<SubagentDoc>>>> = project
-        .buckets(db)
-        .iter()
-        .map(|bucket| bucket_subagent_loading_facts(db, *bucket))
-        .collect();
+    let buckets: Vec<Arc<Vec<Arc<SubagentDoc>>>> =
+        each_bucket(db, project, bucket_subagent_loading_facts);
     let docs = buckets
         .iter()
         .flat_map(|docs| docs.iter().cloned().map(Parsed::Subagent));
@@ -1000,11 +990,7 @@ pub fn bucket_listed_names(db: &dyn salsa::Database, bucket: SourceBucket) -> Ar
 /// chunk that asks.
 #[salsa::tracked(returns(clone))]
 pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<SuggestionIndex> {
-    let buckets: Vec<Arc<Vec<Parsed>>> = project
-        .buckets(db)
-        .iter()
-        .map(|bucket| bucket_facts(db, *bucket))
-        .collect();
+    let buckets: Vec<Arc<Vec<Parsed>>> = each_bucket(db, project, bucket_facts);
     let names = buckets
         .iter()
         .flat_map(|facts| facts.iter())
@@ -1024,15 +1010,11 @@ pub fn skills_with_files(db: &dyn salsa::Database, project: ProjectInput) -> Arc
     if folders.is_empty() {
         return Arc::new(Vec::new());
     }
-    let mut found = Vec::new();
-    for bucket in project.buckets(db).iter() {
-        for place in bucket_places(db, *bucket).iter() {
-            if place.kind == FileKind::Skill && folders.has_files(&place.path) {
-                found.push(place.file);
-            }
-        }
-    }
-    Arc::new(found)
+    let places = each_bucket(db, project, bucket_places);
+    let found = places.iter().flat_map(|places| places.iter());
+    let found =
+        found.filter(|place| place.kind == FileKind::Skill && folders.has_files(&place.path));
+    Arc::new(found.map(|place| place.file).collect())
 }
 
 /// The per-user folders of the workspace, in name order (`Workspace::namespaces`).
@@ -1172,11 +1154,7 @@ pub fn bucket_name_groups(
 /// group or a fact per skill.
 #[salsa::tracked(returns(clone))]
 pub fn name_groups(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Arc<GroupFacts>>> {
-    let buckets: Vec<Arc<Vec<Arc<SkillFacts>>>> = project
-        .buckets(db)
-        .iter()
-        .map(|bucket| bucket_name_groups(db, *bucket))
-        .collect();
+    let buckets: Vec<Arc<Vec<Arc<SkillFacts>>>> = each_bucket(db, project, bucket_name_groups);
     Arc::new(
         (0..NAME_GROUPS as usize)
             .map(|group| {
@@ -1224,11 +1202,7 @@ pub fn neighbour_files(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<foldhash::HashMap<String, Vec<SourceFile>>> {
-    let places: Vec<Arc<Vec<Place>>> = project
-        .buckets(db)
-        .iter()
-        .map(|bucket| bucket_places(db, *bucket))
-        .collect();
+    let places = each_bucket(db, project, bucket_places);
     // Nearly every path holds one file: it is kept inline, and only a shared path gets a list
     // (a list per path was ten thousand allocations after each created or deleted file).
     enum AtRel {
@@ -2492,8 +2466,8 @@ mod tests {
 
     /// The neighbours a skill's loading reads (its path in another tree, the SKILL.md enclosing
     /// it) created and deleted one file at a time: each step's diagnostics are a fresh check's,
-    /// and the created neighbour changes the outcome it is read for. A skill at a path of its
-    /// own runs again the neighbours of its own group only.
+    /// and the enclosing SKILL.md changes the nested skill's outcome while it exists. A skill at
+    /// a path of its own runs again the neighbours of its own group only.
     #[test]
     fn neighbours_created_and_deleted_give_what_check_gives() {
         let ws = "/p/.agentscope/workspace";
