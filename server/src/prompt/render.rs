@@ -53,7 +53,7 @@ pub struct RenderMemo {
     /// is compared by pointer: compared as strings, each its own allocation, the ten thousand
     /// comparisons of a render were a tenth of it.
     bases: Vec<Arc<str>>,
-    layout: resolution::KeptLayout,
+    base: resolution::KeptBase,
 }
 
 /// A skill's entry of the skills block, with what besides its parse it was written from.
@@ -235,7 +235,7 @@ fn render_with(
 
     plan_banner(ws, ctx, &mut out);
     let resolution = match memo {
-        Some(memo) => resolution::resolve_with_layout(ws, &root, memo.layout.layout_of(ws)),
+        Some(memo) => resolution::resolve_kept(ws, &root, &mut memo.base),
         None => resolution::resolve(ws, &root),
     };
     skills_block(ws, &resolution, memo, &mut out);

@@ -10,12 +10,16 @@
 //! The layers that do not depend on the namespace (Layer 3 and the project half of Layer 4; the
 //! local-folder subagent scan and the project half of the filesystem scan) are merged once per
 //! [`Resolver`]; each context only puts its own upper tree on top, so checking a workspace with
-//! many per-user folders costs one full merge plus one small one per folder.
+//! many per-user folders costs one full merge plus one small one per folder. A caller that
+//! resolves after every edit keeps those merges ([`KeptBase`]) and follows them to the next
+//! snapshot.
 //!
 //! Depends on `base`, `config`, `context` and the workspace documents; never on `check`,
 //! `prompt` or `lsp`.
 
 use foldhash::{HashMap, HashMapExt, HashSet};
+use std::borrow::Borrow;
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -232,26 +236,27 @@ pub fn resolve<'a>(ws: &'a Workspace, root: &EffectiveRoot) -> Resolution<'a> {
     Arc::new(Resolver::new(ws, root.filesystem)).resolve(root)
 }
 
-/// [`resolve`] with the layout of `ws` already taken ([`KeptLayout`]).
-pub fn resolve_with_layout<'a>(
+/// [`resolve`] on the base `kept` holds, followed to `ws` ([`KeptBase`]).
+pub fn resolve_kept<'a>(
     ws: &'a Workspace,
     root: &EffectiveRoot,
-    layout: &FileLayout,
+    kept: &mut KeptBase,
 ) -> Resolution<'a> {
-    Arc::new(Resolver::with_layout(ws, root.filesystem, layout)).resolve(root)
+    kept.resolver(ws, root.filesystem).resolve(root)
 }
 
 // ---------------------------------------------------------------------------------------------
 // Merges
 
-/// "Later wins, keeping the first position" over an insertion-ordered map. The keys are the
-/// resolved workspace's names, borrowed: a merge of ten thousand skills copied each one.
-struct Merge<'k, T> {
+/// "Later wins, keeping the first position" over an insertion-ordered map. A context's overlay
+/// keys it by the resolved workspace's names, borrowed (`&str`: a merge of ten thousand skills
+/// copied each one); the kept [`Base`] owns its keys.
+struct Merge<K, T> {
     entries: Vec<T>,
-    index: HashMap<&'k str, usize>,
+    index: HashMap<K, usize>,
 }
 
-impl<T> Default for Merge<'_, T> {
+impl<K, T> Default for Merge<K, T> {
     fn default() -> Self {
         Self {
             entries: Vec::new(),
@@ -260,14 +265,14 @@ impl<T> Default for Merge<'_, T> {
     }
 }
 
-impl<'k, T> Merge<'k, T> {
+impl<K: Borrow<str> + Hash + Eq, T> Merge<K, T> {
     fn reserve(&mut self, additional: usize) {
         self.entries.reserve(additional);
         self.index.reserve(additional);
     }
 
     /// Puts `entry` under `key`, hashing the key once; the entry it replaced, if any.
-    fn put(&mut self, key: &'k str, entry: T) -> Option<T> {
+    fn put(&mut self, key: K, entry: T) -> Option<T> {
         use std::collections::hash_map::Entry;
         match self.index.entry(key) {
             Entry::Occupied(at) => Some(std::mem::replace(&mut self.entries[*at.get()], entry)),
@@ -278,12 +283,16 @@ impl<'k, T> Merge<'k, T> {
             }
         }
     }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        self.index.get(key).copied()
+    }
 }
 
 /// A context's upper tree put on top of the shared base merge.
 struct Overlay<'k, T> {
     replaced: HashMap<usize, T>,
-    appended: Merge<'k, T>,
+    appended: Merge<&'k str, T>,
 }
 
 impl<T> Default for Overlay<'_, T> {
@@ -296,25 +305,29 @@ impl<T> Default for Overlay<'_, T> {
 }
 
 impl<'k, T> Overlay<'k, T> {
-    fn put(&mut self, base: &Merge<'k, T>, key: &'k str, entry: T) {
+    fn put<K: Borrow<str> + Hash + Eq>(&mut self, base: &Merge<K, T>, key: &'k str, entry: T) {
         if self.appended.index.contains_key(key) {
             self.appended.put(key, entry);
-        } else if let Some(&i) = base.index.get(key) {
+        } else if let Some(i) = base.position(key) {
             self.replaced.insert(i, entry);
         } else {
             self.appended.put(key, entry);
         }
     }
 
-    fn get<'s>(&'s self, base: &'s Merge<'k, T>, key: &str) -> Option<(usize, &'s T)> {
-        if let Some(&i) = self.appended.index.get(key) {
+    fn get<'s, K: Borrow<str> + Hash + Eq>(
+        &'s self,
+        base: &'s Merge<K, T>,
+        key: &str,
+    ) -> Option<(usize, &'s T)> {
+        if let Some(i) = self.appended.position(key) {
             return Some((base.entries.len() + i, &self.appended.entries[i]));
         }
-        let i = *base.index.get(key)?;
+        let i = base.position(key)?;
         Some((i, self.replaced.get(&i).unwrap_or(&base.entries[i])))
     }
 
-    fn iter<'s>(&'s self, base: &'s Merge<'k, T>) -> impl Iterator<Item = &'s T> + 's {
+    fn iter<'s, K>(&'s self, base: &'s Merge<K, T>) -> impl Iterator<Item = &'s T> + 's {
         base.entries
             .iter()
             .enumerate()
@@ -335,8 +348,221 @@ struct SubagentList {
 // ---------------------------------------------------------------------------------------------
 // Resolver
 
-/// The merges that do not depend on the namespace, built once for a workspace and a filesystem
-/// mode, and the per-tree upper merges, built on demand and shared between contexts.
+/// The merges that do not depend on the namespace, for one workspace's files and one filesystem
+/// mode: Layer 3 with the project half of Layer 4, and the lower half of the subagent list. It
+/// owns what it holds (the documents' `Arc`s, the names), so that a [`KeptBase`] can keep it from
+/// one snapshot to the next.
+struct Base {
+    filesystem: FilesystemMode,
+    layout: FileLayout,
+    /// The skill-id source of Layer 3 (`filesystem-<dir>_skills`).
+    layer3_source: Arc<str>,
+    skills: BaseMerge,
+    /// The loadable Layer 3 files of each name two or more of them have (directory order
+    /// decides), in path order.
+    shared_ties: HashMap<Box<str>, Vec<PathBuf>>,
+    subagents: SubagentList,
+}
+
+/// The base skill merge, with what taking one file's name out of it or putting one in needs.
+/// The merge puts a sequence of files (Layer 3's, then the project glob's); an entry sits where
+/// its name was first put.
+#[derive(Default)]
+struct BaseMerge {
+    merge: Merge<Box<str>, MergedSkill>,
+    /// Per entry, the position in the sequence of the file that put its name first: ascending.
+    first: Vec<usize>,
+    /// Per entry, how many files of the sequence put its name.
+    puts: Vec<u32>,
+}
+
+impl BaseMerge {
+    fn reserve(&mut self, additional: usize) {
+        self.merge.reserve(additional);
+        self.first.reserve(additional);
+        self.puts.reserve(additional);
+    }
+
+    /// Puts the entry of the `at`-th file of the sequence; the entry it replaced, if any.
+    fn put(&mut self, name: &str, at: usize, entry: MergedSkill) -> Option<MergedSkill> {
+        let replaced = self.merge.put(name.into(), entry);
+        match replaced {
+            Some(_) => self.puts[self.merge.index[name]] += 1,
+            None => {
+                self.first.push(at);
+                self.puts.push(1);
+            }
+        }
+        replaced
+    }
+
+    /// Takes out the entry at `index`, which one file put.
+    fn take_out(&mut self, name: &str, index: usize) {
+        self.merge.index.remove(name);
+        self.merge.entries.remove(index);
+        self.first.remove(index);
+        self.puts.remove(index);
+        for i in self.merge.index.values_mut() {
+            if *i > index {
+                *i -= 1;
+            }
+        }
+    }
+
+    /// Puts the entry of a name no file puts yet, from the `at`-th file of the sequence.
+    fn put_new(&mut self, name: &str, at: usize, entry: MergedSkill) {
+        let index = self.first.partition_point(|&f| f < at);
+        for i in self.merge.index.values_mut() {
+            if *i >= index {
+                *i += 1;
+            }
+        }
+        self.merge.index.insert(name.into(), index);
+        self.merge.entries.insert(index, entry);
+        self.first.insert(index, at);
+        self.puts.insert(index, 1);
+    }
+}
+
+impl Base {
+    fn of(ws: &Workspace, filesystem: FilesystemMode, layout: FileLayout) -> Self {
+        let config = &ws.config;
+        let layer3_source: Arc<str> = workspace_dir_source(ws).into();
+        // Layer 3, then the project half of Layer 4.
+        let mut skills = BaseMerge::default();
+        let mut shared_ties: HashMap<Box<str>, Vec<PathBuf>> = HashMap::new();
+        if ws.files.contains_dir(&config.workspace.join("skills")) {
+            skills.reserve(layout.layer3.len());
+            for (at, doc) in layout.layer3.iter().map(|&i| &ws.skills[i]).enumerate() {
+                if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
+                    // Only Layer 3 has put names so far: one already there is a tie.
+                    let put = skill(doc, &layer3_source, Layer::SkillsFolderScan);
+                    if let Some(tied) = skills.put(name, at, put) {
+                        shared_ties
+                            .entry(name.as_str().into())
+                            .or_insert_with(|| vec![tied.doc.path.clone()])
+                            .push(doc.path.clone());
+                    }
+                }
+            }
+        }
+        if project_glob_on(ws, filesystem) {
+            let namespaced: Arc<str> = WORKSPACE_NAMESPACED_SOURCE.into();
+            let project = tree_docs(&layout.skills_by_tree, &Tree::Project, &ws.skills);
+            let glob = project_skill_glob(ws, &project);
+            for (at, (_, doc)) in glob.into_iter().enumerate() {
+                if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
+                    let put = skill(doc, &namespaced, Layer::ProjectGlob);
+                    skills.put(name, layout.layer3.len() + at, put);
+                }
+            }
+        }
+        let subagents = base_subagents(ws, filesystem, &layout);
+        Self {
+            filesystem,
+            layout,
+            layer3_source,
+            skills,
+            shared_ties,
+            subagents,
+        }
+    }
+
+    /// Follows the skill at position `i` of `ws` from `held` (the document the base was built
+    /// or last followed with, at the same location) to the one `ws` holds now. False when the
+    /// change is not one this can follow: the base must be built again.
+    fn follow_skill(&mut self, ws: &Workspace, i: usize, held: &Arc<SkillDoc>) -> bool {
+        let now = &ws.skills[i];
+        let (was, is) = (loadable_name(held), loadable_name(now));
+        if was == is {
+            // Same name, same loadability: the entry that holds the file, if any, holds it now.
+            if let Some(at) = is.and_then(|name| self.skills.merge.position(name)) {
+                let entry = &mut self.skills.merge.entries[at];
+                if Arc::ptr_eq(&entry.doc, held) {
+                    entry.doc = now.clone();
+                }
+            }
+            return true;
+        }
+        // A name that came or went. The project glob puts a file under its own path or its
+        // shared twin's, so neither is followed here.
+        let twin_in_project_glob = project_glob_on(ws, self.filesystem)
+            && (now.location.tree == Tree::Project
+                || ws
+                    .skill(&ws.path_in(&Tree::Project, &now.location.rel))
+                    .is_some());
+        if twin_in_project_glob {
+            return false;
+        }
+        let Some(at) = self.layout.layer3.iter().position(|&j| j == i) else {
+            // Not in Layer 3 either: the base does not hold it.
+            return true;
+        };
+        if !ws.files.contains_dir(&ws.config.workspace.join("skills")) {
+            return false;
+        }
+        if let Some(name) = was {
+            // Only a name this one file put is taken out; a tie's winner would change.
+            match self.skills.merge.position(name) {
+                Some(index) if self.skills.puts[index] == 1 => self.skills.take_out(name, index),
+                _ => return false,
+            }
+        }
+        if let Some(name) = is {
+            if self.skills.merge.position(name).is_some() {
+                return false;
+            }
+            let put = skill(now, &self.layer3_source, Layer::SkillsFolderScan);
+            self.skills.put_new(name, at, put);
+        }
+        true
+    }
+
+    /// Follows the subagents at `changed` positions of `ws` from `held`: their entries hold the
+    /// new documents, or the list is built again when an id or a loadability changed.
+    fn follow_subagents(&mut self, ws: &Workspace, changed: &[usize], held: &[Arc<SubagentDoc>]) {
+        let same_entries = changed.iter().all(|&i| {
+            let (was, now) = (&held[i], &ws.subagents[i]);
+            subagent_loadable(was) == subagent_loadable(now) && was.id == now.id
+        });
+        if !same_entries {
+            self.subagents = base_subagents(ws, self.filesystem, &self.layout);
+            return;
+        }
+        for &i in changed {
+            // Static mode can list one id twice: every entry of the file is followed.
+            for entry in &mut self.subagents.entries {
+                if entry.doc.as_ref().is_some_and(|d| Arc::ptr_eq(d, &held[i])) {
+                    entry.doc = Some(ws.subagents[i].clone());
+                }
+            }
+        }
+    }
+}
+
+/// The name a skill file puts into a merge, when it is loadable.
+fn loadable_name(doc: &SkillDoc) -> Option<&str> {
+    doc.name.as_deref().filter(|_| skill_loadable(doc))
+}
+
+/// Whether the base puts the project half of Layer 4.
+fn project_glob_on(ws: &Workspace, filesystem: FilesystemMode) -> bool {
+    ws.config.features.default_workspace_skills && filesystem == FilesystemMode::Local
+}
+
+/// The lower half of the subagent list, from the files where `layout` puts them.
+fn base_subagents(ws: &Workspace, filesystem: FilesystemMode, layout: &FileLayout) -> SubagentList {
+    let in_tree = |tree| tree_docs(&layout.subagents_by_tree, tree, &ws.subagents);
+    subagent_base(
+        ws,
+        filesystem,
+        &in_tree(&Tree::Shared),
+        &in_tree(&Tree::Project),
+    )
+}
+
+/// The base merges of one workspace and filesystem mode, and the per-tree upper merges, built on
+/// demand and shared between contexts.
 pub struct Resolver<'a> {
     ws: &'a Workspace,
     filesystem: FilesystemMode,
@@ -344,11 +570,7 @@ pub struct Resolver<'a> {
     /// and filtering every file of the workspace per per-user overlay showed with many users.
     skills_by_tree: HashMap<Tree, Vec<&'a Arc<SkillDoc>>>,
     subagents_by_tree: HashMap<Tree, Vec<&'a Arc<SubagentDoc>>>,
-    skill_base: Merge<'a, MergedSkill>,
-    /// The loadable Layer 3 files of each name two or more of them have (directory order
-    /// decides), in path order.
-    shared_ties: HashMap<&'a str, Vec<PathBuf>>,
-    subagent_base: SubagentList,
+    base: Arc<Base>,
     skill_overlays: Mutex<HashMap<Option<Tree>, Arc<Overlay<'a, MergedSkill>>>>,
     subagent_overlays: Mutex<HashMap<Tree, Arc<SubagentOverlay>>>,
 }
@@ -376,9 +598,8 @@ fn below<'d>(rel: &'d str, folder: &str) -> Option<&'d str> {
 }
 
 /// Where a workspace's skill and subagent files sit, as positions in its lists: what a
-/// [`Resolver`] reads of each file's location. Taking it again costs reading every document;
-/// [`KeptLayout`] keeps it while the snapshots hold the same files.
-pub struct FileLayout {
+/// [`Resolver`] reads of each file's location.
+struct FileLayout {
     skills_by_tree: HashMap<Tree, Vec<usize>>,
     subagents_by_tree: HashMap<Tree, Vec<usize>>,
     /// The shared files Layer 3 globs (`skills/<folder>/SKILL.md`), in Java `String` order of
@@ -387,7 +608,7 @@ pub struct FileLayout {
 }
 
 impl FileLayout {
-    pub fn of(ws: &Workspace) -> Self {
+    fn of(ws: &Workspace) -> Self {
         let skills_by_tree = by_tree(&ws.skills, |d| &d.location.tree);
         let mut layer3: Vec<(&str, usize)> = docs_in(&skills_by_tree, &Tree::Shared)
             .iter()
@@ -404,116 +625,134 @@ impl FileLayout {
     }
 }
 
-/// A [`FileLayout`] kept from one snapshot to the next by a caller that resolves again and again
-/// (the language server's preview): an edit of a file's text leaves every file where it was, so
-/// the layout is taken again only when the files themselves changed.
+/// A [`Base`] kept from one snapshot to the next by a caller that resolves again and again (the
+/// language server's preview). Most edits change one file's text and leave every file where it
+/// was: the kept base then only takes that file's new document, or its name out and its new one
+/// in; it is built again when files came, went or moved, the configuration changed, or a name
+/// ties with another.
 #[derive(Default)]
-pub struct KeptLayout {
-    kept: Option<(LayoutKey, FileLayout)>,
+pub struct KeptBase {
+    kept: Option<Kept>,
 }
 
-/// The documents a layout was taken from, held so that comparing them by identity is sound.
-struct LayoutKey {
+/// A base and what it was built from: the documents are held so that comparing them by identity
+/// is sound.
+struct Kept {
+    config: Arc<crate::config::Config>,
+    skills_dir: bool,
     skills: Vec<Arc<SkillDoc>>,
     subagents: Vec<Arc<SubagentDoc>>,
+    base: Arc<Base>,
 }
 
-impl KeptLayout {
-    /// The layout of `ws`: the kept one when `ws` holds documents of the same locations at the
-    /// same positions (all a layout reads of them).
-    pub fn layout_of(&mut self, ws: &Workspace) -> &FileLayout {
-        let fits = self.kept.as_mut().is_some_and(|(key, _)| {
-            follow(&mut key.skills, &ws.skills, |d| &d.location)
-                && follow(&mut key.subagents, &ws.subagents, |d| &d.location)
-        });
-        if !fits {
-            let key = LayoutKey {
+impl KeptBase {
+    /// A resolver for `ws` on the kept base, followed to `ws` or built again.
+    pub fn resolver<'a>(
+        &mut self,
+        ws: &'a Workspace,
+        filesystem: FilesystemMode,
+    ) -> Arc<Resolver<'a>> {
+        let followed = self
+            .kept
+            .as_mut()
+            .is_some_and(|kept| kept.follow(ws, filesystem));
+        if !followed {
+            self.kept = Some(Kept {
+                config: ws.config.clone(),
+                skills_dir: has_skills_dir(ws),
                 skills: ws.skills.clone(),
                 subagents: ws.subagents.clone(),
-            };
-            self.kept = Some((key, FileLayout::of(ws)));
+                base: Arc::new(Base::of(ws, filesystem, FileLayout::of(ws))),
+            });
         }
-        let (_, layout) = self.kept.as_ref().expect("kept above");
-        layout
+        let base = self.kept.as_ref().expect("kept above").base.clone();
+        Arc::new(Resolver::on(ws, base))
     }
 }
 
-/// True when `now` holds documents of the locations of `held`, in the same order; `held` then
-/// holds `now`'s. Compared by identity first: a document that did not change is the same `Arc`,
-/// and reading the locations of ten thousand of them is what a kept layout saves.
-fn follow<D>(held: &mut [Arc<D>], now: &[Arc<D>], location: fn(&D) -> &Location) -> bool {
-    let same = held.len() == now.len()
-        && held
-            .iter()
-            .zip(now)
-            .all(|(a, b)| Arc::ptr_eq(a, b) || location(a) == location(b));
-    if same {
-        for (a, b) in held.iter_mut().zip(now) {
-            if !Arc::ptr_eq(a, b) {
-                *a = b.clone();
+impl Kept {
+    /// Follows the base to `ws`; false when it must be built again (it may then be half followed).
+    fn follow(&mut self, ws: &Workspace, filesystem: FilesystemMode) -> bool {
+        let same_frame = self.base.filesystem == filesystem
+            && (Arc::ptr_eq(&self.config, &ws.config) || *self.config == *ws.config)
+            && self.skills_dir == has_skills_dir(ws)
+            && self.skills.len() == ws.skills.len()
+            && self.subagents.len() == ws.subagents.len();
+        if !same_frame {
+            return false;
+        }
+        // Compared by identity first: a document that did not change is the same `Arc`, and
+        // reading ten thousand of them is what keeping the base saves.
+        let skills = changed_at(&self.skills, &ws.skills, |d| &d.location);
+        let subagents = changed_at(&self.subagents, &ws.subagents, |d| &d.location);
+        let (Some(skills), Some(subagents)) = (skills, subagents) else {
+            return false;
+        };
+        if skills.is_empty() && subagents.is_empty() {
+            return true;
+        }
+        let Some(base) = Arc::get_mut(&mut self.base) else {
+            return false;
+        };
+        for &i in &skills {
+            if !base.follow_skill(ws, i, &self.skills[i]) {
+                return false;
+            }
+            self.skills[i] = ws.skills[i].clone();
+        }
+        if !subagents.is_empty() {
+            base.follow_subagents(ws, &subagents, &self.subagents);
+            for &i in &subagents {
+                self.subagents[i] = ws.subagents[i].clone();
             }
         }
+        true
     }
-    same
+}
+
+fn has_skills_dir(ws: &Workspace) -> bool {
+    ws.files.contains_dir(&ws.config.workspace.join("skills"))
+}
+
+/// The positions at which `now` holds another document than `held`, each at the same location;
+/// `None` when some location differs (files came, went or moved).
+fn changed_at<D>(
+    held: &[Arc<D>],
+    now: &[Arc<D>],
+    location: fn(&D) -> &Location,
+) -> Option<Vec<usize>> {
+    let mut changed = Vec::new();
+    for (i, (a, b)) in held.iter().zip(now).enumerate() {
+        if !Arc::ptr_eq(a, b) {
+            if location(a) != location(b) {
+                return None;
+            }
+            changed.push(i);
+        }
+    }
+    Some(changed)
 }
 
 impl<'a> Resolver<'a> {
     pub fn new(ws: &'a Workspace, filesystem: FilesystemMode) -> Self {
-        Self::with_layout(ws, filesystem, &FileLayout::of(ws))
+        Self::on(ws, Arc::new(Base::of(ws, filesystem, FileLayout::of(ws))))
     }
 
-    /// [`Self::new`] with the layout of `ws` already taken.
-    pub fn with_layout(ws: &'a Workspace, filesystem: FilesystemMode, layout: &FileLayout) -> Self {
-        let config = &ws.config;
-        let skills_by_tree = at_positions(&layout.skills_by_tree, &ws.skills);
-        let subagents_by_tree = at_positions(&layout.subagents_by_tree, &ws.subagents);
-        let skills_in = |tree: &Tree| docs_in(&skills_by_tree, tree);
-        // Layer 3, then the project half of Layer 4.
-        let mut skill_base: Merge<MergedSkill> = Merge::default();
-        let mut shared_ties: HashMap<&str, Vec<PathBuf>> = HashMap::new();
-        if ws.files.contains_dir(&config.workspace.join("skills")) {
-            let source: Arc<str> = workspace_dir_source(ws).into();
-            skill_base.reserve(layout.layer3.len());
-            for doc in layout.layer3.iter().map(|&i| &ws.skills[i]) {
-                if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
-                    // Only Layer 3 has put names so far: one already there is a tie.
-                    let put = skill(doc, &source, Layer::SkillsFolderScan);
-                    if let Some(tied) = skill_base.put(name, put) {
-                        shared_ties
-                            .entry(name)
-                            .or_insert_with(|| vec![tied.doc.path.clone()])
-                            .push(doc.path.clone());
-                    }
-                }
-            }
-        }
-        if config.features.default_workspace_skills && filesystem == FilesystemMode::Local {
-            let namespaced: Arc<str> = WORKSPACE_NAMESPACED_SOURCE.into();
-            for (_, doc) in project_skill_glob(ws, skills_in(&Tree::Project)) {
-                if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
-                    skill_base.put(name, skill(doc, &namespaced, Layer::ProjectGlob));
-                }
-            }
-        }
-
-        let subagents_in = |tree: &Tree| docs_in(&subagents_by_tree, tree);
-        let subagent_base = subagent_base(
-            ws,
-            filesystem,
-            subagents_in(&Tree::Shared),
-            subagents_in(&Tree::Project),
-        );
+    /// A resolver of `ws` on `base`, built from (or followed to) `ws`.
+    fn on(ws: &'a Workspace, base: Arc<Base>) -> Self {
         Self {
             ws,
-            filesystem,
-            skills_by_tree,
-            subagents_by_tree,
-            skill_base,
-            shared_ties,
-            subagent_base,
+            filesystem: base.filesystem,
+            skills_by_tree: at_positions(&base.layout.skills_by_tree, &ws.skills),
+            subagents_by_tree: at_positions(&base.layout.subagents_by_tree, &ws.subagents),
+            base,
             skill_overlays: Mutex::new(HashMap::new()),
             subagent_overlays: Mutex::new(HashMap::new()),
         }
+    }
+
+    fn skill_base(&self) -> &Merge<Box<str>, MergedSkill> {
+        &self.base.skills.merge
     }
 
     fn skills_in(&self, tree: &Tree) -> &[&'a Arc<SkillDoc>] {
@@ -635,7 +874,7 @@ impl<'a> Resolver<'a> {
         for (_, doc) in glob {
             if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
                 overlay.put(
-                    &self.skill_base,
+                    self.skill_base(),
                     name,
                     skill(doc, &namespaced, Layer::WorkspaceGlob),
                 );
@@ -649,7 +888,7 @@ impl<'a> Resolver<'a> {
         if !self.ws.config.features.subagents {
             return overlay;
         }
-        let base = &self.subagent_base;
+        let base = &self.base.subagents;
         let dynamic = self.ws.config.features.dynamic_subagents;
         let mut glob = subagent_glob(self.subagents_in(upper));
         if self.remote_union(upper) {
@@ -759,6 +998,15 @@ fn at_positions<'w, D>(
         .iter()
         .map(|(tree, at)| (tree.clone(), at.iter().map(|&i| &docs[i]).collect()))
         .collect()
+}
+
+/// The documents of one tree of a [`by_tree`] index.
+fn tree_docs<'w, D>(
+    index: &HashMap<Tree, Vec<usize>>,
+    tree: &Tree,
+    docs: &'w [Arc<D>],
+) -> Vec<&'w Arc<D>> {
+    docs_in(index, tree).iter().map(|&i| &docs[i]).collect()
 }
 
 /// One tree's entries in a [`by_tree`] index.
@@ -875,12 +1123,12 @@ impl<'r> Resolution<'r> {
 
     /// The loaded skills in merge order: what the prompt renders.
     pub fn skills(&self) -> Vec<&MergedSkill> {
-        self.skills.iter(&self.resolver.skill_base).collect()
+        self.skills.iter(self.resolver.skill_base()).collect()
     }
 
     /// The loaded skill of this name, with its position.
     pub fn skill_named(&self, name: &str) -> Option<(usize, &MergedSkill)> {
-        self.skills.get(&self.resolver.skill_base, name)
+        self.skills.get(self.resolver.skill_base(), name)
     }
 
     /// True when this context's prompt has the code-execution section: it follows the skills
@@ -897,7 +1145,10 @@ impl<'r> Resolution<'r> {
 
     /// True when the merge holds at least one skill.
     pub fn loads_a_skill(&self) -> bool {
-        self.skills.iter(&self.resolver.skill_base).next().is_some()
+        self.skills
+            .iter(self.resolver.skill_base())
+            .next()
+            .is_some()
     }
 
     /// What every `<files-root>` of this context starts with; `None` when the skills have none.
@@ -919,10 +1170,10 @@ impl<'r> Resolution<'r> {
     pub fn directory_order_ties(&self, skill: &MergedSkill) -> Vec<PathBuf> {
         // Asked of every skill the preview lists; most workspaces have no tie, and hashing ten
         // thousand names to learn so was a twentieth of a preview.
-        if skill.layer != Layer::SkillsFolderScan || self.resolver.shared_ties.is_empty() {
+        if skill.layer != Layer::SkillsFolderScan || self.resolver.base.shared_ties.is_empty() {
             return Vec::new();
         }
-        match self.resolver.shared_ties.get(skill.name()) {
+        match self.resolver.base.shared_ties.get(skill.name()) {
             Some(paths) => paths
                 .iter()
                 .filter(|p| **p != skill.doc.path)
@@ -934,7 +1185,7 @@ impl<'r> Resolution<'r> {
 
     /// The subagent entries of one reasoning step, in list order (visible or not).
     pub fn subagents(&self) -> Vec<&ListedSubagent> {
-        let base = &self.resolver.subagent_base;
+        let base = &self.resolver.base.subagents;
         base.entries
             .iter()
             .enumerate()
@@ -1066,7 +1317,7 @@ impl<'r> Resolution<'r> {
     pub fn skills_not_merged(&self) -> impl Iterator<Item = &'r Arc<SkillDoc>> + '_ {
         let merged: HashSet<*const SkillDoc> = self
             .skills
-            .iter(&self.resolver.skill_base)
+            .iter(self.resolver.skill_base())
             .map(|s| Arc::as_ptr(&s.doc))
             .collect();
         self.ws()
@@ -1428,7 +1679,7 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_layout_resolves_as_a_fresh_one_through_edits_creations_and_moves() {
+    fn a_kept_base_resolves_as_a_fresh_one_through_edits_creations_and_moves() {
         let files = |extra: &[(&str, &str)]| {
             let mut files = vec![
                 (format!("{W}/skills/b/SKILL.md"), skill("b")),
@@ -1454,10 +1705,10 @@ mod tests {
         };
         let steps = [
             files(&[]),
-            // A text edit that renames a skill: the same files, the layout kept.
+            // A text edit that renames a skill: the same files, the base followed.
             files(&[("skills/c/SKILL.md", "---\nname: b\ndescription: d\n---\n")]),
             files(&[("skills/c/SKILL.md", "---\nname: zz\ndescription: d\n---\n")]),
-            // The same number of files in other places: the layout taken again.
+            // The same number of files in other places: the base built again.
             files(&[("skills/0/SKILL.md", "---\nname: zz\ndescription: d\n---\n")]),
             files(&[(
                 "alice/skills/0/SKILL.md",
@@ -1479,16 +1730,16 @@ mod tests {
                 .collect::<Vec<_>>();
             (skills, outcomes, subagents)
         };
-        let mut kept = KeptLayout::default();
+        let mut kept = KeptBase::default();
         for (step, ws) in steps.iter().enumerate() {
             for user in [Some("alice"), Some("bob")] {
                 let root = root_for(ws, user, Scope::User);
                 let fresh = summary(&resolve(ws, &root));
-                let with_kept = summary(&resolve_with_layout(ws, &root, kept.layout_of(ws)));
+                let with_kept = summary(&resolve_kept(ws, &root, &mut kept));
                 assert_eq!(with_kept, fresh, "step {step}, {user:?}");
             }
         }
-        // Step 1 holds a Layer 3 tie (`c` renamed `b`), so the order a kept layout gives is what
+        // Step 1 holds a Layer 3 tie (`c` renamed `b`), so the order a kept base gives is what
         // decides the winner there.
         let root = root_for(&steps[1], Some("bob"), Scope::User);
         let names: Vec<String> = summary(&resolve(&steps[1], &root))
@@ -1613,5 +1864,191 @@ mod tests {
                 by_directory_order: false
             }
         );
+    }
+
+    /// Everything a resolution answers, with whether each merged document is the workspace's
+    /// own `Arc` (what the preview's memo and `skills_not_merged` compare by identity).
+    fn everything(ws: &Workspace, res: &Resolution) -> String {
+        let mut out = String::new();
+        for s in res.skills() {
+            let own = ws
+                .skill(&s.doc.path)
+                .is_some_and(|d| Arc::ptr_eq(d, &s.doc));
+            let ties = res.directory_order_ties(s);
+            out += &format!(
+                "skill {} {:?} {} {:?} {} own={own} ties={ties:?}\n",
+                s.name(),
+                s.doc.path,
+                s.source,
+                s.layer,
+                s.workspace_native
+            );
+        }
+        for (d, o) in res.skill_outcomes() {
+            out += &format!("skill outcome {:?} {o:?}\n", d.path);
+        }
+        for d in res.skills_not_merged() {
+            out += &format!("not merged {:?}\n", d.path);
+        }
+        for s in res.subagents() {
+            let own = s
+                .doc
+                .as_ref()
+                .is_none_or(|s| ws.subagent(&s.path).is_some_and(|d| Arc::ptr_eq(d, s)));
+            out += &format!(
+                "subagent {} {:?} {:?} own={own}\n",
+                s.id,
+                s.doc.as_ref().map(|d| &d.path),
+                s.layer
+            );
+        }
+        for (d, o) in res.subagent_outcomes() {
+            out += &format!("subagent outcome {:?} {o:?}\n", d.path);
+        }
+        out
+    }
+
+    /// The files the kept-base property test edits: shared Layer 3 skills (names drawn from a
+    /// few, so they tie and untie), a nested one, a project skill with a shared twin and one
+    /// without, users' skills, shared and user subagents.
+    const EDITED: &[&str] = &[
+        "{W}/skills/s0/SKILL.md",
+        "{W}/skills/s1/SKILL.md",
+        "{W}/skills/s2/SKILL.md",
+        "{W}/skills/s3/SKILL.md",
+        "{W}/skills/g/deep/SKILL.md",
+        "/p/skills/s1/SKILL.md",
+        "/p/skills/p/SKILL.md",
+        "{W}/alice/skills/s0/SKILL.md",
+        "{W}/bob/skills/q/SKILL.md",
+        "{W}/subagents/r0.md",
+        "{W}/subagents/r1.md",
+        "{W}/alice/subagents/r0.md",
+    ];
+
+    /// The text of edited file `slot` for `choice`: a skill or subagent of one of a few names,
+    /// with one of two bodies, or a file the runtime drops; `None`: the file is absent.
+    fn edited_text(slot: usize, choice: usize) -> Option<String> {
+        let names = ["a", "b", "c", "d"];
+        match choice {
+            0 => None,
+            1 => Some("no frontmatter\n".into()),
+            c if EDITED[slot].contains("/subagents/") => Some(format!(
+                "---\nname: {}\ndescription: d\n---\nbody {}\n",
+                ["r", "s"][c % 2],
+                c % 3
+            )),
+            c => Some(format!(
+                "---\nname: {}\ndescription: d\n---\nbody {}\n",
+                names[c % 4],
+                c % 3
+            )),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// After every edit, a resolution on the kept base (followed or built again) answers
+        /// exactly what a fresh one does, in every context, with the workspace's own documents.
+        #[test]
+        fn a_kept_base_resolves_as_a_fresh_one_through_any_edits(
+            start in proptest::collection::vec(1usize..9, EDITED.len()),
+            edits in proptest::collection::vec((0..EDITED.len(), 0usize..9), 1..16),
+            dynamic_subagents: bool,
+            project_glob: bool,
+        ) {
+            let mut config = Config::defaults_for(Path::new("/p"));
+            config.agent.name = Some("assistant".into());
+            config.features.dynamic_subagents = dynamic_subagents;
+            config.features.default_workspace_skills = project_glob;
+            let config = Arc::new(config);
+            let env = Arc::new(crate::base::Env::new());
+            let path = |slot: usize| PathBuf::from(EDITED[slot].replace("{W}", W));
+            let mut files = crate::base::FileSet::new();
+            files.insert_dir(config.workspace.clone());
+            for (slot, &choice) in start.iter().enumerate() {
+                if let Some(text) = edited_text(slot, choice) {
+                    files.insert_text(path(slot), &text);
+                }
+            }
+            let mut ws = Workspace::build(config.clone(), Vec::new(), Arc::new(files.clone()), env.clone(), None);
+            let mut kept = KeptBase::default();
+            for (step, &(slot, choice)) in [(0, start[0])].iter().chain(&edits).enumerate() {
+                match edited_text(slot, choice) {
+                    Some(text) => files.insert_text(path(slot), &text),
+                    None => {
+                        files.remove(&path(slot));
+                    }
+                }
+                ws = Workspace::build(config.clone(), Vec::new(), Arc::new(files.clone()), env.clone(), Some(&ws));
+                for (user, scope) in [(Some("alice"), Scope::User), (Some("bob"), Scope::User), (None, Scope::Agent)] {
+                    let root = root_for(&ws, user, scope);
+                    let fresh = everything(&ws, &resolve(&ws, &root));
+                    let with_kept = everything(&ws, &resolve_kept(&ws, &root, &mut kept));
+                    proptest::prop_assert_eq!(with_kept, fresh, "step {}, {:?} {:?}", step, user, scope);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_kept_base_follows_a_rename_and_is_built_again_for_a_tie() {
+        let config = {
+            let mut config = Config::defaults_for(Path::new("/p"));
+            config.agent.name = Some("assistant".into());
+            Arc::new(config)
+        };
+        let env = Arc::new(crate::base::Env::new());
+        let mut files = crate::base::FileSet::new();
+        files.insert_dir(config.workspace.clone());
+        for n in ["a", "b", "c"] {
+            files.insert_text(format!("{W}/skills/{n}/SKILL.md").into(), &skill(n));
+        }
+        let build = |files: &crate::base::FileSet, previous: Option<&Workspace>| {
+            Workspace::build(
+                config.clone(),
+                Vec::new(),
+                Arc::new(files.clone()),
+                env.clone(),
+                previous,
+            )
+        };
+        let mut kept = KeptBase::default();
+        let ws = build(&files, None);
+        let root = root_for(&ws, None, Scope::Agent);
+        let base_of = |kept: &KeptBase| Arc::as_ptr(&kept.kept.as_ref().unwrap().base);
+        let names = |res: &Resolution| {
+            res.skills()
+                .iter()
+                .map(|s| s.name().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&resolve_kept(&ws, &root, &mut kept)), ["a", "b", "c"]);
+        let first = base_of(&kept);
+
+        // `b` renamed `z` keeps its place; `z` dropped takes it out.
+        files.insert_text(format!("{W}/skills/b/SKILL.md").into(), &skill("z"));
+        let ws = build(&files, Some(&ws));
+        assert_eq!(names(&resolve_kept(&ws, &root, &mut kept)), ["a", "z", "c"]);
+        assert_eq!(base_of(&kept), first, "a rename is followed");
+        files.insert_text(
+            format!("{W}/skills/b/SKILL.md").into(),
+            "---\nname: yes\n---\n",
+        );
+        let ws = build(&files, Some(&ws));
+        assert_eq!(names(&resolve_kept(&ws, &root, &mut kept)), ["a", "c"]);
+        assert_eq!(base_of(&kept), first, "a file dropped is followed");
+
+        // Named `c`, it ties with `skills/c`: directory order decides, the base is built again.
+        files.insert_text(format!("{W}/skills/b/SKILL.md").into(), &skill("c"));
+        let ws = build(&files, Some(&ws));
+        let res = resolve_kept(&ws, &root, &mut kept);
+        assert_eq!(names(&res), ["a", "c"]);
+        assert_eq!(
+            res.skills()[1].doc.path,
+            PathBuf::from(format!("{W}/skills/c/SKILL.md"))
+        );
+        drop(res);
+        assert_ne!(base_of(&kept), first, "a tie builds the base again");
     }
 }
