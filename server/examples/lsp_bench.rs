@@ -580,7 +580,8 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         let mut samples = Vec::new();
         for i in 0..edits {
             samples.push(change(&mut server, &mut version, &skill, &text(i)));
-            if i % 10 == 0 {
+            // Every fifth edit: consecutive previews see the two texts an edit kind alternates.
+            if i % 5 == 0 {
                 preview_after_edit.extend(preview_alice(&mut server, &mut held_preview));
             }
         }

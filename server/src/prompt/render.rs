@@ -49,6 +49,9 @@ pub struct RenderMemo {
     taken: Vec<usize>,
     /// The render under way took an entry at another index than its position.
     out_of_sequence: bool,
+    /// Entries the render under way replaced with another skill's, by the address of their
+    /// parse: taken back should their skill come later in the render, dropped after it.
+    displaced: HashMap<usize, SkillEntry>,
     /// The `files_root_base`s the entries were written with, each held once, so that an entry's
     /// is compared by pointer: compared as strings, each its own allocation, the ten thousand
     /// comparisons of a render were a tenth of it.
@@ -99,15 +102,22 @@ impl RenderMemo {
             position
         } else if let Some(&index) = self.at.get(&key) {
             index
+        } else if let Some(entry) = self.displaced.remove(&key) {
+            self.entries.push(entry);
+            self.at.insert(key, self.entries.len() - 1);
+            self.entries.len() - 1
         } else if !self.out_of_sequence && position < self.entries.len() {
-            // A skill whose parse is new (its file edited) where the last render had another:
-            // written in its place, so the entries stay in sequence. Should the other come later
-            // in this render, it is written again there (and the entries reordered).
+            // A skill whose parse is new (its file edited, or a skill that came back) where the
+            // last render had another: written in its place, so the entries stay in sequence.
+            // The other is set aside, not forgotten: when a skill came, it is the next one, and
+            // writing it again would write every entry after it again.
             let old = std::mem::replace(
                 &mut self.entries[position],
                 written(resolution, skill, base),
             );
-            self.at.remove(&(Arc::as_ptr(&old.doc) as usize));
+            let old_key = Arc::as_ptr(&old.doc) as usize;
+            self.at.remove(&old_key);
+            self.displaced.insert(old_key, old);
             self.at.insert(key, position);
             position
         } else {
@@ -136,6 +146,7 @@ impl RenderMemo {
     fn settle(&mut self, ws: &Workspace) {
         let taken = std::mem::take(&mut self.taken);
         let out_of_sequence = std::mem::take(&mut self.out_of_sequence);
+        self.displaced.clear();
         if out_of_sequence || taken.len() != self.entries.len() {
             let current: HashSet<usize> =
                 ws.skills.iter().map(|d| Arc::as_ptr(d) as usize).collect();
@@ -1536,6 +1547,64 @@ mod tests {
         assert_ne!(texts[0], texts[1], "the roots are in the entries");
         let bases: Vec<&str> = memo.bases.iter().map(|b| &**b).collect();
         assert_eq!(bases, ["/home/user"]);
+    }
+
+    /// A skill that comes back (valid again after its file was broken) is written into its place;
+    /// the entries after it are taken back from the memo, not written again (each was ten
+    /// thousand entries written again after a name was fixed), and every render equals a fresh
+    /// one.
+    #[test]
+    fn a_skill_that_comes_back_writes_its_own_entry_only() {
+        let mut config = Config::defaults_for(Path::new("/srv/app"));
+        config.agent.name = Some("assistant".into());
+        let config = Arc::new(config);
+        let env = Arc::new(Env::new());
+        let mut files = FileSet::new();
+        files.insert_dir(config.workspace.clone());
+        let path = |n: &str| config.workspace.join(format!("skills/{n}/SKILL.md"));
+        let skill =
+            |n: &str| format!("---\nname: {n}\ndescription: Does {n} things.\n---\nBody.\n");
+        for n in ["a", "b", "c", "d"] {
+            files.insert_text(path(n), &skill(n));
+        }
+        let mut ws = Workspace::build(
+            config.clone(),
+            Vec::new(),
+            Arc::new(files.clone()),
+            env.clone(),
+            None,
+        );
+        let mut memo = RenderMemo::default();
+        let entry_texts = |memo: &RenderMemo| -> Vec<(String, *const u8)> {
+            memo.entries
+                .iter()
+                .map(|e| (e.doc.name.clone().unwrap_or_default(), e.xml.as_ptr()))
+                .collect()
+        };
+        let mut written = Vec::new();
+        for b in [skill("b"), "---\nname: yes\n---\n".to_string(), skill("b")] {
+            files.insert_text(path("b"), &b);
+            ws = Workspace::build(
+                config.clone(),
+                Vec::new(),
+                Arc::new(files.clone()),
+                env.clone(),
+                Some(&ws),
+            );
+            let ctx = context(&ws, Some("alice"));
+            let reused = render_reusing(&ws, &ctx, Some(&mut memo)).unwrap();
+            assert_eq!(reused.text, render(&ws, &ctx).unwrap().text);
+            written.push(entry_texts(&memo));
+        }
+        let names =
+            |step: &[(String, *const u8)]| step.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&written[0]), ["a", "b", "c", "d"]);
+        assert_eq!(names(&written[2]), ["a", "b", "c", "d"]);
+        // `a`, `c` and `d` hold the texts the first render wrote; `b` was written again.
+        for i in [0, 2, 3] {
+            assert_eq!(written[2][i], written[0][i], "{}", written[0][i].0);
+        }
+        assert_ne!(written[2][1].1, written[0][1].1);
     }
 
     /// Issue 3 §3: the advertised root joined with a relative name is the file the session's
