@@ -21,7 +21,9 @@
 //! flipping between loaded and dropped, a skill created and deleted on disk, a subagent's
 //! `tools:` / `skills:`, a tools.json deny list, an `agentws.toml` change; for each, `didChange`
 //! (or the watched-file notification) → the `publishDiagnostics` of that file, then an
-//! `agentws/previewPrompt` after the edit; hover, completion and definition sent right behind an
+//! `agentws/previewPrompt` after some of the edits (every fifth text edit, so that consecutive
+//! previews see both texts an edit kind alternates; every creation and deletion; every tools.json
+//! edit); hover, completion and definition sent right behind an
 //! edit (so a request that waits for the analysis shows it; with `LSP_BENCH_NO_EDIT` set, sent
 //! with no edit in front); and the server's memory before and after SOAK more body edits. The
 //! previews are those of a panel opened before the edits: the first answer is whole, each later
@@ -603,6 +605,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         std::fs::write(&created, "---\nname: bench-created\n---\nNo description.\n").unwrap();
         let changes = json!([{"uri": created_uri, "type": 1}]);
         create_delete.push(watched_change(&mut server, changes, &created_uri, false));
+        preview_after_edit.extend(preview_alice(&mut server, &mut held_preview));
         std::fs::remove_file(&created).unwrap();
         let changes = json!([{"uri": created_uri, "type": 3}]);
         create_delete.push(watched_change(&mut server, changes, &created_uri, true));
@@ -663,7 +666,7 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
             &subagent,
             &subagent_text(i),
         ));
-        if i % 10 == 0 {
+        if i % 5 == 0 {
             preview_after_edit.extend(preview_alice(&mut server, &mut held_preview));
         }
     }
