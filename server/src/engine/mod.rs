@@ -750,22 +750,28 @@ pub fn group_listed_facts(
 
 /// The skill names the subagents list, by name group, each group's sorted. Merged from each
 /// bucket's list, so that a subagent's edit collects the names of its bucket again, not of every
-/// subagent.
+/// subagent; each group's list is shared with [`names_listed_in_group`], which a subagent's edit
+/// runs again for every group.
 #[salsa::tracked(returns(clone))]
-pub fn names_listed(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Vec<String>>> {
+pub fn names_listed(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Arc<Vec<String>>>> {
     let per_bucket: Vec<Arc<Vec<String>>> = each_bucket(db, project, bucket_listed_names);
-    let mut names: Vec<&str> = per_bucket
-        .iter()
-        .flat_map(|names| names.iter())
-        .map(String::as_str)
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    let mut by_group = vec![Vec::new(); NAME_GROUPS as usize];
-    for name in names {
-        by_group[name_group_of(name) as usize].push(name.to_string());
+    let mut by_group: Vec<Vec<&str>> = vec![Vec::new(); NAME_GROUPS as usize];
+    for name in per_bucket.iter().flat_map(|names| names.iter()) {
+        by_group[name_group_of(name) as usize].push(name);
     }
-    Arc::new(by_group)
+    Arc::new(
+        by_group
+            .into_iter()
+            .map(|mut names| {
+                names.sort_unstable();
+                names.dedup();
+                Arc::new(names.into_iter().map(str::to_string).collect())
+            })
+            .collect(),
+    )
 }
 
 /// Group `group`'s slot of [`names_listed`]: a subagent's edit re-runs the listed facts of the
@@ -776,7 +782,7 @@ pub fn names_listed_in_group(
     project: ProjectInput,
     group: u32,
 ) -> Arc<Vec<String>> {
-    Arc::new(names_listed(db, project)[group as usize].clone())
+    names_listed(db, project)[group as usize].clone()
 }
 
 /// Every bucket's [`bucket_skill_references`].
