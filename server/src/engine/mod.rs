@@ -721,9 +721,11 @@ impl PartialEq for ListedNames {
     }
 }
 
-/// The names of group `group` that some subagent lists, sorted, each with what it reads. One
-/// query per group rather than per name, so that verifying after an edit walks sixty-four of
-/// these rather than thousands of names; editing a skill no subagent lists leaves it equal.
+/// The names of group `group` that some subagent lists and some skill has, sorted, each with
+/// what it reads. One query per group rather than per name, so that verifying after an edit
+/// walks sixty-four of these rather than thousands of names; editing a skill no subagent lists
+/// leaves it equal, and so does listing a name no skill has (the chunk that lists it reads
+/// nothing for it: typing a name into `skills:` runs no other chunk again until it names a skill).
 #[salsa::tracked(returns(clone))]
 pub fn group_listed_facts(
     db: &dyn salsa::Database,
@@ -735,14 +737,16 @@ pub fn group_listed_facts(
         return Arc::new(ListedNames::default());
     }
     let members = name_group_facts(db, project, group);
-    let listed = names.iter().map(|name| {
+    let listed = names.iter().filter_map(|name| {
         let named: Vec<&(SourceFile, Arc<SkillDoc>)> = members
             .iter()
             .filter(|(_, skill)| skill.name.as_deref() == Some(name.as_str()))
             .collect();
-        Arc::new(ListedName {
-            name: name.clone(),
-            facts: with_neighbours(db, project, named),
+        (!named.is_empty()).then(|| {
+            Arc::new(ListedName {
+                name: name.clone(),
+                facts: with_neighbours(db, project, named),
+            })
         })
     });
     Arc::new(ListedNames(listed.collect()))
@@ -753,10 +757,7 @@ pub fn group_listed_facts(
 /// subagent; each group's list is shared with [`names_listed_in_group`], which a subagent's edit
 /// runs again for every group.
 #[salsa::tracked(returns(clone))]
-pub fn names_listed(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-) -> Arc<Vec<Arc<Vec<String>>>> {
+pub fn names_listed(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Arc<Vec<String>>>> {
     let per_bucket: Vec<Arc<Vec<String>>> = each_bucket(db, project, bucket_listed_names);
     let mut by_group: Vec<Vec<&str>> = vec![Vec::new(); NAME_GROUPS as usize];
     for name in per_bucket.iter().flat_map(|names| names.iter()) {
@@ -2527,6 +2528,62 @@ mod tests {
         assert_eq!(of_nested(&analysis), alone);
         step(&mut analysis, "alice/skills/b/SKILL.md", None);
         step(&mut analysis, "skills/c/SKILL.md", None);
+    }
+
+    /// A `skills:` entry naming no skill: the listed facts leave it out, so changing it to
+    /// another such name changes no group's listed facts; once a skill takes the name, the
+    /// chunk that lists it reads that skill, and each step's diagnostics are a fresh check's.
+    #[test]
+    fn a_name_no_skill_has_is_left_out_until_a_skill_takes_it() {
+        let ws = "/p/.agentscope/workspace";
+        let mut files = FileSet::new();
+        files.insert_dir(PathBuf::from(ws));
+        let skill = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nBody\n");
+        let helper = |listed: &str| {
+            format!("---\nname: helper\ndescription: d\nskills: [pdf, {listed}]\n---\nHelps.\n")
+        };
+        let subagent = PathBuf::from(format!("{ws}/subagents/helper.md"));
+        files.insert_text(
+            PathBuf::from(format!("{ws}/skills/pdf/SKILL.md")),
+            &skill("pdf"),
+        );
+        files.insert_text(subagent.clone(), &helper("ghost"));
+        let mut analysis = analysis_of(&files);
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
+        let mut step = |analysis: &mut Analysis, path: &Path, text: &str| {
+            files.insert_text(path.to_path_buf(), text);
+            analysis.set_file(path, files.get(path), Origin::Disk);
+            assert_eq!(all_diagnostics(analysis), checked(&files));
+        };
+        let listed = |analysis: &Analysis, name: &str| -> Vec<String> {
+            let group = name_group_of(name);
+            group_listed_facts(&analysis.db, analysis.project, group)
+                .0
+                .iter()
+                .map(|listed| listed.name.clone())
+                .collect()
+        };
+        let naming = |analysis: &Analysis, name: &str| {
+            all_diagnostics(analysis)
+                .into_iter()
+                .filter(|d| d.path == subagent && d.message.contains(&format!("`{name}`")))
+                .count()
+        };
+        assert!(naming(&analysis, "ghost") > 0, "the entry names no skill");
+        assert!(!listed(&analysis, "ghost").contains(&"ghost".to_string()));
+
+        step(&mut analysis, &subagent, &helper("phantom"));
+        assert!(naming(&analysis, "phantom") > 0);
+        assert!(!listed(&analysis, "phantom").contains(&"phantom".to_string()));
+
+        let taken = PathBuf::from(format!("{ws}/skills/phantom/SKILL.md"));
+        step(&mut analysis, &taken, &skill("phantom"));
+        assert_eq!(naming(&analysis, "phantom"), 0, "a skill has the name now");
+        assert!(listed(&analysis, "phantom").contains(&"phantom".to_string()));
+
+        step(&mut analysis, &taken, &skill("other"));
+        assert!(naming(&analysis, "phantom") > 0, "the name is free again");
+        assert!(!listed(&analysis, "phantom").contains(&"phantom".to_string()));
     }
 
     /// A tools.json edit sets that file's own input: the layout and every file's placement stay
