@@ -330,7 +330,7 @@ fn sarif_output_validates_against_the_schema() {
     let run0 = &sarif["runs"][0];
     assert_eq!(run0["tool"]["driver"]["name"], "agentws");
     let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
-    assert_eq!(rules.len(), agentws::rules::all().count());
+    assert_eq!(rules.len(), agentws::check::catalog::all().count());
     let ws011 = rules.iter().find(|r| r["id"] == "WS011").unwrap();
     assert_eq!(ws011["name"], "additional-context-missing");
     assert_eq!(ws011["helpUri"], "docs/rules.md#ws011");
@@ -440,7 +440,7 @@ fn explain_list_has_one_line_per_rule() {
     let out = run(&fixtures_dir(), &["explain", "--list"]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
-    assert_eq!(text.lines().count(), agentws::rules::all().count());
+    assert_eq!(text.lines().count(), agentws::check::catalog::all().count());
     assert!(text
         .lines()
         .any(|l| l.starts_with("WS003  warning  harness  blank-injected-file: ")));

@@ -25,6 +25,7 @@ use crate::workspace::snapshot::{Parsed, WorkspaceFile};
 use crate::workspace::{FileKind, Workspace};
 
 pub mod budget;
+pub mod catalog;
 pub mod cross;
 pub mod files;
 pub mod fix;

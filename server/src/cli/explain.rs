@@ -6,6 +6,7 @@ use clap::Args;
 
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::base::suggest;
+use crate::check::catalog;
 use crate::rules::{self, Profile, Rule};
 
 #[derive(Args, Debug)]
@@ -47,7 +48,8 @@ pub fn run(args: ExplainArgs) -> u8 {
 /// The rule with this code or name, ignoring case.
 pub fn find(query: &str) -> Option<&'static Rule> {
     let query = query.trim();
-    rules::all().find(|r| r.code.eq_ignore_ascii_case(query) || r.name.eq_ignore_ascii_case(query))
+    catalog::all()
+        .find(|r| r.code.eq_ignore_ascii_case(query) || r.name.eq_ignore_ascii_case(query))
 }
 
 /// `harness` or `strict`.
@@ -141,7 +143,7 @@ fn files_markdown(files: rules::ExampleFiles) -> String {
 /// The text `agentws explain --list` prints: one rule per line.
 pub fn list() -> String {
     let mut out = String::new();
-    for rule in rules::all() {
+    for rule in catalog::all() {
         out.push_str(&format!(
             "{}  {:<7}  {:<7}  {}: {}\n",
             rule.code,
@@ -177,7 +179,7 @@ pub fn suggestions(query: &str) -> Vec<&'static Rule> {
         return Vec::new();
     }
     let limit = (query.chars().count() / 3).max(2);
-    let mut scored: Vec<(usize, &'static Rule)> = rules::all()
+    let mut scored: Vec<(usize, &'static Rule)> = catalog::all()
         .filter_map(|rule| {
             let code = suggest::edit_distance(&query, &rule.code.to_ascii_lowercase(), limit);
             let name = suggest::edit_distance(&query, rule.name, limit);
@@ -207,7 +209,7 @@ differs from theirs, the rule concerned says so under **Differences from the ref
 validators**, naming each case.\n\n\
 | code | name | severity | profile | summary |\n|---|---|---|---|---|\n",
     );
-    for rule in rules::all() {
+    for rule in catalog::all() {
         out.push_str(&format!(
             "| [{}](#{}) | `{}` | {} | {} | {} |\n",
             rule.code,
@@ -218,7 +220,7 @@ validators**, naming each case.\n\n\
             rule.summary.replace('|', "\\|")
         ));
     }
-    for rule in rules::all() {
+    for rule in catalog::all() {
         out.push_str(&format!(
             "\n<a id=\"{}\"></a>\n\n## {} `{}`\n\n**Severity:** {} · **Profile:** {}\n\n{}\n\n**Runtime:** {}\n\n{}\n{}",
             rule.code.to_ascii_lowercase(),
@@ -244,7 +246,7 @@ mod tests {
 
     #[test]
     fn finds_by_code_or_name_in_any_case() {
-        let rule = rules::all().next().expect("the catalog has rules");
+        let rule = catalog::all().next().expect("the catalog has rules");
         assert_eq!(find(&rule.code.to_lowercase()).unwrap().code, rule.code);
         assert_eq!(find(&rule.name.to_uppercase()).unwrap().code, rule.code);
         assert!(find("ZZ999").is_none());
@@ -253,7 +255,7 @@ mod tests {
     #[test]
     fn unknown_codes_suggest_the_closest_rules() {
         // A one-letter typo of an existing name comes back first.
-        let rule = rules::all().next().unwrap();
+        let rule = catalog::all().next().unwrap();
         let typo = format!("{}x", rule.name);
         assert_eq!(suggestions(&typo)[0].code, rule.code);
         assert!(suggestions("completely-unrelated-words-here").is_empty());
@@ -326,7 +328,7 @@ mod tests {
             "docs/rules.md is out of date with the rule catalog; regenerate it with\n    \
              UPDATE_DOCS=1 cargo test -p agentws --lib rules_doc"
         );
-        for rule in rules::all() {
+        for rule in catalog::all() {
             assert!(actual.contains(&format!(
                 "<a id=\"{}\"></a>",
                 rule.code.to_ascii_lowercase()

@@ -1,7 +1,9 @@
-//! The rule catalog: every diagnostic code agentws can emit, with its severity, profile, the
-//! runtime consequence it reports and its documentation. Pure data; any layer that finds a problem
-//! (config loading, parsing, checks) names one of these rules. `docs/rules.md` is generated from
-//! this catalog and `agentws explain CODE` prints from it.
+//! What a rule is (code, severity, profile, the runtime consequence it reports, its documentation
+//! and examples), and the declarations of the rule families whose detection is spread over the
+//! layers that find their problems (config loading, parsing, checks), which name these rules.
+//! Pure data. The strict family declares each rule beside its detection, one file per rule
+//! (`check::strict`), the form every family moves to; `check::catalog` lists every rule, for
+//! `docs/rules.md`, `agentws explain` and SARIF.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,
@@ -15,7 +17,6 @@ pub mod config;
 pub mod cross;
 pub mod skill;
 pub mod store;
-pub mod strict;
 pub mod subagent;
 pub mod tools;
 pub mod workspace;
@@ -110,42 +111,6 @@ impl Rule {
             consequence: self.consequence.to_string(),
             fixes: Vec::new(),
             related: Vec::new(),
-        }
-    }
-}
-
-/// Every rule, grouped by file kind, in code order within each group.
-pub fn all() -> impl Iterator<Item = &'static Rule> {
-    workspace::RULES
-        .iter()
-        .chain(skill::RULES)
-        .chain(subagent::RULES)
-        .chain(tools::RULES)
-        .chain(config::RULES)
-        .chain(cross::RULES)
-        .chain(strict::RULES)
-        .chain(store::RULES)
-        .copied()
-}
-
-/// Looks a rule up by code (case-insensitive) or by name.
-pub fn find(code_or_name: &str) -> Option<&'static Rule> {
-    all().find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::HashSet;
-
-    #[test]
-    fn codes_and_names_are_unique_and_well_formed() {
-        let mut codes = HashSet::new();
-        let mut names = HashSet::new();
-        for rule in super::all() {
-            assert!(codes.insert(rule.code), "duplicate code {}", rule.code);
-            assert!(names.insert(rule.name), "duplicate name {}", rule.name);
-            assert_eq!(rule.code.len(), 5, "{}", rule.code);
-            assert!(!rule.summary.is_empty() && !rule.consequence.is_empty());
         }
     }
 }

@@ -12,12 +12,13 @@ use serde_sarif::sarif::{
 
 use super::{Report, Span};
 use crate::base::Severity;
-use crate::rules::{self, Rule};
+use crate::check::catalog;
+use crate::rules::Rule;
 
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 pub fn render(report: &Report) -> String {
-    let catalog: Vec<&'static Rule> = rules::all().collect();
+    let catalog: Vec<&'static Rule> = catalog::all().collect();
     let descriptors: Vec<ReportingDescriptor> = catalog.iter().map(|r| descriptor(r)).collect();
     let results: Vec<SarifResult> = report
         .diagnostics

@@ -63,7 +63,7 @@ fn check_example(rule: &Rule, index: usize, example: &Example) -> Vec<String> {
 
 #[test]
 fn every_example_triggers_its_rule_and_its_fix_does_not() {
-    let problems: Vec<String> = crate::rules::all()
+    let problems: Vec<String> = crate::check::catalog::all()
         .flat_map(|rule| {
             rule.examples
                 .iter()
@@ -84,7 +84,7 @@ fn every_rule_has_examples_or_is_listed_without() {
         "duplicates"
     );
     assert_eq!(not_yet.len(), NOT_YET_EXAMPLED.len(), "duplicates");
-    let codes: BTreeSet<&str> = crate::rules::all().map(|r| r.code).collect();
+    let codes: BTreeSet<&str> = crate::check::catalog::all().map(|r| r.code).collect();
     for code in not_shown.iter().chain(&not_yet) {
         assert!(
             codes.contains(code),
@@ -96,7 +96,7 @@ fn every_rule_has_examples_or_is_listed_without() {
         );
     }
     let mut wrong = Vec::new();
-    for rule in crate::rules::all() {
+    for rule in crate::check::catalog::all() {
         let listed = not_shown.contains(rule.code) || not_yet.contains(rule.code);
         if rule.examples.is_empty() != listed {
             wrong.push(rule.code);

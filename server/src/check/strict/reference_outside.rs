@@ -1,0 +1,72 @@
+//! ST011 `strict-reference-outside`: a file the body refers to is outside the skill's folder.
+
+use super::references::inside_folder;
+use super::LoadedSkill;
+use crate::base::{Diagnostic, Severity};
+use crate::rules::{Example, Profile, Rule};
+
+pub static RULE: Rule = Rule {
+    code: "ST011",
+    name: "strict-reference-outside",
+    severity: Severity::Warning,
+    profile: Profile::Strict,
+    summary: r#"Strict (recommended): a file reference in SKILL.md points outside the skill's folder."#,
+    consequence: r#"A skill is shared as its folder: the linked file does not travel with it."#,
+    explanation: r#"Copy the file into the skill (for example under `references/`) and link it there. References are read as for ST009."#,
+    examples: &[Example {
+        triggering: &[
+            (
+                ".agentscope/workspace/skills/pdf/SKILL.md",
+                r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+
+Follow [the style guide](../../STYLE.md).
+"#,
+            ),
+            (
+                ".agentscope/workspace/STYLE.md",
+                r#"# Style
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                ".agentscope/workspace/skills/pdf/SKILL.md",
+                r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+
+Follow [the style guide](references/STYLE.md).
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/pdf/references/STYLE.md",
+                r#"# Style
+"#,
+            ),
+        ],
+    }],
+};
+
+pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
+    for reference in &loaded.references {
+        if inside_folder(&reference.target).is_none() {
+            out.push(RULE.at(
+                &loaded.skill.path,
+                reference.range,
+                format!("`{}` points outside the skill's folder", reference.target),
+            ));
+        }
+    }
+}
