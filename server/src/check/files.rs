@@ -17,7 +17,7 @@ use crate::rules::workspace::*;
 use crate::syntax::java;
 use crate::workspace::layers::BINARY_EXTENSIONS;
 use crate::workspace::layout::normalize_relative;
-use crate::workspace::snapshot::WorkspaceFile;
+use crate::workspace::snapshot::{placed, WorkspaceFile};
 use crate::workspace::{FileKind, Tree, Workspace};
 
 /// Every `WS…` diagnostic of the workspace.
@@ -196,9 +196,11 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
         }
         for dir in ["skills", "subagents", "knowledge"] {
             let folder = workspace.path_in(&Tree::Project, dir);
+            // Placed by path, not looked up: the engine runs these rules with the kinds of the
+            // files that are not skills or subagent specs only.
             let first = files
                 .files_under(&folder)
-                .find(|(p, _)| workspace.kind_of(p).is_some() && !p.starts_with(&config.workspace));
+                .find(|(p, _)| placed(config, p).is_some() && !p.starts_with(&config.workspace));
             if let Some((path, _)) = first {
                 out.push(WS013.at(
                     path,

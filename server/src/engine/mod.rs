@@ -521,6 +521,7 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
         project,
         project.config_diagnostics(db).clone(),
         docs,
+        kinds(db, project),
     ))
 }
 
@@ -528,7 +529,15 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
 /// or tools.json in it, so that only a change of the layout or the configuration runs them again.
 #[salsa::tracked(returns(clone))]
 pub fn layout_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
-    let workspace = layout_workspace_of(db, project, Arc::new(Vec::new()), std::iter::empty());
+    // These rules place only the files that are neither skills nor subagent specs by their
+    // kinds (the frame's), so a created skill does not place every file again (`kinds`).
+    let workspace = layout_workspace_of(
+        db,
+        project,
+        Arc::new(Vec::new()),
+        std::iter::empty(),
+        frame_kinds(db, project),
+    );
     let checkpoint = || db.unwind_if_revision_cancelled();
     Arc::new(check::layout_diagnostics(&workspace, &checkpoint))
 }
@@ -540,11 +549,13 @@ pub fn configured_diagnostics(
     project: ProjectInput,
 ) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
+    // Like `layout_diagnostics`, these read the kinds of no skill or subagent spec.
     let workspace = layout_workspace_of(
         db,
         project,
         project.config_diagnostics(db).clone(),
         tools.iter().cloned().map(Parsed::Tools),
+        frame_kinds(db, project),
     );
     let catalog = catalog(db, project);
     Arc::new(check::configured_diagnostics(&workspace, &catalog))
@@ -1064,12 +1075,13 @@ fn workspace_of(
     )
 }
 
-/// A workspace over the whole layout holding `docs`: for the rules over every file.
+/// A workspace over the whole layout holding `docs`, with `kinds`: for the rules over every file.
 fn layout_workspace_of(
     db: &dyn salsa::Database,
     project: ProjectInput,
     config_diagnostics: Arc<Vec<Diagnostic>>,
     docs: impl IntoIterator<Item = Parsed>,
+    kinds: Arc<Kinds>,
 ) -> Workspace {
     Workspace::from_parts(
         project.config(db).clone(),
@@ -1077,7 +1089,7 @@ fn layout_workspace_of(
         project.layout(db).clone(),
         project.env(db).clone(),
         docs,
-        kinds(db, project),
+        kinds,
         namespaces(db, project).to_vec(),
     )
 }

@@ -122,16 +122,19 @@ pub fn effective_first(config: &Config, tools: &mut [Arc<ToolsDoc>]) {
 
 /// Kind and location of every workspace file of `files` under `config`, in path order.
 pub fn file_kinds(config: &Config, files: &FileSet) -> BTreeMap<PathBuf, (Location, FileKind)> {
-    let additional = &config.agent.additional_context_files;
     // The file set iterates in key order, so collecting builds the map in one sorted pass.
     files
         .iter()
-        .filter_map(|(path, _)| {
-            let location = layout::locate(config, path)?;
-            let kind = layout::classify(&location, additional)?;
-            Some((path.clone(), (location, kind)))
-        })
+        .filter_map(|(path, _)| Some((path.clone(), placed(config, path)?)))
         .collect()
+}
+
+/// Location and kind of the file at `path` under `config`, if the runtime reads it: what
+/// [`file_kinds`] holds for it, from the path alone.
+pub fn placed(config: &Config, path: &Path) -> Option<(Location, FileKind)> {
+    let location = layout::locate(config, path)?;
+    let kind = layout::classify(&location, &config.agent.additional_context_files)?;
+    Some((location, kind))
 }
 
 /// Parses a skill, subagent spec or (shared or project) tools.json as the runtime does; `None` for
