@@ -133,6 +133,10 @@ pub struct ProjectInput {
     /// content's kind only (`layout_content`), their texts are in their `SourceFile`.
     #[returns(ref)]
     pub layout: Arc<FileSet>,
+    /// Kind and location of every file of the layout the runtime reads (`snapshot::file_kinds`),
+    /// changed with the layout by the same edits: a created skill places no other file again.
+    #[returns(ref)]
+    pub kinds: Arc<Kinds>,
     /// The layout without the skills' and subagent specs' text entries (their folders, and an
     /// entry whose content is not a text, stay): what the rules over skills and subagents read
     /// of the other files, each of them holding its own skills' and subagents' facts. So a
@@ -291,34 +295,6 @@ fn dropping_error(diagnostics: &[Diagnostic], dropped: bool) -> Vec<Diagnostic> 
         .cloned()
         .into_iter()
         .collect()
-}
-
-/// Kind and location of every file: the frame's ([`frame_kinds`]) and the sources' (their
-/// inputs hold them), merged in path order, so that a created skill places no other file again.
-#[salsa::tracked(returns(clone))]
-pub fn kinds(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Kinds> {
-    let frame = frame_kinds(db, project);
-    let places = each_bucket(db, project, bucket_places);
-    let sources = places.iter().flat_map(|places| {
-        places
-            .iter()
-            .map(|place| (place.path.clone(), (place.location.clone(), place.kind)))
-    });
-    let mut merged = Vec::with_capacity(frame.len());
-    let mut sources = sources.peekable();
-    for (path, placed) in frame.iter() {
-        while let Some(before) = sources.next_if(|(source, _)| source < path) {
-            merged.push(before);
-        }
-        if sources.peek().is_some_and(|(source, _)| source == path) {
-            // A source whose content is not a text is in the frame too.
-            continue;
-        }
-        merged.push((path.clone(), placed.clone()));
-    }
-    merged.extend(sources);
-    // In path order: collecting builds the map in one pass.
-    Arc::new(merged.into_iter().collect())
 }
 
 /// Kind and location of every file of the frame ([`ProjectInput::frame`]).
@@ -521,7 +497,7 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
         project,
         project.config_diagnostics(db).clone(),
         docs,
-        kinds(db, project),
+        project.kinds(db).clone(),
     ))
 }
 
@@ -1593,11 +1569,18 @@ pub struct Analysis {
     sources: Arc<BTreeMap<PathBuf, SourceFile>>,
     /// The input of every tools.json.
     tools_files: BTreeMap<PathBuf, SourceFile>,
-    /// The layout before the last one set, with the one file's or folder's change that made the
-    /// last from it (`Analysis::set_file`, `Analysis::set_folder`): the next change applies both
-    /// to it rather than to a copy of the layout, because copying eleven thousand paths per
-    /// created skill, and freeing the old ones, was a fifth of its time.
-    spare_layout: Option<(Arc<FileSet>, LayoutEdit)>,
+    /// The layout and kinds before the last ones set, with the one file's or folder's change
+    /// that made the last from them (`Analysis::set_file`, `Analysis::set_folder`): the next
+    /// change applies both to them rather than to copies, because copying eleven thousand paths
+    /// per created skill, and freeing the old ones, was a fifth of its time.
+    spare: Option<Spare>,
+}
+
+/// See [`Analysis::spare`].
+struct Spare {
+    layout: Arc<FileSet>,
+    kinds: Arc<Kinds>,
+    last: LayoutEdit,
 }
 
 /// One file's or folder's change of the layout.
@@ -1610,16 +1593,32 @@ enum LayoutEdit {
 }
 
 impl LayoutEdit {
-    fn apply(&self, layout: &mut FileSet) {
+    /// The change to a file set: the layout, or the frame.
+    fn apply(&self, files: &mut FileSet) {
         match self {
             LayoutEdit::Put(path, entry) => {
-                layout.insert(path.clone(), entry.content.clone(), entry.version)
+                files.insert(path.clone(), entry.content.clone(), entry.version)
             }
             LayoutEdit::Remove(path) => {
-                layout.remove(path);
+                files.remove(path);
             }
-            LayoutEdit::Folder(dir, true) => layout.insert_dir(dir.clone()),
-            LayoutEdit::Folder(dir, false) => layout.remove_dirs_from(dir),
+            LayoutEdit::Folder(dir, true) => files.insert_dir(dir.clone()),
+            LayoutEdit::Folder(dir, false) => files.remove_dirs_from(dir),
+        }
+    }
+
+    /// The change to the layout's kinds: a file's place, from its path (a folder has none).
+    fn apply_to_kinds(&self, config: &Config, kinds: &mut Kinds) {
+        match self {
+            LayoutEdit::Put(path, _) => {
+                if let Some(placed) = snapshot::placed(config, path) {
+                    kinds.insert(path.clone(), placed);
+                }
+            }
+            LayoutEdit::Remove(path) => {
+                kinds.remove(path);
+            }
+            LayoutEdit::Folder(..) => {}
         }
     }
 }
@@ -1735,6 +1734,7 @@ impl Analysis {
             env,
             options,
             Arc::new(FileSet::new()),
+            Arc::new(Kinds::new()),
             Arc::new(FileSet::new()),
             Arc::new(Vec::new()),
             Arc::new(Vec::new()),
@@ -1746,7 +1746,7 @@ impl Analysis {
             project,
             sources: Arc::new(BTreeMap::new()),
             tools_files: BTreeMap::new(),
-            spare_layout: None,
+            spare: None,
         };
         analysis.set_files(files);
         analysis
@@ -1825,7 +1825,8 @@ impl Analysis {
         if **self.project.frame(&self.db) != frame {
             self.set_frame(frame);
         }
-        self.set_layout(layout);
+        let kinds = snapshot::file_kinds(&config, &layout);
+        self.set_layout(layout, kinds);
     }
 
     /// One file appearing, changing or going (`entry` is `None`), whatever its kind: what
@@ -1853,7 +1854,7 @@ impl Analysis {
             Some(placed) => LayoutEdit::Put(path.to_path_buf(), placed.clone()),
             None => LayoutEdit::Remove(path.to_path_buf()),
         };
-        let layout = self.layout_with(&edit);
+        let (layout, kinds) = self.layout_with(&edit);
         self.set_frame_entry(path, input.as_ref().map(|(_, kind)| *kind), placed);
         if let Some((location, kind)) = input {
             let inputs = match kind {
@@ -1896,22 +1897,45 @@ impl Analysis {
                     .to(Arc::new(list));
             }
         }
-        let previous = self.set_layout(layout);
-        self.spare_layout = Some((previous, edit));
+        self.set_layout_by(layout, kinds, edit);
         true
     }
 
-    /// The current layout with `edit` applied: built from the spare layout when nothing else
-    /// holds it, else from a copy of the current one.
-    fn layout_with(&mut self, edit: &LayoutEdit) -> FileSet {
-        let spare = self.spare_layout.take().and_then(|(spare, last)| {
-            let mut spare = Arc::try_unwrap(spare).ok()?;
-            last.apply(&mut spare);
-            Some(spare)
-        });
-        let mut layout = spare.unwrap_or_else(|| (**self.project.layout(&self.db)).clone());
+    /// The current layout and kinds with `edit` applied: each built from the spare one when
+    /// nothing else holds it, else from a copy of the current one.
+    fn layout_with(&mut self, edit: &LayoutEdit) -> (FileSet, Kinds) {
+        let config = self.project.config(&self.db).clone();
+        let (mut layout, mut kinds) = (None, None);
+        if let Some(Spare {
+            layout: spare_layout,
+            kinds: spare_kinds,
+            last,
+        }) = self.spare.take()
+        {
+            layout = Arc::try_unwrap(spare_layout).ok().map(|mut layout| {
+                last.apply(&mut layout);
+                layout
+            });
+            kinds = Arc::try_unwrap(spare_kinds).ok().map(|mut kinds| {
+                last.apply_to_kinds(&config, &mut kinds);
+                kinds
+            });
+        }
+        let mut layout = layout.unwrap_or_else(|| (**self.project.layout(&self.db)).clone());
+        let mut kinds = kinds.unwrap_or_else(|| (**self.project.kinds(&self.db)).clone());
         edit.apply(&mut layout);
-        layout
+        edit.apply_to_kinds(&config, &mut kinds);
+        (layout, kinds)
+    }
+
+    /// Sets the layout and kinds that `edit` made, keeping the ones they replace as the spare.
+    fn set_layout_by(&mut self, layout: FileSet, kinds: Kinds, edit: LayoutEdit) {
+        let (layout, kinds) = self.set_layout(layout, kinds);
+        self.spare = Some(Spare {
+            layout,
+            kinds,
+            last: edit,
+        });
     }
 
     /// A folder created (`exists`) or deleted, whose files are set one by one with
@@ -1925,9 +1949,8 @@ impl Analysis {
         let mut frame = (**self.project.frame(&self.db)).clone();
         edit.apply(&mut frame);
         self.set_frame(frame);
-        let layout = self.layout_with(&edit);
-        let previous = self.set_layout(layout);
-        self.spare_layout = Some((previous, edit));
+        let (layout, kinds) = self.layout_with(&edit);
+        self.set_layout_by(layout, kinds, edit);
         true
     }
 
@@ -1963,17 +1986,22 @@ impl Analysis {
             .to(Arc::new(frame));
     }
 
-    /// Sets the layout (and the buckets); the layout it replaced. The caller that recorded its
-    /// change keeps that as the spare layout; no other change leaves one.
-    fn set_layout(&mut self, layout: FileSet) -> Arc<FileSet> {
-        self.spare_layout = None;
-        let previous = self
+    /// Sets the layout and its kinds (and the buckets); the ones they replaced. The caller that
+    /// recorded its change keeps those as the spare; no other change leaves one.
+    fn set_layout(&mut self, layout: FileSet, kinds: Kinds) -> (Arc<FileSet>, Arc<Kinds>) {
+        self.spare = None;
+        let previous_layout = self
             .project
             .set_layout(&mut self.db)
             .with_durability(Durability::MEDIUM)
             .to(Arc::new(layout));
+        let previous_kinds = self
+            .project
+            .set_kinds(&mut self.db)
+            .with_durability(Durability::MEDIUM)
+            .to(Arc::new(kinds));
         self.set_buckets();
-        previous
+        (previous_layout, previous_kinds)
     }
 
     /// Puts the sources in buckets, reusing the bucket inputs in place and setting only those
@@ -2143,7 +2171,7 @@ impl Analysis {
             files,
             project.env(db).clone(),
             docs,
-            kinds(db, project),
+            project.kinds(db).clone(),
             namespaces(db, project).to_vec(),
         )
     }
@@ -2322,7 +2350,7 @@ mod tests {
             let (db, fresh) = (&analysis.db, &whole.db);
             assert_eq!(**analysis.project.layout(db), **whole.project.layout(fresh));
             assert_eq!(**analysis.project.frame(db), **whole.project.frame(fresh));
-            assert_eq!(kinds(db, analysis.project), kinds(fresh, whole.project));
+            assert_eq!(analysis.project.kinds(db), whole.project.kinds(fresh));
             let paths = |a: &Analysis| -> Vec<PathBuf> {
                 let listed = a.project.tools_files(&a.db).iter();
                 let tools = listed.map(|file| file.path(&a.db).clone());
@@ -2646,7 +2674,7 @@ mod tests {
         files.insert_text(tools.clone(), "{\"deny\": []}");
         analysis.set_files(&files);
         assert_eq!(all_diagnostics(&analysis), checked(&files));
-        let kinds_before = kinds(&analysis.db, analysis.project);
+        let kinds_before = analysis.project.kinds(&analysis.db).clone();
         let skill_file = analysis.source(Path::new(SKILL)).unwrap();
         let own_before = source_diagnostics(&analysis.db, skill_file);
         let layout_before = layout_diagnostics(&analysis.db, analysis.project);
@@ -2658,7 +2686,7 @@ mod tests {
         assert!(analysis.set_tools_entry(&tools, &entry, Origin::Buffer));
         assert!(Arc::ptr_eq(
             &kinds_before,
-            &kinds(&analysis.db, analysis.project)
+            &analysis.project.kinds(&analysis.db).clone()
         ));
         let found = all_diagnostics(&analysis);
         assert!(found.iter().any(|d| d.code == "XR010"), "{found:?}");
