@@ -9,7 +9,7 @@
 //! SourceFile ─► parsed ─► facts                      (per file)
 //!     │           └─► source_diagnostics             (per file: its parse and content rules)
 //!     └─► tool_mentions ─► bucket_tool_mentions ─► bucket_removed_mentions (with the catalog) ──┐
-//! layout ─► kinds, namespaces ─► check_roots          (the session contexts, once)              │
+//! frame ─► frame_kinds, namespaces ─► check_roots  (the session contexts, once)                 │
 //! tools.json ─► parsed ─► tools_docs ─► catalog                                                 │
 //! layout ─► layout_diagnostics ─────────────────────────────────────────────────────────────────┤
 //! layout, tools_docs ─► configured_diagnostics ─────────────────────────────────────────────────┤
@@ -313,7 +313,7 @@ pub struct Place {
 }
 
 /// The places of a bucket's sources, in path order: what the whole-project maps of places
-/// ([`kinds`], [`neighbour_files`]) read, one memo per bucket. Reading three input fields of every
+/// ([`neighbour_files`], [`skills_with_files`]) read, one memo per bucket. Reading three input fields of every
 /// source made those maps, asked again after each file created or deleted, record and later
 /// verify thirty thousand dependencies.
 #[salsa::tracked(returns(clone))]
@@ -505,8 +505,8 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
 /// or tools.json in it, so that only a change of the layout or the configuration runs them again.
 #[salsa::tracked(returns(clone))]
 pub fn layout_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
-    // These rules place only the files that are neither skills nor subagent specs by their
-    // kinds (the frame's), so a created skill does not place every file again (`kinds`).
+    // These rules look up the kinds of files that are neither skills nor subagent specs only
+    // (the frame's), so that a created skill does not run them for a new map of every file.
     let workspace = layout_workspace_of(
         db,
         project,
