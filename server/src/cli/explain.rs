@@ -195,7 +195,7 @@ pub fn suggestions(query: &str) -> Vec<&'static Rule> {
 pub fn rules_markdown() -> String {
     let mut out = String::from(
         "# Rules\n\n\
-<!-- Generated from the rule catalog (server/src/rules/) by `agentws::cli::explain::rules_markdown`.\n\
+<!-- Generated from the rule catalog (server/src/check/catalog.rs) by `agentws::cli::explain::rules_markdown`.\n\
      Do not edit: run `UPDATE_DOCS=1 cargo test -p agentws --lib rules_doc` to regenerate. -->\n\n\
 Every diagnostic agentws reports names one of these rules. Severity follows what the AgentScope \
 runtime does: **error** when it drops the file or entry, **warning** when it falls back to a default \
