@@ -313,9 +313,9 @@ pub struct Place {
 }
 
 /// The places of a bucket's sources, in path order: what the whole-project maps of places
-/// ([`neighbour_files`], [`skills_with_files`]) read, one memo per bucket. Reading three input fields of every
-/// source made those maps, asked again after each file created or deleted, record and later
-/// verify thirty thousand dependencies.
+/// ([`neighbour_files`], [`skills_with_files`]) read, one memo per bucket. Reading three input
+/// fields of every source made those maps, asked again after each file created or deleted,
+/// record and later verify thirty thousand dependencies.
 #[salsa::tracked(returns(clone))]
 pub fn bucket_places(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<Place>> {
     Arc::new(
@@ -2411,9 +2411,10 @@ mod tests {
     }
 
     /// The rules over what `skills:` and `tools:` entries name run per chunk of subagents:
-    /// editing one subagent's lists runs its chunk's again and no other, renaming a skill that no subagent lists runs none, and renaming a listed one
-    /// runs the chunks that list it; each time the diagnostics equal a fresh check, the findings
-    /// merged across chunks (one warning per repeated unknown tool list, `XR003` once) included.
+    /// editing one subagent's lists runs its chunk's again and no other, renaming a skill that no
+    /// subagent lists runs none, and renaming a listed one runs the chunks that list it; each time
+    /// the diagnostics equal a fresh check, the findings merged across chunks (one warning per
+    /// repeated unknown tool list, `XR003` once) included.
     #[test]
     fn subagent_rules_run_again_only_for_the_chunks_that_read_a_change() {
         let ws = "/p/.agentscope/workspace";
