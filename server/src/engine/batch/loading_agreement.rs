@@ -444,3 +444,56 @@ fn a_named_skill_replaced_by_a_shared_file_of_another_name_is_reported_as_not_lo
     );
     assert_eq!(grouped, whole);
 }
+
+/// The rule families read the frame, which holds no skill's text, yet their rules ask about a
+/// skill's folder by name: the folder a misnamed skill's name gives (SK016: another skill's, or
+/// an empty one, not a missing one) and a subagent's `workspace.path` inside a skill's folder
+/// (XR009: no AGENTS.md, not a missing folder). Both as the whole workspace says.
+#[test]
+fn folders_holding_only_a_skill_are_still_found_by_name() {
+    let mut config = Config::defaults_for(Path::new("/p"));
+    config.agent.name = Some("docs".into());
+    config.scope = Scope::Agent;
+    let skill = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nBody\n");
+    let files = [
+        (format!("{W}/skills/pdf/SKILL.md"), skill("pdf-tools")),
+        (format!("{W}/skills/pdf-tools/SKILL.md"), skill("other")),
+        (format!("{W}/skills/csv/SKILL.md"), skill("csv-tools")),
+        (
+            format!("{W}/subagents/r.md"),
+            "---\ndescription: r\nworkspace:\n  path: skills/pdf-tools\n---\nBody\n".to_string(),
+        ),
+    ];
+    let mut ws = Workspace::from_texts(config, files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+    // An empty folder is a folder too.
+    std::sync::Arc::make_mut(&mut ws.files).insert_dir(format!("{W}/skills/csv-tools").into());
+    let (grouped, whole) = grouped_and_whole(&ws);
+    let messages = |code: &str| -> Vec<&str> {
+        let mut found: Vec<&str> = grouped
+            .values()
+            .flatten()
+            .filter(|d| d.code == code)
+            .map(|d| d.message.as_str())
+            .collect();
+        found.sort();
+        found
+    };
+    let ends: Vec<&str> = messages("SK016")
+        .iter()
+        .map(|message| message.rsplit(", ").next().unwrap_or_default())
+        .collect();
+    // `csv-tools` (an empty folder), `other` (no folder), `pdf-tools` (a skill's folder).
+    assert_eq!(
+        ends,
+        [
+            "the folder of another skill",
+            "a folder that does not exist",
+            "the folder of another skill"
+        ]
+    );
+    assert_eq!(
+        messages("XR009"),
+        ["`workspace.path` folder `/p/.agentscope/workspace/skills/pdf-tools` has no AGENTS.md"]
+    );
+    assert_eq!(grouped, whole);
+}
