@@ -93,7 +93,7 @@ use crate::config::Config;
 use crate::context::EffectiveRoot;
 use crate::rules::Profile;
 use crate::workspace::catalog::ToolCatalog;
-use crate::workspace::layout::{self, FileKind, Location};
+use crate::workspace::layout::{FileKind, Location};
 use crate::workspace::resolution::{check_contexts_of, Who};
 use crate::workspace::skill::{SkillDoc, TextSlice};
 use crate::workspace::snapshot::{self, Parsed, WorkspaceFile};
@@ -199,9 +199,7 @@ fn has_text_input(kind: FileKind) -> bool {
 
 /// Where `path` sits and its kind, when its text is an input of its own ([`has_text_input`]).
 fn text_input_at(config: &Config, path: &Path) -> Option<(Location, FileKind)> {
-    let location = layout::locate(config, path)?;
-    let kind = layout::classify(&location, &config.agent.additional_context_files)?;
-    has_text_input(kind).then_some((location, kind))
+    snapshot::placed(config, path).filter(|(_, kind)| has_text_input(*kind))
 }
 
 /// Whether the frame ([`ProjectInput::frame`]) holds the file at `path`, of `kind`, whose layout
@@ -1584,7 +1582,6 @@ struct Spare {
 }
 
 /// One file's or folder's change of the layout.
-#[derive(Clone)]
 enum LayoutEdit {
     Put(PathBuf, FileEntry),
     Remove(PathBuf),
