@@ -453,6 +453,12 @@ fn report_with(what: &str, samples: &mut [Duration], tail: &str) {
     if samples.is_empty() {
         return;
     }
+    // The samples in the order they were taken show whether a high percentile is one
+    // first-time cost or a steady one.
+    if std::env::var_os("LSP_BENCH_SAMPLES").is_some() {
+        let listed: Vec<String> = samples.iter().map(|d| ms(*d)).collect();
+        println!("{what}, in order: {}", listed.join(", "));
+    }
     samples.sort();
     println!(
         "{what} ({} samples): p50 {}, p99 {}, max {}{tail}",
@@ -797,7 +803,8 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
 }
 
 /// The sections `LSP_BENCH_SECTIONS` names (comma-separated: skill, create, subagent, requests,
-/// tools, config, soak), all when unset: to profile one kind of edit alone.
+/// tools, config, soak), all when unset: to profile one kind of edit alone. `LSP_BENCH_SAMPLES`
+/// set also prints each measure's samples in the order they were taken.
 fn sections_wanted() -> impl Fn(&str) -> bool {
     let listed: Option<Vec<String>> = std::env::var("LSP_BENCH_SECTIONS")
         .ok()
