@@ -8,7 +8,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::base::{Diagnostic, FileContent, TextRange};
+use crate::base::{Diagnostic, FileContent, FileSet, TextRange};
 use crate::config::{Config, FilesystemMode, Scope};
 use crate::rules::config::CF012;
 use crate::rules::skill::SK030;
@@ -22,7 +22,7 @@ use crate::workspace::{FileKind, Tree, Workspace};
 
 /// Every `WS…` diagnostic of the workspace.
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
-    let mut out = check_workspace_level(workspace);
+    let mut out = check_workspace_level(workspace, &misspelt_files(&workspace.files));
     for file in workspace.workspace_files() {
         out.extend(check_file(workspace, file));
     }
@@ -140,7 +140,10 @@ fn is_injected(kind: FileKind) -> bool {
 
 /// Rules about the workspace as a whole: missing folders and files, additional context files,
 /// project-folder fallbacks.
-pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
+///
+/// `misspelt` is [`misspelt_files`] of the workspace's files, or of any set holding those (the
+/// engine's frame: no misspelt file is a source), so that a created source asks it nothing.
+pub fn check_workspace_level(workspace: &Workspace, misspelt: &[PathBuf]) -> Vec<Diagnostic> {
     let config = &workspace.config;
     let files = &workspace.files;
     let mut out = Vec::new();
@@ -176,7 +179,7 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
         out.extend(check_additional_file(workspace, configured, &anchor));
     }
 
-    out.extend(misnamed_files(workspace));
+    out.extend(misnamed_files(workspace, misspelt));
 
     // Only the local filesystem has the project folder as its overlay's lower layer; the sandbox
     // and remote filesystems never read it (their project files are SK026/SA022 or unused).
@@ -215,25 +218,39 @@ pub fn check_workspace_level(workspace: &Workspace) -> Vec<Diagnostic> {
     out
 }
 
+/// The files whose names only a scan that ignores letter case would take: a name ending in `.md`
+/// in another case, or spelling `SKILL.md` in another case. Every other file is passed over
+/// before it is located ([`misnamed_files`]).
+pub fn misspelt_files(files: &FileSet) -> Vec<PathBuf> {
+    let misspelt = |name: &str| {
+        (ends_in_md_in_any_case(name) && !name.ends_with(".md"))
+            || (name.eq_ignore_ascii_case("SKILL.md") && name != "SKILL.md")
+    };
+    files
+        .iter()
+        .map(|(path, _)| path)
+        .filter(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(misspelt)
+        })
+        .cloned()
+        .collect()
+}
+
+fn ends_in_md_in_any_case(name: &str) -> bool {
+    name.len() > 3
+        && name.is_char_boundary(name.len() - 3)
+        && name[name.len() - 3..].eq_ignore_ascii_case(".md")
+}
+
 /// Files the runtime's scans miss because of letter case: a subagent spec ending in `.MD` (SA026)
-/// and a skill folder whose only SKILL.md is `skill.md` or `Skill.md` (SK030). Both scans compare
-/// names case-sensitively.
-pub fn misnamed_files(workspace: &Workspace) -> Vec<Diagnostic> {
+/// and a skill folder whose only SKILL.md is `skill.md` or `Skill.md` (SK030), among `misspelt`
+/// ([`misspelt_files`]). Both scans compare names case-sensitively.
+pub fn misnamed_files(workspace: &Workspace, misspelt: &[PathBuf]) -> Vec<Diagnostic> {
     let config = &workspace.config;
     let mut out = Vec::new();
-    for (path, _) in workspace.files.iter() {
-        // Only a name that ends in `.md` in another case, or spells `SKILL.md` in another case,
-        // can be misnamed: every other file is passed over before it is located.
-        let misspelt = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-            let ends_md = n.len() > 3
-                && n.is_char_boundary(n.len() - 3)
-                && n[n.len() - 3..].eq_ignore_ascii_case(".md");
-            (ends_md && !n.ends_with(".md"))
-                || (n.eq_ignore_ascii_case("SKILL.md") && n != "SKILL.md")
-        });
-        if !misspelt {
-            continue;
-        }
+    for path in misspelt {
         let Some(location) = crate::workspace::layout::locate(config, path) else {
             continue;
         };
@@ -243,10 +260,7 @@ pub fn misnamed_files(workspace: &Workspace) -> Vec<Diagnostic> {
         };
         let start = TextRange::empty(0);
         if *first == "subagents" && parts.len() >= 2 {
-            let ends_md = name.len() > 3
-                && name.is_char_boundary(name.len() - 3)
-                && name[name.len() - 3..].eq_ignore_ascii_case(".md");
-            if ends_md && !name.ends_with(".md") {
+            if ends_in_md_in_any_case(name) && !name.ends_with(".md") {
                 let fixed = format!("{}.md", &name[..name.len() - 3]);
                 out.push(SA026.at(
                     path,
@@ -622,7 +636,8 @@ mod workspace_tests {
                 ("/p/skills/lower/Skill.md", "x"),
             ],
         );
-        let found: Vec<(String, &str, String)> = super::misnamed_files(&ws)
+        let misspelt = super::misspelt_files(&ws.files);
+        let found: Vec<(String, &str, String)> = super::misnamed_files(&ws, &misspelt)
             .into_iter()
             .map(|d| (d.path.to_string_lossy().into_owned(), d.code, d.message))
             .collect();

@@ -125,15 +125,22 @@ pub fn file_diagnostics(
 /// contexts that read it) and the layout's rules: they read the layout and the configuration,
 /// not tools.json.
 pub fn layout_diagnostics(workspace: &Workspace, checkpoint: &dyn Fn()) -> Vec<Diagnostic> {
+    let mut diagnostics = content_diagnostics(workspace);
+    checkpoint();
+    let misspelt = files::misspelt_files(&workspace.files);
+    diagnostics.extend(files::check_workspace_level(workspace, &misspelt));
+    diagnostics
+}
+
+/// The per-file rules of the files that are not sources. They read no source, so the engine
+/// runs them over the frame ([`layout_diagnostics`] gives the same over any layout holding it).
+pub fn content_diagnostics(workspace: &Workspace) -> Vec<Diagnostic> {
     let files = workspace.workspace_files();
-    let mut diagnostics: Vec<Diagnostic> = files
+    files
         .par_iter()
         .filter(|file| !is_source(file.kind))
         .flat_map_iter(|file| files::check_file(workspace, *file))
-        .collect();
-    checkpoint();
-    diagnostics.extend(files::check_workspace_level(workspace));
-    diagnostics
+        .collect()
 }
 
 /// The rules that read `agentws.toml`'s and tools.json's contents: their own problems, the

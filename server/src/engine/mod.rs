@@ -499,8 +499,29 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
     ))
 }
 
-/// `check::layout_diagnostics`: over a workspace of the layout alone, with no skill, subagent
-/// or tools.json in it, so that only a change of the layout or the configuration runs them again.
+/// `check::content_diagnostics`: over the frame, which holds every file they judge, so that a
+/// skill created or deleted in a folder the frame holds runs them not again.
+#[salsa::tracked(returns(clone))]
+pub fn content_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Diagnostic>> {
+    Arc::new(check::content_diagnostics(&workspace_of(
+        db,
+        project,
+        std::iter::empty(),
+    )))
+}
+
+/// `check::files::misspelt_files` of the frame: none is a source, so the frame holds them all.
+#[salsa::tracked(returns(clone))]
+pub fn misspelt_files(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<PathBuf>> {
+    Arc::new(check::files::misspelt_files(project.frame(db)))
+}
+
+/// The rest of `check::layout_diagnostics` (its layout-wide rules): over a workspace of the
+/// layout alone, with no skill, subagent or tools.json in it, so that only a change of the
+/// layout or the configuration runs them again, and then only lookups and the misspelt files.
 #[salsa::tracked(returns(clone))]
 pub fn layout_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
     // These rules look up the kinds of files that are neither skills nor subagent specs only
@@ -512,8 +533,10 @@ pub fn layout_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Ar
         std::iter::empty(),
         frame_kinds(db, project),
     );
-    let checkpoint = || db.unwind_if_revision_cancelled();
-    Arc::new(check::layout_diagnostics(&workspace, &checkpoint))
+    Arc::new(check::files::check_workspace_level(
+        &workspace,
+        &misspelt_files(db, project),
+    ))
 }
 
 /// `check::configured_diagnostics`: over a workspace of the layout and the tools.json files.
@@ -1470,6 +1493,7 @@ pub fn skill_family_diagnostics(
     project: ProjectInput,
 ) -> Arc<DiagnosticsByFile> {
     let layout = [
+        content_diagnostics(db, project),
         layout_diagnostics(db, project),
         configured_diagnostics(db, project),
     ];
@@ -1572,6 +1596,14 @@ pub struct Analysis {
     /// change applies both to them rather than to copies, because copying eleven thousand paths
     /// per created skill, and freeing the old ones, was a fifth of its time.
     spare: Option<Spare>,
+    /// The buckets of `HIGH` durability: those a whole discovery ([`Analysis::set_files`])
+    /// made. They are never written (a write reports a change at the durability the field had,
+    /// so that every memo of the project is verified again, edge by edge): one whose sources
+    /// change is replaced by a bucket of `MEDIUM` durability, which later changes write.
+    settled_buckets: foldhash::HashSet<SourceBucket>,
+    /// The sources a bucket ends after ([`bucket_ends_after`]), decided when each is added:
+    /// hashing every source's path again for each created file was a fifth of its time.
+    bucket_ends: foldhash::HashSet<SourceFile>,
 }
 
 /// See [`Analysis::spare`].
@@ -1744,6 +1776,8 @@ impl Analysis {
             sources: Arc::new(BTreeMap::new()),
             tools_files: BTreeMap::new(),
             spare: None,
+            settled_buckets: Default::default(),
+            bucket_ends: Default::default(),
         };
         analysis.set_files(files);
         analysis
@@ -1809,6 +1843,11 @@ impl Analysis {
             }
         }
         // In path order already: collecting builds the map in one pass.
+        self.bucket_ends = sources
+            .iter()
+            .filter(|(path, _)| bucket_ends_after(path))
+            .map(|(_, input)| *input)
+            .collect();
         self.sources = Arc::new(sources.into_iter().collect());
         let list: Vec<SourceFile> = tools_files.values().copied().collect();
         if **self.project.tools_files(&self.db) != list {
@@ -1823,7 +1862,7 @@ impl Analysis {
             self.set_frame(frame);
         }
         let kinds = snapshot::file_kinds(&config, &layout);
-        self.set_layout(layout, kinds);
+        self.set_layout(layout, kinds, Durability::HIGH);
     }
 
     /// One file appearing, changing or going (`entry` is `None`), whatever its kind: what
@@ -1879,11 +1918,16 @@ impl Analysis {
                             .durability(origin.durability())
                             .new(&self.db);
                             inputs.insert(path.to_path_buf(), file);
+                            if kind != FileKind::ToolsJson && bucket_ends_after(path) {
+                                self.bucket_ends.insert(file);
+                            }
                         }
                     }
                 }
                 None => {
-                    inputs.remove(path);
+                    if let Some(file) = inputs.remove(path) {
+                        self.bucket_ends.remove(&file);
+                    }
                 }
             }
             if kind == FileKind::ToolsJson {
@@ -1927,7 +1971,7 @@ impl Analysis {
 
     /// Sets the layout and kinds that `edit` made, keeping the ones they replace as the spare.
     fn set_layout_by(&mut self, layout: FileSet, kinds: Kinds, edit: LayoutEdit) {
-        let (layout, kinds) = self.set_layout(layout, kinds);
+        let (layout, kinds) = self.set_layout(layout, kinds, Durability::MEDIUM);
         self.spare = Some(Spare {
             layout,
             kinds,
@@ -1983,9 +2027,15 @@ impl Analysis {
             .to(Arc::new(frame));
     }
 
-    /// Sets the layout and its kinds (and the buckets); the ones they replaced. The caller that
-    /// recorded its change keeps those as the spare; no other change leaves one.
-    fn set_layout(&mut self, layout: FileSet, kinds: Kinds) -> (Arc<FileSet>, Arc<Kinds>) {
+    /// Sets the layout and its kinds (and the buckets, new ones of durability `new_buckets`); the
+    /// ones they replaced. The caller that recorded its change keeps those as the spare; no other
+    /// change leaves one.
+    fn set_layout(
+        &mut self,
+        layout: FileSet,
+        kinds: Kinds,
+        new_buckets: Durability,
+    ) -> (Arc<FileSet>, Arc<Kinds>) {
         self.spare = None;
         let previous_layout = self
             .project
@@ -1997,18 +2047,19 @@ impl Analysis {
             .set_kinds(&mut self.db)
             .with_durability(Durability::MEDIUM)
             .to(Arc::new(kinds));
-        self.set_buckets();
+        self.set_buckets(new_buckets);
         (previous_layout, previous_kinds)
     }
 
     /// Puts the sources in buckets, reusing the bucket inputs in place and setting only those
-    /// whose sources changed.
-    fn set_buckets(&mut self) {
+    /// whose sources changed; a settled bucket whose sources changed is replaced by one of
+    /// `MEDIUM` durability ([`Analysis::settled_buckets`]), new buckets are of `new_buckets`.
+    fn set_buckets(&mut self, new_buckets: Durability) {
         let mut chunks: Vec<Vec<SourceFile>> = vec![Vec::new()];
-        for (path, input) in self.sources.iter() {
+        for input in self.sources.values() {
             let chunk = chunks.last_mut().expect("never empty");
             chunk.push(*input);
-            if bucket_ends_after(path) || chunk.len() == MAX_BUCKET_SIZE {
+            if self.bucket_ends.contains(input) || chunk.len() == MAX_BUCKET_SIZE {
                 chunks.push(Vec::new());
             }
         }
@@ -2022,23 +2073,39 @@ impl Analysis {
             .filter_map(|bucket| Some((*bucket.sources(&self.db).last()?, *bucket)))
             .collect();
         let mut buckets = Vec::with_capacity(chunks.len());
+        let mut settled: foldhash::HashSet<SourceBucket> = Default::default();
         for chunk in chunks {
             let last = *chunk.last().expect("not empty");
             let bucket = match old.get(&last) {
-                Some(bucket) if **bucket.sources(&self.db) == chunk => *bucket,
-                Some(bucket) => {
+                Some(bucket) if **bucket.sources(&self.db) == chunk => {
+                    if self.settled_buckets.contains(bucket) {
+                        settled.insert(*bucket);
+                    }
+                    *bucket
+                }
+                Some(bucket) if !self.settled_buckets.contains(bucket) => {
                     bucket
                         .set_sources(&mut self.db)
                         .with_durability(Durability::MEDIUM)
                         .to(Arc::new(chunk));
                     *bucket
                 }
-                None => SourceBucket::builder(Arc::new(chunk))
+                Some(_) => SourceBucket::builder(Arc::new(chunk))
                     .durability(Durability::MEDIUM)
                     .new(&self.db),
+                None => {
+                    let bucket = SourceBucket::builder(Arc::new(chunk))
+                        .durability(new_buckets)
+                        .new(&self.db);
+                    if new_buckets == Durability::HIGH {
+                        settled.insert(bucket);
+                    }
+                    bucket
+                }
             };
             buckets.push(bucket);
         }
+        self.settled_buckets = settled;
         if **self.project.buckets(&self.db) != buckets {
             self.project
                 .set_buckets(&mut self.db)
