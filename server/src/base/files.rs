@@ -361,8 +361,17 @@ impl FileSet {
     /// Forgets the folder `dir`, every folder below it and the links met there (a folder
     /// deleted; its files are removed one by one, with [`FileSet::remove`]).
     pub fn remove_dirs_from(&mut self, dir: &Path) {
-        // Every folder visited: deleting one is rare.
-        self.dirs.retain(|path, _| !path.starts_with(dir));
+        // The folders below `dir` follow it in path order: only they are visited (a skill's
+        // folder deleted visited all ten thousand others).
+        let doomed: Vec<PathBuf> = self
+            .dirs
+            .range(dir.to_path_buf()..)
+            .take_while(|(path, _)| path.starts_with(dir))
+            .map(|(path, _)| path.clone())
+            .collect();
+        for path in doomed {
+            self.dirs.remove(&path);
+        }
         self.links.retain(|path, _| !path.starts_with(dir));
     }
 
@@ -413,6 +422,16 @@ impl FileSet {
         self.entries
             .range::<Path, _>((Bound::Excluded(dir), Bound::Unbounded))
             .take_while(move |(p, _)| p.starts_with(dir))
+    }
+
+    /// Every folder, in path order.
+    pub fn dirs(&self) -> impl Iterator<Item = &PathBuf> {
+        self.dirs.keys()
+    }
+
+    /// Whether any file or folder lies below `dir`.
+    pub fn holds_anything(&self, dir: &Path) -> bool {
+        self.files_under(dir).next().is_some() || self.dirs_under(dir).next().is_some()
     }
 
     /// Folders at any depth below `dir`, in path order.
@@ -467,6 +486,34 @@ fn subtree_end(dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder deleted takes the folders below it, not those whose names only start alike.
+    #[test]
+    fn removing_a_folder_removes_its_subtree_only() {
+        let mut files = FileSet::new();
+        for dir in [
+            "/w/skills/pdf/a/b",
+            "/w/skills/pdf-tools",
+            "/w/skills/pdf.d",
+            "/w/skills/q",
+        ] {
+            files.insert_dir(PathBuf::from(dir));
+        }
+        files.remove_dirs_from(Path::new("/w/skills/pdf"));
+        let left: Vec<&Path> = files.dirs.keys().map(|p| p.as_path()).collect();
+        assert_eq!(
+            left,
+            [
+                "/",
+                "/w",
+                "/w/skills",
+                "/w/skills/pdf-tools",
+                "/w/skills/pdf.d",
+                "/w/skills/q"
+            ]
+            .map(Path::new)
+        );
+    }
 
     /// Children in name order, each once, with the folders between them and below them skipped
     /// (names that sort between a folder and its subtree: `a.b` and `a0` between `a` and `a/x`).

@@ -12,12 +12,12 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::base::unicode::normalization_note;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::config::Scope;
+use crate::config::{Config, Scope};
 use crate::context;
 use crate::context::EffectiveRoot;
 use crate::rules::cross::{XR005, XR006, XR007, XR012, XR016};
@@ -437,6 +437,11 @@ pub fn neighbour_rels(rel: &str) -> impl Iterator<Item = Cow<'_, str>> {
     std::iter::once(Cow::Borrowed(rel)).chain(enclosing.map(Cow::Owned))
 }
 
+/// The shared folder a skill named `name` is served from by the namespaced repository (SK016).
+pub fn host_folder(config: &Config, name: &str) -> PathBuf {
+    config.workspace.join("skills").join(name)
+}
+
 /// A nested shared file that every context loads (through the recursive glob only).
 fn nested_but_loaded(
     ws: &Workspace,
@@ -571,7 +576,7 @@ fn files_root(
     let Some(advertised) = advertised else {
         return;
     };
-    let host = ws.config.workspace.join("skills").join(name);
+    let host = host_folder(&ws.config, name);
     let what = if ws.files.contains_dir(&host) {
         "the folder of another skill"
     } else {

@@ -137,12 +137,19 @@ pub struct ProjectInput {
     /// changed with the layout by the same edits: a created skill places no other file again.
     #[returns(ref)]
     pub kinds: Arc<Kinds>,
-    /// The layout without the skills' and subagent specs' text entries (their folders, and an
-    /// entry whose content is not a text, stay): what the rules over skills and subagents read
-    /// of the other files, each of them holding its own skills' and subagents' facts. So a
-    /// SKILL.md created in or deleted from a folder that exists leaves it as it was.
+    /// The layout without the skills' and subagent specs' text entries (an entry whose content
+    /// is not a text stays), and without the skills' own folders (`<tree>/skills/<name>`) that
+    /// hold nothing else: what the rules over skills and subagents read of the other files,
+    /// each of them holding its own skills' and subagents' facts. So a SKILL.md created in or
+    /// deleted from a folder, or with its folder, leaves it as it was.
     #[returns(ref)]
     pub frame: Arc<FileSet>,
+    /// Every skill's own folder the layout holds, by the name group of its name
+    /// ([`NAME_GROUPS`] inputs): the rules that ask about such a folder by name (SK016's host
+    /// folder, XR009's `workspace.path`) find it here ([`frame_with_skill_folders`]), so that a
+    /// folder created or deleted changes one group's input, not the frame.
+    #[returns(ref)]
+    pub skill_folders: Arc<Vec<SkillFolders>>,
     /// The skills and subagent specs, in path order, in consecutive buckets.
     #[returns(ref)]
     pub buckets: Arc<Vec<SourceBucket>>,
@@ -151,6 +158,63 @@ pub struct ProjectInput {
     /// placement as they were.
     #[returns(ref)]
     pub tools_files: Arc<Vec<SourceFile>>,
+}
+
+/// The skills' own folders of one name group ([`ProjectInput::skill_folders`]).
+#[salsa::input]
+pub struct SkillFolders {
+    #[returns(ref)]
+    pub folders: Arc<std::collections::BTreeSet<PathBuf>>,
+}
+
+/// The name of the skill folder `dir` is (`<tree>/skills/<name>`), if it is one.
+fn skill_folder_name<'a>(config: &Config, dir: &'a Path) -> Option<&'a str> {
+    // Most folders are passed over without being located.
+    if dir.parent()?.file_name()? != "skills" {
+        return None;
+    }
+    let location = crate::workspace::layout::locate(config, dir)?;
+    let (top, name) = location.rel.split_once('/')?;
+    (top == "skills" && !name.contains('/')).then_some(())?;
+    dir.file_name()?.to_str()
+}
+
+/// The skill folder `path` is or lies in, if any.
+fn enclosing_skill_folder<'a>(config: &Config, path: &'a Path) -> Option<&'a Path> {
+    path.ancestors()
+        .find(|dir| skill_folder_name(config, dir).is_some())
+}
+
+/// The frame with those of `folders` that are skills' own folders the layout holds put back
+/// ([`ProjectInput::skill_folders`]): for a rule family that asks about these folders by name.
+/// The frame itself, not a copy, when it holds each already or none is a skill's folder.
+fn frame_with_skill_folders(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    folders: impl IntoIterator<Item = PathBuf>,
+) -> Arc<FileSet> {
+    let config = project.config(db);
+    let frame = project.frame(db);
+    let groups = project.skill_folders(db);
+    let missing: Vec<PathBuf> = folders
+        .into_iter()
+        .filter(|folder| !frame.contains_dir(folder))
+        .filter(|folder| {
+            skill_folder_name(config, folder).is_some_and(|name| {
+                groups[name_group_of(name) as usize]
+                    .folders(db)
+                    .contains(folder)
+            })
+        })
+        .collect();
+    if missing.is_empty() {
+        return frame.clone();
+    }
+    let mut frame = (**frame).clone();
+    for folder in missing {
+        frame.insert_dir(folder);
+    }
+    Arc::new(frame)
 }
 
 /// How many sources a [`SourceBucket`] holds on average: a bucket ends after a source whose path
@@ -621,7 +685,14 @@ pub fn chunk_skill_references(
     skills.sort_by(|a, b| a.path().cmp(b.path()));
     skills.dedup_by(|a, b| a.path() == b.path());
     let docs = skills.into_iter().cloned().chain(subagents.iter().cloned());
-    let workspace = workspace_of(db, project, docs);
+    // XR009 asks whether each `workspace.path` folder exists.
+    let config = project.config(db);
+    let folders = subagents.iter().filter_map(|subagent| match subagent {
+        Parsed::Subagent(doc) => snapshot::subagent_workspace_dir(config, doc),
+        _ => None,
+    });
+    let frame = frame_with_skill_folders(db, project, folders.collect::<Vec<_>>());
+    let workspace = workspace_over(db, project, frame, docs);
     let known_skills = || skill_name_index(db, project);
     let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     let mut found = check::skill_references(&workspace, &contexts, &known_skills);
@@ -1061,10 +1132,20 @@ fn workspace_of(
     project: ProjectInput,
     docs: impl IntoIterator<Item = Parsed>,
 ) -> Workspace {
+    workspace_over(db, project, project.frame(db).clone(), docs)
+}
+
+/// [`workspace_of`] over `frame` (the frame with folders put back).
+fn workspace_over(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    frame: Arc<FileSet>,
+    docs: impl IntoIterator<Item = Parsed>,
+) -> Workspace {
     Workspace::from_parts(
         project.config(db).clone(),
         Arc::new(Vec::new()),
-        project.frame(db).clone(),
+        frame,
         project.env(db).clone(),
         docs,
         frame_kinds(db, project),
@@ -1361,7 +1442,14 @@ pub fn name_group_loading(
         return Arc::new(check::SkillLoading::default());
     }
     let docs = with_neighbours(db, project, members.iter().collect());
-    let workspace = workspace_of(db, project, docs);
+    // SK016 asks whether the folder a member's name gives, when not its own, exists.
+    let config = project.config(db);
+    let hosts = members.iter().filter_map(|(_, doc)| {
+        let host = check::loading::host_folder(config, doc.name.as_deref()?);
+        (doc.path.parent() != Some(host.as_path())).then_some(host)
+    });
+    let frame = frame_with_skill_folders(db, project, hosts.collect::<Vec<_>>());
+    let workspace = workspace_over(db, project, frame, docs);
     let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     // The members are the group's skills; their neighbours, read but not reported, are of
     // other groups (a neighbour of this group would be a member).
@@ -1757,6 +1845,14 @@ impl Analysis {
         files: &FileSet,
     ) -> Analysis {
         let db = Database::default();
+        // `MEDIUM` from the start: a write reports a change at the durability the input had.
+        let skill_folders = (0..NAME_GROUPS)
+            .map(|_| {
+                SkillFolders::builder(Arc::new(Default::default()))
+                    .durability(Durability::MEDIUM)
+                    .new(&db)
+            })
+            .collect();
         let project = ProjectInput::builder(
             config,
             config_diagnostics,
@@ -1765,6 +1861,7 @@ impl Analysis {
             Arc::new(FileSet::new()),
             Arc::new(Kinds::new()),
             Arc::new(FileSet::new()),
+            Arc::new(skill_folders),
             Arc::new(Vec::new()),
             Arc::new(Vec::new()),
         )
@@ -1857,7 +1954,19 @@ impl Analysis {
                 .to(Arc::new(list));
         }
         self.tools_files = tools_files;
-        let frame = layout.without(&not_in_frame);
+        let mut frame = layout.without(&not_in_frame);
+        let mut by_group = vec![std::collections::BTreeSet::new(); NAME_GROUPS as usize];
+        for dir in layout.dirs() {
+            if let Some(name) = skill_folder_name(&config, dir) {
+                by_group[name_group_of(name) as usize].insert(dir.clone());
+                if !frame.holds_anything(dir) {
+                    frame.remove_dir(dir);
+                }
+            }
+        }
+        for (group, folders) in by_group.into_iter().enumerate() {
+            self.set_skill_folders(group, folders);
+        }
         if **self.project.frame(&self.db) != frame {
             self.set_frame(frame);
         }
@@ -1891,6 +2000,9 @@ impl Analysis {
             None => LayoutEdit::Remove(path.to_path_buf()),
         };
         let (layout, kinds) = self.layout_with(&edit);
+        if entry.is_some() {
+            self.skill_folder_created(path);
+        }
         self.set_frame_entry(path, input.as_ref().map(|(_, kind)| *kind), placed);
         if let Some((location, kind)) = input {
             let inputs = match kind {
@@ -1986,24 +2098,107 @@ impl Analysis {
         if self.project.layout(&self.db).contains_dir(dir) == exists {
             return false;
         }
+        let config = self.project.config(&self.db).clone();
         let edit = LayoutEdit::Folder(dir.to_path_buf(), exists);
-        let mut frame = (**self.project.frame(&self.db)).clone();
-        edit.apply(&mut frame);
-        self.set_frame(frame);
+        if exists {
+            self.skill_folder_created(dir);
+        } else {
+            self.skill_folders_deleted(&config, dir);
+        }
+        let frame = self.project.frame(&self.db);
+        let changed_frame = if exists {
+            // A skill's own folder stays out of the frame ([`ProjectInput::frame`]) until
+            // something else is put in it; the folder holding it is in.
+            let in_frame = match skill_folder_name(&config, dir) {
+                Some(_) => dir.parent().expect("a skill folder has a parent"),
+                None => dir,
+            };
+            (!frame.contains_dir(in_frame)).then(|| {
+                let mut frame = (**frame).clone();
+                frame.insert_dir(in_frame.to_path_buf());
+                frame
+            })
+        } else {
+            let mut frame = (**frame).clone();
+            edit.apply(&mut frame);
+            // The skill folder it was in may hold nothing else now.
+            let emptied = dir
+                .parent()
+                .and_then(|parent| enclosing_skill_folder(&config, parent))
+                .filter(|folder| frame.contains_dir(folder) && !frame.holds_anything(folder));
+            if let Some(folder) = emptied {
+                frame.remove_dir(folder);
+            }
+            (frame != **self.project.frame(&self.db)).then_some(frame)
+        };
+        if let Some(frame) = changed_frame {
+            self.set_frame(frame);
+        }
         let (layout, kinds) = self.layout_with(&edit);
         self.set_layout_by(layout, kinds, edit);
         true
     }
 
+    /// Records the skill folder `path` is or lies in, which the layout now holds.
+    fn skill_folder_created(&mut self, path: &Path) {
+        let config = self.project.config(&self.db).clone();
+        let Some(folder) = enclosing_skill_folder(&config, path) else {
+            return;
+        };
+        let name = skill_folder_name(&config, folder).expect("a skill folder");
+        let group = name_group_of(name) as usize;
+        let folders = self.project.skill_folders(&self.db)[group].folders(&self.db);
+        if !folders.contains(folder) {
+            let mut folders = (**folders).clone();
+            folders.insert(folder.to_path_buf());
+            self.set_skill_folders(group, folders);
+        }
+    }
+
+    /// Forgets the skill folders at or below `dir`, a folder deleted.
+    fn skill_folders_deleted(&mut self, config: &Config, dir: &Path) {
+        let groups: Vec<usize> = match skill_folder_name(config, dir) {
+            Some(name) => vec![name_group_of(name) as usize],
+            // Below a skill's folder there is none; above one (`skills/` itself, a user's
+            // folder) there may be any.
+            None if enclosing_skill_folder(config, dir).is_some() => Vec::new(),
+            None => (0..NAME_GROUPS as usize).collect(),
+        };
+        for group in groups {
+            let folders = self.project.skill_folders(&self.db)[group].folders(&self.db);
+            if folders.iter().any(|folder| folder.starts_with(dir)) {
+                let mut folders = (**folders).clone();
+                folders.retain(|folder| !folder.starts_with(dir));
+                self.set_skill_folders(group, folders);
+            }
+        }
+    }
+
+    fn set_skill_folders(&mut self, group: usize, folders: std::collections::BTreeSet<PathBuf>) {
+        let input = self.project.skill_folders(&self.db)[group];
+        if **input.folders(&self.db) != folders {
+            input
+                .set_folders(&mut self.db)
+                .with_durability(Durability::MEDIUM)
+                .to(Arc::new(folders));
+        }
+    }
+
     /// The frame's part of [`Analysis::set_file`]: set only when the file is one of the frame's,
-    /// or a skill's or subagent's text in a folder the frame does not hold yet.
+    /// or a skill's or subagent's text in a folder the frame does not hold yet (for a skill's own
+    /// folder, the folder holding it: [`ProjectInput::frame`]).
     fn set_frame_entry(&mut self, path: &Path, kind: Option<FileKind>, placed: Option<FileEntry>) {
+        let config = self.project.config(&self.db).clone();
         let frame = self.project.frame(&self.db);
         let placed = placed.filter(|placed| in_frame(path, kind, &placed.content));
         let same_entry = frame.get(path) == placed.as_ref();
-        let folder_known = path
-            .parent()
-            .is_none_or(|folder| frame.contains_dir(folder));
+        let own_folder = path.parent();
+        let skill_folder = own_folder.filter(|folder| skill_folder_name(&config, folder).is_some());
+        let folder = match skill_folder {
+            Some(skill_folder) => skill_folder.parent(),
+            None => own_folder,
+        };
+        let folder_known = folder.is_none_or(|folder| frame.contains_dir(folder));
         if same_entry && folder_known {
             return;
         }
@@ -2012,8 +2207,14 @@ impl Analysis {
             Some(placed) => frame.insert(path.to_path_buf(), placed.content, placed.version),
             None => {
                 frame.remove(path);
-                if let Some(folder) = path.parent() {
+                if let Some(folder) = folder {
                     frame.insert_dir(folder.to_path_buf());
+                }
+                // A skill's folder whose one other file this was holds nothing else now.
+                if let Some(skill_folder) = skill_folder {
+                    if frame.contains_dir(skill_folder) && !frame.holds_anything(skill_folder) {
+                        frame.remove_dir(skill_folder);
+                    }
                 }
             }
         }
@@ -2414,6 +2615,11 @@ mod tests {
             let (db, fresh) = (&analysis.db, &whole.db);
             assert_eq!(**analysis.project.layout(db), **whole.project.layout(fresh));
             assert_eq!(**analysis.project.frame(db), **whole.project.frame(fresh));
+            let skill_folders = |a: &Analysis| -> Vec<Arc<std::collections::BTreeSet<PathBuf>>> {
+                let groups = a.project.skill_folders(&a.db).iter();
+                groups.map(|group| group.folders(&a.db).clone()).collect()
+            };
+            assert_eq!(skill_folders(analysis), skill_folders(&whole));
             assert_eq!(analysis.project.kinds(db), whole.project.kinds(fresh));
             let paths = |a: &Analysis| -> Vec<PathBuf> {
                 let listed = a.project.tools_files(&a.db).iter();
@@ -2450,6 +2656,63 @@ mod tests {
         same_as_whole(&analysis, &files);
         files.insert_text(fresh.clone(), "---\nname: fresh\ndescription: d\n---\n");
         assert!(analysis.set_file(&fresh, files.get(&fresh), Origin::Disk));
+        same_as_whole(&analysis, &files);
+
+        // A skill created with its folder, as a watcher reports it (the folder, then the file),
+        // and deleted with it: the frame stays as it was, one group's loading runs again.
+        let frame = analysis.project.frame(&analysis.db).clone();
+        let before = loading(&analysis);
+        let folder = PathBuf::from(format!("{ws}/skills/new-one"));
+        let created = folder.join("SKILL.md");
+        files.insert_text(
+            created.clone(),
+            "---\nname: new-one\n---\nNo description.\n",
+        );
+        assert!(analysis.set_folder(&folder, true));
+        assert!(analysis.set_file(&created, files.get(&created), Origin::Disk));
+        assert!(Arc::ptr_eq(&frame, analysis.project.frame(&analysis.db)));
+        assert_eq!(ran(&before, &loading(&analysis)), 1);
+        same_as_whole(&analysis, &files);
+        // Something else in it puts the folder in the frame; taking it away takes it out.
+        let script = folder.join("scripts/run.py");
+        files.insert(script.clone(), FileContent::NotLoaded, None);
+        assert!(analysis.set_folder(&folder.join("scripts"), true));
+        assert!(analysis.set_file(&script, files.get(&script), Origin::Disk));
+        same_as_whole(&analysis, &files);
+        files.remove(&script);
+        assert!(analysis.set_file(&script, None, Origin::Disk));
+        same_as_whole(&analysis, &files);
+        files.remove_dirs_from(&folder.join("scripts"));
+        assert!(analysis.set_folder(&folder.join("scripts"), false));
+        same_as_whole(&analysis, &files);
+        let notes = folder.join("notes.txt");
+        files.insert(notes.clone(), FileContent::NotLoaded, None);
+        assert!(analysis.set_file(&notes, files.get(&notes), Origin::Disk));
+        same_as_whole(&analysis, &files);
+        files.remove(&notes);
+        assert!(analysis.set_file(&notes, None, Origin::Disk));
+        same_as_whole(&analysis, &files);
+        files.remove(&created);
+        files.remove_dirs_from(&folder);
+        assert!(analysis.set_file(&created, None, Origin::Disk));
+        assert!(analysis.set_folder(&folder, false));
+        same_as_whole(&analysis, &files);
+        // The whole skills folder deleted, then made again.
+        let skills = PathBuf::from(format!("{ws}/skills"));
+        let under: Vec<PathBuf> = files.files_under(&skills).map(|(p, _)| p.clone()).collect();
+        for path in &under {
+            files.remove(path);
+            analysis.set_file(path, None, Origin::Disk);
+        }
+        files.remove_dirs_from(&skills);
+        assert!(analysis.set_folder(&skills, false));
+        same_as_whole(&analysis, &files);
+        let first = skills.join("first/SKILL.md");
+        files.insert_text(
+            first.clone(),
+            "---\nname: first\ndescription: d\n---\nBody\n",
+        );
+        assert!(analysis.set_file(&first, files.get(&first), Origin::Disk));
         same_as_whole(&analysis, &files);
 
         // Files of other kinds: the persona edited, a knowledge file and a tools.json created,
