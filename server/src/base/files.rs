@@ -429,6 +429,11 @@ impl FileSet {
         self.dirs.keys()
     }
 
+    /// Keeps the folders for which `keep`, given each folder in path order, says so.
+    pub fn retain_dirs(&mut self, mut keep: impl FnMut(&Path) -> bool) {
+        self.dirs.retain(|dir, _| keep(dir));
+    }
+
     /// Whether any file or folder lies below `dir`.
     pub fn holds_anything(&self, dir: &Path) -> bool {
         self.files_under(dir).next().is_some() || self.dirs_under(dir).next().is_some()

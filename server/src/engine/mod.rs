@@ -173,10 +173,12 @@ fn skill_folder_name<'a>(config: &Config, dir: &'a Path) -> Option<&'a str> {
     if dir.parent()?.file_name()? != "skills" {
         return None;
     }
-    let location = crate::workspace::layout::locate(config, dir)?;
-    let (top, name) = location.rel.split_once('/')?;
-    (top == "skills" && !name.contains('/')).then_some(())?;
-    dir.file_name()?.to_str()
+    let (_, rel) = crate::workspace::layout::tree_root(config, dir)?;
+    let mut parts = rel.components();
+    let top = parts.next()?;
+    let name = parts.next()?;
+    (top.as_os_str() == "skills" && parts.next().is_none()).then_some(())?;
+    name.as_os_str().to_str()
 }
 
 /// The skill folder `path` is or lies in, if any.
@@ -1955,17 +1957,30 @@ impl Analysis {
         }
         self.tools_files = tools_files;
         let mut frame = layout.without(&not_in_frame);
-        let mut by_group = vec![std::collections::BTreeSet::new(); NAME_GROUPS as usize];
-        for dir in layout.dirs() {
-            if let Some(name) = skill_folder_name(&config, dir) {
-                by_group[name_group_of(name) as usize].insert(dir.clone());
-                if !frame.holds_anything(dir) {
-                    frame.remove_dir(dir);
-                }
+        // One walk over the folders and the frame's files in path order, since what lies below
+        // a folder follows it: a lookup per folder compared paths a hundred thousand times.
+        let mut by_group = vec![Vec::new(); NAME_GROUPS as usize];
+        let mut keep = Vec::new();
+        {
+            let dirs: Vec<&PathBuf> = frame.dirs().collect();
+            let mut files = frame.iter().map(|(path, _)| path).peekable();
+            for (at, dir) in dirs.iter().enumerate() {
+                let Some(name) = skill_folder_name(&config, dir) else {
+                    keep.push(true);
+                    continue;
+                };
+                by_group[name_group_of(name) as usize].push((*dir).clone());
+                let holds_folder = dirs.get(at + 1).is_some_and(|next| next.starts_with(dir));
+                while files.next_if(|file| file < dir).is_some() {}
+                let holds_file = files.peek().is_some_and(|file| file.starts_with(dir));
+                keep.push(holds_folder || holds_file);
             }
         }
+        let mut keep = keep.into_iter();
+        frame.retain_dirs(|_| keep.next().unwrap_or(true));
         for (group, folders) in by_group.into_iter().enumerate() {
-            self.set_skill_folders(group, folders);
+            // In path order already: collecting builds the set in one pass.
+            self.set_skill_folders(group, folders.into_iter().collect());
         }
         if **self.project.frame(&self.db) != frame {
             self.set_frame(frame);

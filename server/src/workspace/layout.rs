@@ -95,28 +95,39 @@ impl FileKind {
 /// tree (a namespace folder over the shared workspace, the workspace over the project when the
 /// workspace sits inside the project).
 pub fn locate(config: &Config, path: &Path) -> Option<Location> {
-    if let Ok(rel) = path.strip_prefix(&config.workspace) {
-        let mut parts = rel.components();
-        let first = parts.next()?.as_os_str().to_string_lossy().into_owned();
-        let rest: Vec<String> = parts
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        if !rest.is_empty() && is_namespace_name(&first) {
-            return Some(Location {
-                tree: Tree::Namespace(first),
-                rel: rest.join("/"),
-            });
-        }
-        return Some(Location {
-            tree: Tree::Shared,
-            rel: rel_string(rel),
-        });
-    }
-    let rel = path.strip_prefix(&config.project).ok()?;
+    let (root, rel) = tree_root(config, path)?;
+    let tree = match root {
+        TreeRoot::Shared => Tree::Shared,
+        TreeRoot::Namespace(ns) => Tree::Namespace(ns.into_owned()),
+        TreeRoot::Project => Tree::Project,
+    };
     Some(Location {
-        tree: Tree::Project,
+        tree,
         rel: rel_string(rel),
     })
+}
+
+/// The tree a path is in, borrowed from the path ([`locate`]'s answer, which owns it).
+pub enum TreeRoot<'a> {
+    Shared,
+    Namespace(std::borrow::Cow<'a, str>),
+    Project,
+}
+
+/// [`locate`] without allocating (for callers that ask of every folder): the tree and the
+/// path relative to its root.
+pub fn tree_root<'a>(config: &Config, path: &'a Path) -> Option<(TreeRoot<'a>, &'a Path)> {
+    if let Ok(rel) = path.strip_prefix(&config.workspace) {
+        let mut parts = rel.components();
+        let first = parts.next()?.as_os_str().to_string_lossy();
+        let rest = parts.as_path();
+        if !rest.as_os_str().is_empty() && is_namespace_name(&first) {
+            return Some((TreeRoot::Namespace(first), rest));
+        }
+        return Some((TreeRoot::Shared, rel));
+    }
+    let rel = path.strip_prefix(&config.project).ok()?;
+    Some((TreeRoot::Project, rel))
 }
 
 /// True when a first-level folder name of the workspace can be a namespace folder.
