@@ -908,10 +908,10 @@ pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<V
 #[salsa::tracked(returns(clone))]
 pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
-    let subagents = each_bucket(db, project, bucket_subagent_facts);
+    let subagents = every_subagent_facts(db, project);
     let docs = subagents
         .iter()
-        .flat_map(|facts| facts.iter().cloned())
+        .cloned()
         .chain(tools.iter().cloned().map(Parsed::Tools));
     let workspace = workspace_of(db, project, docs);
     let catalog = catalog(db, project);
@@ -1051,16 +1051,43 @@ pub fn bucket_subagent_loading_facts(
 /// no subagent's lists.
 #[salsa::tracked(returns(clone))]
 pub fn subagent_loading(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
-    let buckets: Vec<Arc<Vec<Arc<SubagentDoc>>>> =
-        each_bucket(db, project, bucket_subagent_loading_facts);
-    let docs = buckets
-        .iter()
-        .flat_map(|docs| docs.iter().cloned().map(Parsed::Subagent));
+    let facts = every_subagent_loading_facts(db, project);
+    let docs = facts.iter().cloned().map(Parsed::Subagent);
     let workspace = workspace_of(db, project, docs);
     let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     let mut found = check::loading::check_subagents(&workspace, &contexts);
     sort(&mut found);
     Arc::new(found)
+}
+
+/// Every subagent's [`subagent_loading_facts`], in path order. Merged apart from
+/// [`subagent_loading`] and compared, so that buckets cut anew (one replaced, split or merged
+/// by a created file) run the subagents' loading again only when a subagent changed.
+#[salsa::tracked(returns(clone))]
+pub fn every_subagent_loading_facts(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Arc<SubagentDoc>>> {
+    let buckets = each_bucket(db, project, bucket_subagent_loading_facts);
+    Arc::new(
+        buckets
+            .iter()
+            .flat_map(|docs| docs.iter().cloned())
+            .collect(),
+    )
+}
+
+/// Every subagent's facts ([`bucket_subagent_facts`]), in path order, merged and compared like
+/// [`every_subagent_loading_facts`].
+#[salsa::tracked(returns(clone))]
+pub fn every_subagent_facts(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Parsed>> {
+    let buckets = each_bucket(db, project, bucket_subagent_facts);
+    Arc::new(
+        buckets
+            .iter()
+            .flat_map(|docs| docs.iter().cloned())
+            .collect(),
+    )
 }
 
 /// The skill names a bucket's subagents list, sorted, each once.
