@@ -71,7 +71,9 @@
 //! tools.json list) `MEDIUM`, disk contents and the configuration `HIGH`. After an edit of an
 //! open buffer, every query that read only disk files and the structure is verified in constant
 //! time; after a file created or deleted, every query that read only files (a source's parse, its
-//! facts, its own diagnostics: tens of thousands on 10 000 skills) is.
+//! facts, its own diagnostics: tens of thousands on 10 000 skills) is, and so is every query of a
+//! bucket no change has touched: the buckets of a whole discovery are `HIGH` and replaced, not
+//! written, when they change (`Analysis::settled_buckets`).
 //! The whole-project queries read the sources through [`SourceBucket`]s of about [`BUCKET_SIZE`],
 //! so that verifying them after one source's edit walks its bucket's sources and the other
 //! buckets, not every source of the project; where a bucket ends depends on the paths alone, so
