@@ -412,6 +412,16 @@ fn each_bucket<T>(
         .collect()
 }
 
+/// A per-bucket list query's lists over the project's buckets, one after another.
+fn concat_each_bucket<T: Clone>(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    query: impl Fn(&dyn salsa::Database, SourceBucket) -> Arc<Vec<T>>,
+) -> Vec<T> {
+    let lists = each_bucket(db, project, query);
+    lists.iter().flat_map(|list| list.iter().cloned()).collect()
+}
+
 /// Whether any skill exists (whatever its content).
 #[salsa::tracked(returns(copy))]
 pub fn any_skill(db: &dyn salsa::Database, project: ProjectInput) -> bool {
@@ -1070,26 +1080,18 @@ pub fn every_subagent_loading_facts(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<Vec<Arc<SubagentDoc>>> {
-    let buckets = each_bucket(db, project, bucket_subagent_loading_facts);
-    Arc::new(
-        buckets
-            .iter()
-            .flat_map(|docs| docs.iter().cloned())
-            .collect(),
-    )
+    Arc::new(concat_each_bucket(
+        db,
+        project,
+        bucket_subagent_loading_facts,
+    ))
 }
 
 /// Every subagent's facts ([`bucket_subagent_facts`]), in path order, merged and compared like
 /// [`every_subagent_loading_facts`].
 #[salsa::tracked(returns(clone))]
 pub fn every_subagent_facts(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Parsed>> {
-    let buckets = each_bucket(db, project, bucket_subagent_facts);
-    Arc::new(
-        buckets
-            .iter()
-            .flat_map(|docs| docs.iter().cloned())
-            .collect(),
-    )
+    Arc::new(concat_each_bucket(db, project, bucket_subagent_facts))
 }
 
 /// The skill names a bucket's subagents list, sorted, each once.
