@@ -617,21 +617,18 @@ pub fn layout_diagnostics(db: &dyn salsa::Database, project: ProjectInput) -> Ar
     ))
 }
 
-/// `check::configured_diagnostics`: over a workspace of the layout and the tools.json files.
+/// `check::configured_diagnostics`: over a workspace of the frame and the tools.json files.
 #[salsa::tracked(returns(clone))]
 pub fn configured_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
-    // Like `layout_diagnostics`, these read the kinds of no skill or subagent spec.
-    let workspace = layout_workspace_of(
-        db,
-        project,
-        project.config_diagnostics(db).clone(),
-        tools.iter().cloned().map(Parsed::Tools),
-        frame_kinds(db, project),
-    );
+    // These read no skill or subagent spec, nor their folders: over the frame, a skill created
+    // or deleted does not run them again (over the layout, the budget's lookups of every
+    // AGENTS.md and MEMORY.md were a third of a created skill's time at 10 000 skills).
+    let mut workspace = workspace_of(db, project, tools.iter().cloned().map(Parsed::Tools));
+    workspace.config_diagnostics = project.config_diagnostics(db).clone();
     let catalog = catalog(db, project);
     Arc::new(check::configured_diagnostics(&workspace, &catalog))
 }
