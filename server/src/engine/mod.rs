@@ -105,8 +105,10 @@ use crate::workspace::Workspace;
 
 pub mod batch;
 mod by_file;
+mod neighbours;
 
 pub use by_file::{changed_keys, DiagnosticsByFile, WorkspaceDiagnostics};
+use neighbours::{NeighbourMap, SkillsByRel};
 
 /// Kind and location of every workspace file, in path order.
 pub type Kinds = BTreeMap<PathBuf, (Location, FileKind)>;
@@ -152,6 +154,13 @@ pub struct ProjectInput {
     /// folder created or deleted changes one group's input, not the frame.
     #[returns(ref)]
     pub skill_folders: Arc<Vec<SkillFolders>>,
+    /// The skill sources at the paths (relative to their tree, every tree together) where a
+    /// skill finds a neighbour (`check::loading::neighbour_rels`): a path two or more skills
+    /// share, and the SKILL.md enclosing a nested one ([`SkillsByRel`], kept by the analysis).
+    /// Most paths hold one skill and enclose none, so a skill created or deleted there leaves
+    /// this as it was and runs no group's neighbours again.
+    #[returns(ref)]
+    pub neighbours: Arc<NeighbourMap>,
     /// The skills and subagent specs, in path order, in consecutive buckets.
     #[returns(ref)]
     pub buckets: Arc<Vec<SourceBucket>>,
@@ -379,7 +388,7 @@ pub struct Place {
 }
 
 /// The places of a bucket's sources, in path order: what the whole-project maps of places
-/// ([`neighbour_files`], [`skills_with_files`]) read, one memo per bucket. Reading three input
+/// ([`skills_with_files`], [`any_skill`]) read, one memo per bucket. Reading three input
 /// fields of every source made those maps, asked again after each file created or deleted,
 /// record and later verify thirty thousand dependencies.
 #[salsa::tracked(returns(clone))]
@@ -1319,80 +1328,21 @@ pub fn name_group_facts(
     name_groups(db, project)[group as usize].clone()
 }
 
-/// The skill sources at the paths (relative to their tree, every tree together) where a skill
-/// can find a neighbour (`check::loading::neighbour_rels`): a path two or more files share, and
-/// the SKILL.md enclosing a nested one. Reads no text. Most paths hold one skill and enclose
-/// none, so a skill created or deleted there leaves this equal and runs no group's neighbours
-/// again; with the map of every path, all sixty-four ran, each looking its members up again.
-#[salsa::tracked(returns(clone))]
-pub fn neighbour_files(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-) -> Arc<foldhash::HashMap<String, Vec<SourceFile>>> {
-    let places = each_bucket(db, project, bucket_places);
-    // Nearly every path holds one file: it is kept inline, and only a shared path gets a list
-    // (a list per path was ten thousand allocations after each created or deleted file).
-    enum AtRel {
-        One(SourceFile),
-        Shared(Vec<SourceFile>),
-    }
-    impl AtRel {
-        fn files(&self) -> Vec<SourceFile> {
-            match self {
-                AtRel::One(file) => vec![*file],
-                AtRel::Shared(files) => files.clone(),
-            }
-        }
-    }
-    let mut by_rel: foldhash::HashMap<&str, AtRel> = Default::default();
-    for place in places.iter().flat_map(|places| places.iter()) {
-        if place.kind != FileKind::Skill {
-            continue;
-        }
-        use std::collections::hash_map::Entry;
-        match by_rel.entry(place.location.rel.as_str()) {
-            Entry::Vacant(at) => {
-                at.insert(AtRel::One(place.file));
-            }
-            Entry::Occupied(mut at) => match at.get_mut() {
-                AtRel::One(first) => {
-                    let first = *first;
-                    at.insert(AtRel::Shared(vec![first, place.file]));
-                }
-                AtRel::Shared(files) => files.push(place.file),
-            },
-        }
-    }
-    let mut found: foldhash::HashMap<String, Vec<SourceFile>> = Default::default();
-    for (rel, at) in &by_rel {
-        if matches!(at, AtRel::Shared(_)) {
-            found.insert(rel.to_string(), at.files());
-        }
-        for neighbour in check::loading::neighbour_rels(rel) {
-            if neighbour.as_ref() != *rel {
-                if let Some(at) = by_rel.get(neighbour.as_ref()) {
-                    found.insert(neighbour.into_owned(), at.files());
-                }
-            }
-        }
-    }
-    Arc::new(found)
-}
-
 /// Skill sources by their path relative to their tree, in path order.
 pub type SkillsAtRel = Vec<(String, Vec<SourceFile>)>;
 
 /// The skill sources at the relative paths where the members of name group `group` find their
 /// neighbours (`check::loading::neighbour_rels`), by path, in path order. Compared when it runs
 /// again: a skill created or deleted at a path another file shares changes the map of those
-/// paths ([`neighbour_files`]), and the groups whose members it is no neighbour of stop here.
+/// paths ([`ProjectInput::neighbours`]), and the groups whose members it is no neighbour of stop
+/// here.
 #[salsa::tracked(returns(clone))]
 pub fn group_neighbours(
     db: &dyn salsa::Database,
     project: ProjectInput,
     group: u32,
 ) -> Arc<SkillsAtRel> {
-    let by_rel = neighbour_files(db, project);
+    let by_rel = project.neighbours(db);
     let members = name_group_facts(db, project, group);
     let mut found: SkillsAtRel = Vec::new();
     for (member, doc) in members.iter() {
@@ -1723,6 +1673,8 @@ pub struct Analysis {
     /// The sources a bucket ends after ([`bucket_ends_after`]), decided when each is added:
     /// hashing every source's path again for each created file was a fifth of its time.
     bucket_ends: foldhash::HashSet<SourceFile>,
+    /// Every skill source by its path relative to its tree, for [`ProjectInput::neighbours`].
+    skills_by_rel: SkillsByRel,
 }
 
 /// See [`Analysis::spare`].
@@ -1894,6 +1846,7 @@ impl Analysis {
             Arc::new(Kinds::new()),
             Arc::new(FileSet::new()),
             Arc::new(skill_folders),
+            Arc::new(NeighbourMap::default()),
             Arc::new(Vec::new()),
             Arc::new(Vec::new()),
         )
@@ -1907,6 +1860,7 @@ impl Analysis {
             spare: None,
             settled_buckets: Default::default(),
             bucket_ends: Default::default(),
+            skills_by_rel: Default::default(),
         };
         analysis.set_files(files);
         analysis
@@ -1977,6 +1931,14 @@ impl Analysis {
             .filter(|(path, _)| bucket_ends_after(path))
             .map(|(_, input)| *input)
             .collect();
+        let db = &self.db;
+        self.skills_by_rel = SkillsByRel::of(
+            sources
+                .iter()
+                .filter(|(_, input)| input.kind(db) == FileKind::Skill)
+                .map(|(_, input)| (input.location(db).rel.as_str(), *input)),
+        );
+        self.set_neighbours();
         self.sources = Arc::new(sources.into_iter().collect());
         let list: Vec<SourceFile> = tools_files.values().copied().collect();
         if **self.project.tools_files(&self.db) != list {
@@ -2076,7 +2038,7 @@ impl Analysis {
                             let file = SourceFile::builder(
                                 path.to_path_buf(),
                                 entry.clone(),
-                                location,
+                                location.clone(),
                                 kind,
                                 self.project,
                             )
@@ -2086,12 +2048,23 @@ impl Analysis {
                             if kind != FileKind::ToolsJson && bucket_ends_after(path) {
                                 self.bucket_ends.insert(file);
                             }
+                            if kind == FileKind::Skill
+                                && self
+                                    .skills_by_rel
+                                    .insert(&location.rel, file, |file| file.path(&self.db))
+                            {
+                                self.set_neighbours();
+                            }
                         }
                     }
                 }
                 None => {
                     if let Some(file) = inputs.remove(path) {
                         self.bucket_ends.remove(&file);
+                        if kind == FileKind::Skill && self.skills_by_rel.remove(&location.rel, file)
+                        {
+                            self.set_neighbours();
+                        }
                     }
                 }
             }
@@ -2273,6 +2246,17 @@ impl Analysis {
             }
         }
         self.set_frame(frame);
+    }
+
+    /// Sets the neighbours the skills-by-path index holds, when they differ from the input's.
+    fn set_neighbours(&mut self) {
+        let neighbours = self.skills_by_rel.neighbours();
+        if self.project.neighbours(&self.db) != neighbours {
+            self.project
+                .set_neighbours(&mut self.db)
+                .with_durability(Durability::MEDIUM)
+                .to(neighbours.clone());
+        }
     }
 
     fn set_frame(&mut self, frame: FileSet) {
@@ -2674,6 +2658,14 @@ mod tests {
                 groups.map(|group| group.folders(&a.db).clone()).collect()
             };
             assert_eq!(skill_folders(analysis), skill_folders(&whole));
+            // The neighbours kept file by file, by path (the inputs differ between analyses).
+            let neighbours = |a: &Analysis| -> BTreeMap<String, Vec<PathBuf>> {
+                let path = |file: &SourceFile| file.path(&a.db).clone();
+                let map = a.project.neighbours(&a.db).iter();
+                map.map(|(rel, files)| (rel.clone(), files.iter().map(path).collect()))
+                    .collect()
+            };
+            assert_eq!(neighbours(analysis), neighbours(&whole));
             assert_eq!(analysis.project.kinds(db), whole.project.kinds(fresh));
             let paths = |a: &Analysis| -> Vec<PathBuf> {
                 let listed = a.project.tools_files(&a.db).iter();
@@ -2702,6 +2694,25 @@ mod tests {
         assert!(Arc::ptr_eq(&frame, analysis.project.frame(&analysis.db)));
         assert_eq!(ran(&after, &loading(&analysis)), 1);
         same_as_whole(&analysis, &files);
+
+        // A user's override of a skill, and a skill nested in another, each created and deleted:
+        // the paths they share or enclose become neighbours, and stop being so.
+        let nested = PathBuf::from(format!("{ws}/skills/s002/extra/SKILL.md"));
+        let overriding = PathBuf::from(format!("{ws}/alice/skills/s001/SKILL.md"));
+        for path in [&nested, &overriding, &nested, &overriding] {
+            if files.get(path).is_some() {
+                files.remove(path);
+                assert!(analysis.set_file(path, None, Origin::Disk));
+            } else {
+                files.insert_text(path.clone(), "---\nname: s1\ndescription: d\n---\n");
+                assert!(analysis.set_file(path, files.get(path), Origin::Disk));
+            }
+            // One path each: `skills/s002/SKILL.md`, `skills/s001/SKILL.md`.
+            let present = [&nested, &overriding];
+            let present = present.iter().filter(|p| files.get(p).is_some()).count();
+            assert_eq!(analysis.project.neighbours(&analysis.db).len(), present);
+            same_as_whole(&analysis, &files);
+        }
 
         // A skill in a folder of its own, its text too large to read, then readable again.
         let fresh = PathBuf::from(format!("{ws}/skills/fresh/SKILL.md"));
