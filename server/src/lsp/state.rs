@@ -304,12 +304,7 @@ impl Project {
         version: Option<i32>,
         origin: Origin,
     ) {
-        if let Some(snapshot) = self.snapshot.take() {
-            let mut workspace =
-                Arc::try_unwrap(snapshot).unwrap_or_else(|shared| (*shared).clone());
-            workspace.files = Arc::new(FileSet::new());
-            self.outdated = Some((workspace, BTreeSet::new()));
-        }
+        self.outdate_snapshot();
         self.changes += 1;
         self.edited.insert(path.to_path_buf());
         let files = Arc::make_mut(&mut self.files);
@@ -338,6 +333,18 @@ impl Project {
                 changed.insert(path.to_path_buf());
             }
             _ => self.outdated = None,
+        }
+    }
+
+    /// Keeps the request snapshot as the one to patch (`outdated`), without its file set: so
+    /// that changing the file set does not copy its eleven thousand entries while the snapshot
+    /// holds them (unless a request still holds that snapshot).
+    fn outdate_snapshot(&mut self) {
+        if let Some(snapshot) = self.snapshot.take() {
+            let mut workspace =
+                Arc::try_unwrap(snapshot).unwrap_or_else(|shared| (*shared).clone());
+            workspace.files = Arc::new(FileSet::new());
+            self.outdated = Some((workspace, BTreeSet::new()));
         }
     }
 
@@ -476,6 +483,7 @@ impl Project {
 
     /// A folder appearing or going in the file set and the database.
     fn set_folder(&mut self, dir: &Path, exists: bool) {
+        self.outdate_snapshot();
         let files = Arc::make_mut(&mut self.files);
         match exists {
             true => files.insert_dir(dir.to_path_buf()),
