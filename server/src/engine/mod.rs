@@ -1110,20 +1110,30 @@ pub fn bucket_listed_names(db: &dyn salsa::Database, bucket: SourceBucket) -> Ar
     Arc::new(names.into_iter().map(str::to_string).collect())
 }
 
+/// The names of a bucket's skills, in path order: what [`skill_name_index`] reads, so that an
+/// edit that keeps every name (a body, a description, a subagent) leaves it as it was.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_skill_names(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<String>> {
+    let skills = bucket
+        .sources(db)
+        .iter()
+        .filter(|file| file.kind(db) == FileKind::Skill);
+    let names = skills.filter_map(|file| match facts(db, *file)? {
+        Parsed::Skill(skill) => skill.name.clone(),
+        _ => None,
+    });
+    Arc::new(names.collect())
+}
+
 /// Every skill's name, in path order, prepared for suggestions (`check::skill_name_index`):
 /// asked only to suggest a name for a `skills:` entry no skill has, and built once for every
-/// chunk that asks.
+/// chunk that asks. Over the buckets' names rather than their facts, so that only a changed
+/// name builds it again.
 #[salsa::tracked(returns(clone))]
 pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<SuggestionIndex> {
-    let buckets: Vec<Arc<Vec<Parsed>>> = each_bucket(db, project, bucket_facts);
-    let names = buckets
-        .iter()
-        .flat_map(|facts| facts.iter())
-        .filter_map(|doc| match doc {
-            Parsed::Skill(skill) => skill.name.as_deref(),
-            _ => None,
-        });
-    Arc::new(SuggestionIndex::new(names))
+    let buckets = each_bucket(db, project, bucket_skill_names);
+    let names = buckets.iter().flat_map(|names| names.iter());
+    Arc::new(SuggestionIndex::new(names.map(String::as_str)))
 }
 
 /// The skills whose folder holds a file besides SKILL.md (from the layout alone).
