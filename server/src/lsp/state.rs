@@ -60,8 +60,8 @@ pub struct Project {
     options: CheckOptions,
     /// The file set changed in a way the database cannot take one source at a time.
     structure_changed: bool,
-    /// The database's layout was set one file at a time (`Analysis::set_file`) since the last
-    /// sync: the next refresh runs what reads the layout again, on every core.
+    /// The database's layout was set one file or folder at a time (`Analysis::set_file`,
+    /// `Analysis::set_folder`) since the last sync: the project needs a refresh.
     layout_changed: bool,
     /// Files whose content or version changed since the last refresh.
     edited: BTreeSet<PathBuf>,
@@ -102,9 +102,10 @@ pub struct RefreshJob {
     handle: Handle,
     edited: BTreeSet<PathBuf>,
     known_shared: Option<SharedReads>,
-    /// The layout changed since the last refresh (a file created or deleted, a re-read): every
-    /// name group runs again, on every core.
-    layout_changed: bool,
+    /// The files were read again since the last refresh (a load, a discovery): every name
+    /// group runs again, on every core. A file or folder created or deleted runs one or two,
+    /// and asking them all in parallel only spread their verification over the threads.
+    reread: bool,
 }
 
 /// What a [`RefreshJob`] computed, with no handle on the database left.
@@ -124,10 +125,10 @@ impl RefreshJob {
             handle,
             edited,
             known_shared,
-            layout_changed,
+            reread,
         } = self;
         handle.compute(move |analysis| {
-            let workspace = if layout_changed {
+            let workspace = if reread {
                 analysis.workspace_diagnostics_on_every_core()
             } else {
                 analysis.workspace_diagnostics()
@@ -569,11 +570,12 @@ impl Project {
     }
 
     /// Brings the database's inputs up to date with the files, without computing any
-    /// diagnostics; true when the file set's layout was set again (the last computed
-    /// diagnostics are [`Project::last_diagnostics`]).
+    /// diagnostics; true when the files were read again, whole (the last computed diagnostics
+    /// are [`Project::last_diagnostics`]).
     pub fn sync(&mut self, env: &Arc<Env>, open: &HashMap<PathBuf, OpenDoc>) -> bool {
         let loaded = self.ensure_loaded(env, open);
-        let structure_changed = std::mem::take(&mut self.layout_changed) || self.structure_changed;
+        self.layout_changed = false;
+        let structure_changed = self.structure_changed;
         if self.structure_changed {
             let analysis = self.analysis.as_mut().expect("loaded above");
             analysis.set_files(&self.files);
@@ -632,14 +634,14 @@ impl Project {
         env: &Arc<Env>,
         open: &HashMap<PathBuf, OpenDoc>,
     ) -> RefreshJob {
-        let layout_changed = self.sync(env, open);
+        let reread = self.sync(env, open);
         let analysis = self.analysis.as_ref().expect("loaded by sync");
         RefreshJob {
             changes: self.changes,
             handle: analysis.handle(),
             edited: self.edited.clone(),
             known_shared: self.merged_from.shared.clone(),
-            layout_changed,
+            reread,
         }
     }
 
