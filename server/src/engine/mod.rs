@@ -73,7 +73,8 @@
 //! time; after a file created or deleted, every query that read only files (a source's parse, its
 //! facts, its own diagnostics: tens of thousands on 10 000 skills) is, and so is every query of a
 //! bucket no change has touched: the buckets of a whole discovery are `HIGH` and replaced, not
-//! written, when they change (`Analysis::settled_buckets`).
+//! written, when they change (`Analysis::settled_buckets`), and a few changed ones at most stay
+//! `MEDIUM` (`Analysis::unsettled_buckets`).
 //! The whole-project queries read the sources through [`SourceBucket`]s of about [`BUCKET_SIZE`],
 //! so that verifying them after one source's edit walks its bucket's sources and the other
 //! buckets, not every source of the project; where a bucket ends depends on the paths alone, so
@@ -236,6 +237,11 @@ pub const BUCKET_SIZE: usize = 128;
 
 /// The most sources a bucket holds, whatever the hashes of their paths.
 pub const MAX_BUCKET_SIZE: usize = 4 * BUCKET_SIZE;
+
+/// The most `MEDIUM` buckets kept ([`Analysis::unsettled_buckets`]): few enough that verifying
+/// them after a created file stays well under a millisecond, enough that creating and deleting
+/// files in a few places does not settle and replace a bucket each time.
+pub const MAX_UNSETTLED_BUCKETS: usize = 4;
 
 /// Whether a bucket ends after the source at `path`. Decided by the path alone (content-defined
 /// chunking), so that a source created or deleted changes its own bucket, and merges or splits
@@ -1676,10 +1682,17 @@ pub struct Analysis {
     /// ones, was a fifth of its time.
     spare: Option<Spare>,
     /// The buckets of `HIGH` durability: those a whole discovery ([`Analysis::set_files`])
-    /// made. They are never written (a write reports a change at the durability the field had,
-    /// so that every memo of the project is verified again, edge by edge): one whose sources
-    /// change is replaced by a bucket of `MEDIUM` durability, which later changes write.
+    /// made, and those settled again. They are never written (a write reports a change at the
+    /// durability the field had, so that every memo of the project is verified again, edge by
+    /// edge): one whose sources change is replaced by a bucket of `MEDIUM` durability, which
+    /// later changes write.
     settled_buckets: foldhash::HashSet<SourceBucket>,
+    /// The `MEDIUM` buckets, the one changed last at the end: every file created or deleted
+    /// verifies their memos edge by edge, so at most [`MAX_UNSETTLED_BUCKETS`] are kept, and the
+    /// others are settled again (replaced by `HIGH` copies) when the list of buckets changes
+    /// anyway. Without that, a created skill's time grew with every bucket a session had touched
+    /// (3.4 ms in the first, 9 ms in the fiftieth, at 10 000 skills).
+    unsettled_buckets: Vec<SourceBucket>,
     /// The sources a bucket ends after ([`bucket_ends_after`]), decided when each is added:
     /// hashing every source's path again for each created file was a fifth of its time.
     bucket_ends: foldhash::HashSet<SourceFile>,
@@ -1869,6 +1882,7 @@ impl Analysis {
             tools_files: BTreeMap::new(),
             spare: None,
             settled_buckets: Default::default(),
+            unsettled_buckets: Vec::new(),
             bucket_ends: Default::default(),
             skills_by_rel: Default::default(),
         };
@@ -2323,6 +2337,7 @@ impl Analysis {
             .collect();
         let mut buckets = Vec::with_capacity(chunks.len());
         let mut settled: foldhash::HashSet<SourceBucket> = Default::default();
+        let mut changed: Vec<SourceBucket> = Vec::new();
         for chunk in chunks {
             let last = *chunk.last().expect("not empty");
             let bucket = match old.get(&last) {
@@ -2337,25 +2352,52 @@ impl Analysis {
                         .set_sources(&mut self.db)
                         .with_durability(Durability::MEDIUM)
                         .to(Arc::new(chunk));
+                    changed.push(*bucket);
                     *bucket
                 }
-                Some(_) => SourceBucket::builder(Arc::new(chunk))
-                    .durability(Durability::MEDIUM)
-                    .new(&self.db),
+                Some(_) => {
+                    let bucket = SourceBucket::builder(Arc::new(chunk))
+                        .durability(Durability::MEDIUM)
+                        .new(&self.db);
+                    changed.push(bucket);
+                    bucket
+                }
                 None => {
                     let bucket = SourceBucket::builder(Arc::new(chunk))
                         .durability(new_buckets)
                         .new(&self.db);
-                    if new_buckets == Durability::HIGH {
-                        settled.insert(bucket);
-                    }
+                    match new_buckets == Durability::HIGH {
+                        true => settled.insert(bucket),
+                        false => {
+                            changed.push(bucket);
+                            false
+                        }
+                    };
                     bucket
                 }
             };
             buckets.push(bucket);
         }
+        // The unsettled buckets still listed, the ones changed now last.
+        let listed: foldhash::HashSet<SourceBucket> = buckets.iter().copied().collect();
+        let mut unsettled = std::mem::take(&mut self.unsettled_buckets);
+        unsettled.retain(|bucket| listed.contains(bucket) && !changed.contains(bucket));
+        unsettled.extend(changed.iter().copied());
+        let list_changes = **self.project.buckets(&self.db) != buckets;
+        if list_changes && unsettled.len() > MAX_UNSETTLED_BUCKETS {
+            let resettled: Vec<SourceBucket> = unsettled
+                .drain(..unsettled.len() - MAX_UNSETTLED_BUCKETS)
+                .collect();
+            for bucket in buckets.iter_mut().filter(|b| resettled.contains(b)) {
+                *bucket = SourceBucket::builder(bucket.sources(&self.db).clone())
+                    .durability(Durability::HIGH)
+                    .new(&self.db);
+                settled.insert(*bucket);
+            }
+        }
+        self.unsettled_buckets = unsettled;
         self.settled_buckets = settled;
-        if **self.project.buckets(&self.db) != buckets {
+        if list_changes {
             self.project
                 .set_buckets(&mut self.db)
                 .with_durability(Durability::MEDIUM)
@@ -2624,6 +2666,60 @@ mod tests {
             "{changed} of {} buckets",
             after.len()
         );
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
+    }
+
+    /// Files created and deleted across every bucket, one at a time: at most
+    /// `MAX_UNSETTLED_BUCKETS` buckets are `MEDIUM` at any time (each created file verifies
+    /// those edge by edge), every other bucket is a settled one, and the diagnostics stay those
+    /// of a whole check.
+    #[test]
+    fn buckets_changed_long_ago_are_settled_again() {
+        let dir = "/p/.agentscope/workspace/skills";
+        let mut files = FileSet::new();
+        files.insert_dir(PathBuf::from("/p/.agentscope/workspace"));
+        for i in 0..2000 {
+            files.insert_text(
+                PathBuf::from(format!("{dir}/s{i:04}/SKILL.md")),
+                &format!("---\nname: s{i}\ndescription: d\n---\nBody\n"),
+            );
+        }
+        let mut analysis = analysis_of(&files);
+        let lasts: Vec<PathBuf> = {
+            let db = &analysis.db;
+            let buckets = analysis.project.buckets(db).iter();
+            buckets
+                .filter_map(|b| Some(b.sources(db).last()?.path(db).clone()))
+                .collect()
+        };
+        assert!(lasts.len() > 2 * MAX_UNSETTLED_BUCKETS, "{}", lasts.len());
+        for last in &lasts {
+            // Right after the bucket's last skill: the start of the next bucket.
+            let folder = last.parent().unwrap().to_str().unwrap();
+            let created = PathBuf::from(format!("{folder}a/SKILL.md"));
+            files.insert_text(created.clone(), "---\nname: new\ndescription: d\n---\n");
+            assert!(analysis.set_file(&created, files.get(&created), Origin::Disk));
+            let db = &analysis.db;
+            let listed = analysis.project.buckets(db);
+            let unsettled: Vec<_> = listed
+                .iter()
+                .filter(|b| !analysis.settled_buckets.contains(b))
+                .collect();
+            assert!(
+                unsettled.len() <= MAX_UNSETTLED_BUCKETS,
+                "{} unsettled",
+                unsettled.len()
+            );
+            let known = |b: &&SourceBucket| analysis.unsettled_buckets.contains(b);
+            assert!(unsettled.iter().all(known));
+        }
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
+        for last in &lasts {
+            let folder = last.parent().unwrap().to_str().unwrap();
+            let created = PathBuf::from(format!("{folder}a/SKILL.md"));
+            files.remove(&created);
+            assert!(analysis.set_file(&created, None, Origin::Disk));
+        }
         assert_eq!(all_diagnostics(&analysis), checked(&files));
     }
 
