@@ -2633,10 +2633,8 @@ mod tests {
         assert_eq!(all_diagnostics(&analysis), checked(&files));
     }
 
-    /// A skill created in the middle of the project changes one or two buckets; the others keep
-    /// their inputs and their sources, so their queries are not run again.
-    #[test]
-    fn a_created_source_changes_one_or_two_buckets() {
+    /// The skills folder of 2 000 skills `s0000` to `s1999`, and their files.
+    fn two_thousand_skills() -> (&'static str, FileSet) {
         let dir = "/p/.agentscope/workspace/skills";
         let mut files = FileSet::new();
         files.insert_dir(PathBuf::from("/p/.agentscope/workspace"));
@@ -2646,6 +2644,14 @@ mod tests {
                 &format!("---\nname: s{i}\ndescription: d\n---\nBody\n"),
             );
         }
+        (dir, files)
+    }
+
+    /// A skill created in the middle of the project changes one or two buckets; the others keep
+    /// their inputs and their sources, so their queries are not run again.
+    #[test]
+    fn a_created_source_changes_one_or_two_buckets() {
+        let (dir, mut files) = two_thousand_skills();
         let mut analysis = analysis_of(&files);
         let buckets = |analysis: &Analysis| -> Vec<(SourceBucket, Vec<SourceFile>)> {
             let db = &analysis.db;
@@ -2675,15 +2681,7 @@ mod tests {
     /// of a whole check.
     #[test]
     fn buckets_changed_long_ago_are_settled_again() {
-        let dir = "/p/.agentscope/workspace/skills";
-        let mut files = FileSet::new();
-        files.insert_dir(PathBuf::from("/p/.agentscope/workspace"));
-        for i in 0..2000 {
-            files.insert_text(
-                PathBuf::from(format!("{dir}/s{i:04}/SKILL.md")),
-                &format!("---\nname: s{i}\ndescription: d\n---\nBody\n"),
-            );
-        }
+        let (_, mut files) = two_thousand_skills();
         let mut analysis = analysis_of(&files);
         let lasts: Vec<PathBuf> = {
             let db = &analysis.db;
