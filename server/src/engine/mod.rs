@@ -2366,13 +2366,11 @@ impl Analysis {
                     let bucket = SourceBucket::builder(Arc::new(chunk))
                         .durability(new_buckets)
                         .new(&self.db);
-                    match new_buckets == Durability::HIGH {
-                        true => settled.insert(bucket),
-                        false => {
-                            changed.push(bucket);
-                            false
-                        }
-                    };
+                    if new_buckets == Durability::HIGH {
+                        settled.insert(bucket);
+                    } else {
+                        changed.push(bucket);
+                    }
                     bucket
                 }
             };
