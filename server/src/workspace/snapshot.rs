@@ -47,26 +47,28 @@ pub struct WorkspaceFile<'a> {
     pub entry: &'a crate::base::FileEntry,
 }
 
-/// A parsed workspace file.
-#[derive(Clone, Debug, PartialEq)]
+/// A parsed workspace file. Equal when the documents are [`crate::base::same`]: memoised facts
+/// are most often the same allocation.
+#[derive(Clone, Debug)]
 pub enum Parsed {
     Skill(Arc<SkillDoc>),
     Subagent(Arc<SubagentDoc>),
     Tools(Arc<ToolsDoc>),
 }
 
-impl Parsed {
-    /// Equality with the pointers compared first: memoised facts are most often the same
-    /// allocation, and comparing documents field by field is what makes early cut-off cost.
-    pub fn same(&self, other: &Parsed) -> bool {
+impl PartialEq for Parsed {
+    fn eq(&self, other: &Parsed) -> bool {
+        use crate::base::same;
         match (self, other) {
-            (Parsed::Skill(a), Parsed::Skill(b)) => Arc::ptr_eq(a, b) || a == b,
-            (Parsed::Subagent(a), Parsed::Subagent(b)) => Arc::ptr_eq(a, b) || a == b,
-            (Parsed::Tools(a), Parsed::Tools(b)) => Arc::ptr_eq(a, b) || a == b,
+            (Parsed::Skill(a), Parsed::Skill(b)) => same(a, b),
+            (Parsed::Subagent(a), Parsed::Subagent(b)) => same(a, b),
+            (Parsed::Tools(a), Parsed::Tools(b)) => same(a, b),
             _ => false,
         }
     }
+}
 
+impl Parsed {
     /// The path of the parsed file.
     pub fn path(&self) -> &Path {
         match self {
