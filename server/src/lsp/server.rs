@@ -88,6 +88,9 @@ pub struct Shared {
     pub state: Mutex<State>,
     pub settings: Mutex<Settings>,
     published: Mutex<HashMap<PathBuf, Published>>,
+    /// The project scopes when published files were last checked for an owner: scanning every
+    /// published file for one after each edit was a twentieth of a created skill's time.
+    published_scopes: Mutex<Vec<super::state::ProjectScope>>,
     wake: Notify,
     /// Set by `shutdown`; decides the exit code.
     pub shutdown_requested: Arc<AtomicBool>,
@@ -185,6 +188,7 @@ impl Backend {
                 state: Mutex::new(State::new(env)),
                 settings: Mutex::new(Settings::default()),
                 published: Mutex::new(HashMap::new()),
+                published_scopes: Mutex::new(Vec::new()),
                 wake: Notify::new(),
                 shutdown_requested,
                 worker_started: AtomicBool::new(false),
@@ -522,8 +526,15 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
             }
         }
     }
-    // Files of projects that are gone (folder removed, detached project closed).
+    // Files of projects that are gone (folder removed, detached project closed): only a change
+    // of the projects' scopes makes any.
     let state = lock(&shared.state);
+    let scopes = state.project_scopes();
+    let mut checked = lock(&shared.published_scopes);
+    if *checked == scopes {
+        return out;
+    }
+    *checked = scopes;
     let mut published = lock(&shared.published);
     let orphans: Vec<PathBuf> = published
         .keys()

@@ -798,6 +798,15 @@ fn read_if_file(path: &Path) -> Option<FileContent> {
 /// larger one (a tree copied in) reads the project again, in one walk.
 const FILES_ONE_BY_ONE: usize = 64;
 
+/// The folders and configuration file by which a project owns paths ([`Project::contains`],
+/// [`Project::specificity`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProjectScope {
+    config_file: Option<PathBuf>,
+    folders: [PathBuf; 3],
+    detached: bool,
+}
+
 /// Every project and open buffer of the server.
 pub struct State {
     pub projects: Vec<Project>,
@@ -845,6 +854,21 @@ impl State {
 
     /// Index of the project `path` belongs to, most specific first; workspace folders before
     /// detached projects.
+    /// What decides which project owns a path ([`State::project_of`]): while it stays equal, no
+    /// path changes owner.
+    pub fn project_scopes(&self) -> Vec<ProjectScope> {
+        let scope = |p: &Project| ProjectScope {
+            config_file: p.config.file.clone(),
+            folders: [
+                p.config.workspace.clone(),
+                p.config.project.clone(),
+                p.root.clone(),
+            ],
+            detached: p.detached,
+        };
+        self.projects.iter().map(scope).collect()
+    }
+
     pub fn project_of(&self, path: &Path) -> Option<usize> {
         self.projects
             .iter()
