@@ -9,9 +9,9 @@
 //! still finds names that differ only by case, `_` or `-`, but nothing else. Pure; depends on
 //! nothing else in the crate.
 
-use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// Longest name (in bytes, before squashing) that is compared at all.
 pub const MAX_NAME_BYTES: usize = 256;
@@ -69,16 +69,38 @@ impl SuggestionIndex {
     }
 }
 
-/// Searches of one [`SuggestionIndex`], spending at most [`EDIT_BUDGET`] in total.
+/// Searches of one [`SuggestionIndex`], or of several taken as one (their candidates one after
+/// another: the engine keeps one per bucket of skills, so that a changed name builds one piece
+/// again), spending at most [`EDIT_BUDGET`] in total.
 pub struct Suggestions<'i> {
-    index: Cow<'i, SuggestionIndex>,
+    known: Known<'i>,
     budget: Cell<usize>,
+}
+
+enum Known<'i> {
+    Owned(SuggestionIndex),
+    One(&'i SuggestionIndex),
+    Pieces(&'i [Arc<SuggestionIndex>]),
+}
+
+impl Known<'_> {
+    fn piece(&self, i: usize) -> Option<&SuggestionIndex> {
+        match self {
+            Known::Owned(index) => (i == 0).then_some(index),
+            Known::One(index) => (i == 0).then_some(*index),
+            Known::Pieces(pieces) => pieces.get(i).map(|piece| &**piece),
+        }
+    }
+
+    fn pieces(&self) -> impl Iterator<Item = &SuggestionIndex> {
+        (0..).map_while(|i| self.piece(i))
+    }
 }
 
 impl<'i> Suggestions<'i> {
     pub fn new<'s>(candidates: impl IntoIterator<Item = &'s str>) -> Suggestions<'static> {
         Suggestions {
-            index: Cow::Owned(SuggestionIndex::new(candidates)),
+            known: Known::Owned(SuggestionIndex::new(candidates)),
             budget: Cell::new(EDIT_BUDGET),
         }
     }
@@ -86,7 +108,15 @@ impl<'i> Suggestions<'i> {
     /// Searches of an index built before, with a budget of their own.
     pub fn of(index: &'i SuggestionIndex) -> Self {
         Suggestions {
-            index: Cow::Borrowed(index),
+            known: Known::One(index),
+            budget: Cell::new(EDIT_BUDGET),
+        }
+    }
+
+    /// Searches of indexes built before, taken as one index of their candidates in turn.
+    pub fn of_pieces(pieces: &'i [Arc<SuggestionIndex>]) -> Self {
+        Suggestions {
+            known: Known::Pieces(pieces),
             budget: Cell::new(EDIT_BUDGET),
         }
     }
@@ -98,33 +128,38 @@ impl<'i> Suggestions<'i> {
             return None;
         }
         let squashed = squash(word);
-        let index = &*self.index;
-        if let Some(&at) = index.exact.get(&squashed) {
-            return Some(&index.names[at].1);
+        for index in self.known.pieces() {
+            if let Some(&at) = index.exact.get(&squashed) {
+                return Some(&index.names[at].1);
+            }
         }
         let word: Vec<char> = squashed.chars().collect();
         let limit = (word.len() / 3).max(1);
-        let mut best: Option<(usize, usize)> = None;
-        for (_, indexes) in index
-            .by_len
-            .range(word.len().saturating_sub(limit)..=word.len() + limit)
-        {
-            for &at in indexes {
-                let candidate = &index.names[at].0;
-                let cost = (word.len() + 1) * (candidate.len() + 1);
-                let left = self.budget.get();
-                if cost > left {
-                    self.budget.set(0);
-                    return None;
-                }
-                self.budget.set(left - cost);
-                let distance = bounded_distance(&word, candidate, limit);
-                if distance <= limit && best.is_none_or(|b| (distance, at) < b) {
-                    best = Some((distance, at));
+        // (distance, piece, position): the earlier candidate wins a tie, across pieces too.
+        let mut best: Option<(usize, usize, usize)> = None;
+        for (piece, index) in self.known.pieces().enumerate() {
+            for (_, indexes) in index
+                .by_len
+                .range(word.len().saturating_sub(limit)..=word.len() + limit)
+            {
+                for &at in indexes {
+                    let candidate = &index.names[at].0;
+                    let cost = (word.len() + 1) * (candidate.len() + 1);
+                    let left = self.budget.get();
+                    if cost > left {
+                        self.budget.set(0);
+                        return None;
+                    }
+                    self.budget.set(left - cost);
+                    let distance = bounded_distance(&word, candidate, limit);
+                    if distance <= limit && best.is_none_or(|b| (distance, piece, at) < b) {
+                        best = Some((distance, piece, at));
+                    }
                 }
             }
         }
-        best.map(|(_, at)| index.names[at].1.as_str())
+        let (_, piece, at) = best?;
+        Some(self.known.piece(piece)?.names[at].1.as_str())
     }
 }
 
@@ -189,6 +224,49 @@ mod tests {
             Some("enableTools")
         );
         assert_eq!(did_you_mean("banana", &["allow", "deny"]), None);
+    }
+
+    /// Indexes searched as pieces give what one index of all their candidates gives, however the
+    /// candidates are split: an exact match in a later piece beats a near one in an earlier
+    /// piece, and a tie goes to the earlier candidate across pieces.
+    #[test]
+    fn pieces_search_as_one_index() {
+        let names = [
+            "pdf",
+            "docs",
+            "abcde",
+            "abc",
+            "report-writer",
+            "Report_Writer",
+            "pdfs",
+            "deploy",
+        ];
+        let words = [
+            "pdx",
+            "doc",
+            "abcd",
+            "reportwriter",
+            "REPORT-WRITER",
+            "deplo",
+            "zzz",
+        ];
+        for first in 0..=names.len() {
+            for second in first..=names.len() {
+                let pieces: Vec<Arc<SuggestionIndex>> =
+                    [&names[..first], &names[first..second], &names[second..]]
+                        .iter()
+                        .map(|part| Arc::new(SuggestionIndex::new(part.iter().copied())))
+                        .collect();
+                let whole = SuggestionIndex::new(names.iter().copied());
+                for word in words {
+                    assert_eq!(
+                        Suggestions::of_pieces(&pieces).best(word),
+                        Suggestions::of(&whole).best(word),
+                        "{word} split at {first} and {second}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

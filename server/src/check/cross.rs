@@ -51,7 +51,7 @@ pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Dia
 pub fn check_skill_references(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    known_skills: &dyn Fn() -> Arc<SuggestionIndex>,
+    known_skills: &dyn Fn() -> Arc<Vec<Arc<SuggestionIndex>>>,
 ) -> Vec<Diagnostic> {
     workspace
         .subagents
@@ -293,7 +293,7 @@ pub fn removed_among(
 fn check_subagent(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    known_skills: &dyn Fn() -> Arc<SuggestionIndex>,
+    known_skills: &dyn Fn() -> Arc<Vec<Arc<SuggestionIndex>>>,
     subagent: &SubagentDoc,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -376,7 +376,7 @@ fn check_subagent(
         }
         if !unknown.is_empty() {
             let index = known_skills();
-            let known = Suggestions::of(&index);
+            let known = Suggestions::of_pieces(&index);
             let message = match unknown.as_slice() {
                 [name] => format!("no skill is named `{name}`{}", hint(known.best(name))),
                 _ => format!(

@@ -189,7 +189,7 @@ pub fn configured_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> V
 pub fn skill_references(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    known_skills: &dyn Fn() -> Arc<SuggestionIndex>,
+    known_skills: &dyn Fn() -> Arc<Vec<Arc<SuggestionIndex>>>,
 ) -> Vec<Diagnostic> {
     cross::check_skill_references(workspace, contexts, known_skills)
 }
@@ -210,14 +210,13 @@ pub fn tool_references(
 }
 
 /// The names of the workspace's skills, in path order, prepared for suggesting one for a name
-/// no skill has.
-pub fn skill_name_index(workspace: &Workspace) -> SuggestionIndex {
-    SuggestionIndex::new(
-        workspace
-            .skills
-            .iter()
-            .filter_map(|doc| doc.name.as_deref()),
-    )
+/// no skill has: one piece (the engine keeps one per bucket, `engine::skill_name_index`).
+pub fn skill_name_index(workspace: &Workspace) -> Vec<Arc<SuggestionIndex>> {
+    let names = workspace
+        .skills
+        .iter()
+        .filter_map(|doc| doc.name.as_deref());
+    vec![Arc::new(SuggestionIndex::new(names))]
 }
 
 /// What [`skill_loading`] finds.

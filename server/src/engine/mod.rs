@@ -1104,15 +1104,25 @@ pub fn bucket_skill_names(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc
     Arc::new(names.collect())
 }
 
-/// Every skill's name, in path order, prepared for suggestions (`check::skill_name_index`):
-/// asked only to suggest a name for a `skills:` entry no skill has, and built once for every
-/// chunk that asks. Over the buckets' names rather than their facts, so that only a changed
-/// name builds it again.
+/// A bucket's skill names prepared for suggestions: one piece of [`skill_name_index`], built
+/// again only when a name of its bucket changed.
 #[salsa::tracked(returns(clone))]
-pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<SuggestionIndex> {
-    let buckets = each_bucket(db, project, bucket_skill_names);
-    let names = buckets.iter().flat_map(|names| names.iter());
-    Arc::new(SuggestionIndex::new(names.map(String::as_str)))
+pub fn bucket_name_index(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<SuggestionIndex> {
+    let names = bucket_skill_names(db, bucket);
+    Arc::new(SuggestionIndex::new(names.iter().map(String::as_str)))
+}
+
+/// Every skill's name, in path order, prepared for suggestions (`check::skill_name_index`), as
+/// one piece per bucket: asked only to suggest a name for a `skills:` entry no skill has, once
+/// for every chunk that asks. A changed name builds its bucket's piece again, not an index of
+/// 10 000 names (7 ms); the server asks for it after reading the project, so the first such
+/// entry does not build every piece either.
+#[salsa::tracked(returns(clone))]
+pub fn skill_name_index(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Arc<SuggestionIndex>>> {
+    Arc::new(each_bucket(db, project, bucket_name_index))
 }
 
 /// The skills whose folder holds a file besides SKILL.md (from the layout alone).
@@ -1753,6 +1763,12 @@ impl Handle {
     /// most, and spreading their verification over threads only adds to it).
     pub fn workspace_diagnostics_on_every_core(&self) -> WorkspaceDiagnostics {
         workspace_diagnostics_on_every_core(&self.db, self.project)
+    }
+
+    /// Builds the skill names' suggestion pieces ([`skill_name_index`]) now, so that the first
+    /// `skills:` entry no skill has does not build all of them (11 ms at 10 000 skills).
+    pub fn prepare_skill_suggestions(&self) {
+        skill_name_index(&self.db, self.project);
     }
 
     pub fn source_diagnostics(&self, file: SourceFile) -> Arc<Vec<Diagnostic>> {

@@ -129,7 +129,9 @@ impl RefreshJob {
         } = self;
         handle.compute(move |analysis| {
             let workspace = if reread {
-                analysis.workspace_diagnostics_on_every_core()
+                let found = analysis.workspace_diagnostics_on_every_core();
+                analysis.prepare_skill_suggestions();
+                found
             } else {
                 analysis.workspace_diagnostics()
             };
