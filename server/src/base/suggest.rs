@@ -69,6 +69,9 @@ impl SuggestionIndex {
     }
 }
 
+/// Indexes searched as one ([`Suggestions::of_pieces`]): their candidates one after another.
+pub type SuggestionPieces = Vec<Arc<SuggestionIndex>>;
+
 /// Searches of one [`SuggestionIndex`], or of several taken as one (their candidates one after
 /// another: the engine keeps one per bucket of skills, so that a changed name builds one piece
 /// again), spending at most [`EDIT_BUDGET`] in total.

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::base::suggest::{hint, SuggestionIndex, Suggestions};
+use crate::base::suggest::{hint, SuggestionPieces, Suggestions};
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
 use crate::rules::cross::*;
@@ -51,7 +51,7 @@ pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Dia
 pub fn check_skill_references(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    known_skills: &dyn Fn() -> Arc<Vec<Arc<SuggestionIndex>>>,
+    known_skills: &dyn Fn() -> Arc<SuggestionPieces>,
 ) -> Vec<Diagnostic> {
     workspace
         .subagents
@@ -293,7 +293,7 @@ pub fn removed_among(
 fn check_subagent(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    known_skills: &dyn Fn() -> Arc<Vec<Arc<SuggestionIndex>>>,
+    known_skills: &dyn Fn() -> Arc<SuggestionPieces>,
     subagent: &SubagentDoc,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();

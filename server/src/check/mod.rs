@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::base::suggest::SuggestionIndex;
+use crate::base::suggest::{SuggestionIndex, SuggestionPieces};
 use crate::base::Diagnostic;
 use crate::rules::Profile;
 use crate::workspace::catalog::ToolCatalog;
@@ -189,7 +189,7 @@ pub fn configured_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> V
 pub fn skill_references(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    known_skills: &dyn Fn() -> Arc<Vec<Arc<SuggestionIndex>>>,
+    known_skills: &dyn Fn() -> Arc<SuggestionPieces>,
 ) -> Vec<Diagnostic> {
     cross::check_skill_references(workspace, contexts, known_skills)
 }
@@ -211,7 +211,7 @@ pub fn tool_references(
 
 /// The names of the workspace's skills, in path order, prepared for suggesting one for a name
 /// no skill has: one piece (the engine keeps one per bucket, `engine::skill_name_index`).
-pub fn skill_name_index(workspace: &Workspace) -> Vec<Arc<SuggestionIndex>> {
+pub fn skill_name_index(workspace: &Workspace) -> SuggestionPieces {
     let names = workspace
         .skills
         .iter()

@@ -88,7 +88,7 @@ use std::sync::Arc;
 
 use salsa::{Durability, Setter};
 
-use crate::base::suggest::SuggestionIndex;
+use crate::base::suggest::{SuggestionIndex, SuggestionPieces};
 use crate::base::{same, Diagnostic, Env, FileContent, FileEntry, FileSet, SharedList};
 use crate::check::cross::ToolMention;
 use crate::check::{self, CheckOptions};
@@ -1118,10 +1118,7 @@ pub fn bucket_name_index(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<
 /// 10 000 names (7 ms); the server asks for it after reading the project, so the first such
 /// entry does not build every piece either.
 #[salsa::tracked(returns(clone))]
-pub fn skill_name_index(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-) -> Arc<Vec<Arc<SuggestionIndex>>> {
+pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<SuggestionPieces> {
     Arc::new(each_bucket(db, project, bucket_name_index))
 }
 
@@ -2005,7 +2002,7 @@ impl Analysis {
             last: None,
         };
         self.set_layout(layout, kinds);
-        self.set_buckets(None, Durability::HIGH);
+        self.set_buckets(None);
         self.spare = Some(spare);
     }
 
@@ -2103,7 +2100,7 @@ impl Analysis {
         }
         self.set_layout_by(layout, kinds, edit);
         if source_added_or_removed {
-            self.set_buckets(Some(path), Durability::MEDIUM);
+            self.set_buckets(Some(path));
         }
         true
     }
@@ -2294,8 +2291,7 @@ impl Analysis {
             .to(Arc::new(frame));
     }
 
-    /// Sets the layout and its kinds (and the buckets, new ones of durability `new_buckets`); the
-    /// ones they replaced. The caller that recorded its change keeps those as the spare; no other
+    /// Sets the layout and its kinds; returns the ones they replaced. The caller that recorded its change keeps those as the spare; no other
     /// change leaves one.
     fn set_layout(&mut self, layout: FileSet, kinds: Kinds) -> (Arc<FileSet>, Arc<Kinds>) {
         self.spare = None;
@@ -2315,9 +2311,13 @@ impl Analysis {
     /// Puts the sources in buckets (all of them, or those around the one source created or
     /// deleted at `around`: [`Analysis::cut_buckets`]), reusing the bucket inputs in place and
     /// setting only those whose sources changed; a settled bucket whose sources changed is
-    /// replaced by one of `MEDIUM` durability ([`Analysis::settled_buckets`]), new buckets are
-    /// of `new_buckets`.
-    fn set_buckets(&mut self, around: Option<&Path>, new_buckets: Durability) {
+    /// replaced by one of `MEDIUM` durability ([`Analysis::settled_buckets`]). New buckets are
+    /// `HIGH` after a whole discovery (`around` is `None`), else `MEDIUM`.
+    fn set_buckets(&mut self, around: Option<&Path>) {
+        let new_buckets = match around {
+            None => Durability::HIGH,
+            Some(_) => Durability::MEDIUM,
+        };
         let listed = self.project.buckets(&self.db).clone();
         let (from, chunks, to) = self.cut_buckets(&listed, around);
         // An old bucket is kept for the chunk that ends with the same source: a source created or
