@@ -854,8 +854,6 @@ impl State {
         self.projects.retain(|p| p.detached || p.root != root);
     }
 
-    /// Index of the project `path` belongs to, most specific first; workspace folders before
-    /// detached projects.
     /// What decides which project owns a path ([`State::project_of`]): while it stays equal, no
     /// path changes owner.
     pub fn project_scopes(&self) -> Vec<ProjectScope> {
@@ -871,6 +869,8 @@ impl State {
         self.projects.iter().map(scope).collect()
     }
 
+    /// Index of the project `path` belongs to, most specific first; workspace folders before
+    /// detached projects.
     pub fn project_of(&self, path: &Path) -> Option<usize> {
         self.projects
             .iter()
