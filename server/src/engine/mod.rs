@@ -151,8 +151,9 @@ pub struct ProjectInput {
     pub frame: Arc<FileSet>,
     /// Every skill's own folder the layout holds, by the name group of its name
     /// ([`NAME_GROUPS`] inputs): the rules that ask about such a folder by name (SK016's host
-    /// folder, XR009's `workspace.path`) find it here ([`frame_with_skill_folders`]), so that a
-    /// folder created or deleted changes one group's input, not the frame.
+    /// folder, XR009's `workspace.path`) find it here ([`frame_with_skill_folders`], one folder
+    /// at a time: [`skill_folder_held`]), so that a folder created or deleted changes one
+    /// group's input, not the frame, and re-runs only what asked about that folder.
     #[returns(ref)]
     pub skill_folders: Arc<Vec<SkillFolders>>,
     /// The skill sources at the paths (relative to their tree, every tree together) where a
@@ -209,17 +210,11 @@ fn frame_with_skill_folders(
 ) -> Arc<FileSet> {
     let config = project.config(db);
     let frame = project.frame(db);
-    let groups = project.skill_folders(db);
     let missing: Vec<PathBuf> = folders
         .into_iter()
         .filter(|folder| !frame.contains_dir(folder))
-        .filter(|folder| {
-            skill_folder_name(config, folder).is_some_and(|name| {
-                groups[name_group_of(name) as usize]
-                    .folders(db)
-                    .contains(folder)
-            })
-        })
+        .filter(|folder| skill_folder_name(config, folder).is_some())
+        .filter(|folder| skill_folder_held(db, project, folder.clone()))
         .collect();
     if missing.is_empty() {
         return frame.clone();
@@ -229,6 +224,19 @@ fn frame_with_skill_folders(
         frame.insert_dir(folder);
     }
     Arc::new(frame)
+}
+
+/// Whether the layout holds `folder`, a skill's own folder: asked through a query of its own
+/// so that a rule family reading it depends on this one folder, not on its name group's whole
+/// input, which every folder created or deleted under a name of that group changes.
+#[salsa::tracked(returns(copy))]
+fn skill_folder_held(db: &dyn salsa::Database, project: ProjectInput, folder: PathBuf) -> bool {
+    let config = project.config(db);
+    skill_folder_name(config, &folder).is_some_and(|name| {
+        project.skill_folders(db)[name_group_of(name) as usize]
+            .folders(db)
+            .contains(&folder)
+    })
 }
 
 /// How many sources a [`SourceBucket`] holds on average: a bucket ends after a source whose path
@@ -2959,6 +2967,33 @@ mod tests {
         assert!(analysis.set_file(&created, files.get(&created), Origin::Disk));
         assert!(Arc::ptr_eq(&frame, analysis.project.frame(&analysis.db)));
         assert_eq!(ran(&before, &loading(&analysis)), 1);
+        same_as_whole(&analysis, &files);
+        // A skill whose name is not its folder's asks whether the folder its name gives exists
+        // (SK016): a folder of another name of that name group runs no group's loading again,
+        // the folder its name gives runs the group's.
+        let misnamed = PathBuf::from(format!("{ws}/skills/misnamed/SKILL.md"));
+        files.insert_text(misnamed.clone(), "---\nname: wanted\ndescription: d\n---\n");
+        assert!(analysis.set_file(&misnamed, files.get(&misnamed), Origin::Disk));
+        same_as_whole(&analysis, &files);
+        let group = name_group_of("wanted");
+        let sibling = (0..)
+            .map(|i| format!("sibling-{i}"))
+            .find(|name| name_group_of(name) == group)
+            .expect("some name falls in the group");
+        for name in [sibling.as_str(), "wanted"] {
+            let folder = PathBuf::from(format!("{ws}/skills/{name}"));
+            let before = loading(&analysis);
+            files.insert_dir(folder.clone());
+            assert!(analysis.set_folder(&folder, true));
+            same_as_whole(&analysis, &files);
+            let ran_again = ran(&before, &loading(&analysis));
+            assert_eq!(ran_again, usize::from(name == "wanted"), "{name}");
+            files.remove_dirs_from(&folder);
+            assert!(analysis.set_folder(&folder, false));
+            same_as_whole(&analysis, &files);
+        }
+        files.remove(&misnamed);
+        assert!(analysis.set_file(&misnamed, None, Origin::Disk));
         same_as_whole(&analysis, &files);
         // Something else in it puts the folder in the frame; taking it away takes it out.
         let script = folder.join("scripts/run.py");
