@@ -486,12 +486,7 @@ impl Base {
         }
         // A name that came or went. The project glob puts a file under its own path or its
         // shared twin's, so neither is followed here.
-        let twin_in_project_glob = project_glob_on(ws, self.filesystem)
-            && (now.location.tree == Tree::Project
-                || ws
-                    .skill(&ws.path_in(&Tree::Project, &now.location.rel))
-                    .is_some());
-        if twin_in_project_glob {
+        if self.project_glob_reads(ws, now) {
             return false;
         }
         let Some(at) = self.layout.layer3.iter().position(|&j| j == i) else {
@@ -514,6 +509,73 @@ impl Base {
             }
             let put = skill(now, &self.layer3_source, Layer::SkillsFolderScan);
             self.skills.put_new(name, at, put);
+        }
+        true
+    }
+
+    /// Whether the project half of Layer 4 reads `doc`'s place: a project file, or a shared one
+    /// whose project twin it puts instead.
+    fn project_glob_reads(&self, ws: &Workspace, doc: &SkillDoc) -> bool {
+        project_glob_on(ws, self.filesystem)
+            && (doc.location.tree == Tree::Project
+                || ws
+                    .skill(&ws.path_in(&Tree::Project, &doc.location.rel))
+                    .is_some())
+    }
+
+    /// Follows the base to the skill file at position `k` of `ws`, just created: the layout's
+    /// positions, and its name put in when Layer 3 globs it. False when the base cannot follow
+    /// it (the name is in the merge already: a tie or an override; the project glob reads it).
+    fn follow_inserted_skill(&mut self, ws: &Workspace, k: usize) -> bool {
+        let doc = &ws.skills[k];
+        let name = loadable_name(doc);
+        if self.project_glob_reads(ws, doc)
+            || name.is_some_and(|name| self.skills.merge.position(name).is_some())
+        {
+            return false;
+        }
+        let Some(at) = self.layout.skill_inserted(ws, k) else {
+            return true;
+        };
+        // Every file from its place on in the merge's sequence moved up one.
+        self.skills
+            .first
+            .iter_mut()
+            .filter(|f| **f >= at)
+            .for_each(|f| *f += 1);
+        if let (Some(name), true) = (name, has_skills_dir(ws)) {
+            let put = skill(doc, &self.layer3_source, Layer::SkillsFolderScan);
+            self.skills.put_new(name, at, put);
+        }
+        true
+    }
+
+    /// Follows the base to `held`, the skill file at position `k` of the kept list, just
+    /// deleted: its name taken out when it put it alone, and the layout's positions. False when
+    /// the base cannot follow it (a tie's winner would change; the project glob read it).
+    fn follow_removed_skill(&mut self, ws: &Workspace, k: usize, held: &Arc<SkillDoc>) -> bool {
+        if self.project_glob_reads(ws, held) {
+            return false;
+        }
+        let in_layer3 = layer3_rel(held).is_some();
+        if let (Some(name), true) = (loadable_name(held), in_layer3 && has_skills_dir(ws)) {
+            match self.skills.merge.position(name) {
+                Some(index)
+                    if self.skills.puts[index] == 1
+                        && Arc::ptr_eq(&self.skills.merge.entries[index].doc, held) =>
+                {
+                    self.skills.take_out(name, index);
+                }
+                _ => return false,
+            }
+        }
+        if let Some(at) = self.layout.skill_removed(k) {
+            // Every file after its place in the merge's sequence moved down one.
+            self.skills
+                .first
+                .iter_mut()
+                .filter(|f| **f > at)
+                .for_each(|f| *f -= 1);
         }
         true
     }
@@ -612,8 +674,7 @@ impl FileLayout {
         let skills_by_tree = by_tree(&ws.skills, |d| &d.location.tree);
         let mut layer3: Vec<(&str, usize)> = docs_in(&skills_by_tree, &Tree::Shared)
             .iter()
-            .filter_map(|&i| below(&ws.skills[i].location.rel, "skills").map(|rel| (rel, i)))
-            .filter(|(rel, _)| has_one_slash(rel))
+            .filter_map(|&i| layer3_rel(&ws.skills[i]).map(|rel| (rel, i)))
             .collect();
         layer3.sort_by(|a, b| java::compare_to(a.0, b.0));
         let layer3 = layer3.into_iter().map(|(_, i)| i).collect();
@@ -625,11 +686,72 @@ impl FileLayout {
     }
 }
 
+/// `<folder>/SKILL.md` of a shared file Layer 3 globs (`skills/<folder>/SKILL.md`), by which
+/// it sorts in Layer 3's order.
+fn layer3_rel(doc: &SkillDoc) -> Option<&str> {
+    let rel = below(&doc.location.rel, "skills")?;
+    (doc.location.tree == Tree::Shared && has_one_slash(rel)).then_some(rel)
+}
+
+impl FileLayout {
+    /// Follows the layout to a skill file put at position `k` of `ws`'s skills (every later one
+    /// moves up one); returns its place in Layer 3's order, if Layer 3 globs it.
+    fn skill_inserted(&mut self, ws: &Workspace, k: usize) -> Option<usize> {
+        let doc = &ws.skills[k];
+        for positions in self.skills_by_tree.values_mut() {
+            positions
+                .iter_mut()
+                .filter(|j| **j >= k)
+                .for_each(|j| *j += 1);
+        }
+        let tree = self
+            .skills_by_tree
+            .entry(doc.location.tree.clone())
+            .or_default();
+        tree.insert(tree.partition_point(|&j| j < k), k);
+        self.layer3
+            .iter_mut()
+            .filter(|j| **j >= k)
+            .for_each(|j| *j += 1);
+        let rel = layer3_rel(doc)?;
+        let before = |&j: &usize| {
+            let other = layer3_rel(&ws.skills[j]).expect("Layer 3 holds its files");
+            java::compare_to(other, rel).is_lt()
+        };
+        let at = self.layer3.partition_point(before);
+        self.layer3.insert(at, k);
+        Some(at)
+    }
+
+    /// Follows the layout to the skill file at position `k` taken out (every later one moves
+    /// down one); returns the place in Layer 3's order it had, if Layer 3 globbed it.
+    fn skill_removed(&mut self, k: usize) -> Option<usize> {
+        for positions in self.skills_by_tree.values_mut() {
+            positions.retain(|&j| j != k);
+            positions
+                .iter_mut()
+                .filter(|j| **j > k)
+                .for_each(|j| *j -= 1);
+        }
+        let at = self.layer3.iter().position(|&j| j == k);
+        if let Some(at) = at {
+            self.layer3.remove(at);
+        }
+        self.layer3
+            .iter_mut()
+            .filter(|j| **j > k)
+            .for_each(|j| *j -= 1);
+        at
+    }
+}
+
 /// A [`Base`] kept from one snapshot to the next by a caller that resolves again and again (the
 /// language server's preview). Most edits change one file's text and leave every file where it
 /// was: the kept base then only takes that file's new document, or its name out and its new one
-/// in; it is built again when files came, went or moved, the configuration changed, or a name
-/// ties with another.
+/// in. A skill file created or deleted alone (all else the same documents) is followed too: its
+/// name put in or taken out, the positions after it moved. The base is built again when files
+/// moved or several came or went, the configuration changed, a name ties with another, or the
+/// project glob reads the file.
 #[derive(Default)]
 pub struct KeptBase {
     kept: Option<Kept>,
@@ -676,9 +798,11 @@ impl Kept {
         let same_frame = self.base.filesystem == filesystem
             && (Arc::ptr_eq(&self.config, &ws.config) || *self.config == *ws.config)
             && self.skills_dir == has_skills_dir(ws)
-            && self.skills.len() == ws.skills.len()
             && self.subagents.len() == ws.subagents.len();
         if !same_frame {
+            return false;
+        }
+        if self.skills.len() != ws.skills.len() && !self.follow_one_skill_file(ws) {
             return false;
         }
         // Compared by identity first: a document that did not change is the same `Arc`, and
@@ -708,6 +832,66 @@ impl Kept {
         }
         true
     }
+}
+
+impl Kept {
+    /// Follows the base to one skill file created or deleted, every other document the same
+    /// `Arc` in the same order; false when that is not the change or the base cannot follow it.
+    fn follow_one_skill_file(&mut self, ws: &Workspace) -> bool {
+        let Some(change) = one_more_or_fewer(&self.skills, &ws.skills) else {
+            return false;
+        };
+        let Some(base) = Arc::get_mut(&mut self.base) else {
+            return false;
+        };
+        match change {
+            OneMoreOrFewer::Inserted(k) => {
+                if !base.follow_inserted_skill(ws, k) {
+                    return false;
+                }
+                self.skills.insert(k, ws.skills[k].clone());
+            }
+            OneMoreOrFewer::Removed(k) => {
+                if !base.follow_removed_skill(ws, k, &self.skills[k]) {
+                    return false;
+                }
+                self.skills.remove(k);
+            }
+        }
+        true
+    }
+}
+
+/// How one list of documents differs from another by one document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OneMoreOrFewer {
+    /// The new list holds one more, at this position.
+    Inserted(usize),
+    /// The new list lacks the one the old held at this position.
+    Removed(usize),
+}
+
+/// Where `now` holds one document more or one fewer than `held`, every other the same `Arc` in
+/// the same order; `None` for any other difference.
+fn one_more_or_fewer<D>(held: &[Arc<D>], now: &[Arc<D>]) -> Option<OneMoreOrFewer> {
+    let (short, long, change): (_, _, fn(usize) -> OneMoreOrFewer) = if now.len() == held.len() + 1
+    {
+        (held, now, OneMoreOrFewer::Inserted)
+    } else if held.len() == now.len() + 1 {
+        (now, held, OneMoreOrFewer::Removed)
+    } else {
+        return None;
+    };
+    let k = short
+        .iter()
+        .zip(long)
+        .position(|(a, b)| !Arc::ptr_eq(a, b))
+        .unwrap_or(short.len());
+    let rest_same = short[k..]
+        .iter()
+        .zip(&long[k + 1..])
+        .all(|(a, b)| Arc::ptr_eq(a, b));
+    rest_same.then(|| change(k))
 }
 
 fn has_skills_dir(ws: &Workspace) -> bool {
@@ -2038,6 +2222,30 @@ mod tests {
         let ws = build(&files, Some(&ws));
         assert_eq!(names(&resolve_kept(&ws, &root, &mut kept)), ["a", "c"]);
         assert_eq!(base_of(&kept), first, "a file dropped is followed");
+
+        // Skills created and deleted one at a time, before, between and after the others in
+        // Layer 3's order: each followed, every name where a fresh merge puts it.
+        let mut ws = ws;
+        let steps: [(&str, bool, &[&str]); 6] = [
+            ("0-early", true, &["0-early", "a", "c"]),
+            ("b2", true, &["0-early", "a", "b2", "c"]),
+            ("0-early", false, &["a", "b2", "c"]),
+            ("b3", true, &["a", "b2", "b3", "c"]),
+            ("b2", false, &["a", "b3", "c"]),
+            ("b3", false, &["a", "c"]),
+        ];
+        for (folder, created, expected) in steps {
+            let path = PathBuf::from(format!("{W}/skills/{folder}/SKILL.md"));
+            if created {
+                files.insert_text(path, &skill(folder));
+            } else {
+                files.remove(&path);
+            }
+            ws = build(&files, Some(&ws));
+            assert_eq!(names(&resolve_kept(&ws, &root, &mut kept)), expected);
+            assert_eq!(base_of(&kept), first, "{folder} followed");
+            assert_eq!(names(&resolve(&ws, &root)), expected);
+        }
 
         // Named `c`, it ties with `skills/c`: directory order decides, the base is built again.
         files.insert_text(format!("{W}/skills/b/SKILL.md").into(), &skill("c"));
