@@ -25,7 +25,9 @@
 //! previews see both texts an edit kind alternates; every creation and deletion; every tools.json
 //! edit); hover, completion and definition sent right behind an
 //! edit (so a request that waits for the analysis shows it; with `LSP_BENCH_NO_EDIT` set, sent
-//! with no edit in front); and the server's memory before and after SOAK more body edits. The
+//! with no edit in front); each opened file's `didOpen` → its `publishDiagnostics` (the first
+//! time its text is an editor's); and the server's memory before and after SOAK more body
+//! edits. The
 //! previews are those of a panel opened before the edits: the first answer is whole, each later
 //! one the edits of the one before (`previousResultId`), applied by this client, so a preview's
 //! time ends when the client holds the whole of it; with `LSP_BENCH_WHOLE_PREVIEW` set, every
@@ -839,13 +841,20 @@ fn initialize(server: &mut Server, root: &Path) -> Duration {
     ended - started
 }
 
+/// didOpen of `path` with `text` → its publication, reported: the first buffer of a file the
+/// server read from disk, whose text becomes an editor's.
 fn open_doc(server: &mut Server, path: &Path, text: &str, language: &str) {
     let u = uri(path);
+    let sent = Instant::now();
     server.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": u, "languageId": language, "version": 0, "text": text}}),
     );
-    server.wait(|m| is_publication_of(m, &u));
+    // Versioned: a publication of the file read from disk, still queued, is not this one.
+    let (at, _) = server.wait(|m| is_publication_of(m, &u) && m["params"]["version"] == 0);
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let what = format!("didOpen → publishDiagnostics, {name} (first buffer of a disk file)");
+    report(&what, &mut [at - sent]);
 }
 
 /// didChange of `path` to `text` → its publication with that version.
