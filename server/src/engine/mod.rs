@@ -67,8 +67,11 @@
 //! `engine::batch::loading_agreement` checks on generated workspaces that the families add up to
 //! the whole-workspace composition.
 //!
-//! Durability: open buffers are `LOW`, the project's structure (layout, frame, buckets, the
-//! tools.json list) `MEDIUM`, disk contents and the configuration `HIGH`. After an edit of an
+//! Durability: open buffers are `LOW`, the project's structure (layout, frame, the tools.json
+//! list) `MEDIUM`, disk contents and the configuration `HIGH`. The list of buckets is `LOW` like
+//! a buffer: every query over the buckets reads an editor's buffer once any file is open, and
+//! salsa does not backdate a value whose durability dropped, so with a `MEDIUM` list the first
+//! file opened ran every reader of those queries again (all name groups' loading). After an edit of an
 //! open buffer, every query that read only disk files and the structure is verified in constant
 //! time; after a file created or deleted, every query that read only files (a source's parse, its
 //! facts, its own diagnostics: tens of thousands on 10 000 skills) is, and so is every query of a
@@ -2402,9 +2405,10 @@ impl Analysis {
         }
         self.unsettled_buckets = unsettled;
         if list_changes {
+            // `LOW`, as a buffer is (see the module's comment on durability).
             self.project
                 .set_buckets(&mut self.db)
-                .with_durability(Durability::MEDIUM)
+                .with_durability(Durability::LOW)
                 .to(Arc::new(buckets));
         }
     }
@@ -2851,6 +2855,41 @@ mod tests {
     /// and the diagnostics a whole file set (`Analysis::set_files`) gives; a SKILL.md created
     /// in, or deleted from, a folder that exists leaves the frame as it was and runs the loading
     /// of its own name group again, and of no other.
+    /// Opening a file makes its text an editor's (`LOW` instead of `HIGH`): no name group's
+    /// loading runs again for it, as no aggregate over the buckets loses durability.
+    #[test]
+    fn the_first_buffer_of_a_disk_file_runs_no_group_again() {
+        let ws = "/p/.agentscope/workspace";
+        let mut files = FileSet::new();
+        for i in 0..300 {
+            files.insert_text(
+                PathBuf::from(format!("{ws}/skills/s{i:03}/SKILL.md")),
+                &format!("---\nname: s{i}\ndescription: d\n---\nBody\n"),
+            );
+        }
+        let mut analysis = analysis_of(&files);
+        let loading = |analysis: &Analysis| -> Vec<Arc<check::SkillLoading>> {
+            (0..NAME_GROUPS)
+                .map(|group| name_group_loading(&analysis.db, analysis.project, group))
+                .collect()
+        };
+        let before = loading(&analysis);
+        let opened = PathBuf::from(format!("{ws}/skills/s007/SKILL.md"));
+        // The disk's text, now with the editor's version.
+        let entry = FileEntry {
+            version: Some(0),
+            ..files.get(&opened).unwrap().clone()
+        };
+        assert!(analysis.set_source_entry(&opened, &entry, Origin::Buffer));
+        let after = loading(&analysis);
+        let ran = before
+            .iter()
+            .zip(&after)
+            .filter(|(a, b)| !Arc::ptr_eq(a, b));
+        assert_eq!(ran.count(), 0);
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
+    }
+
     #[test]
     fn one_file_set_alone_gives_what_the_whole_file_set_gives() {
         let ws = "/p/.agentscope/workspace";
