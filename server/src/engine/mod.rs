@@ -2855,6 +2855,22 @@ mod tests {
     /// and the diagnostics a whole file set (`Analysis::set_files`) gives; a SKILL.md created
     /// in, or deleted from, a folder that exists leaves the frame as it was and runs the loading
     /// of its own name group again, and of no other.
+    /// How many of a query's memoised results were computed again: they are new allocations.
+    fn ran_again<T>(before: &[Arc<T>], after: &[Arc<T>]) -> usize {
+        before
+            .iter()
+            .zip(after)
+            .filter(|(a, b)| !Arc::ptr_eq(a, b))
+            .count()
+    }
+
+    /// Each name group's loading, group by group.
+    fn group_loading(analysis: &Analysis) -> Vec<Arc<check::SkillLoading>> {
+        (0..NAME_GROUPS)
+            .map(|group| name_group_loading(&analysis.db, analysis.project, group))
+            .collect()
+    }
+
     /// Opening a file makes its text an editor's (`LOW` instead of `HIGH`): no name group's
     /// loading runs again for it, as no aggregate over the buckets loses durability.
     #[test]
@@ -2868,12 +2884,7 @@ mod tests {
             );
         }
         let mut analysis = analysis_of(&files);
-        let loading = |analysis: &Analysis| -> Vec<Arc<check::SkillLoading>> {
-            (0..NAME_GROUPS)
-                .map(|group| name_group_loading(&analysis.db, analysis.project, group))
-                .collect()
-        };
-        let before = loading(&analysis);
+        let before = group_loading(&analysis);
         let opened = PathBuf::from(format!("{ws}/skills/s007/SKILL.md"));
         // The disk's text, now with the editor's version.
         let entry = FileEntry {
@@ -2881,12 +2892,7 @@ mod tests {
             ..files.get(&opened).unwrap().clone()
         };
         assert!(analysis.set_source_entry(&opened, &entry, Origin::Buffer));
-        let after = loading(&analysis);
-        let ran = before
-            .iter()
-            .zip(&after)
-            .filter(|(a, b)| !Arc::ptr_eq(a, b));
-        assert_eq!(ran.count(), 0);
+        assert_eq!(ran_again(&before, &group_loading(&analysis)), 0);
         assert_eq!(all_diagnostics(&analysis), checked(&files));
     }
 
@@ -2912,11 +2918,6 @@ mod tests {
         );
         files.insert_dir(PathBuf::from(format!("{ws}/skills/later")));
         let mut analysis = analysis_of(&files);
-        let loading = |analysis: &Analysis| -> Vec<Arc<check::SkillLoading>> {
-            (0..NAME_GROUPS)
-                .map(|group| name_group_loading(&analysis.db, analysis.project, group))
-                .collect()
-        };
         let same_as_whole = |analysis: &Analysis, files: &FileSet| {
             let whole = analysis_of(files);
             let (db, fresh) = (&analysis.db, &whole.db);
@@ -2944,24 +2945,21 @@ mod tests {
             assert_eq!(paths(analysis), paths(&whole));
             assert_eq!(all_diagnostics(analysis), checked(files));
         };
-        let before = loading(&analysis);
+        let before = group_loading(&analysis);
         let frame = analysis.project.frame(&analysis.db).clone();
 
         let created = PathBuf::from(format!("{ws}/skills/later/SKILL.md"));
         files.insert_text(created.clone(), "---\nname: later\n---\nNo description.\n");
         assert!(analysis.set_file(&created, files.get(&created), Origin::Disk));
         assert!(Arc::ptr_eq(&frame, analysis.project.frame(&analysis.db)));
-        let after = loading(&analysis);
-        let ran = |a: &[Arc<check::SkillLoading>], b: &[Arc<check::SkillLoading>]| {
-            a.iter().zip(b).filter(|(a, b)| !Arc::ptr_eq(a, b)).count()
-        };
-        assert_eq!(ran(&before, &after), 1);
+        let after = group_loading(&analysis);
+        assert_eq!(ran_again(&before, &after), 1);
         same_as_whole(&analysis, &files);
 
         files.remove(&created);
         assert!(analysis.set_file(&created, None, Origin::Disk));
         assert!(Arc::ptr_eq(&frame, analysis.project.frame(&analysis.db)));
-        assert_eq!(ran(&after, &loading(&analysis)), 1);
+        assert_eq!(ran_again(&after, &group_loading(&analysis)), 1);
         same_as_whole(&analysis, &files);
 
         // A user's override of a skill, and a skill nested in another, each created and deleted:
@@ -2995,7 +2993,7 @@ mod tests {
         // A skill created with its folder, as a watcher reports it (the folder, then the file),
         // and deleted with it: the frame stays as it was, one group's loading runs again.
         let frame = analysis.project.frame(&analysis.db).clone();
-        let before = loading(&analysis);
+        let before = group_loading(&analysis);
         let folder = PathBuf::from(format!("{ws}/skills/new-one"));
         let created = folder.join("SKILL.md");
         files.insert_text(
@@ -3005,7 +3003,7 @@ mod tests {
         assert!(analysis.set_folder(&folder, true));
         assert!(analysis.set_file(&created, files.get(&created), Origin::Disk));
         assert!(Arc::ptr_eq(&frame, analysis.project.frame(&analysis.db)));
-        assert_eq!(ran(&before, &loading(&analysis)), 1);
+        assert_eq!(ran_again(&before, &group_loading(&analysis)), 1);
         same_as_whole(&analysis, &files);
         // A skill whose name is not its folder's asks whether the folder its name gives exists
         // (SK016): a folder of another name of that name group runs no group's loading again,
@@ -3021,12 +3019,12 @@ mod tests {
             .expect("some name falls in the group");
         for name in [sibling.as_str(), "wanted"] {
             let folder = PathBuf::from(format!("{ws}/skills/{name}"));
-            let before = loading(&analysis);
+            let before = group_loading(&analysis);
             files.insert_dir(folder.clone());
             assert!(analysis.set_folder(&folder, true));
             same_as_whole(&analysis, &files);
-            let ran_again = ran(&before, &loading(&analysis));
-            assert_eq!(ran_again, usize::from(name == "wanted"), "{name}");
+            let runs = ran_again(&before, &group_loading(&analysis));
+            assert_eq!(runs, usize::from(name == "wanted"), "{name}");
             files.remove_dirs_from(&folder);
             assert!(analysis.set_folder(&folder, false));
             same_as_whole(&analysis, &files);
@@ -3157,13 +3155,6 @@ mod tests {
                     .collect(),
             }
         };
-        fn ran_again<T>(before: &[Arc<T>], after: &[Arc<T>]) -> usize {
-            before
-                .iter()
-                .zip(after)
-                .filter(|(a, b)| !Arc::ptr_eq(a, b))
-                .count()
-        }
         let subagent = format!("{ws}/subagents/a0300.md");
         // The first edit of a buffer lowers its durability, which salsa does not backdate over
         // (the same text would set nothing).
@@ -3282,12 +3273,8 @@ mod tests {
         let before = neighbours(&analysis);
         step(&mut analysis, "skills/c/SKILL.md", Some(skill("c")));
         let after = neighbours(&analysis);
-        let ran_again = before
-            .iter()
-            .zip(&after)
-            .filter(|(a, b)| !Arc::ptr_eq(a, b));
         // Only the new skill's own group, whose members changed.
-        assert_eq!(ran_again.count(), 1);
+        assert_eq!(ran_again(&before, &after), 1);
 
         step(&mut analysis, "skills/a/SKILL.md", Some(skill("a")));
         assert_ne!(of_nested(&analysis), alone, "the enclosing skill is read");
