@@ -71,9 +71,9 @@
 //! list) `MEDIUM`, disk contents and the configuration `HIGH`. The list of buckets is `LOW` like
 //! a buffer: every query over the buckets reads an editor's buffer once any file is open, and
 //! salsa does not backdate a value whose durability dropped, so with a `MEDIUM` list the first
-//! file opened ran every reader of those queries again (all name groups' loading). After an edit of an
-//! open buffer, every query that read only disk files and the structure is verified in constant
-//! time; after a file created or deleted, every query that read only files (a source's parse, its
+//! file opened ran every reader of those queries again (all name groups' loading). After an
+//! edit of an open buffer, every query that read only disk files and the structure is verified
+//! in constant time; after a file created or deleted, every query that read only files (a source's parse, its
 //! facts, its own diagnostics: tens of thousands on 10 000 skills) is, and so is every query of a
 //! bucket no change has touched: the buckets of a whole discovery are `HIGH` and replaced, not
 //! written, when they change (`Analysis::settled_buckets`), and a few changed ones at most stay
@@ -216,6 +216,7 @@ fn frame_with_skill_folders(
     let missing: Vec<PathBuf> = folders
         .into_iter()
         .filter(|folder| !frame.contains_dir(folder))
+        // Only skills' folders are asked about: each folder asked is a key the database keeps.
         .filter(|folder| skill_folder_name(config, folder).is_some())
         .filter(|folder| skill_folder_held(db, project, folder.clone()))
         .collect();
@@ -2302,8 +2303,8 @@ impl Analysis {
             .to(Arc::new(frame));
     }
 
-    /// Sets the layout and its kinds; returns the ones they replaced. The caller that recorded its change keeps those as the spare; no other
-    /// change leaves one.
+    /// Sets the layout and its kinds; returns the ones they replaced. The caller that recorded
+    /// its change keeps those as the spare; no other change leaves one.
     fn set_layout(&mut self, layout: FileSet, kinds: Kinds) -> (Arc<FileSet>, Arc<Kinds>) {
         self.spare = None;
         let previous_layout = self
@@ -2851,10 +2852,6 @@ mod tests {
         }
     }
 
-    /// A file appearing, changing or going, set alone (`Analysis::set_file`), gives the inputs
-    /// and the diagnostics a whole file set (`Analysis::set_files`) gives; a SKILL.md created
-    /// in, or deleted from, a folder that exists leaves the frame as it was and runs the loading
-    /// of its own name group again, and of no other.
     /// How many of a query's memoised results were computed again: they are new allocations.
     fn ran_again<T>(before: &[Arc<T>], after: &[Arc<T>]) -> usize {
         before
@@ -2896,6 +2893,10 @@ mod tests {
         assert_eq!(all_diagnostics(&analysis), checked(&files));
     }
 
+    /// A file appearing, changing or going, set alone (`Analysis::set_file`), gives the inputs
+    /// and the diagnostics a whole file set (`Analysis::set_files`) gives; a SKILL.md created
+    /// in, or deleted from, a folder that exists leaves the frame as it was and runs the loading
+    /// of its own name group again, and of no other.
     #[test]
     fn one_file_set_alone_gives_what_the_whole_file_set_gives() {
         let ws = "/p/.agentscope/workspace";

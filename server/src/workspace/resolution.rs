@@ -538,11 +538,7 @@ impl Base {
             return true;
         };
         // Every file from its place on in the merge's sequence moved up one.
-        self.skills
-            .first
-            .iter_mut()
-            .filter(|f| **f >= at)
-            .for_each(|f| *f += 1);
+        shift_for_inserted(&mut self.skills.first, at);
         if let (Some(name), true) = (name, has_skills_dir(ws)) {
             let put = skill(doc, &self.layer3_source, Layer::SkillsFolderScan);
             self.skills.put_new(name, at, put);
@@ -570,12 +566,9 @@ impl Base {
             }
         }
         if let Some(at) = self.layout.skill_removed(k) {
-            // Every file after its place in the merge's sequence moved down one.
-            self.skills
-                .first
-                .iter_mut()
-                .filter(|f| **f > at)
-                .for_each(|f| *f -= 1);
+            // Every file after its place in the merge's sequence moved down one (its own entry
+            // was taken out above).
+            shift_for_removed(&mut self.skills.first, at);
         }
         true
     }
@@ -669,6 +662,30 @@ struct FileLayout {
     layer3: Vec<usize>,
 }
 
+/// `<folder>/SKILL.md` of a shared file Layer 3 globs (`skills/<folder>/SKILL.md`), by which
+/// it sorts in Layer 3's order.
+fn layer3_rel(doc: &SkillDoc) -> Option<&str> {
+    let rel = below(&doc.location.rel, "skills")?;
+    (doc.location.tree == Tree::Shared && has_one_slash(rel)).then_some(rel)
+}
+
+/// Positions into a list of files after one file was put at `k`: those from `k` on move up one.
+fn shift_for_inserted(positions: &mut [usize], k: usize) {
+    positions
+        .iter_mut()
+        .filter(|j| **j >= k)
+        .for_each(|j| *j += 1);
+}
+
+/// Positions into a list of files after the file at `k` was taken out (no position is `k`):
+/// those after it move down one.
+fn shift_for_removed(positions: &mut [usize], k: usize) {
+    positions
+        .iter_mut()
+        .filter(|j| **j > k)
+        .for_each(|j| *j -= 1);
+}
+
 impl FileLayout {
     fn of(ws: &Workspace) -> Self {
         let skills_by_tree = by_tree(&ws.skills, |d| &d.location.tree);
@@ -684,35 +701,20 @@ impl FileLayout {
             layer3,
         }
     }
-}
 
-/// `<folder>/SKILL.md` of a shared file Layer 3 globs (`skills/<folder>/SKILL.md`), by which
-/// it sorts in Layer 3's order.
-fn layer3_rel(doc: &SkillDoc) -> Option<&str> {
-    let rel = below(&doc.location.rel, "skills")?;
-    (doc.location.tree == Tree::Shared && has_one_slash(rel)).then_some(rel)
-}
-
-impl FileLayout {
     /// Follows the layout to a skill file put at position `k` of `ws`'s skills (every later one
     /// moves up one); returns its place in Layer 3's order, if Layer 3 globs it.
     fn skill_inserted(&mut self, ws: &Workspace, k: usize) -> Option<usize> {
         let doc = &ws.skills[k];
         for positions in self.skills_by_tree.values_mut() {
-            positions
-                .iter_mut()
-                .filter(|j| **j >= k)
-                .for_each(|j| *j += 1);
+            shift_for_inserted(positions, k);
         }
         let tree = self
             .skills_by_tree
             .entry(doc.location.tree.clone())
             .or_default();
         tree.insert(tree.partition_point(|&j| j < k), k);
-        self.layer3
-            .iter_mut()
-            .filter(|j| **j >= k)
-            .for_each(|j| *j += 1);
+        shift_for_inserted(&mut self.layer3, k);
         let rel = layer3_rel(doc)?;
         let before = |&j: &usize| {
             let other = layer3_rel(&ws.skills[j]).expect("Layer 3 holds its files");
@@ -728,19 +730,13 @@ impl FileLayout {
     fn skill_removed(&mut self, k: usize) -> Option<usize> {
         for positions in self.skills_by_tree.values_mut() {
             positions.retain(|&j| j != k);
-            positions
-                .iter_mut()
-                .filter(|j| **j > k)
-                .for_each(|j| *j -= 1);
+            shift_for_removed(positions, k);
         }
         let at = self.layer3.iter().position(|&j| j == k);
         if let Some(at) = at {
             self.layer3.remove(at);
         }
-        self.layer3
-            .iter_mut()
-            .filter(|j| **j > k)
-            .for_each(|j| *j -= 1);
+        shift_for_removed(&mut self.layer3, k);
         at
     }
 }
@@ -832,9 +828,7 @@ impl Kept {
         }
         true
     }
-}
 
-impl Kept {
     /// Follows the base to one skill file created or deleted, every other document the same
     /// `Arc` in the same order; false when that is not the change or the base cannot follow it.
     fn follow_one_skill_file(&mut self, ws: &Workspace) -> bool {
