@@ -21,7 +21,7 @@
 //!                         └─► chunk_tool_lists (× 16 subagents) ──────────────┘                 │
 //! facts ─► bucket_subagent_facts ─► bucket_listed_names ─► names_listed(_in_group × 64)         │
 //!            │   name_group_facts, names_listed_in_group ─► group_listed_facts (× 64)           │
-//!            └─► chunk_subagent_facts (× 16 subagents) ─► chunk_listed_facts                    │
+//!            └─► chunk_subagent_facts (× 16) ─► chunk_listed_names ─► chunk_listed_facts        │
 //!                  └─► chunk_skill_references ─► bucket_skill_references ─► skill_references ───┤
 //! facts ─► subagent_loading_facts ─► bucket_subagent_loading_facts ─► subagent_loading ─────────┤
 //!                                       skill_family_diagnostics, subagent_family_diagnostics ◄─┘
@@ -768,28 +768,45 @@ pub fn chunk_listed_facts(
     bucket: SourceBucket,
     chunk: u32,
 ) -> Arc<ListedNames> {
-    let subagents = chunk_subagent_facts(db, bucket, chunk);
-    let mut names: Vec<&str> = listed_names(&subagents).collect();
-    names.sort_unstable();
-    names.dedup();
-    let mut groups: Vec<u32> = names.iter().map(|name| name_group_of(name)).collect();
-    groups.sort_unstable();
-    groups.dedup();
-    let by_group: Vec<(u32, Arc<ListedNames>)> = groups
-        .into_iter()
-        .map(|group| (group, group_listed_facts(db, project, group)))
-        .collect();
     let mut read = Vec::new();
-    for name in names {
-        let group = name_group_of(name);
-        let Some((_, listed)) = by_group.iter().find(|(g, _)| *g == group) else {
-            continue;
-        };
-        if let Ok(at) = listed.0.binary_search_by(|entry| (*entry.name).cmp(name)) {
-            read.push(listed.0[at].clone());
+    for (group, names) in chunk_listed_names(db, bucket, chunk).iter() {
+        let listed = group_listed_facts(db, project, *group);
+        // Both sorted by name: one walk along the two, rather than a search per name (each
+        // step of which reads a name through two pointers).
+        let mut entries = listed.0.iter().peekable();
+        for name in names {
+            while entries.next_if(|entry| *entry.name < **name).is_some() {}
+            if let Some(entry) = entries.next_if(|entry| *entry.name == **name) {
+                read.push(entry.clone());
+            }
         }
     }
     Arc::new(SharedList(read))
+}
+
+/// The names a chunk of subagents lists, by name group, each group's sorted: what
+/// [`chunk_listed_facts`] looks up, apart so that it runs again only when the chunk's subagents
+/// change, while the listed facts run again whenever a group they read changes.
+#[salsa::tracked(returns(clone))]
+fn chunk_listed_names(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+    chunk: u32,
+) -> Arc<Vec<(u32, Vec<Arc<str>>)>> {
+    let subagents = chunk_subagent_facts(db, bucket, chunk);
+    let mut names: Vec<(u32, &str)> = listed_names(&subagents)
+        .map(|name| (name_group_of(name), name))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut by_group: Vec<(u32, Vec<Arc<str>>)> = Vec::new();
+    for (group, name) in names {
+        match by_group.last_mut() {
+            Some((last, names)) if *last == group => names.push(Arc::from(name)),
+            _ => by_group.push((group, vec![Arc::from(name)])),
+        }
+    }
+    Arc::new(by_group)
 }
 
 /// The names the `skills:` entries of `subagents` list (repeats kept).
