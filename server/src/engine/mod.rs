@@ -77,7 +77,8 @@
 //! facts, its own diagnostics: tens of thousands on 10 000 skills) is, and so is every query of a
 //! bucket no change has touched: the buckets of a whole discovery are `HIGH` and replaced, not
 //! written, when they change (`Analysis::settled_buckets`), and a few changed ones at most stay
-//! `MEDIUM` (`Analysis::unsettled_buckets`).
+//! `MEDIUM` (`Analysis::unsettled_buckets`). For the same reason a disk file's first buffer is a
+//! new input, not a write of the disk's (`Analysis::put_buffer_input`).
 //! The whole-project queries read the sources through [`SourceBucket`]s of about [`BUCKET_SIZE`],
 //! so that verifying them after one source's edit walks its bucket's sources and the other
 //! buckets, not every source of the project; where a bucket ends depends on the paths alone, so
