@@ -2079,13 +2079,9 @@ impl Analysis {
         let mut source_added_or_removed = false;
         self.set_frame_entry(path, input.as_ref().map(|(_, kind)| *kind), placed);
         if let Some((location, kind)) = input {
-            let inputs = match kind {
-                FileKind::ToolsJson => &mut self.tools_files,
-                _ => Arc::make_mut(&mut self.sources),
-            };
             match entry {
                 Some(entry) => {
-                    let known = inputs.get(path).copied();
+                    let known = self.text_inputs(kind).get(path).copied();
                     match known {
                         // Its content's kind changed (a text that became too large, say).
                         Some(file) => {
@@ -2097,19 +2093,8 @@ impl Analysis {
                                 .to(entry.clone());
                         }
                         None => {
-                            let file = SourceFile::builder(
-                                path.to_path_buf(),
-                                entry.clone(),
-                                location.clone(),
-                                kind,
-                                self.project,
-                            )
-                            .durability(origin.durability())
-                            .new(&self.db);
-                            if origin == Origin::Buffer {
-                                self.buffer_inputs.insert(file);
-                            }
-                            inputs.insert(path.to_path_buf(), file);
+                            let file = self.new_text_input(path, entry, &location, kind, origin);
+                            self.text_inputs(kind).insert(path.to_path_buf(), file);
                             if kind != FileKind::ToolsJson {
                                 source_added_or_removed = true;
                                 if bucket_ends_after(path) {
@@ -2127,7 +2112,7 @@ impl Analysis {
                     }
                 }
                 None => {
-                    if let Some(file) = inputs.remove(path) {
+                    if let Some(file) = self.text_inputs(kind).remove(path) {
                         self.buffer_inputs.remove(&file);
                         source_added_or_removed = kind != FileKind::ToolsJson;
                         self.bucket_ends.remove(&file);
@@ -2139,11 +2124,7 @@ impl Analysis {
                 }
             }
             if kind == FileKind::ToolsJson {
-                let list: Vec<SourceFile> = self.tools_files.values().copied().collect();
-                self.project
-                    .set_tools_files(&mut self.db)
-                    .with_durability(Durability::MEDIUM)
-                    .to(Arc::new(list));
+                self.set_tools_list();
             }
         }
         self.set_layout_by(layout, kinds, edit);
@@ -2564,26 +2545,12 @@ impl Analysis {
     /// (its bucket, or the tools.json list: `MEDIUM`), as a created file does.
     fn put_buffer_input(&mut self, path: &Path, input: SourceFile, entry: &FileEntry) {
         let (location, kind) = (input.location(&self.db).clone(), input.kind(&self.db));
-        let file = SourceFile::builder(
-            path.to_path_buf(),
-            entry.clone(),
-            location.clone(),
-            kind,
-            self.project,
-        )
-        .durability(Origin::Buffer.durability())
-        .new(&self.db);
-        self.buffer_inputs.insert(file);
+        let file = self.new_text_input(path, entry, &location, kind, Origin::Buffer);
+        self.text_inputs(kind).insert(path.to_path_buf(), file);
         if kind == FileKind::ToolsJson {
-            self.tools_files.insert(path.to_path_buf(), file);
-            let list: Vec<SourceFile> = self.tools_files.values().copied().collect();
-            self.project
-                .set_tools_files(&mut self.db)
-                .with_durability(Durability::MEDIUM)
-                .to(Arc::new(list));
+            self.set_tools_list();
             return;
         }
-        Arc::make_mut(&mut self.sources).insert(path.to_path_buf(), file);
         if self.bucket_ends.remove(&input) {
             self.bucket_ends.insert(file);
         }
@@ -2598,6 +2565,47 @@ impl Analysis {
             }
         }
         self.set_buckets(Some(path));
+    }
+
+    /// A new text input for `path`, of `origin`'s durability (a buffer's is remembered as such).
+    fn new_text_input(
+        &mut self,
+        path: &Path,
+        entry: &FileEntry,
+        location: &Location,
+        kind: FileKind,
+        origin: Origin,
+    ) -> SourceFile {
+        let file = SourceFile::builder(
+            path.to_path_buf(),
+            entry.clone(),
+            location.clone(),
+            kind,
+            self.project,
+        )
+        .durability(origin.durability())
+        .new(&self.db);
+        if origin == Origin::Buffer {
+            self.buffer_inputs.insert(file);
+        }
+        file
+    }
+
+    /// The map of text inputs a file of `kind` is kept in.
+    fn text_inputs(&mut self, kind: FileKind) -> &mut BTreeMap<PathBuf, SourceFile> {
+        match kind {
+            FileKind::ToolsJson => &mut self.tools_files,
+            _ => Arc::make_mut(&mut self.sources),
+        }
+    }
+
+    /// Sets the tools.json list from the inputs held.
+    fn set_tools_list(&mut self) {
+        let list: Vec<SourceFile> = self.tools_files.values().copied().collect();
+        self.project
+            .set_tools_files(&mut self.db)
+            .with_durability(Durability::MEDIUM)
+            .to(Arc::new(list));
     }
 
     /// A new configuration (`agentws.toml` changed). Parses do not read it, so they are kept; the
