@@ -628,6 +628,9 @@ pub struct Resolver<'a> {
     base: Arc<Base>,
     skill_overlays: Mutex<HashMap<Option<Tree>, Arc<Overlay<'a, MergedSkill>>>>,
     subagent_overlays: Mutex<HashMap<Tree, Arc<SubagentOverlay>>>,
+    /// `<files-root>`'s start on a local filesystem with the shell tool: the same for every
+    /// context, so made once (a check resolves a hundred contexts per name group).
+    local_files_root: Option<Arc<str>>,
 }
 
 /// Subagent entries the upper tree adds or replaces.
@@ -926,6 +929,11 @@ impl<'a> Resolver<'a> {
             base,
             skill_overlays: Mutex::new(HashMap::new()),
             subagent_overlays: Mutex::new(HashMap::new()),
+            local_files_root: ws
+                .config
+                .features
+                .shell_tool
+                .then(|| context::display_path(&ws.config.workspace).into()),
         }
     }
 
@@ -983,16 +991,21 @@ impl<'a> Resolver<'a> {
     /// The resolution of one context (its filesystem mode must be the resolver's).
     pub fn resolve(self: &Arc<Self>, root: &EffectiveRoot) -> Resolution<'a> {
         debug_assert_eq!(root.filesystem, self.filesystem);
+        // Each tree's overlay once per resolver; the tree is copied only into a new entry.
         let skill_upper = self.skill_upper(root);
         let skills = {
             let mut cache = self
                 .skill_overlays
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
-            cache
-                .entry(skill_upper.clone())
-                .or_insert_with(|| Arc::new(self.skill_overlay(skill_upper.as_ref())))
-                .clone()
+            match cache.get(&skill_upper) {
+                Some(overlay) => overlay.clone(),
+                None => {
+                    let overlay = Arc::new(self.skill_overlay(skill_upper.as_ref()));
+                    cache.insert(skill_upper.clone(), overlay.clone());
+                    overlay
+                }
+            }
         };
         let subagent_upper = self.subagent_upper(root);
         let subagents = {
@@ -1000,22 +1013,23 @@ impl<'a> Resolver<'a> {
                 .subagent_overlays
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
-            cache
-                .entry(subagent_upper.clone())
-                .or_insert_with(|| Arc::new(self.subagent_overlay(&subagent_upper)))
-                .clone()
-        };
-        let config = &self.ws.config;
-        let files_root_base = match root.filesystem {
-            FilesystemMode::Local if config.features.shell_tool => {
-                Some(context::display_path(&config.workspace))
+            match cache.get(&subagent_upper) {
+                Some(overlay) => overlay.clone(),
+                None => {
+                    let overlay = Arc::new(self.subagent_overlay(&subagent_upper));
+                    cache.insert(subagent_upper.clone(), overlay.clone());
+                    overlay
+                }
             }
-            FilesystemMode::Sandbox => Some(root.root.clone()),
+        };
+        let files_root_base = match root.filesystem {
+            FilesystemMode::Local => self.local_files_root.clone(),
+            FilesystemMode::Sandbox => Some(root.root.as_str().into()),
             _ => None,
         };
         Resolution {
             resolver: self.clone(),
-            root: root.clone(),
+            namespaced: root.namespace.is_some(),
             skill_upper,
             subagent_upper,
             skills,
@@ -1284,14 +1298,15 @@ fn subagent_base(
 /// The outcome of every skill and subagent file for one context.
 pub struct Resolution<'r> {
     resolver: Arc<Resolver<'r>>,
-    pub root: EffectiveRoot,
+    /// Whether the context's namespace is not empty.
+    namespaced: bool,
     /// The tree Layer 4's upper half globs (`None`: Layer 4 is off).
     pub skill_upper: Option<Tree>,
     /// The tree the subagent filesystem scan's upper half globs.
     pub subagent_upper: Tree,
     skills: Arc<Overlay<'r, MergedSkill>>,
     subagents: Arc<SubagentOverlay>,
-    files_root_base: Option<String>,
+    files_root_base: Option<Arc<str>>,
 }
 
 impl<'r> Resolution<'r> {
@@ -1446,7 +1461,7 @@ impl<'r> Resolution<'r> {
             NotScanned::FilesystemMode {
                 mode: self.resolver.filesystem,
             }
-        } else if self.root.namespace.is_none() {
+        } else if !self.namespaced {
             NotScanned::EmptyNamespace
         } else if skills {
             NotScanned::FrozenMerge
