@@ -2084,28 +2084,11 @@ impl Analysis {
                     let known = self.text_inputs(kind).get(path).copied();
                     match known {
                         // Its content's kind changed (a text that became too large, say).
-                        Some(file) => {
-                            if origin == Origin::Disk {
-                                self.buffer_inputs.remove(&file);
-                            }
-                            file.set_entry(&mut self.db)
-                                .with_durability(origin.durability())
-                                .to(entry.clone());
-                        }
+                        Some(file) => self.write_text_input(file, entry, origin),
                         None => {
                             let file = self.new_text_input(path, entry, &location, kind, origin);
-                            self.text_inputs(kind).insert(path.to_path_buf(), file);
-                            if kind != FileKind::ToolsJson {
-                                source_added_or_removed = true;
-                                if bucket_ends_after(path) {
-                                    self.bucket_ends.insert(file);
-                                }
-                            }
-                            if kind == FileKind::Skill
-                                && self
-                                    .skills_by_rel
-                                    .insert(&location.rel, file, |file| file.path(&self.db))
-                            {
+                            source_added_or_removed = kind != FileKind::ToolsJson;
+                            if self.hold_text_input(path, file, &location, kind) {
                                 self.set_neighbours();
                             }
                         }
@@ -2113,11 +2096,8 @@ impl Analysis {
                 }
                 None => {
                     if let Some(file) = self.text_inputs(kind).remove(path) {
-                        self.buffer_inputs.remove(&file);
                         source_added_or_removed = kind != FileKind::ToolsJson;
-                        self.bucket_ends.remove(&file);
-                        if kind == FileKind::Skill && self.skills_by_rel.remove(&location.rel, file)
-                        {
+                        if self.release_text_input(file, &location, kind) {
                             self.set_neighbours();
                         }
                     }
@@ -2524,17 +2504,22 @@ impl Analysis {
             Origin::Buffer if !self.buffer_inputs.contains(&input) => {
                 self.put_buffer_input(path, input, entry);
             }
-            _ => {
-                if origin == Origin::Disk {
-                    self.buffer_inputs.remove(&input);
-                }
-                input
-                    .set_entry(&mut self.db)
-                    .with_durability(origin.durability())
-                    .to(entry.clone());
-            }
+            _ => self.write_text_input(input, entry, origin),
         }
         true
+    }
+
+    /// Writes a text input's entry with `origin`'s durability, and remembers which inputs are
+    /// now a buffer's.
+    fn write_text_input(&mut self, input: SourceFile, entry: &FileEntry, origin: Origin) {
+        match origin {
+            Origin::Buffer => self.buffer_inputs.insert(input),
+            Origin::Disk => self.buffer_inputs.remove(&input),
+        };
+        input
+            .set_entry(&mut self.db)
+            .with_durability(origin.durability())
+            .to(entry.clone());
     }
 
     /// The first buffer of a disk file: a new input of `LOW` durability in place of `input`,
@@ -2546,25 +2531,50 @@ impl Analysis {
     fn put_buffer_input(&mut self, path: &Path, input: SourceFile, entry: &FileEntry) {
         let (location, kind) = (input.location(&self.db).clone(), input.kind(&self.db));
         let file = self.new_text_input(path, entry, &location, kind, Origin::Buffer);
-        self.text_inputs(kind).insert(path.to_path_buf(), file);
-        if kind == FileKind::ToolsJson {
-            self.set_tools_list();
-            return;
+        // The new input takes the old one's place in its map, so it is released, not removed.
+        let moved = self.release_text_input(input, &location, kind)
+            | self.hold_text_input(path, file, &location, kind);
+        if moved {
+            self.set_neighbours();
         }
-        if self.bucket_ends.remove(&input) {
+        match kind {
+            FileKind::ToolsJson => self.set_tools_list(),
+            _ => self.set_buckets(Some(path)),
+        }
+    }
+
+    /// Holds `file` as the text input at `path`: in its map, among the sources that end a bucket
+    /// when its path does, and by relative path when it is a skill's. True when the neighbours
+    /// changed (the caller sets them).
+    fn hold_text_input(
+        &mut self,
+        path: &Path,
+        file: SourceFile,
+        location: &Location,
+        kind: FileKind,
+    ) -> bool {
+        self.text_inputs(kind).insert(path.to_path_buf(), file);
+        if kind != FileKind::ToolsJson && bucket_ends_after(path) {
             self.bucket_ends.insert(file);
         }
-        if kind == FileKind::Skill {
-            let db = &self.db;
-            let moved = self.skills_by_rel.remove(&location.rel, input)
-                | self
-                    .skills_by_rel
-                    .insert(&location.rel, file, |file| file.path(db));
-            if moved {
-                self.set_neighbours();
-            }
-        }
-        self.set_buckets(Some(path));
+        let db = &self.db;
+        kind == FileKind::Skill
+            && self
+                .skills_by_rel
+                .insert(&location.rel, file, |file| file.path(db))
+    }
+
+    /// Lets go of a text input its map no longer holds (removed, or replaced there): what
+    /// [`Analysis::hold_text_input`] recorded besides the map. True when the neighbours changed.
+    fn release_text_input(
+        &mut self,
+        file: SourceFile,
+        location: &Location,
+        kind: FileKind,
+    ) -> bool {
+        self.buffer_inputs.remove(&file);
+        self.bucket_ends.remove(&file);
+        kind == FileKind::Skill && self.skills_by_rel.remove(&location.rel, file)
     }
 
     /// A new text input for `path`, of `origin`'s durability (a buffer's is remembered as such).

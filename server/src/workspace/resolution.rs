@@ -672,6 +672,23 @@ fn layer3_rel(doc: &SkillDoc) -> Option<&str> {
     (doc.location.tree == Tree::Shared && has_one_slash(rel)).then_some(rel)
 }
 
+/// The overlay of `upper` in a resolver's `cache`, made on the first ask: each tree's once per
+/// resolver, and the tree copied only into a new entry (a check resolves a hundred contexts per
+/// name group).
+fn cached_overlay<K: Hash + Eq + Clone, T>(
+    cache: &Mutex<HashMap<K, Arc<T>>>,
+    upper: &K,
+    make: impl FnOnce(&K) -> T,
+) -> Arc<T> {
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(overlay) = cache.get(upper) {
+        return overlay.clone();
+    }
+    let overlay = Arc::new(make(upper));
+    cache.insert(upper.clone(), overlay.clone());
+    overlay
+}
+
 /// Positions into a list of files after one file was put at `k`: those from `k` on move up one.
 fn shift_for_inserted(positions: &mut [usize], k: usize) {
     positions
@@ -921,6 +938,9 @@ impl<'a> Resolver<'a> {
 
     /// A resolver of `ws` on `base`, built from (or followed to) `ws`.
     fn on(ws: &'a Workspace, base: Arc<Base>) -> Self {
+        let local_files_root = (base.filesystem == FilesystemMode::Local
+            && ws.config.features.shell_tool)
+            .then(|| context::display_path(&ws.config.workspace).into());
         Self {
             ws,
             filesystem: base.filesystem,
@@ -929,11 +949,7 @@ impl<'a> Resolver<'a> {
             base,
             skill_overlays: Mutex::new(HashMap::new()),
             subagent_overlays: Mutex::new(HashMap::new()),
-            local_files_root: ws
-                .config
-                .features
-                .shell_tool
-                .then(|| context::display_path(&ws.config.workspace).into()),
+            local_files_root,
         }
     }
 
@@ -991,37 +1007,14 @@ impl<'a> Resolver<'a> {
     /// The resolution of one context (its filesystem mode must be the resolver's).
     pub fn resolve(self: &Arc<Self>, root: &EffectiveRoot) -> Resolution<'a> {
         debug_assert_eq!(root.filesystem, self.filesystem);
-        // Each tree's overlay once per resolver; the tree is copied only into a new entry.
         let skill_upper = self.skill_upper(root);
-        let skills = {
-            let mut cache = self
-                .skill_overlays
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            match cache.get(&skill_upper) {
-                Some(overlay) => overlay.clone(),
-                None => {
-                    let overlay = Arc::new(self.skill_overlay(skill_upper.as_ref()));
-                    cache.insert(skill_upper.clone(), overlay.clone());
-                    overlay
-                }
-            }
-        };
+        let skills = cached_overlay(&self.skill_overlays, &skill_upper, |upper| {
+            self.skill_overlay(upper.as_ref())
+        });
         let subagent_upper = self.subagent_upper(root);
-        let subagents = {
-            let mut cache = self
-                .subagent_overlays
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            match cache.get(&subagent_upper) {
-                Some(overlay) => overlay.clone(),
-                None => {
-                    let overlay = Arc::new(self.subagent_overlay(&subagent_upper));
-                    cache.insert(subagent_upper.clone(), overlay.clone());
-                    overlay
-                }
-            }
-        };
+        let subagents = cached_overlay(&self.subagent_overlays, &subagent_upper, |upper| {
+            self.subagent_overlay(upper)
+        });
         let files_root_base = match root.filesystem {
             FilesystemMode::Local => self.local_files_root.clone(),
             FilesystemMode::Sandbox => Some(root.root.as_str().into()),
