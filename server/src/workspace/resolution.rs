@@ -626,8 +626,12 @@ pub struct Resolver<'a> {
     skills_by_tree: HashMap<Tree, Vec<&'a Arc<SkillDoc>>>,
     subagents_by_tree: HashMap<Tree, Vec<&'a Arc<SubagentDoc>>>,
     base: Arc<Base>,
-    skill_overlays: Mutex<HashMap<Option<Tree>, Arc<Overlay<'a, MergedSkill>>>>,
+    /// The overlays of the upper trees that glob anything (`globs_nothing`), made on demand;
+    /// every other context shares the empty ones.
+    skill_overlays: Mutex<HashMap<Tree, Arc<Overlay<'a, MergedSkill>>>>,
     subagent_overlays: Mutex<HashMap<Tree, Arc<SubagentOverlay>>>,
+    no_skill_overlay: Arc<Overlay<'a, MergedSkill>>,
+    no_subagent_overlay: Arc<SubagentOverlay>,
     /// `<files-root>`'s start on a local filesystem with the shell tool: the same for every
     /// context, so made once (a check resolves a hundred contexts per name group).
     local_files_root: Option<Arc<str>>,
@@ -949,6 +953,8 @@ impl<'a> Resolver<'a> {
             base,
             skill_overlays: Mutex::new(HashMap::new()),
             subagent_overlays: Mutex::new(HashMap::new()),
+            no_skill_overlay: Arc::default(),
+            no_subagent_overlay: Arc::default(),
             local_files_root,
         }
     }
@@ -1008,13 +1014,22 @@ impl<'a> Resolver<'a> {
     pub fn resolve(self: &Arc<Self>, root: &EffectiveRoot) -> Resolution<'a> {
         debug_assert_eq!(root.filesystem, self.filesystem);
         let skill_upper = self.skill_upper(root);
-        let skills = cached_overlay(&self.skill_overlays, &skill_upper, |upper| {
-            self.skill_overlay(upper.as_ref())
-        });
+        let skills = match &skill_upper {
+            Some(upper) if !self.globs_nothing(upper, self.skills_in(upper)) => {
+                cached_overlay(&self.skill_overlays, upper, |upper| {
+                    self.skill_overlay(upper)
+                })
+            }
+            _ => self.no_skill_overlay.clone(),
+        };
         let subagent_upper = self.subagent_upper(root);
-        let subagents = cached_overlay(&self.subagent_overlays, &subagent_upper, |upper| {
-            self.subagent_overlay(upper)
-        });
+        let subagents = if self.globs_nothing(&subagent_upper, self.subagents_in(&subagent_upper)) {
+            self.no_subagent_overlay.clone()
+        } else {
+            cached_overlay(&self.subagent_overlays, &subagent_upper, |upper| {
+                self.subagent_overlay(upper)
+            })
+        };
         let files_root_base = match root.filesystem {
             FilesystemMode::Local => self.local_files_root.clone(),
             FilesystemMode::Sandbox => Some(root.root.as_str().into()),
@@ -1031,11 +1046,16 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn skill_overlay(&self, upper: Option<&Tree>) -> Overlay<'a, MergedSkill> {
+    /// Whether the overlay of `upper`, whose files are `docs`, holds nothing: none in the tree
+    /// and no other tree read. A check resolves a hundred contexts per name group, and most
+    /// per-user folders hold none of a group's files: those contexts share one empty overlay
+    /// instead of each copying its tree into a cache entry of its own.
+    fn globs_nothing<T>(&self, upper: &Tree, docs: &[T]) -> bool {
+        docs.is_empty() && !self.remote_union(upper)
+    }
+
+    fn skill_overlay(&self, upper: &Tree) -> Overlay<'a, MergedSkill> {
         let mut overlay = Overlay::default();
-        let Some(upper) = upper else {
-            return overlay;
-        };
         let mut glob: Vec<(&str, &Arc<SkillDoc>)> = self
             .skills_in(upper)
             .iter()
@@ -1345,10 +1365,12 @@ impl<'r> Resolution<'r> {
     /// `<files-root>` of a loaded skill (harness-spec §2.5): raw path, spaces not escaped.
     pub fn files_root(&self, skill: &MergedSkill) -> Option<String> {
         let base = self.files_root_base.as_ref()?;
+        // `concat` allocates the whole string once; `format!` grows it piece by piece, and a
+        // check asks this of every loaded skill in every context of its name group.
         Some(if skill.workspace_native {
-            format!("{base}/skills/{}", skill.name())
+            [base, "/skills/", skill.name()].concat()
         } else {
-            format!("{base}/.skills-cache/{}/{}", skill.source, skill.name())
+            [base, "/.skills-cache/", &skill.source, "/", skill.name()].concat()
         })
     }
 
@@ -1482,7 +1504,7 @@ impl<'r> Resolution<'r> {
         let ties = self.directory_order_ties(winner);
         if winner.doc.path == doc.path {
             Outcome::Loaded(Loaded {
-                id: format!("{}_{}", winner.name(), winner.source),
+                id: [winner.name(), "_", &winner.source].concat(),
                 layer: winner.layer,
                 position,
                 files_root: self.files_root(winner),
@@ -1980,6 +2002,57 @@ mod tests {
             agent.skill_outcome(alice_doc),
             Outcome::NotScanned(NotScanned::EmptyNamespace)
         );
+    }
+
+    /// A per-user folder read from a store holds none of the files here, yet its overlay globs
+    /// the template's below it (the remote union): it must not be taken for an upper tree that
+    /// globs nothing, whose contexts share the empty overlay. A folder that is not stored does
+    /// glob nothing, and its context lists what the shared context lists.
+    #[test]
+    fn a_stored_folder_without_files_of_its_own_still_globs_the_template() {
+        let mut ws = snapshot(
+            &[
+                (&format!("{W}/skills/a/SKILL.md"), &skill("a")),
+                (&format!("{W}/subagents/s.md"), "---\ndescription: s\n---\n"),
+                (&format!("{W}/bob/skills/b/SKILL.md"), &skill("b")),
+            ],
+            |c| c.filesystem.mode = FilesystemMode::Remote,
+        );
+        let mut files = (*ws.files).clone();
+        files.mark_stored(PathBuf::from(format!("{W}/alice")));
+        ws.files = Arc::new(files);
+        let resolver = Arc::new(Resolver::new(&ws, FilesystemMode::Remote));
+        let listed = |user: Option<&str>| {
+            let res = resolver.resolve(&root_for(&ws, user, Scope::User));
+            let skills: Vec<(String, String, Layer)> = res
+                .skills()
+                .iter()
+                .map(|s| (s.name().to_string(), s.source.to_string(), s.layer))
+                .collect();
+            let subagents: Vec<(String, Option<Layer>)> = res
+                .subagents()
+                .iter()
+                .map(|e| (e.id.clone(), e.layer))
+                .collect();
+            (skills, subagents)
+        };
+        let (alice_skills, alice_subagents) = listed(Some("alice"));
+        assert_eq!(
+            alice_skills,
+            vec![(
+                "a".to_string(),
+                WORKSPACE_NAMESPACED_SOURCE.to_string(),
+                Layer::WorkspaceGlob
+            )]
+        );
+        assert_eq!(
+            alice_subagents,
+            vec![
+                ("general-purpose".to_string(), None),
+                ("s".to_string(), Some(Layer::WorkspaceGlob))
+            ]
+        );
+        assert_eq!(listed(Some("carol")), listed(None));
     }
 
     #[test]
