@@ -35,8 +35,10 @@ use crate::workspace::{Tree, Workspace};
 /// The resolutions of every check context, in [`check_contexts`] order.
 pub struct Contexts<'a> {
     pub list: Vec<(Who, Resolution<'a>)>,
-    /// The per-user folders that have a context of their own, with its index in `list`.
-    folders: foldhash::HashMap<String, Vec<usize>>,
+    /// The indexes in `list` of the contexts of per-user folders, by folder name (then in list
+    /// order): looked up without a copy of each name, which a check made a hundred of per name
+    /// group.
+    folders: Vec<usize>,
     /// The indexes of the contexts standing for callers without a per-user folder.
     shared: Vec<usize>,
     /// Per context of `list`, whether it loads any skill: from the resolutions, unless the
@@ -58,14 +60,9 @@ impl<'a> Contexts<'a> {
             .iter()
             .map(|(who, root)| (who.clone(), resolver.resolve(root)))
             .collect::<Vec<_>>();
-        let mut folders: foldhash::HashMap<String, Vec<usize>> = Default::default();
-        let mut shared = Vec::new();
-        for (index, (who, _)) in list.iter().enumerate() {
-            match who {
-                Who::Folder(own) => folders.entry(own.clone()).or_default().push(index),
-                _ => shared.push(index),
-            }
-        }
+        let (mut folders, shared): (Vec<usize>, Vec<usize>) =
+            (0..list.len()).partition(|&index| matches!(list[index].0, Who::Folder(_)));
+        folders.sort_by(|&a, &b| folder_of(&list[a].0).cmp(folder_of(&list[b].0)));
         let loads_a_skill = list.iter().map(|(_, r)| r.loads_a_skill()).collect();
         Self {
             list,
@@ -90,7 +87,7 @@ impl<'a> Contexts<'a> {
     pub fn for_tree(&self, tree: &Tree) -> Vec<&(Who, Resolution<'a>)> {
         // Asked once per skill: the answer is looked up, not filtered out of every context.
         let own = match tree {
-            Tree::Namespace(ns) => self.folders.get(ns),
+            Tree::Namespace(ns) => Some(self.of_folder(ns)).filter(|own| !own.is_empty()),
             _ => None,
         };
         own.unwrap_or(&self.shared)
@@ -103,10 +100,18 @@ impl<'a> Contexts<'a> {
     pub fn reads(&self, who: &Who, tree: &Tree) -> bool {
         match (tree, who) {
             (Tree::Namespace(ns), Who::Folder(own)) => ns == own,
-            (Tree::Namespace(ns), _) => !self.folders.contains_key(ns),
+            (Tree::Namespace(ns), _) => self.of_folder(ns).is_empty(),
             (_, Who::Folder(_)) => false,
             _ => true,
         }
+    }
+
+    /// The indexes of the contexts of per-user folder `ns`, in list order.
+    fn of_folder(&self, ns: &str) -> &[usize] {
+        let name = |&index: &usize| folder_of(&self.list[index].0);
+        let start = self.folders.partition_point(|index| name(index) < ns);
+        let len = self.folders[start..].partition_point(|index| name(index) == ns);
+        &self.folders[start..start + len]
     }
 
     /// The context standing for callers without a per-user folder.
@@ -115,6 +120,14 @@ impl<'a> Contexts<'a> {
             .iter()
             .find(|(who, _)| !matches!(who, Who::Folder(_)))
             .map(|(_, r)| r)
+    }
+}
+
+/// The per-user folder of a context, empty for the others.
+fn folder_of(who: &Who) -> &str {
+    match who {
+        Who::Folder(own) => own,
+        _ => "",
     }
 }
 

@@ -238,20 +238,23 @@ pub fn skill_loading(
     contexts: &loading::Contexts,
     reported: &dyn Fn(&crate::workspace::skill::SkillDoc) -> bool,
 ) -> SkillLoading {
+    // Asked once per skill, not once per skill and context: the engine's `reported` hashes the
+    // name, and a name group holds a hundred and fifty skills for a hundred contexts.
+    let named: Vec<(&str, &std::path::Path)> = workspace
+        .skills
+        .iter()
+        .filter(|doc| reported(doc))
+        .filter_map(|doc| Some((doc.name.as_deref()?, doc.path.as_path())))
+        .collect();
     let loads_a_skill = contexts
         .list
         .iter()
         .map(|(_, resolution)| {
-            workspace
-                .skills
-                .iter()
-                .filter(|doc| reported(doc))
-                .any(|doc| {
-                    doc.name
-                        .as_deref()
-                        .and_then(|name| resolution.skill_named(name))
-                        .is_some_and(|(_, winner)| winner.doc.path == doc.path)
-                })
+            named.iter().any(|(name, path)| {
+                resolution
+                    .skill_named(name)
+                    .is_some_and(|(_, winner)| winner.doc.path == *path)
+            })
         })
         .collect();
     SkillLoading {
