@@ -155,6 +155,16 @@ fn skips_tools_json(subagent: &SubagentDoc, read_from_project: bool) -> bool {
     subagent.workspace_mode == WorkspaceMode::Isolated && !read_from_project
 }
 
+/// Whether the main agent spawns `subagent` (valid, not `mode: primary`) and it registers the
+/// harness built-ins again ([`skips_tools_json`]): the one thing the tools.json rules read of a
+/// subagent (TJ029). With `read_from_project` false, every subagent that may: the engine gives
+/// those rules only these, so that editing any other subagent does not run them again.
+pub fn registers_builtins_again(subagent: &SubagentDoc, read_from_project: bool) -> bool {
+    subagent.outcome.is_ok()
+        && subagent.mode != AgentMode::Primary
+        && skips_tools_json(subagent, read_from_project)
+}
+
 /// Where tools.json removes `name`: its `deny` entry, else the `allow` key.
 fn removal_anchor(doc: &ToolsDoc, catalog: &ToolCatalog, name: &str) -> TextRange {
     match catalog.lookup(name).removal {
@@ -201,8 +211,7 @@ fn removals_subagents_keep(
     let mut keepers: Vec<(Option<&str>, &str)> = workspace
         .subagents
         .iter()
-        .filter(|s| s.outcome.is_ok() && s.mode != AgentMode::Primary)
-        .filter(|s| skips_tools_json(s, read_from_project))
+        .filter(|s| registers_builtins_again(s, read_from_project))
         .map(|s| match &s.location.tree {
             Tree::Namespace(ns) => (Some(ns.as_str()), s.id.as_str()),
             _ => (None, s.id.as_str()),

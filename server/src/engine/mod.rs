@@ -930,15 +930,17 @@ pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<V
     Arc::new(found)
 }
 
-/// The tools.json rules (`check::tools::check_in`): they read which subagents register the
-/// harness built-ins again, so they take every subagent's facts.
+/// The tools.json rules (`check::tools::check_in`): of the subagents they read only which
+/// register the harness built-ins again ([`subagents_registering_builtins`]).
 #[salsa::tracked(returns(clone))]
 pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
-    let subagents = every_subagent_facts(db, project);
+    let subagents = subagents_registering_builtins(db, project);
     let docs = subagents
+        .0
         .iter()
         .cloned()
+        .map(Parsed::Subagent)
         .chain(tools.iter().cloned().map(Parsed::Tools));
     let workspace = workspace_of(db, project, docs);
     let catalog = catalog(db, project);
@@ -948,6 +950,50 @@ pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
         &catalog,
         &code_execution,
     ))
+}
+
+/// The subagents that may register the harness built-ins again
+/// (`check::tools::registers_builtins_again`), in path order: all that the tools.json rules read
+/// of the subagents.
+#[salsa::tracked(returns(clone))]
+fn subagents_registering_builtins(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<BuiltinRegistrars> {
+    let subagents = every_subagent_facts(db, project);
+    Arc::new(BuiltinRegistrars(
+        subagents
+            .iter()
+            .filter_map(|doc| match doc {
+                Parsed::Subagent(subagent) => Some(subagent),
+                _ => None,
+            })
+            .filter(|subagent| check::tools::registers_builtins_again(subagent, false))
+            .cloned()
+            .collect(),
+    ))
+}
+
+/// [`subagents_registering_builtins`], equal when it lists the same files under the same ids:
+/// of a subagent the filter keeps, the tools.json rules read only its id and where it is (TJ029
+/// names it, per-user folder included). So an edit of a subagent's lists, description or body
+/// does not run those rules again.
+#[derive(Clone, Default)]
+pub struct BuiltinRegistrars(Vec<Arc<SubagentDoc>>);
+
+impl PartialEq for BuiltinRegistrars {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(&other.0)
+                // Most entries are the very facts memoised before.
+                .all(|(a, b)| {
+                    Arc::ptr_eq(a, b)
+                        || (a.path == b.path && a.location == b.location && a.id == b.id)
+                })
+    }
 }
 
 /// What the `tools:` and `model:` of chunk `chunk` of a bucket's subagents name
@@ -3007,6 +3053,83 @@ mod tests {
         assert!(analysis.set_source_entry(&opened, &entry, Origin::Buffer));
         assert_eq!(ran_again(&before, &group_loading(&analysis)), 1);
         assert_eq!(all_diagnostics(&analysis), checked(&files));
+    }
+
+    /// The tools.json rules read, of the subagents, only the ids and places of those that
+    /// register the built-ins again (TJ029): editing a subagent with a shared workspace, or the
+    /// lists and text of an isolated one, leaves them as they were; making an isolated one
+    /// primary, or a subagent isolated, runs them again. After each step the diagnostics are a fresh
+    /// check's, and TJ029 names the subagents it should.
+    #[test]
+    fn tools_json_rules_read_only_the_subagents_registering_builtins() {
+        let ws = "/p/.agentscope/workspace";
+        let mut files = FileSet::new();
+        files.insert_text(
+            PathBuf::from(format!("{ws}/tools.json")),
+            r#"{"deny": ["execute"]}"#,
+        );
+        let spec = |description: &str, extra: &str| {
+            format!("---\ndescription: {description}\n{extra}---\nHelps.\n")
+        };
+        let shared = PathBuf::from(format!("{ws}/subagents/shared.md"));
+        let isolated = PathBuf::from(format!("{ws}/subagents/isolated.md"));
+        let shared_mode = "workspace:\n  mode: shared\n";
+        files.insert_text(shared.clone(), &spec("a", shared_mode));
+        files.insert_text(isolated.clone(), &spec("b", ""));
+        let mut analysis = analysis_of(&files);
+        let mut step = |analysis: &mut Analysis, path: &Path, text: &str| {
+            let before = tools_json_rules(&analysis.db, analysis.project);
+            files.insert_text(path.to_path_buf(), text);
+            analysis.set_file(path, files.get(path), Origin::Disk);
+            let diagnostics = all_diagnostics(analysis);
+            assert_eq!(diagnostics, checked(&files));
+            let after = tools_json_rules(&analysis.db, analysis.project);
+            let tj029: Vec<String> = diagnostics
+                .into_iter()
+                .filter(|d| d.code == "TJ029")
+                .map(|d| d.message)
+                .collect();
+            (!Arc::ptr_eq(&before, &after), tj029)
+        };
+        let (ran, tj029) = step(&mut analysis, &shared, &spec("a again", shared_mode));
+        assert!(!ran, "a shared-workspace subagent's edit");
+        assert_eq!(tj029.len(), 1);
+        assert!(
+            tj029[0].contains("subagent `isolated` registers"),
+            "{tj029:?}"
+        );
+        let (ran, _) = step(
+            &mut analysis,
+            &isolated,
+            &spec("b again", "tools: [grep_files]\n"),
+        );
+        assert!(!ran, "an isolated subagent's description and tools edited");
+        let (ran, tj029) = step(&mut analysis, &isolated, &spec("b", "mode: primary\n"));
+        assert!(ran, "an isolated subagent made primary");
+        assert_eq!(tj029, Vec::<String>::new());
+        let (ran, tj029) = step(&mut analysis, &shared, &spec("a", ""));
+        assert!(ran, "a subagent made isolated");
+        assert!(
+            tj029[0].contains("subagent `shared` registers"),
+            "{tj029:?}"
+        );
+        // One isolated subagent for another in one change: as many, not the same.
+        let before = tools_json_rules(&analysis.db, analysis.project);
+        let other = PathBuf::from(format!("{ws}/subagents/other.md"));
+        files.remove(&shared);
+        files.insert_text(other.clone(), &spec("c", ""));
+        analysis.set_file(&shared, None, Origin::Disk);
+        analysis.set_file(&other, files.get(&other), Origin::Disk);
+        let diagnostics = all_diagnostics(&analysis);
+        assert_eq!(diagnostics, checked(&files));
+        let after = tools_json_rules(&analysis.db, analysis.project);
+        assert!(!Arc::ptr_eq(&before, &after));
+        assert!(
+            after
+                .iter()
+                .any(|d| d.code == "TJ029" && d.message.contains("subagent `other` registers")),
+            "{after:?}"
+        );
     }
 
     /// The first buffer of a disk file gets an input of its own (a write would report its change
