@@ -974,10 +974,11 @@ fn subagents_registering_builtins(
     ))
 }
 
-/// [`subagents_registering_builtins`], equal when it lists the same files under the same ids:
-/// of a subagent the filter keeps, the tools.json rules read only its id and where it is (TJ029
-/// names it, per-user folder included). So an edit of a subagent's lists, description or body
-/// does not run those rules again.
+/// [`subagents_registering_builtins`], equal when it lists the same files: of a subagent the
+/// filter keeps, the tools.json rules read only its id and where it is (TJ029 names it, per-user
+/// folder included), which its path gives (the id is the file name; a configuration that places
+/// it elsewhere runs the rules again, since they read it). So an edit of a subagent's lists,
+/// description or body does not run those rules again.
 #[derive(Clone, Default)]
 pub struct BuiltinRegistrars(Vec<Arc<SubagentDoc>>);
 
@@ -989,10 +990,7 @@ impl PartialEq for BuiltinRegistrars {
                 .iter()
                 .zip(&other.0)
                 // Most entries are the very facts memoised before.
-                .all(|(a, b)| {
-                    Arc::ptr_eq(a, b)
-                        || (a.path == b.path && a.location == b.location && a.id == b.id)
-                })
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a.path == b.path)
     }
 }
 
