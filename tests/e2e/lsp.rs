@@ -924,7 +924,7 @@ fn a_workspace_of_named_pipes_is_served_and_exits() {
             published["diagnostics"][0]["message"],
             format!(
                 "{message}\nRuntime: {}",
-                agentws::rules::workspace::WS014.consequence
+                agentws::rules::workspace::not_a_regular_file::RULE.consequence
             )
         );
     }

@@ -1,16 +1,16 @@
 //! The catalog: every rule agentws can report, the families declared in `rules` and those declared
-//! beside their detection in `check` (`strict`), in one order. `docs/rules.md`, `agentws explain`
+//! beside their detection in `check` (`files`, `strict`), in one order. `docs/rules.md`, `agentws explain`
 //! and SARIF's rule list are made from it; the rule examples are run from it.
 //!
 //! Lists declarations only; must not depend on the engine or any front-end.
 
 use crate::rules::{self, Rule};
 
-use super::strict;
+use super::{files, strict};
 
 /// Every rule, grouped by file kind, in code order within each group.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    rules::workspace::RULES
+    files::RULES
         .iter()
         .chain(rules::skill::RULES)
         .chain(rules::subagent::RULES)

@@ -24,7 +24,6 @@ use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::snapshot::{Parsed, WorkspaceFile};
 use crate::workspace::{FileKind, Workspace};
 
-pub mod budget;
 pub mod catalog;
 pub mod cross;
 pub mod files;
@@ -176,7 +175,7 @@ pub fn configured_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> V
             diagnostics.extend(cross::removed_tool_mentions(catalog, file));
         }
     }
-    diagnostics.extend(budget::check(workspace));
+    diagnostics.extend(files::memory_over_budget::check(workspace));
     diagnostics
 }
 

@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn explain_prints_every_part_of_the_rule() {
-        let rule = &rules::workspace::WS003;
+        let rule = find("WS003").unwrap();
         let text = explain(rule);
         assert!(
             text.starts_with("WS003 blank-injected-file\nseverity: warning, profile: harness\n")
@@ -283,7 +283,7 @@ mod tests {
 
     #[test]
     fn a_rule_no_project_can_show_says_why() {
-        let text = explain(&rules::workspace::WS005);
+        let text = explain(find("WS005").unwrap());
         assert!(text.contains("\n\nNo example: this rule needs a file over 16 MiB.\n\nSee "));
         assert!(!text.contains("**Example**"));
     }

@@ -36,7 +36,7 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
     let text = match content {
         FileContent::Text(text) => text,
         FileContent::NotRegular { .. } => {
-            let diagnostic = crate::rules::workspace::WS014
+            let diagnostic = crate::rules::workspace::not_a_regular_file::RULE
                 .at(
                     file,
                     TextRange::empty(0),

@@ -1,8 +1,9 @@
 //! What a rule is (code, severity, profile, the runtime consequence it reports, its documentation
 //! and examples), and the declarations of the rule families whose detection is spread over the
 //! layers that find their problems (config loading, parsing, checks), which name these rules.
-//! Pure data. The strict family declares each rule beside its detection, one file per rule
-//! (`check::strict`), the form every family moves to; `check::catalog` lists every rule, for
+//! Pure data, except `workspace`: the rules a file's read alone decides, each declared beside its
+//! detection, one file per rule, the form every family moves to (`check::strict` and
+//! `check::files` hold the others of that form); `check::catalog` lists every rule, for
 //! `docs/rules.md`, `agentws explain` and SARIF.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::base::{Diagnostic, Env, FileContent, FileSet, TextRange};
+use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::config::discover::{absolute, find_project};
 use crate::config::Config;
 use crate::rules;
@@ -268,11 +268,7 @@ fn walk_problem(dir: &Path, err: &ignore::Error) -> Diagnostic {
         ),
         other => (dir.to_path_buf(), other.to_string()),
     };
-    rules::workspace::WS006.at(
-        &path,
-        TextRange::empty(0),
-        format!("could not walk: {message}"),
-    )
+    rules::workspace::walk_failed::at(&path, &message)
 }
 
 /// What [`add_referenced`] put into a file set: the files it read and every folder it recorded

@@ -1,14 +1,68 @@
-//! The memory budget rule (`WS012`): whether MEMORY.md fits in what `maxContextTokens` leaves after
+//! WS012 `memory-over-budget`: whether MEMORY.md fits in what `maxContextTokens` leaves after
 //! the session context, AGENTS.md, knowledge and additional files (harness-spec §5.7).
 //!
 //! The budget depends on the whole rendered context, so the prompt renderer computes it; a cheap
 //! upper bound first rules out the common case (a short MEMORY.md) without rendering anything.
 
-use crate::base::{Diagnostic, TextRange};
+use crate::base::{Diagnostic, Severity, TextRange};
 use crate::prompt::Date;
 use crate::prompt::{estimate_tokens, render, PreviewContext};
-use crate::rules::workspace::WS012;
+use crate::rules::{Example, Profile, Rule};
 use crate::workspace::{FileKind, Tree, Workspace};
+
+pub static RULE: Rule = Rule {
+    code: "WS012",
+    name: "memory-over-budget",
+    severity: Severity::Info,
+    profile: Profile::Harness,
+    summary: "MEMORY.md does not fit in the remaining memory budget.",
+    consequence: "The runtime cuts MEMORY.md and appends a truncation notice; when no budget is left at all, it injects MEMORY.md whole.",
+    explanation: "`maxContextTokens` (default 8000) minus the session context, AGENTS.md, knowledge and \
+additional files is what MEMORY.md may use, counted as UTF-16 length / 4. Consolidate MEMORY.md.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+max_context_tokens = 200
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/MEMORY.md", r#"- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+- The release branch is `main`; tags are `vX.Y.Z`.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"[agent]
+name = "release"
+max_context_tokens = 200
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/MEMORY.md", r#"- Releases: `main`, tags `vX.Y.Z`.
+"#),
+            ],
+        },
+    ],
+};
 
 /// Generous upper bound of the session context's tokens without the environment memory (its
 /// template, ids, paths, date and OS are well under this).
@@ -112,7 +166,7 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
             ),
             _ => continue,
         };
-        out.push(WS012.at(path, TextRange::new(0, text.len().min(1)), message));
+        out.push(RULE.at(path, TextRange::new(0, text.len().min(1)), message));
     }
     out
 }

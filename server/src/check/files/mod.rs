@@ -1,26 +1,62 @@
-//! Whole-workspace and per-file content rules (`WS…`, harness-spec §9.1): a missing workspace or
-//! AGENTS.md, files that are not UTF-8, too large, unreadable or not regular files, blank injected
-//! files, additional context files that escape, contain `..`, are binary or missing, files in the
-//! project folder that the overlay silently falls back to, and spec files the scans miss because
-//! of letter case (`SA026`, `SK030`).
+//! The workspace family (`WS…`, harness-spec §9.1): a missing workspace or AGENTS.md, files that
+//! are not UTF-8, too large, unreadable or not regular files, blank injected files, additional
+//! context files that escape, contain `..`, are binary or missing, MEMORY.md over its budget, and
+//! files in the project folder that the overlay silently falls back to. Beside them, the rules of
+//! other families found while looking at the same files: spec files the scans miss because of
+//! letter case (`SA026`, `SK030`) and additional context files in a folder an id can take
+//! (`CF012`).
+//!
+//! One file per rule, its declaration beside its detection; [`RULES`] lists the family in code
+//! order for the catalog (`check::catalog`), the rules a file's read alone decides included
+//! (`rules::workspace`, below the layers that read files). The entry points below run each rule
+//! over what it reads, grouped as the engine asks them: one file's content, the workspace's
+//! layout, one configured additional context file.
 //!
 //! Pure over the snapshot: existence questions are answered by the file set.
+
+mod additional_context_binary;
+mod additional_context_dotdot;
+mod additional_context_escapes;
+mod additional_context_missing;
+mod agents_md_missing;
+mod blank_injected_file;
+pub mod memory_over_budget;
+mod project_fallback_file;
+mod workspace_missing;
 
 use std::path::{Component, Path, PathBuf};
 
 use crate::base::{Diagnostic, FileContent, FileSet, TextRange};
-use crate::config::{Config, FilesystemMode, Scope};
+use crate::config::{Config, Scope};
 use crate::rules::config::CF012;
 use crate::rules::skill::SK030;
 use crate::rules::subagent::SA026;
-use crate::rules::workspace::*;
-use crate::syntax::java;
-use crate::workspace::layers::BINARY_EXTENSIONS;
+use crate::rules::workspace::{self as read, content_problem};
+use crate::rules::Rule;
 use crate::workspace::layout::normalize_relative;
-use crate::workspace::snapshot::{placed, WorkspaceFile};
-use crate::workspace::{FileKind, Tree, Workspace};
+use crate::workspace::snapshot::WorkspaceFile;
+use crate::workspace::Workspace;
 
-/// Every `WS…` diagnostic of the workspace.
+/// The workspace family, in code order.
+pub static RULES: &[&Rule] = &[
+    &workspace_missing::RULE,          // WS001
+    &agents_md_missing::RULE,          // WS002
+    &blank_injected_file::RULE,        // WS003
+    &read::file_not_utf8::RULE,        // WS004
+    &read::file_too_large::RULE,       // WS005
+    &read::walk_failed::RULE,          // WS006
+    &read::file_unreadable::RULE,      // WS007
+    &additional_context_escapes::RULE, // WS008
+    &additional_context_dotdot::RULE,  // WS009
+    &additional_context_binary::RULE,  // WS010
+    &additional_context_missing::RULE, // WS011
+    &memory_over_budget::RULE,         // WS012
+    &project_fallback_file::RULE,      // WS013
+    &read::not_a_regular_file::RULE,   // WS014
+];
+
+/// Every `WS…` diagnostic of the workspace but the walk's (WS006) and the memory budget's
+/// (WS012, with the rules that read tools.json), with `SA026`, `SK030` and `CF012`.
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let mut out = check_workspace_level(workspace, &misspelt_files(&workspace.files));
     for file in workspace.workspace_files() {
@@ -33,16 +69,7 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// injected file).
 pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic> {
     let mut out = content_problems(file.path, &file.entry.content);
-    if let FileContent::Text(text) = &file.entry.content {
-        if is_injected(file.kind) && java::is_blank(text) {
-            out.extend(blank_injected_file(
-                workspace,
-                file.path,
-                file.location,
-                text,
-            ));
-        }
-    }
+    out.extend(blank_injected_file::check(workspace, file));
     out
 }
 
@@ -50,172 +77,86 @@ pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic>
 /// a regular file. Only a file the prompt injects needs the workspace (`check_file`), so a skill's
 /// or subagent's content verdict never depends on another file.
 pub fn content_problems(path: &Path, content: &FileContent) -> Vec<Diagnostic> {
-    let start = TextRange::empty(0);
-    let mut out = Vec::new();
-    match content {
-        FileContent::NotUtf8 {
-            valid_up_to,
-            binary,
-        } => {
-            let message = if *binary {
-                format!("`{}` is a binary file, not text", file_name(path))
-            } else {
-                format!(
-                    "`{}` is not valid UTF-8 (first invalid byte at offset {valid_up_to})",
-                    file_name(path)
-                )
-            };
-            out.push(WS004.at(path, start, message));
-        }
-        FileContent::TooLarge { size } => out.push(WS005.at(
-            path,
-            start,
-            format!(
-                "`{}` is {size} bytes; agentws checks files up to 16 MiB",
-                file_name(path)
-            ),
-        )),
-        FileContent::Unreadable { error } => out.push(WS007.at(
-            path,
-            start,
-            format!("`{}` cannot be read: {error}", file_name(path)),
-        )),
-        FileContent::NotRegular { kind } => out.push(WS014.at(
-            path,
-            start,
-            format!("`{}` is {kind}, not a regular file", file_name(path)),
-        )),
-        _ => {}
-    }
-    out
+    content_problem(path, content).into_iter().collect()
 }
 
-/// WS003, written from what the contexts that read this copy make of it (the layer table the
-/// preview reads with): the filesystem's reminder, the sandbox's white space, or nothing at all
-/// when only the direct disk read reaches it.
-fn blank_injected_file(
-    workspace: &Workspace,
-    path: &Path,
-    location: &crate::workspace::layout::Location,
-    text: &str,
-) -> Option<Diagnostic> {
-    use crate::workspace::layers::{blank_read, BlankRead};
-    use crate::workspace::resolution::{check_contexts, Who};
-    let contexts = check_contexts(workspace);
-    let reading = match &location.tree {
-        Tree::Namespace(ns) => contexts
-            .iter()
-            .find(|(who, _)| matches!(who, Who::Folder(folder) if folder == ns)),
-        Tree::Shared | Tree::Project => contexts.first(),
-    };
-    let (who, root) = reading?;
-    let read = blank_read(workspace, root, &location.rel, path, text.is_empty());
-    let for_whom = super::loading::who_label(workspace, who);
-    let message = format!("`{}` in {} is blank", location.rel, location.tree.label());
-    let diagnostic = WS003.at(path, TextRange::new(0, text.len()), message);
-    match read {
-        BlankRead::NotRead => None,
-        BlankRead::Reminder => Some(diagnostic),
-        BlankRead::WhiteSpace => Some(diagnostic.with_consequence(format!(
-            "For {for_whom} the sandbox's read returns the white space itself (only a zero-byte file \
-             gets the `System reminder: File exists but has empty contents` text): the prompt holds \
-             blank text in its place."
-        ))),
-        BlankRead::Empty => Some(diagnostic.with_consequence(format!(
-            "For {for_whom} only the runtime's direct disk read reaches this copy, which reads a blank \
-             file as empty: nothing is injected in its place."
-        ))),
-    }
-}
-
-fn is_injected(kind: FileKind) -> bool {
-    matches!(
-        kind,
-        FileKind::AgentsMd
-            | FileKind::MemoryMd
-            | FileKind::KnowledgeIndex
-            | FileKind::AdditionalContext
-    )
-}
+/// Where whole-workspace diagnostics are reported: `agentws.toml` when there is one, else the
+/// workspace folder itself.
+type Anchor = (PathBuf, TextRange);
 
 /// Rules about the workspace as a whole: missing folders and files, additional context files,
-/// project-folder fallbacks.
+/// project-folder fallbacks. With no workspace folder, only that is reported: every other rule
+/// would state the consequences of its absence again.
 ///
 /// `misspelt` is [`misspelt_files`] of the workspace's files, or of any set holding those (the
 /// engine's frame: no misspelt file is a source), so that a created source asks it nothing.
 pub fn check_workspace_level(workspace: &Workspace, misspelt: &[PathBuf]) -> Vec<Diagnostic> {
-    let config = &workspace.config;
-    let files = &workspace.files;
-    let mut out = Vec::new();
     let anchor = anchor_file(workspace);
-
-    if !files.contains_dir(&config.workspace) {
-        out.push(WS001.at(
-            &anchor.0,
-            anchor.1,
-            format!(
-                "workspace folder `{}` does not exist",
-                config.workspace.display()
-            ),
-        ));
-        return out;
+    if let Some(missing) = workspace_missing::check(workspace, &anchor) {
+        return vec![missing];
     }
-
-    let has_agents = [Tree::Shared, Tree::Project]
-        .iter()
-        .any(|tree| files.contains_file(&workspace.path_in(tree, "AGENTS.md")));
-    if !has_agents {
-        out.push(WS002.at(
-            &anchor.0,
-            anchor.1,
-            format!(
-                "no AGENTS.md in `{}` or the project folder",
-                config.workspace.display()
-            ),
-        ));
+    let mut out = Vec::new();
+    out.extend(agents_md_missing::check(workspace, &anchor));
+    for configured in &workspace.config.agent.additional_context_files {
+        let file = AdditionalFile::new(workspace, configured, &anchor);
+        out.extend(additional_context_escapes::check(&file));
+        out.extend(additional_context_dotdot::check(&file));
+        if file.stays_inside() {
+            if let Some(problem) = namespace_takeover(&workspace.config, configured) {
+                out.push(CF012.at(&file.at.0, file.at.1, problem));
+            }
+        }
+        out.extend(additional_context_binary::check(&file));
+        out.extend(additional_context_missing::check(&file));
     }
-
-    for configured in &config.agent.additional_context_files {
-        out.extend(check_additional_file(workspace, configured, &anchor));
-    }
-
     out.extend(misnamed_files(workspace, misspelt));
+    project_fallback_file::check(workspace, &mut out);
+    out
+}
 
-    // Only the local filesystem has the project folder as its overlay's lower layer; the sandbox
-    // and remote filesystems never read it (their project files are SK026/SA022 or unused).
-    if config.project != config.workspace && config.filesystem.mode == FilesystemMode::Local {
-        for rel in ["AGENTS.md", "MEMORY.md", "tools.json"] {
-            let path = workspace.path_in(&Tree::Project, rel);
-            if files.contains_file(&path) {
-                out.push(WS013.at(
-                    &path,
-                    TextRange::empty(0),
-                    format!(
-                        "`{rel}` in the project folder `{}` is the overlay's lower layer",
-                        config.project.display()
-                    ),
-                ));
-            }
-        }
-        for dir in ["skills", "subagents", "knowledge"] {
-            let folder = workspace.path_in(&Tree::Project, dir);
-            // Placed by path, not looked up: the engine runs these rules with the kinds of the
-            // files that are not skills or subagent specs only.
-            let first = files
-                .files_under(&folder)
-                .find(|(p, _)| placed(config, p).is_some() && !p.starts_with(&config.workspace));
-            if let Some((path, _)) = first {
-                out.push(WS013.at(
-                    path,
-                    TextRange::empty(0),
-                    format!(
-                        "the project folder has a `{dir}/` folder; the runtime reads it as the overlay's lower layer"
-                    ),
-                ));
-            }
+/// One entry of `additional_context_files`, as the rules about it read it.
+struct AdditionalFile<'a> {
+    workspace: &'a Workspace,
+    /// As written in agentws.toml.
+    configured: &'a str,
+    /// Relative to a workspace folder, normalized lexically.
+    rel: String,
+    /// Where its diagnostics point: its string in agentws.toml, else the anchor.
+    at: Anchor,
+}
+
+impl<'a> AdditionalFile<'a> {
+    fn new(workspace: &'a Workspace, configured: &'a str, anchor: &Anchor) -> Self {
+        let at = match (
+            &workspace.config.file,
+            config_entry_range(workspace, configured),
+        ) {
+            (Some(file), Some(range)) => (file.clone(), range),
+            _ => anchor.clone(),
+        };
+        AdditionalFile {
+            workspace,
+            configured,
+            rel: normalize_relative(configured),
+            at,
         }
     }
-    out
+
+    /// `<ws>/<rel>`, normalized lexically, leaves the workspace.
+    fn escapes(&self) -> bool {
+        escapes(&self.rel)
+    }
+
+    /// A `..` segment remains after normalizing.
+    fn climbs(&self) -> bool {
+        self.rel.split('/').any(|s| s == "..")
+    }
+
+    /// A plain path below the workspace folders: what the rules about the file itself look at
+    /// (one that escapes or climbs is reported for that alone).
+    fn stays_inside(&self) -> bool {
+        !self.escapes() && !self.climbs()
+    }
 }
 
 /// The files whose names only a scan that ignores letter case would take: a name ending in `.md`
@@ -303,69 +244,11 @@ pub fn misnamed_files(workspace: &Workspace, misspelt: &[PathBuf]) -> Vec<Diagno
     out
 }
 
-/// Where whole-workspace diagnostics are reported: `agentws.toml` when there is one, else the
-/// workspace folder itself.
-fn anchor_file(workspace: &Workspace) -> (PathBuf, TextRange) {
+fn anchor_file(workspace: &Workspace) -> Anchor {
     match &workspace.config.file {
         Some(file) => (file.clone(), TextRange::empty(0)),
         None => (workspace.config.workspace.clone(), TextRange::empty(0)),
     }
-}
-
-fn check_additional_file(
-    workspace: &Workspace,
-    configured: &str,
-    anchor: &(PathBuf, TextRange),
-) -> Vec<Diagnostic> {
-    let config = &workspace.config;
-    let (path, range) = match (&config.file, config_entry_range(workspace, configured)) {
-        (Some(file), Some(range)) => (file.clone(), range),
-        _ => anchor.clone(),
-    };
-    let rel = normalize_relative(configured);
-    let mut out = Vec::new();
-    if escapes(&rel) {
-        out.push(WS008.at(
-            &path,
-            range,
-            format!("additional context file `{configured}` resolves outside the workspace"),
-        ));
-        return out;
-    }
-    if rel.split('/').any(|s| s == "..") {
-        out.push(WS009.at(
-            &path,
-            range,
-            format!("additional context file `{configured}` contains a `..` segment"),
-        ));
-        return out;
-    }
-    if let Some(problem) = namespace_takeover(config, configured) {
-        out.push(CF012.at(&path, range, problem));
-    }
-    let extension = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    if extension.is_some_and(|e| BINARY_EXTENSIONS.contains(&e.as_str())) {
-        out.push(WS010.at(
-            &path,
-            range,
-            format!("additional context file `{configured}` has a binary extension"),
-        ));
-    }
-    let mut trees = vec![Tree::Shared, Tree::Project];
-    trees.extend(workspace.namespaces.iter().cloned().map(Tree::Namespace));
-    let exists = trees.iter().any(|tree| {
-        workspace
-            .files
-            .contains_file(&workspace.path_in(tree, &rel))
-    });
-    if !exists {
-        out.push(WS011.at(
-            &path,
-            range,
-            format!("additional context file `{configured}` exists in no workspace folder"),
-        ));
-    }
-    out
 }
 
 /// CF012: in a namespaced scope, the first folder of `configured` is a name a user or session id
@@ -422,12 +305,6 @@ fn config_entry_range(workspace: &Workspace, configured: &str) -> Option<TextRan
         }
     }
     None
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -528,7 +405,7 @@ mod workspace_tests {
                 })
                 .collect::<Vec<_>>()
         };
-        let reminder = crate::rules::workspace::WS003.consequence.to_string();
+        let reminder = super::blank_injected_file::RULE.consequence.to_string();
         assert_eq!(
             consequences(Scope::Agent, FilesystemMode::Local),
             vec![

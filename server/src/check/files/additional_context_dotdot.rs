@@ -1,0 +1,72 @@
+//! WS009 `additional-context-dotdot`: an additional context file has a `..` segment (and stays inside).
+
+use super::AdditionalFile;
+use crate::base::{Diagnostic, Severity};
+use crate::rules::{Example, Profile, Rule};
+
+pub static RULE: Rule = Rule {
+    code: "WS009",
+    name: "additional-context-dotdot",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary:
+        "An additional context file path contains a `..` segment (even one that stays inside).",
+    consequence:
+        "The runtime throws IllegalArgumentException while building the prompt: every call fails.",
+    explanation:
+        "The project layer is always SANDBOXED and rejects `..` segments, so `a/../b.md` fails \
+the call in every path mode. Write the normalized path (`b.md`).",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["notes/../NOTES.md"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/NOTES.md",
+                r#"Deploys are frozen on Fridays.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+additional_context_files = ["NOTES.md"]
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/NOTES.md",
+                r#"Deploys are frozen on Fridays.
+"#,
+            ),
+        ],
+    }],
+};
+
+pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
+    (!file.escapes() && file.climbs()).then(|| {
+        RULE.at(
+            &file.at.0,
+            file.at.1,
+            format!(
+                "additional context file `{}` contains a `..` segment",
+                file.configured
+            ),
+        )
+    })
+}
