@@ -421,7 +421,7 @@ impl Project {
         if !self.folder_taken_alone(dir) {
             return false;
         }
-        let found = discover_folder(&self.config, dir);
+        let found = discover_folder(&self.config, dir, FILES_ONE_BY_ONE);
         if !found.problems.is_empty() || found.linked || found.files.len() > FILES_ONE_BY_ONE {
             return false;
         }

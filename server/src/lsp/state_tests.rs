@@ -512,3 +512,33 @@ fn a_folder_change_does_not_copy_the_file_set_the_snapshot_held() {
         assert_eq!(project.snapshot().files.contains_dir(&dir), exists);
     }
 }
+
+/// A folder created with a few files is taken file by file; one with more files than that is
+/// worth is left to a new reading of the project (the walk stops there), and either way the
+/// snapshot holds every file after the refresh.
+#[test]
+fn a_created_folder_is_taken_alone_only_when_small() {
+    let fx = Fixture::new();
+    let env = Arc::new(Env::new());
+    let mut state = State::new(Env::new());
+    state.add_folder(fx.root.clone());
+    let open = state.open.clone();
+    let project = &mut state.projects[0];
+    project.refresh(&env, &open);
+    for (name, count, alone) in [("small", 3, true), ("large", 100, false)] {
+        let dir = fx.ws.join("skills").join(name);
+        std::fs::create_dir_all(dir.join("references")).unwrap();
+        std::fs::write(dir.join("SKILL.md"), skill_text(name, "d", "Body.")).unwrap();
+        for i in 1..count {
+            std::fs::write(dir.join(format!("references/r{i}.md")), "x\n").unwrap();
+        }
+        assert_eq!(project.watched_change(&dir), alone, "{name}");
+        if !alone {
+            project.reload();
+        }
+        project.refresh(&env, &open);
+        let snapshot = project.snapshot();
+        assert_eq!(snapshot.files.files_under(&dir).count(), count, "{name}");
+        assert!(snapshot.skill(&dir.join("SKILL.md")).is_some(), "{name}");
+    }
+}

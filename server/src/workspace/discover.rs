@@ -90,7 +90,7 @@ pub fn discover(config: &Config) -> Discovered {
         fixed.push(file.clone());
     }
 
-    walk(config, &scanned, &found);
+    walk(config, &scanned, &found, Walking::Parallel);
     let fixed_read: Vec<(PathBuf, FileContent)> = fixed
         .into_par_iter()
         .filter_map(|path| {
@@ -147,10 +147,16 @@ pub struct Folder {
 }
 
 /// The files and folders at and below `dir`, walked and read as [`discover`] walks and reads a
-/// scanned folder: for a folder created inside one.
-pub fn discover_folder(config: &Config, dir: &Path) -> Folder {
+/// scanned folder: for a folder created inside one. The walk stops once it found more than
+/// `most_files` files (the caller reads the project again instead).
+pub fn discover_folder(config: &Config, dir: &Path, most_files: usize) -> Folder {
     let found = Mutex::new(Found::default());
-    walk(config, &[dir.to_path_buf()], &found);
+    walk(
+        config,
+        &[dir.to_path_buf()],
+        &found,
+        Walking::InPlace { most_files },
+    );
     let mut found = found
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -188,10 +194,21 @@ fn lock(found: &Mutex<Found>) -> std::sync::MutexGuard<'_, Found> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Walks `dirs` in parallel (respecting `.gitignore`, following symlinks with loop detection)
-/// and reads each file's text where the runtime reads it, in the walking threads, so walking
-/// and reading overlap.
-fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>) {
+/// How a walk goes through its folders.
+#[derive(Clone, Copy)]
+enum Walking {
+    /// On every core, reading files in the walking threads so that walking and reading overlap:
+    /// a whole discovery.
+    Parallel,
+    /// On the calling thread, stopping once more than `most_files` files were found: one small
+    /// folder an editor's watcher reports, where starting the parallel walk's threads (and its
+    /// idle thread's 1 ms naps until they are joined) would cost more than the walk.
+    InPlace { most_files: usize },
+}
+
+/// Walks `dirs` (respecting `.gitignore`, following symlinks with loop detection) and reads each
+/// file's text where the runtime reads it. Both ways of walking apply the same rules.
+fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>, walking: Walking) {
     let Some((first, rest)) = dirs.split_first() else {
         return;
     };
@@ -203,28 +220,38 @@ fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>) {
         .hidden(false)
         .follow_links(true)
         .require_git(false)
-        .git_global(false)
-        .build_parallel()
-        .run(|| {
+        .git_global(false);
+    let visit = |entry: Result<ignore::DirEntry, ignore::Error>| match entry {
+        Ok(entry) if entry.path_is_symlink() => {
+            // Where the link leads, so one file seen through two paths is known as one
+            // (`FileSet::same_real_file`).
+            if let Ok(real) = std::fs::canonicalize(entry.path()) {
+                lock(found).links.push((entry.path().to_path_buf(), real));
+            }
+            record(config, entry, found);
+        }
+        Ok(entry) => record(config, entry, found),
+        Err(err) => {
+            let problem = walk_problem(first, &err);
+            lock(found).problems.push(problem);
+        }
+    };
+    match walking {
+        Walking::Parallel => builder.build_parallel().run(|| {
             Box::new(|entry| {
-                match entry {
-                    Ok(entry) if entry.path_is_symlink() => {
-                        // Where the link leads, so one file seen through two paths is known
-                        // as one (`FileSet::same_real_file`).
-                        if let Ok(real) = std::fs::canonicalize(entry.path()) {
-                            lock(found).links.push((entry.path().to_path_buf(), real));
-                        }
-                        record(config, entry, found);
-                    }
-                    Ok(entry) => record(config, entry, found),
-                    Err(err) => {
-                        let problem = walk_problem(first, &err);
-                        lock(found).problems.push(problem);
-                    }
-                }
+                visit(entry);
                 ignore::WalkState::Continue
             })
-        });
+        }),
+        Walking::InPlace { most_files } => {
+            for entry in builder.build() {
+                visit(entry);
+                if lock(found).files.len() > most_files {
+                    break;
+                }
+            }
+        }
+    }
 }
 
 /// Keeps one walked entry: a folder, or a file with its text where the runtime reads it.
@@ -413,6 +440,63 @@ pub fn load_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder walked alone, on the calling thread, gives what the whole discovery's parallel
+    /// walk gives below it (the ignore files of the folder and of its parents applied, text read
+    /// only where the runtime reads it), and stops soon after `most_files`.
+    #[test]
+    fn a_folder_walked_alone_gives_what_the_whole_walk_gives() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let skills = root.join(".agentscope/workspace/skills");
+        let dir = skills.join("new");
+        let files = [
+            ("SKILL.md", "---\nname: new\ndescription: d\n---\nBody.\n"),
+            ("references/guide.md", "Guide.\n"),
+            ("references/deep/more.md", "More.\n"),
+            ("scripts/run.py", "print(1)\n"),
+            ("scratch.md", "ignored by the folder's .gitignore\n"),
+            ("build.log", "ignored by the parent's .gitignore\n"),
+            (".gitignore", "scratch.md\n"),
+        ];
+        for (rel, text) in files {
+            let path = dir.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, text).unwrap();
+        }
+        std::fs::create_dir_all(dir.join("assets/empty")).unwrap();
+        std::fs::write(skills.join(".gitignore"), "*.log\n").unwrap();
+        let config = Config::defaults_for(&root);
+
+        let whole = discover(&config).files;
+        let alone = discover_folder(&config, &dir, 64);
+        let expected: Vec<(PathBuf, FileContent)> = whole
+            .files_under(&dir)
+            .map(|(path, entry)| (path.clone(), entry.content.clone()))
+            .collect();
+        let names: Vec<String> = (alone.files.iter())
+            .map(|(path, _)| path.strip_prefix(&dir).unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ".gitignore",
+                "SKILL.md",
+                "references/deep/more.md",
+                "references/guide.md",
+                "scripts/run.py"
+            ]
+        );
+        assert_eq!(alone.files, expected);
+        let mut dirs = vec![dir.clone()];
+        dirs.extend(whole.dirs_under(&dir).cloned());
+        assert_eq!(alone.dirs, dirs);
+        assert!(!alone.linked && alone.problems.is_empty());
+
+        // Past `most_files` the walk stops: the caller reads the project again anyway.
+        let stopped = discover_folder(&config, &dir, 2);
+        assert_eq!(stopped.files.len(), 3);
+    }
 
     /// Taking out what `add_referenced` added leaves the set as it was: no folder or file of it
     /// stays behind, and what was there before (a shared ancestor) is kept.
