@@ -722,7 +722,10 @@ mod tests {
     }
 
     /// Toggles the first line while `writer` changes the file every `pause`, `rounds` times; then
-    /// checks that every line the writer added is in the file exactly once.
+    /// checks that every line the writer added is in the file exactly once, or, when a write
+    /// landed in the moment between the exchange and the swap back (docs/cli.md: a preempted
+    /// fix stretches that moment on a loaded machine), in a version kept aside and reported:
+    /// nothing lost, nothing doubled, nothing left behind unreported.
     fn race(rounds: usize, pause: Duration, writer: fn(&Path, usize)) {
         // Shorter than `SETTLE`, which `fix::apply` watches once per run, to keep the test short.
         let grace = Duration::from_millis(10);
@@ -730,7 +733,7 @@ mod tests {
         let path = file_with(dir.path(), "MEMORY.md", "state: 0\n");
         let stop = AtomicBool::new(false);
         let written = AtomicUsize::new(0);
-        let applied = std::thread::scope(|s| {
+        let (applied, kept) = std::thread::scope(|s| {
             s.spawn(|| {
                 let mut n = 0;
                 while !stop.load(Ordering::Relaxed) {
@@ -741,6 +744,7 @@ mod tests {
                 }
             });
             let mut applied = 0;
+            let mut kept: Vec<PathBuf> = Vec::new();
             for _ in 0..rounds {
                 let Ok(text) = std::fs::read_to_string(&path) else {
                     continue;
@@ -750,31 +754,56 @@ mod tests {
                 } else {
                     text.replacen("state: 1", "state: 0", 1)
                 };
-                let Ok(written) =
-                    rewrite_unsettled(&path, text.as_bytes(), new.as_bytes(), Hooks::default())
-                else {
-                    continue;
-                };
-                let kept = settle_all(vec![((), written)], grace);
-                assert!(kept.is_empty(), "{kept:?}");
-                applied += 1;
+                match rewrite_unsettled(&path, text.as_bytes(), new.as_bytes(), Hooks::default()) {
+                    Ok(written) => {
+                        for ((), refusal) in settle_all(vec![((), written)], grace) {
+                            let Refusal::ConcurrentVersionKept(aside) = refusal else {
+                                panic!("{refusal:?}");
+                            };
+                            kept.push(aside);
+                        }
+                        applied += 1;
+                    }
+                    Err(Refusal::ConcurrentVersionKept(aside)) => kept.push(aside),
+                    Err(_) => {}
+                }
             }
             stop.store(true, Ordering::Relaxed);
-            applied
+            (applied, kept)
         });
         let text = std::fs::read_to_string(&path).unwrap();
+        let aside: Vec<String> = (kept.iter())
+            .map(|p| std::fs::read_to_string(p).unwrap())
+            .collect();
         let written = written.load(Ordering::Relaxed);
         for n in 0..written {
             let line = format!("line {n}\n");
-            assert_eq!(text.matches(&line).count(), 1, "{line:?} in {text}");
+            match text.matches(&line).count() {
+                1 => {}
+                0 => assert!(
+                    aside.iter().any(|version| version.contains(&line)),
+                    "{line:?} lost: in neither {text} nor a version kept aside"
+                ),
+                _ => panic!("{line:?} more than once in {text}"),
+            }
         }
         assert!(
             applied > 0 && written > 0,
             "{applied} fixes, {written} lines"
         );
+        // A version kept aside needs a write in a moment of microseconds; routinely, the
+        // protocol would be failing.
+        assert!(
+            kept.len() * 20 <= rounds,
+            "{} versions kept aside",
+            kept.len()
+        );
+        let reported: Vec<String> = (kept.iter())
+            .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+            .collect();
         let leftovers: Vec<String> = names(dir.path())
             .into_iter()
-            .filter(|n| n.contains("agentws-fix"))
+            .filter(|n| n.contains("agentws-fix") && !reported.contains(n))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
     }
