@@ -480,6 +480,15 @@ fn every_edit_kind() -> Vec<Edit> {
     ]
 }
 
+/// The server's state over the fixture's folder, its project read and its diagnostics computed.
+fn refreshed_state(fx: &Fixture, env: &Arc<Env>) -> State {
+    let mut state = State::new(Env::new());
+    state.add_folder(fx.root.clone());
+    let open = state.open.clone();
+    state.projects[0].refresh(env, &open);
+    state
+}
+
 /// A folder created or deleted while the request snapshot holds the file set: the snapshot gives
 /// its hold up first, so the set is changed in place instead of copied (the copy of 11 600
 /// entries was most of the first such change's time at 10 000 skills), and the next snapshot
@@ -488,11 +497,9 @@ fn every_edit_kind() -> Vec<Edit> {
 fn a_folder_change_does_not_copy_the_file_set_the_snapshot_held() {
     let fx = Fixture::new();
     let env = Arc::new(Env::new());
-    let mut state = State::new(Env::new());
-    state.add_folder(fx.root.clone());
+    let mut state = refreshed_state(&fx, &env);
     let open = state.open.clone();
     let project = &mut state.projects[0];
-    project.refresh(&env, &open);
     for exists in [true, false] {
         let snapshot = project.snapshot();
         drop(snapshot);
@@ -520,11 +527,9 @@ fn a_folder_change_does_not_copy_the_file_set_the_snapshot_held() {
 fn a_created_folder_is_taken_alone_only_when_small() {
     let fx = Fixture::new();
     let env = Arc::new(Env::new());
-    let mut state = State::new(Env::new());
-    state.add_folder(fx.root.clone());
+    let mut state = refreshed_state(&fx, &env);
     let open = state.open.clone();
     let project = &mut state.projects[0];
-    project.refresh(&env, &open);
     for (name, count, alone) in [("small", 3, true), ("large", 100, false)] {
         let dir = fx.ws.join("skills").join(name);
         std::fs::create_dir_all(dir.join("references")).unwrap();
