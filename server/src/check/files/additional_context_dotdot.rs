@@ -1,4 +1,5 @@
-//! WS009 `additional-context-dotdot`: an additional context file has a `..` segment (and stays inside).
+//! WS009 `additional-context-dotdot`: an additional context file has a `..` segment (and stays
+//! inside the workspace: one that leaves it is WS008's).
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
