@@ -1,6 +1,6 @@
-//! The catalog: every rule agentws can report, the families declared in `rules` and those declared
-//! beside their detection in `check` (`files`, `strict`), in one order. `docs/rules.md`, `agentws explain`
-//! and SARIF's rule list are made from it; the rule examples are run from it.
+//! The catalog: every rule agentws can report, the families declared in `rules` and the rules
+//! declared beside their detection in `check` (`files`, `strict`), in one order. `docs/rules.md`,
+//! `agentws explain` and SARIF's rule list are made from it; the rule examples are run from it.
 //!
 //! Lists declarations only; must not depend on the engine or any front-end.
 
@@ -8,9 +8,15 @@ use crate::rules::{self, Rule};
 
 use super::{files, strict};
 
-/// Every rule, grouped by file kind, in code order within each group.
+/// The families in the order the catalog lists them (by the file kind they are about), each
+/// named by its codes' prefix.
+const FAMILIES: [&str; 8] = ["WS", "SK", "SA", "TJ", "CF", "XR", "ST", "RS"];
+
+/// Every rule, grouped by family in [`FAMILIES`] order, in code order within each. A family's
+/// rules may be declared in several places (`rules::<family>`, and beside their detection in
+/// `check::files` or `check::strict`), so the catalog orders them itself.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    files::RULES
+    let mut rules: Vec<&'static Rule> = files::RULES
         .iter()
         .chain(rules::skill::RULES)
         .chain(rules::subagent::RULES)
@@ -20,6 +26,17 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .copied()
         .chain(strict::RULES.iter().map(|strict| strict.rule))
         .chain(rules::store::RULES.iter().copied())
+        .collect();
+    rules.sort_by_key(|rule| (family_rank(rule.code), rule.code));
+    rules.into_iter()
+}
+
+/// Where a code's family comes in [`FAMILIES`]; after them all for a prefix that names none.
+fn family_rank(code: &str) -> usize {
+    FAMILIES
+        .iter()
+        .position(|family| code.starts_with(family))
+        .unwrap_or(FAMILIES.len())
 }
 
 #[cfg(test)]
@@ -34,6 +51,11 @@ mod tests {
             assert!(codes.insert(rule.code), "duplicate code {}", rule.code);
             assert!(names.insert(rule.name), "duplicate name {}", rule.name);
             assert_eq!(rule.code.len(), 5, "{}", rule.code);
+            assert!(
+                super::family_rank(rule.code) < super::FAMILIES.len(),
+                "{}",
+                rule.code
+            );
             assert!(!rule.summary.is_empty() && !rule.consequence.is_empty());
         }
     }

@@ -430,44 +430,6 @@ name = "release"
     }],
 };
 
-pub static CF012: Rule = Rule {
-    code: "CF012",
-    name: "config-context-file-in-namespace-folder",
-    severity: Severity::Warning,
-    profile: Profile::Harness,
-    summary: "An additional context file lies in a folder whose name a user or session id can take as its namespace folder.",
-    consequence: "The runtime does not sanitise ids: a user (or session) with that id gets the folder as its own workspace, and its file tools overwrite the shared file every other user's prompt reads. agentws refuses runs with such an id (`invalid-id`).",
-    explanation: "In `user` and `session` scope each id's files live in `<workspace>/<id>/`. With \
-`additional_context_files = [\"docs/Guide.md\"]`, the user `docs` writes `Guide.md` into \
-`<workspace>/docs/Guide.md`, the shared file. Keep context files at the top level of the workspace \
-(an id equal to a file name cannot write into it) or under `knowledge/`, and have the application \
-refuse the folder's name as a user or session id.",
-    examples: &[
-        Example {
-            triggering: &[
-                ("agentws.toml", r#"[agent]
-name = "release"
-additional_context_files = ["docs/GUIDE.md"]
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/docs/GUIDE.md", r#"Tag releases as vX.Y.Z.
-"#),
-            ],
-            fixed: &[
-                ("agentws.toml", r#"[agent]
-name = "release"
-additional_context_files = ["GUIDE.md"]
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/GUIDE.md", r#"Tag releases as vX.Y.Z.
-"#),
-            ],
-        },
-    ],
-};
-
 pub static RULES: &[&Rule] = &[
-    &CF001, &CF002, &CF003, &CF004, &CF005, &CF006, &CF007, &CF008, &CF009, &CF010, &CF011, &CF012,
+    &CF001, &CF002, &CF003, &CF004, &CF005, &CF006, &CF007, &CF008, &CF009, &CF010, &CF011,
 ];

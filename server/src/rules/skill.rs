@@ -886,44 +886,6 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
     }],
 };
 
-pub static SK030: Rule = Rule {
-    code: "SK030",
-    name: "skill-file-case",
-    severity: Severity::Warning,
-    profile: Profile::Harness,
-    summary: r#"A skill folder has `skill.md` (or another case of `SKILL.md`) but no `SKILL.md`."#,
-    consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
-    explanation: r#"`FileSystemSkillRepository` tests for `<dir>/SKILL.md` and the workspace repository globs `SKILL.md`; on a case-sensitive filesystem neither finds `skill.md` or `Skill.md`. Rename the file to `SKILL.md`. A `skill.md` beside a `SKILL.md` is not reported: the folder loads from `SKILL.md`.
-
-**Differences from the reference validators** (`tests/e2e/peer_suites.rs`): skills-ref falls back to `skill.md` when there is no `SKILL.md` and validates it as the skill (`skills-ref:test_find_skill_md_accepts_lowercase`, `skills-ref:test_read_properties_with_lowercase_skill_md`); agentws reports it, because the AgentScope runtime skips the folder. skills-ref also rejects a skill folder with no SKILL.md at all (`skills-ref:test_missing_skill_md`, `skills-ref:test_parser.py::test_missing_skill_md`, `skills-ref:test_find_skill_md_returns_none_when_missing`). agentws says nothing about such a folder: the runtime has nothing to load and loses nothing, and a folder under `skills/` may hold shared files rather than a skill."#,
-    examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/skill.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-    }],
-};
-
 pub static SK026: Rule = Rule {
     code: "SK026",
     name: "skill-folder-not-read",
@@ -1021,5 +983,5 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 pub static RULES: &[&Rule] = &[
     &SK001, &SK002, &SK003, &SK004, &SK005, &SK006, &SK007, &SK008, &SK009, &SK010, &SK011, &SK012,
     &SK013, &SK014, &SK015, &SK016, &SK017, &SK018, &SK019, &SK020, &SK021, &SK022, &SK023, &SK024,
-    &SK025, &SK026, &SK027, &SK030,
+    &SK025, &SK026, &SK027,
 ];

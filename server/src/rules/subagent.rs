@@ -732,35 +732,7 @@ You research a question and answer with sources.
     }],
 };
 
-pub static SA026: Rule = Rule {
-    code: "SA026",
-    name: "subagent-extension-case",
-    severity: Severity::Warning,
-    profile: Profile::Harness,
-    summary: r#"A file under `subagents/` ends in `.MD`, `.Md` or `.mD` instead of `.md`."#,
-    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
-    explanation: r#"The local folder scan keeps names ending in `.md` and the filesystem scan globs `*.md`; neither matches another case. Rename the file (`researcher.MD` → `researcher.md`)."#,
-    examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/subagents/researcher.MD",
-            r#"---
-description: Researches questions on the web.
----
-You research a question and answer with sources.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/subagents/researcher.md",
-            r#"---
-description: Researches questions on the web.
----
-You research a question and answer with sources.
-"#,
-        )],
-    }],
-};
-
 pub static RULES: &[&Rule] = &[
     &SA001, &SA002, &SA003, &SA004, &SA005, &SA006, &SA007, &SA008, &SA009, &SA010, &SA011, &SA012,
-    &SA013, &SA014, &SA015, &SA016, &SA017, &SA018, &SA019, &SA020, &SA021, &SA022, &SA025, &SA026,
+    &SA013, &SA014, &SA015, &SA016, &SA017, &SA018, &SA019, &SA020, &SA021, &SA022, &SA025,
 ];

@@ -6,9 +6,9 @@
 //! letter case (`SA026`, `SK030`) and additional context files in a folder an id can take
 //! (`CF012`).
 //!
-//! One file per rule, its declaration beside its detection; [`RULES`] lists the family in code
-//! order for the catalog (`check::catalog`), the rules a file's read alone decides included
-//! (`rules::workspace`, below the layers that read files). The entry points below run each rule
+//! One file per rule, its declaration beside its detection; [`RULES`] lists them for the catalog
+//! (`check::catalog`, which orders every rule by family and code), the rules a file's read alone
+//! decides included (`rules::workspace`, below the layers that read files). The entry points below run each rule
 //! over what it reads, grouped as the engine asks them: one file's content, the workspace's
 //! layout, one configured additional context file.
 //!
@@ -20,39 +20,42 @@ mod additional_context_escapes;
 mod additional_context_missing;
 mod agents_md_missing;
 mod blank_injected_file;
+mod config_context_file_in_namespace_folder;
 pub mod memory_over_budget;
 mod project_fallback_file;
+mod skill_file_case;
+mod subagent_extension_case;
 mod workspace_missing;
 
 use std::path::{Component, Path, PathBuf};
 
 use crate::base::{Diagnostic, FileContent, FileSet, TextRange};
-use crate::config::{Config, Scope};
-use crate::rules::config::CF012;
-use crate::rules::skill::SK030;
-use crate::rules::subagent::SA026;
 use crate::rules::workspace::{self as read, content_problem};
 use crate::rules::Rule;
 use crate::workspace::layout::normalize_relative;
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::Workspace;
 
-/// The workspace family, in code order.
+/// The rules declared here and in `rules::workspace`: the workspace family in code order, then
+/// the other families' rules found with it.
 pub static RULES: &[&Rule] = &[
-    &workspace_missing::RULE,          // WS001
-    &agents_md_missing::RULE,          // WS002
-    &blank_injected_file::RULE,        // WS003
-    &read::file_not_utf8::RULE,        // WS004
-    &read::file_too_large::RULE,       // WS005
-    &read::walk_failed::RULE,          // WS006
-    &read::file_unreadable::RULE,      // WS007
-    &additional_context_escapes::RULE, // WS008
-    &additional_context_dotdot::RULE,  // WS009
-    &additional_context_binary::RULE,  // WS010
-    &additional_context_missing::RULE, // WS011
-    &memory_over_budget::RULE,         // WS012
-    &project_fallback_file::RULE,      // WS013
-    &read::not_a_regular_file::RULE,   // WS014
+    &workspace_missing::RULE,                       // WS001
+    &agents_md_missing::RULE,                       // WS002
+    &blank_injected_file::RULE,                     // WS003
+    &read::file_not_utf8::RULE,                     // WS004
+    &read::file_too_large::RULE,                    // WS005
+    &read::walk_failed::RULE,                       // WS006
+    &read::file_unreadable::RULE,                   // WS007
+    &additional_context_escapes::RULE,              // WS008
+    &additional_context_dotdot::RULE,               // WS009
+    &additional_context_binary::RULE,               // WS010
+    &additional_context_missing::RULE,              // WS011
+    &memory_over_budget::RULE,                      // WS012
+    &project_fallback_file::RULE,                   // WS013
+    &read::not_a_regular_file::RULE,                // WS014
+    &skill_file_case::RULE,                         // SK030
+    &subagent_extension_case::RULE,                 // SA026
+    &config_context_file_in_namespace_folder::RULE, // CF012
 ];
 
 /// Every `WS…` diagnostic of the workspace but the walk's (WS006) and the memory budget's
@@ -101,11 +104,7 @@ pub fn check_workspace_level(workspace: &Workspace, misspelt: &[PathBuf]) -> Vec
         let file = AdditionalFile::new(workspace, configured, &anchor);
         out.extend(additional_context_escapes::check(&file));
         out.extend(additional_context_dotdot::check(&file));
-        if file.stays_inside() {
-            if let Some(problem) = namespace_takeover(&workspace.config, configured) {
-                out.push(CF012.at(&file.at.0, file.at.1, problem));
-            }
-        }
+        out.extend(config_context_file_in_namespace_folder::check(&file));
         out.extend(additional_context_binary::check(&file));
         out.extend(additional_context_missing::check(&file));
     }
@@ -179,7 +178,7 @@ pub fn misspelt_files(files: &FileSet) -> Vec<PathBuf> {
         .collect()
 }
 
-fn ends_in_md_in_any_case(name: &str) -> bool {
+pub(super) fn ends_in_md_in_any_case(name: &str) -> bool {
     name.len() > 3
         && name.is_char_boundary(name.len() - 3)
         && name[name.len() - 3..].eq_ignore_ascii_case(".md")
@@ -189,57 +188,13 @@ fn ends_in_md_in_any_case(name: &str) -> bool {
 /// and a skill folder whose only SKILL.md is `skill.md` or `Skill.md` (SK030), among `misspelt`
 /// ([`misspelt_files`]). Both scans compare names case-sensitively.
 pub fn misnamed_files(workspace: &Workspace, misspelt: &[PathBuf]) -> Vec<Diagnostic> {
-    let config = &workspace.config;
     let mut out = Vec::new();
     for path in misspelt {
-        let Some(location) = crate::workspace::layout::locate(config, path) else {
+        let Some(location) = crate::workspace::layout::locate(&workspace.config, path) else {
             continue;
         };
-        let parts: Vec<&str> = location.rel.split('/').collect();
-        let (Some(first), Some(name)) = (parts.first(), parts.last()) else {
-            continue;
-        };
-        let start = TextRange::empty(0);
-        if *first == "subagents" && parts.len() >= 2 {
-            if ends_in_md_in_any_case(name) && !name.ends_with(".md") {
-                let fixed = format!("{}.md", &name[..name.len() - 3]);
-                out.push(SA026.at(
-                    path,
-                    start,
-                    format!(
-                        "`{}` ends in `{}`, not `.md`: both subagent scans match `.md` case-sensitively, so the runtime ignores this file (rename it to `{fixed}`)",
-                        location.rel,
-                        &name[name.len() - 3..]
-                    ),
-                ));
-            }
-        } else if *first == "skills"
-            && parts.len() >= 3
-            && name.eq_ignore_ascii_case("SKILL.md")
-            && *name != "SKILL.md"
-        {
-            // Only a folder that is no skill's own subfolder: `skills/pdf/references/skill.md`
-            // belongs to the `pdf` skill.
-            let folder = &parts[..parts.len() - 1];
-            let in_a_skill = (2..=folder.len()).any(|n| {
-                let mut rel = folder[..n].join("/");
-                rel.push_str("/SKILL.md");
-                workspace
-                    .files
-                    .contains_file(&workspace.path_in(&location.tree, &rel))
-            });
-            if !in_a_skill {
-                out.push(SK030.at(
-                    path,
-                    start,
-                    format!(
-                        "`{}` is not `SKILL.md`: every skill scan looks for `SKILL.md` exactly, so the runtime skips the folder `{}` (rename the file to `SKILL.md`)",
-                        location.rel,
-                        folder.join("/")
-                    ),
-                ));
-            }
-        }
+        out.extend(subagent_extension_case::check(path, &location));
+        out.extend(skill_file_case::check(workspace, path, &location));
     }
     out
 }
@@ -249,31 +204,6 @@ fn anchor_file(workspace: &Workspace) -> Anchor {
         Some(file) => (file.clone(), TextRange::empty(0)),
         None => (workspace.config.workspace.clone(), TextRange::empty(0)),
     }
-}
-
-/// CF012: in a namespaced scope, the first folder of `configured` is a name a user or session id
-/// may take, which makes that id's namespace folder hold the shared file.
-fn namespace_takeover(config: &Config, configured: &str) -> Option<String> {
-    if !matches!(config.scope, Scope::User | Scope::Session) {
-        return None;
-    }
-    let (folder, true) = crate::context::context_file_first_segment(configured)? else {
-        return None;
-    };
-    if crate::context::id_shape_problem(folder).is_some() {
-        return None;
-    }
-    let who = match config.scope {
-        Scope::Session => "session id",
-        _ => "user or session id",
-    };
-    let inside = &configured[configured.find(folder).unwrap_or(0) + folder.len()..];
-    let inside = inside.trim_start_matches(['/', '\\']);
-    Some(format!(
-        "additional context file `{configured}` lies in `{folder}/`, the namespace folder of the \
-         {who} `{folder}`: its file tools write `{inside}` there, the file every other user's \
-         prompt reads"
-    ))
 }
 
 /// True when `<ws>/<rel>`, normalized lexically, leaves the workspace.
