@@ -1,12 +1,12 @@
 //! The catalog: every rule agentws can report, the families declared in `rules` and the rules
-//! declared beside their detection in `check` (`files`, `strict`), in one order. `docs/rules.md`,
+//! declared beside their detection in `check` (`files`, `strict`, `tools`), in one order. `docs/rules.md`,
 //! `agentws explain` and SARIF's rule list are made from it; the rule examples are run from it.
 //!
 //! Lists declarations only; must not depend on the engine or any front-end.
 
 use crate::rules::{self, Rule};
 
-use super::{files, strict};
+use super::{files, strict, tools};
 
 /// The families in the order the catalog lists them (by the file kind they are about), each
 /// named by its codes' prefix.
@@ -23,6 +23,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .chain(rules::tools::RULES)
         .chain(rules::config::RULES)
         .chain(rules::cross::RULES)
+        .chain(tools::RULES)
         .copied()
         .chain(strict::RULES.iter().map(|strict| strict.rule))
         .chain(rules::store::RULES.iter().copied())

@@ -6,6 +6,9 @@
 //! again), and prompt sections that still name removed tools. The per-file rules are found while
 //! parsing (`workspace::tools`).
 //!
+//! TJ026–TJ030 are one file each, declaration beside detection ([`RULES`]); TJ020–TJ025 are
+//! found in one pass over the allow and deny lists (`check_lists`) and declared in `rules::tools`.
+//!
 //! Pure over the snapshot; asks `workspace::catalog` about every name.
 
 use std::collections::BTreeMap;
@@ -16,13 +19,28 @@ use crate::base::{Diagnostic, Related, TextRange};
 use crate::check::loading;
 use crate::config::FilesystemMode;
 use crate::rules::tools::*;
-use crate::workspace::catalog::{
-    BuiltinGroup, Removal, ToolCatalog, ToolOrigin, LOAD_SKILL_TOOL, PROMPT_TOOL_SECTIONS,
-};
+use crate::rules::Rule;
+use crate::workspace::catalog::{BuiltinGroup, Removal, ToolCatalog, ToolOrigin, LOAD_SKILL_TOOL};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{Tree, Workspace};
+
+mod tools_config_disabled;
+mod tools_ignored_in_sandbox;
+mod tools_project_shadowed;
+mod tools_prompt_promises_removed;
+mod tools_removal_not_inherited;
+
+/// The rules declared here, beside their detection (the others of the family are declared in
+/// `rules::tools`).
+pub static RULES: &[&Rule] = &[
+    &tools_ignored_in_sandbox::RULE,      // TJ026
+    &tools_config_disabled::RULE,         // TJ027
+    &tools_project_shadowed::RULE,        // TJ028
+    &tools_removal_not_inherited::RULE,   // TJ029
+    &tools_prompt_promises_removed::RULE, // TJ030
+];
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let code_execution = || code_execution_contexts(workspace, &loading::Contexts::new(workspace));
@@ -43,44 +61,20 @@ pub fn check_in(
     code_execution: &dyn Fn() -> Option<String>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let config = &workspace.config;
     let Some(effective) = workspace.effective_tools() else {
         return out;
     };
     for doc in &workspace.tools {
-        if !config.features.tools_config {
-            out.push(TJ027.at(
-                &doc.path,
-                TextRange::empty(0),
-                "`features.tools_config` is off: the runtime never reads this tools.json",
-            ));
-        } else if config.filesystem.mode == FilesystemMode::Sandbox {
-            out.push(TJ026.at(
-                &doc.path,
-                TextRange::empty(0),
-                "the filesystem mode is `sandbox`: tools.json is read before any sandbox exists, so the runtime builds without it",
-            ));
-        }
-        if let Some(shared) = shadowed_by(workspace, doc) {
-            out.push(
-                TJ028
-                    .at(
-                        &doc.path,
-                        TextRange::empty(0),
-                        "the workspace has its own tools.json, so this one in the project folder is never read",
-                    )
-                    .with_related(Related {
-                        path: shared.path.clone(),
-                        range: TextRange::empty(0),
-                        message: "the tools.json the runtime reads".into(),
-                    }),
-            );
-        }
+        out.extend(tools_config_disabled::check(workspace, doc));
+        out.extend(tools_ignored_in_sandbox::check(workspace, doc));
+        out.extend(tools_project_shadowed::check(workspace, doc));
     }
     if catalog.tools_json_applies() {
         out.extend(check_lists(effective, catalog));
-        out.extend(removals_subagents_keep(workspace, effective, catalog));
-        out.extend(prompt_promises(
+        out.extend(tools_removal_not_inherited::check(
+            workspace, effective, catalog,
+        ));
+        out.extend(tools_prompt_promises_removed::check(
             workspace,
             effective,
             catalog,
@@ -104,7 +98,7 @@ pub fn never_read(workspace: &Workspace, doc: &ToolsDoc) -> Option<&'static str>
 }
 
 /// The workspace's own tools.json when `doc` is the project folder's, which it shadows (TJ028).
-fn shadowed_by<'w>(workspace: &'w Workspace, doc: &ToolsDoc) -> Option<&'w ToolsDoc> {
+pub(super) fn shadowed_by<'w>(workspace: &'w Workspace, doc: &ToolsDoc) -> Option<&'w ToolsDoc> {
     let tree_of = |t: &ToolsDoc| workspace.location_of(&t.path).map(|l| l.tree.clone());
     if tree_of(doc) != Some(Tree::Project) {
         return None;
@@ -141,7 +135,7 @@ pub fn child_skips_tools_json(workspace: &Workspace, subagent: &SubagentDoc) -> 
 
 /// Whether the tools.json the runtime reads is the project folder's, which an isolated child
 /// falls back to as well.
-fn tools_json_in_project_folder(workspace: &Workspace) -> bool {
+pub(super) fn tools_json_in_project_folder(workspace: &Workspace) -> bool {
     workspace.effective_tools().is_some_and(|t| {
         workspace
             .location_of(&t.path)
@@ -166,14 +160,14 @@ pub fn registers_builtins_again(subagent: &SubagentDoc, read_from_project: bool)
 }
 
 /// Where tools.json removes `name`: its `deny` entry, else the `allow` key.
-fn removal_anchor(doc: &ToolsDoc, catalog: &ToolCatalog, name: &str) -> TextRange {
+pub(super) fn removal_anchor(doc: &ToolsDoc, catalog: &ToolCatalog, name: &str) -> TextRange {
     match catalog.lookup(name).removal {
         Some(Removal::Denied(range)) => range,
         _ => doc.allow_key.unwrap_or(TextRange::empty(0)),
     }
 }
 
-fn backticked(names: &[&str]) -> String {
+pub(super) fn backticked(names: &[&str]) -> String {
     names
         .iter()
         .map(|n| format!("`{n}`"))
@@ -188,135 +182,12 @@ fn some_of(names: &[&str], shown: usize) -> String {
 }
 
 /// At most `shown` of `labels`, then how many more.
-fn some_labels(labels: &[String], shown: usize) -> String {
+pub(super) fn some_labels(labels: &[String], shown: usize) -> String {
     let listed = labels[..labels.len().min(shown)].join(", ");
     match labels.len().saturating_sub(shown) {
         0 => listed,
         more => format!("{listed} and {more} more"),
     }
-}
-
-/// TJ029: built-ins tools.json removes that isolated subagents register again.
-fn removals_subagents_keep(
-    workspace: &Workspace,
-    doc: &ToolsDoc,
-    catalog: &ToolCatalog,
-) -> Vec<Diagnostic> {
-    if !workspace.config.features.subagents {
-        return Vec::new();
-    }
-    // Shared and project-folder specs first, then the per-user ones, said to be per-user: those
-    // are spawned only in their user's calls.
-    let read_from_project = tools_json_in_project_folder(workspace);
-    let mut keepers: Vec<(Option<&str>, &str)> = workspace
-        .subagents
-        .iter()
-        .filter(|s| registers_builtins_again(s, read_from_project))
-        .map(|s| match &s.location.tree {
-            Tree::Namespace(ns) => (Some(ns.as_str()), s.id.as_str()),
-            _ => (None, s.id.as_str()),
-        })
-        .collect();
-    keepers.sort_unstable();
-    keepers.dedup();
-    if keepers.is_empty() {
-        return Vec::new();
-    }
-    let labels: Vec<String> = keepers
-        .iter()
-        .map(|(ns, id)| match ns {
-            Some(ns) => format!("`{id}` (per-user folder `{ns}`)"),
-            None => format!("`{id}`"),
-        })
-        .collect();
-    let listed = some_labels(&labels, 5);
-    let who = match keepers.len() {
-        1 => format!(
-            "the isolated subagent {listed} registers the harness built-ins again and still has"
-        ),
-        _ => format!(
-            "the isolated subagents {listed} register the harness built-ins again and still have"
-        ),
-    };
-    let mut denied = Vec::new();
-    let mut left_out = Vec::new();
-    for (name, group) in catalog.builtins() {
-        if !group.registered_again_by_child() {
-            continue;
-        }
-        match catalog.lookup(name).removal {
-            Some(Removal::Denied(range)) => denied.push((name, range)),
-            Some(Removal::NotAllowed) => left_out.push(name),
-            None => {}
-        }
-    }
-    denied.sort_by_key(|(_, range)| range.start);
-    let mut out: Vec<Diagnostic> = denied
-        .into_iter()
-        .map(|(name, range)| {
-            TJ029.at(
-                &doc.path,
-                range,
-                format!("`{name}` is denied for the main agent only: {who} `{name}`"),
-            )
-        })
-        .collect();
-    if !left_out.is_empty() {
-        let them = if left_out.len() == 1 { "it" } else { "them" };
-        out.push(TJ029.at(
-            &doc.path,
-            doc.allow_key.unwrap_or(TextRange::empty(0)),
-            format!(
-                "`allow` removes {} for the main agent only: {who} {them}",
-                backticked(&left_out)
-            ),
-        ));
-    }
-    out
-}
-
-/// TJ030: prompt sections that tell the model to use tools tools.json removes.
-///
-/// The memory sections follow the builder's features alone. The code-execution section follows
-/// the skills a context renders, so it is decided per checked context from the loading
-/// resolution, the function the preview renders from: reported when the preview of some checked
-/// context shows it, naming those contexts when not all of them do.
-fn prompt_promises(
-    workspace: &Workspace,
-    doc: &ToolsDoc,
-    catalog: &ToolCatalog,
-    code_execution: &dyn Fn() -> Option<String>,
-) -> Vec<Diagnostic> {
-    let config = &workspace.config;
-    let mut out = Vec::new();
-    for section in PROMPT_TOOL_SECTIONS {
-        let removed = catalog.removed_from(section);
-        let Some(first) = removed.first() else {
-            continue;
-        };
-        let detail = if section.heading == "## Code Execution" {
-            match code_execution() {
-                Some(detail) => detail,
-                None => continue,
-            }
-        } else if section.rendered(config, false) {
-            String::new()
-        } else {
-            continue;
-        };
-        out.push(TJ030.at(
-            &doc.path,
-            removal_anchor(doc, catalog, first),
-            format!(
-                "tools.json removes {}, but the prompt's `{}` section still tells the model {} {}{detail}",
-                backticked(&removed),
-                section.heading,
-                section.asks,
-                backticked(section.tools),
-            ),
-        ));
-    }
-    out
 }
 
 /// Where the code-execution section is rendered, over the checked contexts: `None` when in none;
