@@ -6,40 +6,49 @@
 //! again), and prompt sections that still name removed tools. The per-file rules are found while
 //! parsing (`workspace::tools`).
 //!
-//! TJ026–TJ030 are one file each, declaration beside detection ([`RULES`]); TJ020–TJ025 are
-//! found in one pass over the allow and deny lists (`check_lists`) and declared in `rules::tools`.
+//! One file per rule, declaration beside detection ([`RULES`]); the list rules (TJ020–TJ025) read
+//! each `allow` and `deny` entry with what the catalog says of it (`ListEntry`).
 //!
 //! Pure over the snapshot; asks `workspace::catalog` about every name.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::base::suggest::{hint, Suggestions};
-use crate::base::{Diagnostic, Related, TextRange};
+use crate::base::{Diagnostic, TextRange};
 use crate::check::loading;
 use crate::config::FilesystemMode;
-use crate::rules::tools::*;
 use crate::rules::Rule;
-use crate::workspace::catalog::{BuiltinGroup, Removal, ToolCatalog, ToolOrigin, LOAD_SKILL_TOOL};
+use crate::workspace::catalog::{Removal, ToolCatalog, ToolInfo, ToolOrigin};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{Tree, Workspace};
 
+mod tools_allow_removes_builtins;
+mod tools_allowed_and_denied;
 mod tools_config_disabled;
 mod tools_ignored_in_sandbox;
+mod tools_load_skill_not_removable;
+mod tools_maybe_unknown_tool;
+mod tools_platform_tool_denied;
 mod tools_project_shadowed;
 mod tools_prompt_promises_removed;
 mod tools_removal_not_inherited;
+mod tools_unknown_tool;
 
 /// The rules declared here, beside their detection (the others of the family are declared in
-/// `rules::tools`).
+/// `rules::tools`, found while parsing).
 pub static RULES: &[&Rule] = &[
-    &tools_ignored_in_sandbox::RULE,      // TJ026
-    &tools_config_disabled::RULE,         // TJ027
-    &tools_project_shadowed::RULE,        // TJ028
-    &tools_removal_not_inherited::RULE,   // TJ029
-    &tools_prompt_promises_removed::RULE, // TJ030
+    &tools_unknown_tool::RULE,             // TJ020
+    &tools_maybe_unknown_tool::RULE,       // TJ021
+    &tools_allowed_and_denied::RULE,       // TJ022
+    &tools_load_skill_not_removable::RULE, // TJ023
+    &tools_platform_tool_denied::RULE,     // TJ024
+    &tools_allow_removes_builtins::RULE,   // TJ025
+    &tools_ignored_in_sandbox::RULE,       // TJ026
+    &tools_config_disabled::RULE,          // TJ027
+    &tools_project_shadowed::RULE,         // TJ028
+    &tools_removal_not_inherited::RULE,    // TJ029
+    &tools_prompt_promises_removed::RULE,  // TJ030
 ];
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
@@ -258,128 +267,54 @@ pub fn code_execution_contexts(
 
 /// allow/deny against the catalog, for the tools.json the runtime reads.
 pub fn check_lists(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let path = &doc.path;
-    let deny_ranges: BTreeMap<&str, TextRange> = doc
-        .deny
-        .iter()
-        .rev()
-        .map(|d| (d.value.as_str(), d.range))
+    let entries: Vec<ListEntry> = [("allow", &doc.allow), ("deny", &doc.deny)]
+        .into_iter()
+        .flat_map(|(list, entries)| {
+            entries.iter().map(move |entry| ListEntry {
+                list,
+                name: entry.value.as_str(),
+                range: entry.range,
+                info: catalog.lookup(&entry.value),
+            })
+        })
         .collect();
-    // Built on the first unknown name, then shared by all of them.
-    let mut suggestions: Option<Suggestions> = None;
-    for (list, entries) in [("allow", &doc.allow), ("deny", &doc.deny)] {
-        for entry in entries {
-            let name = entry.value.as_str();
-            let info = catalog.lookup(name);
-            let unregistered = match &info.origin {
-                ToolOrigin::BuiltIn(_) | ToolOrigin::Mcp { .. } => None,
-                ToolOrigin::MaybeMcp { servers } => {
-                    out.push(TJ021.at(
-                        path,
-                        entry.range,
-                        format!(
-                            "`{name}` in `{list}` is not a known tool; it may come from {} (no `enableTools`)",
-                            quoted_list(servers)
-                        ),
-                    ));
-                    continue;
-                }
-                ToolOrigin::BuiltInDisabled(group) => Some(format!(
-                    "`{name}` in `{list}` is not registered: the {} {}",
-                    group.label(),
-                    group.requirement()
-                )),
-                ToolOrigin::McpNotRegistered { servers } => Some(format!(
-                    "`{name}` in `{list}` comes from {}, which the runtime skips (see the server's diagnostics)",
-                    quoted_list(servers)
-                )),
-                ToolOrigin::OptIn { needs } => Some(format!(
-                    "`{name}` in `{list}` is not registered with this configuration (it needs {needs})"
-                )),
-                ToolOrigin::Unknown => {
-                    let suggestions =
-                        suggestions.get_or_insert_with(|| Suggestions::of(catalog.name_index()));
-                    let hint = hint(suggestions.best(name));
-                    Some(format!(
-                        "`{name}` in `{list}` is not a built-in, platform or MCP tool agentws knows{hint}"
-                    ))
-                }
-            };
-            if let Some(message) = unregistered {
-                out.push(TJ020.at(path, entry.range, message));
-                continue;
-            }
-            if list == "allow" {
-                if let Some(deny) = deny_ranges.get(name) {
-                    out.push(
-                        TJ022
-                            .at(
-                                path,
-                                entry.range,
-                                format!("`{name}` is both allowed and denied; deny wins"),
-                            )
-                            .with_related(Related {
-                                path: path.clone(),
-                                range: *deny,
-                                message: "denied here".into(),
-                            }),
-                    );
-                }
-            } else if name == LOAD_SKILL_TOOL {
-                out.push(TJ023.at(
-                    path,
-                    entry.range,
-                    "denying `load_skill_through_path` has no effect: it is re-added on every prompt pass",
-                ));
-            } else if info.platform {
-                out.push(TJ024.at(
-                    path,
-                    entry.range,
-                    format!("`{name}` is a platform tool; deny removes it"),
-                ));
-            }
-        }
-    }
-
-    if !doc.allow.is_empty() {
-        let anchor = doc.allow_key.unwrap_or(TextRange::empty(0));
-        // Leaving `load_skill_through_path` out of `allow` is not reported: it has no effect,
-        // and nothing needs fixing (the scaffold templates do it).
-        let mut dropped: BTreeMap<&'static str, Vec<&str>> = BTreeMap::new();
-        for (name, group) in catalog.builtins() {
-            if matches!(group, BuiltinGroup::File | BuiltinGroup::Memory)
-                && catalog.lookup(name).removal == Some(Removal::NotAllowed)
-            {
-                dropped.entry(group.label()).or_default().push(name);
-            }
-        }
-        if !dropped.is_empty() {
-            let what: Vec<String> = dropped
-                .iter()
-                .map(|(label, names)| {
-                    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-                    format!("{label} {}", names.join(", "))
-                })
-                .collect();
-            out.push(TJ025.at(
-                path,
-                anchor,
-                format!(
-                    "`allow` removes built-in {} (list them in `allow`, or use `deny` for what should go)",
-                    what.join("; ")
-                ),
-            ));
-        }
-    }
+    let path = &doc.path;
+    let mut out = Vec::new();
+    tools_unknown_tool::check(path, &entries, catalog, &mut out);
+    tools_maybe_unknown_tool::check(path, &entries, &mut out);
+    tools_allowed_and_denied::check(path, &entries, &mut out);
+    tools_load_skill_not_removable::check(path, &entries, &mut out);
+    tools_platform_tool_denied::check(path, &entries, &mut out);
+    tools_allow_removes_builtins::check(doc, catalog, &mut out);
     out
+}
+
+/// One entry of tools.json's `allow` or `deny`, with what the catalog says of its name: what the
+/// list rules (TJ020–TJ024) read.
+struct ListEntry<'a> {
+    /// `allow` or `deny`.
+    list: &'static str,
+    name: &'a str,
+    range: TextRange,
+    info: ToolInfo,
+}
+
+impl ListEntry<'_> {
+    /// The runtime registers the tool with this configuration: only then do the rules about
+    /// allowing and denying it apply (TJ020 and TJ021 say why the others are not).
+    fn registered(&self) -> bool {
+        matches!(
+            self.info.origin,
+            ToolOrigin::BuiltIn(_) | ToolOrigin::Mcp { .. }
+        )
+    }
 }
 
 /// Servers named in one message at most: a message per allow/deny entry that listed thousands of
 /// servers would make the report quadratic in the size of tools.json.
 const LISTED_SERVERS: usize = 8;
 
-fn quoted_list(names: &[String]) -> String {
+pub(super) fn quoted_list(names: &[String]) -> String {
     let mut quoted: Vec<String> = names
         .iter()
         .take(LISTED_SERVERS)

@@ -1,0 +1,72 @@
+//! TJ025 `tools-allow-removes-builtins`: an `allow` list that leaves file or memory built-ins
+//! out, which removes them.
+
+use std::collections::BTreeMap;
+
+use crate::base::{Diagnostic, Severity, TextRange};
+use crate::rules::{Example, Profile, Rule};
+use crate::workspace::catalog::{BuiltinGroup, Removal, ToolCatalog};
+use crate::workspace::tools::ToolsDoc;
+
+pub static RULE: Rule = Rule {
+    code: "TJ025",
+    name: "tools-allow-removes-builtins",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A non-empty `allow` leaves out built-in tools the agent's features rely on.",
+    consequence: "Every registered tool not in `allow` (and not a platform tool) is removed.",
+    explanation: "`allow` is an allow-list over ALL registered tools, built-ins included. Leaving out \
+the file tools or the memory tools removes them although the prompt still describes the workspace and \
+memory. List them, or use `deny` for the few tools you want gone.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "allow": ["read_file", "list_files"]
+}
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute", "write_file", "edit_file"]
+}
+"#),
+            ],
+        },
+    ],
+};
+
+pub(super) fn check(doc: &ToolsDoc, catalog: &ToolCatalog, out: &mut Vec<Diagnostic>) {
+    if doc.allow.is_empty() {
+        return;
+    }
+    let anchor = doc.allow_key.unwrap_or(TextRange::empty(0));
+    // Leaving `load_skill_through_path` out of `allow` is not reported: it has no effect, and
+    // nothing needs fixing (the scaffold templates do it).
+    let mut dropped: BTreeMap<&'static str, Vec<&str>> = BTreeMap::new();
+    for (name, group) in catalog.builtins() {
+        if matches!(group, BuiltinGroup::File | BuiltinGroup::Memory)
+            && catalog.lookup(name).removal == Some(Removal::NotAllowed)
+        {
+            dropped.entry(group.label()).or_default().push(name);
+        }
+    }
+    if dropped.is_empty() {
+        return;
+    }
+    let what: Vec<String> = dropped
+        .iter()
+        .map(|(label, names)| {
+            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            format!("{label} {}", names.join(", "))
+        })
+        .collect();
+    out.push(RULE.at(
+        &doc.path,
+        anchor,
+        format!(
+            "`allow` removes built-in {} (list them in `allow`, or use `deny` for what should go)",
+            what.join("; ")
+        ),
+    ));
+}
