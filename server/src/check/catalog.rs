@@ -1,6 +1,7 @@
 //! The catalog: every rule agentws can report, the families declared in `rules` and the rules
-//! declared beside their detection in `check` (`files`, `strict`, `tools`), in one order. `docs/rules.md`,
-//! `agentws explain` and SARIF's rule list are made from it; the rule examples are run from it.
+//! declared beside their detection in `check` (`files`, `strict`, `tools`), in one order.
+//! `docs/rules.md`, `agentws explain` and SARIF's rule list are made from it; the rule examples
+//! are run from it.
 //!
 //! Lists declarations only; must not depend on the engine or any front-end.
 

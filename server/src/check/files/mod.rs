@@ -8,9 +8,9 @@
 //!
 //! One file per rule, its declaration beside its detection; [`RULES`] lists them for the catalog
 //! (`check::catalog`, which orders every rule by family and code), the rules a file's read alone
-//! decides included (`rules::workspace`, below the layers that read files). The entry points below run each rule
-//! over what it reads, grouped as the engine asks them: one file's content, the workspace's
-//! layout, one configured additional context file.
+//! decides included (`rules::workspace`, below the layers that read files). The entry points
+//! below run each rule over what it reads, grouped as the engine asks them: one file's content,
+//! the workspace's layout, one configured additional context file.
 //!
 //! Pure over the snapshot: existence questions are answered by the file set.
 
