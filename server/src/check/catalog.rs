@@ -1,5 +1,6 @@
 //! The catalog: every rule agentws can report, the families declared in `rules` and the rules
-//! declared beside their detection in `check` (`files`, `strict`, `tools`), in one order.
+//! declared beside their detection in `check` (`cross`, `files`, `loading`, `strict`, `tools`), in
+//! one order.
 //! `docs/rules.md`, `agentws explain` and SARIF's rule list are made from it; the rule examples
 //! are run from it.
 //!
@@ -7,7 +8,7 @@
 
 use crate::rules::{self, Rule};
 
-use super::{files, strict, tools};
+use super::{cross, files, loading, strict, tools};
 
 /// The families in the order the catalog lists them (by the file kind they are about), each
 /// named by its codes' prefix.
@@ -15,7 +16,7 @@ const FAMILIES: [&str; 8] = ["WS", "SK", "SA", "TJ", "CF", "XR", "ST", "RS"];
 
 /// Every rule, grouped by family in [`FAMILIES`] order, in code order within each. A family's
 /// rules may be declared in several places (`rules::<family>`, and beside their detection in
-/// `check::files` or `check::strict`), so the catalog orders them itself.
+/// `check`), so the catalog orders them itself.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
     let mut rules: Vec<&'static Rule> = files::RULES
         .iter()
@@ -23,7 +24,8 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .chain(rules::subagent::RULES)
         .chain(rules::tools::RULES)
         .chain(rules::config::RULES)
-        .chain(rules::cross::RULES)
+        .chain(cross::RULES)
+        .chain(loading::RULES)
         .chain(tools::RULES)
         .copied()
         .chain(strict::RULES.iter().map(|strict| strict.rule))

@@ -110,11 +110,10 @@ pub fn changed_keys(old: &DiagnosticsByFile, new: &DiagnosticsByFile) -> Vec<Pat
 mod tests {
     use super::*;
     use crate::base::TextRange;
-    use crate::rules::cross::XR010;
     use crate::rules::skill::SK025;
 
     fn at(path: &str, message: &str) -> Diagnostic {
-        XR010.at(Path::new(path), TextRange::empty(0), message)
+        SK025.at(Path::new(path), TextRange::empty(0), message)
     }
 
     fn map(entries: &[(&str, &str)]) -> DiagnosticsByFile {

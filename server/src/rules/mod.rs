@@ -2,9 +2,9 @@
 //! and examples), and the declarations of the rule families whose detection is spread over the
 //! layers that find their problems (config loading, parsing, checks), which name these rules.
 //! Pure data, except `workspace`: the rules a file's read alone decides, each declared beside its
-//! detection, one file per rule, the form every family moves to (`check::strict` and
-//! `check::files` hold the others of that form); `check::catalog` lists every rule, for
-//! `docs/rules.md`, `agentws explain` and SARIF.
+//! detection, one file per rule, the form every family moves to (`check::cross`, `check::files`,
+//! `check::loading`, `check::strict` and `check::tools` hold the others of that form);
+//! `check::catalog` lists every rule, for `docs/rules.md`, `agentws explain` and SARIF.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,
@@ -15,7 +15,6 @@ use std::path::Path;
 use crate::base::{Diagnostic, Severity, TextRange};
 
 pub mod config;
-pub mod cross;
 pub mod skill;
 pub mod store;
 pub mod subagent;

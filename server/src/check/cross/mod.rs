@@ -3,26 +3,58 @@
 //! `workspace.path` targets, subagent `tools:` against the tool catalog, and prompt text that
 //! mentions tools tools.json removes — and the subagent `model:` against agentws.toml's
 //! `[agent] models` and the shipped model providers (`SA025`). A model id or a set of unknown
-//! tool names repeated across subagent files is one finding (`one_warning_per_value`).
+//! tool names repeated across subagent files is one finding (`one_warning_per_value`). The rules
+//! about two files of one name (XR005–XR007, XR012, XR016) are loading outcomes, found in
+//! `check::loading`.
+//!
+//! One file per rule, declaration beside detection ([`RULES`]). The list rules read each
+//! `skills:` entry with what the contexts that load the subagent find for it (`ListedSkill`), and
+//! each `tools:` entry with what the catalog says of it (`ListedTool`).
 //!
 //! Pure over the snapshot. The per-file mention check (`removed_tool_mentions`) is separate, and
 //! split into the text's mentions and their comparison with the catalog, so that the engine keeps
 //! the first per file and a tools.json edit runs only the second.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::base::suggest::{hint, SuggestionPieces, Suggestions};
+use crate::base::suggest::SuggestionPieces;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
-use crate::rules::cross::*;
-use crate::rules::subagent::SA025;
-use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
-use crate::workspace::models::{self, ModelLookup};
-use crate::workspace::resolution::{Kind, Outcome, Who};
-use crate::workspace::snapshot::WorkspaceFile;
+use crate::rules::Rule;
+use crate::workspace::catalog::{ToolCatalog, ToolInfo};
+use crate::workspace::resolution::{NotScanned, Outcome, Who};
+use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
-use crate::workspace::{FileKind, Tree, Workspace};
+use crate::workspace::{Tree, Workspace};
+
+mod removed_tool_mentioned;
+mod subagent_model_unresolvable;
+mod subagent_skill_other_user;
+mod subagent_skill_unknown;
+mod subagent_tool_builtin;
+mod subagent_tool_removed;
+mod subagent_tool_removed_builtin;
+mod subagent_tool_unknown;
+mod subagent_workspace_in_subagents;
+mod subagent_workspace_missing;
+
+pub use removed_tool_mentioned::{
+    mentions_tools, removed_among, removed_tool_mentions, tool_mentions, ToolMention,
+};
+
+/// The rules declared here, beside their detection.
+pub static RULES: &[&Rule] = &[
+    &subagent_tool_unknown::RULE,           // XR001
+    &subagent_tool_removed::RULE,           // XR002
+    &subagent_tool_builtin::RULE,           // XR003
+    &subagent_skill_unknown::RULE,          // XR004
+    &subagent_workspace_in_subagents::RULE, // XR008
+    &subagent_workspace_missing::RULE,      // XR009
+    &removed_tool_mentioned::RULE,          // XR010
+    &subagent_skill_other_user::RULE,       // XR011
+    &subagent_tool_removed_builtin::RULE,   // XR015
+    &subagent_model_unresolvable::RULE,     // SA025, found with the tool lists
+];
 
 /// Every cross-file diagnostic of the workspace.
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
@@ -53,10 +85,95 @@ pub fn check_skill_references(
     contexts: &loading::Contexts,
     known_skills: &dyn Fn() -> Arc<SuggestionPieces>,
 ) -> Vec<Diagnostic> {
-    workspace
-        .subagents
+    let mut out = Vec::new();
+    for subagent in workspace.subagents.iter().filter(|s| s.outcome.is_ok()) {
+        if let Some(line) = list_range(subagent, "skills") {
+            let listed = listed_skills(workspace, contexts, subagent);
+            subagent_skill_other_user::check(subagent, &listed, line, &mut out);
+            subagent_skill_unknown::check(
+                workspace,
+                subagent,
+                &listed,
+                line,
+                known_skills,
+                &mut out,
+            );
+        }
+        out.extend(subagent_workspace_in_subagents::check(workspace, subagent));
+        out.extend(subagent_workspace_missing::check(workspace, subagent));
+    }
+    out
+}
+
+/// One name of a subagent's `skills:`, with what the contexts that load the subagent find for it
+/// (the child sees the skills of its parent's call): what XR004 and XR011 read.
+struct ListedSkill<'s> {
+    name: &'s str,
+    range: TextRange,
+    found: SkillFound<'s>,
+}
+
+enum SkillFound<'s> {
+    /// A context that loads the subagent loads a skill of that name.
+    Loaded,
+    /// Only the contexts of other callers load one: their labels (`` `alice` ``).
+    ForOthersOnly(Vec<String>),
+    /// A file has the name, but no context that loads the subagent loads it, for `reason`.
+    NotLoaded {
+        doc: &'s SkillDoc,
+        reason: NotScanned,
+        who: Who,
+    },
+    /// No skill file has the name.
+    Nowhere,
+}
+
+fn listed_skills<'s>(
+    workspace: &'s Workspace,
+    contexts: &loading::Contexts,
+    subagent: &'s SubagentDoc,
+) -> Vec<ListedSkill<'s>> {
+    let own = contexts.for_tree(&subagent.location.tree);
+    let found = |name: &str| {
+        if own.iter().any(|(_, r)| r.skill_named(name).is_some()) {
+            return SkillFound::Loaded;
+        }
+        let others: Vec<String> = contexts
+            .list
+            .iter()
+            .filter(|(_, r)| r.skill_named(name).is_some())
+            .map(|(who, _)| match who {
+                Who::Folder(ns) => format!("`{ns}`"),
+                other => loading::who_label(workspace, other),
+            })
+            .collect();
+        if !others.is_empty() {
+            return SkillFound::ForOthersOnly(others);
+        }
+        let not_loaded = workspace
+            .skills
+            .iter()
+            .filter(|d| d.name.as_deref() == Some(name))
+            .find_map(|doc| {
+                own.iter().find_map(|(who, r)| match r.skill_outcome(doc) {
+                    Outcome::NotScanned(reason) => Some(SkillFound::NotLoaded {
+                        doc,
+                        reason,
+                        who: who.clone(),
+                    }),
+                    _ => None,
+                })
+            });
+        not_loaded.unwrap_or(SkillFound::Nowhere)
+    };
+    subagent
+        .skills
         .iter()
-        .flat_map(|s| check_subagent(workspace, contexts, known_skills, s))
+        .map(|entry| ListedSkill {
+            name: entry.value.as_str(),
+            range: entry.range,
+            found: found(entry.value.as_str()),
+        })
         .collect()
 }
 
@@ -78,14 +195,7 @@ pub struct ToolListFindings {
     tools: Vec<Repeatable>,
     models: Vec<Repeatable>,
     /// The subagents whose `tools:` name harness built-ins (`XR003`, said at the first).
-    builtins: Vec<BuiltinsNamed>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct BuiltinsNamed {
-    path: PathBuf,
-    range: TextRange,
-    names: Vec<String>,
+    builtins: Vec<subagent_tool_builtin::BuiltinsNamed>,
 }
 
 /// The per-subagent findings of [`check_tool_references`], over the subagents of `workspace`
@@ -93,11 +203,25 @@ struct BuiltinsNamed {
 pub fn tool_list_findings(workspace: &Workspace, catalog: &ToolCatalog) -> ToolListFindings {
     let mut found = ToolListFindings::default();
     for subagent in workspace.subagents.iter().filter(|s| s.outcome.is_ok()) {
-        let (unknown, other) = check_subagent_tools(workspace, catalog, subagent);
-        found.tools.extend(unknown);
-        found.diagnostics.extend(other);
-        found.models.extend(check_model(workspace, subagent));
-        found.builtins.extend(builtins_named(catalog, subagent));
+        let listed = listed_tools(catalog, subagent);
+        if let Some(line) = tools_line(subagent).filter(|_| !listed.is_empty()) {
+            let at = (&**subagent, line);
+            found.tools.extend(subagent_tool_unknown::check(
+                workspace, catalog, at, &listed,
+            ));
+            found
+                .diagnostics
+                .extend(subagent_tool_removed::check(at, &listed));
+            found
+                .diagnostics
+                .extend(subagent_tool_removed_builtin::check(workspace, at, &listed));
+        }
+        found
+            .models
+            .extend(subagent_model_unresolvable::check(workspace, subagent));
+        found
+            .builtins
+            .extend(subagent_tool_builtin::named(subagent, &listed));
     }
     found
 }
@@ -132,51 +256,35 @@ pub fn merge_tool_list_findings<'a>(
         models,
         ("names the same model", "name the same model"),
     ));
-    out.extend(builtins_named_once(&builtins));
+    out.extend(subagent_tool_builtin::said_once(&builtins));
     out
 }
 
-/// The harness built-ins a subagent's `tools:` names, which every child has anyway.
-fn builtins_named(catalog: &ToolCatalog, subagent: &SubagentDoc) -> Option<BuiltinsNamed> {
-    let names: Vec<String> = subagent
-        .tools
-        .iter()
-        .map(|t| t.value.as_str())
-        .filter(|name| {
-            let info = catalog.lookup(name);
-            matches!(info.origin, ToolOrigin::BuiltIn(_)) && info.removal.is_none()
-        })
-        .map(str::to_string)
-        .collect();
-    (!names.is_empty()).then(|| BuiltinsNamed {
-        path: subagent.path.clone(),
-        range: tools_line(subagent).unwrap_or(subagent.opening_range),
-        names,
-    })
+/// One entry of a subagent's `tools:`, with what the catalog says of its name: what the tool
+/// list rules (XR001–XR003, XR015) read.
+struct ListedTool<'s> {
+    name: &'s str,
+    range: TextRange,
+    info: ToolInfo,
 }
 
-/// XR003, once per workspace: `tools:` lists naming harness built-ins. The fact holds for every
-/// such list, so it is said at the first one in path order only.
-fn builtins_named_once(naming: &[&BuiltinsNamed]) -> Vec<Diagnostic> {
-    let Some(first) = naming.iter().min_by(|a, b| a.path.cmp(&b.path)) else {
-        return Vec::new();
-    };
-    let builtins: Vec<&str> = first.names.iter().map(String::as_str).collect();
-    let also = match naming.len() - 1 {
-        0 => String::new(),
-        1 => "; 1 other subagent's `tools:` names built-ins too".to_string(),
-        n => format!("; {n} other subagents' `tools:` name built-ins too"),
-    };
-    vec![XR003.at(
-        &first.path,
-        first.range,
-        format!(
-            "{} {} harness built-in{}: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway{also}",
-            names_list(&builtins),
-            if builtins.len() == 1 { "is a" } else { "are" },
-            if builtins.len() == 1 { "" } else { "s" },
-        ),
-    )]
+impl ListedTool<'_> {
+    /// tools.json removes the tool, and the runtime does not add it back.
+    fn removed(&self) -> bool {
+        self.info.removal.is_some() && !self.info.readded
+    }
+}
+
+fn listed_tools<'s>(catalog: &ToolCatalog, subagent: &'s SubagentDoc) -> Vec<ListedTool<'s>> {
+    subagent
+        .tools
+        .iter()
+        .map(|entry| ListedTool {
+            name: entry.value.as_str(),
+            range: entry.range,
+            info: catalog.lookup(&entry.value),
+        })
+        .collect()
 }
 
 /// The span of the names one list diagnostic concerns: from the first to the last (a single
@@ -185,13 +293,13 @@ fn builtins_named_once(naming: &[&BuiltinsNamed]) -> Vec<Diagnostic> {
 struct Span(Option<TextRange>);
 
 impl Span {
-    const NONE: Span = Span(None);
-
-    fn add(&mut self, range: TextRange) {
-        self.0 = Some(match self.0 {
-            None => range,
-            Some(r) => TextRange::new(r.start.min(range.start), r.end.max(range.end)),
-        });
+    /// The span of the entries at `ranges`.
+    fn of(ranges: impl IntoIterator<Item = TextRange>) -> Span {
+        Span(
+            ranges
+                .into_iter()
+                .reduce(|a, b| TextRange::new(a.start.min(b.start), a.end.max(b.end))),
+        )
     }
 
     fn or(self, fallback: TextRange) -> TextRange {
@@ -220,388 +328,6 @@ fn names_list(names: &[&str]) -> String {
         .join(", ")
 }
 
-/// Backticked tool names (`` `name` `` or `` `name(...)` ``) in AGENTS.md and SKILL.md text that
-/// name a registered tool tools.json removes.
-pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<Diagnostic> {
-    if !mentions_tools(file.kind) {
-        return Vec::new();
-    }
-    let Some(text) = file.entry.content.text() else {
-        return Vec::new();
-    };
-    removed_among(catalog, file.path, &tool_mentions(text))
-}
-
-/// The kinds of file whose text `XR010` reads.
-pub fn mentions_tools(kind: FileKind) -> bool {
-    matches!(kind, FileKind::AgentsMd | FileKind::Skill)
-}
-
-/// A backticked name that may be a tool's: where it starts, and the name.
-pub type ToolMention = (usize, String);
-
-/// The backticked names of `text` that may be tools' names (ASCII letters, digits and `_`, at
-/// most 64 bytes), in text order. They read the text alone, so the engine keeps them per file and
-/// a tools.json edit only compares them with the new catalog.
-pub fn tool_mentions(text: &str) -> Vec<ToolMention> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    let mut offset = 0;
-    while let Some(open) = rest.find('`') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('`') else { break };
-        let inner = &after[..close];
-        let name = inner.split('(').next().unwrap_or_default();
-        if !name.is_empty()
-            && name.len() <= 64
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        {
-            out.push((offset + open + 1, name.to_string()));
-        }
-        let consumed = open + 1 + close + 1;
-        offset += consumed;
-        rest = &rest[consumed..];
-    }
-    out
-}
-
-/// `XR010` for the `mentions` of the file at `path` that name a registered tool tools.json
-/// removes.
-pub fn removed_among(
-    catalog: &ToolCatalog,
-    path: &Path,
-    mentions: &[ToolMention],
-) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for (start, name) in mentions {
-        let info = catalog.lookup(name);
-        if info.is_registered() && info.removal.is_some() && !info.readded {
-            let how = match info.removal {
-                Some(Removal::Denied(_)) => "denies",
-                _ => "leaves out of `allow`",
-            };
-            out.push(XR010.at(
-                path,
-                TextRange::new(*start, start + name.len()),
-                format!("mentions `{name}`, which tools.json {how}"),
-            ));
-        }
-    }
-    out
-}
-
-fn check_subagent(
-    workspace: &Workspace,
-    contexts: &loading::Contexts,
-    known_skills: &dyn Fn() -> Arc<SuggestionPieces>,
-    subagent: &SubagentDoc,
-) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    if subagent.outcome.is_err() {
-        return out;
-    }
-    // The child sees the skills of its parent's call: the contexts that load this spec.
-    let own = contexts.for_tree(&subagent.location.tree);
-    let mut unknown: Vec<&str> = Vec::new();
-    let mut other_users: Vec<String> = Vec::new();
-    let (mut unknown_at, mut other_at) = (Span::NONE, Span::NONE);
-    for entry in &subagent.skills {
-        let name = entry.value.as_str();
-        if own.iter().any(|(_, r)| r.skill_named(name).is_some()) {
-            continue;
-        }
-        let elsewhere: Vec<String> = contexts
-            .list
-            .iter()
-            .filter(|(_, r)| r.skill_named(name).is_some())
-            .map(|(who, _)| match who {
-                Who::Folder(ns) => format!("`{ns}`"),
-                other => loading::who_label(workspace, other),
-            })
-            .collect();
-        if !elsewhere.is_empty() {
-            other_users.push(format!("`{name}` ({})", elsewhere.join(", ")));
-            other_at.add(entry.range);
-            continue;
-        }
-        // A file of that name that no context loads: say why rather than "no skill".
-        let unloaded = workspace
-            .skills
-            .iter()
-            .filter(|d| d.name.as_deref() == Some(name))
-            .find_map(|d| {
-                own.iter().find_map(|(who, r)| match r.skill_outcome(d) {
-                    Outcome::NotScanned(reason) => Some((d, reason, who)),
-                    _ => None,
-                })
-            });
-        match unloaded {
-            Some((doc, reason, who)) => out.push(XR004.at(
-                &subagent.path,
-                entry.range,
-                format!(
-                    "no loaded skill is named `{name}`: `{}` is, but it is not loaded ({})",
-                    doc.location.rel,
-                    reason.describe(
-                        workspace,
-                        Kind::Skill,
-                        match who {
-                            Who::AnyUser => Some("<user>"),
-                            _ => None,
-                        }
-                    )
-                ),
-            )),
-            None => {
-                unknown.push(name);
-                unknown_at.add(entry.range);
-            }
-        }
-    }
-    if let Some(line) = list_range(subagent, "skills") {
-        if !other_users.is_empty() {
-            let (verb, noun) = if other_users.len() == 1 {
-                ("exists", "skill")
-            } else {
-                ("exist", "skills")
-            };
-            out.push(XR011.at(
-                &subagent.path,
-                other_at.or(line),
-                format!(
-                    "the {noun} {} {verb} only in per-user folders",
-                    other_users.join(", ")
-                ),
-            ));
-        }
-        if !unknown.is_empty() {
-            let index = known_skills();
-            let known = Suggestions::of_pieces(&index);
-            let message = match unknown.as_slice() {
-                [name] => format!("no skill is named `{name}`{}", hint(known.best(name))),
-                _ => format!(
-                    "no skills are named {}",
-                    unknown
-                        .iter()
-                        .map(|name| match known.best(name) {
-                            Some(best) => format!("`{name}` (did you mean `{best}`?)"),
-                            None => format!("`{name}`"),
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            };
-            out.push(XR004.at(&subagent.path, unknown_at.or(line), message));
-        }
-    }
-
-    if let (Some(spec), Some(dir)) = (
-        &subagent.workspace_path,
-        workspace.subagent_workspace_dir(subagent),
-    ) {
-        let config = &workspace.config;
-        let inside_subagents = [Tree::Shared, Tree::Project]
-            .iter()
-            .map(|t| workspace.path_in(t, "subagents"))
-            .chain(
-                workspace
-                    .namespaces
-                    .iter()
-                    .map(|ns| config.workspace.join(ns).join("subagents")),
-            )
-            .any(|folder| dir.starts_with(folder));
-        if inside_subagents {
-            out.push(XR008.at(
-                &subagent.path,
-                spec.range,
-                format!(
-                    "`workspace.path` `{}` is inside a `subagents/` folder",
-                    spec.value
-                ),
-            ));
-        }
-        let files = &workspace.files;
-        if !files.contains_dir(&dir) {
-            out.push(XR009.at(
-                &subagent.path,
-                spec.range,
-                format!("`workspace.path` folder `{}` does not exist", dir.display()),
-            ));
-        } else if !files.contains_file(&dir.join("AGENTS.md")) {
-            out.push(XR009.at(
-                &subagent.path,
-                spec.range,
-                format!(
-                    "`workspace.path` folder `{}` has no AGENTS.md",
-                    dir.display()
-                ),
-            ));
-        }
-    }
-    out
-}
-
-/// The `tools:` list of one subagent against the catalog: one diagnostic per finding, each
-/// listing every name it concerns, from the first of them to the last.
-///
-/// A non-empty `tools:` keeps only the inherited (user-registered) tools it names; harness
-/// built-ins are registered again by the child and are not filtered (XR003, said once per
-/// workspace by `builtins_named_once`).
-fn check_subagent_tools(
-    workspace: &Workspace,
-    catalog: &ToolCatalog,
-    subagent: &SubagentDoc,
-) -> (Option<Repeatable>, Vec<Diagnostic>) {
-    let mut out = Vec::new();
-    let Some(line) = tools_line(subagent) else {
-        return (None, out);
-    };
-    if subagent.tools.is_empty() {
-        return (None, out);
-    }
-    let path = &subagent.path;
-    let mut unknown: Vec<String> = Vec::new();
-    let mut removed: Vec<String> = Vec::new();
-    let mut removed_builtins: Vec<&str> = Vec::new();
-    let (mut unknown_at, mut removed_at, mut builtins_at) = (Span::NONE, Span::NONE, Span::NONE);
-    let mut keeps_some = false;
-    for entry in &subagent.tools {
-        let name = entry.value.as_str();
-        let info = catalog.lookup(name);
-        let how = match info.removal {
-            Some(Removal::Denied(_)) => "denied",
-            _ => "not in `allow`",
-        };
-        let mut unknown_because = |why: String| {
-            unknown.push(why);
-            unknown_at.add(entry.range);
-        };
-        match &info.origin {
-            ToolOrigin::BuiltIn(_) if info.removal.is_some() && !info.readded => {
-                removed_builtins.push(name);
-                builtins_at.add(entry.range);
-            }
-            ToolOrigin::BuiltIn(_) => {}
-            ToolOrigin::Mcp { .. } | ToolOrigin::MaybeMcp { .. } => {
-                if info.removal.is_some() {
-                    removed.push(format!("`{name}` ({how})"));
-                    removed_at.add(entry.range);
-                } else {
-                    keeps_some = true;
-                }
-            }
-            ToolOrigin::Unknown if catalog.allows_by_name(name) => keeps_some = true,
-            ToolOrigin::BuiltInDisabled(group) => {
-                unknown_because(format!("`{name}` ({})", group.requirement()))
-            }
-            ToolOrigin::OptIn { needs } => {
-                unknown_because(format!("`{name}` (only registered with {needs})"))
-            }
-            ToolOrigin::McpNotRegistered { servers } => unknown_because(format!(
-                "`{name}` (from {}, which the runtime skips)",
-                servers
-                    .iter()
-                    .map(|s| format!("MCP server `{s}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-            ToolOrigin::Unknown => unknown_because(
-                match crate::check::tools::declared_in_unread(workspace, name) {
-                    Some((server, why)) => format!(
-                        "`{name}` (MCP server `{server}` lists it in a tools.json the runtime never reads: {why})"
-                    ),
-                    None => match Suggestions::of(catalog.name_index()).best(name) {
-                        Some(best) => format!("`{name}` (did you mean `{best}`?)"),
-                        None => format!("`{name}`"),
-                    },
-                },
-            ),
-        }
-    }
-    let mut repeatable = None;
-    if !unknown.is_empty() {
-        let consequence = if keeps_some {
-            "These names keep nothing: the child inherits only the parent's own tools the list names that exist."
-        } else {
-            "A non-empty `tools:` keeps only the inherited tools it names, and none of these exists: the child inherits none of the parent's own tools (it keeps the harness built-ins)."
-        };
-        let mut key = unknown.clone();
-        key.sort();
-        key.dedup();
-        repeatable = Some(Repeatable {
-            key: key.join("\n"),
-            place: place(subagent),
-            diagnostic: XR001
-                .at(
-                    path,
-                    unknown_at.or(line),
-                    format!(
-                        "`tools:` names {} that the agent does not register (a tool registered in Java code is invisible to agentws)",
-                        plural(&unknown, "a tool", "tools")
-                    ),
-                )
-                .with_consequence(consequence),
-        });
-    }
-    if !removed.is_empty() {
-        out.push(XR002.at(
-            path,
-            removed_at.or(line),
-            format!(
-                "tools.json removes {} from the parent's toolkit, so the child cannot inherit {}",
-                removed.join(", "),
-                if removed.len() == 1 { "it" } else { "them" }
-            ),
-        ));
-    }
-    if !removed_builtins.is_empty() {
-        let listed = names_list(&removed_builtins);
-        let it = if removed_builtins.len() == 1 {
-            "it"
-        } else {
-            "them"
-        };
-        let message = if crate::check::tools::child_skips_tools_json(workspace, subagent) {
-            format!(
-                "tools.json removes {listed} from the main agent only: this isolated subagent registers the harness built-ins again and still has {it}, whatever `tools:` says"
-            )
-        } else {
-            format!(
-                "tools.json removes {listed}, and this subagent reads the same tools.json: it does not get {it}, whatever `tools:` says"
-            )
-        };
-        out.push(XR015.at(path, builtins_at.or(line), message));
-    }
-    (repeatable, out)
-}
-
-/// SA025: a `model:` the runtime cannot resolve (harness-spec §3.2: the child gets the parent's).
-fn check_model(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Repeatable> {
-    let model = subagent.model.as_ref()?;
-    if model.value.is_empty() {
-        return None;
-    }
-    let registered = &workspace.config.agent.models;
-    if models::resolve(&model.value, registered) != ModelLookup::Unresolvable {
-        return None;
-    }
-    let hint = models::hint(&model.value)
-        .map(|h| format!("; {h}"))
-        .unwrap_or_default();
-    Some(Repeatable {
-        key: model.value.clone(),
-        place: place(subagent),
-        diagnostic: SA025.at(
-            &subagent.path,
-            model.range,
-            format!(
-                "no model provider shipped with AgentScope supports `{}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model{hint}",
-                model.value
-            ),
-        ),
-    })
-}
-
 /// A finding about a value that a collection copied from another agent runtime tends to repeat
 /// in every file (a model id, a list of tool names): findings with the same `key` (under one
 /// rule) are the same finding.
@@ -611,6 +337,16 @@ struct Repeatable {
     /// Where the file is, for the others' messages.
     place: String,
     diagnostic: Diagnostic,
+}
+
+impl Repeatable {
+    fn new(key: String, subagent: &SubagentDoc, diagnostic: Diagnostic) -> Self {
+        Self {
+            key,
+            place: place(subagent),
+            diagnostic,
+        }
+    }
 }
 
 /// One warning per distinct value: the first file in path order (`found` is in path order) keeps
@@ -668,14 +404,6 @@ fn place(subagent: &SubagentDoc) -> String {
     match subagent.location.tree {
         Tree::Shared => format!("`{}`", subagent.location.rel),
         ref tree => format!("`{}` in {}", subagent.location.rel, tree.label()),
-    }
-}
-
-/// `names` joined, after "a tool" or "tools" as fits their number.
-fn plural(names: &[String], one: &str, many: &str) -> String {
-    match names.len() {
-        1 => format!("{one} {}", names[0]),
-        _ => format!("{many} {}", names.join(", ")),
     }
 }
 
@@ -887,19 +615,19 @@ mod tool_tests {
                     "XR002",
                     "close_issue".to_string(),
                     "tools.json removes `close_issue` (not in `allow`) from the parent's toolkit, so the child cannot inherit it".to_string(),
-                    crate::rules::cross::XR002.consequence.to_string(),
+                    super::subagent_tool_removed::RULE.consequence.to_string(),
                 ),
                 (
                     "XR015",
                     "execute".to_string(),
                     "tools.json removes `execute` from the main agent only: this isolated subagent registers the harness built-ins again and still has it, whatever `tools:` says".to_string(),
-                    crate::rules::cross::XR015.consequence.to_string(),
+                    super::subagent_tool_removed_builtin::RULE.consequence.to_string(),
                 ),
                 (
                     "XR015",
                     "execute, web_fetch".to_string(),
                     "tools.json removes `execute`, `web_fetch`, and this subagent reads the same tools.json: it does not get them, whatever `tools:` says".to_string(),
-                    crate::rules::cross::XR015.consequence.to_string(),
+                    super::subagent_tool_removed_builtin::RULE.consequence.to_string(),
                 ),
                 (
                     "XR001",
@@ -918,13 +646,13 @@ mod tool_tests {
                     "XR003",
                     line,
                     "`read_file` is a harness built-in: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway".to_string(),
-                    crate::rules::cross::XR003.consequence.to_string(),
+                    super::subagent_tool_builtin::RULE.consequence.to_string(),
                 ),
                 (
                     "XR010",
                     "close_issue".to_string(),
                     "mentions `close_issue`, which tools.json leaves out of `allow`".to_string(),
-                    crate::rules::cross::XR010.consequence.to_string(),
+                    super::removed_tool_mentioned::RULE.consequence.to_string(),
                 ),
             ]
         );

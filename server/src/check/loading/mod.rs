@@ -8,6 +8,10 @@
 //! from. A diagnostic's severity is the worst outcome over the contexts that read the file's tree,
 //! and its message names those contexts.
 //!
+//! The rules about two files of one name (XR005–XR007, XR012, XR016) are one file each here,
+//! declaration beside detection ([`RULES`]); the outcomes the skill and subagent families name
+//! (`NotScanned::rule_code`) are reported by `not_loaded`.
+//!
 //! Pure over the snapshot; depends on `workspace` and the rule catalog.
 
 use std::borrow::Cow;
@@ -20,7 +24,6 @@ use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::{Config, Scope};
 use crate::context;
 use crate::context::EffectiveRoot;
-use crate::rules::cross::{XR005, XR006, XR007, XR012, XR016};
 use crate::rules::skill::{SK016, SK017, SK018, SK026, SK027};
 use crate::rules::subagent::{SA006, SA007, SA022};
 use crate::rules::Rule;
@@ -31,6 +34,22 @@ use crate::workspace::resolution::{
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
+
+mod duplicate_skill_name;
+mod duplicate_subagent_id;
+mod skill_linked_twice;
+mod skill_name_tie_directory_order;
+mod skill_overridden_per_user;
+
+/// The rules declared here, beside their detection (the others this module reports are the
+/// skill and subagent families', declared in `rules`).
+pub static RULES: &[&Rule] = &[
+    &duplicate_skill_name::RULE,           // XR005
+    &skill_overridden_per_user::RULE,      // XR006
+    &duplicate_subagent_id::RULE,          // XR007
+    &skill_name_tie_directory_order::RULE, // XR012
+    &skill_linked_twice::RULE,             // XR016
+];
 
 /// The resolutions of every check context, in [`check_contexts`] order.
 pub struct Contexts<'a> {
@@ -203,12 +222,16 @@ pub fn check_skills(
                     };
                     let ties = distinct_files(ws, doc, &loaded.directory_order_ties);
                     if !ties.is_empty() {
-                        out.push(tie(ws, doc, &ties, who));
+                        out.push(skill_name_tie_directory_order::tie(ws, doc, &ties, who));
                     }
                     if let Tree::Namespace(ns) = &doc.location.tree {
                         if matches!(who, Who::Folder(_)) {
                             if let Some((_, shared)) = base.skill_named(skill.name()) {
-                                out.push(skill_overridden(doc, &shared.doc, &format!("`{ns}`")));
+                                out.push(skill_overridden_per_user::overridden(
+                                    doc,
+                                    &shared.doc,
+                                    &format!("`{ns}`"),
+                                ));
                             }
                         }
                     }
@@ -219,7 +242,7 @@ pub fn check_skills(
                 } => {
                     let Some(winner) = ws.skill(by) else { continue };
                     if ws.files.same_real_file(&doc.path, &winner.path) {
-                        out.push(skill_linked_twice(doc, winner));
+                        out.push(skill_linked_twice::linked_twice(doc, winner));
                     } else if *by_directory_order {
                         let mut others = vec![by.clone()];
                         if let Some((_, skill)) = winner
@@ -234,9 +257,14 @@ pub fn check_skills(
                                     .filter(|p| *p != doc.path),
                             );
                         }
-                        out.push(tie(ws, doc, &distinct_files(ws, doc, &others), who));
+                        out.push(skill_name_tie_directory_order::tie(
+                            ws,
+                            doc,
+                            &distinct_files(ws, doc, &others),
+                            who,
+                        ));
                     } else {
-                        out.push(skill_shadowed(doc, winner, &whom(ws, who)));
+                        out.push(duplicate_skill_name::shadowed(doc, winner, &whom(ws, who)));
                     }
                 }
                 _ => {}
@@ -289,7 +317,12 @@ pub fn check_subagents(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
             match outcome {
                 Outcome::Shadowed { by: Some(by), .. } => {
                     if let Some(winner) = ws.subagent(by) {
-                        out.push(subagent_shadowed(doc, winner, &whom(ws, who), ws));
+                        out.push(duplicate_subagent_id::shadowed(
+                            doc,
+                            winner,
+                            &whom(ws, who),
+                            ws,
+                        ));
                     }
                 }
                 // A per-user spec that replaces another caller's entry: reported at the file
@@ -302,7 +335,12 @@ pub fn check_subagents(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
                         .filter_map(|e| e.doc.clone())
                         .filter(|d| d.path != doc.path);
                     for loser in replaced {
-                        out.push(subagent_shadowed(&loser, doc, &whom(ws, who), ws));
+                        out.push(duplicate_subagent_id::shadowed(
+                            &loser,
+                            doc,
+                            &whom(ws, who),
+                            ws,
+                        ));
                     }
                 }
                 _ => {}
@@ -551,9 +589,17 @@ fn general_purpose(
 }
 
 fn rule_for(code: &str) -> Option<&'static Rule> {
-    [&SK017, &SK018, &SK026, &SA007, &SA022, &XR005, &XR007]
-        .into_iter()
-        .find(|r| r.code == code)
+    [
+        &SK017,
+        &SK018,
+        &SK026,
+        &SA007,
+        &SA022,
+        &duplicate_skill_name::RULE,
+        &duplicate_subagent_id::RULE,
+    ]
+    .into_iter()
+    .find(|r| r.code == code)
 }
 
 /// `<files-root>` of a loaded skill that is not the skill's folder: only where the namespaced
@@ -621,36 +667,6 @@ fn files_root(
     }
 }
 
-fn tie(ws: &Workspace, doc: &SkillDoc, others: &[std::path::PathBuf], who: &Who) -> Diagnostic {
-    let name = doc.name.clone().unwrap_or_default();
-    let names: Vec<String> = others
-        .iter()
-        .filter_map(|p| ws.skill(p))
-        .map(|other| format!("`{}`", other.location.rel))
-        .collect();
-    let mut diagnostic = XR012.at(
-        &doc.path,
-        doc.name_range.unwrap_or(doc.opening_range),
-        format!(
-            "skill `{name}` is also defined in {} of the shared `skills/` folder; for {} nothing later in the merge \
-             decides, so the JVM's directory-listing order picks the winner (the preview sorts them by path \
-             and shows the last)",
-            names.join(", "),
-            who_label(ws, who)
-        ),
-    );
-    for other in others {
-        if let Some(other_doc) = ws.skill(other) {
-            diagnostic = diagnostic.with_related(Related {
-                path: other_doc.path.clone(),
-                range: other_doc.name_range.unwrap_or(other_doc.opening_range),
-                message: format!("another `{name}`"),
-            });
-        }
-    }
-    diagnostic
-}
-
 /// `others` without the files that are `doc` itself reached through a symbolic link.
 fn distinct_files(
     ws: &Workspace,
@@ -677,74 +693,6 @@ fn skill_pair(
             path: other.path.clone(),
             range: other.name_range.unwrap_or(other.opening_range),
             message: related,
-        })
-}
-
-/// XR016 instead of a duplicate: both names are one SKILL.md reached through a symbolic link, so
-/// which one wins makes no difference. Said at the file that loses.
-fn skill_linked_twice(loser: &SkillDoc, winner: &SkillDoc) -> Diagnostic {
-    let name = loser.name.clone().unwrap_or_default();
-    let message = format!(
-        "skill `{name}` is seen twice: `{}` and `{}` are the same SKILL.md through a symbolic link",
-        loser.location.rel, winner.location.rel,
-    );
-    skill_pair(&XR016, loser, winner, message, "the same file".into())
-}
-
-fn skill_shadowed(loser: &SkillDoc, winner: &SkillDoc, whom: &str) -> Diagnostic {
-    let name = loser.name.clone().unwrap_or_default();
-    let message = format!(
-        "skill `{name}` is also defined in {} (`{}`), which wins for {whom}",
-        winner.location.tree.label(),
-        winner.location.rel,
-    );
-    skill_pair(
-        &XR005,
-        loser,
-        winner,
-        message,
-        format!("this `{name}` wins"),
-    )
-}
-
-/// A per-user override is reported where it is written: at the per-user copy.
-fn skill_overridden(winner: &SkillDoc, overridden: &SkillDoc, whom: &str) -> Diagnostic {
-    let name = winner.name.clone().unwrap_or_default();
-    let message = format!(
-        "skill `{name}` overrides the one in {} (`{}`) for {whom}",
-        overridden.location.tree.label(),
-        overridden.location.rel,
-    );
-    let related = format!("the overridden `{name}`");
-    skill_pair(&XR006, winner, overridden, message, related)
-}
-
-fn subagent_shadowed(
-    loser: &SubagentDoc,
-    winner: &crate::workspace::subagent::SubagentDoc,
-    whom: &str,
-    ws: &Workspace,
-) -> Diagnostic {
-    let mode = if ws.config.features.dynamic_subagents {
-        "dynamic"
-    } else {
-        "static"
-    };
-    XR007
-        .at(
-            &loser.path,
-            loser.opening_range,
-            format!(
-                "agent id `{}` is also given by {} (`{}`), which wins for {whom} ({mode} mode)",
-                loser.id,
-                winner.location.tree.label(),
-                winner.location.rel,
-            ),
-        )
-        .with_related(Related {
-            path: winner.path.clone(),
-            range: winner.opening_range,
-            message: format!("this `{}` wins", winner.id),
         })
 }
 

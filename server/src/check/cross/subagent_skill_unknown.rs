@@ -1,0 +1,127 @@
+//! XR004 `subagent-skill-unknown`: a subagent's `skills:` names a skill no context that loads
+//! the subagent loads: a file of that name that is not loaded (one diagnostic each, saying why),
+//! or no skill of that name at all (one diagnostic for the list, with suggestions).
+
+use std::sync::Arc;
+
+use super::{ListedSkill, SkillFound, Span};
+use crate::base::suggest::{hint, SuggestionPieces, Suggestions};
+use crate::base::{Diagnostic, Severity, TextRange};
+use crate::rules::{Example, Profile, Rule};
+use crate::workspace::resolution::{Kind, Who};
+use crate::workspace::subagent::SubagentDoc;
+use crate::workspace::Workspace;
+
+pub static RULE: Rule = Rule {
+    code: "XR004",
+    name: "subagent-skill-unknown",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A subagent's `skills:` names a skill that no workspace folder defines.",
+    consequence:
+        "The subagent's skill list matches nothing for that name: the child sees no such skill.",
+    explanation:
+        "The runtime turns `skills:` into `SkillFilter.only(...)`, which matches the frontmatter `name` exactly (not the folder name). Check the \
+spelling against the skill's `name:`.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+skills: [pdf-tools]
+---
+You research a question and answer with sources.
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+skills: [pdf]
+---
+You research a question and answer with sources.
+"#),
+            ],
+        },
+    ],
+};
+
+pub(super) fn check(
+    workspace: &Workspace,
+    subagent: &SubagentDoc,
+    listed: &[ListedSkill],
+    line: TextRange,
+    known_skills: &dyn Fn() -> Arc<SuggestionPieces>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let mut unknown = Vec::new();
+    for entry in listed {
+        let name = entry.name;
+        match &entry.found {
+            SkillFound::NotLoaded { doc, reason, who } => out.push(RULE.at(
+                &subagent.path,
+                entry.range,
+                format!(
+                    "no loaded skill is named `{name}`: `{}` is, but it is not loaded ({})",
+                    doc.location.rel,
+                    reason.describe(
+                        workspace,
+                        Kind::Skill,
+                        match who {
+                            Who::AnyUser => Some("<user>"),
+                            _ => None,
+                        }
+                    )
+                ),
+            )),
+            SkillFound::Nowhere => unknown.push(entry),
+            SkillFound::Loaded | SkillFound::ForOthersOnly(_) => {}
+        }
+    }
+    if unknown.is_empty() {
+        return;
+    }
+    let index = known_skills();
+    let known = Suggestions::of_pieces(&index);
+    let message = match unknown.as_slice() {
+        [entry] => format!(
+            "no skill is named `{}`{}",
+            entry.name,
+            hint(known.best(entry.name))
+        ),
+        _ => format!(
+            "no skills are named {}",
+            unknown
+                .iter()
+                .map(|entry| match known.best(entry.name) {
+                    Some(best) => format!("`{}` (did you mean `{best}`?)", entry.name),
+                    None => format!("`{}`", entry.name),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let at = Span::of(unknown.iter().map(|entry| entry.range)).or(line);
+    out.push(RULE.at(&subagent.path, at, message));
+}

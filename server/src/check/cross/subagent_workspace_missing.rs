@@ -1,0 +1,61 @@
+//! XR009 `subagent-workspace-missing`: a subagent's `workspace.path` folder does not exist, or
+//! has no AGENTS.md.
+
+use crate::base::{Diagnostic, Severity};
+use crate::rules::{Example, Profile, Rule};
+use crate::workspace::subagent::SubagentDoc;
+use crate::workspace::Workspace;
+
+pub static RULE: Rule = Rule {
+    code: "XR009",
+    name: "subagent-workspace-missing",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A subagent's `workspace.path` folder, or its AGENTS.md, does not exist.",
+    consequence: "The subagent's system prompt base is empty (silently): it runs with only the generic subagent section.",
+    explanation: "With `workspace.path` set, the prompt base is `<path>/AGENTS.md` and the inline body \
+is ignored. Create the file or remove `workspace.path`.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+workspace:
+  path: researcher-home
+---
+"#),
+            ],
+            fixed: &[
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+                (".agentscope/workspace/subagents/researcher.md", r#"---
+description: Researches questions on the web.
+workspace:
+  path: researcher-home
+---
+"#),
+                (".agentscope/workspace/researcher-home/AGENTS.md", r#"You research a question and answer with sources.
+"#),
+            ],
+        },
+    ],
+};
+
+pub(super) fn check(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Diagnostic> {
+    let spec = subagent.workspace_path.as_ref()?;
+    let dir = workspace.subagent_workspace_dir(subagent)?;
+    let files = &workspace.files;
+    let message = if !files.contains_dir(&dir) {
+        format!("`workspace.path` folder `{}` does not exist", dir.display())
+    } else if !files.contains_file(&dir.join("AGENTS.md")) {
+        format!(
+            "`workspace.path` folder `{}` has no AGENTS.md",
+            dir.display()
+        )
+    } else {
+        return None;
+    };
+    Some(RULE.at(&subagent.path, spec.range, message))
+}
