@@ -522,64 +522,6 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
     }],
 };
 
-pub static SK016: Rule = Rule {
-    code: "SK016",
-    name: "skill-name-directory-mismatch",
-    severity: Severity::Warning,
-    profile: Profile::Harness,
-    summary: r#"The skill's `name` differs from its folder name, and a context serves it from the namespaced repository."#,
-    consequence: r#"Where the namespaced repository (Layer 4) serves the skill, the runtime advertises `<files-root>` as `skills/<name>`, which is not the skill's folder."#,
-    explanation: r#"`<files-root>` is built from the skill's name. Where Layer 4 serves the skill (scope `agent` or `global`, a frozen merge, sandbox and remote mode, per-user and project-folder skills), the prompt advertises `<root>/skills/<name>`: not this skill's folder. Where Layer 3 serves a shared skill (the default `user` scope), the runtime stages it under `.skills-cache/<source>/<name>` and advertises that path, which holds the skill: no diagnostic then (the strict profile's ST002 still asks for matching names). The message names the contexts. Rename the folder or the skill so they match."#,
-    examples: &[Example {
-        triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
-name = "docs"
-
-[isolation]
-scope = "agent"
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
-name: pdf-tools
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
-        ],
-        fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
-name = "docs"
-
-[isolation]
-scope = "agent"
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
-        ],
-    }],
-};
-
 pub static SK017: Rule = Rule {
     code: "SK017",
     name: "skill-nested",
@@ -944,44 +886,8 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
     }],
 };
 
-pub static SK027: Rule = Rule {
-    code: "SK027",
-    name: "skill-files-root-not-its-folder",
-    severity: Severity::Warning,
-    profile: Profile::Harness,
-    summary: r#"A per-user or project-folder skill is served by the namespaced repository, whose `<files-root>` is `<ws>/skills/<name>`: not the skill's folder."#,
-    consequence: r#"Shell commands that follow `<files-root>` reach the shared skill of the same name, or a folder that does not exist, instead of this skill's scripts and references."#,
-    explanation: r#"`ShellPathPolicy` builds the files-root of a workspace-native skill as `<host workspace>/skills/<name>`: namespaces are not applied, and the project folder is not part of it. A per-user skill `<ws>/alice/skills/pdf/SKILL.md` is advertised at `<ws>/skills/pdf`, which is the shared `pdf` skill's folder when there is one (its scripts are run instead) or a folder that does not exist. `load_skill_through_path` still reads the right files (it goes through the repository); only the shell path is wrong. Keep scripts that per-user skills need in the shared skill, or reference them by absolute path."#,
-    examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/alice/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-    }],
-};
-
 pub static RULES: &[&Rule] = &[
     &SK001, &SK002, &SK003, &SK004, &SK005, &SK006, &SK007, &SK008, &SK009, &SK010, &SK011, &SK012,
-    &SK013, &SK014, &SK015, &SK016, &SK017, &SK018, &SK019, &SK020, &SK021, &SK022, &SK023, &SK024,
-    &SK025, &SK026, &SK027,
+    &SK013, &SK014, &SK015, &SK017, &SK018, &SK019, &SK020, &SK021, &SK022, &SK023, &SK024, &SK025,
+    &SK026,
 ];

@@ -142,34 +142,6 @@ You research a question and answer with sources.
     }],
 };
 
-pub static SA006: Rule = Rule {
-    code: "SA006",
-    name: "subagent-general-purpose",
-    severity: Severity::Warning,
-    profile: Profile::Harness,
-    summary: r#"A file declares the id `general-purpose`, and a context loads or ignores it because of that id."#,
-    consequence: r#"Dynamic mode: it replaces the built-in general-purpose subagent. Static mode: the shared folder's file is listed as a second entry; a per-user or project file is ignored (the built-in is already present)."#,
-    explanation: r#"The message says what happens in the contexts the configuration allows (the subagent mode, the scope). Pick another id unless replacing the built-in is intended."#,
-    examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/subagents/general-purpose.md",
-            r#"---
-description: Researches questions on the web.
----
-You research a question and answer with sources.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/subagents/researcher.md",
-            r#"---
-description: Researches questions on the web.
----
-You research a question and answer with sources.
-"#,
-        )],
-    }],
-};
-
 pub static SA007: Rule = Rule {
     code: "SA007",
     name: "subagent-nested",
@@ -680,6 +652,6 @@ You research a question and answer with sources.
 };
 
 pub static RULES: &[&Rule] = &[
-    &SA001, &SA002, &SA003, &SA004, &SA005, &SA006, &SA007, &SA008, &SA009, &SA010, &SA011, &SA012,
-    &SA013, &SA014, &SA015, &SA016, &SA017, &SA018, &SA019, &SA020, &SA021, &SA022,
+    &SA001, &SA002, &SA003, &SA004, &SA005, &SA007, &SA008, &SA009, &SA010, &SA011, &SA012, &SA013,
+    &SA014, &SA015, &SA016, &SA017, &SA018, &SA019, &SA020, &SA021, &SA022,
 ];

@@ -19,13 +19,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::base::unicode::normalization_note;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::{Config, Scope};
 use crate::context;
 use crate::context::EffectiveRoot;
-use crate::rules::skill::{SK016, SK017, SK018, SK026, SK027};
-use crate::rules::subagent::{SA006, SA007, SA022};
+use crate::rules::skill::{SK017, SK018, SK026};
+use crate::rules::subagent::{SA007, SA022};
 use crate::rules::Rule;
 use crate::workspace::layout::Location;
 use crate::workspace::resolution::{
@@ -37,18 +36,24 @@ use crate::workspace::{Tree, Workspace};
 
 mod duplicate_skill_name;
 mod duplicate_subagent_id;
+mod skill_files_root_not_its_folder;
 mod skill_linked_twice;
+mod skill_name_directory_mismatch;
 mod skill_name_tie_directory_order;
 mod skill_overridden_per_user;
+mod subagent_general_purpose;
 
-/// The rules declared here, beside their detection (the others this module reports are the
-/// skill and subagent families', declared in `rules`).
+/// The rules declared here, beside their detection (the others this module reports, the
+/// outcomes `NotScanned::rule_code` names, are declared in `rules`).
 pub static RULES: &[&Rule] = &[
-    &duplicate_skill_name::RULE,           // XR005
-    &skill_overridden_per_user::RULE,      // XR006
-    &duplicate_subagent_id::RULE,          // XR007
-    &skill_name_tie_directory_order::RULE, // XR012
-    &skill_linked_twice::RULE,             // XR016
+    &skill_name_directory_mismatch::RULE,   // SK016
+    &skill_files_root_not_its_folder::RULE, // SK027
+    &subagent_general_purpose::RULE,        // SA006
+    &duplicate_skill_name::RULE,            // XR005
+    &skill_overridden_per_user::RULE,       // XR006
+    &duplicate_subagent_id::RULE,           // XR007
+    &skill_name_tie_directory_order::RULE,  // XR012
+    &skill_linked_twice::RULE,              // XR016
 ];
 
 /// The resolutions of every check context, in [`check_contexts`] order.
@@ -270,7 +275,8 @@ pub fn check_skills(
                 _ => {}
             }
         }
-        files_root(ws, doc, &outcomes, &mut out);
+        out.extend(skill_name_directory_mismatch::check(ws, doc, &outcomes));
+        out.extend(skill_files_root_not_its_folder::check(ws, doc, &outcomes));
     }
     out
 }
@@ -310,9 +316,7 @@ pub fn check_subagents(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
             &outcomes,
             &mut out,
         );
-        if doc.id == crate::workspace::resolution::GENERAL_PURPOSE {
-            general_purpose(ws, doc, &outcomes, &mut out);
-        }
+        out.extend(subagent_general_purpose::check(ws, doc, &outcomes));
         for (who, _, outcome) in &outcomes {
             match outcome {
                 Outcome::Shadowed { by: Some(by), .. } => {
@@ -368,7 +372,7 @@ fn not_loaded(
     file: (&Path, &Location),
     range: TextRange,
     kind: Kind,
-    outcomes: &[(&Who, &Resolution, Outcome)],
+    outcomes: Outcomes,
     out: &mut Vec<Diagnostic>,
 ) {
     let path = file.0;
@@ -499,7 +503,7 @@ fn nested_but_loaded(
     (path, location): (&Path, &Location),
     range: TextRange,
     kind: Kind,
-    outcomes: &[(&Who, &Resolution, Outcome)],
+    outcomes: Outcomes,
     out: &mut Vec<Diagnostic>,
 ) {
     let depth = location.rel.matches('/').count();
@@ -542,52 +546,6 @@ fn nested_but_loaded(
     );
 }
 
-/// `general-purpose.md` (SA006), from what the contexts that read it do with it.
-fn general_purpose(
-    ws: &Workspace,
-    doc: &SubagentDoc,
-    outcomes: &[(&Who, &Resolution, Outcome)],
-    out: &mut Vec<Diagnostic>,
-) {
-    let mut replaced = Vec::new();
-    let mut second = Vec::new();
-    let mut ignored = Vec::new();
-    for (who, _, outcome) in outcomes {
-        match outcome {
-            Outcome::Loaded(loaded) if loaded.position == 0 => replaced.push(who_label(ws, who)),
-            Outcome::Loaded(_) => second.push(who_label(ws, who)),
-            Outcome::Shadowed { by: None, .. } => ignored.push(who_label(ws, who)),
-            _ => {}
-        }
-    }
-    let mut parts = Vec::new();
-    if !replaced.is_empty() {
-        parts.push(format!(
-            "replaces the built-in general-purpose subagent for {} (dynamic mode)",
-            list(&replaced)
-        ));
-    }
-    if !second.is_empty() {
-        parts.push(format!(
-            "is listed as a second `general-purpose` entry after the built-in for {} (static mode)",
-            list(&second)
-        ));
-    }
-    if !ignored.is_empty() {
-        parts.push(format!(
-            "is ignored for {}: static mode keeps the built-in general-purpose subagent",
-            list(&ignored)
-        ));
-    }
-    if !parts.is_empty() {
-        out.push(SA006.at(
-            &doc.path,
-            TextRange::empty(0),
-            format!("`general-purpose.md` {}", parts.join("; ")),
-        ));
-    }
-}
-
 fn rule_for(code: &str) -> Option<&'static Rule> {
     [
         &SK017,
@@ -602,24 +560,21 @@ fn rule_for(code: &str) -> Option<&'static Rule> {
     .find(|r| r.code == code)
 }
 
-/// `<files-root>` of a loaded skill that is not the skill's folder: only where the namespaced
-/// repository serves it (Layer 3 stages the folder under the name, so that path holds the skill).
-/// The name differs from the folder's (SK016), or the skill sits in a per-user or project folder,
-/// which the path, built as `<ws>/skills/<name>`, never points into (SK027).
-fn files_root(
-    ws: &Workspace,
-    doc: &SkillDoc,
-    outcomes: &[(&Who, &Resolution, Outcome)],
-    out: &mut Vec<Diagnostic>,
-) {
-    let (Some(name), Some(range)) = (&doc.name, doc.name_range) else {
-        return;
-    };
-    let mismatch = !doc.dir_name.is_empty() && *name != doc.dir_name;
-    let elsewhere = matches!(doc.location.tree, Tree::Namespace(_) | Tree::Project);
-    if !mismatch && !elsewhere {
-        return;
-    }
+/// The contexts a skill is loaded for, with what each found of it: what every rule over one
+/// file's loading outcomes reads.
+type Outcomes<'o, 'w> = &'o [(&'o Who, &'o Resolution<'w>, Outcome)];
+
+/// The `<files-root>` the prompt advertises for a skill named `name` where the namespaced
+/// repository serves it (Layer 3 stages the folder under the name, so that path holds the
+/// skill): the contexts it does so for, the path, and what is there. SK016 and SK027 report it
+/// when that is not the skill's folder.
+struct AdvertisedRoot {
+    whom: Vec<String>,
+    advertised: String,
+    what: &'static str,
+}
+
+fn advertised_root(ws: &Workspace, name: &str, outcomes: Outcomes) -> Option<AdvertisedRoot> {
     let mut whom = Vec::new();
     let mut advertised = None;
     for (who, _, outcome) in outcomes {
@@ -632,39 +587,16 @@ fn files_root(
             }
         }
     }
-    let Some(advertised) = advertised else {
-        return;
-    };
-    let host = host_folder(&ws.config, name);
-    let what = if ws.files.contains_dir(&host) {
+    let what = if ws.files.contains_dir(&host_folder(&ws.config, name)) {
         "the folder of another skill"
     } else {
         "a folder that does not exist"
     };
-    if mismatch {
-        out.push(SK016.at(
-            &doc.path,
-            range,
-            format!(
-                "the skill is named `{name}` but its folder is `{}`{}; for {} the namespaced repository serves it and the \
-                 prompt advertises `<files-root>` `{advertised}`, {what}",
-                doc.dir_name,
-                normalization_note(name, &doc.dir_name).unwrap_or_default(),
-                list(&whom)
-            ),
-        ));
-    } else {
-        out.push(SK027.at(
-            &doc.path,
-            range,
-            format!(
-                "for {} the namespaced repository serves this skill from {}, but the prompt advertises \
-                 `<files-root>` `{advertised}` (built from the name, without the folder), {what}",
-                list(&whom),
-                doc.location.tree.label()
-            ),
-        ));
-    }
+    Some(AdvertisedRoot {
+        whom,
+        advertised: advertised?,
+        what,
+    })
 }
 
 /// `others` without the files that are `doc` itself reached through a symbolic link.

@@ -1,0 +1,68 @@
+//! SK027 `skill-files-root-not-its-folder`: a loaded skill of a per-user or project folder,
+//! where the namespaced repository serves it: the prompt advertises `<files-root>`
+//! `<ws>/skills/<name>`, built from the name, which never points into that folder. (A name that
+//! also differs from its folder's is SK016's.)
+
+use super::{advertised_root, list, Outcomes};
+use crate::base::{Diagnostic, Severity};
+use crate::rules::{Example, Profile, Rule};
+use crate::workspace::skill::SkillDoc;
+use crate::workspace::{Tree, Workspace};
+
+pub static RULE: Rule = Rule {
+    code: "SK027",
+    name: "skill-files-root-not-its-folder",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"A per-user or project-folder skill is served by the namespaced repository, whose `<files-root>` is `<ws>/skills/<name>`: not the skill's folder."#,
+    consequence: r#"Shell commands that follow `<files-root>` reach the shared skill of the same name, or a folder that does not exist, instead of this skill's scripts and references."#,
+    explanation: r#"`ShellPathPolicy` builds the files-root of a workspace-native skill as `<host workspace>/skills/<name>`: namespaces are not applied, and the project folder is not part of it. A per-user skill `<ws>/alice/skills/pdf/SKILL.md` is advertised at `<ws>/skills/pdf`, which is the shared `pdf` skill's folder when there is one (its scripts are run instead) or a folder that does not exist. `load_skill_through_path` still reads the right files (it goes through the repository); only the shell path is wrong. Keep scripts that per-user skills need in the shared skill, or reference them by absolute path."#,
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/alice/skills/pdf/SKILL.md",
+            r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/skills/pdf/SKILL.md",
+            r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+        )],
+    }],
+};
+
+pub(super) fn check(ws: &Workspace, doc: &SkillDoc, outcomes: Outcomes) -> Option<Diagnostic> {
+    let (name, range) = (doc.name.as_ref()?, doc.name_range?);
+    let misnamed = !doc.dir_name.is_empty() && *name != doc.dir_name;
+    let elsewhere = matches!(doc.location.tree, Tree::Namespace(_) | Tree::Project);
+    if misnamed || !elsewhere {
+        return None;
+    }
+    let root = advertised_root(ws, name, outcomes)?;
+    Some(RULE.at(
+        &doc.path,
+        range,
+        format!(
+            "for {} the namespaced repository serves this skill from {}, but the prompt advertises \
+             `<files-root>` `{}` (built from the name, without the folder), {}",
+            list(&root.whom),
+            doc.location.tree.label(),
+            root.advertised,
+            root.what
+        ),
+    ))
+}

@@ -1,0 +1,89 @@
+//! SK016 `skill-name-directory-mismatch`: a loaded skill whose name differs from its folder's,
+//! where the namespaced repository serves it: the prompt advertises `<files-root>`
+//! `<ws>/skills/<name>`, which is not the skill's folder.
+
+use super::{advertised_root, list, Outcomes};
+use crate::base::unicode::normalization_note;
+use crate::base::{Diagnostic, Severity};
+use crate::rules::{Example, Profile, Rule};
+use crate::workspace::skill::SkillDoc;
+use crate::workspace::Workspace;
+
+pub static RULE: Rule = Rule {
+    code: "SK016",
+    name: "skill-name-directory-mismatch",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"The skill's `name` differs from its folder name, and a context serves it from the namespaced repository."#,
+    consequence: r#"Where the namespaced repository (Layer 4) serves the skill, the runtime advertises `<files-root>` as `skills/<name>`, which is not the skill's folder."#,
+    explanation: r#"`<files-root>` is built from the skill's name. Where Layer 4 serves the skill (scope `agent` or `global`, a frozen merge, sandbox and remote mode, per-user and project-folder skills), the prompt advertises `<root>/skills/<name>`: not this skill's folder. Where Layer 3 serves a shared skill (the default `user` scope), the runtime stages it under `.skills-cache/<source>/<name>` and advertises that path, which holds the skill: no diagnostic then (the strict profile's ST002 still asks for matching names). The message names the contexts. Rename the folder or the skill so they match."#,
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "docs"
+
+[isolation]
+scope = "agent"
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/pdf/SKILL.md",
+                r#"---
+name: pdf-tools
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "docs"
+
+[isolation]
+scope = "agent"
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/pdf/SKILL.md",
+                r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+            ),
+        ],
+    }],
+};
+
+pub(super) fn check(ws: &Workspace, doc: &SkillDoc, outcomes: Outcomes) -> Option<Diagnostic> {
+    let (name, range) = (doc.name.as_ref()?, doc.name_range?);
+    if doc.dir_name.is_empty() || *name == doc.dir_name {
+        return None;
+    }
+    let root = advertised_root(ws, name, outcomes)?;
+    Some(RULE.at(
+        &doc.path,
+        range,
+        format!(
+            "the skill is named `{name}` but its folder is `{}`{}; for {} the namespaced repository serves it and the \
+             prompt advertises `<files-root>` `{}`, {}",
+            doc.dir_name,
+            normalization_note(name, &doc.dir_name).unwrap_or_default(),
+            list(&root.whom),
+            root.advertised,
+            root.what
+        ),
+    ))
+}
