@@ -17,7 +17,7 @@ use crate::base::{Diagnostic, TextRange};
 use crate::check::loading;
 use crate::config::FilesystemMode;
 use crate::rules::Rule;
-use crate::workspace::catalog::{Removal, ToolCatalog, ToolInfo, ToolOrigin};
+use crate::workspace::catalog::{Removal, ToolCatalog, ToolInfo};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
 use crate::workspace::tools::ToolsDoc;
@@ -296,18 +296,9 @@ struct ListEntry<'a> {
     list: &'static str,
     name: &'a str,
     range: TextRange,
+    /// The rules about allowing and denying a tool apply only when the runtime registers it
+    /// (`ToolInfo::is_registered`); TJ020 and TJ021 say why the others are not.
     info: ToolInfo,
-}
-
-impl ListEntry<'_> {
-    /// The runtime registers the tool with this configuration: only then do the rules about
-    /// allowing and denying it apply (TJ020 and TJ021 say why the others are not).
-    fn registered(&self) -> bool {
-        matches!(
-            self.info.origin,
-            ToolOrigin::BuiltIn(_) | ToolOrigin::Mcp { .. }
-        )
-    }
 }
 
 /// Servers named in one message at most: a message per allow/deny entry that listed thousands of

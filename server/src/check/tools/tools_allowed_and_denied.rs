@@ -45,7 +45,7 @@ pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic
         .collect();
     let allowed = entries
         .iter()
-        .filter(|entry| entry.list == "allow" && entry.registered());
+        .filter(|entry| entry.list == "allow" && entry.info.is_registered());
     for entry in allowed {
         if let Some(deny) = denied.get(entry.name) {
             out.push(

@@ -35,7 +35,7 @@ block is rendered, so tools.json cannot remove it. To hide skills, configure the
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     for entry in entries {
-        if entry.list == "deny" && entry.registered() && entry.name == LOAD_SKILL_TOOL {
+        if entry.list == "deny" && entry.info.is_registered() && entry.name == LOAD_SKILL_TOOL {
             out.push(RULE.at(
                 path,
                 entry.range,
