@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use crate::base::suggest::{SuggestionIndex, SuggestionPieces};
 use crate::base::Diagnostic;
+use crate::rules::workspace::content_problem;
 use crate::rules::Profile;
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::snapshot::{Parsed, WorkspaceFile};
@@ -68,7 +69,7 @@ impl CheckReport {
 /// (`cross::tool_mentions`, `cross::removed_among`). The strict profile adds
 /// `strict::check_source`, which also asks which files exist.
 pub fn source_diagnostics(doc: &Parsed, file: WorkspaceFile) -> Vec<Diagnostic> {
-    let mut out = files::content_problems(file.path, &file.entry.content);
+    let mut out = Vec::from_iter(content_problem(file.path, &file.entry.content));
     match doc {
         Parsed::Skill(skill) => out.extend(skill.diagnostics.iter().cloned()),
         Parsed::Subagent(subagent) => out.extend(subagent.diagnostics.iter().cloned()),

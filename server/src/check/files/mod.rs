@@ -29,7 +29,7 @@ mod workspace_missing;
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::base::{Diagnostic, FileContent, FileSet, TextRange};
+use crate::base::{Diagnostic, FileSet, TextRange};
 use crate::rules::workspace::{self as read, content_problem};
 use crate::rules::Rule;
 use crate::workspace::layout::normalize_relative;
@@ -71,16 +71,9 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// Content rules for one file (unreadable, not a regular file, not UTF-8, too large, blank
 /// injected file).
 pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic> {
-    let mut out = content_problems(file.path, &file.entry.content);
+    let mut out = Vec::from_iter(content_problem(file.path, &file.entry.content));
     out.extend(blank_injected_file::check(workspace, file));
     out
-}
-
-/// The content rules that need nothing but the file itself: not UTF-8, too large, unreadable, not
-/// a regular file. Only a file the prompt injects needs the workspace (`check_file`), so a skill's
-/// or subagent's content verdict never depends on another file.
-pub fn content_problems(path: &Path, content: &FileContent) -> Vec<Diagnostic> {
-    content_problem(path, content).into_iter().collect()
 }
 
 /// Where whole-workspace diagnostics are reported: `agentws.toml` when there is one, else the

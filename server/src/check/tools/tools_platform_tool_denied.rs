@@ -35,7 +35,8 @@ survive a restrictive `allow`, but `deny` removes them. Make sure the agent can 
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     for entry in entries {
-        let denied_platform = entry.list == "deny" && entry.info.is_registered() && entry.info.platform;
+        let denied_platform =
+            entry.list == "deny" && entry.info.is_registered() && entry.info.platform;
         // `load_skill_through_path` is TJ023's: denying it removes nothing.
         if denied_platform && entry.name != LOAD_SKILL_TOOL {
             out.push(RULE.at(

@@ -16,7 +16,9 @@ pub mod not_a_regular_file;
 pub mod walk_failed;
 
 /// What the read of one file says about it, when it is not text agentws could check: at most one
-/// of WS004, WS005, WS007 and WS014, since a read has one outcome.
+/// of WS004, WS005, WS007 and WS014, since a read has one outcome. It needs nothing but the file,
+/// so a skill's or subagent's content verdict never depends on another file (only an injected
+/// file's blankness, `check::files`, reads the workspace).
 pub fn content_problem(path: &Path, content: &FileContent) -> Option<Diagnostic> {
     file_not_utf8::check(path, content)
         .or_else(|| file_too_large::check(path, content))
