@@ -1,10 +1,11 @@
 //! What a rule is (code, severity, profile, the runtime consequence it reports, its documentation
 //! and examples), and the declarations of the rule families whose detection is spread over the
 //! layers that find their problems (config loading, parsing, checks), which name these rules.
-//! Pure data, except `workspace`: the rules a file's read alone decides, each declared beside its
-//! detection, one file per rule, the form every family moves to (`check::cross`, `check::files`,
-//! `check::loading`, `check::strict` and `check::tools` hold the others of that form);
-//! `check::catalog` lists every rule, for `docs/rules.md`, `agentws explain` and SARIF.
+//! Pure data, except `workspace` and `store`: the rules a file's read, or a stored key or value,
+//! alone decides, each declared beside its detection, one file per rule, the form every family
+//! moves to (`check::cross`, `check::files`, `check::loading`, `check::strict` and
+//! `check::tools` hold the others of that form); `check::catalog` lists every rule, for
+//! `docs/rules.md`, `agentws explain` and SARIF.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,

@@ -17,7 +17,11 @@ use std::time::Duration;
 use crate::base::redact::{expand_vars, redact_url, Secrets};
 use crate::base::{Diagnostic, Env, FileContent, FileSet, TextRange};
 use crate::config::{Config, Scope, StoreConfig, StoreLayout};
-use crate::rules::store::*;
+use crate::rules::store::{
+    store_child_namespace, store_empty_content, store_id_not_a_folder, store_key_not_absolute,
+    store_key_unreachable, store_root_stray_key, store_user_tools_json, store_value_encoding,
+    store_value_no_content, store_value_not_json,
+};
 use crate::workspace::discover::{parsed_snapshot, Build};
 use crate::workspace::layout;
 
@@ -699,7 +703,7 @@ pub fn load_into(
                 if !layout::is_namespace_name(id) || id.contains(['/', '\\']) || id.is_empty() {
                     let path = dir.clone();
                     files.set_origin(path.clone(), origin_label(&base, "").into());
-                    loaded.diagnostics.push(RS016.at(
+                    loaded.diagnostics.push(store_id_not_a_folder::RULE.at(
                         &path,
                         TextRange::empty(0),
                         format!(
@@ -842,23 +846,12 @@ pub fn call_owners(
 
 /// Key problems that make a key unreachable by routed paths (RS001, RS002).
 fn key_problem(key: &str) -> Option<(&'static crate::rules::Rule, String)> {
-    if !key.starts_with('/') {
-        return Some((
-            &RS001,
-            format!("key `{}` does not start with `/`", key.escape_debug()),
-        ));
+    match store_key_not_absolute::check(key) {
+        Some(message) => Some((&store_key_not_absolute::RULE, message)),
+        None => {
+            store_key_unreachable::check(key).map(|message| (&store_key_unreachable::RULE, message))
+        }
     }
-    let body = &key[1..];
-    let odd = body.contains("//")
-        || body.ends_with('/')
-        || key.contains('\\')
-        || body.split('/').any(|s| s == "." || s == "..");
-    odd.then(|| {
-        (
-            &RS002,
-            format!("key `{}` is not a plain path", key.escape_debug()),
-        )
-    })
 }
 
 fn place(
@@ -892,7 +885,7 @@ fn place(
             [segment] => segment.as_str(),
             _ => {
                 let path = at_namespace(files, &item.namespace, &item.key);
-                loaded.diagnostics.push(RS009.at(
+                loaded.diagnostics.push(store_child_namespace::RULE.at(
                     &path,
                     TextRange::empty(0),
                     format!(
@@ -919,7 +912,7 @@ fn place(
             None if ROOT_KEYS.contains(&item.key.as_str()) => dir.join(rel),
             None => {
                 let path = at_namespace(files, &item.namespace, &item.key);
-                loaded.diagnostics.push(RS003.at(
+                loaded.diagnostics.push(store_root_stray_key::RULE.at(
                     &path,
                     TextRange::empty(0),
                     format!(
@@ -931,16 +924,14 @@ fn place(
             }
         };
         let origin: Arc<str> = origin_label(&item.namespace, &item.key).into();
-        if folder.is_none()
-            && item.key == "/tools.json"
-            && scope != Scope::Agent
-            && scope != Scope::Global
+        let per_caller = !matches!(scope, Scope::Agent | Scope::Global);
+        if let Some(message) = store_user_tools_json::check(&item.key, folder.is_none(), per_caller)
         {
             files.set_origin(path.clone(), origin);
-            loaded.diagnostics.push(RS013.at(
+            loaded.diagnostics.push(store_user_tools_json::RULE.at(
                 &path,
                 TextRange::empty(0),
-                "per-user tools.json is never read (tools.json is loaded once, with an empty context)",
+                message,
             ));
             continue;
         }
@@ -948,27 +939,24 @@ fn place(
             // WS005 reports it, at the store location, like any file over the size cap.
             (Some(size), _) => FileContent::TooLarge { size },
             (None, Decoded::Text { content, encoding }) => {
-                if !encoding.eq_ignore_ascii_case("utf-8") {
-                    loaded.diagnostics.push(RS006.at(
+                if let Some(message) = store_value_encoding::check(&encoding) {
+                    loaded.diagnostics.push(store_value_encoding::RULE.at(
                         &path,
                         TextRange::empty(0),
-                        format!(
-                            "encoding `{}`: reads return the stored text as it is",
-                            encoding.escape_debug()
-                        ),
+                        message,
                     ));
                 }
-                if content.is_empty() && folder.is_none() {
-                    loaded.diagnostics.push(RS015.at(
+                if let Some(message) = store_empty_content::check(&content, folder.is_none()) {
+                    loaded.diagnostics.push(store_empty_content::RULE.at(
                         &path,
                         TextRange::empty(0),
-                        "empty content: the prompt reads the disk file in its place",
+                        message,
                     ));
                 }
                 FileContent::Text(Arc::from(content))
             }
             (None, Decoded::NotJson(why)) => {
-                loaded.diagnostics.push(RS004.at(
+                loaded.diagnostics.push(store_value_not_json::RULE.at(
                     &path,
                     TextRange::empty(0),
                     format!("the stored value is {why}"),
@@ -978,7 +966,7 @@ fn place(
                 }
             }
             (None, Decoded::NoContent(why)) => {
-                loaded.diagnostics.push(RS005.at(
+                loaded.diagnostics.push(store_value_no_content::RULE.at(
                     &path,
                     TextRange::empty(0),
                     format!("unreadable entry: {why}"),

@@ -10,7 +10,7 @@ use mysql::{Conn, Opts, OptsBuilder, SslOpts};
 use super::sqlite::{jdbc_like, jdbc_namespace, split_jdbc};
 use super::{Backend, RawItem, Scan, StoreError, StoreSpec};
 use crate::base::files::MAX_TEXT_BYTES;
-use crate::rules::store::RS012;
+use crate::rules::store::store_id_collation;
 
 pub struct MysqlBackend {
     conn: Conn,
@@ -98,7 +98,7 @@ impl Backend for MysqlBackend {
                 scan.problems.push((
                     namespace.clone(),
                     key,
-                    &RS012,
+                    &store_id_collation::RULE,
                     format!(
                         "row of namespace `{}` is listed under `{}`: the server's collation ignores case and accents",
                         namespace.join("/").escape_debug(),

@@ -12,7 +12,7 @@ use redis::{Client, Connection, Value};
 
 use super::{Backend, ExactRead, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
-use crate::rules::store::{RS008, RS010, RS011};
+use crate::rules::store::{store_id_separator, store_index_stale, store_listing_cut};
 
 /// `RedisStore.NS_SEPARATOR`.
 pub const SEPARATOR: u8 = 0;
@@ -258,7 +258,7 @@ impl Backend for RedisBackend {
                         scan.problems.push((
                             ns.clone(),
                             key.clone(),
-                            &RS010,
+                            &store_index_stale::RULE,
                             format!(
                                 "index member `{}` has no item hash: skipped, and its page comes back short",
                                 key.escape_debug()
@@ -271,7 +271,7 @@ impl Backend for RedisBackend {
                         scan.problems.push((
                             ns.clone(),
                             key.clone(),
-                            &RS008,
+                            &store_id_separator::RULE,
                             "key holds NUL, which RedisStore rejects on read".to_string(),
                         ));
                         continue;
@@ -314,7 +314,7 @@ impl Backend for RedisBackend {
                             scan.problems.push((
                                 ns.clone(),
                                 String::new(),
-                                &RS011,
+                                &store_listing_cut::RULE,
                                 format!(
                                     "the listing stops after {} entries: a page of {PAGE_SIZE} index members held only {found} items, so {} later entries are never listed",
                                     offset + found,
@@ -370,7 +370,7 @@ impl Backend for RedisBackend {
                 scan.problems.push((
                     base.to_vec(),
                     String::new(),
-                    &RS010,
+                    &store_index_stale::RULE,
                     format!(
                         "more than {SCAN_LIMIT} item hashes: the search for hashes missing from their index stopped there"
                     ),
@@ -438,7 +438,7 @@ impl Backend for RedisBackend {
                     ),
                 };
                 scan.problems
-                    .push((ns.clone(), key.clone(), &RS010, message));
+                    .push((ns.clone(), key.clone(), &store_index_stale::RULE, message));
             }
             // Indexed but not listed: after a listing cut short (RS011); only exact reads reach it.
             if why.is_none() {

@@ -12,7 +12,7 @@ use rusqlite::{Connection, OpenFlags};
 use super::{Backend, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::config::StoreLayout;
-use crate::rules::store::{RS008, RS011, RS012};
+use crate::rules::store::{store_id_collation, store_id_separator, store_listing_cut};
 
 /// `JdbcStore`'s namespace separator: each segment is followed by it.
 pub const JDBC_SEPARATOR: char = '\u{1F}';
@@ -87,7 +87,7 @@ impl SqliteBackend {
             scan.problems.push((
                 namespace,
                 String::new(),
-                &RS008,
+                &store_id_separator::RULE,
                 format!(
                     "namespace `{}` is the `{segment}` namespace of id `{id}/{}`: SqliteBaseStore joins segments with `/`, so it cannot be told apart from a deeper namespace of `{id}`; not read",
                     text.escape_debug(),
@@ -196,7 +196,7 @@ impl Backend for SqliteBackend {
                         scan.problems.push((
                             namespace.clone(),
                             key,
-                            &RS012,
+                            &store_id_collation::RULE,
                             format!(
                                 "row of namespace `{}` is listed under `{}` (SQLite's LIKE ignores ASCII case) but never read there",
                                 namespace.join("/").escape_debug(),
@@ -274,7 +274,7 @@ impl Backend for SqliteBackend {
                                 scan.problems.push((
                                     namespace.clone(),
                                     key.clone(),
-                                    &RS011,
+                                    &store_listing_cut::RULE,
                                     format!(
                                         "more than {PAGE_SIZE} entries with the same `updated_at` across a page boundary: paging by OFFSET over `updated_at DESC` can skip or repeat entries here"
                                     ),
