@@ -23,7 +23,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .chain(rules::skill::RULES)
         .chain(rules::subagent::RULES)
         .chain(rules::tools::RULES)
-        .chain(rules::config::RULES)
+        .chain(crate::config::load::RULES)
         .chain(cross::RULES)
         .chain(loading::RULES)
         .chain(tools::RULES)

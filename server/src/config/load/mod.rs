@@ -5,7 +5,10 @@
 //! `agent.system_prompt_file`) are resolved against the folder of agentws.toml. A value that is
 //! wrong is reported and replaced by the runtime's default, so one typo never hides the rest.
 //! Reading `system_prompt_file` is the only disk access (configuration loading is an edge).
-//! Depends on `base` and the `rules` catalog.
+//!
+//! One file per rule, declaration beside detection ([`RULES`]): each adds to the [`Loader`] the
+//! methods that report it (`unknown`, `wrong_type`, `non_blank`, …), which the reading below
+//! calls. Depends on `base` and `rules`.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -15,10 +18,36 @@ use toml::Spanned;
 
 use super::schema;
 use super::*;
-use crate::base::suggest::{did_you_mean, hint};
-use crate::base::{Diagnostic, FileContent, Related, TextRange};
-use crate::rules::config::*;
+use crate::base::{Diagnostic, FileContent, TextRange};
 use crate::rules::Rule;
+
+mod config_agent_name_missing;
+mod config_blank_value;
+mod config_invalid_value;
+mod config_max_context_tokens;
+mod config_sandbox_root_invalid;
+mod config_sandbox_roots_conflict;
+mod config_syntax;
+mod config_system_prompt_conflict;
+mod config_system_prompt_file_unreadable;
+mod config_unknown_key;
+mod config_wrong_type;
+
+/// The agentws.toml rules (`CF…`) the loader reports (CF012, about a configured file's place,
+/// is `check::files`').
+pub static RULES: &[&Rule] = &[
+    &config_syntax::RULE,                        // CF001
+    &config_unknown_key::RULE,                   // CF002
+    &config_wrong_type::RULE,                    // CF003
+    &config_invalid_value::RULE,                 // CF004
+    &config_system_prompt_conflict::RULE,        // CF005
+    &config_system_prompt_file_unreadable::RULE, // CF006
+    &config_agent_name_missing::RULE,            // CF007
+    &config_sandbox_root_invalid::RULE,          // CF008
+    &config_sandbox_roots_conflict::RULE,        // CF009
+    &config_max_context_tokens::RULE,            // CF010
+    &config_blank_value::RULE,                   // CF011
+];
 
 type Table<'i> = DeTable<'i>;
 type Item<'i> = Spanned<DeValue<'i>>;
@@ -49,23 +78,13 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
             return (config, loader.diagnostics);
         }
         other => {
-            let why = why_no_text(other);
-            loader.push(&CF001, TextRange::empty(0), format!("agentws.toml {why}"));
+            loader.no_text(other);
             return (config, loader.diagnostics);
         }
     };
     let (table, errors) = DeTable::parse_recoverable(text);
     if !errors.is_empty() {
-        for error in errors {
-            let range = error
-                .span()
-                .map_or(TextRange::empty(0), |s| clamp(s, text.len()));
-            loader.push(
-                &CF001,
-                range,
-                format!("invalid TOML: {}", error.message().trim_end()),
-            );
-        }
+        loader.syntax_errors(errors, text.len());
         return (config, loader.diagnostics);
     }
     loader.read(table.get_ref(), &mut config);
@@ -153,30 +172,6 @@ impl Loader<'_> {
         std::path::absolute(&joined).unwrap_or(joined)
     }
 
-    fn unknown(&mut self, key: &Spanned<std::borrow::Cow<str>>, known: &[&str], place: &str) {
-        let hint = hint(did_you_mean(key.get_ref(), known));
-        self.push(
-            &CF002,
-            span_of(key),
-            format!(
-                "unknown key `{}` in {place} is ignored{hint}",
-                key.get_ref()
-            ),
-        );
-    }
-
-    fn wrong_type(&mut self, name: &str, item: &Item, expected: &str) {
-        self.push(
-            &CF003,
-            span_of(item),
-            format!(
-                "`{name}` must be {expected}, not {}{}",
-                type_name(item.get_ref()),
-                fallback(name)
-            ),
-        );
-    }
-
     fn string(&mut self, name: &str, item: &Item) -> Option<String> {
         match item.get_ref() {
             DeValue::String(s) => Some(s.to_string()),
@@ -185,20 +180,6 @@ impl Loader<'_> {
                 None
             }
         }
-    }
-
-    /// A string that must not be blank (paths).
-    fn non_blank(&mut self, name: &str, item: &Item) -> Option<String> {
-        let value = self.string(name, item)?;
-        if value.trim().is_empty() {
-            self.push(
-                &CF011,
-                span_of(item),
-                format!("`{name}` is blank{}", fallback(name)),
-            );
-            return None;
-        }
-        Some(value)
     }
 
     fn boolean(&mut self, name: &str, item: &Item) -> Option<bool> {
@@ -231,26 +212,7 @@ impl Loader<'_> {
         let value = self.string(name, item)?;
         let parsed = parse(&value);
         if parsed.is_none() {
-            let choices = match key_spec(name).map(|k| k.ty) {
-                Some(schema::KeyType::Choice(choices)) => choices,
-                _ => &[],
-            };
-            let listed: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
-            // A version is not a misspelling of the nearest supported one: no hint for digits.
-            let word = !value.chars().any(|c| c.is_ascii_digit());
-            let near = match did_you_mean(&value, choices).filter(|_| word) {
-                Some(best) => format!(" (did you mean \"{best}\"?)"),
-                None => String::new(),
-            };
-            self.push(
-                &CF004,
-                span_of(item),
-                format!(
-                    "`{name}` must be one of {}, not \"{value}\"{near}{}",
-                    listed.join(", "),
-                    fallback(name)
-                ),
-            );
+            self.not_a_choice(name, item, &value);
         }
         parsed
     }
@@ -332,11 +294,7 @@ impl Loader<'_> {
             }
         }
         if config.agent.name.is_none() {
-            self.push(
-                &CF007,
-                agent_header.unwrap_or(TextRange::empty(0)),
-                "no `[agent] name`: the runtime gives an unnamed agent no default session id",
-            );
+            self.agent_name_missing(agent_header);
         }
     }
 
@@ -360,18 +318,7 @@ impl Loader<'_> {
                     if let Some(rel) = self.non_blank("agent.system_prompt_file", item) {
                         let path = self.resolve(&rel);
                         prompt_file = Some((span_of(key), span_of(item)));
-                        match FileContent::read(&path) {
-                            FileContent::Text(text) => agent.system_prompt = text.to_string(),
-                            other => {
-                                let why = why_no_text(&other);
-                                self.push(
-                                    &CF006,
-                                    span_of(item),
-                                    format!("system prompt file `{}` {why}", path.display()),
-                                );
-                                agent.system_prompt = String::new();
-                            }
-                        }
+                        agent.system_prompt = self.system_prompt_file(&path, item);
                         agent.system_prompt_file = Some(path);
                     }
                 }
@@ -381,33 +328,11 @@ impl Loader<'_> {
                             files.into_iter().map(|(f, _)| f).collect();
                     }
                 }
-                "max_context_tokens" => match item.get_ref() {
-                    DeValue::Integer(i) => {
-                        let value = i64::from_str_radix(i.as_str(), i.radix()).ok();
-                        match value {
-                            Some(v) if v <= 0 => {
-                                self.push(
-                                    &CF010,
-                                    span_of(item),
-                                    format!("`agent.max_context_tokens` is {v}: no memory budget at all"),
-                                );
-                                agent.max_context_tokens = 0;
-                            }
-                            Some(v) if v <= i64::from(i32::MAX) => {
-                                agent.max_context_tokens = v as u32;
-                            }
-                            _ => self.push(
-                                &CF003,
-                                span_of(item),
-                                format!(
-                                    "`agent.max_context_tokens` does not fit a Java int (at most 2147483647){}",
-                                    fallback("agent.max_context_tokens")
-                                ),
-                            ),
-                        }
+                "max_context_tokens" => {
+                    if let Some(tokens) = self.max_context_tokens(item) {
+                        agent.max_context_tokens = tokens;
                     }
-                    _ => self.wrong_type("agent.max_context_tokens", item, "an integer"),
-                },
+                }
                 "environment_memory" => {
                     if let Some(memory) = self.string("agent.environment_memory", item) {
                         agent.environment_memory = memory;
@@ -422,18 +347,7 @@ impl Loader<'_> {
             }
         }
         if let (Some(inline), Some((file_key, _))) = (inline_prompt, prompt_file) {
-            let diagnostic = CF005
-                .at(
-                    self.file,
-                    inline,
-                    "both `system_prompt` and `system_prompt_file` are set; `system_prompt_file` is used",
-                )
-                .with_related(Related {
-                    path: self.file.to_path_buf(),
-                    range: file_key,
-                    message: "the system prompt file used instead".into(),
-                });
-            self.diagnostics.push(diagnostic);
+            self.system_prompt_conflict(inline, file_key);
         }
     }
 
@@ -468,42 +382,20 @@ impl Loader<'_> {
                 name @ ("sandbox_root" | "workspace_spec_root") => {
                     let label = format!("filesystem.{name}");
                     if let Some(root) = self.string(&label, item) {
-                        match super::check_sandbox_root(&root) {
-                            Ok(root) => {
-                                let slot = if name == "sandbox_root" {
-                                    &mut sandbox_root
-                                } else {
-                                    &mut spec_root
-                                };
-                                *slot = Some((root, span_of(item)));
-                            }
-                            Err(err) => {
-                                self.push(&CF008, span_of(item), format!("`{label}`: {err}"))
-                            }
+                        if let Some(root) = self.sandbox_root(&label, item, &root) {
+                            let slot = if name == "sandbox_root" {
+                                &mut sandbox_root
+                            } else {
+                                &mut spec_root
+                            };
+                            *slot = Some((root, span_of(item)));
                         }
                     }
                 }
                 _ => self.unknown(key, &schema::key_names(Some("filesystem")), "[filesystem]"),
             }
         }
-        if let (Some((a, a_range)), Some((b, b_range))) = (&sandbox_root, &spec_root) {
-            if a != b {
-                let diagnostic = CF009
-                    .at(
-                        self.file,
-                        *b_range,
-                        format!(
-                            "`workspace_spec_root` \"{b}\" differs from `sandbox_root` \"{a}\""
-                        ),
-                    )
-                    .with_related(Related {
-                        path: self.file.to_path_buf(),
-                        range: *a_range,
-                        message: "the sandbox client's root, which agentws keeps".into(),
-                    });
-                self.diagnostics.push(diagnostic);
-            }
-        }
+        self.sandbox_roots_conflict(sandbox_root.as_ref(), spec_root.as_ref());
         config.filesystem.sandbox_root = sandbox_root.map(|(r, _)| r);
         config.filesystem.workspace_spec_root = spec_root.map(|(r, _)| r);
     }
@@ -533,14 +425,7 @@ impl Loader<'_> {
                 "connect_timeout" => match item.get_ref() {
                     DeValue::Integer(i) => match u32::from_str_radix(i.as_str(), i.radix()) {
                         Ok(n) if (1..=600).contains(&n) => store.connect_timeout = n,
-                        _ => self.push(
-                            &CF004,
-                            span_of(item),
-                            format!(
-                                "`{label}` must be a number of seconds from 1 to 600{}",
-                                fallback(&label)
-                            ),
-                        ),
+                        _ => self.invalid_value(&label, item, "a number of seconds from 1 to 600"),
                     },
                     _ => self.wrong_type(&label, item, "an integer"),
                 },
@@ -572,18 +457,11 @@ impl Loader<'_> {
             };
             match item.get_ref() {
                 DeValue::Boolean(b) => *slot = *b,
-                _ => {
-                    let d = CF003.at(
-                        self.file,
-                        span_of(item),
-                        format!(
-                            "`features.{name}` must be a boolean (true or false), not {}{}",
-                            type_name(item.get_ref()),
-                            fallback(&format!("features.{name}"))
-                        ),
-                    );
-                    self.diagnostics.push(d);
-                }
+                _ => self.wrong_type(
+                    &format!("features.{name}"),
+                    item,
+                    "a boolean (true or false)",
+                ),
             }
         }
     }

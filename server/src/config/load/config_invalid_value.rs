@@ -1,0 +1,86 @@
+//! CF004 `config-invalid-value`: a value of the right type that the key does not take (not one
+//! of its choices, out of its range); the key keeps its default.
+
+use super::{fallback, span_of, Item, Loader};
+use crate::base::suggest::did_you_mean;
+use crate::base::Severity;
+use crate::config::schema;
+use crate::rules::{Example, Profile, Rule};
+
+pub static RULE: Rule = Rule {
+    code: "CF004",
+    name: "config-invalid-value",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "An agentws.toml enum key has a value that is not one of its choices.",
+    consequence: "The setting behaves as if the key were not written.",
+    explanation:
+        "`harness`: `2026-09` | `2026-08`; `isolation.scope`: `user` | `session` | `agent` | \
+`global`; `filesystem.mode`: `local` | `sandbox` | `remote`; `filesystem.path_mode`: `rooted` | \
+`sandboxed` | `unrestricted`. Values are lower-case.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+
+[isolation]
+scope = "tenant"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+
+[isolation]
+scope = "user"
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+        ],
+    }],
+};
+
+impl Loader<'_> {
+    /// `name`'s `value` is none of the key table's choices for it.
+    pub(super) fn not_a_choice(&mut self, name: &str, item: &Item, value: &str) {
+        let choices = match super::key_spec(name).map(|k| k.ty) {
+            Some(schema::KeyType::Choice(choices)) => choices,
+            _ => &[],
+        };
+        let listed: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
+        // A version is not a misspelling of the nearest supported one: no hint for digits.
+        let word = !value.chars().any(|c| c.is_ascii_digit());
+        let near = match did_you_mean(value, choices).filter(|_| word) {
+            Some(best) => format!(" (did you mean \"{best}\"?)"),
+            None => String::new(),
+        };
+        self.invalid_value(
+            name,
+            item,
+            &format!("one of {}, not \"{value}\"{near}", listed.join(", ")),
+        );
+    }
+
+    /// `name`'s value is not what it `must_be` (`a number of seconds from 1 to 600`).
+    pub(super) fn invalid_value(&mut self, name: &str, item: &Item, must_be: &str) {
+        self.push(
+            &RULE,
+            span_of(item),
+            format!("`{name}` must be {must_be}{}", fallback(name)),
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! CF002 `config-unknown-key`: a key agentws.toml does not define, in the table `place`; it is
+//! ignored, with the nearest known key as a hint.
+
+use toml::Spanned;
+
+use super::{span_of, Loader};
+use crate::base::suggest::{did_you_mean, hint};
+use crate::base::Severity;
+use crate::rules::{Example, Profile, Rule};
+
+pub static RULE: Rule = Rule {
+    code: "CF002",
+    name: "config-unknown-key",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "agentws.toml has a key or table agentws does not know.",
+    consequence: "Ignored: the setting it was meant to change keeps its default. docs/configuration.md lists every key.",
+    explanation: "Known top-level keys: `workspace`, `project`, `harness`, tables `[agent]`, \
+`[isolation]`, `[filesystem]`, `[features]`, `[store]`; docs/configuration.md lists every key with \
+its type, default and the builder call it stands for. Keys are case-sensitive; the message \
+suggests the closest known key.",
+    examples: &[
+        Example {
+            triggering: &[
+                ("agentws.toml", r#"workspce = ".agentscope/workspace"
+
+[agent]
+name = "release"
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+            fixed: &[
+                ("agentws.toml", r#"workspace = ".agentscope/workspace"
+
+[agent]
+name = "release"
+"#),
+                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
+"#),
+            ],
+        },
+    ],
+};
+
+impl Loader<'_> {
+    pub(super) fn unknown(
+        &mut self,
+        key: &Spanned<std::borrow::Cow<str>>,
+        known: &[&str],
+        place: &str,
+    ) {
+        let hint = hint(did_you_mean(key.get_ref(), known));
+        self.push(
+            &RULE,
+            span_of(key),
+            format!(
+                "unknown key `{}` in {place} is ignored{hint}",
+                key.get_ref()
+            ),
+        );
+    }
+}
