@@ -8,7 +8,8 @@
 //! from. A diagnostic's severity is the worst outcome over the contexts that read the file's tree,
 //! and its message names those contexts.
 //!
-//! The rules about two files of one name (XR005–XR007, XR012, XR016) are one file each here,
+//! The rules about two files of one name (XR005–XR007, XR012, XR016), a `<files-root>` that is
+//! not the skill's folder (SK016, SK027) and `general-purpose.md` (SA006) are one file each here,
 //! declaration beside detection ([`RULES`]); the outcomes the skill and subagent families name
 //! (`NotScanned::rule_code`) are reported by `not_loaded`.
 //!

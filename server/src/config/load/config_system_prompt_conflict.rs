@@ -1,10 +1,9 @@
 //! CF005 `config-system-prompt-conflict`: `[agent]` sets both `system_prompt` and
 //! `system_prompt_file`; the file wins.
 
+use super::Loader;
 use crate::base::{Related, Severity, TextRange};
 use crate::rules::{Example, Profile, Rule};
-
-use super::Loader;
 
 pub static RULE: Rule = Rule {
     code: "CF005",
