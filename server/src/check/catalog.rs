@@ -22,7 +22,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .iter()
         .chain(rules::skill::RULES)
         .chain(rules::subagent::RULES)
-        .chain(rules::tools::RULES)
+        .chain(crate::workspace::tools::RULES)
         .chain(crate::config::load::RULES)
         .chain(cross::RULES)
         .chain(loading::RULES)

@@ -3,9 +3,9 @@
 //! layers that find their problems (config loading, parsing, checks), which name these rules.
 //! Pure data, except `workspace` and `store`: the rules a file's read, or a stored key or value,
 //! alone decides, each declared beside its detection, one file per rule, the form every family
-//! moves to (`check::cross`, `check::files`, `check::loading`, `check::strict` and
-//! `check::tools` hold the others of that form); `check::catalog` lists every rule, for
-//! `docs/rules.md`, `agentws explain` and SARIF.
+//! moves to (`check::cross`, `check::files`, `check::loading`, `check::strict`, `check::tools`,
+//! `config::load` and `workspace::tools` hold the others of that form); `check::catalog` lists
+//! every rule, for `docs/rules.md`, `agentws explain` and SARIF.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,
@@ -18,7 +18,6 @@ use crate::base::{Diagnostic, Severity, TextRange};
 pub mod skill;
 pub mod store;
 pub mod subagent;
-pub mod tools;
 pub mod workspace;
 
 /// Which rule set a rule belongs to. `harness` is always on; `strict` adds to it.

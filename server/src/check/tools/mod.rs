@@ -35,8 +35,8 @@ mod tools_prompt_promises_removed;
 mod tools_removal_not_inherited;
 mod tools_unknown_tool;
 
-/// The rules declared here, beside their detection (the others of the family are declared in
-/// `rules::tools`, found while parsing).
+/// The rules declared here, beside their detection (the others of the family are found while
+/// parsing, beside the parser: `workspace::tools::RULES`).
 pub static RULES: &[&Rule] = &[
     &tools_unknown_tool::RULE,             // TJ020
     &tools_maybe_unknown_tool::RULE,       // TJ021

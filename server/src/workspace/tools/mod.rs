@@ -3,19 +3,66 @@
 //! the file or ignores it whole. Diagnostics found while parsing are kept with the document; every
 //! range points into the ORIGINAL text (an offset map undoes the substitution).
 //!
-//! Rules that need the configuration or the tool catalog are in `check::tools`. Depends on `base`,
-//! `syntax`, `base::suggest` and the `rules` catalog.
+//! The rules found while parsing (TJ001–TJ019) are one file each here, declaration beside
+//! detection ([`RULES`]): each adds to the [`Parser`] the methods that report it, which the reading
+//! below calls. Rules that need the configuration or the tool catalog are in `check::tools`.
+//! Depends on `base`, `syntax`, `base::suggest` and `rules`.
 
 use std::path::PathBuf;
 
-use crate::base::suggest::{did_you_mean, hint};
-use crate::base::{Diagnostic, Env, FileContent, FileEdit, Fix, Related, TextRange};
-use crate::rules::tools::*;
+use crate::base::{Diagnostic, Env, FileContent, TextRange};
 use crate::rules::Rule;
 use crate::syntax::java;
 use crate::syntax::json::{self, Member, Node, ProblemKind, Value};
-use crate::workspace::layers::EMPTY_FILE_REMINDER;
 use crate::workspace::subagent::Spanned;
+
+mod mcp_enable_tools_empty;
+mod mcp_irrelevant_field;
+mod mcp_missing_command_or_url;
+mod mcp_server_skipped;
+mod mcp_transport_missing;
+mod mcp_transport_unsupported;
+mod tools_json_blank;
+mod tools_json_bom;
+mod tools_json_coerced_value;
+mod tools_json_duplicate_key;
+mod tools_json_env_breaks_json;
+mod tools_json_env_unset;
+mod tools_json_invalid;
+mod tools_json_not_analysed;
+mod tools_json_null;
+mod tools_json_null_value;
+mod tools_json_trailing_content;
+mod tools_json_unknown_key;
+mod tools_json_wrong_type;
+
+/// The tools.json rules found while parsing (TJ020 and later read the configuration and the
+/// catalog: `check::tools`).
+pub static RULES: &[&Rule] = &[
+    &tools_json_invalid::RULE,          // TJ001
+    &tools_json_bom::RULE,              // TJ002
+    &tools_json_wrong_type::RULE,       // TJ003
+    &tools_json_blank::RULE,            // TJ004
+    &tools_json_null::RULE,             // TJ005
+    &tools_json_unknown_key::RULE,      // TJ006
+    &tools_json_env_unset::RULE,        // TJ007
+    &tools_json_env_breaks_json::RULE,  // TJ008
+    &tools_json_duplicate_key::RULE,    // TJ009
+    &tools_json_trailing_content::RULE, // TJ010
+    &mcp_transport_missing::RULE,       // TJ011
+    &mcp_transport_unsupported::RULE,   // TJ012
+    &mcp_missing_command_or_url::RULE,  // TJ013
+    &mcp_irrelevant_field::RULE,        // TJ014
+    &mcp_enable_tools_empty::RULE,      // TJ015
+    &mcp_server_skipped::RULE,          // TJ016
+    &tools_json_coerced_value::RULE,    // TJ017
+    &tools_json_not_analysed::RULE,     // TJ018
+    &tools_json_null_value::RULE,       // TJ019
+];
+
+/// The consequence of every problem that makes the runtime ignore the whole file.
+const WHOLE_FILE: &str =
+    "The runtime logs \"Failed to parse tools.json\" and ignores the whole file: default toolkit, no MCP servers, no allow/deny.";
 
 /// The text the local filesystem returns for an existing blank file (harness-spec §1.3).
 /// Substituted text larger than this is not analysed (a value pasted many times could explode).
@@ -139,11 +186,8 @@ pub fn parse(path: PathBuf, content: &FileContent, env: &Env) -> ToolsDoc {
         }
     };
     if java::is_blank(text) {
-        doc.diagnostics.push(TJ004.at(
-            &doc.path,
-            TextRange::empty(0),
-            format!("tools.json is blank; the runtime parses \"{EMPTY_FILE_REMINDER}\" instead and fails"),
-        ));
+        doc.diagnostics
+            .push(tools_json_blank::diagnostic(&doc.path));
         doc.outcome = ToolsOutcome::Ignored {
             reason: "the file is blank".into(),
         };
@@ -153,11 +197,8 @@ pub fn parse(path: PathBuf, content: &FileContent, env: &Env) -> ToolsDoc {
     let substituted = match Substituted::new(text, env, MAX_SUBSTITUTED_BYTES) {
         Ok(s) => s,
         Err(at) => {
-            doc.diagnostics.push(TJ018.at(
-                &doc.path,
-                at,
-                "tools.json grows beyond 32 MiB after `${…}` substitution; not analysed",
-            ));
+            doc.diagnostics
+                .push(tools_json_not_analysed::too_large(&doc.path, at));
             return doc;
         }
     };
@@ -175,11 +216,7 @@ pub fn parse(path: PathBuf, content: &FileContent, env: &Env) -> ToolsDoc {
 
     if let Some(root) = &parsed.root {
         if root.is_null() {
-            parser.diagnostics.push(TJ005.at(
-                &doc.path,
-                parser.range(root.range),
-                "tools.json is `null`: no configuration",
-            ));
+            parser.null_document(root);
             ignored_reason.get_or_insert_with(|| "the document is `null`".into());
         } else {
             parser.read_root(root, &mut doc);
@@ -348,27 +385,12 @@ impl Parser<'_> {
         self.diagnostics.push(rule.at(&self.path, range, message));
     }
 
-    fn type_error(&mut self, range: TextRange, message: impl Into<String>) {
-        self.type_errors += 1;
-        self.push(&TJ003, range, message);
-    }
-
     fn report_variables(&mut self) {
-        for var in &self.sub.variables {
+        let sub = self.sub;
+        for var in &sub.variables {
             match &var.value {
-                None => self.diagnostics.push(TJ007.at(
-                    &self.path,
-                    var.range,
-                    format!("environment variable `{}` is not set; the runtime substitutes an empty string", var.name),
-                )),
-                Some(value) if breaks_json(value) => self.diagnostics.push(TJ008.at(
-                    &self.path,
-                    var.range,
-                    format!(
-                        "the value of `{}` contains `\"`, `\\` or a control character and is inserted into the JSON unescaped",
-                        var.name
-                    ),
-                )),
+                None => self.env_unset(var),
+                Some(value) if breaks_json(value) => self.env_breaks_json(var),
                 Some(_) => {}
             }
         }
@@ -395,71 +417,19 @@ impl Parser<'_> {
                 }
             }
             let diagnostic = match &problem.kind {
-                ProblemKind::Bom => TJ002
-                    .at(&self.path, range, problem.message())
-                    .with_fix(Fix {
-                        title: "Remove the byte order mark".into(),
-                        edits: vec![FileEdit {
-                            path: self.path.clone(),
-                            range,
-                            new_text: String::new(),
-                        }],
-                    }),
-                ProblemKind::TrailingComma if self.sub.is_verbatim(problem.range) => TJ001
-                    .at(&self.path, range, problem.message())
-                    .with_fix(Fix {
-                        title: "Remove the trailing comma".into(),
-                        edits: vec![FileEdit {
-                            path: self.path.clone(),
-                            range,
-                            new_text: String::new(),
-                        }],
-                    }),
-                ProblemKind::SingleQuotedString if self.sub.is_verbatim(problem.range) => {
-                    let raw = &self.sub.text[problem.range.start..problem.range.end];
-                    let diagnostic = TJ001.at(&self.path, range, problem.message());
-                    let inner = raw
-                        .strip_prefix('\'')
-                        .and_then(|r| r.strip_suffix('\''))
-                        .filter(|inner| !inner.contains(['"', '\\']));
-                    match inner {
-                        Some(inner) => diagnostic.with_fix(Fix {
-                            title: "Use double quotes".into(),
-                            edits: vec![FileEdit {
-                                path: self.path.clone(),
-                                range,
-                                new_text: format!("\"{inner}\""),
-                            }],
-                        }),
-                        None => diagnostic,
-                    }
+                ProblemKind::Bom => self.bom(problem, range),
+                ProblemKind::DuplicateKey { first, .. } => {
+                    self.duplicate_key(problem, range, *first)
                 }
-                ProblemKind::DuplicateKey { first, .. } => TJ009
-                    .at(&self.path, range, problem.message())
-                    .with_related(Related {
-                        path: self.path.clone(),
-                        range: self.range(*first),
-                        message: "earlier occurrence, discarded".into(),
-                    }),
-                ProblemKind::TrailingContent => TJ010.at(&self.path, range, problem.message()),
-                ProblemKind::TooDeepToAnalyse => TJ018.at(&self.path, range, problem.message()),
-                _ => TJ001.at(&self.path, range, problem.message()),
+                ProblemKind::TrailingContent => self.trailing_content(problem, range),
+                ProblemKind::TooDeepToAnalyse => self.too_deep(problem, range),
+                _ => self.invalid_json(problem, range),
             };
             self.diagnostics.push(diagnostic);
         }
         if let (Some(message), Some(index)) = (blamed, breaking) {
-            let var = &self.sub.variables[index];
-            if let Some(d) = self
-                .diagnostics
-                .iter_mut()
-                .find(|d| d.code == TJ008.code && d.range == var.range)
-            {
-                d.message = format!(
-                    "with the current value of `{}`, the substituted text is not valid JSON ({message})",
-                    var.name
-                );
-                d.consequence = TJ001.consequence.to_string();
-            }
+            let sub = self.sub;
+            self.blame_substitution(&sub.variables[index], &message);
         }
         rejected
     }
@@ -488,28 +458,12 @@ impl Parser<'_> {
         }
     }
 
-    fn unknown_key(&mut self, member: &Member, key: &str, known: &[&str], place: &str) {
-        if key.starts_with("//") {
-            return;
-        }
-        let hint = hint(did_you_mean(key, known));
-        self.push(
-            &TJ006,
-            member.key_range,
-            format!("unknown {place} key `{key}` is ignored{hint}"),
-        );
-    }
-
     /// `List<String>`: `None` when `null`.
     fn string_list(&mut self, member: &Member) -> Option<Vec<Spanned<String>>> {
         let node = &member.value;
         match &node.value {
             Value::Null => {
-                self.push(
-                    &TJ019,
-                    node.range,
-                    format!("`{}` is null: not set", member.key),
-                );
+                self.null_value(&member.key, node);
                 None
             }
             Value::Array(elements) => {
@@ -521,12 +475,7 @@ impl Parser<'_> {
                             range: self.range(element.range),
                         }),
                         Value::Number(_) | Value::Bool(_) => {
-                            let text = element.scalar_text().unwrap_or_default().into_owned();
-                            self.push(
-                                &TJ017,
-                                element.range,
-                                format!("`{}` entry is read as the string \"{text}\"", member.key),
-                            );
+                            let text = self.coerced(element, &format!("`{}` entry", member.key));
                             out.push(Spanned {
                                 value: text,
                                 range: self.range(element.range),
@@ -570,13 +519,7 @@ impl Parser<'_> {
             Value::Null => None,
             Value::String(s) => Some(s.clone()),
             Value::Number(_) | Value::Bool(_) => {
-                let text = node.scalar_text().unwrap_or_default().into_owned();
-                self.push(
-                    &TJ017,
-                    node.range,
-                    format!("`{}` is read as the string \"{text}\"", member.key),
-                );
-                Some(text)
+                Some(self.coerced(node, &format!("`{}`", member.key)))
             }
             _ => {
                 self.type_error(
@@ -609,15 +552,7 @@ impl Parser<'_> {
                             ),
                         ),
                         Value::Number(_) | Value::Bool(_) => {
-                            let text = entry.value.scalar_text().unwrap_or_default().into_owned();
-                            self.push(
-                                &TJ017,
-                                entry.value.range,
-                                format!(
-                                    "`{}.{}` is read as the string \"{text}\"",
-                                    member.key, entry.key
-                                ),
-                            );
+                            self.coerced(&entry.value, &format!("`{}.{}`", member.key, entry.key));
                         }
                         _ => {}
                     }
@@ -666,7 +601,7 @@ impl Parser<'_> {
         let node = &member.value;
         let entries = match &node.value {
             Value::Null => {
-                self.push(&TJ019, node.range, "`mcpServers` is null: not set");
+                self.null_value(&member.key, node);
                 return Vec::new();
             }
             Value::Object(entries) => entries,
@@ -704,23 +639,12 @@ impl Parser<'_> {
         };
         let node = &entry.value;
         if java::is_blank(&entry.key) {
-            self.push(
-                &TJ016,
-                entry.key_range,
-                "MCP server with a blank name is skipped",
-            );
+            self.blank_server_name(entry);
             return None;
         }
         let fields = match &node.value {
             Value::Null => {
-                self.push(
-                    &TJ016,
-                    node.range,
-                    format!(
-                        "MCP server `{}` has a null configuration and is skipped",
-                        entry.key
-                    ),
-                );
+                self.null_server(entry);
                 return Some(McpServer {
                     name,
                     transport: None,
@@ -760,13 +684,7 @@ impl Parser<'_> {
                 }
                 "enableTools" => {
                     enable_tools = self.string_list(field).unwrap_or_default();
-                    if field.value.elements().is_some_and(<[Node]>::is_empty) {
-                        self.push(
-                            &TJ015,
-                            field.value.range,
-                            format!("`enableTools: []` registers every tool of `{}`", entry.key),
-                        );
-                    }
+                    self.enable_tools_empty(&entry.key, field);
                 }
                 "env" | "headers" | "queryParams" => self.string_map(field),
                 "timeout" | "initializationTimeout" => self.duration(field),
@@ -778,44 +696,13 @@ impl Parser<'_> {
             // A transport of the wrong type is already a whole-file type error.
             Some((field, None)) if !field.value.is_null() => None,
             None | Some((_, None)) => {
-                self.push(
-                    &TJ011,
-                    entry.key_range,
-                    format!("MCP server `{}` has no `transport`", entry.key),
-                );
+                self.transport_missing(entry);
                 None
             }
             Some((field, Some(value))) => {
                 let parsed = Transport::parse(&value);
                 if parsed.is_none() {
-                    let mut diagnostic = TJ012.at(
-                        &self.path,
-                        self.range(field.value.range),
-                        format!(
-                            "MCP server `{}` has unsupported transport '{value}'{} (the runtime accepts {})",
-                            entry.key,
-                            hint(did_you_mean(&value, &TRANSPORT_NAMES[..4])),
-                            TRANSPORT_NAMES
-                                .iter()
-                                .map(|t| format!("`{t}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    );
-                    let lower = value.to_lowercase();
-                    if matches!(lower.as_str(), "streamable_http" | "streamable http")
-                        && self.sub.is_verbatim(field.value.range)
-                    {
-                        diagnostic = diagnostic.with_fix(Fix {
-                            title: "Rename to `streamable-http`".into(),
-                            edits: vec![FileEdit {
-                                path: self.path.clone(),
-                                range: self.range(field.value.range),
-                                new_text: "\"streamable-http\"".into(),
-                            }],
-                        });
-                    }
-                    self.diagnostics.push(diagnostic);
+                    self.transport_unsupported(entry, field, &value);
                 }
                 parsed
             }
@@ -829,29 +716,13 @@ impl Parser<'_> {
             };
             if value.as_deref().is_none_or(java::is_blank) {
                 registered = false;
-                self.push(
-                    &TJ013,
-                    entry.key_range,
-                    format!(
-                        "MCP server `{}` uses transport {} but has no `{required}`",
-                        entry.key,
-                        transport_label(transport)
-                    ),
-                );
+                self.missing_command_or_url(entry, transport, required);
             }
             for field in fields
                 .iter()
                 .filter(|f| irrelevant.contains(&f.key.as_str()))
             {
-                self.push(
-                    &TJ014,
-                    field.key_range,
-                    format!(
-                        "`{}` does not apply to transport {} and is ignored",
-                        field.key,
-                        transport_label(transport)
-                    ),
-                );
+                self.irrelevant_field(field, transport);
             }
         }
         Some(McpServer {

@@ -1,0 +1,56 @@
+//! TJ016 `mcp-server-skipped`: an MCP server the runtime skips before reading it: a blank name,
+//! or a `null` configuration.
+
+use super::Parser;
+use crate::base::Severity;
+use crate::rules::{Example, Profile, Rule};
+use crate::syntax::json::Member;
+
+pub static RULE: Rule = Rule {
+    code: "TJ016",
+    name: "mcp-server-skipped",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "An MCP server has a blank name or a `null` configuration.",
+    consequence: "The runtime logs a warning and skips the server.",
+    explanation: "Each entry of `mcpServers` needs a non-blank name and an object value.",
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {
+    "github": null
+  }
+}
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/tools.json",
+            r#"{
+  "mcpServers": {}
+}
+"#,
+        )],
+    }],
+};
+
+impl Parser<'_> {
+    pub(super) fn blank_server_name(&mut self, entry: &Member) {
+        self.push(
+            &RULE,
+            entry.key_range,
+            "MCP server with a blank name is skipped",
+        );
+    }
+
+    pub(super) fn null_server(&mut self, entry: &Member) {
+        self.push(
+            &RULE,
+            entry.value.range,
+            format!(
+                "MCP server `{}` has a null configuration and is skipped",
+                entry.key
+            ),
+        );
+    }
+}

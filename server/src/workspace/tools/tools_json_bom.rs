@@ -1,0 +1,48 @@
+//! TJ002 `tools-json-bom`: a byte order mark before the JSON, which Jackson rejects; the fix
+//! removes it.
+
+use super::{Parser, WHOLE_FILE};
+use crate::base::{Diagnostic, FileEdit, Fix, Severity, TextRange};
+use crate::rules::{Example, Profile, Rule};
+use crate::syntax::json::Problem;
+
+pub static RULE: Rule = Rule {
+    code: "TJ002",
+    name: "tools-json-bom",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: "tools.json starts with a UTF-8 byte order mark.",
+    consequence: WHOLE_FILE,
+    explanation: "The runtime decodes the file to a Java `String` (the BOM stays, as U+FEFF) and hands \
+the string to Jackson, whose character-based parser does not skip a BOM: parsing is believed to fail \
+(not observed in a running JVM; agentws treats it as failing, see docs/runtime-sources.md). Save the file as UTF-8 without BOM; the fix removes it.",
+    examples: &[
+        Example {
+            triggering: &[
+                (".agentscope/workspace/tools.json", "\u{feff}{
+  \"deny\": [\"execute\"]
+}
+"),
+            ],
+            fixed: &[
+                (".agentscope/workspace/tools.json", r#"{
+  "deny": ["execute"]
+}
+"#),
+            ],
+        },
+    ],
+};
+
+impl Parser<'_> {
+    pub(super) fn bom(&self, problem: &Problem, range: TextRange) -> Diagnostic {
+        RULE.at(&self.path, range, problem.message()).with_fix(Fix {
+            title: "Remove the byte order mark".into(),
+            edits: vec![FileEdit {
+                path: self.path.clone(),
+                range,
+                new_text: String::new(),
+            }],
+        })
+    }
+}
