@@ -588,6 +588,8 @@ fn advertised_root(ws: &Workspace, name: &str, outcomes: Outcomes) -> Option<Adv
             }
         }
     }
+    // The folder is looked up only for a skill the repository serves.
+    let advertised = advertised?;
     let what = if ws.files.contains_dir(&host_folder(&ws.config, name)) {
         "the folder of another skill"
     } else {
@@ -595,7 +597,7 @@ fn advertised_root(ws: &Workspace, name: &str, outcomes: Outcomes) -> Option<Adv
     };
     Some(AdvertisedRoot {
         whom,
-        advertised: advertised?,
+        advertised,
         what,
     })
 }

@@ -47,7 +47,8 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 
 pub(super) fn check(ws: &Workspace, doc: &SkillDoc, outcomes: Outcomes) -> Option<Diagnostic> {
     let (name, range) = (doc.name.as_ref()?, doc.name_range?);
-    let misnamed = !doc.dir_name.is_empty() && *name != doc.dir_name;
+    // SK016 says it of a skill whose name is not its folder's.
+    let misnamed = super::skill_name_directory_mismatch::misnamed(doc, name);
     let elsewhere = matches!(doc.location.tree, Tree::Namespace(_) | Tree::Project);
     if misnamed || !elsewhere {
         return None;

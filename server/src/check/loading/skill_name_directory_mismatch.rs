@@ -67,9 +67,14 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
     }],
 };
 
+/// The skill has a name other than its folder's (a skill without a folder name has none).
+pub(super) fn misnamed(doc: &SkillDoc, name: &str) -> bool {
+    !doc.dir_name.is_empty() && name != doc.dir_name
+}
+
 pub(super) fn check(ws: &Workspace, doc: &SkillDoc, outcomes: Outcomes) -> Option<Diagnostic> {
     let (name, range) = (doc.name.as_ref()?, doc.name_range?);
-    if doc.dir_name.is_empty() || *name == doc.dir_name {
+    if !misnamed(doc, name) {
         return None;
     }
     let root = advertised_root(ws, name, outcomes)?;
