@@ -8,7 +8,7 @@
 
 use crate::rules::{self, Rule};
 
-use super::{cross, files, loading, strict, tools};
+use super::{cross, files, loading, skill_allowed_tools_not_enforced, strict, tools};
 
 /// The families in the order the catalog lists them (by the file kind they are about), each
 /// named by its codes' prefix.
@@ -20,7 +20,7 @@ const FAMILIES: [&str; 8] = ["WS", "SK", "SA", "TJ", "CF", "XR", "ST", "RS"];
 pub fn all() -> impl Iterator<Item = &'static Rule> {
     let mut rules: Vec<&'static Rule> = files::RULES
         .iter()
-        .chain(rules::skill::RULES)
+        .chain(crate::workspace::skill::RULES)
         .chain(rules::subagent::RULES)
         .chain(crate::workspace::tools::RULES)
         .chain(crate::config::load::RULES)
@@ -28,6 +28,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .chain(loading::RULES)
         .chain(tools::RULES)
         .copied()
+        .chain([&skill_allowed_tools_not_enforced::RULE])
         .chain(strict::RULES.iter().map(|strict| strict.rule))
         .chain(rules::store::RULES.iter().copied())
         .collect();

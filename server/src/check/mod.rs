@@ -31,7 +31,7 @@ pub mod files;
 pub mod fix;
 pub mod loading;
 pub mod rewrite;
-pub mod skills;
+pub mod skill_allowed_tools_not_enforced;
 pub mod strict;
 pub mod tools;
 

@@ -110,7 +110,7 @@ pub fn changed_keys(old: &DiagnosticsByFile, new: &DiagnosticsByFile) -> Vec<Pat
 mod tests {
     use super::*;
     use crate::base::TextRange;
-    use crate::rules::skill::SK025;
+    use crate::check::skill_allowed_tools_not_enforced::RULE as SK025;
 
     fn at(path: &str, message: &str) -> Diagnostic {
         SK025.at(Path::new(path), TextRange::empty(0), message)

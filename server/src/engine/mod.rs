@@ -1531,7 +1531,9 @@ pub fn contexts_loading_a_skill(db: &dyn salsa::Database, project: ProjectInput)
 #[salsa::tracked(returns(copy))]
 pub fn sets_allowed_tools(db: &dyn salsa::Database, file: SourceFile) -> bool {
     match parsed(db, file) {
-        Some(Parsed::Skill(skill)) => check::skills::allowed_tools_key(&skill).is_some(),
+        Some(Parsed::Skill(skill)) => {
+            check::skill_allowed_tools_not_enforced::allowed_tools_key(&skill).is_some()
+        }
         _ => false,
     }
 }
@@ -1575,8 +1577,8 @@ pub fn allowed_tools_note(db: &dyn salsa::Database, project: ProjectInput) -> Op
     let Some(Parsed::Skill(skill)) = parsed(db, first) else {
         return None;
     };
-    let range = check::skills::allowed_tools_key(&skill)?;
-    Some(check::skills::allowed_tools_note(
+    let range = check::skill_allowed_tools_not_enforced::allowed_tools_key(&skill)?;
+    Some(check::skill_allowed_tools_not_enforced::allowed_tools_note(
         first.path(db),
         range,
         count,

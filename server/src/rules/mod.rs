@@ -15,7 +15,6 @@ use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
 
-pub mod skill;
 pub mod store;
 pub mod subagent;
 pub mod workspace;

@@ -9,9 +9,10 @@
 //! and its message names those contexts.
 //!
 //! The rules about two files of one name (XR005–XR007, XR012, XR016), a `<files-root>` that is
-//! not the skill's folder (SK016, SK027) and `general-purpose.md` (SA006) are one file each here,
-//! declaration beside detection ([`RULES`]); the outcomes the skill and subagent families name
-//! (`NotScanned::rule_code`) are reported by `not_loaded`.
+//! not the skill's folder (SK016, SK027), `general-purpose.md` (SA006) and the skill folders no
+//! context scans (SK017, SK018, SK026) are one file each here, declaration beside detection
+//! ([`RULES`]). The resolution names the folders no context scans by rule
+//! (`NotScanned::rule_code`), and `not_loaded` reports them all in one form.
 //!
 //! Pure over the snapshot; depends on `workspace` and the rule catalog.
 
@@ -24,7 +25,6 @@ use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::{Config, Scope};
 use crate::context;
 use crate::context::EffectiveRoot;
-use crate::rules::skill::{SK017, SK018, SK026};
 use crate::rules::subagent::{SA007, SA022};
 use crate::rules::Rule;
 use crate::workspace::layout::Location;
@@ -38,9 +38,12 @@ use crate::workspace::{Tree, Workspace};
 mod duplicate_skill_name;
 mod duplicate_subagent_id;
 mod skill_files_root_not_its_folder;
+mod skill_folder_not_read;
+mod skill_hidden_dir;
 mod skill_linked_twice;
 mod skill_name_directory_mismatch;
 mod skill_name_tie_directory_order;
+mod skill_nested;
 mod skill_overridden_per_user;
 mod subagent_general_purpose;
 
@@ -48,6 +51,9 @@ mod subagent_general_purpose;
 /// outcomes `NotScanned::rule_code` names, are declared in `rules`).
 pub static RULES: &[&Rule] = &[
     &skill_name_directory_mismatch::RULE,   // SK016
+    &skill_nested::RULE,                    // SK017
+    &skill_hidden_dir::RULE,                // SK018
+    &skill_folder_not_read::RULE,           // SK026
     &skill_files_root_not_its_folder::RULE, // SK027
     &subagent_general_purpose::RULE,        // SA006
     &duplicate_skill_name::RULE,            // XR005
@@ -407,10 +413,10 @@ fn not_loaded(
     for (code, (why, whom)) in reasons {
         let Some(rule) = rule_for(code) else { continue };
         let (severity, message) = if loaded.is_empty() {
-            let enclosing = (code == SK017.code)
-                .then(|| enclosing_skill(ws, path))
+            let enclosing = (code == skill_nested::RULE.code)
+                .then(|| skill_nested::enclosing_skill(ws, path))
                 .flatten();
-            let severity = if code == SK018.code || enclosing.is_some() {
+            let severity = if code == skill_hidden_dir::RULE.code || enclosing.is_some() {
                 // SK018: the runtime's own `_drafts`/`.archive` folders, usually meant not to
                 // load. Inside another skill's folder the file is still read, as that skill's.
                 Severity::Warning
@@ -449,33 +455,6 @@ fn not_loaded(
     nested_but_loaded(ws, file, range, kind, outcomes, out);
 }
 
-/// The shared skill folder `skills/<dir>` that holds a nested SKILL.md and has a SKILL.md of its
-/// own the runtime loads: the direct scan stages and advertises that whole folder, so the nested
-/// file is one of that skill's files (a router skill's sub-guides, as collections written for
-/// other agents lay them out), not a file nobody reads.
-fn enclosing_skill(ws: &Workspace, path: &Path) -> Option<String> {
-    // The skill's own document, not the workspace's kinds: the engine's rule families hold the
-    // kinds of the files other than skills and subagent specs only (`engine::frame`).
-    let location = &ws.skill(path)?.location;
-    if location.tree != Tree::Shared {
-        return None;
-    }
-    let (top, own_rel) = enclosing_rel(&location.rel)?;
-    let own = ws.path_in(&location.tree, &own_rel);
-    (own != path && ws.skill(&own).is_some_and(|s| s.outcome.is_ok())).then_some(top)
-}
-
-/// `skills/<dir>` and `skills/<dir>/SKILL.md` of a file below `skills/<dir>/`.
-fn enclosing_rel(rel: &str) -> Option<(String, String)> {
-    let mut parts = rel.split('/');
-    let (Some("skills"), Some(dir)) = (parts.next(), parts.next()) else {
-        return None;
-    };
-    let top = format!("skills/{dir}");
-    let own = format!("{top}/SKILL.md");
-    Some((top, own))
-}
-
 /// The relative paths, in any tree, of the skill files whose facts the loading outcome of a
 /// skill at `rel` reads besides the skills of its name ([`check_skills`]): `rel` itself (a
 /// project file is re-read as the shared one of its path, and the remote overlay replaces the
@@ -487,7 +466,7 @@ pub fn neighbour_rels(rel: &str) -> impl Iterator<Item = Cow<'_, str>> {
     // common `skills/<dir>/SKILL.md` allocates nothing.
     let nested = rel.split('/').nth(3).is_some();
     let enclosing = nested
-        .then(|| enclosing_rel(rel).map(|(_, own)| own))
+        .then(|| skill_nested::enclosing_rel(rel).map(|(_, own)| own))
         .flatten()
         .filter(|own| own != rel);
     std::iter::once(Cow::Borrowed(rel)).chain(enclosing.map(Cow::Owned))
@@ -519,7 +498,7 @@ fn nested_but_loaded(
     let whom: Vec<String> = outcomes.iter().map(|(w, _, _)| who_label(ws, w)).collect();
     let (rule, severity, what) = match kind {
         Kind::Skill => (
-            &SK017,
+            &skill_nested::RULE,
             Severity::Warning,
             "its `<files-root>` `skills/<name>` is not its folder, and with scope `user` or `session` no call would load it",
         ),
@@ -549,9 +528,9 @@ fn nested_but_loaded(
 
 fn rule_for(code: &str) -> Option<&'static Rule> {
     [
-        &SK017,
-        &SK018,
-        &SK026,
+        &skill_nested::RULE,
+        &skill_hidden_dir::RULE,
+        &skill_folder_not_read::RULE,
         &SA007,
         &SA022,
         &duplicate_skill_name::RULE,

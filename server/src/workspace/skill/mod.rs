@@ -3,8 +3,12 @@
 //! line parser after a YAML error, and whether the runtime loads or drops the skill. Diagnostics
 //! found while parsing one file (the per-file rows of §9.2) are kept with the document.
 //!
-//! Depends on `syntax` and the rule catalog only; which layer loads the file, in which context,
-//! and what wins is `resolution`'s (reported by `check::loading`).
+//! The rules found while parsing (SK001–SK015, SK019–SK024) are one file each here, declaration
+//! beside detection ([`RULES`]): each adds to the [`Parser`] the methods that report it, which the
+//! reading below calls. Which layer loads the file, in which context, and what wins is
+//! `resolution`'s, and the rules about it are `check::loading`'s.
+//!
+//! Depends on `base`, `syntax`, `rules` and the frontmatter key table (`workspace::keys`) only.
 
 use std::fmt;
 use std::ops::Deref;
@@ -13,20 +17,60 @@ use std::sync::Arc;
 
 use crate::base::suggest::did_you_mean;
 use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
-use crate::rules::skill as rules;
 use crate::rules::Rule;
 use crate::syntax::frontmatter::{self, OpeningTrap, SkillSplit};
 use crate::syntax::java;
-use crate::syntax::yaml::{self, Entry, LostKey, LostReason, Node, Typing, Value, YamlErrorKind};
+use crate::syntax::yaml::{self, Entry, LostKey, LostReason, Node, Typing, Value};
 use crate::workspace::keys;
 use crate::workspace::layout::{Location, Tree};
 
-/// SnakeYAML's code-point limit as the skill parser sets it.
-pub const FRONTMATTER_CODE_POINT_LIMIT: usize = 16_384;
-/// skill_manage's limits, used as lints for hand-written skills.
-pub const NAME_MAX_CHARS: usize = 64;
-pub const DESCRIPTION_MAX_CHARS: usize = 1_024;
-pub const BODY_MAX_CHARS: usize = 100_000;
+mod skill_body_too_long;
+mod skill_bom;
+mod skill_dashes_in_frontmatter;
+mod skill_description_not_string;
+mod skill_description_too_long;
+mod skill_empty_body;
+mod skill_frontmatter_not_a_map;
+mod skill_frontmatter_too_long;
+mod skill_frontmatter_unclosed;
+mod skill_key_lost_in_fallback;
+mod skill_leading_whitespace;
+mod skill_long_opener;
+mod skill_missing_description;
+mod skill_missing_name;
+mod skill_name_not_string;
+mod skill_name_spaces;
+mod skill_name_style;
+mod skill_no_frontmatter;
+mod skill_non_string_key;
+mod skill_yaml11_surprise;
+mod skill_yaml_fallback;
+
+/// The SKILL.md rules found while parsing (the others are decided where the resolution is:
+/// `check::loading`, `check::skill_allowed_tools_not_enforced`).
+pub static RULES: &[&Rule] = &[
+    &skill_no_frontmatter::RULE,         // SK001
+    &skill_bom::RULE,                    // SK002
+    &skill_leading_whitespace::RULE,     // SK003
+    &skill_long_opener::RULE,            // SK004
+    &skill_frontmatter_unclosed::RULE,   // SK005
+    &skill_dashes_in_frontmatter::RULE,  // SK006
+    &skill_missing_name::RULE,           // SK007
+    &skill_name_not_string::RULE,        // SK008
+    &skill_missing_description::RULE,    // SK009
+    &skill_description_not_string::RULE, // SK010
+    &skill_empty_body::RULE,             // SK011
+    &skill_frontmatter_too_long::RULE,   // SK012
+    &skill_yaml_fallback::RULE,          // SK013
+    &skill_key_lost_in_fallback::RULE,   // SK014
+    &skill_frontmatter_not_a_map::RULE,  // SK015
+    &skill_name_style::RULE,             // SK019
+    &skill_description_too_long::RULE,   // SK020
+    &skill_body_too_long::RULE,          // SK021
+    &skill_name_spaces::RULE,            // SK022
+    &skill_yaml11_surprise::RULE,        // SK023
+    &skill_non_string_key::RULE,         // SK024
+];
 
 /// A range of a file's text that shares the file's buffer instead of copying it (a workspace of
 /// 10 000 skills would otherwise hold every body twice: about 100 MB more at peak). Derefs to
@@ -222,362 +266,257 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> SkillD
     doc.opening_range = TextRange::new(0, text.len().min(3));
     doc.frontmatter_closing_line = Some(frontmatter::closing_line(text));
     doc.outcome = Ok(());
-    let mut out = Vec::new();
-    parse_text(&mut doc, shared, text, &mut out);
-    early_close_severity(&doc, &mut out);
+    let mut parser = Parser {
+        path: doc.path.clone(),
+        text,
+        out: Vec::new(),
+    };
+    parser.read(&mut doc, shared);
+    parser.settle_early_close(&doc);
+    let mut out = parser.out;
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     doc.diagnostics = out;
     doc
 }
 
-fn parse_text(doc: &mut SkillDoc, shared: &Arc<str>, text: &str, out: &mut Vec<Diagnostic>) {
-    let path = doc.path.clone();
-    let Some(split) = frontmatter::split_skill(text) else {
-        doc.outcome = Err(SkillDrop::NoFrontmatter);
-        out.push(no_frontmatter(&path, text));
-        return;
-    };
-    doc.split = Some(split);
-    doc.opening_range = TextRange::new(0, 3);
-    doc.body = TextSlice::new(shared.clone(), split.body);
+/// The reading of one SKILL.md's text and what it found: each rule file adds the methods that
+/// report its rule.
+struct Parser<'t> {
+    path: PathBuf,
+    text: &'t str,
+    out: Vec<Diagnostic>,
+}
 
-    if let Some(range) = frontmatter::unexpected_closing(text, split.closing) {
-        let intended = frontmatter::intended_closing(text, split.closing.end);
-        let mut message = "this `---` closes the frontmatter: the runtime ends the YAML at the first `---` anywhere after the opening line".to_string();
-        if let Some(intended) = intended {
-            let lost = keys_in(&text[split.closing.end..intended.start]);
-            if !lost.is_empty() {
-                message.push_str(&format!(
-                    "; the keys after it ({}) are lost",
-                    lost.join(", ")
-                ));
-            }
-            message.push_str(
-                "; everything after it, including the intended closing `---` line, becomes the body",
-            );
+impl Parser<'_> {
+    fn read(&mut self, doc: &mut SkillDoc, shared: &Arc<str>) {
+        let text = self.text;
+        let Some(split) = frontmatter::split_skill(text) else {
+            doc.outcome = Err(SkillDrop::NoFrontmatter);
+            self.no_frontmatter();
+            return;
+        };
+        doc.split = Some(split);
+        doc.opening_range = TextRange::new(0, 3);
+        doc.body = TextSlice::new(shared.clone(), split.body);
+        self.early_close(split);
+        if self.frontmatter_too_long(split.yaml) {
+            doc.outcome = Err(SkillDrop::FrontmatterTooLong);
+            return;
         }
-        out.push(rules::SK006.at(&path, range, message));
+        if !split.yaml.is_empty() {
+            self.read_metadata(doc, split);
+        }
+        self.check_required(doc);
+        if doc.body.is_empty() {
+            self.empty_body(split);
+            if doc.outcome.is_ok() {
+                doc.outcome = Err(SkillDrop::EmptyBody);
+            }
+        }
+        self.name_spaces(doc);
+        self.name_style(doc);
+        self.description_too_long(doc);
+        self.body_too_long(doc, split);
+        // `allowed-tools` (SK025) holds for every skill that sets it: `check::skill_allowed_tools_not_enforced`
+        // says it once.
     }
 
-    let yaml_text = &text[split.yaml.start..split.yaml.end];
-    let code_points = yaml_text.chars().count();
-    if code_points > FRONTMATTER_CODE_POINT_LIMIT {
-        doc.outcome = Err(SkillDrop::FrontmatterTooLong);
-        out.push(rules::SK012.at(
-            &path,
-            doc.opening_range,
-            format!(
-                "the frontmatter is {code_points} code points long; the runtime's YAML parser stops at {FRONTMATTER_CODE_POINT_LIMIT}, so the runtime sees no metadata and skips the skill"
-            ),
-        ));
-        return;
-    }
-
-    if !yaml_text.is_empty() {
-        read_metadata(doc, text, split, out);
-    }
-    check_required(doc, text, out);
-
-    if doc.body.is_empty() {
-        out.push(rules::SK011.at(
-            &path,
-            split.closing,
-            "nothing follows the frontmatter; the runtime skips a skill without content",
-        ));
-        if doc.outcome.is_ok() {
-            doc.outcome = Err(SkillDrop::EmptyBody);
+    /// No frontmatter the runtime finds: what the file starts with says which rule and fix.
+    fn no_frontmatter(&mut self) {
+        match frontmatter::opening_trap(self.text) {
+            Some(OpeningTrap::Bom { range }) => self.bom(range),
+            Some(OpeningTrap::LeadingWhitespace { range }) => self.leading_whitespace(range),
+            Some(OpeningTrap::LongOpener { range }) => self.long_opener(range),
+            Some(OpeningTrap::OpenerNotAlone { range }) => self.opener_not_alone(range),
+            None if self.text.starts_with("---") => self.unclosed(),
+            None => self.no_opening(),
         }
     }
-    lints(doc, split, out);
-}
 
-/// Top-level `key:` names at the start of lines of `text`, quoted for messages.
-fn keys_in(text: &str) -> Vec<String> {
-    java::lines(text)
-        .into_iter()
-        .skip(1) // the rest of the line the early `---` cut
-        .filter_map(|line| {
-            let len = line
-                .bytes()
-                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
-                .count();
-            (len > 0 && line[len..].trim_start().starts_with(':'))
-                .then(|| format!("`{}`", &line[..len]))
-        })
-        .collect()
-}
-
-fn no_frontmatter(path: &Path, text: &str) -> Diagnostic {
-    let first_line = TextRange::new(0, text.find(['\n', '\r']).unwrap_or(text.len()));
-    match frontmatter::opening_trap(text) {
-        Some(OpeningTrap::Bom { range }) => rules::SK002
-            .at(path, range, "the file starts with a UTF-8 byte order mark before `---`; the runtime sees no frontmatter and skips the skill")
-            .with_fix(delete_fix(path, range, "Delete the byte order mark")),
-        Some(OpeningTrap::LeadingWhitespace { range }) => rules::SK003
-            .at(path, range, "blank lines or spaces before the opening `---`; the runtime sees no frontmatter and skips the skill")
-            .with_fix(delete_fix(path, range, "Remove what comes before `---`")),
-        Some(OpeningTrap::LongOpener { range }) => rules::SK004
-            .at(path, range, format!("the frontmatter opens with `{}`; only `---` opens it, so the runtime sees no frontmatter and skips the skill", "-".repeat(range.len())))
-            .with_fix(Fix {
-                title: "Use `---`".into(),
-                edits: vec![FileEdit { path: path.to_path_buf(), range, new_text: "---".into() }],
-            }),
-        Some(OpeningTrap::OpenerNotAlone { range }) => rules::SK001.at(
-            path,
-            range,
-            "`---` must be followed by a line break; the runtime sees no frontmatter and skips the skill",
-        ),
-        None if text.starts_with("---") => rules::SK005.at(
-            path,
-            first_line,
-            "the frontmatter is never closed with `---`; the runtime sees no frontmatter and skips the skill",
-        ),
-        None => rules::SK001.at(
-            path,
-            TextRange::empty(0),
-            "the file does not start with a `---` frontmatter block; the runtime finds no name and skips the skill",
-        ),
+    /// The fix that deletes `range`.
+    fn delete_fix(&self, range: TextRange, title: &str) -> Fix {
+        Fix {
+            title: title.into(),
+            edits: vec![FileEdit {
+                path: self.path.clone(),
+                range,
+                new_text: String::new(),
+            }],
+        }
     }
-}
 
-fn delete_fix(path: &Path, range: TextRange, title: &str) -> Fix {
-    Fix {
-        title: title.into(),
-        edits: vec![FileEdit {
-            path: path.to_path_buf(),
-            range,
-            new_text: String::new(),
-        }],
+    fn read_metadata(&mut self, doc: &mut SkillDoc, split: SkillSplit) {
+        match yaml::parse(self.text, split.yaml, Typing::Yaml11) {
+            Ok(parsed) => {
+                match parsed.root {
+                    None => {}
+                    Some(Node {
+                        value: Value::Map(entries),
+                        ..
+                    }) => doc.metadata = entries,
+                    Some(other) => self.not_a_map(&other),
+                }
+                self.non_string_keys(&parsed.dropped_keys);
+                doc.dropped_keys = parsed.dropped_keys;
+                for surprise in &parsed.surprises {
+                    self.yaml11_surprise(surprise);
+                }
+            }
+            Err(err) => {
+                doc.fallback = true;
+                let fallback = yaml::fallback(self.text, split.yaml);
+                self.yaml_fallback(&err, &fallback);
+                self.lost_in_fallback(&fallback.lost);
+                doc.metadata = fallback.entries;
+                doc.lost_keys = fallback.lost;
+            }
+        }
     }
-}
 
-fn read_metadata(doc: &mut SkillDoc, text: &str, split: SkillSplit, out: &mut Vec<Diagnostic>) {
-    let path = doc.path.clone();
-    match yaml::parse(text, split.yaml, Typing::Yaml11) {
-        Ok(parsed) => {
-            match parsed.root {
-                None => {}
-                Some(Node {
-                    value: Value::Map(entries),
-                    ..
-                }) => doc.metadata = entries,
-                Some(other) => out.push(rules::SK015.at(
-                    &path,
-                    other.range,
-                    format!(
-                        "the frontmatter is {}, not a map of keys; the runtime uses empty metadata and skips the skill",
-                        other.value.type_phrase()
-                    ),
-                )),
-            }
-            for dropped in &parsed.dropped_keys {
-                let shown = dropped.value.java_string().unwrap_or_default();
-                out.push(rules::SK024.at(
-                    &path,
-                    dropped.range,
-                    format!(
-                        "YAML 1.1 reads the key `{}` as {} ({shown}), not a string; the runtime drops this entry",
-                        dropped.source,
-                        dropped.value.type_phrase()
-                    ),
-                ));
-            }
-            doc.dropped_keys = parsed.dropped_keys;
-            for surprise in parsed.surprises {
-                // `name`/`description` get their own errors (they must be strings).
-                if matches!(surprise.key_path.as_str(), "name" | "description") {
+    /// The required keys (`keys::SKILL`): SK007 and SK009 when one is missing or blank, SK008
+    /// and SK010 when it is not a string, the same for both keys ([`required_key_rules`]).
+    fn check_required(&mut self, doc: &mut SkillDoc) {
+        let text = self.text;
+        let path = self.path.clone();
+        let mut ok = true;
+        for spec in keys::SKILL.iter().filter(|k| k.required) {
+            let key = spec.name;
+            let Some((missing, not_string)) = required_key_rules(key) else {
+                continue;
+            };
+            let entry = doc.entry(key).cloned();
+            let value = match entry {
+                None => {
+                    ok = false;
+                    let diag = match doc.lost_keys.iter().find(|l| l.key == key) {
+                        Some(lost) => missing.at(
+                            &path,
+                            lost.range,
+                            format!(
+                                "`{key}` is lost: the YAML has an error and the runtime's fallback line parser skips this {}; the runtime skips the skill",
+                                match lost.reason {
+                                    LostReason::BlockScalar => "block scalar",
+                                    LostReason::EmptyValue => "nested or empty value",
+                                    LostReason::NotAKeyLine => "line",
+                                }
+                            ),
+                        ),
+                        None => {
+                            // A misspelt key is kept as metadata without a word: name it here.
+                            let unknown: Vec<&str> = doc
+                                .metadata
+                                .iter()
+                                .map(|e| e.key.as_str())
+                                .filter(|k| keys::skill(k).is_none())
+                                .collect();
+                            match did_you_mean(key, &unknown).and_then(|near| doc.entry(near)) {
+                                Some(near) => missing.at(
+                                    &path,
+                                    near.key_range,
+                                    format!(
+                                        "the frontmatter has no `{key}`, but has `{}`: did you mean `{key}`? The runtime skips the skill",
+                                        near.key
+                                    ),
+                                ),
+                                None => missing.at(
+                                    &path,
+                                    doc.opening_range,
+                                    format!("the frontmatter has no `{key}`; the runtime skips the skill"),
+                                ),
+                            }
+                        }
+                    };
+                    self.out.push(diag);
                     continue;
                 }
-                let rendered = surprise.value.java_string().unwrap_or_default();
-                let source = match surprise.tag {
-                    Some(t) => format!("{} {}", &text[t.start..t.end], surprise.source),
-                    None => surprise.source.clone(),
-                };
-                let written = if surprise.key_path.is_empty() {
-                    format!("`{source}`")
-                } else {
-                    format!("`{}: {source}`", surprise.key_path)
-                };
-                let mut diag = rules::SK023.at(
-                    &path,
-                    surprise.range,
-                    format!(
-                        "{written} is read by YAML 1.1 as {}; the runtime renders it as `{rendered}`",
-                        surprise.value.type_phrase()
-                    ),
-                );
-                if let Some(fix) = string_fix(&path, text, surprise.range, surprise.tag) {
-                    diag = diag.with_fix(fix);
-                }
-                out.push(diag);
-            }
-        }
-        Err(err) => {
-            doc.fallback = true;
-            let fallback = yaml::fallback(text, split.yaml);
-            let kept: Vec<String> = fallback
-                .entries
-                .iter()
-                .map(|e| format!("`{}`", e.key))
-                .collect();
-            let lost: Vec<String> = fallback
-                .lost
-                .iter()
-                .map(|l| format!("`{}`", l.key))
-                .collect();
-            let what = match &err.kind {
-                YamlErrorKind::DuplicateKey { key, .. } => format!("duplicate key `{key}`"),
-                YamlErrorKind::TooDeep { limit } => {
-                    format!("nesting deeper than SnakeYAML's limit of {limit}")
-                }
-                YamlErrorKind::TooManyAliases { limit } => {
-                    format!("more than {limit} aliases to lists or maps")
-                }
-                YamlErrorKind::OverBudget => format!("{} (agentws limit)", err.message),
-                _ => err.message.clone(),
+                Some(entry) => entry.value,
             };
-            let mut message = format!(
-                "YAML error: {what}; the runtime falls back to its line parser and keeps {}",
-                if kept.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    kept.join(", ")
+            match &value.value {
+                Value::Str(s) if !java::is_blank(s) => {
+                    if key == "name" {
+                        doc.name = Some(s.clone());
+                        doc.name_range = Some(value.range);
+                    } else {
+                        doc.description = Some(s.clone());
+                        doc.description_range = Some(value.range);
+                    }
                 }
-            );
-            if !lost.is_empty() {
-                message.push_str(&format!(" (lost: {})", lost.join(", ")));
-            }
-            let range = if err.range.is_empty() {
-                let end = text[err.range.start..]
-                    .chars()
-                    .next()
-                    .map_or(err.range.start, |c| err.range.start + c.len_utf8());
-                TextRange::new(err.range.start, end)
-            } else {
-                err.range
-            };
-            out.push(rules::SK013.at(&path, range, message));
-            for lost in &fallback.lost {
-                let why = match lost.reason {
-                    LostReason::BlockScalar => "block scalars (`|`, `>`) are skipped",
-                    LostReason::EmptyValue => {
-                        "a key with nothing after the colon (a nested map or list) is skipped"
-                    }
-                    LostReason::NotAKeyLine => {
-                        "the line does not look like `key: value` to the fallback parser"
-                    }
-                };
-                out.push(rules::SK014.at(
-                    &path,
-                    lost.range,
-                    format!("`{}` is lost after the YAML error: {why}", lost.key),
-                ));
-            }
-            doc.metadata = fallback.entries;
-            doc.lost_keys = fallback.lost;
-        }
-    }
-}
-
-fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
-    let path = doc.path.clone();
-    let mut ok = true;
-    for spec in keys::SKILL.iter().filter(|k| k.required) {
-        let key = spec.name;
-        let Some((missing, not_string)) = required_key_rules(key) else {
-            continue;
-        };
-        let entry = doc.entry(key).cloned();
-        let value = match entry {
-            None => {
-                ok = false;
-                let diag = match doc.lost_keys.iter().find(|l| l.key == key) {
-                    Some(lost) => missing.at(
+                Value::Str(_) | Value::Null => {
+                    ok = false;
+                    self.out.push(missing.at(
                         &path,
-                        lost.range,
+                        value.range,
+                        format!("`{key}` is blank; the runtime skips the skill"),
+                    ));
+                }
+                other => {
+                    ok = false;
+                    let source = &written_with_tag(text, value.range, value.tag);
+                    let rendered = other
+                        .java_string()
+                        .map(|s| format!(" ({s})"))
+                        .unwrap_or_default();
+                    let mut diag = not_string.at(
+                        &path,
+                        value.range,
                         format!(
-                            "`{key}` is lost: the YAML has an error and the runtime's fallback line parser skips this {}; the runtime skips the skill",
-                            match lost.reason {
-                                LostReason::BlockScalar => "block scalar",
-                                LostReason::EmptyValue => "nested or empty value",
-                                LostReason::NotAKeyLine => "line",
-                            }
+                            "`{key}: {source}` is a YAML {}{rendered}, not a string; the runtime skips the skill",
+                            other.type_name()
                         ),
-                    ),
-                    None => {
-                        // A misspelt key is kept as metadata without a word: name it here.
-                        let unknown: Vec<&str> = doc
-                            .metadata
-                            .iter()
-                            .map(|e| e.key.as_str())
-                            .filter(|k| keys::skill(k).is_none())
-                            .collect();
-                        match did_you_mean(key, &unknown).and_then(|near| doc.entry(near)) {
-                            Some(near) => missing.at(
-                                &path,
-                                near.key_range,
-                                format!(
-                                    "the frontmatter has no `{key}`, but has `{}`: did you mean `{key}`? The runtime skips the skill",
-                                    near.key
-                                ),
-                            ),
-                            None => missing.at(
-                                &path,
-                                doc.opening_range,
-                                format!("the frontmatter has no `{key}`; the runtime skips the skill"),
-                            ),
+                    );
+                    if other.java_string().is_some() {
+                        if let Some(fix) = self.string_fix(value.range, value.tag) {
+                            diag = diag.with_fix(fix);
                         }
                     }
-                };
-                out.push(diag);
-                continue;
-            }
-            Some(entry) => entry.value,
-        };
-        match &value.value {
-            Value::Str(s) if !java::is_blank(s) => {
-                if key == "name" {
-                    doc.name = Some(s.clone());
-                    doc.name_range = Some(value.range);
-                } else {
-                    doc.description = Some(s.clone());
-                    doc.description_range = Some(value.range);
+                    self.out.push(diag);
                 }
-            }
-            Value::Str(_) | Value::Null => {
-                ok = false;
-                out.push(missing.at(
-                    &path,
-                    value.range,
-                    format!("`{key}` is blank; the runtime skips the skill"),
-                ));
-            }
-            other => {
-                ok = false;
-                let source = &written_with_tag(text, value.range, value.tag);
-                let rendered = other
-                    .java_string()
-                    .map(|s| format!(" ({s})"))
-                    .unwrap_or_default();
-                let mut diag = not_string.at(
-                    &path,
-                    value.range,
-                    format!(
-                        "`{key}: {source}` is a YAML {}{rendered}, not a string; the runtime skips the skill",
-                        other.type_name()
-                    ),
-                );
-                if other.java_string().is_some() {
-                    if let Some(fix) = string_fix(&path, text, value.range, value.tag) {
-                        diag = diag.with_fix(fix);
-                    }
-                }
-                out.push(diag);
             }
         }
+        if !ok {
+            doc.outcome = Err(SkillDrop::MissingNameOrDescription);
+        }
     }
-    if !ok {
-        doc.outcome = Err(SkillDrop::MissingNameOrDescription);
+
+    /// The fix that makes the scalar at `range` (with its explicit `tag`, if any) a string: quote
+    /// a plain scalar, and drop a tag, which would type even a quoted value (`!!bool "yes"` is
+    /// true). `None` when neither applies (a scalar already quoted and untagged, a block scalar).
+    fn string_fix(&self, range: TextRange, tag: Option<TextRange>) -> Option<Fix> {
+        let (path, text) = (&self.path, self.text);
+        let source = &text[range.start..range.end];
+        let quote = is_plain_scalar(source);
+        let tag = tag.filter(|t| t.end <= range.start && text.is_char_boundary(t.end));
+        let mut fix = match (quote, tag) {
+            (true, _) => quote_fix(path, range, source),
+            (false, Some(_)) => Fix {
+                title: String::new(),
+                edits: Vec::new(),
+            },
+            (false, None) => return None,
+        };
+        if let Some(tag) = tag {
+            // The tag and the blanks after it on its line: `name: !!bool yes` becomes
+            // `name: "yes"`.
+            let blanks = text[tag.end..range.start]
+                .bytes()
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            let written = &text[tag.start..tag.end];
+            fix.title = if quote {
+                format!("Remove `{written}` and quote `{source}` so it stays a string")
+            } else {
+                format!("Remove `{written}` so `{source}` stays a string")
+            };
+            fix.edits.insert(
+                0,
+                FileEdit {
+                    path: path.to_path_buf(),
+                    range: TextRange::new(tag.start, tag.end + blanks),
+                    new_text: String::new(),
+                },
+            );
+        }
+        Some(fix)
     }
 }
 
@@ -585,8 +524,11 @@ fn check_required(doc: &mut SkillDoc, text: &str, out: &mut Vec<Diagnostic>) {
 /// not a string.
 fn required_key_rules(key: &str) -> Option<(&'static Rule, &'static Rule)> {
     match key {
-        "name" => Some((&rules::SK007, &rules::SK008)),
-        "description" => Some((&rules::SK009, &rules::SK010)),
+        "name" => Some((&skill_missing_name::RULE, &skill_name_not_string::RULE)),
+        "description" => Some((
+            &skill_missing_description::RULE,
+            &skill_description_not_string::RULE,
+        )),
         _ => None,
     }
 }
@@ -607,47 +549,8 @@ fn is_plain_scalar(source: &str) -> bool {
         && !source.contains(['\n', '\r'])
 }
 
-/// The fix that makes the scalar at `range` (with its explicit `tag`, if any) a string: quote a
-/// plain scalar, and drop a tag, which would type even a quoted value (`!!bool "yes"` is true).
-/// `None` when neither applies (a scalar already quoted and untagged, a block scalar).
-fn string_fix(path: &Path, text: &str, range: TextRange, tag: Option<TextRange>) -> Option<Fix> {
-    let source = &text[range.start..range.end];
-    let quote = is_plain_scalar(source);
-    let tag = tag.filter(|t| t.end <= range.start && text.is_char_boundary(t.end));
-    let mut fix = match (quote, tag) {
-        (true, _) => quote_fix(path, range, source),
-        (false, Some(_)) => Fix {
-            title: String::new(),
-            edits: Vec::new(),
-        },
-        (false, None) => return None,
-    };
-    if let Some(tag) = tag {
-        // The tag and the blanks after it on its line: `name: !!bool yes` becomes `name: "yes"`.
-        let blanks = text[tag.end..range.start]
-            .bytes()
-            .take_while(|b| matches!(b, b' ' | b'\t'))
-            .count();
-        let written = &text[tag.start..tag.end];
-        fix.title = if quote {
-            format!("Remove `{written}` and quote `{source}` so it stays a string")
-        } else {
-            format!("Remove `{written}` so `{source}` stays a string")
-        };
-        fix.edits.insert(
-            0,
-            FileEdit {
-                path: path.to_path_buf(),
-                range: TextRange::new(tag.start, tag.end + blanks),
-                new_text: String::new(),
-            },
-        );
-    }
-    Some(fix)
-}
-
 /// Quotes a plain scalar so YAML reads it as a string.
-pub fn quote_fix(path: &Path, range: TextRange, source: &str) -> Fix {
+fn quote_fix(path: &Path, range: TextRange, source: &str) -> Fix {
     let escaped = source.replace('\\', "\\\\").replace('"', "\\\"");
     Fix {
         title: format!("Quote `{source}` so it stays a string"),
@@ -656,76 +559,6 @@ pub fn quote_fix(path: &Path, range: TextRange, source: &str) -> Fix {
             range,
             new_text: format!("\"{escaped}\""),
         }],
-    }
-}
-
-fn lints(doc: &SkillDoc, split: SkillSplit, out: &mut Vec<Diagnostic>) {
-    let path = &doc.path;
-    if let (Some(name), Some(range)) = (&doc.name, doc.name_range) {
-        if name.contains(' ') {
-            out.push(rules::SK022.at(
-                path,
-                range,
-                format!("the name `{name}` contains spaces; `<files-root>` escapes them as `\\ `"),
-            ));
-        } else if !name_style_ok(name) {
-            out.push(rules::SK019.at(
-                path,
-                range,
-                format!(
-                    "`{name}` does not match `^[a-z0-9][a-z0-9._-]*$` (at most {NAME_MAX_CHARS} characters); accepted, but skill_manage would refuse it"
-                ),
-            ));
-        }
-    }
-    if let (Some(description), Some(range)) = (&doc.description, doc.description_range) {
-        let len = java::utf16_len(description);
-        if len > DESCRIPTION_MAX_CHARS {
-            out.push(rules::SK020.at(
-                path,
-                range,
-                format!("the description is {len} characters long (skill_manage allows {DESCRIPTION_MAX_CHARS}); all of it is rendered into every prompt"),
-            ));
-        }
-    }
-    let body_len = java::utf16_len(&doc.body);
-    if body_len > BODY_MAX_CHARS {
-        out.push(rules::SK021.at(
-            path,
-            TextRange::empty(split.body.start),
-            format!(
-                "the body is {body_len} characters long (skill_manage allows {BODY_MAX_CHARS})"
-            ),
-        ));
-    }
-    // `allowed-tools` (SK025) holds for every skill that sets it: `check::skills` says it once.
-}
-
-/// skill_manage's name rule.
-pub fn name_style_ok(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    !bytes.is_empty()
-        && name.chars().count() <= NAME_MAX_CHARS
-        && (bytes[0].is_ascii_lowercase() || bytes[0].is_ascii_digit())
-        && bytes.iter().all(|b| {
-            b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-')
-        })
-}
-
-/// An early `---` is an error only when the runtime then drops the skill; when `name` and
-/// `description` survive it loads the skill with what is left (the preview renders that).
-fn early_close_severity(doc: &SkillDoc, out: &mut [Diagnostic]) {
-    if doc.outcome.is_err() {
-        return;
-    }
-    for d in out.iter_mut().filter(|d| d.code == rules::SK006.code) {
-        d.severity = crate::base::Severity::Warning;
-        let description = doc.description.as_deref().unwrap_or_default();
-        d.message.push_str(&format!(
-            "; `name` and `description` survive, so the runtime loads the skill with the description `{description}`"
-        ));
-        d.consequence = "The skill loads with the cut value and without any key after it; its body starts with the rest of the frontmatter."
-            .to_string();
     }
 }
 

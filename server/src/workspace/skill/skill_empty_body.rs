@@ -1,0 +1,49 @@
+//! SK011 `skill-empty-body`: nothing follows the frontmatter; the runtime skips the skill.
+
+use super::Parser;
+use crate::base::Severity;
+use crate::rules::{Example, Profile, Rule};
+use crate::syntax::frontmatter::SkillSplit;
+
+pub static RULE: Rule = Rule {
+    code: "SK011",
+    name: "skill-empty-body",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The SKILL.md has nothing after the frontmatter."#,
+    consequence: r#"The runtime rejects the skill ("must have content except for the YAML Front Matter") and skips it."#,
+    explanation: r#"Write the skill's instructions below the closing `---`."#,
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/skills/pdf/SKILL.md",
+            r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/skills/pdf/SKILL.md",
+            r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+        )],
+    }],
+};
+
+impl Parser<'_> {
+    /// Reported at the closing `---`, after which nothing follows.
+    pub(super) fn empty_body(&mut self, split: SkillSplit) {
+        self.out.push(RULE.at(
+            &self.path,
+            split.closing,
+            "nothing follows the frontmatter; the runtime skips a skill without content",
+        ));
+    }
+}

@@ -1,0 +1,68 @@
+//! SK014 `skill-key-lost-in-fallback`: a top-level key the runtime's fallback line parser loses.
+
+use super::Parser;
+use crate::base::Severity;
+use crate::rules::{Example, Profile, Rule};
+use crate::syntax::yaml::{LostKey, LostReason};
+
+pub static RULE: Rule = Rule {
+    code: "SK014",
+    name: "skill-key-lost-in-fallback",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: r#"A top-level key does not survive the runtime's fallback line parser."#,
+    consequence: r#"The runtime drops this key (block scalars, nested maps and lists are skipped by the fallback parser)."#,
+    explanation: r#"Fix the YAML error reported by SK013 so the whole frontmatter is read; a lost `description` makes the skill drop."#,
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/skills/pdf/SKILL.md",
+            r#"---
+name: pdf
+description: Merge: split and merge PDF files.
+metadata:
+  author: docs-team
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/skills/pdf/SKILL.md",
+            r#"---
+name: pdf
+description: "Merge: split and merge PDF files."
+metadata:
+  author: docs-team
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+        )],
+    }],
+};
+
+impl Parser<'_> {
+    /// Each key the fallback line parser loses, with why.
+    pub(super) fn lost_in_fallback(&mut self, lost: &[LostKey]) {
+        for lost in lost {
+            let why = match lost.reason {
+                LostReason::BlockScalar => "block scalars (`|`, `>`) are skipped",
+                LostReason::EmptyValue => {
+                    "a key with nothing after the colon (a nested map or list) is skipped"
+                }
+                LostReason::NotAKeyLine => {
+                    "the line does not look like `key: value` to the fallback parser"
+                }
+            };
+            self.out.push(RULE.at(
+                &self.path,
+                lost.range,
+                format!("`{}` is lost after the YAML error: {why}", lost.key),
+            ));
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! SK009 `skill-missing-description`: `description` is missing or blank (found with SK007 by
+//! `Parser::check_required`).
+
+use crate::base::Severity;
+use crate::rules::{Example, Profile, Rule};
+
+pub static RULE: Rule = Rule {
+    code: "SK009",
+    name: "skill-missing-description",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"`description` is missing or blank."#,
+    consequence: r#"The runtime rejects the skill and skips it."#,
+    explanation: r#"Every skill needs a non-blank `description` string; it is what the model reads to decide when to use the skill."#,
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/skills/pdf/SKILL.md",
+            r#"---
+name: pdf
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/skills/pdf/SKILL.md",
+            r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#,
+        )],
+    }],
+};
