@@ -22,6 +22,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .iter()
         .chain(crate::workspace::skill::RULES)
         .chain(rules::subagent::RULES)
+        .chain(crate::workspace::subagent::RULES)
         .chain(crate::workspace::tools::RULES)
         .chain(crate::config::load::RULES)
         .chain(cross::RULES)

@@ -4,8 +4,8 @@
 //! Pure data, except `workspace` and `store`: the rules a file's read, or a stored key or value,
 //! alone decides, each declared beside its detection, one file per rule, the form every family
 //! moves to (`check::cross`, `check::files`, `check::loading`, `check::strict`, `check::tools`,
-//! `config::load` and `workspace::tools` hold the others of that form); `check::catalog` lists
-//! every rule, for `docs/rules.md`, `agentws explain` and SARIF.
+//! `config::load`, `workspace::subagent` and `workspace::tools` hold the others of that form);
+//! `check::catalog` lists every rule, for `docs/rules.md`, `agentws explain` and SARIF.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,

@@ -1,0 +1,79 @@
+//! SA003 `subagent-invalid-yaml`: a frontmatter that is not valid YAML, not a map, or empty; the
+//! runtime drops the spec.
+
+use super::Parser;
+use crate::base::{Severity, TextRange};
+use crate::rules::{Example, Profile, Rule};
+use crate::syntax::yaml::{Node, YamlError};
+
+pub static RULE: Rule = Rule {
+    code: "SA003",
+    name: "subagent-invalid-yaml",
+    severity: Severity::Error,
+    profile: Profile::Harness,
+    summary: r#"The frontmatter is not valid YAML, not a map, or empty."#,
+    consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
+    explanation: r#"Fix the YAML; the frontmatter must be a map with at least `description`."#,
+    examples: &[Example {
+        triggering: &[(
+            ".agentscope/workspace/subagents/researcher.md",
+            r#"---
+description: Researches questions: web, papers.
+---
+You research a question and answer with sources.
+"#,
+        )],
+        fixed: &[(
+            ".agentscope/workspace/subagents/researcher.md",
+            r#"---
+description: "Researches questions: web, papers."
+---
+You research a question and answer with sources.
+"#,
+        )],
+    }],
+};
+
+impl Parser<'_> {
+    pub(super) fn invalid_yaml(&mut self, error: &YamlError) {
+        // An error at a point gets the character there, so that there is something to underline.
+        let range = if error.range.is_empty() {
+            let end = self.text[error.range.start..]
+                .chars()
+                .next()
+                .map_or(error.range.start, |c| error.range.start + c.len_utf8());
+            TextRange::new(error.range.start, end)
+        } else {
+            error.range
+        };
+        self.push(
+            &RULE,
+            range,
+            format!(
+                "invalid YAML: {}; the runtime logs a WARN and ignores the file",
+                error.message
+            ),
+        );
+    }
+
+    /// The frontmatter's `root` is a scalar or a list.
+    pub(super) fn frontmatter_not_a_map(&mut self, root: &Node) {
+        self.push(
+            &RULE,
+            root.range,
+            format!(
+                "the frontmatter is {}, not a map; the runtime logs a WARN and ignores the file",
+                root.value.type_phrase()
+            ),
+        );
+    }
+
+    /// Reported on the `opening` `---`: an empty frontmatter has no text of its own.
+    pub(super) fn empty_frontmatter(&mut self, opening: TextRange) {
+        self.push(
+            &RULE,
+            opening,
+            "the frontmatter is empty; the runtime silently ignores the file",
+        );
+    }
+}
