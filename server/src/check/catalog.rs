@@ -1,6 +1,6 @@
-//! The catalog: every rule agentws can report, the families declared in `rules` and the rules
-//! declared beside their detection in `check` (`cross`, `files`, `loading`, `strict`, `tools`), in
-//! one order.
+//! The catalog: every rule agentws can report, wherever it is declared beside its detection
+//! (`rules::workspace`, `rules::store`, `config::load`, the parsers in `workspace`, and `check`'s
+//! modules), in one order.
 //! `docs/rules.md`, `agentws explain` and SARIF's rule list are made from it; the rule examples
 //! are run from it.
 //!
@@ -15,13 +15,12 @@ use super::{cross, files, loading, skill_allowed_tools_not_enforced, strict, too
 const FAMILIES: [&str; 8] = ["WS", "SK", "SA", "TJ", "CF", "XR", "ST", "RS"];
 
 /// Every rule, grouped by family in [`FAMILIES`] order, in code order within each. A family's
-/// rules may be declared in several places (`rules::<family>`, and beside their detection in
-/// `check`), so the catalog orders them itself.
+/// rules are declared in several places (each beside its detection), so the catalog orders them
+/// itself.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
     let mut rules: Vec<&'static Rule> = files::RULES
         .iter()
         .chain(crate::workspace::skill::RULES)
-        .chain(rules::subagent::RULES)
         .chain(crate::workspace::subagent::RULES)
         .chain(crate::workspace::tools::RULES)
         .chain(crate::config::load::RULES)

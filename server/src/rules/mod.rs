@@ -1,11 +1,10 @@
 //! What a rule is (code, severity, profile, the runtime consequence it reports, its documentation
-//! and examples), and the declarations of the rule families whose detection is spread over the
-//! layers that find their problems (config loading, parsing, checks), which name these rules.
-//! Pure data, except `workspace` and `store`: the rules a file's read, or a stored key or value,
-//! alone decides, each declared beside its detection, one file per rule, the form every family
-//! moves to (`check::cross`, `check::files`, `check::loading`, `check::strict`, `check::tools`,
-//! `config::load`, `workspace::subagent` and `workspace::tools` hold the others of that form);
-//! `check::catalog` lists every rule, for `docs/rules.md`, `agentws explain` and SARIF.
+//! and examples), and the two families below every layer that reads files or stores: `workspace`,
+//! the rules a file's read alone decides, and `store`, the rules a stored key or value alone
+//! decides. Every rule is declared beside its detection, one file per rule: these two here, the
+//! others where their problems are found (`config::load`, the parsers `workspace::skill`,
+//! `workspace::subagent` and `workspace::tools`, and `check`'s modules); `check::catalog` lists
+//! every rule, for `docs/rules.md`, `agentws explain` and SARIF.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,
@@ -16,7 +15,6 @@ use std::path::Path;
 use crate::base::{Diagnostic, Severity, TextRange};
 
 pub mod store;
-pub mod subagent;
 pub mod workspace;
 
 /// Which rule set a rule belongs to. `harness` is always on; `strict` adds to it.

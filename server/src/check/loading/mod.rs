@@ -9,8 +9,8 @@
 //! and its message names those contexts.
 //!
 //! The rules about two files of one name (XR005–XR007, XR012, XR016), a `<files-root>` that is
-//! not the skill's folder (SK016, SK027), `general-purpose.md` (SA006) and the skill folders no
-//! context scans (SK017, SK018, SK026) are one file each here, declaration beside detection
+//! not the skill's folder (SK016, SK027), `general-purpose.md` (SA006) and the skill and subagent
+//! files no context scans (SK017, SK018, SK026, SA007, SA022) are one file each here, declaration beside detection
 //! ([`RULES`]). The resolution names the folders no context scans by rule
 //! (`NotScanned::rule_code`), and `not_loaded` reports them all in one form.
 //!
@@ -25,7 +25,6 @@ use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::{Config, Scope};
 use crate::context;
 use crate::context::EffectiveRoot;
-use crate::rules::subagent::{SA007, SA022};
 use crate::rules::Rule;
 use crate::workspace::layout::Location;
 use crate::workspace::resolution::{
@@ -45,10 +44,11 @@ mod skill_name_directory_mismatch;
 mod skill_name_tie_directory_order;
 mod skill_nested;
 mod skill_overridden_per_user;
+mod subagent_folder_not_read;
 mod subagent_general_purpose;
+mod subagent_nested;
 
-/// The rules declared here, beside their detection (the others this module reports, the
-/// outcomes `NotScanned::rule_code` names, are declared in `rules`).
+/// The rules decided over the loading outcomes, each declared beside its detection.
 pub static RULES: &[&Rule] = &[
     &skill_name_directory_mismatch::RULE,   // SK016
     &skill_nested::RULE,                    // SK017
@@ -56,6 +56,8 @@ pub static RULES: &[&Rule] = &[
     &skill_folder_not_read::RULE,           // SK026
     &skill_files_root_not_its_folder::RULE, // SK027
     &subagent_general_purpose::RULE,        // SA006
+    &subagent_nested::RULE,                 // SA007
+    &subagent_folder_not_read::RULE,        // SA022
     &duplicate_skill_name::RULE,            // XR005
     &skill_overridden_per_user::RULE,       // XR006
     &duplicate_subagent_id::RULE,           // XR007
@@ -503,7 +505,7 @@ fn nested_but_loaded(
             "its `<files-root>` `skills/<name>` is not its folder, and with scope `user` or `session` no call would load it",
         ),
         Kind::Subagent => (
-            &SA007,
+            &subagent_nested::RULE,
             Severity::Info,
             "with scope `user` or `session` no call would load it",
         ),
@@ -531,8 +533,8 @@ fn rule_for(code: &str) -> Option<&'static Rule> {
         &skill_nested::RULE,
         &skill_hidden_dir::RULE,
         &skill_folder_not_read::RULE,
-        &SA007,
-        &SA022,
+        &subagent_nested::RULE,
+        &subagent_folder_not_read::RULE,
         &duplicate_skill_name::RULE,
         &duplicate_subagent_id::RULE,
     ]
