@@ -757,8 +757,8 @@ pub fn bucket_skill_references(
     )
 }
 
-/// What a chunk of subagents' `skills:` entries read: for each name they list, in name order,
-/// the skills of that name with their neighbours (shared with [`group_listed_facts`]). Compared
+/// What a chunk of subagents' `skills:` entries read: for each name they list, in [`ListedKey`]
+/// order, the skills of that name with their neighbours (shared with [`group_listed_facts`]). Compared
 /// when it runs again (by pointer first), so that an edit of a skill only another chunk lists,
 /// or a name another chunk starts listing, stops here; kept unsorted by path, so that running
 /// again costs a pointer per name.
@@ -772,12 +772,11 @@ pub fn chunk_listed_facts(
     let mut read = Vec::new();
     for (group, names) in chunk_listed_names(db, bucket, chunk).iter() {
         let listed = group_listed_facts(db, project, *group);
-        // Both sorted by name: one walk along the two, rather than a search per name (each
-        // step of which reads a name through two pointers).
+        // Both sorted by key: one walk along the two, rather than a search per name.
         let mut entries = listed.0.iter().peekable();
-        for name in names {
-            while entries.next_if(|entry| *entry.name < **name).is_some() {}
-            if let Some(entry) = entries.next_if(|entry| *entry.name == **name) {
+        for key in names {
+            while entries.next_if(|entry| entry.key < *key).is_some() {}
+            if let Some(entry) = entries.next_if(|entry| entry.key == *key) {
                 read.push(entry.clone());
             }
         }
@@ -793,18 +792,21 @@ fn chunk_listed_names(
     db: &dyn salsa::Database,
     bucket: SourceBucket,
     chunk: u32,
-) -> Arc<Vec<(u32, Vec<Arc<str>>)>> {
+) -> Arc<Vec<(u32, Vec<ListedKey>)>> {
     let subagents = chunk_subagent_facts(db, bucket, chunk);
-    let mut names: Vec<(u32, &str)> = listed_names(&subagents)
-        .map(|name| (name_group_of(name), name))
+    let mut keys: Vec<(u32, ListedKey)> = listed_names(&subagents)
+        .map(|name| {
+            let key = ListedKey::new(name);
+            (key.group(), key)
+        })
         .collect();
-    names.sort_unstable();
-    names.dedup();
-    let mut by_group: Vec<(u32, Vec<Arc<str>>)> = Vec::new();
-    for (group, name) in names {
+    keys.sort_unstable();
+    keys.dedup();
+    let mut by_group: Vec<(u32, Vec<ListedKey>)> = Vec::new();
+    for (group, key) in keys {
         match by_group.last_mut() {
-            Some((last, names)) if *last == group => names.push(Arc::from(name)),
-            _ => by_group.push((group, vec![Arc::from(name)])),
+            Some((last, keys)) if *last == group => keys.push(key),
+            _ => by_group.push((group, vec![key])),
         }
     }
     Arc::new(by_group)
@@ -821,20 +823,42 @@ fn listed_names(subagents: &[Parsed]) -> impl Iterator<Item = &str> {
         .map(|entry| entry.value.as_str())
 }
 
+/// A skill name some subagent lists, with its hash, by which the listed names are sorted: merging
+/// and walking them compares integers first, not strings behind pointers, which an edit right
+/// after a preview finds out of the caches. Its name group is the hash's ([`name_group_of`]).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ListedKey {
+    hash: u64,
+    pub name: Arc<str>,
+}
+
+impl ListedKey {
+    fn new(name: &str) -> Self {
+        Self {
+            hash: name_hash(name),
+            name: Arc::from(name),
+        }
+    }
+
+    fn group(&self) -> u32 {
+        group_of_hash(self.hash)
+    }
+}
+
 /// A name some subagent lists, with what an entry of it reads: the skills of that name in every
 /// tree and their neighbours (`check::loading::neighbour_rels`), in path order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListedName {
-    pub name: Arc<str>,
+    pub key: ListedKey,
     pub facts: Vec<Parsed>,
 }
 
-/// Listed names in name order, each shared between the group's query and the chunks that list
-/// it.
+/// Listed names in [`ListedKey`] order, each shared between the group's query and the chunks
+/// that list it.
 pub type ListedNames = SharedList<ListedName>;
 
-/// The names of group `group` that some subagent lists and some skill has, sorted, each with
-/// what it reads. One query per group rather than per name, so that verifying after an edit
+/// The names of group `group` that some subagent lists and some skill has, in [`ListedKey`]
+/// order, each with what it reads. One query per group rather than per name, so that verifying after an edit
 /// walks sixty-four of these rather than thousands of names; editing a skill no subagent lists
 /// leaves it equal, and so does listing a name no skill has (the chunk that lists it reads
 /// nothing for it: typing a name into `skills:` runs no other chunk again until it names a skill).
@@ -849,14 +873,14 @@ pub fn group_listed_facts(
         return Arc::new(ListedNames::default());
     }
     let members = name_group_facts(db, project, group);
-    let listed = names.iter().filter_map(|name| {
+    let listed = names.iter().filter_map(|key| {
         let named: Vec<&(SourceFile, Arc<SkillDoc>)> = members
             .iter()
-            .filter(|(_, skill)| skill.name.as_deref() == Some(&**name))
+            .filter(|(_, skill)| skill.name.as_deref() == Some(&*key.name))
             .collect();
         (!named.is_empty()).then(|| {
             Arc::new(ListedName {
-                name: name.clone(),
+                key: key.clone(),
                 facts: with_neighbours(db, project, named),
             })
         })
@@ -864,20 +888,21 @@ pub fn group_listed_facts(
     Arc::new(listed.collect())
 }
 
-/// The skill names the subagents list, by name group, each group's sorted. Merged from each
-/// bucket's list, so that a subagent's edit collects the names of its bucket again, not of every
-/// subagent; each group's list is shared with [`names_listed_in_group`], which a subagent's edit
-/// runs again for every group. The names are the buckets' own, shared: buckets cut anew copy
-/// and compare pointers, not thousands of strings.
+/// The skill names the subagents list, by name group, each group's in [`ListedKey`] order.
+/// Merged from each bucket's list, so that a subagent's edit collects the names of its bucket
+/// again, not of every subagent; each group's list is shared with [`names_listed_in_group`],
+/// which a subagent's edit runs again for every group. The names are the buckets' own, shared:
+/// buckets cut anew copy and compare pointers, not thousands of strings, and the merge sorts by
+/// the keys' hashes, hashing nothing again.
 #[salsa::tracked(returns(clone))]
 pub fn names_listed(
     db: &dyn salsa::Database,
     project: ProjectInput,
-) -> Arc<Vec<Arc<Vec<Arc<str>>>>> {
-    let per_bucket: Vec<Arc<Vec<Arc<str>>>> = each_bucket(db, project, bucket_listed_names);
-    let mut by_group: Vec<Vec<&Arc<str>>> = vec![Vec::new(); NAME_GROUPS as usize];
-    for name in per_bucket.iter().flat_map(|names| names.iter()) {
-        by_group[name_group_of(name) as usize].push(name);
+) -> Arc<Vec<Arc<Vec<ListedKey>>>> {
+    let per_bucket: Vec<Arc<Vec<ListedKey>>> = each_bucket(db, project, bucket_listed_names);
+    let mut by_group: Vec<Vec<&ListedKey>> = vec![Vec::new(); NAME_GROUPS as usize];
+    for key in per_bucket.iter().flat_map(|keys| keys.iter()) {
+        by_group[key.group() as usize].push(key);
     }
     Arc::new(
         by_group
@@ -898,7 +923,7 @@ pub fn names_listed_in_group(
     db: &dyn salsa::Database,
     project: ProjectInput,
     group: u32,
-) -> Arc<Vec<Arc<str>>> {
+) -> Arc<Vec<ListedKey>> {
     names_listed(db, project)[group as usize].clone()
 }
 
@@ -1153,14 +1178,14 @@ pub fn every_subagent_facts(db: &dyn salsa::Database, project: ProjectInput) -> 
     Arc::new(concat_each_bucket(db, project, bucket_subagent_facts))
 }
 
-/// The skill names a bucket's subagents list, sorted, each once.
+/// The skill names a bucket's subagents list, in [`ListedKey`] order, each once.
 #[salsa::tracked(returns(clone))]
-pub fn bucket_listed_names(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<Arc<str>>> {
+pub fn bucket_listed_names(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<Vec<ListedKey>> {
     let subagents = bucket_subagent_facts(db, bucket);
-    let mut names: Vec<&str> = listed_names(&subagents).collect();
-    names.sort_unstable();
-    names.dedup();
-    Arc::new(names.into_iter().map(Arc::from).collect())
+    let mut keys: Vec<ListedKey> = listed_names(&subagents).map(ListedKey::new).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    Arc::new(keys)
 }
 
 /// The names of a bucket's skills, in path order: what [`skill_name_index`] reads, so that an
@@ -1299,8 +1324,16 @@ fn referred_name(skill: &SkillDoc) -> &str {
 }
 
 fn name_group_of(name: &str) -> u32 {
+    group_of_hash(name_hash(name))
+}
+
+fn name_hash(name: &str) -> u64 {
     use std::hash::BuildHasher;
-    (GROUP_HASH.hash_one(name) % u64::from(NAME_GROUPS)) as u32
+    GROUP_HASH.hash_one(name)
+}
+
+fn group_of_hash(hash: u64) -> u32 {
+    (hash % u64::from(NAME_GROUPS)) as u32
 }
 
 /// A fixed seed: the grouping is part of what the database memoises, not a per-process map.
@@ -3625,7 +3658,7 @@ mod tests {
             group_listed_facts(&analysis.db, analysis.project, group)
                 .0
                 .iter()
-                .map(|listed| listed.name.to_string())
+                .map(|listed| listed.key.name.to_string())
                 .collect()
         };
         let naming = |analysis: &Analysis, name: &str| {
