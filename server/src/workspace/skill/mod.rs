@@ -8,7 +8,7 @@
 //! reading below calls. Which layer loads the file, in which context, and what wins is
 //! `resolution`'s, and the rules about it are `check::loading`'s.
 //!
-//! Depends on `base`, `syntax`, `rules` and the frontmatter key table (`workspace::keys`) only.
+//! Depends on `base`, `syntax`, `rules` and `workspace::{keys, layout}` only, never on `check`.
 
 use std::fmt;
 use std::ops::Deref;
@@ -317,8 +317,8 @@ impl Parser<'_> {
         self.name_style(doc);
         self.description_too_long(doc);
         self.body_too_long(doc, split);
-        // `allowed-tools` (SK025) holds for every skill that sets it: `check::skill_allowed_tools_not_enforced`
-        // says it once.
+        // `allowed-tools` (SK025) holds for every skill that sets it: said once, by
+        // `check::skill_allowed_tools_not_enforced`.
     }
 
     /// No frontmatter the runtime finds: what the file starts with says which rule and fix.
