@@ -4,7 +4,7 @@
 //! (`message`) and what the runtime will do about it (`consequence`), and may carry certain fixes as
 //! text edits. Front-ends convert byte ranges to positions; nothing here knows about output formats.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -59,6 +59,25 @@ pub fn apply_edits(text: &str, edits: &[FileEdit]) -> String {
 pub struct Fix {
     pub title: String,
     pub edits: Vec<FileEdit>,
+}
+
+impl Fix {
+    /// The fix of one edit: `range` of `path` replaced by `new_text`.
+    pub fn replace(
+        title: impl Into<String>,
+        path: &Path,
+        range: TextRange,
+        new_text: impl Into<String>,
+    ) -> Fix {
+        Fix {
+            title: title.into(),
+            edits: vec![FileEdit {
+                path: path.to_path_buf(),
+                range,
+                new_text: new_text.into(),
+            }],
+        }
+    }
 }
 
 /// Another location that explains a diagnostic (e.g. the duplicate that wins).

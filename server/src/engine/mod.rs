@@ -758,10 +758,10 @@ pub fn bucket_skill_references(
 }
 
 /// What a chunk of subagents' `skills:` entries read: for each name they list, in [`ListedKey`]
-/// order, the skills of that name with their neighbours (shared with [`group_listed_facts`]). Compared
-/// when it runs again (by pointer first), so that an edit of a skill only another chunk lists,
-/// or a name another chunk starts listing, stops here; kept unsorted by path, so that running
-/// again costs a pointer per name.
+/// order, the skills of that name with their neighbours (shared with [`group_listed_facts`]).
+/// Compared when it runs again (by pointer first), so that an edit of a skill only another chunk
+/// lists, or a name another chunk starts listing, stops here; kept unsorted by path, so that
+/// running again costs a pointer per name.
 #[salsa::tracked(returns(clone))]
 pub fn chunk_listed_facts(
     db: &dyn salsa::Database,
@@ -858,9 +858,9 @@ pub struct ListedName {
 pub type ListedNames = SharedList<ListedName>;
 
 /// The names of group `group` that some subagent lists and some skill has, in [`ListedKey`]
-/// order, each with what it reads. One query per group rather than per name, so that verifying after an edit
-/// walks sixty-four of these rather than thousands of names; editing a skill no subagent lists
-/// leaves it equal, and so does listing a name no skill has (the chunk that lists it reads
+/// order, each with what it reads. One query per group rather than per name, so that verifying
+/// after an edit walks sixty-four of these rather than thousands of names; editing a skill no
+/// subagent lists leaves it equal, and so does listing a name no skill has (the chunk that lists it reads
 /// nothing for it: typing a name into `skills:` runs no other chunk again until it names a skill).
 #[salsa::tracked(returns(clone))]
 pub fn group_listed_facts(

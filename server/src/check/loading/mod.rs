@@ -10,8 +10,8 @@
 //!
 //! The rules about two files of one name (XR005–XR007, XR012, XR016), a `<files-root>` that is
 //! not the skill's folder (SK016, SK027), `general-purpose.md` (SA006) and the skill and subagent
-//! files no context scans (SK017, SK018, SK026, SA007, SA022) are one file each here, declaration beside detection
-//! ([`RULES`]). The resolution names the folders no context scans by rule
+//! files no context scans (SK017, SK018, SK026, SA007, SA022) are one file each here, declaration
+//! beside detection ([`RULES`]). The resolution names the folders no context scans by rule
 //! (`NotScanned::rule_code`), and `not_loaded` reports them all in one form.
 //!
 //! Pure over the snapshot; depends on `workspace` and the rule catalog.

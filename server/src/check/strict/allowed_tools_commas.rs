@@ -2,7 +2,7 @@
 //! separates them with spaces.
 
 use super::LoadedSkill;
-use crate::base::{Diagnostic, FileEdit, Fix, Severity};
+use crate::base::{Diagnostic, Fix, Severity};
 use crate::rules::{Example, Profile, Rule};
 use crate::syntax::yaml::Value;
 
@@ -68,14 +68,12 @@ pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
         // The fix rewrites the value only where it is written plain, as parsed.
         out.push(
             if loaded.text.get(range.start..range.end) == Some(value.as_str()) {
-                diagnostic.with_fix(Fix {
-                    title: "Separate the tools with spaces".into(),
-                    edits: vec![FileEdit {
-                        path: skill.path.clone(),
-                        range,
-                        new_text: spaced,
-                    }],
-                })
+                diagnostic.with_fix(Fix::replace(
+                    "Separate the tools with spaces",
+                    &skill.path,
+                    range,
+                    spaced,
+                ))
             } else {
                 diagnostic
             },

@@ -335,14 +335,7 @@ impl Parser<'_> {
 
     /// The fix that deletes `range`.
     fn delete_fix(&self, range: TextRange, title: &str) -> Fix {
-        Fix {
-            title: title.into(),
-            edits: vec![FileEdit {
-                path: self.path.clone(),
-                range,
-                new_text: String::new(),
-            }],
-        }
+        Fix::replace(title, &self.path, range, "")
     }
 
     fn read_metadata(&mut self, doc: &mut SkillDoc, split: SkillSplit) {
@@ -552,14 +545,12 @@ fn is_plain_scalar(source: &str) -> bool {
 /// Quotes a plain scalar so YAML reads it as a string.
 fn quote_fix(path: &Path, range: TextRange, source: &str) -> Fix {
     let escaped = source.replace('\\', "\\\\").replace('"', "\\\"");
-    Fix {
-        title: format!("Quote `{source}` so it stays a string"),
-        edits: vec![FileEdit {
-            path: path.to_path_buf(),
-            range,
-            new_text: format!("\"{escaped}\""),
-        }],
-    }
+    Fix::replace(
+        format!("Quote `{source}` so it stays a string"),
+        path,
+        range,
+        format!("\"{escaped}\""),
+    )
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! SK004 `skill-long-opener`: the frontmatter opens with more than three dashes; the fix writes `---`.
 
 use super::Parser;
-use crate::base::{FileEdit, Fix, Severity, TextRange};
+use crate::base::{Fix, Severity, TextRange};
 use crate::rules::{Example, Profile, Rule};
 
 pub static RULE: Rule = Rule {
@@ -46,14 +46,7 @@ impl Parser<'_> {
             "the frontmatter opens with `{}`; only `---` opens it, so the runtime sees no frontmatter and skips the skill",
             "-".repeat(range.len())
         );
-        let fix = Fix {
-            title: "Use `---`".into(),
-            edits: vec![FileEdit {
-                path: self.path.clone(),
-                range,
-                new_text: "---".into(),
-            }],
-        };
+        let fix = Fix::replace("Use `---`", &self.path, range, "---");
         self.out
             .push(RULE.at(&self.path, range, message).with_fix(fix));
     }

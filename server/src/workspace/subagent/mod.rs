@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
+use crate::base::{Diagnostic, FileContent, Fix, TextRange};
 use crate::rules::Rule;
 use crate::syntax::frontmatter::{self, OpeningTrap, SubagentSplit, SubagentSplitError};
 use crate::syntax::java;
@@ -237,14 +237,7 @@ impl Parser<'_> {
         fix_title: &str,
         new_text: &str,
     ) {
-        let fix = Fix {
-            title: fix_title.into(),
-            edits: vec![FileEdit {
-                path: self.doc.path.clone(),
-                range,
-                new_text: new_text.into(),
-            }],
-        };
+        let fix = Fix::replace(fix_title, &self.doc.path, range, new_text);
         self.diagnostics
             .push(rule.at(&self.doc.path, range, message).with_fix(fix));
     }

@@ -3,7 +3,7 @@
 
 use super::{Parser, TRANSPORT_NAMES};
 use crate::base::suggest::{did_you_mean, hint};
-use crate::base::{FileEdit, Fix, Severity};
+use crate::base::{Fix, Severity};
 use crate::rules::{Example, Profile, Rule};
 use crate::syntax::json::Member;
 
@@ -67,14 +67,12 @@ impl Parser<'_> {
         if matches!(lower.as_str(), "streamable_http" | "streamable http")
             && self.sub.is_verbatim(field.value.range)
         {
-            diagnostic = diagnostic.with_fix(Fix {
-                title: "Rename to `streamable-http`".into(),
-                edits: vec![FileEdit {
-                    path: self.path.clone(),
-                    range,
-                    new_text: "\"streamable-http\"".into(),
-                }],
-            });
+            diagnostic = diagnostic.with_fix(Fix::replace(
+                "Rename to `streamable-http`",
+                &self.path,
+                range,
+                "\"streamable-http\"",
+            ));
         }
         self.diagnostics.push(diagnostic);
     }

@@ -2,7 +2,7 @@
 //! removes it.
 
 use super::{Parser, WHOLE_FILE};
-use crate::base::{Diagnostic, FileEdit, Fix, Severity, TextRange};
+use crate::base::{Diagnostic, Fix, Severity, TextRange};
 use crate::rules::{Example, Profile, Rule};
 use crate::syntax::json::Problem;
 
@@ -36,13 +36,12 @@ the string to Jackson, whose character-based parser does not skip a BOM: parsing
 
 impl Parser<'_> {
     pub(super) fn bom(&self, problem: &Problem, range: TextRange) -> Diagnostic {
-        RULE.at(&self.path, range, problem.message()).with_fix(Fix {
-            title: "Remove the byte order mark".into(),
-            edits: vec![FileEdit {
-                path: self.path.clone(),
+        RULE.at(&self.path, range, problem.message())
+            .with_fix(Fix::replace(
+                "Remove the byte order mark",
+                &self.path,
                 range,
-                new_text: String::new(),
-            }],
-        })
+                "",
+            ))
     }
 }

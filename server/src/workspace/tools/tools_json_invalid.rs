@@ -3,7 +3,7 @@
 //! text is the author's own: a trailing comma removed, single quotes made double.
 
 use super::{Parser, WHOLE_FILE};
-use crate::base::{Diagnostic, FileEdit, Fix, Severity, TextRange};
+use crate::base::{Diagnostic, Fix, Severity, TextRange};
 use crate::rules::{Example, Profile, Rule};
 use crate::syntax::json::{Problem, ProblemKind};
 
@@ -45,14 +45,7 @@ impl Parser<'_> {
     pub(super) fn invalid_json(&self, problem: &Problem, range: TextRange) -> Diagnostic {
         let diagnostic = RULE.at(&self.path, range, problem.message());
         let verbatim = self.sub.is_verbatim(problem.range);
-        let fix = |title: &str, new_text: String| Fix {
-            title: title.into(),
-            edits: vec![FileEdit {
-                path: self.path.clone(),
-                range,
-                new_text,
-            }],
-        };
+        let fix = |title: &str, new_text: String| Fix::replace(title, &self.path, range, new_text);
         match &problem.kind {
             ProblemKind::TrailingComma if verbatim => {
                 diagnostic.with_fix(fix("Remove the trailing comma", String::new()))
