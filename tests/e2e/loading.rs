@@ -35,14 +35,17 @@ impl Case {
     }
 
     /// `agentws check --format concise`, lines of diagnostics about `file` (workspace-relative).
+    /// The check runs in the project folder, so the paths it prints are relative to it whatever
+    /// folder the checkout and the temporary folder live in (a shared top-level folder would
+    /// otherwise print `../` paths).
     fn check_lines(&self, file: &str) -> Vec<String> {
         let out = Command::cargo_bin("agentws")
             .unwrap()
-            .args(["check", "--format", "concise"])
-            .arg(&self.dir)
+            .current_dir(&self.dir)
+            .args(["check", "--format", "concise", "."])
             .output()
             .unwrap();
-        let prefix = format!("{}/{file}:", self.ws());
+        let prefix = format!(".agentscope/workspace/{file}:");
         String::from_utf8(out.stdout)
             .unwrap()
             .lines()
