@@ -15,6 +15,7 @@ mod peer_suites;
 mod preview;
 mod realistic;
 mod rules;
+mod secrets;
 mod servers;
 mod stores;
 mod support;

@@ -10,6 +10,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::say;
+
 use clap::{Args, ValueEnum};
 
 use super::output::{self, FixSummary, Format, Report, Shower, Style};
@@ -142,7 +144,7 @@ pub fn run(args: CheckArgs) -> u8 {
             Some(request) => match check_stored(target, &env, options, request) {
                 Ok(checked) => checked,
                 Err(err) => {
-                    eprintln!("error: {err}");
+                    say!("error: {err}");
                     return EXIT_USAGE;
                 }
             },
@@ -194,21 +196,22 @@ pub fn run(args: CheckArgs) -> u8 {
     output::print_stdout(&output::render(&report, args.format, Style { color }));
     if let (Some(fix), Format::Json | Format::Sarif | Format::Github) = (&report.fix, args.format) {
         // Machine formats keep stdout to their contract; what --fix did goes to stderr.
-        eprintln!(
+        say!(
             "applied {} fixes in {} files",
-            fix.fixes_applied, fix.files_written
+            fix.fixes_applied,
+            fix.files_written
         );
         for line in &fix.not_applied {
-            eprintln!("not fixed: {line}");
+            say!("not fixed: {line}");
         }
         for line in &fix.notes {
-            eprintln!("note: {line}");
+            say!("note: {line}");
         }
     }
 
     let nothing_read = report.total_files() == 0;
     if nothing_read && !usage_error {
-        eprintln!("error: no workspace file found to check");
+        say!("error: no workspace file found to check");
     }
     exit_code(&report, usage_error || nothing_read, args.error_on_warnings)
 }
@@ -220,7 +223,7 @@ pub(super) fn targets(paths: &[PathBuf]) -> (Vec<Target>, bool) {
     let mut targets: Vec<(ProjectKey, Target)> = Vec::new();
     for path in paths {
         if let Err(err) = std::fs::metadata(path) {
-            eprintln!("error: cannot read `{}`: {err}", path.display());
+            say!("error: cannot read `{}`: {err}", path.display());
             usage_error = true;
             continue;
         }
@@ -297,14 +300,14 @@ fn check_stored(
 ) -> Result<Checked, crate::store::StoreError> {
     let (mut loaded, mut analysis) = engine::batch::load(&target.first_path, env.clone(), options);
     let read = super::project::read_store(&mut loaded, request, |build| analysis.build(build))?;
-    eprintln!(
+    say!(
         "read {} from store {} ({})",
         output::plural(read.files, "file", "files"),
         read.shown,
         output::plural(read.owners, "owner", "owners")
     );
     for note in &read.notes {
-        eprintln!("note: {note}");
+        say!("note: {note}");
     }
     let report = analysis.report(&loaded.workspace);
     Ok(Checked {

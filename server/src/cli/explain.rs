@@ -4,6 +4,8 @@
 
 use clap::Args;
 
+use super::say;
+
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::base::suggest;
 use crate::check::catalog;
@@ -30,7 +32,7 @@ pub fn run(args: ExplainArgs) -> u8 {
         return EXIT_OK;
     }
     let Some(query) = args.code else {
-        eprintln!("error: give a rule code or name, or --list");
+        say!("error: give a rule code or name, or --list");
         return EXIT_USAGE;
     };
     match find(&query) {
@@ -39,7 +41,7 @@ pub fn run(args: ExplainArgs) -> u8 {
             EXIT_OK
         }
         None => {
-            eprintln!("{}", unknown(&query));
+            say!("{}", unknown(&query));
             EXIT_USAGE
         }
     }

@@ -6,6 +6,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::say;
+
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Subcommand};
 
@@ -59,7 +61,7 @@ fn users(args: UsersArgs) -> u8 {
     match result {
         Ok((_, crate::store::OwnerIds { ids, notes })) => {
             for note in notes {
-                eprintln!("note: {note}");
+                say!("note: {note}");
             }
             if args.format == "json" {
                 println!("{}", serde_json::Value::from(ids));
@@ -71,7 +73,7 @@ fn users(args: UsersArgs) -> u8 {
             EXIT_OK
         }
         Err(err) => {
-            eprintln!("error: {err}");
+            say!("error: {err}");
             EXIT_USAGE
         }
     }

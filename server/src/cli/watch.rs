@@ -14,6 +14,8 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::say;
+
 use clap::Args;
 use notify_debouncer_mini::notify::{RecursiveMode, Watcher};
 use notify_debouncer_mini::{new_debouncer, DebounceEventResult};
@@ -54,7 +56,7 @@ pub fn run(args: WatchArgs) -> u8 {
     let mut debouncer = match new_debouncer(Duration::from_millis(args.debounce), sender) {
         Ok(debouncer) => debouncer,
         Err(err) => {
-            eprintln!("error: cannot watch files: {err}");
+            say!("error: cannot watch files: {err}");
             return EXIT_USAGE;
         }
     };
@@ -66,7 +68,7 @@ pub fn run(args: WatchArgs) -> u8 {
     let mut watched = BTreeSet::new();
     update_watches(debouncer.watcher(), &mut watched, last.folders.clone());
     if watched.is_empty() {
-        eprintln!("error: no folder could be watched");
+        say!("error: no folder could be watched");
         return EXIT_USAGE;
     }
     if !emit(&format!(
@@ -85,7 +87,7 @@ pub fn run(args: WatchArgs) -> u8 {
             };
             for batch in std::iter::once(first).chain(events.try_iter()) {
                 if let Err(err) = batch {
-                    eprintln!("warning: watching: {err}");
+                    say!("warning: watching: {err}");
                 }
             }
         }
@@ -166,7 +168,7 @@ fn update_watches(
                 watched.insert(dir);
                 added += 1;
             }
-            Err(err) => eprintln!("warning: cannot watch `{}`: {err}", dir.display()),
+            Err(err) => say!("warning: cannot watch `{}`: {err}", dir.display()),
         }
     }
     added

@@ -39,7 +39,9 @@ pub const REFUSED: i64 = -32002;
 fn refused(code: &str, message: String) -> Error {
     Error {
         code: ErrorCode::ServerError(REFUSED),
-        message: message.into(),
+        message: crate::base::redact::redact_text(&message)
+            .into_owned()
+            .into(),
         data: Some(json!({"code": code})),
     }
 }

@@ -6,6 +6,7 @@ use super::{summary_lines, Report};
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for d in &report.diagnostics {
+        let d = d.for_terminal(true);
         out.push_str(&format!(
             "{}:{}:{}: {}[{}] {}\n",
             d.path,

@@ -6,12 +6,14 @@
 //! columns (Unicode scalar values) and paths are relative to the current folder. Must not depend
 //! on the disk or on how the report was produced.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
 use serde::Serialize;
 
+use crate::base::redact::{redact_text, text_secrets, MASK};
 use crate::base::{ColumnHint, Diagnostic, Encoding, FileSet, LineIndex, Severity, TextRange};
 use crate::workspace::FileKind;
 
@@ -209,26 +211,28 @@ impl<'a> Shower<'a> {
         self
     }
 
+    /// `d` in its shown form. Every text in it is redacted ([`redact_text`]): a source line or a
+    /// message may hold a store URL with its password (agentws.toml's `[store] url`).
     pub fn show(&self, d: &Diagnostic) -> ShownDiagnostic {
         ShownDiagnostic {
             path: self.path(&d.path),
             range: self.span(&d.path, d.range),
             severity: d.severity,
             code: d.code,
-            message: d.message.clone(),
-            consequence: d.consequence.clone(),
+            message: redact_text(&d.message).into_owned(),
+            consequence: redact_text(&d.consequence).into_owned(),
             fixes: d
                 .fixes
                 .iter()
                 .map(|fix| ShownFix {
-                    title: fix.title.clone(),
+                    title: redact_text(&fix.title).into_owned(),
                     edits: fix
                         .edits
                         .iter()
                         .map(|e| ShownEdit {
                             path: self.path(&e.path),
                             range: self.span(&e.path, e.range),
-                            new_text: e.new_text.clone(),
+                            new_text: redact_text(&e.new_text).into_owned(),
                         })
                         .collect(),
                     excerpt: match fix.edits.first() {
@@ -247,7 +251,7 @@ impl<'a> Shower<'a> {
                 .map(|r| ShownRelated {
                     path: self.path(&r.path),
                     range: self.span(&r.path, r.range),
-                    message: r.message.clone(),
+                    message: redact_text(&r.message).into_owned(),
                 })
                 .collect(),
             excerpt: self.excerpt(&d.path, &[d.range]),
@@ -368,11 +372,169 @@ fn excerpt(text: &str, index: &LineIndex, ranges: &[TextRange]) -> Option<Excerp
             start..end.max(start)
         })
         .collect();
-    Some(Excerpt {
+    let mut excerpt = Excerpt {
         text: out,
         first_line: first_line + 1,
         ranges,
-    })
+    };
+    let secrets = text_secrets(&excerpt.text);
+    excerpt.replace(secrets.into_iter().map(|r| (r, MASK.to_string())));
+    Some(excerpt)
+}
+
+impl Excerpt {
+    /// The excerpt with each byte range of `replacements` (in order, not overlapping) replaced,
+    /// and the annotated ranges moved with the text: an offset after a replacement shifts by its
+    /// change in length, one inside it goes to the replacement's start or end.
+    pub fn replace(&mut self, replacements: impl IntoIterator<Item = (Range<usize>, String)>) {
+        let mut out = String::with_capacity(self.text.len());
+        // (replaced range, its replacement's range) for moving offsets.
+        let mut moved: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+        let mut at = 0;
+        for (range, with) in replacements {
+            out.push_str(&self.text[at..range.start]);
+            let shown_start = out.len();
+            out.push_str(&with);
+            moved.push((range.clone(), shown_start..out.len()));
+            at = range.end;
+        }
+        if moved.is_empty() {
+            return;
+        }
+        out.push_str(&self.text[at..]);
+        let shift = |offset: usize, is_end: bool| -> usize {
+            let mut delta = 0isize;
+            for (source, shown) in &moved {
+                if offset >= source.end {
+                    delta = shown.end as isize - source.end as isize;
+                } else if offset > source.start {
+                    return if is_end { shown.end } else { shown.start };
+                } else {
+                    break;
+                }
+            }
+            offset.saturating_add_signed(delta)
+        };
+        for range in &mut self.ranges {
+            let start = shift(range.start, false);
+            let end = shift(range.end, true);
+            *range = start..end.max(start);
+        }
+        self.text = out;
+    }
+}
+
+/// `text` as a terminal may print it: control characters other than the line break and the tab,
+/// and the characters that reorder bidirectional text, written as their escapes (`\u{1b}`), so a
+/// file name, a stored key or a line of a file cannot move the cursor, recolour the terminal or
+/// make what is read differ from what is there. `line` also escapes the line break, for formats
+/// of one line per entry.
+pub fn terminal_text(text: &str, line: bool) -> Cow<'_, str> {
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\t' && (line || c != '\n')) || is_bidi_control(c);
+    if !text.contains(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The explicit directional formatting characters (Unicode TR 9): embeddings, overrides,
+/// isolates and marks.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+impl ShownDiagnostic {
+    /// The diagnostic as a terminal may print it: every text through [`terminal_text`] (`line`:
+    /// line breaks escaped too), the excerpts with their ranges moved. Borrowed when nothing in it
+    /// needs escaping, which is nearly always.
+    pub fn for_terminal(&self, line: bool) -> Cow<'_, ShownDiagnostic> {
+        let plain = |t: &str| matches!(terminal_text(t, line), Cow::Borrowed(_));
+        let excerpt_plain = |e: &Option<Excerpt>| {
+            e.as_ref()
+                .is_none_or(|e| matches!(e.for_terminal(), Cow::Borrowed(_)))
+        };
+        let all_plain = plain(&self.path)
+            && plain(&self.message)
+            && plain(&self.consequence)
+            && excerpt_plain(&self.excerpt)
+            && self
+                .related
+                .iter()
+                .all(|r| plain(&r.path) && plain(&r.message))
+            && self.fixes.iter().all(|f| {
+                plain(&f.title)
+                    && excerpt_plain(&f.excerpt)
+                    && f.edits.iter().all(|e| plain(&e.path) && plain(&e.new_text))
+            });
+        if all_plain {
+            return Cow::Borrowed(self);
+        }
+        let owned = |t: &str| terminal_text(t, line).into_owned();
+        let excerpt = |e: &Option<Excerpt>| e.as_ref().map(|e| e.for_terminal().into_owned());
+        Cow::Owned(ShownDiagnostic {
+            path: owned(&self.path),
+            message: owned(&self.message),
+            consequence: owned(&self.consequence),
+            excerpt: excerpt(&self.excerpt),
+            related: self
+                .related
+                .iter()
+                .map(|r| ShownRelated {
+                    path: owned(&r.path),
+                    range: r.range,
+                    message: owned(&r.message),
+                })
+                .collect(),
+            fixes: self
+                .fixes
+                .iter()
+                .map(|f| ShownFix {
+                    title: owned(&f.title),
+                    edits: f
+                        .edits
+                        .iter()
+                        .map(|e| ShownEdit {
+                            path: owned(&e.path),
+                            range: e.range,
+                            new_text: owned(&e.new_text),
+                        })
+                        .collect(),
+                    excerpt: excerpt(&f.excerpt),
+                })
+                .collect(),
+            ..self.clone()
+        })
+    }
+}
+
+impl Excerpt {
+    /// The excerpt as a terminal may print it ([`terminal_text`]), its ranges moved with it.
+    pub fn for_terminal(&self) -> Cow<'_, Excerpt> {
+        if matches!(terminal_text(&self.text, false), Cow::Borrowed(_)) {
+            return Cow::Borrowed(self);
+        }
+        let mut shown = self.clone();
+        let replacements: Vec<(Range<usize>, String)> = self
+            .text
+            .char_indices()
+            .filter_map(|(i, c)| {
+                let escaped = terminal_text(&self.text[i..i + c.len_utf8()], false);
+                matches!(escaped, Cow::Owned(_))
+                    .then(|| (i..i + c.len_utf8(), escaped.into_owned()))
+            })
+            .collect();
+        shown.replace(replacements);
+        Cow::Owned(shown)
+    }
 }
 
 /// "1 error", "2 warnings".
