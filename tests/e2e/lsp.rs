@@ -1960,10 +1960,19 @@ fn the_quick_fix_of_a_tagged_value_removes_the_tag() {
         json!({"textDocument": {"uri": uri(&skill)}, "range": {"start": {"line": 1, "character": 14}, "end": {"line": 1, "character": 14}}, "context": {"diagnostics": []}}),
     );
     let actions = actions.as_array().unwrap();
-    assert_eq!(actions.len(), 1, "{actions:#?}");
+    let titles: Vec<&str> = actions
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
     assert_eq!(
-        actions[0]["title"],
-        "Remove `!!bool` and quote `yes` so it stays a string"
+        titles,
+        [
+            "Remove `!!bool` and quote `yes` so it stays a string",
+            "Ignore SK008 on this line",
+            // The fixture has no agentws.toml to add a per-path setting to.
+            "Ignore SK008 in this file",
+        ],
+        "{actions:#?}"
     );
     assert_eq!(
         actions[0]["edit"]["changes"][uri(&skill)],

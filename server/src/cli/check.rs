@@ -10,15 +10,15 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::say;
-
 use clap::{Args, ValueEnum};
 
 use super::output::{self, FixSummary, Format, Report, Shower, Style};
 use super::project::{display_relative, process_env, Loaded};
+use super::say;
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
 use crate::base::pathutil::normalize_lexically;
 use crate::base::{Diagnostic, Env, FileContent};
+use crate::check::settle::Suppressed;
 use crate::check::{fix, CheckOptions, CheckReport};
 use crate::config::discover::{absolute, find_project};
 use crate::engine;
@@ -35,6 +35,10 @@ pub struct CheckArgs {
     /// Rule set: `harness` (what the runtime does) or `strict` (adds the Agent Skills open spec).
     #[arg(long, value_enum, default_value_t = ProfileArg::Harness)]
     pub profile: ProfileArg,
+    /// A suppression comment must give a reason (`-- why`) to suppress anything, as
+    /// `[rules] require-reason = true` asks.
+    #[arg(long)]
+    pub require_reason: bool,
     /// Exit with 1 when there are warnings, not only errors.
     #[arg(long)]
     pub error_on_warnings: bool,
@@ -54,6 +58,13 @@ pub struct CheckArgs {
     /// Check the stored files of every user (or session) the store holds (the default with --store).
     #[arg(long, conflicts_with_all = ["users", "fix"])]
     pub all_users: bool,
+    /// Report only the findings the baseline FILE does not hold (`--write-baseline` makes it), and
+    /// say how many it held and how many of its entries no longer match.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in FILE (JSON, in a stable order), replacing it; exit 0.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["baseline", "fix"])]
+    pub write_baseline: Option<PathBuf>,
 }
 
 impl CheckArgs {
@@ -134,6 +145,7 @@ pub fn run(args: CheckArgs) -> u8 {
 
     let options = CheckOptions {
         profile: args.profile.into(),
+        require_reason: args.require_reason,
     };
     let mut report = Report::default();
     let mut fix_summary = args.fix.then(FixSummary::default);
@@ -177,11 +189,20 @@ pub fn run(args: CheckArgs) -> u8 {
                 checked = check_target(target, &env, options);
             }
         }
-        let shower = Shower::new(&checked.loaded.workspace.files, &cwd)
+        let mut shower = Shower::new(&checked.loaded.workspace.files, &cwd)
             .with_excerpts(args.format == Format::Human);
+        if matches!(args.format, Format::Json | Format::Sarif)
+            || args.baseline.is_some()
+            || args.write_baseline.is_some()
+        {
+            shower = shower.with_fingerprints(&checked.loaded.workspace.config);
+        }
         report
             .diagnostics
             .extend(checked.diagnostics.iter().map(|d| shower.show(d)));
+        report
+            .suppressed
+            .extend(checked.suppressed.iter().map(|d| shower.show_suppressed(d)));
         for (kind, n) in std::mem::take(&mut checked.files_checked) {
             *report.files_checked.entry(kind).or_insert(0) += n;
         }
@@ -189,6 +210,33 @@ pub fn run(args: CheckArgs) -> u8 {
         std::mem::forget(checked);
     }
     report.fix = fix_summary;
+    report.number_fingerprints();
+    if let Some(file) = &args.write_baseline {
+        return match super::baseline::write(file, &report) {
+            Ok(count) => {
+                say!(
+                    "wrote {} to the baseline `{}`",
+                    output::plural(count, "finding", "findings"),
+                    display_relative(&absolute(file), &cwd)
+                );
+                if usage_error {
+                    EXIT_USAGE
+                } else {
+                    EXIT_OK
+                }
+            }
+            Err(err) => {
+                say!("error: {err}");
+                EXIT_USAGE
+            }
+        };
+    }
+    if let Some(file) = &args.baseline {
+        if let Err(err) = super::baseline::apply(file, &cwd, &mut report) {
+            say!("error: {err}");
+            return EXIT_USAGE;
+        }
+    }
 
     let color = !args.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -272,6 +320,8 @@ fn exit_code(report: &Report, usage_error: bool, error_on_warnings: bool) -> u8 
 pub(super) struct Checked {
     pub loaded: Loaded,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the project's per-path settings and suppression comments kept aside.
+    pub suppressed: Vec<Suppressed>,
     pub files_checked: BTreeMap<FileKind, usize>,
     /// The database the diagnostics came from, held so that the caller decides when it is freed
     /// (`run` never frees it: the process ends soon after).
@@ -282,7 +332,7 @@ pub(super) struct Checked {
 /// database) and asks for its diagnostics.
 pub(super) fn check_target(target: &Target, env: &Arc<Env>, options: CheckOptions) -> Checked {
     let (loaded, analysis) = engine::batch::load(&target.first_path, env.clone(), options);
-    let report = analysis.report(&loaded.workspace);
+    let report = analysis.report(&loaded.workspace, &loaded.walk_problems);
     Checked {
         _analysis: Some(analysis),
         ..select(target, loaded, report)
@@ -309,24 +359,26 @@ fn check_stored(
     for note in &read.notes {
         say!("note: {note}");
     }
-    let report = analysis.report(&loaded.workspace);
+    let report = analysis.report(&loaded.workspace, &loaded.walk_problems);
     Ok(Checked {
         _analysis: Some(analysis),
         ..select(target, loaded, report)
     })
 }
 
-/// The walk's problems and the report's diagnostics of the files the target selects.
+/// The report's diagnostics (the walk's problems among them) of the files the target selects.
 fn select(target: &Target, loaded: Loaded, report: CheckReport) -> Checked {
-    let mut diagnostics: Vec<Diagnostic> = loaded
-        .walk_problems
-        .iter()
-        .chain(&report.diagnostics)
-        .filter(|d| target.selection.contains(&d.path))
-        .cloned()
+    let selected = |d: &Diagnostic| target.selection.contains(&d.path);
+    let diagnostics: Vec<Diagnostic> = report
+        .diagnostics
+        .into_iter()
+        .filter(|d| selected(d))
         .collect();
-    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    diagnostics.dedup();
+    let suppressed: Vec<Suppressed> = report
+        .suppressed
+        .into_iter()
+        .filter(|s| selected(&s.diagnostic))
+        .collect();
     let files_checked = match &target.selection {
         Selection::Whole => report.files_checked,
         selection => files_checked_in(&loaded.workspace, selection),
@@ -334,6 +386,7 @@ fn select(target: &Target, loaded: Loaded, report: CheckReport) -> Checked {
     Checked {
         loaded,
         diagnostics,
+        suppressed,
         files_checked,
         _analysis: None,
     }

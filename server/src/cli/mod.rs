@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod baseline;
 pub mod check;
 pub mod explain;
 pub mod normalize;

@@ -6,11 +6,10 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::say;
-
 use clap::Args;
 use serde_json::json;
 
+use super::say;
 use crate::config::discover::absolute;
 use crate::paths::{bind, load_project, DiskAccess, Op, RunParams};
 

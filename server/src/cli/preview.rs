@@ -8,13 +8,12 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::say;
-
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 use serde::Serialize;
 
 use super::project::{load, process_env};
+use super::say;
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
 use crate::config::{Config, FilesystemMode};
 use crate::context::{session_context, ContextOverrides};
@@ -257,10 +256,12 @@ fn read_call_store(
 }
 
 fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, u8> {
-    prompt::render(ws, ctx).map_err(|err| {
+    let mut preview = prompt::render(ws, ctx).map_err(|err| {
         say!("error: {err}");
         EXIT_USAGE
-    })
+    })?;
+    crate::check::settle::settle_notes(&mut preview, ws);
+    Ok(preview)
 }
 
 /// The context the flags describe: `agentws.toml` values, each overridden by its flag.

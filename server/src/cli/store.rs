@@ -6,12 +6,11 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::say;
-
 use clap::builder::PossibleValuesParser;
 use clap::{Args, Subcommand};
 
 use super::project::{load, process_env};
+use super::say;
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::config::Scope;
 

@@ -228,6 +228,7 @@ fn render_preview(
         .map_err(|err| refused(err.code, err.message))?;
     // Sources of files read from a store are named by store entry, as `agentws preview` does.
     preview.relabel_sources(&workspace.files);
+    crate::check::settle::settle_notes(&mut preview, workspace);
     Ok(preview)
 }
 

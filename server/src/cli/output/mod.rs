@@ -18,6 +18,7 @@ use crate::base::{ColumnHint, Diagnostic, Encoding, FileSet, LineIndex, Severity
 use crate::workspace::FileKind;
 
 pub mod concise;
+pub mod fingerprint;
 pub mod github;
 pub mod human;
 pub mod json;
@@ -80,11 +81,58 @@ pub struct ShownDiagnostic {
     pub message: String,
     pub consequence: String,
     pub fixes: Vec<ShownFix>,
+    /// What identifies the finding while the file around it changes ([`fingerprint`]).
+    pub fingerprint: String,
+    /// With a baseline: `new` (not in it). Baselined findings are not among the diagnostics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_state: Option<&'static str>,
     #[serde(skip)]
     pub related: Vec<ShownRelated>,
     /// The source lines the diagnostic covers, when the file has text (human output).
     #[serde(skip)]
     pub excerpt: Option<Excerpt>,
+    /// The file's absolute path, and its store entry's name when it was read from a store (for
+    /// the baseline, which names files relative to itself).
+    #[serde(skip)]
+    pub absolute: std::path::PathBuf,
+    #[serde(skip)]
+    pub origin: Option<String>,
+}
+
+/// One finding a baseline file records (`agentws check --write-baseline`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+pub struct BaselineEntry {
+    /// Relative to the baseline file's folder, or a store entry's name.
+    pub path: String,
+    pub rule: String,
+    pub fingerprint: String,
+    /// For the reader of the file; not matched.
+    pub message: String,
+}
+
+/// What a baseline did to a report (`agentws check --baseline`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct BaselineOutcome {
+    /// The baseline file as shown (relative to the current folder).
+    pub file: String,
+    /// Findings the baseline holds (not reported, not counted).
+    pub unchanged: Vec<ShownDiagnostic>,
+    /// Entries of the baseline that no finding matches any more.
+    pub absent: Vec<BaselineEntry>,
+}
+
+/// A diagnostic the project suppressed, and how (SARIF `suppressions`; JSON `suppressed`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShownSuppressed {
+    #[serde(flatten)]
+    pub diagnostic: ShownDiagnostic,
+    pub suppression: ShownSuppression,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShownSuppression {
+    pub kind: crate::check::settle::SuppressionKind,
+    pub justification: String,
 }
 
 /// A few whole source lines, their breaks normalized to `\n`, with the ranges to annotate inside
@@ -126,7 +174,13 @@ pub struct FixSummary {
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     pub files_checked: BTreeMap<FileKind, usize>,
+    /// What is reported: neither suppressed nor in the baseline. The summary and the exit code
+    /// count these alone.
     pub diagnostics: Vec<ShownDiagnostic>,
+    /// What per-path settings and suppression comments kept aside.
+    pub suppressed: Vec<ShownSuppressed>,
+    /// Set when `--baseline` was given.
+    pub baseline: Option<BaselineOutcome>,
     /// Set when `--fix` ran.
     pub fix: Option<FixSummary>,
 }
@@ -146,6 +200,25 @@ impl Report {
 
     pub fn total_files(&self) -> usize {
         self.files_checked.values().sum()
+    }
+
+    /// Numbers equal fingerprints by their order in the report (reported ones first, then the
+    /// suppressed ones, each counted apart), once every target's diagnostics are in.
+    pub fn number_fingerprints(&mut self) {
+        if self.diagnostics.iter().all(|d| d.fingerprint.is_empty())
+            && self
+                .suppressed
+                .iter()
+                .all(|s| s.diagnostic.fingerprint.is_empty())
+        {
+            return;
+        }
+        fingerprint::number(self.diagnostics.iter_mut().map(|d| &mut d.fingerprint));
+        fingerprint::number(
+            self.suppressed
+                .iter_mut()
+                .map(|s| &mut s.diagnostic.fingerprint),
+        );
     }
 
     /// How many diagnostics carry at least one fix.
@@ -189,6 +262,9 @@ pub fn print_stdout(text: &str) {
 pub struct Shower<'a> {
     files: &'a FileSet,
     cwd: &'a Path,
+    /// The project the files belong to, when shown diagnostics carry fingerprints: they name
+    /// files relative to it. Only JSON, SARIF and a baseline read fingerprints.
+    config: Option<&'a crate::config::Config>,
     /// Only the human format shows source lines; the others skip copying them.
     excerpts: bool,
     /// Line indexes built on first use, one per file, with the last position converted in it.
@@ -200,9 +276,17 @@ impl<'a> Shower<'a> {
         Self {
             files,
             cwd,
+            config: None,
             excerpts: true,
             indexes: Default::default(),
         }
+    }
+
+    /// Shown diagnostics carry fingerprints, naming files relative to the project of `config`
+    /// rather than to the current folder.
+    pub fn with_fingerprints(mut self, config: &'a crate::config::Config) -> Self {
+        self.config = Some(config);
+        self
     }
 
     /// Whether shown diagnostics carry source excerpts (default: yes).
@@ -254,8 +338,45 @@ impl<'a> Shower<'a> {
                     message: redact_text(&r.message).into_owned(),
                 })
                 .collect(),
+            fingerprint: self.fingerprint(d),
+            baseline_state: None,
             excerpt: self.excerpt(&d.path, &[d.range]),
+            absolute: d.path.clone(),
+            origin: self.files.origin(&d.path).map(str::to_string),
         }
+    }
+
+    /// A suppressed diagnostic in its shown form.
+    pub fn show_suppressed(&self, s: &crate::check::settle::Suppressed) -> ShownSuppressed {
+        ShownSuppressed {
+            diagnostic: self.show(&s.diagnostic),
+            suppression: ShownSuppression {
+                kind: s.kind,
+                justification: redact_text(&s.justification).into_owned(),
+            },
+        }
+    }
+
+    /// `d`'s [`fingerprint`], without its occurrence number; empty unless asked for.
+    fn fingerprint(&self, d: &Diagnostic) -> String {
+        let Some(config) = self.config else {
+            return String::new();
+        };
+        let place = match self.files.origin(&d.path) {
+            Some(origin) => origin.to_string(),
+            None => crate::check::settle::settings_path(config, &d.path),
+        };
+        self.with_index(&d.path, d.range.end.max(d.range.start), |text, index, _| {
+            let start = d.range.start.min(text.len());
+            let end = d.range.end.clamp(start, text.len());
+            let line = index
+                .line_range(text, index.line_of(start))
+                .unwrap_or(TextRange::empty(start));
+            let line = fingerprint::around(text, line, TextRange::new(start, end));
+            let flagged = text.get(start..end).unwrap_or("");
+            fingerprint::of(d.code, &place, line, flagged)
+        })
+        .unwrap_or_else(|| fingerprint::of(d.code, &place, "", ""))
     }
 
     fn path(&self, path: &Path) -> String {
@@ -585,6 +706,52 @@ pub fn summary_lines(report: &Report) -> String {
         plural(s.warnings, "warning", "warnings"),
         plural(s.infos, "info", "infos")
     ));
+    if !report.suppressed.is_empty() {
+        let in_source = report
+            .suppressed
+            .iter()
+            .filter(|s| s.suppression.kind == crate::check::settle::SuppressionKind::InSource)
+            .count();
+        let external = report.suppressed.len() - in_source;
+        let mut by = Vec::new();
+        if in_source > 0 {
+            by.push(format!("{in_source} by comments in the files"));
+        }
+        if external > 0 {
+            by.push(format!("{external} by [rules.per-path] of agentws.toml"));
+        }
+        out.push_str(&format!(
+            "Suppressed {} ({}).\n",
+            plural(report.suppressed.len(), "finding", "findings"),
+            by.join(", ")
+        ));
+    }
+    if let Some(baseline) = &report.baseline {
+        out.push_str(&format!(
+            "{} in the baseline `{}`",
+            plural(baseline.unchanged.len(), "finding is", "findings are"),
+            baseline.file
+        ));
+        if baseline.absent.is_empty() {
+            out.push_str(".\n");
+        } else {
+            out.push_str(&format!(
+                "; {} of it no longer {} (`agentws check --write-baseline {}` drops {}).\n",
+                plural(baseline.absent.len(), "entry", "entries"),
+                if baseline.absent.len() == 1 {
+                    "matches"
+                } else {
+                    "match"
+                },
+                baseline.file,
+                if baseline.absent.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                }
+            ));
+        }
+    }
     let fixable = report.fixable();
     if fixable > 0 && report.fix.is_none() {
         out.push_str(&format!(
@@ -676,15 +843,24 @@ pub(crate) mod tests {
                 related: vec![],
             },
         ];
-        let shower = Shower::new(&files, &cwd);
+        let config = crate::config::Config::defaults_for(Path::new("/p"));
+        let shower = Shower::new(&files, &cwd).with_fingerprints(&config);
         let mut files_checked = BTreeMap::new();
         files_checked.insert(FileKind::Skill, 1);
         files_checked.insert(FileKind::ToolsJson, 1);
-        Report {
+        let suppressed = crate::check::settle::Suppressed {
+            diagnostic: diagnostics[1].clone(),
+            kind: crate::check::settle::SuppressionKind::InSource,
+            justification: "the emoji is meant".into(),
+        };
+        let mut report = Report {
             files_checked,
             diagnostics: diagnostics.iter().map(|d| shower.show(d)).collect(),
-            fix: None,
-        }
+            suppressed: vec![shower.show_suppressed(&suppressed)],
+            ..Report::default()
+        };
+        report.number_fingerprints();
+        report
     }
 
     #[test]
@@ -728,6 +904,32 @@ pub(crate) mod tests {
             text,
             "Checked 2 files: 1 skill, 1 tools.json.\n\
              Found 1 error, 1 warning, 1 info.\n\
+             Suppressed 1 finding (1 by comments in the files).\n\
+             1 problem can be fixed with `agentws check --fix`.\n"
+        );
+    }
+
+    #[test]
+    fn the_baseline_summary_says_what_it_held_and_what_no_longer_matches() {
+        let mut report = sample();
+        report.suppressed.clear();
+        let unchanged = report.diagnostics.split_off(1);
+        report.baseline = Some(BaselineOutcome {
+            file: "base.json".into(),
+            unchanged,
+            absent: vec![BaselineEntry {
+                path: "a.md".into(),
+                rule: "SK001".into(),
+                fingerprint: "x:1".into(),
+                message: "gone".into(),
+            }],
+        });
+        assert_eq!(
+            summary_lines(&report),
+            "Checked 2 files: 1 skill, 1 tools.json.\n\
+             Found 1 error, 0 warnings, 0 infos.\n\
+             2 findings are in the baseline `base.json`; 1 entry of it no longer matches \
+             (`agentws check --write-baseline base.json` drops it).\n\
              1 problem can be fixed with `agentws check --fix`.\n"
         );
     }
@@ -747,7 +949,8 @@ pub(crate) mod tests {
              Applied 1 fix in 1 file.\n\
              Not fixed: a.md: SK008 Quote `yes` (the file is read-only)\n\
              Note: b.md: written by another process during the fix: kept\n\
-             Found 1 error, 1 warning, 1 info.\n"
+             Found 1 error, 1 warning, 1 info.\n\
+             Suppressed 1 finding (1 by comments in the files).\n"
         );
     }
 
