@@ -1062,7 +1062,9 @@ fn custom_methods_answer_as_documented() {
             "config": {
                 "file": root.join("agentws.toml"),
                 "reason": format!("`{}` is the nearest agentws.toml above `{}`", root.join("agentws.toml").display(), root.display()),
-                "harness": "2026-09",
+                "harness": "2.0.3",
+                "harnessFrom": "the newest release modelled; no build file or agentws.toml names one",
+                "harnessNote": null,
                 "scope": "user",
                 "filesystem": "local",
             },
@@ -1112,9 +1114,23 @@ fn custom_methods_answer_as_documented() {
         json!({"uri": uri(&pdf), "context": context}),
     );
     assert_eq!(preview, expected);
+    // 2.0.3, the default, advertises the base workspace; main (#3020) Alice's.
     assert_eq!(
         preview["context"]["advertisedWorkspace"],
+        ws(&root).display().to_string()
+    );
+    let main = client.request(
+        "agentws/previewPrompt",
+        json!({"uri": uri(&pdf), "context": {"userId": "alice", "date": "2026-05-04", "os": "Linux 6.1", "tmpDir": "/tmp", "harness": "main"}}),
+    );
+    assert_eq!(
+        main["context"]["advertisedWorkspace"],
         format!("{}/alice", ws(&root).display())
+    );
+    assert_eq!(main["context"]["harness"], "main");
+    assert_eq!(
+        main["context"]["harnessFrom"],
+        "set for this call (`--harness`, or the preview's context)"
     );
     // The default project is the first workspace folder.
     let default = client.request("agentws/previewPrompt", json!({"context": context}));
@@ -2368,7 +2384,7 @@ fn every_front_end_refuses_an_unknown_context_value_in_the_same_words() {
             "harness",
             "harness",
             "2025-01",
-            "harness `2025-01` is not one of 2026-08, 2026-09",
+            "harness `2025-01` is not one of 2.0.2, 2.0.3-SNAPSHOT, 2.0.3, main or a version",
         ),
     ];
     let (mut client, _) = Client::start(&[&root], Options::default());

@@ -14,6 +14,7 @@ mod normalize;
 mod peer_suites;
 mod preview;
 mod realistic;
+mod releases;
 mod rule_settings;
 mod rules;
 mod secrets;

@@ -17,6 +17,7 @@ use crate::support::{assert_snapshot_file, copy_tree, fixture};
 const CATALOG_WORKSPACES: &[&str] = &[
     "rules-all",
     "rules-settings",
+    "rules-build-file",
     "parse-broken",
     "rules-runtime",
     "config-errors",
@@ -287,7 +288,7 @@ fn fallbacks_name_the_default() {
     assert_eq!(
         messages_of("config-errors", "CF004"),
         [
-            "`harness` must be one of \"2026-09\", \"2026-08\", not \"2026-10\"; the default \"2026-09\" is used",
+            "`harness` must be a release agentws models (`2.0.2`, `2.0.3-SNAPSHOT`, `2.0.3`, `main`) or a version such as `2.0.2`, not `2026-10`; the release the build file names is used, else the newest agentws models",
             "`isolation.scope` must be one of \"user\", \"session\", \"agent\", \"global\", not \"tenant\"; the default \"user\" is used",
         ]
     );

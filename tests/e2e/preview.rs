@@ -170,23 +170,33 @@ fn fixture_dir(name: &str) -> PathBuf {
 /// A copy of the fixture at `/tmp/agentws-golden-XXXXXXXX/<name>`: the advertised paths count
 /// towards the memory budget, so their length must not depend on where the repository is checked
 /// out.
-fn fixed_length_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn fixed_length_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::Builder::new()
         .prefix("agentws-golden-")
         .rand_bytes(8)
         .tempdir_in("/tmp")
         .unwrap();
-    let dir = tmp.path().join(name);
+    // The fixture's own folder name (a release's cases sit two folders deeper).
+    let dir = tmp.path().join(Path::new(name).file_name().unwrap());
     copy_tree(&fixture_dir(name), &dir);
     (tmp, dir)
 }
 
+/// `agentws preview` of `dir`. These goldens were derived for the runtime that `2026-09` names
+/// (2.0.3-SNAPSHOT with #3020 and #3645): a case that does not name a runtime is run under it. The
+/// releases' own goldens, from the runtime's classes, are `releases.rs`'.
 fn run(dir: &Path, args: &[&str]) -> std::process::Output {
+    let harness: &[&str] = if args.contains(&"--harness") {
+        &[]
+    } else {
+        &["--harness", "2026-09"]
+    };
     Command::cargo_bin("agentws")
         .unwrap()
         .arg("preview")
         .arg(dir)
         .args(MACHINE)
+        .args(harness)
         .args(args)
         .output()
         .unwrap()
@@ -235,7 +245,12 @@ fn notes_go_to_stderr_and_never_into_the_prompt() {
     let output = run(&dir, &["--user", "alice"]);
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("note[sandbox-id]: the runtime prints a random filesystem id"));
-    assert!(stderr.contains("note[workspace-directory]: harness 2026-09 in sandbox mode"));
+    assert!(stderr.contains(
+        "note[workspace-directory]: runtime 2.0.3-SNAPSHOT+#3020+#3645: with the #3645 proposal \"The workspace directory is:\" shows the sandbox root"
+    ));
+    assert!(stderr.starts_with(
+        "note[runtime]: AgentScope Harness 2.0.3-SNAPSHOT+#3020+#3645, set for this call (`--harness`, or the preview's context)\n"
+    ));
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.starts_with("## AgentStateStore Context\n"));
     assert!(!stdout.contains("note["));
@@ -424,8 +439,11 @@ fn json_diff_carries_both_previews() {
     );
     assert_eq!(output.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(json["left"]["context"]["harness"], "2026-09");
-    assert_eq!(json["right"]["context"]["harness"], "2026-08");
+    assert_eq!(
+        json["left"]["context"]["harness"],
+        "2.0.3-SNAPSHOT+#3020+#3645"
+    );
+    assert_eq!(json["right"]["context"]["harness"], "2.0.3-SNAPSHOT");
     let diff = json["diff"].as_str().unwrap();
     assert!(diff.contains("-The workspace directory is: "));
     assert!(diff.contains("/.agentscope/workspace/alice\n+The workspace directory is: "));

@@ -42,6 +42,8 @@ pub mod tools;
 pub struct CheckOptions {
     pub profile: Profile,
     pub require_reason: bool,
+    /// The runtime to model instead of the project's (`--harness`).
+    pub harness: Option<crate::config::Harness>,
 }
 
 impl Default for CheckOptions {
@@ -55,6 +57,26 @@ impl CheckOptions {
         Self {
             profile,
             require_reason: false,
+            harness: None,
+        }
+    }
+
+    /// `config` with the runtime the options ask for, when they ask for one.
+    pub fn configure(
+        self,
+        config: std::sync::Arc<crate::config::Config>,
+    ) -> std::sync::Arc<crate::config::Config> {
+        match self.harness {
+            Some(harness) if config.harness != harness => {
+                let mut changed = (*config).clone();
+                changed.harness = harness;
+                changed.harness_from = crate::config::HarnessFrom {
+                    source: crate::config::HarnessSource::Override,
+                    note: None,
+                };
+                std::sync::Arc::new(changed)
+            }
+            _ => config,
         }
     }
 
@@ -67,7 +89,8 @@ impl CheckOptions {
         } else {
             self.profile
         };
-        // No rule reads whether a reason is required: only `settle` does, after them.
+        // No rule reads whether a reason is required, nor the override (it is in the
+        // configuration): only `settle` does, after them.
         Self::new(profile)
     }
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use super::output::{self, FixSummary, Format, Report, Shower, Style};
+use super::output::{self, FixSummary, Format, Report, Shower, ShownRuntime, Style};
 use super::project::{display_relative, process_env, Loaded};
 use super::say;
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
@@ -39,6 +39,10 @@ pub struct CheckArgs {
     /// `[rules] require-reason = true` asks.
     #[arg(long)]
     pub require_reason: bool,
+    /// The AgentScope Harness release to model (`2.0.2`, `2.0.3-SNAPSHOT`, `2.0.3`, `main`, or a
+    /// version), instead of what agentws.toml or the build file says.
+    #[arg(long, value_name = "RELEASE")]
+    pub harness: Option<String>,
     /// Exit with 1 when there are warnings, not only errors.
     #[arg(long)]
     pub error_on_warnings: bool,
@@ -143,9 +147,13 @@ pub fn run(args: CheckArgs) -> u8 {
     };
     let (targets, usage_error) = targets(&paths);
 
+    let Some(harness) = super::harness_arg(args.harness.as_deref()) else {
+        return EXIT_USAGE;
+    };
     let options = CheckOptions {
         profile: args.profile.into(),
         require_reason: args.require_reason,
+        harness,
     };
     let mut report = Report::default();
     let mut fix_summary = args.fix.then(FixSummary::default);
@@ -189,6 +197,9 @@ pub fn run(args: CheckArgs) -> u8 {
                 checked = check_target(target, &env, options);
             }
         }
+        report
+            .runtimes
+            .push(ShownRuntime::of(&checked.loaded.workspace.config, &cwd));
         let mut shower = Shower::new(&checked.loaded.workspace.files, &cwd)
             .with_excerpts(args.format == Format::Human);
         if matches!(args.format, Format::Json | Format::Sarif)

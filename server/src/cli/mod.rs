@@ -27,6 +27,34 @@ macro_rules! say {
 }
 pub(crate) use say;
 
+/// The runtime a `--harness` flag names (`Some(None)` without the flag); `None` after saying why
+/// a value is refused.
+pub fn harness_arg(value: Option<&str>) -> Option<Option<crate::config::Harness>> {
+    let Some(value) = value else {
+        return Some(None);
+    };
+    match crate::config::release::map_version(value) {
+        Some(mapped) => {
+            if let Some(note) = mapped.note {
+                say!("note: {note}");
+            }
+            Some(Some(mapped.harness))
+        }
+        None => {
+            let releases: Vec<&str> = crate::config::release::RELEASES
+                .iter()
+                .map(|r| r.as_str())
+                .collect();
+            say!(
+                "error: --harness `{}` is not one of {} or a version",
+                value.escape_debug(),
+                releases.join(", ")
+            );
+            None
+        }
+    }
+}
+
 /// The body of [`say!`].
 pub fn print_stderr(text: &str) {
     let redacted = crate::base::redact::redact_text(text);

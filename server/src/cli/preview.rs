@@ -160,6 +160,11 @@ pub fn run(args: PreviewArgs) -> u8 {
         if args.format == "json" {
             println!("{}", to_json(&preview));
         } else {
+            say!(
+                "note[runtime]: AgentScope Harness {}, {}",
+                preview.context.harness,
+                preview.context.harness_from
+            );
             if let Some(note) = namespace_note(ws, &left_ctx) {
                 say!("note[namespace]: {note}");
             }
@@ -288,7 +293,7 @@ fn apply(
     Ok(ctx)
 }
 
-/// `user=alice session=s1 scope=user filesystem=local harness=2026-09`.
+/// `user=alice session=s1 scope=user filesystem=local harness=2.0.3`.
 fn label(p: &Preview) -> String {
     let c = &p.context;
     format!(
@@ -297,7 +302,7 @@ fn label(p: &Preview) -> String {
         c.session_id,
         c.scope.as_str(),
         c.filesystem.as_str(),
-        c.harness.as_str()
+        c.harness
     )
 }
 

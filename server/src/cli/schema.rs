@@ -94,6 +94,80 @@ and replaced by the default, so one typo never hides the rest. \
     out
 }
 
+/// The markers around the generated part of docs/runtime-sources.md.
+const RELEASES_BEGIN: &str = "<!-- releases: generated from config::release::CHANGES by `agentws::cli::schema::releases_markdown`; do not edit. -->\n";
+const RELEASES_END: &str = "<!-- end of the generated part -->\n";
+
+/// The releases part of docs/runtime-sources.md: each release agentws models and every behaviour
+/// change between them, from the one table `config::release::CHANGES`.
+pub fn releases_markdown() -> String {
+    use crate::config::release::{Harness, CHANGES, RELEASES};
+    let mut out = String::from(RELEASES_BEGIN);
+    out.push_str(
+        "\n## Releases\n\n\
+agentws models the releases below; a project's build file or agentws.toml chooses one \
+([configuration.md](configuration.md#harness)), and every surface names the one in force (the \
+first line of `check`, `runtimes` in its JSON and SARIF, the preview's `note[runtime]` and \
+`context.harness`, the language server's `agentws/fileStatus`). A version agentws does not model \
+is modelled as the nearest older release it does, with a note.\n\n\
+| release | commit | has |\n|---|---|---|\n",
+    );
+    for release in RELEASES {
+        let commit = release.commit();
+        let has: Vec<String> = CHANGES
+            .iter()
+            .filter(|c| Harness::of(*release).has(c.change))
+            .map(|c| {
+                format!(
+                    "`{}`",
+                    serde_json::to_value(c.change)
+                        .unwrap()
+                        .as_str()
+                        .unwrap_or("")
+                )
+            })
+            .collect();
+        let has = if has.is_empty() {
+            "—".to_string()
+        } else {
+            has.join(", ")
+        };
+        out.push_str(&format!("| `{}` | {commit} | {has} |\n", release.as_str()));
+    }
+    out.push_str(
+        "\n`2026-08` and `2026-09`, the names agentws used before it knew releases, stand for \
+`2.0.3-SNAPSHOT` and for `2.0.3-SNAPSHOT` with #3020 and #3645.\n\n## Behaviour changes\n",
+    );
+    for change in CHANGES {
+        let id = serde_json::to_value(change.change).unwrap();
+        let since = match (change.since, change.pull_request) {
+            (Some(release), _) => format!("from `{}` on", release.as_str()),
+            (None, Some(number)) => {
+                format!("no release; a project opts in with `pending = [\"{number}\"]`")
+            }
+            (None, None) => "no release".to_string(),
+        };
+        out.push_str(&format!(
+            "\n### `{}`\n\n{}\n\n- **When:** {since}\n- **Source:** {}\n- **Confidence:** {}\n",
+            id.as_str().unwrap_or(""),
+            change.summary,
+            change.source,
+            change.confidence.describe()
+        ));
+    }
+    out.push_str(
+        "\nThe goldens of `tests/fixtures/releases/<release>/` were produced by the runtime's own \
+classes at each commit: a driver of agentws's compiled with javac against that source tree and \
+Debian's Jackson and SnakeYAML jars builds the agent with `HarnessAgent.builder()` and prints the \
+system message of the first reasoning step; each case's CASE.md names the commit and the context. \
+The driver is not part of this repository, which commits no code that builds the runtime's \
+sources. `tests/e2e/releases.rs` checks that `agentws preview --harness <release>` prints the \
+same bytes.\n\n",
+    );
+    out.push_str(RELEASES_END);
+    out
+}
+
 /// docs/workspace-files.md: the keys a SKILL.md, a subagent spec and tools.json take, with type,
 /// default and what the runtime does with each, from the tables the parsers, the language server
 /// and the strict profile use (`workspace::keys`, `workspace::tools_schema`).
@@ -211,6 +285,7 @@ fn type_text(ty: crate::config::schema::KeyType) -> String {
             format!("one of {}", shown.join(", "))
         }
         KeyType::LevelsByGlob => "table: glob → `{ CODE = \"level\" }`".to_string(),
+        KeyType::Harness => "release or version, or table".to_string(),
     }
 }
 
@@ -237,6 +312,28 @@ mod tests {
             actual == expected,
             "docs/configuration.md is out of date with config::schema::KEYS; regenerate it with\n    \
              UPDATE_DOCS=1 cargo test -p agentws --lib configuration_doc"
+        );
+    }
+
+    /// The releases part of docs/runtime-sources.md must be what `config::release::CHANGES`
+    /// generates. `UPDATE_DOCS=1` rewrites that part.
+    #[test]
+    fn runtime_sources_doc_is_generated_from_the_release_table() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/runtime-sources.md");
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let start = text.find(RELEASES_BEGIN).expect("the releases part begins");
+        let end = text.find(RELEASES_END).expect("the releases part ends") + RELEASES_END.len();
+        let expected = releases_markdown();
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            let updated = format!("{}{expected}{}", &text[..start], &text[end..]);
+            std::fs::write(&path, updated).unwrap();
+            return;
+        }
+        assert!(
+            text[start..end] == expected,
+            "docs/runtime-sources.md is out of date with config::release::CHANGES; regenerate it \
+             with\n    UPDATE_DOCS=1 cargo test -p agentws --lib runtime_sources_doc"
         );
     }
 

@@ -38,6 +38,10 @@ pub struct WatchArgs {
     /// `[rules] require-reason = true` asks.
     #[arg(long)]
     pub require_reason: bool,
+    /// The AgentScope Harness release to model (`2.0.2`, `2.0.3-SNAPSHOT`, `2.0.3`, `main`, or a
+    /// version), instead of what agentws.toml or the build file says.
+    #[arg(long, value_name = "RELEASE")]
+    pub harness: Option<String>,
     /// Quiet time after the last change before checking again, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 200)]
     pub debounce: u64,
@@ -51,9 +55,13 @@ pub fn run(args: WatchArgs) -> u8 {
     };
     let cwd = std::env::current_dir().unwrap_or_default();
     let env = Arc::new(process_env());
+    let Some(harness) = super::harness_arg(args.harness.as_deref()) else {
+        return EXIT_USAGE;
+    };
     let options = CheckOptions {
         profile: args.profile.into(),
         require_reason: args.require_reason,
+        harness,
     };
 
     let (sender, events) = mpsc::channel::<DebounceEventResult>();

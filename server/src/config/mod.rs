@@ -10,8 +10,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub mod buildfile;
 pub mod discover;
 pub mod load;
+pub mod release;
 pub mod rules;
 pub mod schema;
 
@@ -44,33 +46,24 @@ pub fn check_sandbox_root(root: &str) -> Result<String, String> {
     }
 }
 
-/// Which runtime behaviour to model (design-notes §6).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-pub enum HarnessVersion {
-    /// The 2026-08-22 snapshot: the prompt advertises the base workspace, the normalizer strips only
-    /// the base prefix, the sandbox root is the hard-coded `/workspace`.
-    #[serde(rename = "2026-08")]
-    V2026_08,
-    /// After PR #3020 and #3645: the prompt advertises the per-call session workspace and the
-    /// active sandbox root.
-    #[default]
-    #[serde(rename = "2026-09")]
-    V2026_09,
+pub use release::{Harness, HarnessSource};
+
+/// Where the configuration's runtime profile comes from, and why a version written is not
+/// modelled exactly (said next to the profile on every surface).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct HarnessFrom {
+    #[serde(flatten)]
+    pub source: HarnessSource,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
-impl HarnessVersion {
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "2026-08" => Some(Self::V2026_08),
-            "2026-09" => Some(Self::V2026_09),
+impl HarnessFrom {
+    /// The build file the profile was read from, when it was.
+    pub fn build_file(&self) -> Option<&Path> {
+        match &self.source {
+            HarnessSource::BuildFile { path, .. } => Some(path),
             _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::V2026_08 => "2026-08",
-            Self::V2026_09 => "2026-09",
         }
     }
 }
@@ -181,6 +174,9 @@ pub struct AgentConfig {
     pub environment_memory: String,
     /// Model ids the application registers itself (`[agent] models`); `prefix*` matches a prefix.
     pub models: Vec<String>,
+    /// The builder's `artifactDeliveryTarget(…)` is set (2.0.3 and later: `deliver_artifact` and
+    /// the sandbox paragraph's File Isolation Notice).
+    pub artifact_delivery: bool,
 }
 
 impl Default for AgentConfig {
@@ -194,6 +190,7 @@ impl Default for AgentConfig {
             max_context_tokens: DEFAULT_MAX_CONTEXT_TOKENS,
             environment_memory: String::new(),
             models: Vec::new(),
+            artifact_delivery: false,
         }
     }
 }
@@ -379,7 +376,10 @@ pub struct Config {
     pub project: PathBuf,
     /// The base workspace, absolute (not canonicalized: printed as the runtime prints it).
     pub workspace: PathBuf,
-    pub harness: HarnessVersion,
+    /// The runtime release the checks and previews model, and the proposals opted into.
+    pub harness: Harness,
+    /// Where `harness` comes from.
+    pub harness_from: HarnessFrom,
     pub agent: AgentConfig,
     pub scope: Scope,
     pub filesystem: FilesystemConfig,
@@ -397,7 +397,8 @@ impl Config {
             file: None,
             project: project.to_path_buf(),
             workspace: project.join(DEFAULT_WORKSPACE_DIR),
-            harness: HarnessVersion::default(),
+            harness: Harness::default(),
+            harness_from: HarnessFrom::default(),
             agent: AgentConfig::default(),
             scope: Scope::default(),
             filesystem: FilesystemConfig::default(),

@@ -18,6 +18,8 @@ pub enum KeyType {
     Choice(&'static [&'static str]),
     /// `[rules.per-path]`: a table from a glob to a table of `CODE = "level"`.
     LevelsByGlob,
+    /// `harness`: a release or version, or a table of `release` and `pending`.
+    Harness,
 }
 
 /// One key of agentws.toml.
@@ -106,7 +108,7 @@ const RULES: Option<&str> = Some("rules");
 pub const KEYS: &[KeySpec] = &[
     key(None, "workspace", KeyType::Path, Some("\".agentscope/workspace\""), "The base workspace folder, relative to this file (default: `.agentscope/workspace` under the project).", "`HarnessAgent.builder().workspace(Path)`; without it the runtime takes the `agentscope.workspace` property, then `AGENTSCOPE_WORKSPACE`, then `${user.dir}/.agentscope/workspace`", "\"agent-home\""),
     key(None, "project", KeyType::Path, Some("\".\""), "The harness's project folder (the overlay's lower layer), relative to this file.", "none: the agent process's working folder (`user.dir`), the lower layer of the local overlay", "\".\""),
-    key(None, "harness", KeyType::Choice(&["2026-09", "2026-08"]), Some("\"2026-09\""), "Which runtime behaviour to model: `2026-09` (the prompt advertises the per-session workspace and the active sandbox root) or `2026-08` (the earlier snapshot).", "none: the version of the runtime library the agent is built with", "\"2026-08\""),
+    key(None, "harness", KeyType::Harness, None, "The AgentScope Harness release to model: `2.0.2`, `2.0.3-SNAPSHOT`, `2.0.3` or `main`, or any version (`2.0.4` is modelled as the nearest older release, with a note). Without it, the version the build file next to or above the project pins (`pom.xml`, `build.gradle`, `build.gradle.kts`, `gradle/libs.versions.toml`), else the newest release. As a table, `release` and `pending`, the proposals to model before a release has them (`pending = [\"3645\"]`). `2026-08` and `2026-09` are the old names of `2.0.3-SNAPSHOT` and of `2.0.3-SNAPSHOT` with #3020 and #3645 (`pending = [\"3020\", \"3645\"]`). docs/runtime-sources.md lists what each release changes.", "none: the version of `io.agentscope:agentscope-harness` the agent is built with", "\"2.0.2\""),
     key(AGENT, "name", KeyType::String, None, "Builder `name`. Without one the runtime has no default session id and fails calls that carry none.", "`.name(String)`", "\"travel-desk\""),
     key(AGENT, "id", KeyType::String, None, "Builder `agentId`, used in runtime paths; default: the name.", "`.agentId(String)`", "\"travel-desk-eu\""),
     key(AGENT, "system_prompt", KeyType::String, Some("\"\""), "The builder's `sysPrompt` (Java-trimmed, first in the system message).", "`.sysPrompt(String)`", "\"You are Atlas, the travel desk assistant.\""),
@@ -114,6 +116,7 @@ pub const KEYS: &[KeySpec] = &[
     key(AGENT, "additional_context_files", KeyType::StringList, Some("[]"), "`additionalContextFile(...)` paths, relative to the workspace, injected as `<tag>` blocks.", "`.additionalContextFile(String)`, once per entry, in this order", "[\"SOUL.md\", \"POLICIES.md\"]"),
     key(AGENT, "max_context_tokens", KeyType::Integer, Some("8000"), "The memory budget `maxContextTokens` (tokens estimated as UTF-16 length / 4).", "`.maxContextTokens(int)`", "12000"),
     key(AGENT, "environment_memory", KeyType::String, Some("\"\""), "The builder's `environmentMemory`, printed verbatim in the session context.", "`.environmentMemory(String)`", "\"Deployed in the EU region; prices in EUR.\""),
+    key(AGENT, "artifact_delivery", KeyType::Bool, Some("false"), "The builder sets an artifact delivery target (2.0.3 and later): the `deliver_artifact` tool is registered, and in sandbox mode the prompt points to a File Isolation Notice.", "`.artifactDeliveryTarget(ArtifactDeliveryTarget)`", "true"),
     key(AGENT, "models", KeyType::StringList, Some("[]"), "Model ids the application registers itself (`ModelRegistry.register`, `registerFactory`, a `modelResolver`), so a subagent `model:` naming one resolves; an entry ending in `*` matches every id that starts with the text before it.", "none: the names the application registers in `ModelRegistry` (`register`, `registerFactory`) or resolves with its own `modelResolver`", "[\"sonnet\", \"corp-*\"]"),
     key(ISOLATION, "scope", KeyType::Choice(&["user", "session", "agent", "global"]), Some("\"user\""), "`IsolationScope`: `user` (user id, else session id), `session`, or `agent`/`global` (one shared workspace).", "`isolationScope(IsolationScope)` of the filesystem spec (`LocalFilesystemSpec`, `SandboxFilesystemSpec`, `RemoteFilesystemSpec`)", "\"session\""),
     key(FILESYSTEM, "mode", KeyType::Choice(&["local", "sandbox", "remote"]), Some("\"local\""), "The agent filesystem: the default local overlay, a sandbox container, or the remote store.", "`.filesystem(LocalFilesystemSpec)` (the default build), `.filesystem(SandboxFilesystemSpec)` or `.filesystem(RemoteFilesystemSpec)`", "\"sandbox\""),
@@ -203,6 +206,19 @@ fn properties(table: Option<&str>) -> Map<String, Value> {
                     json!({"type": "array", "items": {"type": "string"}})
                 }
                 KeyType::Choice(choices) => json!({"type": "string", "enum": choices}),
+                KeyType::Harness => json!({
+                    "oneOf": [
+                        {"type": "string"},
+                        {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "properties": {
+                                "release": {"type": "string"},
+                                "pending": {"type": "array", "items": {"type": "string"}},
+                            },
+                        },
+                    ],
+                }),
                 KeyType::LevelsByGlob => json!({
                     "type": "object",
                     "additionalProperties": {

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::config::{check_sandbox_root, Config, FilesystemMode, HarnessVersion, Scope};
+use crate::config::release::Change;
+use crate::config::{check_sandbox_root, Config, FilesystemMode, Harness, Scope};
 use crate::syntax::java;
 
 pub mod overrides;
@@ -44,7 +45,8 @@ pub struct SessionContext {
     pub filesystem: FilesystemMode,
     /// The active sandbox root (only used in sandbox mode).
     pub sandbox_root: String,
-    pub harness: HarnessVersion,
+    /// The runtime release (and opted-in proposals) this call is modelled under.
+    pub harness: Harness,
 }
 
 impl SessionContext {
@@ -197,12 +199,17 @@ pub fn effective_root(
     })
 }
 
-/// The path the prompt prints after "The workspace directory is:" for this context and harness
-/// version: the base workspace at 2026-08 (HEAD), the effective root from 2026-09 on.
+/// The path the prompt prints after "The workspace directory is:" for this context and runtime:
+/// the base workspace, except the per-session workspace on the local overlay once #3020 is in
+/// (`Change::SessionWorkspace`), and the effective root in every mode under the #3645 proposal
+/// (`Change::ActiveSandboxRoot`: the active sandbox's root in sandbox mode).
 pub fn advertised_workspace(config: &Config, ctx: &SessionContext) -> Result<String, ContextError> {
-    match ctx.harness {
-        HarnessVersion::V2026_08 => Ok(display_path(&config.workspace)),
-        HarnessVersion::V2026_09 => effective_root(config, ctx).map(|r| r.root),
+    let session_workspace =
+        ctx.harness.has(Change::SessionWorkspace) && ctx.filesystem == FilesystemMode::Local;
+    if session_workspace || ctx.harness.has(Change::ActiveSandboxRoot) {
+        effective_root(config, ctx).map(|r| r.root)
+    } else {
+        Ok(display_path(&config.workspace))
     }
 }
 
@@ -526,18 +533,29 @@ mod tests {
     }
 
     #[test]
-    fn harness_versions_advertise_different_roots() {
+    fn releases_advertise_different_roots() {
+        use crate::config::release::Release;
         let c = config();
         let mut context = ctx(Some("alice"), None, Scope::User);
-        context.harness = HarnessVersion::V2026_08;
-        assert_eq!(
-            advertised_workspace(&c, &context).unwrap(),
-            "/srv/app/.agentscope/workspace"
-        );
-        context.harness = HarnessVersion::V2026_09;
+        for release in [Release::V2_0_2, Release::V2_0_3Snapshot, Release::V2_0_3] {
+            context.harness = Harness::of(release);
+            assert_eq!(
+                advertised_workspace(&c, &context).unwrap(),
+                "/srv/app/.agentscope/workspace"
+            );
+        }
+        context.harness = Harness::of(Release::Main);
         assert_eq!(
             advertised_workspace(&c, &context).unwrap(),
             "/srv/app/.agentscope/workspace/alice"
         );
+        // #3020 changes the local overlay alone; #3645 the sandbox too.
+        context.filesystem = FilesystemMode::Sandbox;
+        assert_eq!(
+            advertised_workspace(&c, &context).unwrap(),
+            "/srv/app/.agentscope/workspace"
+        );
+        context.harness = Harness::of(Release::Main).with(Change::ActiveSandboxRoot);
+        assert_eq!(advertised_workspace(&c, &context).unwrap(), "/workspace");
     }
 }

@@ -7,7 +7,8 @@
 //! to their own channel (usage error, JSON-RPC invalid params, run refusal).
 
 use crate::base::suggest::{did_you_mean, hint};
-use crate::config::{Config, FilesystemMode, HarnessVersion, Scope};
+use crate::config::release::{map_version, RELEASES};
+use crate::config::{Config, FilesystemMode, Scope};
 
 use super::{ContextError, SessionContext};
 
@@ -21,7 +22,8 @@ pub struct ContextOverrides<'a> {
     /// `local | sandbox | remote`.
     pub filesystem: Option<&'a str>,
     pub sandbox_root: Option<&'a str>,
-    /// `2026-08 | 2026-09`.
+    /// A release (`2.0.2`, `2.0.3-SNAPSHOT`, `2.0.3`, `main`), an old name (`2026-08`,
+    /// `2026-09`) or a version.
     pub harness: Option<&'a str>,
 }
 
@@ -51,11 +53,12 @@ pub fn session_context(
         ctx.sandbox_root = root.to_string();
     }
     if let Some(harness) = overrides.harness {
+        let releases: Vec<&str> = RELEASES.iter().map(|r| r.as_str()).collect();
         ctx.harness = parse(
             "harness",
             harness,
-            HarnessVersion::parse,
-            "2026-08, 2026-09",
+            |v| map_version(v).map(|m| m.harness),
+            &format!("{} or a version", releases.join(", ")),
         )?;
     }
     Ok(ctx)
@@ -64,7 +67,7 @@ pub fn session_context(
 fn parse<T>(
     name: &str,
     value: &str,
-    parse: fn(&str) -> Option<T>,
+    parse: impl Fn(&str) -> Option<T>,
     allowed: &str,
 ) -> Result<T, ContextError> {
     parse(value).ok_or_else(|| {
@@ -102,7 +105,7 @@ mod tests {
                 scope: Some("session"),
                 filesystem: Some("sandbox"),
                 sandbox_root: Some("/w"),
-                harness: Some("2026-08"),
+                harness: Some("2.0.2"),
             },
         )
         .unwrap();
@@ -121,7 +124,7 @@ mod tests {
                 Scope::Session,
                 FilesystemMode::Sandbox,
                 "/w",
-                HarnessVersion::V2026_08
+                crate::config::Harness::of(crate::config::release::Release::V2_0_2)
             )
         );
         let refused = |o: ContextOverrides| session_context(&config, &o).unwrap_err().message;
@@ -141,10 +144,10 @@ mod tests {
         );
         assert_eq!(
             refused(ContextOverrides {
-                harness: Some("2025"),
+                harness: Some("latest"),
                 ..Default::default()
             }),
-            "harness `2025` is not one of 2026-08, 2026-09"
+            "harness `latest` is not one of 2.0.2, 2.0.3-SNAPSHOT, 2.0.3, main or a version"
         );
         assert_eq!(
             refused(ContextOverrides {

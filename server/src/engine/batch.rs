@@ -72,7 +72,8 @@ impl Analysis {
     pub fn build(&mut self, build: Build<'_>) -> Workspace {
         let config = self.project.config(&self.db);
         let diagnostics = self.project.config_diagnostics(&self.db);
-        let same_config = Arc::ptr_eq(config, build.config) || **config == **build.config;
+        let wanted = self.requested_options().configure(build.config.clone());
+        let same_config = Arc::ptr_eq(config, &wanted) || **config == *wanted;
         if !same_config || diagnostics[..] != *build.config_diagnostics {
             self.set_config(
                 build.config.clone(),

@@ -1967,6 +1967,7 @@ impl Analysis {
                     .new(&db)
             })
             .collect();
+        let config = options.configure(config);
         let running = options.running(&config);
         let project = ProjectInput::builder(
             config,
@@ -2705,6 +2706,7 @@ impl Analysis {
     /// A new configuration (`agentws.toml` changed). Parses do not read it, so they are kept; the
     /// caller then calls `set_files`, which places the files under it.
     pub fn set_config(&mut self, config: Arc<Config>, config_diagnostics: Arc<Vec<Diagnostic>>) {
+        let config = self.requested.configure(config);
         let running = self.requested.running(&config);
         self.project
             .set_config(&mut self.db)

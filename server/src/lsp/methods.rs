@@ -538,7 +538,9 @@ pub fn file_status(
         "config": {
             "file": config.file,
             "reason": reason,
-            "harness": config.harness.as_str(),
+            "harness": config.harness.label(),
+            "harnessFrom": config.harness_from.source.describe(),
+            "harnessNote": config.harness_from.note,
             "scope": config.scope.as_str(),
             "filesystem": config.filesystem.mode.as_str(),
         },

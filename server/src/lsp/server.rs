@@ -365,6 +365,7 @@ impl Backend {
         ];
         let watchers: Vec<FileSystemWatcher> = globs
             .iter()
+            .chain(crate::config::discover::BUILD_FILE_GLOBS)
             .map(|g| FileSystemWatcher {
                 glob_pattern: GlobPattern::String(g.to_string()),
                 kind: None,
@@ -835,8 +836,12 @@ impl LanguageServer for Backend {
                     .file_name()
                     .is_some_and(|n| n == crate::config::CONFIG_FILE_NAME);
                 for (index, project) in state.projects.iter_mut().enumerate() {
-                    if is_config {
-                        let governs = project.config.file.as_deref() == Some(&path)
+                    // A build file pins the runtime release unless agentws.toml names one.
+                    let pins_release =
+                        crate::config::discover::is_build_file_of(&path, &project.config.project);
+                    if is_config || pins_release {
+                        let governs = pins_release
+                            || project.config.file.as_deref() == Some(&path)
                             || project.root.starts_with(path.parent().unwrap_or(&path));
                         if governs {
                             reconfigure.insert(index);

@@ -373,6 +373,11 @@ fn params_override_the_config() {
 
 #[test]
 fn the_root_is_the_one_the_prompt_advertises() {
+    // Under the runtime whose prompt advertises the per-session workspace (#3020) and the active
+    // sandbox root (#3645); earlier releases advertise the base workspace (docs/paths.md).
+    let harness = crate::config::release::map_version("2026-09")
+        .unwrap()
+        .harness;
     for (scope, user, session) in [
         (Scope::User, Some("alice"), None),
         (Scope::User, None, Some("s-9")),
@@ -381,7 +386,8 @@ fn the_root_is_the_one_the_prompt_advertises() {
         (Scope::Global, None, None),
     ] {
         for filesystem in [FilesystemMode::Local, FilesystemMode::Sandbox] {
-            let config = config();
+            let mut config = config();
+            config.harness = harness;
             let mut ctx = SessionContext::from_config(&config);
             ctx.scope = scope;
             ctx.user_id = user.map(Into::into);

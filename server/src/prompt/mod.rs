@@ -179,7 +179,11 @@ pub struct RenderedContext {
     pub namespace: Option<String>,
     pub scope: crate::config::Scope,
     pub filesystem: crate::config::FilesystemMode,
-    pub harness: crate::config::HarnessVersion,
+    /// The runtime the prompt is rendered for: `2.0.3`, `main+#3645`.
+    pub harness: String,
+    /// Where that runtime comes from (`from pom.xml (io.agentscope:agentscope-harness 2.0.2)`),
+    /// with the note of a version that is not modelled exactly.
+    pub harness_from: String,
     /// What "The workspace directory is:" prints.
     pub advertised_workspace: String,
 }

@@ -12,7 +12,8 @@ use std::sync::Arc;
 use super::texts::{self, format_java};
 use super::*;
 use crate::base::pathutil::normalize_lexically;
-use crate::config::{FilesystemMode, HarnessVersion, PathMode};
+use crate::config::release::Change;
+use crate::config::{FilesystemMode, PathMode};
 use crate::context::{self, ContextError, EffectiveRoot};
 use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Node, Value};
@@ -263,7 +264,7 @@ fn render_with(
     }
     left_out_notes(ws, &resolution, &mut out);
 
-    removed_tool_notes(ws, &mut out);
+    removed_tool_notes(ws, ctx, &mut out);
 
     let estimated_tokens = tokens_of_utf16_len(out.utf16_len());
     Ok(Preview {
@@ -277,7 +278,16 @@ fn render_with(
             namespace: root.namespace.clone(),
             scope: ctx.session.scope,
             filesystem: ctx.session.filesystem,
-            harness: ctx.session.harness,
+            harness: ctx.session.harness.label(),
+            harness_from: if ctx.session.harness == config.harness {
+                let from = &config.harness_from;
+                match &from.note {
+                    Some(note) => format!("{}; {note}", from.source.describe()),
+                    None => from.source.describe(),
+                }
+            } else {
+                crate::config::HarnessSource::Override.describe()
+            },
             advertised_workspace: advertised,
         },
         notes: out.notes,
@@ -457,20 +467,24 @@ fn workspace_section(
     );
     let session = java::strip(&session).to_string();
     if ctx.session.filesystem == FilesystemMode::Sandbox {
-        match ctx.session.harness {
-            HarnessVersion::V2026_08 => out.note(
+        let harness = ctx.session.harness.label();
+        if ctx.session.harness.has(Change::ActiveSandboxRoot) {
+            out.note(
                 "workspace-directory",
-                "harness 2026-08 prints the host workspace after \"The workspace directory is:\" even in \
-                 sandbox mode (issue #3192)"
-                    .to_string(),
-            ),
-            HarnessVersion::V2026_09 => out.note(
+                format!(
+                    "runtime {harness}: with the #3645 proposal \"The workspace directory is:\" \
+                     shows the sandbox root, the fix issue #3192 asks for; every release shows the \
+                     host workspace"
+                ),
+            );
+        } else {
+            out.note(
                 "workspace-directory",
-                "harness 2026-09 in sandbox mode: the sources do not settle whether \"The workspace \
-                 directory is:\" shows the sandbox root or the host workspace; the preview shows the \
-                 sandbox root, the fix issue #3192 asks for"
-                    .to_string(),
-            ),
+                format!(
+                    "runtime {harness} prints the host workspace after \"The workspace directory \
+                     is:\" even in sandbox mode, where the file tools see the sandbox (issue #3192)"
+                ),
+            );
         }
     }
 
@@ -788,21 +802,23 @@ fn workspace_paragraph(
             s
         }
         FilesystemMode::Sandbox => {
-            let sandbox_root = match ctx.session.harness {
-                HarnessVersion::V2026_08 => {
-                    if root.root != HEAD_SANDBOX_ROOT {
-                        out.note(
-                            "sandbox-root",
-                            format!(
-                                "harness 2026-08 prints `Sandbox root: /workspace` whatever the backend's \
-                                 root (`{}` here); file tools then disagree with the container (issue #3161)",
-                                root.root
-                            ),
-                        );
-                    }
-                    HEAD_SANDBOX_ROOT
+            let harness = ctx.session.harness;
+            let sandbox_root = if harness.has(Change::ActiveSandboxRoot) {
+                root.root.as_str()
+            } else {
+                if root.root != HEAD_SANDBOX_ROOT {
+                    out.note(
+                        "sandbox-root",
+                        format!(
+                            "runtime {} prints `Sandbox root: /workspace` whatever the backend's root \
+                             (`{}` here); file tools then disagree with the container (issue #3161; \
+                             the #3645 proposal, `pending = [\"3645\"]`, prints the active root)",
+                            harness.label(),
+                            root.root
+                        ),
+                    );
                 }
-                HarnessVersion::V2026_09 => root.root.as_str(),
+                HEAD_SANDBOX_ROOT
             };
             out.note(
                 "sandbox-id",
@@ -811,10 +827,22 @@ fn workspace_paragraph(
                      build); the preview prints the stand-in `{SANDBOX_ID_STAND_IN}`"
                 ),
             );
+            let isolation = if !harness.has(Change::ArtifactDelivery) {
+                texts::SANDBOX_ISOLATION_BEFORE_2667
+            } else if config.agent.artifact_delivery {
+                texts::SANDBOX_ISOLATION_DELIVERING
+            } else {
+                texts::SANDBOX_ISOLATION_CLOSED
+            };
+            let notice = if harness.has(Change::ArtifactDelivery) && config.agent.artifact_delivery
+            {
+                texts::FILE_ISOLATION_NOTICE
+            } else {
+                ""
+            };
             format!(
                 "## Workspace\nSandbox root: {sandbox_root} (container id: {SANDBOX_ID_STAND_IN})\n\
-                 Files are isolated inside this container. The host filesystem is not directly accessible — \
-                 use upload/download tools when you need to move bytes across the boundary.\n{tail}"
+                 {isolation}\n{tail}{notice}"
             )
         }
         FilesystemMode::Remote => {
@@ -1044,14 +1072,33 @@ fn append_xml_node(s: &mut String, key: &str, value: &Value, depth: usize) {
 
 /// Notes for rendered sections that tell the model to use tools tools.json removes (the check
 /// reports the same as TJ030).
-fn removed_tool_notes(ws: &Workspace, out: &mut Out) {
-    let catalog = ToolCatalog::for_workspace(ws);
+fn removed_tool_notes(ws: &Workspace, ctx: &PreviewContext, out: &mut Out) {
+    // Under the runtime the call is previewed for, which may not be the project's.
+    let catalog = if ctx.session.harness == ws.config.harness {
+        ToolCatalog::for_workspace(ws)
+    } else {
+        let mut config = (*ws.config).clone();
+        config.harness = ctx.session.harness;
+        ToolCatalog::new(
+            &config,
+            !ws.skills.is_empty(),
+            ws.effective_tools().map(|t| t.as_ref()),
+        )
+    };
     if !catalog.tools_json_applies() {
         return;
     }
     let code_execution = out.sections.iter().any(|s| s.kind == "code-execution");
+    let subagents = out.sections.iter().any(|s| s.kind == "subagents");
+    let plan_active = out.text.contains("PLAN MODE is active");
     for section in PROMPT_TOOL_SECTIONS {
-        if !section.rendered(&ws.config, code_execution) {
+        // The preview knows which of them it rendered; the check asks the configuration.
+        let rendered = match section.heading {
+            "## Subagents" => subagents,
+            "PLAN MODE" => plan_active,
+            _ => section.rendered(&ws.config, code_execution),
+        };
+        if !rendered {
             continue;
         }
         let removed = catalog.removed_from(section);
@@ -1411,9 +1458,10 @@ mod tests {
         assert!(preview
             .text
             .starts_with("## AgentStateStore Context\nThis is the assistant."));
+        // 2.0.3, the default, advertises the base workspace (main, with #3020, the user's).
         assert!(preview
             .text
-            .contains("The workspace directory is: /srv/app/.agentscope/workspace/alice\n"));
+            .contains("The workspace directory is: /srv/app/.agentscope/workspace\n"));
     }
 
     #[test]
@@ -1625,6 +1673,10 @@ mod tests {
             ] {
                 for sandbox_root in ["/workspace", "/home/user"] {
                     let mut ctx = context(&ws, Some("alice"));
+                    // The runtime that advertises the resolution's root in every mode.
+                    ctx.session.harness = crate::config::release::map_version("2026-09")
+                        .unwrap()
+                        .harness;
                     ctx.session.session_id = Some("s1".into());
                     ctx.session.scope = scope;
                     ctx.session.filesystem = mode;
@@ -1666,10 +1718,11 @@ mod tests {
     }
 
     #[test]
-    fn harness_2026_08_advertises_the_base_even_with_a_namespace() {
+    fn releases_before_3020_advertise_the_base_even_with_a_namespace() {
         let ws = workspace(&[], |_| {});
         let mut ctx = context(&ws, Some("alice"));
-        ctx.session.harness = crate::config::HarnessVersion::V2026_08;
+        ctx.session.harness =
+            crate::config::Harness::of(crate::config::release::Release::V2_0_3Snapshot);
         let preview = render(&ws, &ctx).unwrap();
         assert!(preview
             .text

@@ -271,6 +271,27 @@ pub fn format_java(template: &str, args: &[&str]) -> String {
     out
 }
 
+/// The sentence of the sandbox paragraph about moving files, before #2667 (2.0.2,
+/// 2.0.3-SNAPSHOT; `WorkspaceContextMiddleware.java:345-349` at c2d43f8).
+pub const SANDBOX_ISOLATION_BEFORE_2667: &str = "Files are isolated inside this container. The host filesystem is not directly accessible — use upload/download tools when you need to move bytes across the boundary.";
+
+/// The same sentence from #2667 on, without an artifact delivery target
+/// (`WorkspaceContextMiddleware.java:363-373` of #2667's head 8b3bd29).
+pub const SANDBOX_ISOLATION_CLOSED: &str = "Files are isolated inside this container. The host filesystem is not accessible and there is no mechanism for moving files across the boundary.";
+
+/// The same sentence from #2667 on, with `artifactDeliveryTarget(…)` set.
+pub const SANDBOX_ISOLATION_DELIVERING: &str = "Files are isolated inside this container. The host filesystem is not directly accessible — see the File Isolation Notice below for how to deliver files out of the sandbox.";
+
+/// The File Isolation Notice #2667 appends to the sandbox paragraph when an artifact delivery
+/// target is set (`WorkspaceContextMiddleware.java:393-416` of #2667's head 8b3bd29).
+pub const FILE_ISOLATION_NOTICE: &str = r#"**File Isolation Notice**
+Files inside this container are isolated from the host filesystem and are not directly accessible from outside. If your work produces any final deliverables—such as documents, reports, images, spreadsheets, archives, audio/video files, code artifacts, or similar—you **must** call deliver_artifact automatically when you finish the task to export them to their configured external destination. Deliver it silently: do not ask the user whether they want it delivered — the tool call itself lets the user see and retrieve the artifact directly, so do not mention the delivery or the deliver_artifact tool in your reply.
+
+**Important Notes**:
+- Only deliver the final output of your task. **Do not** deliver temporary files, working copies, internal intermediate files, or any sensitive information (e.g., credentials, keys, personal data).
+- Do not simply print the file path as a reference; the user cannot access your container's filesystem directly.
+"#;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -450,6 +450,7 @@ impl Builder<'_> {
                 self.count_node(1, span)?;
                 let range = self.range(span);
                 let plain = style == ScalarStyle::Plain;
+                let text = self.without_missing_break(text, style, range);
                 let value = self.type_scalar(&text, style, tag.as_deref(), range)?;
                 let tag = tag.and(span.tag_span()).map(|t| self.range(&t));
                 let completed = Completed {
@@ -587,6 +588,36 @@ impl Builder<'_> {
                 ),
                 r,
             ))
+        }
+    }
+
+    /// A block scalar (`|`, `>`) that runs to the end of the text keeps a final line break only
+    /// where the text has one: the runtime trims the frontmatter before reading it
+    /// (`MarkdownSkillParser`: `matcher.group(1).trim()`), so a last-key description ends without
+    /// it, and SnakeYAML keeps none; the parser here reads the end of the text as a line break.
+    fn without_missing_break<'t>(
+        &self,
+        text: std::borrow::Cow<'t, str>,
+        style: ScalarStyle,
+        range: TextRange,
+    ) -> std::borrow::Cow<'t, str> {
+        let block = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
+        let end = range.end.saturating_sub(self.base).min(self.source.len());
+        let at_the_end = self.source[end..].trim().is_empty();
+        let source_breaks = self.source.ends_with('\n') || self.source.ends_with('\r');
+        match text {
+            std::borrow::Cow::Owned(mut owned)
+                if block && at_the_end && !source_breaks && owned.ends_with('\n') =>
+            {
+                owned.pop();
+                std::borrow::Cow::Owned(owned)
+            }
+            std::borrow::Cow::Borrowed(b)
+                if block && at_the_end && !source_breaks && b.ends_with('\n') =>
+            {
+                std::borrow::Cow::Borrowed(&b[..b.len() - 1])
+            }
+            other => other,
         }
     }
 

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::base::suggest::SuggestionIndex;
 use crate::base::TextRange;
+use crate::config::release::Change;
 use crate::config::{Config, FilesystemMode};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
@@ -88,6 +89,8 @@ pub const SUBAGENT_TOOLS: &[&str] = &[
 pub const WAIT_TOOL: &str = "wait_async_results";
 pub const LOAD_SKILL_TOOL: &str = "load_skill_through_path";
 pub const PLAN_TOOLS: &[&str] = &["plan_enter", "plan_write", "plan_exit"];
+/// #2667: registered with an artifact delivery target; not a platform tool.
+pub const ARTIFACT_TOOL: &str = "deliver_artifact";
 pub const TASK_LIST_TOOL: &str = "todo_write";
 
 /// Tools the runtime knows but registers only with options agentws.toml does not model.
@@ -124,7 +127,10 @@ pub enum BuiltinGroup {
     File,
     /// `execute`: shell-capable filesystem (local or sandbox) and `features.shell_tool`.
     Shell,
+    /// `web_fetch`, `web_search`: from 2.0.3-SNAPSHOT on.
     Web,
+    /// `deliver_artifact`: from 2.0.3 on, with `[agent] artifact_delivery`.
+    Artifact,
     /// `features.memory_tools`.
     Memory,
     /// `features.subagents`.
@@ -145,6 +151,7 @@ impl BuiltinGroup {
             BuiltinGroup::File => "file tools",
             BuiltinGroup::Shell => "shell tool",
             BuiltinGroup::Web => "web tools",
+            BuiltinGroup::Artifact => "artifact delivery tool",
             BuiltinGroup::Memory => "memory tools",
             BuiltinGroup::Subagent => "subagent tools",
             BuiltinGroup::Async => "async results tool",
@@ -171,7 +178,11 @@ impl BuiltinGroup {
     /// Why the group is off, for messages ("needs `features.shell_tool`").
     pub fn requirement(self) -> &'static str {
         match self {
-            BuiltinGroup::File | BuiltinGroup::Web | BuiltinGroup::Async => "is always registered",
+            BuiltinGroup::File | BuiltinGroup::Async => "is always registered",
+            BuiltinGroup::Web => "exists from runtime 2.0.3-SNAPSHOT on",
+            BuiltinGroup::Artifact => {
+                "needs runtime 2.0.3 or later and `[agent] artifact_delivery = true`"
+            }
             BuiltinGroup::Shell => {
                 "needs a shell-capable filesystem (local or sandbox) and `features.shell_tool = true`"
             }
@@ -320,6 +331,8 @@ pub struct McpTools {
 /// The tool catalog of one configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolCatalog {
+    /// The runtime keeps platform tools outside a non-empty `allow` (`Change::PlatformToolsKept`).
+    platform_kept: bool,
     /// Registered built-ins, in registration order, with their group.
     builtins: Vec<(&'static str, BuiltinGroup)>,
     /// Built-ins whose feature is off.
@@ -368,14 +381,20 @@ impl ToolCatalog {
     /// runtime reads (shared before project), if any.
     pub fn new(config: &Config, any_skill: bool, tools: Option<&ToolsDoc>) -> ToolCatalog {
         let features = &config.features;
-        let groups: [(BuiltinGroup, &[&'static str], bool); 9] = [
+        let harness = config.harness;
+        let groups: [(BuiltinGroup, &[&'static str], bool); 10] = [
             (BuiltinGroup::File, FILE_TOOLS, true),
             (
                 BuiltinGroup::Shell,
                 &[SHELL_TOOL],
                 features.shell_tool && config.filesystem.mode != FilesystemMode::Remote,
             ),
-            (BuiltinGroup::Web, WEB_TOOLS, true),
+            (BuiltinGroup::Web, WEB_TOOLS, harness.has(Change::WebTools)),
+            (
+                BuiltinGroup::Artifact,
+                &[ARTIFACT_TOOL],
+                harness.has(Change::ArtifactDelivery) && config.agent.artifact_delivery,
+            ),
             (BuiltinGroup::Memory, MEMORY_TOOLS, features.memory_tools),
             (BuiltinGroup::Subagent, SUBAGENT_TOOLS, features.subagents),
             (BuiltinGroup::Async, &[WAIT_TOOL], true),
@@ -406,6 +425,7 @@ impl ToolCatalog {
             && config.filesystem.mode != FilesystemMode::Sandbox
             && tools.is_some_and(ToolsDoc::is_used);
         let mut catalog = ToolCatalog {
+            platform_kept: harness.has(Change::PlatformToolsKept),
             builtins,
             disabled,
             mcp: Vec::new(),
@@ -451,7 +471,8 @@ impl ToolCatalog {
     /// Where `name` comes from and what tools.json does to it.
     pub fn lookup(&self, name: &str) -> ToolInfo {
         let origin = self.origin(name);
-        let platform = is_platform_tool(name);
+        // Before `HarnessPlatformTools` (2.0.2), `allow` treats them like any other tool.
+        let platform = self.platform_kept && is_platform_tool(name);
         let mut info = ToolInfo {
             name: name.to_string(),
             origin,
@@ -573,6 +594,16 @@ impl ToolCatalog {
 /// tools each one names. The sections are chosen by the builder's features, never by tools.json.
 pub const PROMPT_TOOL_SECTIONS: &[PromptToolSection] = &[
     PromptToolSection {
+        heading: "## Subagents",
+        tools: &["agent_spawn", "agent_send", "agent_list"],
+        asks: "to delegate to subagents with",
+    },
+    PromptToolSection {
+        heading: "PLAN MODE",
+        tools: &["plan_write", "plan_exit"],
+        asks: "to record and finish the plan with",
+    },
+    PromptToolSection {
         heading: "## Code Execution",
         tools: &[SHELL_TOOL],
         asks: "to run skill scripts with the shell tool",
@@ -604,6 +635,9 @@ impl PromptToolSection {
     pub fn rendered(&self, config: &Config, code_execution: bool) -> bool {
         match self.heading {
             "## Code Execution" => code_execution,
+            "## Subagents" => config.features.subagents,
+            // The banner of an active plan mode, at every step while it is active.
+            "PLAN MODE" => config.features.plan_mode,
             _ => config.features.workspace_context && config.features.memory_tools,
         }
     }

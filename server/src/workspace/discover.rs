@@ -89,6 +89,11 @@ pub fn discover(config: &Config) -> Discovered {
     if let Some(file) = &config.agent.system_prompt_file {
         fixed.push(file.clone());
     }
+    // The build file the runtime release is read from: its problems (CF014) are shown at their
+    // line.
+    if let Some(file) = config.harness_from.build_file() {
+        fixed.push(file.to_path_buf());
+    }
 
     walk(config, &scanned, &found, Walking::Parallel);
     let fixed_read: Vec<(PathBuf, FileContent)> = fixed

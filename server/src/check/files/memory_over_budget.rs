@@ -208,7 +208,7 @@ mod tests {
         // take 80 of the 1 000.
         assert_eq!(
             found[0].1,
-            "MEMORY.md (1799 tokens) is cut to the 920 tokens left of `max_context_tokens` = 1000 \
+            "MEMORY.md (1799 tokens) is cut to the 924 tokens left of `max_context_tokens` = 1000 \
              for callers without a per-user MEMORY.md"
         );
     }

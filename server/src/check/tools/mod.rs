@@ -400,6 +400,8 @@ mod tests {
                 ("TJ022", "\"execute\""),
                 ("TJ023", "\"load_skill_through_path\""),
                 ("TJ024", "\"agent_spawn\""),
+                // Denied, it leaves the `## Subagents` section naming a tool the model lacks.
+                ("TJ030", "\"agent_spawn\""),
             ]
         );
         // Without an open MCP server the unknown names are warnings with a suggestion.

@@ -14,10 +14,13 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "A non-empty `allow` leaves out built-in tools the agent's features rely on.",
-    consequence: "Every registered tool not in `allow` (and not a platform tool) is removed.",
+    consequence: "Every registered tool not in `allow` is removed, except the platform tools from runtime 2.0.3-SNAPSHOT on.",
     explanation: "`allow` is an allow-list over ALL registered tools, built-ins included. Leaving out \
 the file tools or the memory tools removes them although the prompt still describes the workspace and \
-memory. List them, or use `deny` for the few tools you want gone.",
+memory. From runtime 2.0.3-SNAPSHOT on, the platform tools (`agent_spawn`, `agent_send`, \
+`agent_list`, `task_output`, `task_cancel`, `task_list`, `wait_async_results`, the plan-mode tools) \
+stay whatever `allow` says; at 2.0.2 `allow` removes them as well, while the `## Subagents` section \
+and the plan banner still name them (TJ030). List them, or use `deny` for the few tools you want gone.",
     examples: &[
         Example {
             triggering: &[
@@ -45,9 +48,17 @@ pub(super) fn check(doc: &ToolsDoc, catalog: &ToolCatalog, out: &mut Vec<Diagnos
     // nothing needs fixing (the scaffold templates do it).
     let mut dropped: BTreeMap<&'static str, Vec<&str>> = BTreeMap::new();
     for (name, group) in catalog.builtins() {
-        if matches!(group, BuiltinGroup::File | BuiltinGroup::Memory)
-            && catalog.lookup(name).removal == Some(Removal::NotAllowed)
-        {
+        // The subagent, async and plan tools are platform tools that `allow` keeps from
+        // 2.0.3-SNAPSHOT on; under 2.0.2 it removes them too.
+        let relied_on = matches!(
+            group,
+            BuiltinGroup::File
+                | BuiltinGroup::Memory
+                | BuiltinGroup::Subagent
+                | BuiltinGroup::Async
+                | BuiltinGroup::Plan
+        );
+        if relied_on && catalog.lookup(name).removal == Some(Removal::NotAllowed) {
             dropped.entry(group.label()).or_default().push(name);
         }
     }

@@ -4,7 +4,7 @@
 
 use annotate_snippets::{AnnotationKind, Element, Group, Level, Origin, Patch, Renderer, Snippet};
 
-use super::{summary_lines, Report, ShownDiagnostic, Style};
+use super::{summary_lines, terminal_text, Report, ShownDiagnostic, Style};
 use crate::base::Severity;
 
 pub fn render(report: &Report, style: Style) -> String {
@@ -14,6 +14,19 @@ pub fn render(report: &Report, style: Style) -> String {
         Renderer::plain()
     };
     let mut out = String::new();
+    // What the findings are true for, first: the runtime each project is modelled under.
+    let many = report.runtimes.len() > 1;
+    for runtime in &report.runtimes {
+        let line = terminal_text(&runtime.line(), true).into_owned();
+        if many {
+            out.push_str(&format!("{}: {line}\n", runtime.project));
+        } else {
+            out.push_str(&format!("{line}\n"));
+        }
+    }
+    if !report.runtimes.is_empty() {
+        out.push('\n');
+    }
     for d in &report.diagnostics {
         out.push_str(&renderer.render(&groups(&d.for_terminal(false))));
         out.push_str("\n\n");

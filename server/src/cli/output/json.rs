@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{BaselineOutcome, Report, ShownDiagnostic, ShownSuppressed, Summary};
+use super::{BaselineOutcome, Report, ShownDiagnostic, ShownRuntime, ShownSuppressed, Summary};
 
 /// Version of the JSON contract.
 pub const JSON_VERSION: u32 = 1;
@@ -11,6 +11,8 @@ pub const JSON_VERSION: u32 = 1;
 #[derive(Serialize)]
 struct JsonReport<'a> {
     version: u32,
+    /// The runtime each checked project is modelled under.
+    runtimes: &'a [ShownRuntime],
     files_checked: usize,
     /// Counts `diagnostics` alone: neither the suppressed findings nor the baselined ones.
     summary: Summary,
@@ -23,6 +25,7 @@ struct JsonReport<'a> {
 pub fn render(report: &Report) -> String {
     let json = JsonReport {
         version: JSON_VERSION,
+        runtimes: &report.runtimes,
         files_checked: report.total_files(),
         summary: report.summary(),
         diagnostics: &report.diagnostics,

@@ -170,9 +170,57 @@ pub struct FixSummary {
     pub notes: Vec<String>,
 }
 
+/// The runtime a checked project is modelled under, and where that comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShownRuntime {
+    /// The project folder, as shown.
+    pub project: String,
+    /// `2.0.2`, `main+#3645`.
+    pub release: String,
+    /// `from pom.xml (io.agentscope:agentscope-harness 2.0.2)`, paths as shown.
+    pub source: String,
+    /// Why the version written is not modelled exactly, when it is not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl ShownRuntime {
+    /// The runtime of `config`, paths relative to `cwd`.
+    pub fn of(config: &crate::config::Config, cwd: &Path) -> Self {
+        use crate::config::HarnessSource;
+        let shown = |p: &Path| crate::cli::project::display_relative(p, cwd);
+        let source = match &config.harness_from.source {
+            HarnessSource::BuildFile { path, coordinate } if coordinate.is_empty() => {
+                format!("{} names the runtime without a version agentws can read (CF014); the newest release modelled", shown(path))
+            }
+            HarnessSource::BuildFile { path, coordinate } => {
+                format!("from {} ({coordinate})", shown(path))
+            }
+            other => other.describe(),
+        };
+        Self {
+            project: shown(&config.project),
+            release: config.harness.label(),
+            source,
+            note: config.harness_from.note.clone(),
+        }
+    }
+
+    /// `AgentScope Harness 2.0.2, from pom.xml (…)`, the note after it.
+    pub fn line(&self) -> String {
+        let note = self
+            .note
+            .as_ref()
+            .map_or(String::new(), |n| format!("; {n}"));
+        format!("AgentScope Harness {}, {}{note}", self.release, self.source)
+    }
+}
+
 /// Everything a format needs to print.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// The runtime each checked project is modelled under, in the order they were checked.
+    pub runtimes: Vec<ShownRuntime>,
     pub files_checked: BTreeMap<FileKind, usize>,
     /// What is reported: neither suppressed nor in the baseline. The summary and the exit code
     /// count these alone.
@@ -854,6 +902,12 @@ pub(crate) mod tests {
             justification: "the emoji is meant".into(),
         };
         let mut report = Report {
+            runtimes: vec![ShownRuntime {
+                project: ".".into(),
+                release: "2.0.2".into(),
+                source: "from pom.xml (io.agentscope:agentscope-harness 2.0.2)".into(),
+                note: None,
+            }],
             files_checked,
             diagnostics: diagnostics.iter().map(|d| shower.show(d)).collect(),
             suppressed: vec![shower.show_suppressed(&suppressed)],

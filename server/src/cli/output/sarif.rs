@@ -53,6 +53,19 @@ pub fn render(report: &Report) -> String {
         .results(results)
         .build();
     run.column_kind = Some(serde_json::json!("unicodeCodePoints"));
+    // What the findings are true for: the runtime each checked project is modelled under.
+    run.properties = Some(
+        PropertyBag::builder()
+            .additional_properties(
+                [(
+                    "agentws/runtimes".to_string(),
+                    serde_json::to_value(&report.runtimes).expect("plain data serializes"),
+                )]
+                .into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>(),
+            )
+            .build(),
+    );
     let sarif = Sarif::builder()
         .schema(SARIF_SCHEMA)
         .version(serde_json::json!("2.1.0"))

@@ -21,6 +21,7 @@ use super::*;
 use crate::base::{Diagnostic, FileContent, TextRange};
 use crate::rules::Rule;
 
+pub mod build_file_version_unread;
 mod config_agent_name_missing;
 mod config_blank_value;
 mod config_invalid_value;
@@ -47,6 +48,7 @@ pub static RULES: &[&Rule] = &[
     &config_sandbox_roots_conflict::RULE,        // CF009
     &config_max_context_tokens::RULE,            // CF010
     &config_blank_value::RULE,                   // CF011
+    &build_file_version_unread::RULE,            // CF014
 ];
 
 type Table<'i> = DeTable<'i>;
@@ -149,6 +151,9 @@ fn fallback(name: &str) -> String {
     if name.starts_with("rules.") && name != "rules.require-reason" {
         return "; the setting is ignored".into();
     }
+    if name == "harness" {
+        return "; the release the build file names is used, else the newest agentws models".into();
+    }
     if schema::TABLES.iter().any(|(table, _)| *table == name) {
         return "; every key of it keeps its default".into();
     }
@@ -247,11 +252,7 @@ impl Loader<'_> {
                         config.workspace = self.resolve(&workspace);
                     }
                 }
-                "harness" => {
-                    if let Some(h) = self.choice("harness", item, HarnessVersion::parse) {
-                        config.harness = h;
-                    }
-                }
+                "harness" => self.read_harness(item, config),
                 "agent" => {
                     agent_header = Some(span_of(key));
                     if let Some(table) = self.table("agent", item) {
@@ -351,6 +352,11 @@ impl Loader<'_> {
                         agent.models = models.into_iter().map(|(m, _)| m).collect();
                     }
                 }
+                "artifact_delivery" => {
+                    if let Some(on) = self.boolean("agent.artifact_delivery", item) {
+                        agent.artifact_delivery = on;
+                    }
+                }
                 _ => self.unknown(key, &schema::key_names(Some("agent")), "[agent]"),
             }
         }
@@ -440,6 +446,82 @@ impl Loader<'_> {
                 _ => self.unknown(key, &schema::key_names(Some("store")), "[store]"),
             }
         }
+    }
+
+    /// `harness = "2.0.2"`, or `[harness]` with `release` and `pending` (proposals opted into).
+    fn read_harness(&mut self, item: &Item, config: &mut Config) {
+        let mut release_item = None;
+        let mut pending = Vec::new();
+        match item.get_ref() {
+            DeValue::Table(table) => {
+                for (key, item) in table.iter() {
+                    match key.get_ref().as_ref() {
+                        "release" => release_item = Some(item),
+                        "pending" => {
+                            if let Some(numbers) = self.strings("harness.pending", item) {
+                                pending = numbers;
+                            }
+                        }
+                        _ => self.unknown(key, &["release", "pending"], "[harness]"),
+                    }
+                }
+            }
+            _ => release_item = Some(item),
+        }
+        let mut harness = config.harness;
+        let mut note = None;
+        if let Some(item) = release_item {
+            let Some(text) = self.string("harness", item) else {
+                return;
+            };
+            match release::map_version(&text) {
+                Some(mapped) => {
+                    harness = mapped.harness;
+                    note = mapped.note;
+                }
+                None => {
+                    self.invalid_value(
+                        "harness",
+                        item,
+                        &format!(
+                            "a release agentws models ({}) or a version such as `2.0.2`, not `{}`",
+                            release::RELEASES
+                                .iter()
+                                .map(|r| format!("`{}`", r.as_str()))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            text.escape_debug()
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
+        for (number, range) in pending {
+            match release::opt_in(number.trim_start_matches('#')) {
+                Some(change) => harness = harness.with(change),
+                None => self.invalid_at(
+                    "harness.pending entries",
+                    range,
+                    &format!(
+                        "a proposal agentws models ({}), not `{}`",
+                        release::CHANGES
+                            .iter()
+                            .filter(|c| c.since.is_none())
+                            .filter_map(|c| c.pull_request)
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        number.escape_debug()
+                    ),
+                ),
+            }
+        }
+        config.harness = harness;
+        config.harness_from = HarnessFrom {
+            source: HarnessSource::Config,
+            note,
+        };
     }
 
     /// `[rules]`: `CODE = "level"` keys, `per-path` and `require-reason`. Whether each code names
@@ -719,7 +801,8 @@ task_list = false
         assert!(messages
             .iter()
             .any(|m| m.contains("did you mean `shell_tool`")));
-        assert_eq!(config.harness, HarnessVersion::V2026_09);
+        // `2026-10` is no release: the default stays.
+        assert_eq!(config.harness, Harness::default());
         assert_eq!(config.agent.max_context_tokens, DEFAULT_MAX_CONTEXT_TOKENS);
         assert!(!config.features.plan_mode);
     }

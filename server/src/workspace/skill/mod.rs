@@ -796,8 +796,12 @@ mod tests {
         assert_eq!(doc.body, "Content");
         let doc = skill("---\n# comment\nname: pdf # trailing\ndescription: d\n---\nx");
         assert_eq!(doc.name.as_deref(), Some("pdf"));
+        // The runtime trims the frontmatter before YAML reads it: a block scalar that is the last
+        // key ends without a line break, one followed by another key keeps it.
         let doc = skill("---\nname: pdf\ndescription: >\n  a\n  b\n---\nx");
-        assert_eq!(doc.description.as_deref(), Some("a b\n"));
+        assert_eq!(doc.description.as_deref(), Some("a b"));
+        let doc = skill("---\nname: pdf\ndescription: |\n  a\n  b\nlicense: MIT\n---\nx");
+        assert_eq!(doc.description.as_deref(), Some("a\nb\n"));
         let doc = skill("---\nname:\n  - a\ndescription: d\n---\nx");
         assert_eq!(doc.outcome, Err(SkillDrop::MissingNameOrDescription));
     }
