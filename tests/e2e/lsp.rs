@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::support::{copy_tree, fixture};
 use client::{Client, Options};
 
-mod client {
+pub mod client {
     //! A minimal LSP client: frames, request/response matching, automatic answers to the
     //! server's requests (progress tokens, registrations, configuration), and a log of every
     //! notification received. Timeouts only guard against hangs; nothing asserts on time.
@@ -235,6 +235,29 @@ mod client {
             }
         }
 
+        /// Waits until every request of `ids` is answered (with a result or an error); returns
+        /// the answers by id and the guard's replies (`id: null`) that arrived meanwhile.
+        pub fn answers(
+            &mut self,
+            ids: &[i64],
+        ) -> (std::collections::HashMap<i64, Value>, Vec<Value>) {
+            let mut answers = std::collections::HashMap::new();
+            let mut unidentified = Vec::new();
+            while ids.iter().any(|id| !answers.contains_key(id)) {
+                let answer = self.wait_for(|m| m.get("method").is_none());
+                match answer["id"].as_i64() {
+                    Some(id) => {
+                        assert!(
+                            answers.insert(id, answer.clone()).is_none(),
+                            "answered twice: {answer}"
+                        );
+                    }
+                    None => unidentified.push(answer),
+                }
+            }
+            (answers, unidentified)
+        }
+
         /// Waits for the next `publishDiagnostics` for `uri`; returns its params.
         pub fn wait_diagnostics(&mut self, uri: &str) -> Value {
             let uri = uri.to_string();
@@ -277,7 +300,7 @@ mod client {
     }
 }
 
-fn uri(path: &Path) -> String {
+pub fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
@@ -319,18 +342,18 @@ fn percent_decode(text: &str) -> String {
 }
 
 /// A private copy of a fixture (tests that write files must not touch the repository).
-fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
+pub fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join(name);
     copy_tree(&fixture(name), &target);
     (dir, target)
 }
 
-fn ws(root: &Path) -> PathBuf {
+pub fn ws(root: &Path) -> PathBuf {
     root.join(".agentscope/workspace")
 }
 
-fn open(client: &mut Client, path: &Path, text: &str, version: i64) {
+pub fn open(client: &mut Client, path: &Path, text: &str, version: i64) {
     client.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri(path), "languageId": "markdown", "version": version, "text": text}}),
