@@ -134,3 +134,88 @@ fn a_flood_of_edits_previews_cancellations_and_bad_frames_is_served_to_the_end()
     client.notify("exit", Value::Null);
     assert_eq!(client.exit_code(), 0);
 }
+
+/// User and system CPU time the process `pid` has used so far (from `/proc/<pid>/stat`).
+fn cpu_of(pid: u32) -> std::time::Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name (in parentheses, which may hold spaces).
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf only reads a system constant.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    std::time::Duration::from_millis(ticks * 1000 / per_second)
+}
+
+/// Keystrokes in the body of a subagent spec of tens of thousands of unknown keys (the YAML
+/// node budget allows about 50 000): each edit reads the spec again, and its diagnostics are
+/// published capped (1 000 and one WS015). The server had a quadratic reading of the keys (about
+/// 1.1 s per keystroke at 24 000 keys in a release build, with every diagnostic published each
+/// time). The server's CPU for 10 keystrokes on 48 000 keys over that on 6 000 keys is about 4
+/// for work linear in the spec, with the fixed costs of an edit (8 without them), and about 26
+/// for the quadratic reading (in a debug build, measured with the key index turned off).
+#[test]
+fn keystrokes_in_a_subagent_of_48000_unknown_keys_cost_what_its_size_does() {
+    let keystrokes = |keys: usize| {
+        let (_tmp, root) = copy_fixture("lsp-basic");
+        let root = root.canonicalize().unwrap();
+        let spec = ws(&root).join("subagents/big.md");
+        let lines: String = (0..keys).map(|i| format!("k{i}: v\n")).collect();
+        let text = format!("---\ndescription: d\n{lines}---\nBody\n");
+        let (mut client, _) = Client::start(&[&root], Options::default());
+        open(&mut client, &spec, &text, 1);
+        client.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri(&spec)
+                && m["params"]["version"] == 1
+        });
+        let pid = client.child.id();
+        let before = cpu_of(pid);
+        let body_line = keys + 3;
+        let mut last = Value::Null;
+        for version in 2..12 {
+            client.notify(
+                "textDocument/didChange",
+                json!({
+                    "textDocument": {"uri": uri(&spec), "version": version},
+                    "contentChanges": [{"range": {"start": {"line": body_line, "character": 0}, "end": {"line": body_line, "character": 0}}, "text": "x"}],
+                }),
+            );
+            last = client.wait_for(|m| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["uri"] == uri(&spec)
+                    && m["params"]["version"] == version
+            });
+        }
+        let cpu = cpu_of(pid) - before;
+        assert_eq!(client.shutdown(), 0);
+        (cpu, last)
+    };
+    let (small, _) = keystrokes(6_000);
+    let (large, published) = keystrokes(48_000);
+    let diagnostics = published["params"]["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1001);
+    assert!(diagnostics[..1000].iter().all(|d| d["code"] == "SA016"));
+    assert_eq!(diagnostics[1000]["code"], "WS015");
+    assert_eq!(
+        diagnostics[1000]["message"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .next(),
+        Some(
+            "47000 more problems in this file not listed (47000 infos): agentws lists the first \
+             1000 of a file"
+        )
+    );
+    let ratio = large.as_secs_f64() / small.as_secs_f64().max(0.01);
+    assert!(
+        ratio < 10.0,
+        "10 keystrokes took {large:?} of CPU with 48 000 keys, {small:?} with 6 000: {ratio:.1} \
+         times as much"
+    );
+}

@@ -20,6 +20,7 @@ use crate::base::{Diagnostic, Env, FileContent};
 use crate::check::{fix, CheckOptions, CheckReport};
 use crate::config::discover::{absolute, find_project};
 use crate::engine;
+use crate::rules::workspace::too_many_problems;
 use crate::rules::Profile;
 use crate::workspace::{FileKind, Workspace};
 
@@ -324,6 +325,7 @@ fn select(target: &Target, loaded: Loaded, report: CheckReport) -> Checked {
         .collect();
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
+    let diagnostics = too_many_problems::cap_per_file(diagnostics);
     let files_checked = match &target.selection {
         Selection::Whole => report.files_checked,
         selection => files_checked_in(&loaded.workspace, selection),

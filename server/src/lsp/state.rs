@@ -779,10 +779,12 @@ impl Project {
     }
 }
 
-/// Stores one file's diagnostics in check order (an empty list removes the file).
+/// Stores one file's diagnostics in check order, capped as `agentws check` caps them (an empty
+/// list removes the file).
 fn store_diagnostics(by_file: &mut DiagnosticsByFile, path: PathBuf, mut list: Vec<Diagnostic>) {
     list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     list.dedup();
+    let list = crate::rules::workspace::too_many_problems::cap_per_file(list);
     if list.is_empty() {
         by_file.remove(&path);
     } else {

@@ -488,6 +488,7 @@ pub(crate) mod tests {
                     }],
                 }],
                 related: vec![],
+                omitted: None,
             },
             Diagnostic {
                 path: skill.clone(),
@@ -502,6 +503,7 @@ pub(crate) mod tests {
                     range: TextRange::new(0, 3),
                     message: "the frontmatter starts here".into(),
                 }],
+                omitted: None,
             },
             Diagnostic {
                 path: tools.clone(),
@@ -512,6 +514,7 @@ pub(crate) mod tests {
                 consequence: "The runtime ignores tools.json, with a WARN".into(),
                 fixes: vec![],
                 related: vec![],
+                omitted: None,
             },
         ];
         let shower = Shower::new(&files, &cwd);
@@ -615,6 +618,7 @@ pub(crate) mod tests {
                     edits: vec![FileEdit { path: path.clone(), range, new_text }],
                 }],
                 related: vec![],
+                omitted: None,
             };
             let shown = Shower::new(&files, Path::new("/p")).show(&d);
             proptest::prop_assert!(shown.range.start.line >= 1 && shown.range.start.column >= 1);
