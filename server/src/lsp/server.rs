@@ -747,17 +747,7 @@ impl LanguageServer for Backend {
             let Some(current) = state.open.get(&path) else {
                 return Ok(false);
             };
-            let mut text: String = current.text.to_string();
-            for change in params.content_changes {
-                match change.range {
-                    None => text = change.text,
-                    Some(range) => {
-                        let positions = TextPositions::new(&text, encoding);
-                        let r = positions.text_range(range);
-                        text.replace_range(r.start..r.end, &change.text);
-                    }
-                }
-            }
+            let text = convert::apply_changes(&current.text, params.content_changes, encoding);
             Ok(state.change(&path, version, Arc::from(text)))
         });
         if applied.unwrap_or(false) {
