@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use super::lsp::client::{Client, Options};
+use super::lsp::client::{self, Client, Options};
 use super::lsp::{copy_fixture, open, uri, ws};
 
 /// The malformed frames of the hardening probe, each followed by a well-formed notification
@@ -286,4 +286,50 @@ fn one_did_change_of_200000_changes_is_applied_in_linear_time() {
         ratio < 20.0,
         "200 000 changes took {large:?} of CPU, 25 000 {small:?}: {ratio:.1} times as much"
     );
+}
+
+/// A 70 MB frame (a document over the 64 MiB limit) is refused at once, without being read
+/// into memory: an error for the frame, a message the editor shows, and the next request is
+/// answered. A 48 MB frame of `\u0000` escapes (an 8 MB document of NUL characters) is under the
+/// limit: it is read, and the document is served.
+#[test]
+fn a_frame_over_the_limit_is_refused_visibly_and_the_server_goes_on() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let root = root.canonicalize().unwrap();
+    let agents = ws(&root).join("AGENTS.md");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let did_open = |text: &str| {
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri(&agents), "languageId": "markdown", "version": 1, "text": text}}}).to_string()
+    };
+    let giant = did_open(&"a".repeat(70_000_000));
+    client.send_raw(&client::frame(&giant));
+    let refused = client.wait_for(|m| m["id"].is_null() && m.get("error").is_some());
+    assert_eq!(refused["error"]["code"], -32600);
+    assert_eq!(
+        refused["error"]["message"],
+        format!(
+            "message of {} bytes is larger than the limit of 67108864 bytes; skipped",
+            giant.len()
+        )
+    );
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    assert_eq!(shown["params"]["type"], 1);
+    assert_eq!(
+        shown["params"]["message"],
+        format!(
+            "agentws refused a message of {} bytes (the limit is 64 MiB): a document it carried \
+             is not analysed, and a request in it gets no answer",
+            giant.len()
+        )
+    );
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&agents)}));
+    assert_eq!(status["kind"], "agents-md");
+    assert!(status["version"].is_null(), "{status}");
+
+    let nul = did_open(&"\u{0}".repeat(8_000_000));
+    assert!(nul.len() > 48_000_000);
+    client.send_raw(&client::frame(&nul));
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&agents)}));
+    assert_eq!(status["version"], 1, "{status}");
+    assert_eq!(client.shutdown(), 0);
 }
