@@ -511,3 +511,48 @@ fn sixty_four_thousand_diagnostics_on_one_line() {
         );
     }
 }
+
+/// A `knowledge` folder that is a symbolic link to `/`, and a link to `/usr` among the subagent
+/// specs: the walk used to follow them through the whole disk (4.5 GB after 92 s in the probe).
+/// Neither is followed, each is reported (WS006), and check and preview end at once. The
+/// runtime's walks (`Files.walk`, `Files.walkFileTree`, no `FOLLOW_LINKS`) do not go through a
+/// link to a folder either, so it lists no knowledge file there.
+#[test]
+fn links_to_folders_outside_the_project_are_reported_not_walked() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = project(dir.path());
+    std::os::unix::fs::symlink("/", ws.join("knowledge")).unwrap();
+    std::fs::create_dir_all(ws.join("subagents")).unwrap();
+    std::os::unix::fs::symlink("/usr", ws.join("subagents/usr")).unwrap();
+    let out = run_guarded(dir.path(), &["check", "--format", "concise", "p"]);
+    assert_eq!(
+        text(&out.stdout),
+        "p/.agentscope/workspace/knowledge:1:1: warning[WS006] could not walk: `knowledge` is a \
+         symbolic link to `/`, a folder outside the project; agentws does not follow it (the \
+         runtime's walks do not follow links to folders)\n\
+         p/.agentscope/workspace/subagents/usr:1:1: warning[WS006] could not walk: `usr` is a \
+         symbolic link to `/usr`, a folder outside the project; agentws does not follow it (the \
+         runtime's walks do not follow links to folders)\n\
+         Checked 2 files: 1 AGENTS.md, 1 skill.\n\
+         Found 0 errors, 2 warnings, 0 infos.\n",
+        "stderr: {}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let args = [
+        "preview",
+        "p",
+        "--user",
+        "alice",
+        "--session",
+        "s1",
+        "--format",
+        "json",
+    ];
+    let out = run_guarded(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let preview: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let prompt = preview["text"].as_str().unwrap();
+    assert!(prompt.contains("<name>good</name>"), "{prompt}");
+    assert!(!prompt.contains("Knowledge files:"), "{prompt}");
+}
