@@ -269,8 +269,8 @@ fn an_agentws_toml_of_128000_unknown_keys() {
 
 /// The probe's agentws.toml: a mebibyte of `  k:` lines, two TOML errors on the first and one on
 /// every other (200 001 in all). Every output format lists the first 1 000 and one WS015 that
-/// counts the rest; the process holds no per-diagnostic copies (before: 532 MB peak in a debug
-/// build, 515 MB in a release build, for the JSON output).
+/// counts the rest; the process holds no per-diagnostic copies (it held several per line before:
+/// docs/benchmarks.md has the figures).
 #[test]
 fn a_file_of_invalid_lines_lists_its_first_1000_problems_in_every_format() {
     let dir = tempfile::tempdir().unwrap();
@@ -335,8 +335,8 @@ fn a_file_of_invalid_lines_lists_its_first_1000_problems_in_every_format() {
 }
 
 /// A subagent spec of 48 000 unknown keys (the YAML node budget allows about 50 000): each key
-/// used to be compared with every earlier one, a quadratic read (2.5 s of CPU in a release build,
-/// 12 s in a debug build, against 0.3 s now). The CPU time of 48 000 keys over that of 6 000 is
+/// used to be compared with every earlier one, a quadratic read (docs/benchmarks.md). The CPU
+/// time of 48 000 keys over that of 6 000 is
 /// about 8 for a linear read (less with the process's fixed costs) and 64 for a quadratic one.
 #[test]
 fn a_subagent_of_48000_unknown_keys_is_read_in_linear_time() {
@@ -513,7 +513,7 @@ fn sixty_four_thousand_diagnostics_on_one_line() {
 }
 
 /// A `knowledge` folder that is a symbolic link to `/`, and a link to `/usr` among the subagent
-/// specs: the walk used to follow them through the whole disk (4.5 GB after 92 s in the probe).
+/// specs: the walk used to follow them through the whole disk.
 /// Neither is followed, each is reported (WS006), and check and preview end at once. The
 /// runtime's walks (`Files.walk`, `Files.walkFileTree`, no `FOLLOW_LINKS`) do not go through a
 /// link to a folder either, so it lists no knowledge file there.

@@ -153,11 +153,10 @@ fn cpu_of(pid: u32) -> std::time::Duration {
 
 /// Keystrokes in the body of a subagent spec of tens of thousands of unknown keys (the YAML
 /// node budget allows about 50 000): each edit reads the spec again, and its diagnostics are
-/// published capped (1 000 and one WS015). The server had a quadratic reading of the keys (about
-/// 1.1 s per keystroke at 24 000 keys in a release build, with every diagnostic published each
-/// time). The server's CPU for 10 keystrokes on 48 000 keys over that on 6 000 keys is about 4
-/// for work linear in the spec, with the fixed costs of an edit (8 without them), and about 26
-/// for the quadratic reading (in a debug build, measured with the key index turned off).
+/// published capped (1 000 and one WS015). The server had a quadratic reading of the keys, and
+/// published every diagnostic each time (docs/benchmarks.md). The server's CPU for 10
+/// keystrokes on 48 000 keys over that on 6 000 keys is at most 8 for work linear in the spec
+/// (less with the fixed costs of an edit) and 64 for a quadratic reading, less its fixed costs.
 #[test]
 fn keystrokes_in_a_subagent_of_48000_unknown_keys_cost_what_its_size_does() {
     let keystrokes = |keys: usize| {
@@ -272,7 +271,7 @@ fn one_message_of_changes(changes: usize) -> (std::time::Duration, String) {
 
 /// One `didChange` of 200 000 changes is applied whole and in order, in time linear in the
 /// changes: the server rebuilt a line index of the document and shifted its text for every
-/// change (180 s for such a message in the probe). The server's CPU for 200 000 changes over
+/// change (docs/benchmarks.md). The server's CPU for 200 000 changes over
 /// that for 25 000 is about 8 when linear (less with the fixed costs) and 64 when quadratic.
 #[test]
 fn one_did_change_of_200000_changes_is_applied_in_linear_time() {
@@ -345,8 +344,8 @@ fn rss_kb(pid: u32) -> u64 {
 }
 
 /// Three 20 MB documents opened, edited and closed: the memory their texts took is handed back
-/// to the system once they are closed (glibc kept the freed pages: the probe's server stayed at
-/// 1.4 GB after its documents closed). What stays is the protocol library's read buffer, sized
+/// to the system once they are closed (glibc kept the freed pages, and the project the last
+/// snapshot). What stays is the protocol library's read buffer, sized
 /// by the largest message, and what indexing took.
 #[test]
 fn memory_taken_by_large_documents_is_given_back_when_they_close() {
