@@ -393,3 +393,44 @@ fn memory_taken_by_large_documents_is_given_back_when_they_close() {
     );
     assert_eq!(client.shutdown(), 0);
 }
+
+/// A document grown past the 64 MiB limit by its changes (each message under the limit) is no
+/// longer followed: the editor is told, the file on disk is analysed instead, and the server
+/// goes on.
+#[test]
+fn a_document_grown_past_the_limit_is_no_longer_followed_and_the_user_is_told() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let root = root.canonicalize().unwrap();
+    let agents = ws(&root).join("AGENTS.md");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    open(&mut client, &agents, &"a".repeat(40 << 20), 1);
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&agents)}));
+    assert_eq!(status["version"], 1);
+    let at = json!({"line": 0, "character": 0});
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&agents), "version": 2}, "contentChanges": [{"range": {"start": at, "end": at}, "text": "b".repeat(30 << 20)}]}),
+    );
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    assert_eq!(shown["params"]["type"], 1);
+    assert_eq!(
+        shown["params"]["message"],
+        format!(
+            "agentws stopped following `{}`: the document is {} bytes, over the limit of 64 MiB; \
+             its file on disk is analysed instead (close and reopen it once it is smaller)",
+            agents.display(),
+            70 << 20
+        )
+    );
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&agents)}));
+    assert!(status["version"].is_null(), "{status}");
+    assert_eq!(status["kind"], "agents-md");
+    // Later changes of the document are ignored; the server answers on.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&agents), "version": 3}, "contentChanges": [{"text": "small"}]}),
+    );
+    let status = client.request("agentws/fileStatus", json!({"uri": uri(&agents)}));
+    assert!(status["version"].is_null(), "{status}");
+    assert_eq!(client.shutdown(), 0);
+}
