@@ -20,7 +20,7 @@ use super::server::{invalid_params, View};
 use crate::base::{FileContent, FileEdit, TextRange};
 use crate::config::schema as config_schema;
 use crate::context::{effective_root, SessionContext};
-use crate::syntax::java;
+use crate::syntax::{java, yaml};
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
 use crate::workspace::keys::{self, KeySpec};
 use crate::workspace::resolution::{self, Outcome};
@@ -1046,12 +1046,12 @@ fn yaml_form(
     name: &str,
     reads_back: impl Fn(&str) -> bool,
 ) -> Option<String> {
-    let double_escaped = name.replace('\\', "\\\\").replace('"', "\\\"");
+    let quoted = yaml::double_quoted(name);
     let candidates = [
         name.to_string(),
-        double_escaped.clone(),
+        quoted[1..quoted.len() - 1].to_string(),
         name.replace('\'', "''"),
-        format!("\"{double_escaped}\""),
+        quoted,
     ];
     candidates.into_iter().find(|candidate| {
         let mut edited = String::with_capacity(text.len() + candidate.len());
@@ -1089,11 +1089,10 @@ fn quoted_comma_string(
         }
     }
     value.push_str(&text[copied..node.range.end]);
-    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
     let edit = FileEdit {
         path: subagent.path.clone(),
         range: node.range,
-        new_text: format!("\"{escaped}\""),
+        new_text: yaml::double_quoted(&value),
     };
     Some((edit, renamed))
 }

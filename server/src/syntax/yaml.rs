@@ -226,6 +226,12 @@ impl Node {
     }
 }
 
+/// `text` as a YAML double-quoted scalar (`\\` and `"` escaped): read back as that very string
+/// whatever the typing. `text` holds no control character (the callers refuse them).
+pub fn double_quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
 /// Parses `text[range]` (a frontmatter block inside a whole file) with the runtime's typing.
 /// Ranges in the result are whole-file byte offsets.
 pub fn parse(text: &str, range: TextRange, typing: Typing) -> Result<YamlDoc, YamlError> {
