@@ -292,3 +292,60 @@ fn json_nested_10000_deep() {
     let report = check_without_crash(dir.path(), 3);
     assert!(!codes_for(&report, "tools.json").is_empty(), "{report:#}");
 }
+
+/// A folder name, a line of a file and a stored key holding terminal escape sequences (a title
+/// change, a screen clear, a colour, a bidirectional override): the human, concise and github
+/// formats and the store's notes show them as escapes, so nothing reaches the terminal raw; JSON
+/// keeps the exact text, escaped by JSON itself.
+#[test]
+fn escape_sequences_in_names_lines_and_stored_keys_reach_no_terminal() {
+    use super::stores::{file_value, seed_sqlite, template_with, Layout, Row};
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template_with(tmp.path(), "[store]\nurl = \"sqlite://store.db\"\n");
+    let ws = project.join(".agentscope/workspace");
+    let folder = "evil\u{1b}]0;owned\u{7}\u{1b}[2J\u{202e}";
+    skill(
+        &ws,
+        folder,
+        b"---\nname: yes\ndescription: A \x1b[31mred\x1b[0m skill\n---\nBody.\n",
+    );
+    let stored = Row {
+        owner: "alice",
+        segment: "skills",
+        key: "/t\u{1b}[2Jx/SKILL.md",
+        value: file_value("---\nname: yes\ndescription: Stored.\n---\nBody.\n"),
+    };
+    seed_sqlite(&project.join("store.db"), Layout::Jdbc, &[stored]);
+    let raw = |c: char| move |text: &str| text.contains(c);
+    for format in ["human", "concise", "github"] {
+        let out = run(&project, &["check", "--all-users", "--format", format]);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for c in ['\u{1b}', '\u{7}', '\u{202e}'] {
+            assert!(!raw(c)(&text), "{format} prints {c:?} raw:\n{text}");
+        }
+        assert!(
+            text.contains("evil\\u{1b}]0;owned\\u{7}\\u{1b}[2J\\u{202e}"),
+            "{format}:\n{text}"
+        );
+        assert!(text.contains("t\\u{1b}[2Jx"), "{format}:\n{text}");
+    }
+    let human = run(&project, &["check", "--format", "human"]);
+    let human = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        human.contains("3 | description: A \\u{1b}[31mred\\u{1b}[0m skill"),
+        "{human}"
+    );
+    let json = run(&project, &["check", "--all-users", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let paths: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    assert!(paths.iter().any(|p| p.contains(folder)), "{paths:?}");
+}

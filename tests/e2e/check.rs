@@ -124,7 +124,8 @@ fn json_summary_and_files_checked_match_the_list() {
                 "code",
                 "message",
                 "consequence",
-                "fixes"
+                "fixes",
+                "fingerprint"
             ]
         );
         assert!(!d["path"].as_str().unwrap().contains('\\'));

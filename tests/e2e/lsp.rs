@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::support::{copy_tree, fixture};
 use client::{Client, Options};
 
-pub mod client {
+pub(crate) mod client {
     //! A minimal LSP client: frames, request/response matching, automatic answers to the
     //! server's requests (progress tokens, registrations, configuration), and a log of every
     //! notification received. Timeouts only guard against hangs; nothing asserts on time.
@@ -31,6 +31,8 @@ pub mod client {
         pub watch: bool,
         pub configuration: Option<Value>,
         pub init_options: Value,
+        /// A file that takes the server's log (stderr, at level `debug`); none by default.
+        pub log: Option<std::path::PathBuf>,
     }
 
     impl Default for Options {
@@ -42,6 +44,7 @@ pub mod client {
                 watch: true,
                 configuration: None,
                 init_options: json!({"debounceMs": 0}),
+                log: None,
             }
         }
     }
@@ -63,14 +66,20 @@ pub mod client {
     }
 
     impl Client {
-        pub fn spawn() -> Client {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_agentws"))
+        /// Spawns the server; its log at level `debug` goes to `log` when given.
+        pub fn spawn_logging(log: Option<&std::path::Path>) -> Client {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_agentws"));
+            command
                 .arg("serve")
                 .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("spawn agentws serve");
+                .stdout(Stdio::piped());
+            match log {
+                Some(path) => command
+                    .env("AGENTWS_LOG", "debug")
+                    .stderr(std::fs::File::create(path).expect("log file")),
+                None => command.stderr(Stdio::null()),
+            };
+            let mut child = command.spawn().expect("spawn agentws serve");
             let stdout = child.stdout.take().unwrap();
             let (tx, rx) = channel();
             std::thread::spawn(move || {
@@ -112,7 +121,7 @@ pub mod client {
 
         /// Spawns and initializes with `root` as the only workspace folder.
         pub fn start(roots: &[&std::path::Path], options: Options) -> (Client, Value) {
-            let mut client = Client::spawn();
+            let mut client = Client::spawn_logging(options.log.as_deref());
             client.configuration = options.configuration.clone();
             let folders: Vec<Value> = roots
                 .iter()
@@ -1974,10 +1983,19 @@ fn the_quick_fix_of_a_tagged_value_removes_the_tag() {
         json!({"textDocument": {"uri": uri(&skill)}, "range": {"start": {"line": 1, "character": 14}, "end": {"line": 1, "character": 14}}, "context": {"diagnostics": []}}),
     );
     let actions = actions.as_array().unwrap();
-    assert_eq!(actions.len(), 1, "{actions:#?}");
+    let titles: Vec<&str> = actions
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
     assert_eq!(
-        actions[0]["title"],
-        "Remove `!!bool` and quote `yes` so it stays a string"
+        titles,
+        [
+            "Remove `!!bool` and quote `yes` so it stays a string",
+            "Ignore SK008 on this line",
+            // The fixture has no agentws.toml to add a per-path setting to.
+            "Ignore SK008 in this file",
+        ],
+        "{actions:#?}"
     );
     assert_eq!(
         actions[0]["edit"]["changes"][uri(&skill)],

@@ -240,6 +240,11 @@ pub const REDIS_PASSWORD: &str = "s3cret-redis";
 
 /// `redis-server` with a password, no persistence, DEBUG allowed (for DIGEST).
 pub fn redis() -> Option<Server> {
+    redis_with_password(REDIS_PASSWORD)
+}
+
+/// [`redis`] requiring `password`.
+pub fn redis_with_password(password: &str) -> Option<Server> {
     let bin = binary(&["redis-server", "/usr/bin/redis-server"], "redis-server")?;
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
@@ -253,7 +258,7 @@ pub fn redis() -> Option<Server> {
             "",
         ])
         .args(["--appendonly", "no", "--enable-debug-command", "yes"])
-        .args(["--requirepass", REDIS_PASSWORD])
+        .args(["--requirepass", password])
         .arg("--dir")
         .arg(dir.path())
         .stdout(Stdio::null())

@@ -6,6 +6,7 @@ pub mod files;
 pub mod json_delta;
 pub mod memory;
 pub mod pathutil;
+pub mod percent;
 pub mod redact;
 pub mod suggest;
 pub mod text;

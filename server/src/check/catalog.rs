@@ -1,6 +1,6 @@
 //! The catalog: every rule agentws can report, wherever it is declared beside its detection
 //! (`rules::workspace`, `rules::store`, `config::load`, the parsers in `workspace`, and `check`'s
-//! modules), in one order.
+//! modules, `settle` included), in one order.
 //! `docs/rules.md`, `agentws explain` and SARIF's rule list are made from it; the rule examples
 //! are run from it.
 //!
@@ -12,7 +12,7 @@ use super::{cross, files, loading, skill_allowed_tools_not_enforced, strict, too
 
 /// The families in the order the catalog lists them (by the file kind they are about), each
 /// named by its codes' prefix.
-const FAMILIES: [&str; 8] = ["WS", "SK", "SA", "TJ", "CF", "XR", "ST", "RS"];
+const FAMILIES: [&str; 9] = ["WS", "SK", "SA", "TJ", "CF", "XR", "ST", "RS", "IG"];
 
 /// Every rule, grouped by family in [`FAMILIES`] order, in code order within each. A family's
 /// rules are declared in several places (each beside its detection), so the catalog orders them
@@ -31,6 +31,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .chain([&skill_allowed_tools_not_enforced::RULE])
         .chain(strict::RULES.iter().map(|strict| strict.rule))
         .chain(rules::store::RULES.iter().copied())
+        .chain(super::settle::RULES.iter().copied())
         .collect();
     rules.sort_by_key(|rule| (family_rank(rule.code), rule.code));
     rules.into_iter()

@@ -31,27 +31,55 @@ pub mod files;
 pub mod fix;
 pub mod loading;
 pub mod rewrite;
+pub mod settle;
 pub mod skill_allowed_tools_not_enforced;
 pub mod strict;
 pub mod tools;
 
+/// What a run of the rules is asked for: the profile, and whether a suppression comment must give
+/// a reason (`--require-reason`; agentws.toml can ask the same, `settle`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckOptions {
     pub profile: Profile,
+    pub require_reason: bool,
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
+        Self::new(Profile::Harness)
+    }
+}
+
+impl CheckOptions {
+    pub fn new(profile: Profile) -> Self {
         Self {
-            profile: Profile::Harness,
+            profile,
+            require_reason: false,
         }
+    }
+
+    /// The options the rules run under for `config`: the strict profile's rules run when asked
+    /// for, or when the project's settings give one of them a level (`settle` then reports only
+    /// those).
+    pub fn running(self, config: &crate::config::Config) -> Self {
+        let profile = if config.rules.turns_on("ST") {
+            Profile::Strict
+        } else {
+            self.profile
+        };
+        // No rule reads whether a reason is required: only `settle` does, after them.
+        Self::new(profile)
     }
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct CheckReport {
-    /// Sorted by path, position and code.
+    /// What is reported once the project's settings and suppressions are applied
+    /// (`settle::settle_file`), sorted by path, position and code.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the project's per-path settings and suppression comments kept aside, in the same
+    /// order.
+    pub suppressed: Vec<settle::Suppressed>,
     /// How many files of each kind were read.
     pub files_checked: BTreeMap<FileKind, usize>,
 }

@@ -14,9 +14,11 @@ use clap::{Args, ValueEnum};
 
 use super::output::{self, FixSummary, Format, Report, Shower, Style};
 use super::project::{display_relative, process_env, Loaded};
+use super::say;
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
 use crate::base::pathutil::normalize_lexically;
 use crate::base::{Diagnostic, Env, FileContent};
+use crate::check::settle::Suppressed;
 use crate::check::{fix, CheckOptions, CheckReport};
 use crate::config::discover::{absolute, find_project};
 use crate::engine;
@@ -34,6 +36,10 @@ pub struct CheckArgs {
     /// Rule set: `harness` (what the runtime does) or `strict` (adds the Agent Skills open spec).
     #[arg(long, value_enum, default_value_t = ProfileArg::Harness)]
     pub profile: ProfileArg,
+    /// A suppression comment must give a reason (`-- why`) to suppress anything, as
+    /// `[rules] require-reason = true` asks.
+    #[arg(long)]
+    pub require_reason: bool,
     /// Exit with 1 when there are warnings, not only errors.
     #[arg(long)]
     pub error_on_warnings: bool,
@@ -53,6 +59,13 @@ pub struct CheckArgs {
     /// Check the stored files of every user (or session) the store holds (the default with --store).
     #[arg(long, conflicts_with_all = ["users", "fix"])]
     pub all_users: bool,
+    /// Report only the findings the baseline FILE does not hold (`--write-baseline` makes it), and
+    /// say how many it held and how many of its entries no longer match.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in FILE (JSON, in a stable order), replacing it; exit 0.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["baseline", "fix"])]
+    pub write_baseline: Option<PathBuf>,
 }
 
 impl CheckArgs {
@@ -133,6 +146,7 @@ pub fn run(args: CheckArgs) -> u8 {
 
     let options = CheckOptions {
         profile: args.profile.into(),
+        require_reason: args.require_reason,
     };
     let mut report = Report::default();
     let mut fix_summary = args.fix.then(FixSummary::default);
@@ -143,7 +157,7 @@ pub fn run(args: CheckArgs) -> u8 {
             Some(request) => match check_stored(target, &env, options, request) {
                 Ok(checked) => checked,
                 Err(err) => {
-                    eprintln!("error: {err}");
+                    say!("error: {err}");
                     return EXIT_USAGE;
                 }
             },
@@ -176,11 +190,20 @@ pub fn run(args: CheckArgs) -> u8 {
                 checked = check_target(target, &env, options);
             }
         }
-        let shower = Shower::new(&checked.loaded.workspace.files, &cwd)
+        let mut shower = Shower::new(&checked.loaded.workspace.files, &cwd)
             .with_excerpts(args.format == Format::Human);
+        if matches!(args.format, Format::Json | Format::Sarif)
+            || args.baseline.is_some()
+            || args.write_baseline.is_some()
+        {
+            shower = shower.with_fingerprints(&checked.loaded.workspace.config);
+        }
         report
             .diagnostics
             .extend(checked.diagnostics.iter().map(|d| shower.show(d)));
+        report
+            .suppressed
+            .extend(checked.suppressed.iter().map(|d| shower.show_suppressed(d)));
         for (kind, n) in std::mem::take(&mut checked.files_checked) {
             *report.files_checked.entry(kind).or_insert(0) += n;
         }
@@ -188,6 +211,33 @@ pub fn run(args: CheckArgs) -> u8 {
         std::mem::forget(checked);
     }
     report.fix = fix_summary;
+    report.number_fingerprints();
+    if let Some(file) = &args.write_baseline {
+        return match super::baseline::write(file, &report) {
+            Ok(count) => {
+                say!(
+                    "wrote {} to the baseline `{}`",
+                    output::plural(count, "finding", "findings"),
+                    display_relative(&absolute(file), &cwd)
+                );
+                if usage_error {
+                    EXIT_USAGE
+                } else {
+                    EXIT_OK
+                }
+            }
+            Err(err) => {
+                say!("error: {err}");
+                EXIT_USAGE
+            }
+        };
+    }
+    if let Some(file) = &args.baseline {
+        if let Err(err) = super::baseline::apply(file, &cwd, &mut report) {
+            say!("error: {err}");
+            return EXIT_USAGE;
+        }
+    }
 
     let color = !args.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -195,21 +245,22 @@ pub fn run(args: CheckArgs) -> u8 {
     output::print_stdout(&output::render(&report, args.format, Style { color }));
     if let (Some(fix), Format::Json | Format::Sarif | Format::Github) = (&report.fix, args.format) {
         // Machine formats keep stdout to their contract; what --fix did goes to stderr.
-        eprintln!(
+        say!(
             "applied {} fixes in {} files",
-            fix.fixes_applied, fix.files_written
+            fix.fixes_applied,
+            fix.files_written
         );
         for line in &fix.not_applied {
-            eprintln!("not fixed: {line}");
+            say!("not fixed: {line}");
         }
         for line in &fix.notes {
-            eprintln!("note: {line}");
+            say!("note: {line}");
         }
     }
 
     let nothing_read = report.total_files() == 0;
     if nothing_read && !usage_error {
-        eprintln!("error: no workspace file found to check");
+        say!("error: no workspace file found to check");
     }
     exit_code(&report, usage_error || nothing_read, args.error_on_warnings)
 }
@@ -221,7 +272,7 @@ pub(super) fn targets(paths: &[PathBuf]) -> (Vec<Target>, bool) {
     let mut targets: Vec<(ProjectKey, Target)> = Vec::new();
     for path in paths {
         if let Err(err) = std::fs::metadata(path) {
-            eprintln!("error: cannot read `{}`: {err}", path.display());
+            say!("error: cannot read `{}`: {err}", path.display());
             usage_error = true;
             continue;
         }
@@ -270,6 +321,8 @@ fn exit_code(report: &Report, usage_error: bool, error_on_warnings: bool) -> u8 
 pub(super) struct Checked {
     pub loaded: Loaded,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the project's per-path settings and suppression comments kept aside.
+    pub suppressed: Vec<Suppressed>,
     pub files_checked: BTreeMap<FileKind, usize>,
     /// The database the diagnostics came from, held so that the caller decides when it is freed
     /// (`run` never frees it: the process ends soon after).
@@ -280,7 +333,7 @@ pub(super) struct Checked {
 /// database) and asks for its diagnostics.
 pub(super) fn check_target(target: &Target, env: &Arc<Env>, options: CheckOptions) -> Checked {
     let (loaded, analysis) = engine::batch::load(&target.first_path, env.clone(), options);
-    let report = analysis.report(&loaded.workspace);
+    let report = analysis.report(&loaded.workspace, &loaded.walk_problems);
     Checked {
         _analysis: Some(analysis),
         ..select(target, loaded, report)
@@ -298,33 +351,36 @@ fn check_stored(
 ) -> Result<Checked, crate::store::StoreError> {
     let (mut loaded, mut analysis) = engine::batch::load(&target.first_path, env.clone(), options);
     let read = super::project::read_store(&mut loaded, request, |build| analysis.build(build))?;
-    eprintln!(
+    say!(
         "read {} from store {} ({})",
         output::plural(read.files, "file", "files"),
         read.shown,
         output::plural(read.owners, "owner", "owners")
     );
     for note in &read.notes {
-        eprintln!("note: {note}");
+        say!("note: {note}");
     }
-    let report = analysis.report(&loaded.workspace);
+    let report = analysis.report(&loaded.workspace, &loaded.walk_problems);
     Ok(Checked {
         _analysis: Some(analysis),
         ..select(target, loaded, report)
     })
 }
 
-/// The walk's problems and the report's diagnostics of the files the target selects.
+/// The report's diagnostics (the walk's problems among them) of the files the target selects.
 fn select(target: &Target, loaded: Loaded, report: CheckReport) -> Checked {
-    let mut diagnostics: Vec<Diagnostic> = loaded
-        .walk_problems
-        .iter()
-        .chain(&report.diagnostics)
-        .filter(|d| target.selection.contains(&d.path))
-        .cloned()
+    let selected = |d: &Diagnostic| target.selection.contains(&d.path);
+    let diagnostics: Vec<Diagnostic> = report
+        .diagnostics
+        .into_iter()
+        .filter(|d| selected(d))
         .collect();
-    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    diagnostics.dedup();
+    let suppressed: Vec<Suppressed> = report
+        .suppressed
+        .into_iter()
+        .filter(|s| selected(&s.diagnostic))
+        .collect();
+    // Capped after settling, as the server caps what it publishes.
     let diagnostics = too_many_problems::cap_per_file(diagnostics);
     let files_checked = match &target.selection {
         Selection::Whole => report.files_checked,
@@ -333,6 +389,7 @@ fn select(target: &Target, loaded: Loaded, report: CheckReport) -> Checked {
     Checked {
         loaded,
         diagnostics,
+        suppressed,
         files_checked,
         _analysis: None,
     }

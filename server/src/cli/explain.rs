@@ -4,6 +4,7 @@
 
 use clap::Args;
 
+use super::say;
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::base::suggest;
 use crate::check::catalog;
@@ -18,6 +19,10 @@ pub struct ExplainArgs {
     /// List every rule: code, severity, profile, name and summary.
     #[arg(long)]
     pub list: bool,
+    /// The project whose agentws.toml `[rules]` settings to show for the rule (default: the
+    /// project of the current folder, when there is one).
+    #[arg(long, value_name = "PATH")]
+    pub project: Option<std::path::PathBuf>,
 }
 
 /// Where `docs/rules.md` is published. With no repository URL known at build time, a relative
@@ -30,16 +35,25 @@ pub fn run(args: ExplainArgs) -> u8 {
         return EXIT_OK;
     }
     let Some(query) = args.code else {
-        eprintln!("error: give a rule code or name, or --list");
+        say!("error: give a rule code or name, or --list");
         return EXIT_USAGE;
     };
     match find(&query) {
         Some(rule) => {
-            super::output::print_stdout(&explain(rule));
+            let path = args
+                .project
+                .unwrap_or_else(|| std::path::PathBuf::from("."));
+            let project =
+                crate::config::discover::find_project(&crate::config::discover::absolute(&path));
+            let mut text = explain(rule);
+            if project.found {
+                text.push_str(&project_levels(rule, &project.config));
+            }
+            super::output::print_stdout(&text);
             EXIT_OK
         }
         None => {
-            eprintln!("{}", unknown(&query));
+            say!("{}", unknown(&query));
             EXIT_USAGE
         }
     }
@@ -82,6 +96,57 @@ pub fn explain(rule: &Rule) -> String {
         rule.explanation.trim_end(),
         examples_markdown(rule),
         rule_doc_uri(rule.code)
+    )
+}
+
+/// What the project's `[rules]` settings do to `rule`, after the rule's own text: nothing when
+/// they do not name it.
+pub fn project_levels(rule: &Rule, config: &crate::config::Config) -> String {
+    let rules = &config.rules;
+    let selects = |selector: &str| rule.code.starts_with(selector);
+    let mut lines = Vec::new();
+    if let Some(setting) = rules
+        .levels
+        .iter()
+        .filter(|s| selects(&s.selector))
+        .max_by_key(|s| s.selector.len())
+    {
+        lines.push(format!(
+            "- `{}` everywhere (`[rules] {} = \"{}\"`)",
+            setting.level.as_str(),
+            setting.selector,
+            setting.level.as_str()
+        ));
+    } else if rule.profile == Profile::Strict && rules.turns_on("ST") {
+        lines.push("- off unless a setting below turns it on (a strict rule)".to_string());
+    }
+    for entry in &rules.per_path {
+        if let Some(setting) = entry
+            .levels
+            .iter()
+            .filter(|s| selects(&s.selector))
+            .max_by_key(|s| s.selector.len())
+        {
+            lines.push(format!(
+                "- `{}` for files matching `{}` (`[rules.per-path]`, `{}`)",
+                setting.level.as_str(),
+                entry.glob.text,
+                setting.selector
+            ));
+        }
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    let file = config
+        .file
+        .as_ref()
+        .map_or("agentws.toml".to_string(), |f| f.display().to_string());
+    format!(
+        "\nIn this project ({file}), the settings change its level:\n{}\n\
+         (The most specific glob comes first, then the later one; a suppression comment in a file \
+         comes after these.)\n",
+        lines.join("\n")
     )
 }
 

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod baseline;
 pub mod check;
 pub mod explain;
 pub mod normalize;
@@ -15,6 +16,22 @@ pub mod schema;
 pub mod serve;
 pub mod store;
 pub mod watch;
+
+/// Prints a line on stderr as a terminal may show it: credentials masked
+/// (`base::redact::redact_text`) and control characters escaped (`output::terminal_text`). Every
+/// message of the subcommands goes through it: they quote paths, stored keys and URLs.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::print_stderr(&format!($($arg)*))
+    };
+}
+pub(crate) use say;
+
+/// The body of [`say!`].
+pub fn print_stderr(text: &str) {
+    let redacted = crate::base::redact::redact_text(text);
+    eprintln!("{}", output::terminal_text(&redacted, false));
+}
 
 /// Exit codes shared by every subcommand.
 pub const EXIT_OK: u8 = 0;

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
+use super::say;
 use crate::config::discover::absolute;
 use crate::paths::{bind, load_project, DiskAccess, Op, RunParams};
 
@@ -67,7 +68,7 @@ pub fn run(args: NormalizeArgs) -> u8 {
 fn run_to(args: NormalizeArgs, out: &mut impl Write) -> u8 {
     let flags = *args.run;
     let Some(project_arg) = args.project.to_str() else {
-        eprintln!(
+        say!(
             "error: project folder `{}` is not UTF-8",
             args.project.display()
         );
@@ -76,12 +77,12 @@ fn run_to(args: NormalizeArgs, out: &mut impl Write) -> u8 {
     let project = match load_project(project_arg) {
         Ok(project) => project,
         Err(refusal) => {
-            eprintln!("error: {}", refusal.message);
+            say!("error: {}", refusal.message);
             return super::EXIT_USAGE;
         }
     };
     for diagnostic in &project.diagnostics {
-        eprintln!(
+        say!(
             "{}: {} {}: {}",
             diagnostic.path.display(),
             diagnostic.severity.as_str(),
@@ -97,7 +98,7 @@ fn run_to(args: NormalizeArgs, out: &mut impl Write) -> u8 {
             match absolute(root).to_str() {
                 Some(r) => roots.push(r.to_string()),
                 None => {
-                    eprintln!("error: additional root `{}` is not UTF-8", root.display());
+                    say!("error: additional root `{}` is not UTF-8", root.display());
                     return super::EXIT_USAGE;
                 }
             }
@@ -122,7 +123,7 @@ fn run_to(args: NormalizeArgs, out: &mut impl Write) -> u8 {
     let run = match bind(&project.config, &params, disk) {
         Ok(run) => run,
         Err(refusal) => {
-            eprintln!("error: the run context is refused ({refusal})");
+            say!("error: the run context is refused ({refusal})");
             return super::EXIT_USAGE;
         }
     };

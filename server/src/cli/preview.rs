@@ -13,6 +13,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::project::{load, process_env};
+use super::say;
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
 use crate::config::{Config, FilesystemMode};
 use crate::context::{session_context, ContextOverrides};
@@ -109,7 +110,7 @@ pub fn run(args: PreviewArgs) -> u8 {
         Some(text) => match Date::parse(text) {
             Some(date) => date,
             None => {
-                eprintln!("error: --date `{text}` is not a calendar date in the form YYYY-MM-DD");
+                say!("error: --date `{text}` is not a calendar date in the form YYYY-MM-DD");
                 return EXIT_USAGE;
             }
         },
@@ -118,13 +119,13 @@ pub fn run(args: PreviewArgs) -> u8 {
     let os = args.os.clone().unwrap_or_else(machine_os);
     let tmp_dir = args.tmp_dir.clone().unwrap_or_else(machine_tmp_dir);
     if !path.exists() {
-        eprintln!("error: `{}` does not exist", path.display());
+        say!("error: `{}` does not exist", path.display());
         return EXIT_USAGE;
     }
     let env = Arc::new(process_env());
     let mut loaded = load(&path, env.clone());
     if !loaded.found_project && args.store.is_none() {
-        eprintln!(
+        say!(
             "error: no agentws project at or above `{}`: no agentws.toml, no `{}` folder and no workspace files (AGENTS.md, tools.json, skills/, subagents/); run it in a project folder or pass its path",
             crate::config::discover::absolute(&path).display(),
             crate::config::DEFAULT_WORKSPACE_DIR
@@ -160,7 +161,7 @@ pub fn run(args: PreviewArgs) -> u8 {
             println!("{}", to_json(&preview));
         } else {
             if let Some(note) = namespace_note(ws, &left_ctx) {
-                eprintln!("note[namespace]: {note}");
+                say!("note[namespace]: {note}");
             }
             print_notes(&preview);
             print!("{}", preview.text);
@@ -185,7 +186,7 @@ pub fn run(args: PreviewArgs) -> u8 {
         }
     }
     if !changed {
-        eprintln!("error: --diff needs at least one --against-… flag naming what differs in the second context");
+        say!("error: --diff needs at least one --against-… flag naming what differs in the second context");
         return EXIT_USAGE;
     }
     let right_ctx = match apply(base, &ws.config, &right_args) {
@@ -234,13 +235,13 @@ fn read_call_store(
 ) -> Result<(), u8> {
     let owners =
         crate::store::call_owners(&loaded.workspace.config, &ctx.session).map_err(|err| {
-            eprintln!("error: {err}");
+            say!("error: {err}");
             EXIT_USAGE
         })?;
     let request = super::project::StoreRequest { url, owners };
     match super::project::read_store(loaded, &request, super::project::parsed_snapshot) {
         Ok(read) => {
-            eprintln!(
+            say!(
                 "note[store]: read {} from store {}",
                 super::output::plural(read.files, "file", "files"),
                 read.shown
@@ -248,17 +249,19 @@ fn read_call_store(
             Ok(())
         }
         Err(err) => {
-            eprintln!("error: {err}");
+            say!("error: {err}");
             Err(EXIT_USAGE)
         }
     }
 }
 
 fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, u8> {
-    prompt::render(ws, ctx).map_err(|err| {
-        eprintln!("error: {err}");
+    let mut preview = prompt::render(ws, ctx).map_err(|err| {
+        say!("error: {err}");
         EXIT_USAGE
-    })
+    })?;
+    crate::check::settle::settle_notes(&mut preview, ws);
+    Ok(preview)
 }
 
 /// The context the flags describe: `agentws.toml` values, each overridden by its flag.
@@ -276,7 +279,7 @@ fn apply(
         harness: args.harness.as_deref(),
     };
     ctx.session = session_context(config, &overrides).map_err(|err| {
-        eprintln!("error: {err}");
+        say!("error: {err}");
         EXIT_USAGE
     })?;
     if let Some(plan) = args.plan.as_deref().and_then(PlanState::parse) {
@@ -319,7 +322,7 @@ fn namespace_note(ws: &Workspace, ctx: &PreviewContext) -> Option<String> {
 
 fn print_notes(preview: &Preview) {
     for note in &preview.notes {
-        eprintln!("note[{}]: {}", note.code, note.message);
+        say!("note[{}]: {}", note.code, note.message);
     }
 }
 

@@ -210,6 +210,7 @@ fn type_text(ty: crate::config::schema::KeyType) -> String {
             let shown: Vec<String> = choices.iter().map(|c| format!("`\"{c}\"`")).collect();
             format!("one of {}", shown.join(", "))
         }
+        KeyType::LevelsByGlob => "table: glob → `{ CODE = \"level\" }`".to_string(),
     }
 }
 

@@ -10,6 +10,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Args, Subcommand};
 
 use super::project::{load, process_env};
+use super::say;
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::config::Scope;
 
@@ -59,7 +60,7 @@ fn users(args: UsersArgs) -> u8 {
     match result {
         Ok((_, crate::store::OwnerIds { ids, notes })) => {
             for note in notes {
-                eprintln!("note: {note}");
+                say!("note: {note}");
             }
             if args.format == "json" {
                 println!("{}", serde_json::Value::from(ids));
@@ -71,7 +72,7 @@ fn users(args: UsersArgs) -> u8 {
             EXIT_OK
         }
         Err(err) => {
-            eprintln!("error: {err}");
+            say!("error: {err}");
             EXIT_USAGE
         }
     }

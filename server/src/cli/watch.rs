@@ -21,6 +21,7 @@ use notify_debouncer_mini::{new_debouncer, DebounceEventResult};
 use super::check::{check_target, targets, ProfileArg, Target};
 use super::output::{self, plural, Report, Shower, ShownDiagnostic};
 use super::project::process_env;
+use super::say;
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::base::{Env, FileSet};
 use crate::check::CheckOptions;
@@ -33,6 +34,10 @@ pub struct WatchArgs {
     /// Rule set: `harness` (what the runtime does) or `strict` (adds the Agent Skills open spec).
     #[arg(long, value_enum, default_value_t = ProfileArg::Harness)]
     pub profile: ProfileArg,
+    /// A suppression comment must give a reason (`-- why`) to suppress anything, as
+    /// `[rules] require-reason = true` asks.
+    #[arg(long)]
+    pub require_reason: bool,
     /// Quiet time after the last change before checking again, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 200)]
     pub debounce: u64,
@@ -48,13 +53,14 @@ pub fn run(args: WatchArgs) -> u8 {
     let env = Arc::new(process_env());
     let options = CheckOptions {
         profile: args.profile.into(),
+        require_reason: args.require_reason,
     };
 
     let (sender, events) = mpsc::channel::<DebounceEventResult>();
     let mut debouncer = match new_debouncer(Duration::from_millis(args.debounce), sender) {
         Ok(debouncer) => debouncer,
         Err(err) => {
-            eprintln!("error: cannot watch files: {err}");
+            say!("error: cannot watch files: {err}");
             return EXIT_USAGE;
         }
     };
@@ -66,7 +72,7 @@ pub fn run(args: WatchArgs) -> u8 {
     let mut watched = BTreeSet::new();
     update_watches(debouncer.watcher(), &mut watched, last.folders.clone());
     if watched.is_empty() {
-        eprintln!("error: no folder could be watched");
+        say!("error: no folder could be watched");
         return EXIT_USAGE;
     }
     if !emit(&format!(
@@ -85,7 +91,7 @@ pub fn run(args: WatchArgs) -> u8 {
             };
             for batch in std::iter::once(first).chain(events.try_iter()) {
                 if let Err(err) = batch {
-                    eprintln!("warning: watching: {err}");
+                    say!("warning: watching: {err}");
                 }
             }
         }
@@ -115,7 +121,7 @@ fn one_check(target: &Target, env: &Arc<Env>, options: CheckOptions, cwd: &Path)
     let report = Report {
         diagnostics: checked.diagnostics.iter().map(|d| shower.show(d)).collect(),
         files_checked: checked.files_checked.clone(),
-        fix: None,
+        ..Report::default()
     };
     Run {
         report,
@@ -166,7 +172,7 @@ fn update_watches(
                 watched.insert(dir);
                 added += 1;
             }
-            Err(err) => eprintln!("warning: cannot watch `{}`: {err}", dir.display()),
+            Err(err) => say!("warning: cannot watch `{}`: {err}", dir.display()),
         }
     }
     added
@@ -324,8 +330,12 @@ mod tests {
             message: message.to_string(),
             consequence: String::new(),
             fixes: vec![],
+            fingerprint: String::new(),
+            baseline_state: None,
             related: vec![],
             excerpt: None,
+            absolute: Default::default(),
+            origin: None,
         }
     }
 

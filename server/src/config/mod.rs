@@ -12,6 +12,7 @@ use serde::Serialize;
 
 pub mod discover;
 pub mod load;
+pub mod rules;
 pub mod schema;
 
 pub const CONFIG_FILE_NAME: &str = "agentws.toml";
@@ -385,6 +386,8 @@ pub struct Config {
     pub features: Features,
     /// `[store]`: the remote store the runtime's remote filesystem mode reads (docs/stores.md).
     pub store: StoreConfig,
+    /// `[rules]`: the levels this project gives rules, and how suppressions are read.
+    pub rules: rules::RuleSettings,
 }
 
 impl Config {
@@ -400,6 +403,7 @@ impl Config {
             filesystem: FilesystemConfig::default(),
             features: Features::default(),
             store: StoreConfig::default(),
+            rules: rules::RuleSettings::default(),
         }
     }
 

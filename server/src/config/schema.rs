@@ -16,6 +16,8 @@ pub enum KeyType {
     PathList,
     /// One of these strings.
     Choice(&'static [&'static str]),
+    /// `[rules.per-path]`: a table from a glob to a table of `CODE = "level"`.
+    LevelsByGlob,
 }
 
 /// One key of agentws.toml.
@@ -53,7 +55,25 @@ pub const TABLES: &[(&str, &str)] = &[
         "store",
         "The `BaseStore` of the remote filesystem mode, read (never written) by `--store` commands (docs/stores.md).",
     ),
+    (
+        "rules",
+        RULES_DOC,
+    ),
 ];
+
+/// What `[rules]` holds besides its two named keys: a level per rule code or family prefix.
+const RULES_DOC: &str = "The level this project gives a rule: `CODE = \"level\"`, where `CODE` is a rule code \
+(`SK025`) or the start of codes (`XR`: every cross-file rule; `SK02`: `SK020`–`SK029`) and the level is \
+`\"error\"`, `\"warning\"`, `\"info\"` or `\"off\"` (not reported). A level replaces the severity the rule \
+gives, in `check`, `watch`, the language server and the preview's notes; a level for a strict-profile rule \
+(`ST…`) turns that rule on under the harness profile. Which setting wins: `[rules.per-path]` before \
+`[rules]`; among the globs matching a file the most specific (the most characters that are not \
+wildcards), then the later one; within one table the longest code (`SK025` before `SK`). A suppression \
+comment in the file comes after all of them, and a baseline (`agentws check --baseline`) last \
+(docs/cli.md). A code that names no rule is reported (CF013), a level or glob that is not one (CF004), \
+and the rest of the file still applies.\n\n\
+```toml\n[rules]\nSK025 = \"off\"\nXR = \"warning\"\nrequire-reason = true\n\n[rules.per-path]\n\
+\"skills/legacy-*/**\" = { SK016 = \"off\" }\n```";
 
 const fn key(
     table: Option<&'static str>,
@@ -80,6 +100,7 @@ const ISOLATION: Option<&str> = Some("isolation");
 const FILESYSTEM: Option<&str> = Some("filesystem");
 const FEATURES: Option<&str> = Some("features");
 const STORE: Option<&str> = Some("store");
+const RULES: Option<&str> = Some("rules");
 
 /// Every key, in documentation order.
 pub const KEYS: &[KeySpec] = &[
@@ -119,6 +140,8 @@ pub const KEYS: &[KeySpec] = &[
     key(STORE, "layout", KeyType::Choice(&["jdbc", "sqlite-base"]), Some("\"jdbc\""), "Row layout of a SQL store: `jdbc` (`JdbcStore`, `PostgresBaseStore`) or `sqlite-base` (`SqliteBaseStore`).", "the store class", "\"sqlite-base\""),
     key(STORE, "anonymous_user", KeyType::String, Some("\"_default\""), "The user id of calls without one under the user scope.", "`RemoteFilesystemSpec.anonymousUserId(String)`", "\"anon\""),
     key(STORE, "connect_timeout", KeyType::Integer, Some("5"), "Seconds to wait for the store's server before giving up (exit 2).", "none: the client's pool settings", "10"),
+    key(RULES, "per-path", KeyType::LevelsByGlob, Some("{}"), "Levels for the files a glob matches: a table from a glob (globset syntax: `*` stays within a folder, `**` crosses folders) to a table of `CODE = \"level\"`. The glob is matched against the file's path relative to the workspace folder (`skills/pdf/SKILL.md`, `alice/skills/pdf/SKILL.md` for a per-user file or a stored one); a file outside it (agentws.toml, the project folder's AGENTS.md or tools.json) by its path relative to the project folder.", "none: agentws's own setting", "{ \"skills/legacy-*/**\" = { SK016 = \"off\" }, \"subagents/vendor-*.md\" = { XR001 = \"info\" } }"),
+    key(RULES, "require-reason", KeyType::Bool, Some("false"), "A suppression comment must give a reason after `--` (`# agentws: ignore SK023 -- the date is meant as text`); one without suppresses nothing and is reported (IG003). `agentws check --require-reason` asks the same for one run.", "none: agentws's own setting", "true"),
 ];
 
 /// Names of the keys of `table` (`None`: the top level, which also lists the tables).
@@ -153,6 +176,9 @@ pub fn json_schema() -> Value {
             // The loader reports both set as a conflict (CF005).
             schema["not"] = json!({"required": ["system_prompt", "system_prompt_file"]});
         }
+        if *table == "rules" {
+            schema["patternProperties"] = json!({SELECTOR_PATTERN: level_schema()});
+        }
         top.insert(table.to_string(), schema);
     }
     json!({
@@ -177,6 +203,14 @@ fn properties(table: Option<&str>) -> Map<String, Value> {
                     json!({"type": "array", "items": {"type": "string"}})
                 }
                 KeyType::Choice(choices) => json!({"type": "string", "enum": choices}),
+                KeyType::LevelsByGlob => json!({
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "patternProperties": {SELECTOR_PATTERN: level_schema()},
+                    },
+                }),
             };
             schema["description"] = json!(k.doc);
             if let Some(default) = k.default.and_then(toml_default) {
@@ -185,6 +219,17 @@ fn properties(table: Option<&str>) -> Map<String, Value> {
             (k.name.to_string(), schema)
         })
         .collect()
+}
+
+/// A rule selector (`config::rules::is_selector`): two capital letters, up to three digits.
+const SELECTOR_PATTERN: &str = "^[A-Z]{2}[0-9]{0,3}$";
+
+fn level_schema() -> Value {
+    json!({
+        "type": "string",
+        "enum": crate::config::rules::Level::NAMES,
+        "description": "The rule's level in this project (`off`: not reported).",
+    })
 }
 
 fn toml_default(text: &str) -> Option<Value> {

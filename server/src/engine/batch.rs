@@ -8,7 +8,8 @@
 //!
 //! Reads the disk only through `workspace::discover`. Must not depend on `lsp` or `cli`.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -91,12 +92,45 @@ impl Analysis {
         self.snapshot(build.files)
     }
 
-    /// The report of `workspace`, a snapshot of this analysis.
-    pub fn report(&self, workspace: &Workspace) -> CheckReport {
-        CheckReport {
-            diagnostics: self.diagnostics(),
-            files_checked: check::files_checked(workspace),
+    /// The report of `workspace`, a snapshot of this analysis, with the walk's problems
+    /// (`walk_problems`): every file's diagnostics settled (`check::settle`), the files with a
+    /// suppression comment and no diagnostic included, since an unused comment is itself
+    /// reported. What `agentws check` prints, and the server publishes file by file.
+    pub fn report(&self, workspace: &Workspace, walk_problems: &[Diagnostic]) -> CheckReport {
+        let config = self.config().clone();
+        let options = self.requested_options();
+        let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = workspace
+            .files
+            .iter()
+            .filter(|(_, entry)| entry.content.text().is_some_and(|t| t.contains("agentws:")))
+            .map(|(path, _)| (path.clone(), Vec::new()))
+            .collect();
+        for diagnostic in walk_problems.iter().cloned().chain(self.diagnostics()) {
+            by_file
+                .entry(diagnostic.path.clone())
+                .or_default()
+                .push(diagnostic);
         }
+        let mut report = CheckReport {
+            diagnostics: Vec::new(),
+            suppressed: Vec::new(),
+            files_checked: check::files_checked(workspace),
+        };
+        for (path, mut list) in by_file {
+            list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            list.dedup();
+            let text = workspace.files.text(&path);
+            let settled = check::settle::settle_file(&config, options, &path, text, list);
+            report.diagnostics.extend(settled.reported);
+            report.suppressed.extend(settled.suppressed);
+        }
+        report
+            .diagnostics
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        report
+            .suppressed
+            .sort_by(|a, b| a.diagnostic.sort_key().cmp(&b.diagnostic.sort_key()));
+        report
     }
 }
 
@@ -110,7 +144,7 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
         options,
         &workspace.files,
     );
-    analysis.report(workspace)
+    analysis.report(workspace, &[])
 }
 
 /// `workspace::discover::load` with the analysis as the parser: the project of `path` read from
@@ -215,9 +249,10 @@ mod tests {
         let env = Arc::new(Env::new());
         for root in &roots {
             for profile in [Profile::Harness, Profile::Strict] {
-                let options = CheckOptions { profile };
+                let options = CheckOptions::new(profile);
                 let (loaded, analysis) = load(root, env.clone(), options);
-                let report = analysis.report(&loaded.workspace);
+                // The walk's problems are compared on their own below.
+                let report = analysis.report(&loaded.workspace, &[]);
                 let plain = discover::load(root, env.clone());
                 let fresh = check_workspace(&plain.workspace, options);
                 let (a, b) = (&loaded.workspace, &plain.workspace);
@@ -292,7 +327,7 @@ mod tests {
         assert_eq!(grown.tools, fresh.tools);
         assert_eq!(grown.kinds, fresh.kinds);
         assert_eq!(grown.namespaces, vec!["alice".to_string()]);
-        let report = analysis.report(&grown);
+        let report = analysis.report(&grown, &[]);
         let expected = check_workspace(&fresh, CheckOptions::default());
         assert_eq!(report.diagnostics, expected.diagnostics);
         assert_eq!(report.files_checked, expected.files_checked);

@@ -1765,6 +1765,9 @@ impl PartialEq for SharedReads {
 pub struct Analysis {
     db: Database,
     project: ProjectInput,
+    /// The options the front-end asked for; the project's input holds what the rules run under
+    /// (`CheckOptions::running`), and `check::settle` reads these.
+    requested: CheckOptions,
     /// The source input of every skill and subagent spec (shared with handles; copied when an
     /// input is added or removed while a handle holds it).
     sources: Arc<BTreeMap<PathBuf, SourceFile>>,
@@ -1964,11 +1967,12 @@ impl Analysis {
                     .new(&db)
             })
             .collect();
+        let running = options.running(&config);
         let project = ProjectInput::builder(
             config,
             config_diagnostics,
             env,
-            options,
+            running,
             Arc::new(FileSet::new()),
             Arc::new(Kinds::new()),
             Arc::new(FileSet::new()),
@@ -1982,6 +1986,7 @@ impl Analysis {
         let mut analysis = Analysis {
             db,
             project,
+            requested: options,
             sources: Arc::new(BTreeMap::new()),
             tools_files: BTreeMap::new(),
             spare: None,
@@ -2700,6 +2705,7 @@ impl Analysis {
     /// A new configuration (`agentws.toml` changed). Parses do not read it, so they are kept; the
     /// caller then calls `set_files`, which places the files under it.
     pub fn set_config(&mut self, config: Arc<Config>, config_diagnostics: Arc<Vec<Diagnostic>>) {
+        let running = self.requested.running(&config);
         self.project
             .set_config(&mut self.db)
             .with_durability(Durability::HIGH)
@@ -2708,16 +2714,34 @@ impl Analysis {
             .set_config_diagnostics(&mut self.db)
             .with_durability(Durability::HIGH)
             .to(config_diagnostics);
+        self.set_running(running);
     }
 
-    /// The profile the diagnostics are computed for.
+    /// The options the diagnostics are asked for (the profile, whether suppressions need a
+    /// reason); the rules run under `options.running(config)`.
     pub fn set_options(&mut self, options: CheckOptions) {
-        if self.project.options(&self.db) != options {
+        self.requested = options;
+        let running = options.running(self.project.config(&self.db));
+        self.set_running(running);
+    }
+
+    fn set_running(&mut self, running: CheckOptions) {
+        if self.project.options(&self.db) != running {
             self.project
                 .set_options(&mut self.db)
                 .with_durability(Durability::HIGH)
-                .to(options);
+                .to(running);
         }
+    }
+
+    /// The options the front-end asked for (see [`Analysis::set_options`]).
+    pub fn requested_options(&self) -> CheckOptions {
+        self.requested
+    }
+
+    /// The project's configuration, as the analysis has it.
+    pub fn config(&self) -> &Arc<Config> {
+        self.project.config(&self.db)
     }
 
     /// A handle on the inputs as they are now (see [`Handle`]).

@@ -10,6 +10,7 @@ use tower_lsp_server::ls_types::{
     Uri,
 };
 
+use crate::base::redact::redact_text;
 use crate::base::{
     ColumnHint, Diagnostic, Encoding, FileEdit, LineCol, LineIndex, Severity, TextRange,
 };
@@ -140,9 +141,9 @@ pub fn diagnostic(
         .map(|p| p.range(d.range))
         .unwrap_or_else(|| Range::new(Position::new(0, 0), Position::new(0, 0)));
     let message = if d.consequence.is_empty() {
-        d.message.clone()
+        redact_text(&d.message).into_owned()
     } else {
-        format!("{}\nRuntime: {}", d.message, d.consequence)
+        redact_text(&format!("{}\nRuntime: {}", d.message, d.consequence)).into_owned()
     };
     let code_description = format!("{rules_doc_url}#{}", d.code.to_ascii_lowercase())
         .parse::<Uri>()
@@ -161,7 +162,7 @@ pub fn diagnostic(
                         Range::default()
                     },
                 ),
-                message: r.message.clone(),
+                message: redact_text(&r.message).into_owned(),
             })
         })
         .collect::<Vec<_>>();

@@ -17,7 +17,8 @@ use tower_lsp_server::ls_types::*;
 
 use super::convert::{self, path_to_uri, TextPositions};
 use super::server::{invalid_params, View};
-use crate::base::{FileContent, FileEdit, TextRange};
+use crate::base::{FileContent, FileEdit, Fix, TextRange};
+use crate::check::settle::actions::ignore_fixes;
 use crate::config::schema as config_schema;
 use crate::context::{effective_root, SessionContext};
 use crate::syntax::{java, yaml};
@@ -894,6 +895,20 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
     let files = &view.workspace.files;
     let mut out = Vec::new();
     let diagnostics = view.diagnostics_of(path);
+    let action = |fix: &Fix, diagnostic: &Diagnostic, preferred: bool| {
+        CodeActionOrCommand::CodeAction(CodeAction {
+            title: fix.title.clone(),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![diagnostic.clone()]),
+            edit: Some(convert::workspace_edit(
+                &fix.edits,
+                |p| files.text(p),
+                view.encoding,
+            )),
+            is_preferred: preferred.then_some(true),
+            ..Default::default()
+        })
+    };
     for d in &diagnostics {
         let touches = d.range.start <= wanted.end && wanted.start <= d.range.end;
         if !touches {
@@ -901,18 +916,14 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
         }
         let lsp_diag = convert::diagnostic(d, Some(&positions), &view.rules_doc_url);
         for fix in &d.fixes {
-            out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: fix.title.clone(),
-                kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![lsp_diag.clone()]),
-                edit: Some(convert::workspace_edit(
-                    &fix.edits,
-                    |p| files.text(p),
-                    view.encoding,
-                )),
-                is_preferred: Some(d.fixes.len() == 1),
-                ..Default::default()
-            }));
+            out.push(action(fix, &lsp_diag, d.fixes.len() == 1));
+        }
+        // Then "ignore it here / in this file / for this file in agentws.toml"; not for the
+        // suppression comments' own problems.
+        if !d.code.starts_with("IG") {
+            for fix in ignore_fixes(&view.workspace.config, files, d) {
+                out.push(action(&fix, &lsp_diag, false));
+            }
         }
     }
     // "Add tool to allow": a subagent names a tool that tools.json's `allow` leaves out.

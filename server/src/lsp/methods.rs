@@ -39,7 +39,9 @@ pub const REFUSED: i64 = -32002;
 fn refused(code: &str, message: String) -> Error {
     Error {
         code: ErrorCode::ServerError(REFUSED),
-        message: message.into(),
+        message: crate::base::redact::redact_text(&message)
+            .into_owned()
+            .into(),
         data: Some(json!({"code": code})),
     }
 }
@@ -226,6 +228,7 @@ fn render_preview(
         .map_err(|err| refused(err.code, err.message))?;
     // Sources of files read from a store are named by store entry, as `agentws preview` does.
     preview.relabel_sources(&workspace.files);
+    crate::check::settle::settle_notes(&mut preview, workspace);
     Ok(preview)
 }
 

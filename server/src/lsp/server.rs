@@ -341,7 +341,7 @@ impl Backend {
         // The profile is held by the state alone (it reaches every project's analysis).
         let changed = {
             let mut state = lock(&self.shared.state);
-            let options = CheckOptions { profile };
+            let options = CheckOptions::new(profile);
             let changed = state.options() != options;
             state.set_options(options);
             changed
@@ -650,7 +650,7 @@ impl LanguageServer for Backend {
         {
             let mut state = lock(&self.shared.state);
             if let Some(profile) = profile_setting(&options) {
-                state.set_options(CheckOptions { profile });
+                state.set_options(CheckOptions::new(profile));
             }
             for folder in folder_paths(&params) {
                 state.add_folder(folder);

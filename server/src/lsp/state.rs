@@ -75,6 +75,9 @@ pub struct Project {
     /// Bumped on every refresh that changed something; used as `resultId` and to drop stale
     /// results.
     pub generation: u64,
+    /// The rule settings and options the stored diagnostics were settled under
+    /// (`check::settle`): when they change, every file is settled again.
+    settled_under: Option<(crate::config::rules::RuleSettings, CheckOptions)>,
     /// The full snapshot for requests, built on first use after a change.
     snapshot: Option<Arc<Workspace>>,
     /// The last snapshot while only sources' texts changed since (those listed), so that the
@@ -197,6 +200,7 @@ impl Project {
             changes: 0,
             unpublished: BTreeSet::new(),
             generation: 0,
+            settled_under: None,
             snapshot: None,
             outdated: None,
             diagnostics: Arc::new(BTreeMap::new()),
@@ -717,6 +721,28 @@ impl Project {
                 }
             }
         }
+        let config = analysis.config().clone();
+        let options = analysis.requested_options();
+        let settings = (config.rules.clone(), options);
+        let resettle = self.settled_under.as_ref() != Some(&settings);
+        if resettle {
+            // Another level or suppression rule applies to every file alike.
+            changed.extend(self.diagnostics.keys().cloned());
+            changed.extend(self.merged_from.sources.keys().cloned());
+            changed.extend(fresh_workspace.paths().map(Path::to_path_buf));
+            changed.extend(self.walk_problems.iter().map(|d| d.path.clone()));
+            self.settled_under = Some(settings);
+        }
+        if everything || resettle {
+            // A file whose only diagnostic would be an unused suppression comment has no
+            // diagnostic to mark it changed.
+            changed.extend(
+                self.files
+                    .iter()
+                    .filter(|(_, e)| e.content.text().is_some_and(|t| t.contains("agentws:")))
+                    .map(|(p, _)| p.clone()),
+            );
+        }
         if !changed.is_empty() {
             let by_file = Arc::make_mut(&mut self.diagnostics);
             for path in &changed {
@@ -730,7 +756,11 @@ impl Project {
                     list.extend(own.iter().cloned());
                 }
                 list.extend(fresh_workspace.of(path).cloned());
-                store_diagnostics(by_file, path.clone(), list);
+                list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+                list.dedup();
+                let text = self.files.text(path);
+                let settled = crate::check::settle::settle_file(&config, options, path, text, list);
+                store_diagnostics(by_file, path.clone(), settled.reported);
             }
             self.generation += 1;
             self.unpublished.extend(changed);

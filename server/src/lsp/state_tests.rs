@@ -73,8 +73,29 @@ enum Edit {
     /// both paths).
     RenameSkill(usize),
     Close(usize),
-    Config(bool),
+    /// agentws.toml with the agent scope or not, and one of [`RULE_SETTINGS`].
+    Config(bool, usize),
+    /// A suppression comment (one of [`SUPPRESSIONS`]) put at the top of a skill's frontmatter.
+    Suppress(usize, usize),
 }
+
+/// `[rules]` settings: levels, a per-path setting, the strict rules turned on, reasons required.
+const RULE_SETTINGS: [&str; 5] = [
+    "",
+    "[rules]\nSK = \"warning\"\nXR012 = \"off\"\n",
+    "[rules.per-path]\n\"skills/a*/**\" = { SK006 = \"off\", SK020 = \"info\" }\n",
+    "[rules]\nST = \"warning\"\nST007 = \"off\"\n",
+    "[rules]\nrequire-reason = true\n",
+];
+
+/// Suppression comments: used or not, with and without a reason, of a code that does not exist.
+const SUPPRESSIONS: [&str; 5] = [
+    "# agentws: ignore SK023\n",
+    "# agentws: ignore-file SK006, SK020 -- known\n",
+    "# agentws: ignore SK999\n",
+    "# agentws: ignore-file XR012\n",
+    "# agentws: ignore-file ST003, ST007 -- spec names\n",
+];
 
 fn edit() -> impl Strategy<Value = Edit> {
     let index = 0usize..4;
@@ -102,7 +123,8 @@ fn edit() -> impl Strategy<Value = Edit> {
         index.clone().prop_map(Edit::DeleteSkill),
         index.clone().prop_map(Edit::RenameSkill),
         (0usize..8).prop_map(Edit::Close),
-        any::<bool>().prop_map(Edit::Config),
+        (any::<bool>(), 0usize..RULE_SETTINGS.len()).prop_map(|(a, r)| Edit::Config(a, r)),
+        (index.clone(), 0usize..SUPPRESSIONS.len()).prop_map(|(i, c)| Edit::Suppress(i, c)),
     ]
 }
 
@@ -247,6 +269,12 @@ fn apply(fx: &Fixture, state: &mut State, version: &mut i32, edit: &Edit) {
             let deny: Vec<&str> = deny.iter().map(|t| TOOLS[*t]).collect();
             type_into(state, fx.ws.join("tools.json"), tools_json(&deny, *broken));
         }
+        Edit::Suppress(i, c) => {
+            if let Some(text) = skill_now(state, *i) {
+                let edited = text.replacen("---\n", &format!("---\n{}", SUPPRESSIONS[*c]), 1);
+                type_into(state, fx.skill(*i), edited);
+            }
+        }
         Edit::AgentsMd(blank) => {
             let text = if *blank { " \n" } else { "Use `write_file`.\n" };
             type_into(state, fx.ws.join("AGENTS.md"), text.to_string());
@@ -294,11 +322,14 @@ fn apply(fx: &Fixture, state: &mut State, version: &mut i32, edit: &Edit) {
                 }
             }
         }
-        Edit::Config(agent_scope) => {
+        Edit::Config(agent_scope, rules) => {
             let scope = if *agent_scope { "agent" } else { "user" };
             std::fs::write(
                 fx.root.join("agentws.toml"),
-                format!("[agent]\nname = \"t\"\nscope = \"{scope}\"\n"),
+                format!(
+                    "[agent]\nname = \"t\"\nscope = \"{scope}\"\n{}",
+                    RULE_SETTINGS[*rules]
+                ),
             )
             .unwrap();
             for project in &mut state.projects {
@@ -442,7 +473,7 @@ proptest! {
         strict in any::<bool>(),
     ) {
         let profile = if strict { Profile::Strict } else { Profile::Harness };
-        run(&edits, CheckOptions { profile });
+        run(&edits, CheckOptions::new(profile));
     }
 }
 
@@ -450,7 +481,7 @@ proptest! {
 #[test]
 fn each_edit_kind_in_turn() {
     for profile in [Profile::Harness, Profile::Strict] {
-        run(&every_edit_kind(), CheckOptions { profile });
+        run(&every_edit_kind(), CheckOptions::new(profile));
     }
 }
 
@@ -475,8 +506,17 @@ fn every_edit_kind() -> Vec<Edit> {
         Edit::SkillName(2, 1),
         Edit::RenameSkill(0),
         Edit::Close(6),
-        Edit::Config(true),
+        Edit::Config(true, 0),
         Edit::SkillName(0, 2),
+        Edit::Suppress(1, 0),
+        Edit::Suppress(2, 1),
+        Edit::Config(false, 2),
+        Edit::Suppress(0, 2),
+        Edit::Config(false, 3),
+        Edit::Suppress(1, 4),
+        Edit::Config(true, 4),
+        Edit::Config(false, 1),
+        Edit::SkillBreak(1),
     ]
 }
 

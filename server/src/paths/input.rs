@@ -177,28 +177,12 @@ fn decode_file_uri(input: &str) -> Result<String, Refusal> {
             "has a query or fragment; a file URI names a file only (encode `?` and `#` as %3F and %23)",
         ));
     }
-    let mut bytes = Vec::with_capacity(encoded_path.len());
-    let raw = encoded_path.as_bytes();
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == b'%' {
-            let hi = raw.get(i + 1).and_then(|b| (*b as char).to_digit(16));
-            let lo = raw.get(i + 2).and_then(|b| (*b as char).to_digit(16));
-            match (hi, lo) {
-                (Some(hi), Some(lo)) => bytes.push((hi * 16 + lo) as u8),
-                _ => {
-                    return Err(invalid(
-                        input,
-                        "has a malformed percent escape (`%` must be followed by two hex digits)",
-                    ))
-                }
-            }
-            i += 3;
-        } else {
-            bytes.push(raw[i]);
-            i += 1;
-        }
-    }
+    let bytes = crate::base::percent::decode(encoded_path).map_err(|_| {
+        invalid(
+            input,
+            "has a malformed percent escape (`%` must be followed by two hex digits)",
+        )
+    })?;
     let Ok(mut path) = String::from_utf8(bytes) else {
         return Err(invalid(
             input,

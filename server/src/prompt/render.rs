@@ -370,6 +370,7 @@ impl Out {
         path: Option<&Path>,
         message: String,
     ) {
+        let message = crate::base::redact::redact_text(&message).into_owned();
         if !self
             .notes
             .iter()

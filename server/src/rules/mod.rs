@@ -8,7 +8,8 @@
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,
-//! `ST` the strict (Agent Skills open specification) profile, `RS` remote-store entries.
+//! `ST` the strict (Agent Skills open specification) profile, `RS` remote-store entries, `IG`
+//! suppression comments.
 
 use std::path::Path;
 

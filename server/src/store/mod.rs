@@ -109,7 +109,7 @@ impl StoreSpec {
                 if path.is_empty() {
                     return Err(StoreError(format!("store URL `{shown}` names no database file")));
                 }
-                let path = PathBuf::from(crate::base::redact::percent_decode(path));
+                let path = PathBuf::from(crate::base::percent::decode_lossy(path));
                 Kind::Sqlite(if path.is_absolute() {
                     path
                 } else {
@@ -256,7 +256,7 @@ pub fn take_client_cert(url: &str) -> Result<(String, Option<ClientCertPaths>), 
     let mut kept = Vec::new();
     for pair in query.split('&') {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let path = || PathBuf::from(crate::base::redact::percent_decode(value));
+        let path = || PathBuf::from(crate::base::percent::decode_lossy(value));
         match name {
             "sslcert" => cert = Some(path()),
             "sslkey" => key = Some(path()),

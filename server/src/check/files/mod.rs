@@ -3,8 +3,8 @@
 //! context files that escape, contain `..`, are binary or missing, MEMORY.md over its budget, and
 //! files in the project folder that the overlay silently falls back to. Beside them, the rules of
 //! other families found while looking at the same files: spec files the scans miss because of
-//! letter case (`SA026`, `SK030`) and additional context files in a folder an id can take
-//! (`CF012`).
+//! letter case (`SA026`, `SK030`), additional context files in a folder an id can take
+//! (`CF012`), and `[rules]` settings that select no rule (`CF013`, which needs the catalog).
 //!
 //! One file per rule, its declaration beside its detection; [`RULES`] lists them for the catalog
 //! (`check::catalog`, which orders every rule by family and code), the rules a file's read alone
@@ -21,6 +21,7 @@ mod additional_context_missing;
 mod agents_md_missing;
 mod blank_injected_file;
 mod config_context_file_in_namespace_folder;
+mod config_unknown_rule_code;
 pub mod memory_over_budget;
 mod project_fallback_file;
 mod skill_file_case;
@@ -57,6 +58,7 @@ pub static RULES: &[&Rule] = &[
     &skill_file_case::RULE,                         // SK030
     &subagent_extension_case::RULE,                 // SA026
     &config_context_file_in_namespace_folder::RULE, // CF012
+    &config_unknown_rule_code::RULE,                // CF013
 ];
 
 /// Every `WS…` diagnostic of the workspace but the walk's (WS006) and the memory budget's
@@ -89,10 +91,11 @@ type Anchor = (PathBuf, TextRange);
 /// engine's frame: no misspelt file is a source), so that a created source asks it nothing.
 pub fn check_workspace_level(workspace: &Workspace, misspelt: &[PathBuf]) -> Vec<Diagnostic> {
     let anchor = anchor_file(workspace);
+    let mut out = config_unknown_rule_code::check(&workspace.config);
     if let Some(missing) = workspace_missing::check(workspace, &anchor) {
-        return vec![missing];
+        out.push(missing);
+        return out;
     }
-    let mut out = Vec::new();
     out.extend(agents_md_missing::check(workspace, &anchor));
     for configured in &workspace.config.agent.additional_context_files {
         let file = AdditionalFile::new(workspace, configured, &anchor);

@@ -177,27 +177,8 @@ fn percent_decoded(target: &str) -> String {
     if !target.contains('%') {
         return target.to_string();
     }
-    let bytes = target.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied().and_then(hex),
-            bytes.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| target.to_string())
+    String::from_utf8(crate::base::percent::decode_lenient(target))
+        .unwrap_or_else(|_| target.to_string())
 }
 
 /// The path segments of `target` below the skill folder once `.` and `..` are resolved, or

@@ -6,6 +6,7 @@ use super::{summary_lines, Report};
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for d in &report.diagnostics {
+        let d = d.for_terminal(true);
         out.push_str(&format!(
             "{}:{}:{}: {}[{}] {}\n",
             d.path,
@@ -33,6 +34,7 @@ mod tests {
              ws/tools.json:1:1: warning[WS004] tools.json is a binary file\n\
              Checked 2 files: 1 skill, 1 tools.json.\n\
              Found 1 error, 1 warning, 1 info.\n\
+             Suppressed 1 finding (1 by comments in the files).\n\
              1 problem can be fixed with `agentws check --fix`.\n"
         );
     }

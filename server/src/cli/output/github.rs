@@ -9,6 +9,7 @@ use crate::base::Severity;
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for d in &report.diagnostics {
+        let d = d.for_terminal(false);
         let command = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",

@@ -15,7 +15,7 @@ pub fn render(report: &Report, style: Style) -> String {
     };
     let mut out = String::new();
     for d in &report.diagnostics {
-        out.push_str(&renderer.render(&groups(d)));
+        out.push_str(&renderer.render(&groups(&d.for_terminal(false))));
         out.push_str("\n\n");
     }
     out.push_str(&summary_lines(report));

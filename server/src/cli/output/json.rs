@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Report, ShownDiagnostic, Summary};
+use super::{BaselineOutcome, Report, ShownDiagnostic, ShownSuppressed, Summary};
 
 /// Version of the JSON contract.
 pub const JSON_VERSION: u32 = 1;
@@ -12,8 +12,12 @@ pub const JSON_VERSION: u32 = 1;
 struct JsonReport<'a> {
     version: u32,
     files_checked: usize,
+    /// Counts `diagnostics` alone: neither the suppressed findings nor the baselined ones.
     summary: Summary,
     diagnostics: &'a [ShownDiagnostic],
+    suppressed: &'a [ShownSuppressed],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<&'a BaselineOutcome>,
 }
 
 pub fn render(report: &Report) -> String {
@@ -22,6 +26,8 @@ pub fn render(report: &Report) -> String {
         files_checked: report.total_files(),
         summary: report.summary(),
         diagnostics: &report.diagnostics,
+        suppressed: &report.suppressed,
+        baseline: report.baseline.as_ref(),
     };
     let mut out = serde_json::to_string_pretty(&json).expect("plain data serializes");
     out.push('\n');
@@ -60,9 +66,13 @@ mod tests {
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/cli.md"),
         )
         .unwrap();
-        let start = doc
-            .find("```json\n")
-            .expect("docs/cli.md has a JSON example")
+        let contract = doc
+            .find("### JSON contract")
+            .expect("docs/cli.md has a JSON contract section");
+        let start = contract
+            + doc[contract..]
+                .find("```json\n")
+                .expect("docs/cli.md has a JSON example")
             + 8;
         let end = start + doc[start..].find("```").unwrap();
         let documented: serde_json::Value = serde_json::from_str(&doc[start..end]).unwrap();
@@ -91,7 +101,8 @@ mod tests {
                     "code",
                     "message",
                     "consequence",
-                    "fixes"
+                    "fixes",
+                    "fingerprint"
                 ]
             );
         }

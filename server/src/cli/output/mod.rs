@@ -6,16 +6,19 @@
 //! columns (Unicode scalar values) and paths are relative to the current folder. Must not depend
 //! on the disk or on how the report was produced.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
 use serde::Serialize;
 
+use crate::base::redact::{redact_text, text_secrets, MASK};
 use crate::base::{ColumnHint, Diagnostic, Encoding, FileSet, LineIndex, Severity, TextRange};
 use crate::workspace::FileKind;
 
 pub mod concise;
+pub mod fingerprint;
 pub mod github;
 pub mod human;
 pub mod json;
@@ -78,11 +81,58 @@ pub struct ShownDiagnostic {
     pub message: String,
     pub consequence: String,
     pub fixes: Vec<ShownFix>,
+    /// What identifies the finding while the file around it changes ([`fingerprint`]).
+    pub fingerprint: String,
+    /// With a baseline: `new` (not in it). Baselined findings are not among the diagnostics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_state: Option<&'static str>,
     #[serde(skip)]
     pub related: Vec<ShownRelated>,
     /// The source lines the diagnostic covers, when the file has text (human output).
     #[serde(skip)]
     pub excerpt: Option<Excerpt>,
+    /// The file's absolute path, and its store entry's name when it was read from a store (for
+    /// the baseline, which names files relative to itself).
+    #[serde(skip)]
+    pub absolute: std::path::PathBuf,
+    #[serde(skip)]
+    pub origin: Option<String>,
+}
+
+/// One finding a baseline file records (`agentws check --write-baseline`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+pub struct BaselineEntry {
+    /// Relative to the baseline file's folder, or a store entry's name.
+    pub path: String,
+    pub rule: String,
+    pub fingerprint: String,
+    /// For the reader of the file; not matched.
+    pub message: String,
+}
+
+/// What a baseline did to a report (`agentws check --baseline`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct BaselineOutcome {
+    /// The baseline file as shown (relative to the current folder).
+    pub file: String,
+    /// Findings the baseline holds (not reported, not counted).
+    pub unchanged: Vec<ShownDiagnostic>,
+    /// Entries of the baseline that no finding matches any more.
+    pub absent: Vec<BaselineEntry>,
+}
+
+/// A diagnostic the project suppressed, and how (SARIF `suppressions`; JSON `suppressed`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShownSuppressed {
+    #[serde(flatten)]
+    pub diagnostic: ShownDiagnostic,
+    pub suppression: ShownSuppression,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShownSuppression {
+    pub kind: crate::check::settle::SuppressionKind,
+    pub justification: String,
 }
 
 /// A few whole source lines, their breaks normalized to `\n`, with the ranges to annotate inside
@@ -124,7 +174,13 @@ pub struct FixSummary {
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     pub files_checked: BTreeMap<FileKind, usize>,
+    /// What is reported: neither suppressed nor in the baseline. The summary and the exit code
+    /// count these alone.
     pub diagnostics: Vec<ShownDiagnostic>,
+    /// What per-path settings and suppression comments kept aside.
+    pub suppressed: Vec<ShownSuppressed>,
+    /// Set when `--baseline` was given.
+    pub baseline: Option<BaselineOutcome>,
     /// Set when `--fix` ran.
     pub fix: Option<FixSummary>,
 }
@@ -144,6 +200,25 @@ impl Report {
 
     pub fn total_files(&self) -> usize {
         self.files_checked.values().sum()
+    }
+
+    /// Numbers equal fingerprints by their order in the report (reported ones first, then the
+    /// suppressed ones, each counted apart), once every target's diagnostics are in.
+    pub fn number_fingerprints(&mut self) {
+        if self.diagnostics.iter().all(|d| d.fingerprint.is_empty())
+            && self
+                .suppressed
+                .iter()
+                .all(|s| s.diagnostic.fingerprint.is_empty())
+        {
+            return;
+        }
+        fingerprint::number(self.diagnostics.iter_mut().map(|d| &mut d.fingerprint));
+        fingerprint::number(
+            self.suppressed
+                .iter_mut()
+                .map(|s| &mut s.diagnostic.fingerprint),
+        );
     }
 
     /// How many diagnostics carry at least one fix.
@@ -187,6 +262,9 @@ pub fn print_stdout(text: &str) {
 pub struct Shower<'a> {
     files: &'a FileSet,
     cwd: &'a Path,
+    /// The project the files belong to, when shown diagnostics carry fingerprints: they name
+    /// files relative to it. Only JSON, SARIF and a baseline read fingerprints.
+    config: Option<&'a crate::config::Config>,
     /// Only the human format shows source lines; the others skip copying them.
     excerpts: bool,
     /// Line indexes built on first use, one per file, with the last position converted in it.
@@ -198,9 +276,17 @@ impl<'a> Shower<'a> {
         Self {
             files,
             cwd,
+            config: None,
             excerpts: true,
             indexes: Default::default(),
         }
+    }
+
+    /// Shown diagnostics carry fingerprints, naming files relative to the project of `config`
+    /// rather than to the current folder.
+    pub fn with_fingerprints(mut self, config: &'a crate::config::Config) -> Self {
+        self.config = Some(config);
+        self
     }
 
     /// Whether shown diagnostics carry source excerpts (default: yes).
@@ -209,26 +295,28 @@ impl<'a> Shower<'a> {
         self
     }
 
+    /// `d` in its shown form. Every text in it is redacted ([`redact_text`]): a source line or a
+    /// message may hold a store URL with its password (agentws.toml's `[store] url`).
     pub fn show(&self, d: &Diagnostic) -> ShownDiagnostic {
         ShownDiagnostic {
             path: self.path(&d.path),
             range: self.span(&d.path, d.range),
             severity: d.severity,
             code: d.code,
-            message: d.message.clone(),
-            consequence: d.consequence.clone(),
+            message: redact_text(&d.message).into_owned(),
+            consequence: redact_text(&d.consequence).into_owned(),
             fixes: d
                 .fixes
                 .iter()
                 .map(|fix| ShownFix {
-                    title: fix.title.clone(),
+                    title: redact_text(&fix.title).into_owned(),
                     edits: fix
                         .edits
                         .iter()
                         .map(|e| ShownEdit {
                             path: self.path(&e.path),
                             range: self.span(&e.path, e.range),
-                            new_text: e.new_text.clone(),
+                            new_text: redact_text(&e.new_text).into_owned(),
                         })
                         .collect(),
                     excerpt: match fix.edits.first() {
@@ -247,11 +335,48 @@ impl<'a> Shower<'a> {
                 .map(|r| ShownRelated {
                     path: self.path(&r.path),
                     range: self.span(&r.path, r.range),
-                    message: r.message.clone(),
+                    message: redact_text(&r.message).into_owned(),
                 })
                 .collect(),
+            fingerprint: self.fingerprint(d),
+            baseline_state: None,
             excerpt: self.excerpt(&d.path, &[d.range]),
+            absolute: d.path.clone(),
+            origin: self.files.origin(&d.path).map(str::to_string),
         }
+    }
+
+    /// A suppressed diagnostic in its shown form.
+    pub fn show_suppressed(&self, s: &crate::check::settle::Suppressed) -> ShownSuppressed {
+        ShownSuppressed {
+            diagnostic: self.show(&s.diagnostic),
+            suppression: ShownSuppression {
+                kind: s.kind,
+                justification: redact_text(&s.justification).into_owned(),
+            },
+        }
+    }
+
+    /// `d`'s [`fingerprint`], without its occurrence number; empty unless asked for.
+    fn fingerprint(&self, d: &Diagnostic) -> String {
+        let Some(config) = self.config else {
+            return String::new();
+        };
+        let place = match self.files.origin(&d.path) {
+            Some(origin) => origin.to_string(),
+            None => crate::check::settle::settings_path(config, &d.path),
+        };
+        self.with_index(&d.path, d.range.end.max(d.range.start), |text, index, _| {
+            let start = d.range.start.min(text.len());
+            let end = d.range.end.clamp(start, text.len());
+            let line = index
+                .line_range(text, index.line_of(start))
+                .unwrap_or(TextRange::empty(start));
+            let line = fingerprint::around(text, line, TextRange::new(start, end));
+            let flagged = text.get(start..end).unwrap_or("");
+            fingerprint::of(d.code, &place, line, flagged)
+        })
+        .unwrap_or_else(|| fingerprint::of(d.code, &place, "", ""))
     }
 
     fn path(&self, path: &Path) -> String {
@@ -368,11 +493,169 @@ fn excerpt(text: &str, index: &LineIndex, ranges: &[TextRange]) -> Option<Excerp
             start..end.max(start)
         })
         .collect();
-    Some(Excerpt {
+    let mut excerpt = Excerpt {
         text: out,
         first_line: first_line + 1,
         ranges,
-    })
+    };
+    let secrets = text_secrets(&excerpt.text);
+    excerpt.replace(secrets.into_iter().map(|r| (r, MASK.to_string())));
+    Some(excerpt)
+}
+
+impl Excerpt {
+    /// The excerpt with each byte range of `replacements` (in order, not overlapping) replaced,
+    /// and the annotated ranges moved with the text: an offset after a replacement shifts by its
+    /// change in length, one inside it goes to the replacement's start or end.
+    pub fn replace(&mut self, replacements: impl IntoIterator<Item = (Range<usize>, String)>) {
+        let mut out = String::with_capacity(self.text.len());
+        // (replaced range, its replacement's range) for moving offsets.
+        let mut moved: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+        let mut at = 0;
+        for (range, with) in replacements {
+            out.push_str(&self.text[at..range.start]);
+            let shown_start = out.len();
+            out.push_str(&with);
+            moved.push((range.clone(), shown_start..out.len()));
+            at = range.end;
+        }
+        if moved.is_empty() {
+            return;
+        }
+        out.push_str(&self.text[at..]);
+        let shift = |offset: usize, is_end: bool| -> usize {
+            let mut delta = 0isize;
+            for (source, shown) in &moved {
+                if offset >= source.end {
+                    delta = shown.end as isize - source.end as isize;
+                } else if offset > source.start {
+                    return if is_end { shown.end } else { shown.start };
+                } else {
+                    break;
+                }
+            }
+            offset.saturating_add_signed(delta)
+        };
+        for range in &mut self.ranges {
+            let start = shift(range.start, false);
+            let end = shift(range.end, true);
+            *range = start..end.max(start);
+        }
+        self.text = out;
+    }
+}
+
+/// `text` as a terminal may print it: control characters other than the line break and the tab,
+/// and the characters that reorder bidirectional text, written as their escapes (`\u{1b}`), so a
+/// file name, a stored key or a line of a file cannot move the cursor, recolour the terminal or
+/// make what is read differ from what is there. `line` also escapes the line break, for formats
+/// of one line per entry.
+pub fn terminal_text(text: &str, line: bool) -> Cow<'_, str> {
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\t' && (line || c != '\n')) || is_bidi_control(c);
+    if !text.contains(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The explicit directional formatting characters (Unicode TR 9): embeddings, overrides,
+/// isolates and marks.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+impl ShownDiagnostic {
+    /// The diagnostic as a terminal may print it: every text through [`terminal_text`] (`line`:
+    /// line breaks escaped too), the excerpts with their ranges moved. Borrowed when nothing in it
+    /// needs escaping, which is nearly always.
+    pub fn for_terminal(&self, line: bool) -> Cow<'_, ShownDiagnostic> {
+        let plain = |t: &str| matches!(terminal_text(t, line), Cow::Borrowed(_));
+        let excerpt_plain = |e: &Option<Excerpt>| {
+            e.as_ref()
+                .is_none_or(|e| matches!(e.for_terminal(), Cow::Borrowed(_)))
+        };
+        let all_plain = plain(&self.path)
+            && plain(&self.message)
+            && plain(&self.consequence)
+            && excerpt_plain(&self.excerpt)
+            && self
+                .related
+                .iter()
+                .all(|r| plain(&r.path) && plain(&r.message))
+            && self.fixes.iter().all(|f| {
+                plain(&f.title)
+                    && excerpt_plain(&f.excerpt)
+                    && f.edits.iter().all(|e| plain(&e.path) && plain(&e.new_text))
+            });
+        if all_plain {
+            return Cow::Borrowed(self);
+        }
+        let owned = |t: &str| terminal_text(t, line).into_owned();
+        let excerpt = |e: &Option<Excerpt>| e.as_ref().map(|e| e.for_terminal().into_owned());
+        Cow::Owned(ShownDiagnostic {
+            path: owned(&self.path),
+            message: owned(&self.message),
+            consequence: owned(&self.consequence),
+            excerpt: excerpt(&self.excerpt),
+            related: self
+                .related
+                .iter()
+                .map(|r| ShownRelated {
+                    path: owned(&r.path),
+                    range: r.range,
+                    message: owned(&r.message),
+                })
+                .collect(),
+            fixes: self
+                .fixes
+                .iter()
+                .map(|f| ShownFix {
+                    title: owned(&f.title),
+                    edits: f
+                        .edits
+                        .iter()
+                        .map(|e| ShownEdit {
+                            path: owned(&e.path),
+                            range: e.range,
+                            new_text: owned(&e.new_text),
+                        })
+                        .collect(),
+                    excerpt: excerpt(&f.excerpt),
+                })
+                .collect(),
+            ..self.clone()
+        })
+    }
+}
+
+impl Excerpt {
+    /// The excerpt as a terminal may print it ([`terminal_text`]), its ranges moved with it.
+    pub fn for_terminal(&self) -> Cow<'_, Excerpt> {
+        if matches!(terminal_text(&self.text, false), Cow::Borrowed(_)) {
+            return Cow::Borrowed(self);
+        }
+        let mut shown = self.clone();
+        let replacements: Vec<(Range<usize>, String)> = self
+            .text
+            .char_indices()
+            .filter_map(|(i, c)| {
+                let escaped = terminal_text(&self.text[i..i + c.len_utf8()], false);
+                matches!(escaped, Cow::Owned(_))
+                    .then(|| (i..i + c.len_utf8(), escaped.into_owned()))
+            })
+            .collect();
+        shown.replace(replacements);
+        Cow::Owned(shown)
+    }
 }
 
 /// "1 error", "2 warnings".
@@ -423,6 +706,52 @@ pub fn summary_lines(report: &Report) -> String {
         plural(s.warnings, "warning", "warnings"),
         plural(s.infos, "info", "infos")
     ));
+    if !report.suppressed.is_empty() {
+        let in_source = report
+            .suppressed
+            .iter()
+            .filter(|s| s.suppression.kind == crate::check::settle::SuppressionKind::InSource)
+            .count();
+        let external = report.suppressed.len() - in_source;
+        let mut by = Vec::new();
+        if in_source > 0 {
+            by.push(format!("{in_source} by comments in the files"));
+        }
+        if external > 0 {
+            by.push(format!("{external} by [rules.per-path] of agentws.toml"));
+        }
+        out.push_str(&format!(
+            "Suppressed {} ({}).\n",
+            plural(report.suppressed.len(), "finding", "findings"),
+            by.join(", ")
+        ));
+    }
+    if let Some(baseline) = &report.baseline {
+        out.push_str(&format!(
+            "{} in the baseline `{}`",
+            plural(baseline.unchanged.len(), "finding is", "findings are"),
+            baseline.file
+        ));
+        if baseline.absent.is_empty() {
+            out.push_str(".\n");
+        } else {
+            out.push_str(&format!(
+                "; {} of it no longer {} (`agentws check --write-baseline {}` drops {}).\n",
+                plural(baseline.absent.len(), "entry", "entries"),
+                if baseline.absent.len() == 1 {
+                    "matches"
+                } else {
+                    "match"
+                },
+                baseline.file,
+                if baseline.absent.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                }
+            ));
+        }
+    }
     let fixable = report.fixable();
     if fixable > 0 && report.fix.is_none() {
         out.push_str(&format!(
@@ -517,15 +846,24 @@ pub(crate) mod tests {
                 omitted: None,
             },
         ];
-        let shower = Shower::new(&files, &cwd);
+        let config = crate::config::Config::defaults_for(Path::new("/p"));
+        let shower = Shower::new(&files, &cwd).with_fingerprints(&config);
         let mut files_checked = BTreeMap::new();
         files_checked.insert(FileKind::Skill, 1);
         files_checked.insert(FileKind::ToolsJson, 1);
-        Report {
+        let suppressed = crate::check::settle::Suppressed {
+            diagnostic: diagnostics[1].clone(),
+            kind: crate::check::settle::SuppressionKind::InSource,
+            justification: "the emoji is meant".into(),
+        };
+        let mut report = Report {
             files_checked,
             diagnostics: diagnostics.iter().map(|d| shower.show(d)).collect(),
-            fix: None,
-        }
+            suppressed: vec![shower.show_suppressed(&suppressed)],
+            ..Report::default()
+        };
+        report.number_fingerprints();
+        report
     }
 
     #[test]
@@ -569,6 +907,32 @@ pub(crate) mod tests {
             text,
             "Checked 2 files: 1 skill, 1 tools.json.\n\
              Found 1 error, 1 warning, 1 info.\n\
+             Suppressed 1 finding (1 by comments in the files).\n\
+             1 problem can be fixed with `agentws check --fix`.\n"
+        );
+    }
+
+    #[test]
+    fn the_baseline_summary_says_what_it_held_and_what_no_longer_matches() {
+        let mut report = sample();
+        report.suppressed.clear();
+        let unchanged = report.diagnostics.split_off(1);
+        report.baseline = Some(BaselineOutcome {
+            file: "base.json".into(),
+            unchanged,
+            absent: vec![BaselineEntry {
+                path: "a.md".into(),
+                rule: "SK001".into(),
+                fingerprint: "x:1".into(),
+                message: "gone".into(),
+            }],
+        });
+        assert_eq!(
+            summary_lines(&report),
+            "Checked 2 files: 1 skill, 1 tools.json.\n\
+             Found 1 error, 0 warnings, 0 infos.\n\
+             2 findings are in the baseline `base.json`; 1 entry of it no longer matches \
+             (`agentws check --write-baseline base.json` drops it).\n\
              1 problem can be fixed with `agentws check --fix`.\n"
         );
     }
@@ -588,7 +952,8 @@ pub(crate) mod tests {
              Applied 1 fix in 1 file.\n\
              Not fixed: a.md: SK008 Quote `yes` (the file is read-only)\n\
              Note: b.md: written by another process during the fix: kept\n\
-             Found 1 error, 1 warning, 1 info.\n"
+             Found 1 error, 1 warning, 1 info.\n\
+             Suppressed 1 finding (1 by comments in the files).\n"
         );
     }
 

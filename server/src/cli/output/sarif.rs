@@ -7,10 +7,10 @@ use serde_sarif::sarif::{
     ArtifactChange, ArtifactContent, ArtifactLocation, Fix, Location, Message,
     MultiformatMessageString, PhysicalLocation, PropertyBag, Region, Replacement,
     ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
-    Tool, ToolComponent,
+    Suppression, Tool, ToolComponent,
 };
 
-use super::{Report, Span};
+use super::{fingerprint, BaselineEntry, Report, ShownDiagnostic, Span};
 use crate::base::Severity;
 use crate::check::catalog;
 use crate::rules::Rule;
@@ -20,39 +20,28 @@ pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub fn render(report: &Report) -> String {
     let catalog: Vec<&'static Rule> = catalog::all().collect();
     let descriptors: Vec<ReportingDescriptor> = catalog.iter().map(|r| descriptor(r)).collect();
-    let results: Vec<SarifResult> = report
+    let baseline = report.baseline.as_ref();
+    // Reported findings (`new` against a baseline), the baseline's `unchanged` and `absent`
+    // ones, then the suppressed ones, each with why.
+    let mut results: Vec<SarifResult> = report
         .diagnostics
         .iter()
-        .map(|d| {
-            let mut result = SarifResult::builder()
-                .rule_id(d.code)
-                .level(level(d.severity))
-                .message(text_message(format!("{}\n{}", d.message, d.consequence)))
-                .locations(vec![location(&d.path, d.range, None)])
-                .build();
-            result.rule_index = catalog
-                .iter()
-                .position(|r| r.code == d.code)
-                .map(|i| i as i64);
-            if !d.related.is_empty() {
-                result.related_locations = Some(
-                    d.related
-                        .iter()
-                        .enumerate()
-                        .map(|(i, r)| {
-                            let mut loc = location(&r.path, r.range, Some(&r.message));
-                            loc.id = Some(i as i64);
-                            loc
-                        })
-                        .collect(),
-                );
-            }
-            if !d.fixes.is_empty() {
-                result.fixes = Some(d.fixes.iter().map(fix).collect());
-            }
-            result
-        })
+        .chain(baseline.iter().flat_map(|b| &b.unchanged))
+        .map(|d| result(&catalog, d))
         .collect();
+    if let Some(baseline) = baseline {
+        results.extend(baseline.absent.iter().map(|entry| absent(&catalog, entry)));
+    }
+    results.extend(report.suppressed.iter().map(|s| {
+        let mut result = result(&catalog, &s.diagnostic);
+        let mut suppression = Suppression::builder()
+            .kind(serde_json::to_value(s.suppression.kind).expect("enum serializes"))
+            .build();
+        suppression.justification =
+            (!s.suppression.justification.is_empty()).then(|| s.suppression.justification.clone());
+        result.suppressions = Some(vec![suppression]);
+        result
+    }));
     let driver = ToolComponent::builder()
         .name("agentws")
         .version(env!("CARGO_PKG_VERSION"))
@@ -72,6 +61,73 @@ pub fn render(report: &Report) -> String {
     let mut out = serde_json::to_string_pretty(&sarif).expect("plain data serializes");
     out.push('\n');
     out
+}
+
+/// One finding as a result: its rule, level, message, place, related places, fixes, and its
+/// fingerprint (and, against a baseline, whether it is new).
+fn result(catalog: &[&'static Rule], d: &ShownDiagnostic) -> SarifResult {
+    let mut result = SarifResult::builder()
+        .rule_id(d.code)
+        .level(level(d.severity))
+        .message(text_message(format!("{}\n{}", d.message, d.consequence)))
+        .locations(vec![location(&d.path, d.range, None)])
+        .build();
+    result.rule_index = catalog
+        .iter()
+        .position(|r| r.code == d.code)
+        .map(|i| i as i64);
+    result.partial_fingerprints = Some(
+        [(fingerprint::SARIF_KEY.to_string(), d.fingerprint.clone())]
+            .into_iter()
+            .collect(),
+    );
+    result.baseline_state = d.baseline_state.map(|state| serde_json::json!(state));
+    if !d.related.is_empty() {
+        result.related_locations = Some(
+            d.related
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let mut loc = location(&r.path, r.range, Some(&r.message));
+                    loc.id = Some(i as i64);
+                    loc
+                })
+                .collect(),
+        );
+    }
+    if !d.fixes.is_empty() {
+        result.fixes = Some(d.fixes.iter().map(fix).collect());
+    }
+    result
+}
+
+/// A baseline entry no finding matches any more (`baselineState: absent`), at its file.
+fn absent(catalog: &[&'static Rule], entry: &BaselineEntry) -> SarifResult {
+    let mut result = SarifResult::builder()
+        .rule_id(entry.rule.clone())
+        .message(text_message(entry.message.clone()))
+        .locations(vec![Location::builder()
+            .physical_location(
+                PhysicalLocation::builder()
+                    .artifact_location(artifact(&entry.path))
+                    .build(),
+            )
+            .build()])
+        .build();
+    result.rule_index = catalog
+        .iter()
+        .position(|r| r.code == entry.rule)
+        .map(|i| i as i64);
+    result.partial_fingerprints = Some(
+        [(
+            fingerprint::SARIF_KEY.to_string(),
+            entry.fingerprint.clone(),
+        )]
+        .into_iter()
+        .collect(),
+    );
+    result.baseline_state = Some(serde_json::json!("absent"));
+    result
 }
 
 fn descriptor(rule: &Rule) -> ReportingDescriptor {

@@ -3,7 +3,7 @@
 
 use super::{fallback, span_of, Item, Loader};
 use crate::base::suggest::did_you_mean;
-use crate::base::Severity;
+use crate::base::{Severity, TextRange};
 use crate::config::schema;
 use crate::rules::{Example, Profile, Rule};
 
@@ -77,9 +77,14 @@ impl Loader<'_> {
 
     /// `name`'s value is not what it `must_be` (`a number of seconds from 1 to 600`).
     pub(super) fn invalid_value(&mut self, name: &str, item: &Item, must_be: &str) {
+        self.invalid_at(name, span_of(item), must_be);
+    }
+
+    /// [`Loader::invalid_value`] at `range` (a key that is itself the value, such as a glob).
+    pub(super) fn invalid_at(&mut self, name: &str, range: TextRange, must_be: &str) {
         self.push(
             &RULE,
-            span_of(item),
+            range,
             format!("`{name}` must be {must_be}{}", fallback(name)),
         );
     }

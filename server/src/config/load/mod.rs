@@ -149,6 +149,9 @@ fn fallback(name: &str) -> String {
     if name.ends_with(" entries") {
         return "; the entry is ignored".into();
     }
+    if name.starts_with("rules.") && name != "rules.require-reason" {
+        return "; the setting is ignored".into();
+    }
     if schema::TABLES.iter().any(|(table, _)| *table == name) {
         return "; every key of it keeps its default".into();
     }
@@ -297,6 +300,11 @@ impl Loader<'_> {
                         self.read_store(table, config);
                     }
                 }
+                "rules" => {
+                    if let Some(table) = self.table("rules", item) {
+                        self.read_rules(table, config);
+                    }
+                }
                 _ => self.unknown(key, &schema::key_names(None), "agentws.toml"),
             }
         }
@@ -439,6 +447,120 @@ impl Loader<'_> {
                 _ => self.unknown(key, &schema::key_names(Some("store")), "[store]"),
             }
         }
+    }
+
+    /// `[rules]`: `CODE = "level"` keys, `per-path` and `require-reason`. Whether each code names
+    /// a rule is the check's to say (CF013, `check::files`), which knows every rule.
+    fn read_rules(&mut self, table: &Table, config: &mut Config) {
+        let rules = &mut config.rules;
+        for (key, item) in table.iter() {
+            let name = key.get_ref().as_ref();
+            match name {
+                "per-path" => {
+                    let Some(globs) = self.table("rules.per-path", item) else {
+                        continue;
+                    };
+                    for (glob, levels) in globs.iter() {
+                        let label = "rules.per-path";
+                        let Some(levels) = self.table(&format!("{label} entries"), levels) else {
+                            continue;
+                        };
+                        match rules::PathGlob::new(glob.get_ref()) {
+                            Ok(compiled) => {
+                                let levels = self.levels(levels, label);
+                                rules.per_path.push(rules::PathSettings {
+                                    glob: compiled,
+                                    levels,
+                                    key: span_of(glob),
+                                });
+                            }
+                            Err(why) => self.invalid_at(
+                                label,
+                                span_of(glob),
+                                &format!("a glob, and `{}` is not one: {why}", glob.get_ref()),
+                            ),
+                        }
+                    }
+                }
+                "require-reason" => {
+                    if let Some(b) = self.boolean("rules.require-reason", item) {
+                        rules.require_reason = b;
+                    }
+                }
+                _ if rules::is_selector(name) => {
+                    if let Some(level) = self.level(&format!("rules.{name}"), item) {
+                        rules.levels.push(rules::LevelSetting {
+                            selector: name.to_string(),
+                            level,
+                            key: span_of(key),
+                        });
+                    }
+                }
+                _ => {
+                    let upper = name.to_ascii_uppercase();
+                    let mut known = schema::key_names(Some("rules"));
+                    if rules::is_selector(&upper) {
+                        known.push(upper.as_str());
+                    }
+                    self.unknown(key, &known, "[rules]");
+                }
+            }
+        }
+    }
+
+    /// The `CODE = "level"` keys of a table of `[rules.per-path]`.
+    fn levels(&mut self, table: &Table, label: &str) -> Vec<rules::LevelSetting> {
+        let mut out = Vec::new();
+        for (key, item) in table.iter() {
+            let name = key.get_ref().as_ref();
+            if !rules::is_selector(name) {
+                let upper = name.to_ascii_uppercase();
+                let known: Vec<&str> = if rules::is_selector(&upper) {
+                    vec![upper.as_str()]
+                } else {
+                    Vec::new()
+                };
+                self.unknown(
+                    key,
+                    &known,
+                    &format!("a table of [{label}] (keys are rule codes)"),
+                );
+                continue;
+            }
+            if let Some(level) = self.level(&format!("{label} {name}"), item) {
+                out.push(rules::LevelSetting {
+                    selector: name.to_string(),
+                    level,
+                    key: span_of(key),
+                });
+            }
+        }
+        out
+    }
+
+    /// A level: `"error"`, `"warning"`, `"info"` or `"off"`.
+    fn level(&mut self, name: &str, item: &Item) -> Option<rules::Level> {
+        let DeValue::String(value) = item.get_ref() else {
+            self.wrong_type(
+                name,
+                item,
+                "a level (\"error\", \"warning\", \"info\" or \"off\")",
+            );
+            return None;
+        };
+        let level = rules::Level::parse(value);
+        if level.is_none() {
+            let near = match crate::base::suggest::did_you_mean(value, rules::Level::NAMES) {
+                Some(best) => format!(" (did you mean \"{best}\"?)"),
+                None => String::new(),
+            };
+            self.invalid_value(
+                name,
+                item,
+                &format!("\"error\", \"warning\", \"info\" or \"off\", not \"{value}\"{near}"),
+            );
+        }
+        level
     }
 
     fn read_features(&mut self, table: &Table, config: &mut Config) {

@@ -34,7 +34,7 @@ fn every_offered_fix_removes_its_diagnostic() {
         let loaded = crate::workspace::discover::load(root, env.clone());
         let ws = &loaded.workspace;
         for profile in [Profile::Harness, Profile::Strict] {
-            let options = CheckOptions { profile };
+            let options = CheckOptions::new(profile);
             let before = check_workspace(ws, options).diagnostics;
             let (all_before, errors_before) = (count(&before, false), count(&before, true));
             for d in &before {

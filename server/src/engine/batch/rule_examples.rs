@@ -14,8 +14,8 @@ use crate::rules::{
     Example, ExampleFiles, Profile, Rule, NOT_SHOWN_BY_A_WORKSPACE, NOT_YET_EXAMPLED,
 };
 
-/// The diagnostics `agentws check` would report for `files` under `profile`: walk problems and
-/// the analysis's, as `cli::check` gathers them.
+/// The diagnostics `agentws check` would report for `files` under `profile`: the analysis's
+/// report with the walk's problems, as `cli::check` gathers them.
 fn diagnostics_of(files: ExampleFiles, profile: Profile) -> Vec<Diagnostic> {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
@@ -23,12 +23,10 @@ fn diagnostics_of(files: ExampleFiles, profile: Profile) -> Vec<Diagnostic> {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
     }
-    let (loaded, analysis) = load(dir.path(), Arc::new(Env::new()), CheckOptions { profile });
-    loaded
-        .walk_problems
-        .into_iter()
-        .chain(analysis.diagnostics())
-        .collect()
+    let (loaded, analysis) = load(dir.path(), Arc::new(Env::new()), CheckOptions::new(profile));
+    analysis
+        .report(&loaded.workspace, &loaded.walk_problems)
+        .diagnostics
 }
 
 fn describe(diagnostics: &[Diagnostic]) -> Vec<String> {

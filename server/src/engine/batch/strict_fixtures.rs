@@ -14,7 +14,7 @@ fn findings(name: &str, profile: Profile) -> Vec<(String, &'static str, String)>
         .join("../tests/fixtures")
         .join(name);
     let loaded = crate::workspace::discover::load(&root, Arc::new(Default::default()));
-    let report = check_workspace(&loaded.workspace, CheckOptions { profile });
+    let report = check_workspace(&loaded.workspace, CheckOptions::new(profile));
     let root = crate::config::discover::absolute(&root);
     report
         .diagnostics

@@ -1,0 +1,471 @@
+//! What a project decided about its findings, applied to one file's diagnostics: the levels of
+//! `[rules]` and `[rules.per-path]` (`config::rules`), the strict rules those levels turn on, and
+//! the suppression comments in the file (`comments`). `check`, `watch`, the language server and
+//! the preview's notes all go through [`settle_file`] (and [`keeps_note`]), so they never
+//! disagree about what is reported.
+//!
+//! Precedence: the profile, then `[rules]`, then `[rules.per-path]`, then a comment in the file.
+//! A level `"off"` in `[rules]` means the rule is not run for the project: its diagnostics are
+//! gone. An `"off"` of `[rules.per-path]` and a comment suppress: the diagnostic is kept aside
+//! with why ([`Suppressed`], SARIF's `suppressions`), not shown. A baseline comes after all of
+//! this, in the command line's `check` alone.
+//!
+//! The rules about suppression comments themselves (`IG…`) are here, one file per rule. Depends
+//! on `base`, `syntax`, `config`, `rules`, `workspace` (which file kind a path is) and the catalog.
+
+pub mod actions;
+pub mod comments;
+mod suppression_unknown_code;
+mod suppression_unused;
+mod suppression_without_reason;
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::LazyLock;
+
+use self::comments::{Comment, Directive, Reach, Syntax};
+use super::CheckOptions;
+use crate::base::{Diagnostic, TextRange};
+use crate::config::rules::{Level, LevelSource};
+use crate::config::Config;
+use crate::rules::{Profile, Rule};
+use crate::syntax::frontmatter;
+use crate::workspace::layout::{self, FileKind};
+
+/// The rules about suppression comments (`IG…`), in code order.
+pub static RULES: &[&Rule] = &[
+    &suppression_unused::RULE,         // IG001
+    &suppression_unknown_code::RULE,   // IG002
+    &suppression_without_reason::RULE, // IG003
+];
+
+/// How a suppressed diagnostic was suppressed (SARIF 2.1.0 `suppression.kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SuppressionKind {
+    /// A comment in the file.
+    InSource,
+    /// `[rules.per-path]` of agentws.toml.
+    External,
+}
+
+/// A diagnostic the project chose not to see, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suppressed {
+    pub diagnostic: Diagnostic,
+    pub kind: SuppressionKind,
+    /// The comment's reason (after `--`), or the setting that turned the rule off here.
+    pub justification: String,
+}
+
+/// One file's diagnostics once the project's decisions are applied.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settled {
+    /// What is reported, at the levels the project gives, with the suppression comments' own
+    /// problems (`IG…`); in check order.
+    pub reported: Vec<Diagnostic>,
+    pub suppressed: Vec<Suppressed>,
+}
+
+/// The path `[rules.per-path]` globs are matched against: relative to the workspace folder, or to
+/// the project folder for a file outside it (agentws.toml, the project folder's AGENTS.md), with
+/// `/` separators.
+pub fn settings_path(config: &Config, path: &Path) -> String {
+    let rel = path
+        .strip_prefix(&config.workspace)
+        .or_else(|_| path.strip_prefix(&config.project))
+        .unwrap_or(path);
+    rel.to_string_lossy().replace('\\', "/")
+}
+
+/// Every code of the catalog and of its families' prefixes, for telling a code that names no rule.
+static CODES: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| super::catalog::all().map(|r| r.code).collect());
+
+/// Whether `code` is a rule's code.
+pub fn is_rule_code(code: &str) -> bool {
+    CODES.contains(code)
+}
+
+/// The rule code nearest to `written` (any case), among its family's: the fewest edits, two at
+/// most, two digits swapped counting one (`SK203` → `SK023`); among equally near ones, the one
+/// with the same digits in another order (`SK250` → `SK025`); none when that leaves a choice. The
+/// general "did you mean" allows a third of a word's length, too little for a five-character
+/// code.
+pub fn nearest_code(written: &str) -> Option<&'static str> {
+    let written = written.to_ascii_uppercase();
+    let family = written.get(..2)?;
+    let digits = |code: &str| {
+        let mut d: Vec<u8> = code.bytes().skip(2).collect();
+        d.sort_unstable();
+        d
+    };
+    let mut nearest: Vec<&'static str> = Vec::new();
+    let mut best = 3;
+    for rule in super::catalog::all().filter(|r| r.code.starts_with(family)) {
+        let distance = edits(written.as_bytes(), rule.code.as_bytes());
+        if distance < best {
+            best = distance;
+            nearest.clear();
+        }
+        if distance == best {
+            nearest.push(rule.code);
+        }
+    }
+    let same_digits: Vec<&str> = nearest
+        .iter()
+        .copied()
+        .filter(|code| digits(code) == digits(&written))
+        .collect();
+    match (same_digits.as_slice(), nearest.as_slice()) {
+        ([only], _) | ([], [only]) => Some(only),
+        _ => None,
+    }
+}
+
+/// The optimal string alignment distance (insertions, deletions, substitutions, adjacent
+/// transpositions) between two short words.
+fn edits(a: &[u8], b: &[u8]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// Whether a setting selector (`SK025`, `XR`, `SK02`) selects at least one rule.
+pub fn selects_a_rule(selector: &str) -> bool {
+    CODES.iter().any(|code| code.starts_with(selector))
+}
+
+/// Whether the strict rule `code` runs without a setting for it.
+fn runs_by_default(options: CheckOptions, code: &str) -> bool {
+    !(code.starts_with("ST") && options.profile == Profile::Harness)
+}
+
+/// Whether `code` is reported at all for the file at `rel` (no `"off"`, and a strict rule only
+/// under the strict profile or when a level turns it on).
+pub fn is_on(config: &Config, options: CheckOptions, code: &str, rel: &str) -> bool {
+    match config.rules.level(code, rel) {
+        Some((level, _)) => level != Level::Off,
+        None => runs_by_default(options, code),
+    }
+}
+
+/// The suppression comments of the file at `path` (none when its kind has no comment syntax the
+/// runtime leaves alone, or no `agentws:` at all).
+pub fn comments_of(config: &Config, path: &Path, text: &str) -> Vec<Comment> {
+    if !text.contains("agentws:") {
+        return Vec::new();
+    }
+    let kind = match layout::locate(config, path) {
+        Some(location) => layout::classify(&location, &config.agent.additional_context_files),
+        None => None,
+    };
+    let kind = if config.file.as_deref() == Some(path) {
+        Some(FileKind::Config)
+    } else {
+        kind
+    };
+    let whole = TextRange::new(0, text.len());
+    match kind {
+        Some(FileKind::Config) => comments::find(text, whole, Syntax::Toml),
+        Some(FileKind::Skill) => match frontmatter::split_skill(text) {
+            Some(split) => {
+                let mut found = comments::find(text, split.yaml_raw, Syntax::Yaml);
+                found.extend(comments::find(text, split.body, Syntax::Html));
+                found
+            }
+            None => unsplit(text),
+        },
+        Some(FileKind::Subagent) => match frontmatter::split_subagent(text) {
+            Ok(split) => {
+                let mut found = comments::find(
+                    text,
+                    TextRange::new(split.opening.end, split.closing.start),
+                    Syntax::Yaml,
+                );
+                found.extend(comments::find(
+                    text,
+                    TextRange::new(split.closing.end, text.len()),
+                    Syntax::Html,
+                ));
+                found
+            }
+            Err(_) => unsplit(text),
+        },
+        Some(
+            FileKind::AgentsMd
+            | FileKind::MemoryMd
+            | FileKind::Knowledge
+            | FileKind::KnowledgeIndex
+            | FileKind::AdditionalContext
+            | FileKind::SystemPrompt,
+        ) => comments::find(text, whole, Syntax::Html),
+        Some(FileKind::ToolsJson | FileKind::SkillResource) | None => Vec::new(),
+    }
+}
+
+/// A file that meant to have a frontmatter the runtime does not find (never closed): YAML
+/// comments after the opening line, HTML comments anywhere.
+fn unsplit(text: &str) -> Vec<Comment> {
+    let mut found = Vec::new();
+    if text.starts_with("---") {
+        let start = text.find('\n').map_or(text.len(), |i| i + 1);
+        found.extend(comments::find(
+            text,
+            TextRange::new(start, text.len()),
+            Syntax::Yaml,
+        ));
+    }
+    found.extend(comments::find(
+        text,
+        TextRange::new(0, text.len()),
+        Syntax::Html,
+    ));
+    found.sort_by_key(|c| c.range.start);
+    found.dedup_by_key(|c| c.range.start);
+    found
+}
+
+/// What one code of one comment did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Use {
+    suppressed: bool,
+    /// It would have suppressed a diagnostic but gives no reason where one is required.
+    blocked: bool,
+}
+
+/// `diagnostics` of the file at `path` (whose text is `text`, when it has one) with the project's
+/// decisions applied: levels, per-path settings, suppression comments, and the comments' own
+/// problems.
+pub fn settle_file(
+    config: &Config,
+    options: CheckOptions,
+    path: &Path,
+    text: Option<&str>,
+    diagnostics: Vec<Diagnostic>,
+) -> Settled {
+    let comments = text.map_or_else(Vec::new, |t| comments_of(config, path, t));
+    if comments.is_empty() && config.rules.is_empty() {
+        return Settled {
+            reported: diagnostics,
+            suppressed: Vec::new(),
+        };
+    }
+    let rel = settings_path(config, path);
+    let require_reason = options.require_reason || config.rules.require_reason;
+    let line_starts = text.map(line_starts).unwrap_or_default();
+    let line_of = |offset: usize| {
+        line_starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
+    };
+    let mut uses: Vec<Vec<Use>> = comments
+        .iter()
+        .map(|c| match &c.directive {
+            Directive::Ignore { codes, .. } => vec![Use::default(); codes.len()],
+            Directive::Unknown { .. } => Vec::new(),
+        })
+        .collect();
+    let mut settled = Settled::default();
+    for mut diagnostic in diagnostics {
+        match config.rules.level(diagnostic.code, &rel) {
+            Some((Level::Off, LevelSource::Rules { .. })) => continue,
+            Some((Level::Off, source @ LevelSource::PerPath { .. })) => {
+                settled.suppressed.push(Suppressed {
+                    diagnostic,
+                    kind: SuppressionKind::External,
+                    justification: source.to_string(),
+                });
+                continue;
+            }
+            Some((level, _)) => {
+                if let Some(severity) = level.severity() {
+                    diagnostic.severity = severity;
+                }
+            }
+            None if !runs_by_default(options, diagnostic.code) => continue,
+            None => {}
+        }
+        let line = line_of(diagnostic.range.start);
+        match suppression_for(&comments, &mut uses, diagnostic.code, line, require_reason) {
+            Some(reason) => settled.suppressed.push(Suppressed {
+                diagnostic,
+                kind: SuppressionKind::InSource,
+                justification: reason,
+            }),
+            None => settled.reported.push(diagnostic),
+        }
+    }
+    let text = text.unwrap_or_default();
+    for (comment, uses) in comments.iter().zip(&uses) {
+        let found = comment_problems(config, options, path, text, &rel, comment, uses);
+        for mut diagnostic in found {
+            match config.rules.level(diagnostic.code, &rel) {
+                Some((Level::Off, _)) => continue,
+                Some((level, _)) => {
+                    diagnostic.severity = level.severity().unwrap_or(diagnostic.severity)
+                }
+                None => {}
+            }
+            settled.reported.push(diagnostic);
+        }
+    }
+    settled
+        .reported
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    settled
+}
+
+/// The reason of the first comment that suppresses `code` on `line` (`None`: none does, or the
+/// only one that would lacks a required reason, which is noted in `uses`).
+fn suppression_for(
+    comments: &[Comment],
+    uses: &mut [Vec<Use>],
+    code: &str,
+    line: usize,
+    require_reason: bool,
+) -> Option<String> {
+    for (comment, uses) in comments.iter().zip(uses.iter_mut()) {
+        let Directive::Ignore {
+            reach,
+            codes,
+            reason,
+        } = &comment.directive
+        else {
+            continue;
+        };
+        if !matches!(reach, Reach::File) && *reach != Reach::Line(line) {
+            continue;
+        }
+        let Some(index) = codes.iter().position(|c| c.code == code) else {
+            continue;
+        };
+        if require_reason && reason.is_empty() {
+            uses[index].blocked = true;
+            continue;
+        }
+        uses[index].suppressed = true;
+        return Some(reason.clone());
+    }
+    None
+}
+
+/// The problems of one comment: a directive that is not one, a code that names no rule, a code
+/// whose reason is missing where one is required, a code that suppressed nothing.
+fn comment_problems(
+    config: &Config,
+    options: CheckOptions,
+    path: &Path,
+    text: &str,
+    rel: &str,
+    comment: &Comment,
+    uses: &[Use],
+) -> Vec<Diagnostic> {
+    let Directive::Ignore { codes, .. } = &comment.directive else {
+        let Directive::Unknown { word } = &comment.directive else {
+            return Vec::new();
+        };
+        return vec![suppression_unknown_code::directive(path, text, *word)];
+    };
+    let mut out = Vec::new();
+    let mut unused = Vec::new();
+    for (named, used) in codes.iter().zip(uses) {
+        if !is_rule_code(&named.code) {
+            out.push(suppression_unknown_code::code(path, named));
+        } else if used.blocked && !used.suppressed {
+            out.push(suppression_without_reason::diagnostic(path, named));
+        } else if !used.suppressed && is_on(config, options, &named.code, rel) {
+            unused.push(named);
+        }
+    }
+    let all_unused = unused.len() == codes.len();
+    out.extend(
+        unused
+            .into_iter()
+            .map(|named| suppression_unused::diagnostic(path, comment, named, all_unused)),
+    );
+    out
+}
+
+/// The byte offset where each line starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// `preview`'s notes without those the project turned off or suppressed ([`keeps_note`]): what
+/// `agentws preview` and `agentws/previewPrompt` show, so that a note never speaks of a finding
+/// `check` does not report.
+pub fn settle_notes(preview: &mut crate::prompt::Preview, workspace: &crate::workspace::Workspace) {
+    let config = &workspace.config;
+    if config.rules.is_empty()
+        && !workspace
+            .files
+            .iter()
+            .any(|(_, e)| e.content.text().is_some_and(|t| t.contains("agentws:")))
+    {
+        return;
+    }
+    let options = CheckOptions::default();
+    preview.notes.retain(|note| match (note.rule, &note.path) {
+        (Some(rule), Some(path)) => {
+            let path = Path::new(path);
+            keeps_note(config, options, rule, path, workspace.files.text(path))
+        }
+        (Some(rule), None) => is_on(config, options, rule, ""),
+        (None, _) => true,
+    });
+}
+
+/// Whether a preview note naming `rule` about the file at `path` is kept: the rule is on for that
+/// file, and no comment in it suppresses the rule (a note has no line: a comment anywhere in the
+/// file that names the rule counts).
+pub fn keeps_note(
+    config: &Config,
+    options: CheckOptions,
+    rule: &str,
+    path: &Path,
+    text: Option<&str>,
+) -> bool {
+    let rel = settings_path(config, path);
+    if !is_on(config, options, rule, &rel) {
+        return false;
+    }
+    let require_reason = options.require_reason || config.rules.require_reason;
+    let comments = text.map_or_else(Vec::new, |t| comments_of(config, path, t));
+    !comments.iter().any(|c| match &c.directive {
+        Directive::Ignore { codes, reason, .. } => {
+            codes.iter().any(|n| n.code == rule) && !(require_reason && reason.is_empty())
+        }
+        Directive::Unknown { .. } => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_nearest_code_of_a_typo() {
+        assert_eq!(super::nearest_code("SK203"), Some("SK023"));
+        assert_eq!(super::nearest_code("sk250"), Some("SK025"));
+        // Several codes are two edits away and none has the same digits: no guess.
+        assert_eq!(super::nearest_code("SK232"), None);
+        assert_eq!(super::nearest_code("QQ001"), None);
+    }
+}

@@ -1,0 +1,67 @@
+//! IG002 `suppression-unknown-code`: a suppression comment that names no rule (a misspelt code)
+//! or that is not a suppression at all (`agentws: ignroe`), with the nearest known name.
+
+use std::path::Path;
+
+use super::comments::NamedCode;
+use crate::base::suggest::{did_you_mean, hint};
+use crate::base::{Diagnostic, Severity, TextRange};
+use crate::rules::{Example, Profile, Rule};
+
+pub static RULE: Rule = Rule {
+    code: "IG002",
+    name: "suppression-unknown-code",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A suppression comment names a code no rule has, or is not `ignore` or `ignore-file`.",
+    consequence: "Nothing is suppressed by that code: the problem it was meant for is still reported.",
+    explanation: "Rule codes are two capital letters and three digits (`SK023`); \
+`agentws explain --list` lists them. The only words after `agentws:` are `ignore` (this line, or the \
+next when the comment stands alone) and `ignore-file`. The message suggests the nearest code or word.",
+    examples: &[Example {
+        triggering: &[
+            ("agentws.toml", "[agent]\nname = \"release\"\n"),
+            (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
+            (
+                ".agentscope/workspace/skills/notes/SKILL.md",
+                "---\nname: notes\ndescription: Keep release notes.\ncreated: 2024-01-01 # agentws: ignore SK203\n---\nWrite them down.\n",
+            ),
+        ],
+        fixed: &[
+            ("agentws.toml", "[agent]\nname = \"release\"\n"),
+            (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
+            (
+                ".agentscope/workspace/skills/notes/SKILL.md",
+                "---\nname: notes\ndescription: Keep release notes.\ncreated: 2024-01-01 # agentws: ignore SK023 -- a date is fine here\n---\nWrite them down.\n",
+            ),
+        ],
+    }],
+};
+
+/// `named` is no rule's code.
+pub(super) fn code(path: &Path, named: &NamedCode) -> Diagnostic {
+    let near = super::nearest_code(&named.code);
+    RULE.at(
+        path,
+        named.range,
+        format!(
+            "`{}` is not a rule code, so nothing is suppressed by it{}",
+            named.code.escape_debug(),
+            hint(near)
+        ),
+    )
+}
+
+/// The word after `agentws:` is neither `ignore` nor `ignore-file`.
+pub(super) fn directive(path: &Path, text: &str, word: TextRange) -> Diagnostic {
+    let written = &text[word.start..word.end];
+    RULE.at(
+        path,
+        word,
+        format!(
+            "`agentws: {}` is not a suppression (the words are `ignore` and `ignore-file`){}",
+            written.escape_debug(),
+            hint(did_you_mean(written, &["ignore", "ignore-file"]))
+        ),
+    )
+}

@@ -1,0 +1,57 @@
+//! IG003 `suppression-without-reason`: under `require-reason` (agentws.toml `[rules]`, or
+//! `agentws check --require-reason`), a suppression comment without `-- reason` suppresses
+//! nothing; the problem it was meant for is reported, and so is the comment.
+
+use std::path::Path;
+
+use super::comments::NamedCode;
+use crate::base::{Diagnostic, Severity};
+use crate::rules::{Example, Profile, Rule};
+
+pub static RULE: Rule = Rule {
+    code: "IG003",
+    name: "suppression-without-reason",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "A suppression comment gives no reason where the project requires one.",
+    consequence: "The comment suppresses nothing: the problem it names is still reported.",
+    explanation: "With `require-reason = true` in `[rules]` (or `agentws check --require-reason`), a \
+suppression must say why after `--`: `# agentws: ignore SK023 -- the date is meant as text`. A team \
+turns this on so that every accepted finding carries its reason into review.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                "[agent]\nname = \"release\"\n\n[rules]\nrequire-reason = true\n",
+            ),
+            (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
+            (
+                ".agentscope/workspace/skills/notes/SKILL.md",
+                "---\nname: notes\ndescription: Keep release notes.\ncreated: 2024-01-01 # agentws: ignore SK023\n---\nWrite them down.\n",
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                "[agent]\nname = \"release\"\n\n[rules]\nrequire-reason = true\n",
+            ),
+            (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
+            (
+                ".agentscope/workspace/skills/notes/SKILL.md",
+                "---\nname: notes\ndescription: Keep release notes.\ncreated: 2024-01-01 # agentws: ignore SK023 -- the date is meant as text\n---\nWrite them down.\n",
+            ),
+        ],
+    }],
+};
+
+/// `named` of `comment` would suppress a diagnostic but the comment gives no reason.
+pub(super) fn diagnostic(path: &Path, named: &NamedCode) -> Diagnostic {
+    RULE.at(
+        path,
+        named.range,
+        format!(
+            "this suppression of {} gives no reason (`-- why`), which this project requires, so {} is still reported",
+            named.code, named.code
+        ),
+    )
+}
