@@ -345,8 +345,7 @@ fn rss_kb(pid: u32) -> u64 {
 
 /// Three 20 MB documents opened, edited and closed: the memory their texts took is handed back
 /// to the system once they are closed (glibc kept the freed pages, and the project the last
-/// snapshot). What stays is the protocol library's read buffer, sized
-/// by the largest message, and what indexing took.
+/// snapshot). What stays does not grow with the number of documents (docs/benchmarks.md).
 #[test]
 fn memory_taken_by_large_documents_is_given_back_when_they_close() {
     let (_tmp, root) = copy_fixture("lsp-basic");
