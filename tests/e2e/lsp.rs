@@ -244,6 +244,29 @@ pub(crate) mod client {
             }
         }
 
+        /// Waits until every request of `ids` is answered (with a result or an error); returns
+        /// the answers by id and the guard's replies (`id: null`) that arrived meanwhile.
+        pub fn answers(
+            &mut self,
+            ids: &[i64],
+        ) -> (std::collections::HashMap<i64, Value>, Vec<Value>) {
+            let mut answers = std::collections::HashMap::new();
+            let mut unidentified = Vec::new();
+            while ids.iter().any(|id| !answers.contains_key(id)) {
+                let answer = self.wait_for(|m| m.get("method").is_none());
+                match answer["id"].as_i64() {
+                    Some(id) => {
+                        assert!(
+                            answers.insert(id, answer.clone()).is_none(),
+                            "answered twice: {answer}"
+                        );
+                    }
+                    None => unidentified.push(answer),
+                }
+            }
+            (answers, unidentified)
+        }
+
         /// Waits for the next `publishDiagnostics` for `uri`; returns its params.
         pub fn wait_diagnostics(&mut self, uri: &str) -> Value {
             let uri = uri.to_string();
@@ -286,7 +309,7 @@ pub(crate) mod client {
     }
 }
 
-fn uri(path: &Path) -> String {
+pub fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
@@ -328,18 +351,18 @@ fn percent_decode(text: &str) -> String {
 }
 
 /// A private copy of a fixture (tests that write files must not touch the repository).
-fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
+pub fn copy_fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join(name);
     copy_tree(&fixture(name), &target);
     (dir, target)
 }
 
-fn ws(root: &Path) -> PathBuf {
+pub fn ws(root: &Path) -> PathBuf {
     root.join(".agentscope/workspace")
 }
 
-fn open(client: &mut Client, path: &Path, text: &str, version: i64) {
+pub fn open(client: &mut Client, path: &Path, text: &str, version: i64) {
     client.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri(path), "languageId": "markdown", "version": version, "text": text}}),
@@ -2891,5 +2914,227 @@ fn a_preview_client_taking_edits_holds_the_whole_preview() {
     );
     assert!(other_user.get("edits").is_none());
     assert!(other_user["text"].is_string());
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// Applies a `WorkspaceEdit` of `documentChanges` to the disk: each document's edits (UTF-16
+/// columns; a line's edits applied from its end), then the resource renames.
+fn apply_to_disk(edit: &Value) {
+    let mut renames = Vec::new();
+    for change in edit["documentChanges"].as_array().unwrap() {
+        if change["kind"] == "rename" {
+            let path = |key: &str| {
+                PathBuf::from(percent_decode(
+                    change[key].as_str().unwrap().trim_start_matches("file://"),
+                ))
+            };
+            renames.push((path("oldUri"), path("newUri")));
+            continue;
+        }
+        let path = PathBuf::from(percent_decode(
+            change["textDocument"]["uri"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("file://"),
+        ));
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        let mut edits: Vec<&Value> = change["edits"].as_array().unwrap().iter().collect();
+        let at = |p: &Value| {
+            (
+                p["line"].as_u64().unwrap(),
+                p["character"].as_u64().unwrap(),
+            )
+        };
+        edits.sort_by_key(|e| std::cmp::Reverse(at(&e["range"]["start"])));
+        let offset = |text: &str, (line, column): (u64, u64)| -> usize {
+            let start: usize = text
+                .split_inclusive('\n')
+                .take(line as usize)
+                .map(str::len)
+                .sum();
+            let mut units = 0;
+            for (i, ch) in text[start..].char_indices() {
+                if units >= column as usize || ch == '\n' {
+                    return start + i;
+                }
+                units += ch.len_utf16();
+            }
+            text.len()
+        };
+        for e in edits {
+            let start = offset(&text, at(&e["range"]["start"]));
+            let end = offset(&text, at(&e["range"]["end"]));
+            text.replace_range(start..end, e["newText"].as_str().unwrap());
+        }
+        std::fs::write(&path, text).unwrap();
+    }
+    for (from, to) in renames {
+        std::fs::rename(from, to).unwrap();
+    }
+}
+
+/// A file URI with every byte but unreserved ones and `/` percent-encoded (names with `#`, `%`,
+/// spaces and quotes).
+fn encoded_uri(path: &Path) -> String {
+    let mut out = String::from("file://");
+    for b in path.to_str().unwrap().bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Names YAML would retype or misparse if written as they are: every one is renamed through the
+/// server in a SKILL.md's `name:` and in every `skills:` form of the subagents (a block list
+/// entry plain and single-quoted, a flow list, a comma string plain and double-quoted); the
+/// edited files are then read back by `agentws check` (no error, no warning: the skill loads
+/// under its new name and every subagent parses and finds it) and by the server (the renamed
+/// skill's references are the five entries). A name with a comma cannot be one entry of a comma
+/// string: that rename is refused. (Names with `:` are refused for every skill: a folder cannot
+/// take them on Windows.)
+#[test]
+fn rename_writes_every_name_so_that_yaml_reads_it_back() {
+    let names = [
+        "yes",
+        "no",
+        "on",
+        "off",
+        "y",
+        "n",
+        "Y",
+        "true",
+        "False",
+        "NULL",
+        "null",
+        "~",
+        "123",
+        "-1",
+        "+1",
+        "0x1F",
+        "0o17",
+        "017",
+        "1e3",
+        "1_000",
+        "-.inf",
+        "2024-01-01",
+        "2001-12-14",
+        "a #b",
+        "'quoted",
+        "\"dq",
+        "a\"b",
+        "it's",
+        "[x",
+        "]x",
+        "{x",
+        "}x",
+        "*alias",
+        "&anchor",
+        "!tag",
+        "%pct",
+        "@at",
+        "`tick",
+        "|pipe",
+        ">gt",
+        "? q",
+        "- x",
+        "#hash",
+        "=",
+        "<<",
+        "a,b",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().canonicalize().unwrap();
+    let mut roots = Vec::new();
+    for i in 0..names.len() {
+        let root = dir.join(format!("p{i:02}"));
+        let ws = ws(&root);
+        for skill in ["pdf", "docs"] {
+            std::fs::create_dir_all(ws.join(format!("skills/{skill}"))).unwrap();
+            std::fs::write(
+                ws.join(format!("skills/{skill}/SKILL.md")),
+                format!("---\nname: {skill}\ndescription: Reads {skill} files.\n---\nBody.\n"),
+            )
+            .unwrap();
+        }
+        std::fs::create_dir_all(ws.join("subagents")).unwrap();
+        for (file, skills) in [
+            ("block.md", "skills:\n  - pdf\n  - docs"),
+            ("single.md", "skills:\n  - 'pdf'"),
+            ("flow.md", "skills: [docs, pdf]"),
+            ("comma.md", "skills: pdf, docs"),
+            ("quoted.md", "skills: \"docs,pdf\""),
+        ] {
+            std::fs::write(
+                ws.join("subagents").join(file),
+                format!("---\ndescription: Helps with {file}.\n{skills}\n---\nBody.\n"),
+            )
+            .unwrap();
+        }
+        std::fs::write(ws.join("AGENTS.md"), "You are helpful.\n").unwrap();
+        roots.push(root);
+    }
+    let clean = |root: &Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_agentws"))
+            .args(["check", "--format", "json"])
+            .arg(root)
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (report["summary"]["errors"] == 0 && report["summary"]["warnings"] == 0)
+            .then_some(())
+            .ok_or(report)
+    };
+    assert_eq!(clean(&roots[0]), Ok(()));
+
+    let root_refs: Vec<&Path> = roots.iter().map(PathBuf::as_path).collect();
+    let (mut client, _) = Client::start(&root_refs, Options::default());
+    for (name, root) in names.iter().zip(&roots) {
+        let pdf = ws(root).join("skills/pdf/SKILL.md");
+        let answer = client.call(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri(&pdf)}, "position": {"line": 1, "character": 7}, "newName": name}),
+        );
+        if name.contains(',') {
+            assert_eq!(answer["error"]["code"], -32602, "{name}: {answer}");
+            let message = answer["error"]["message"].as_str().unwrap();
+            assert!(
+                message.starts_with(&format!("`{name}` cannot be written in the `skills:` of `")),
+                "{message}"
+            );
+            continue;
+        }
+        assert!(answer.get("error").is_none(), "{name}: {answer}");
+        apply_to_disk(&answer["result"]);
+        if let Err(report) = clean(root) {
+            panic!("after renaming `pdf` to `{name}`: {report:#}");
+        }
+        // The server reads the edited files again and finds the renamed skill's five entries.
+        let renamed = ws(root).join(format!("skills/{name}/SKILL.md"));
+        let mut changes = vec![
+            json!({"uri": encoded_uri(&ws(root).join("skills/pdf")), "type": 3}),
+            json!({"uri": encoded_uri(&ws(root).join(format!("skills/{name}"))), "type": 1}),
+        ];
+        for file in ["block.md", "single.md", "flow.md", "comma.md", "quoted.md"] {
+            changes.push(
+                json!({"uri": encoded_uri(&ws(root).join("subagents").join(file)), "type": 2}),
+            );
+        }
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            json!({"changes": changes}),
+        );
+        let references = client.request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": encoded_uri(&renamed)}, "position": {"line": 1, "character": 7}, "context": {"includeDeclaration": false}}),
+        );
+        assert_eq!(
+            references.as_array().map(Vec::len),
+            Some(5),
+            "{name}: {references}"
+        );
+    }
     assert_eq!(client.shutdown(), 0);
 }

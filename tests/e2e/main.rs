@@ -9,6 +9,7 @@ mod fix;
 mod hangs;
 mod loading;
 mod lsp;
+mod lsp_floods;
 mod messages;
 mod normalize;
 mod peer_suites;

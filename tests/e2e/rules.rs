@@ -17,6 +17,7 @@ pub const NOT_IN_FIXTURES: &[(&str, &str)] = &[
     ("WS005", "needs a file over 16 MiB: bad_input::a_100_mb_skill_is_capped_with_a_diagnostic generates one"),
     ("WS007", "needs a file this process cannot read, impossible as root: bad_input::unreadable_file"),
     ("WS014", "needs a named pipe, which git cannot hold: hangs::named_pipes_are_reported_not_opened_by_check makes them"),
+    ("WS015", "needs more than 1000 problems in one file: hangs::a_file_of_invalid_lines_lists_its_first_1000_problems_in_every_format generates one"),
     // Store-level rules need a store: tests/e2e/stores.rs seeds one per backend.
     ("RS001", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),
     ("RS002", "stores::store_level_problems_are_reported_and_a_clean_store_has_none (and per server)"),

@@ -102,6 +102,49 @@ pub struct Diagnostic {
     pub consequence: String,
     pub fixes: Vec<Fix>,
     pub related: Vec<Related>,
+    /// Set only on the summary of a file's diagnostics past the per-file cap (rule WS015,
+    /// `rules::workspace::too_many_problems`): how many it stands for.
+    #[serde(skip)]
+    pub omitted: Option<Box<Omitted>>,
+}
+
+/// Diagnostics not listed, by severity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Omitted {
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl Omitted {
+    pub fn count(&mut self, severity: Severity) {
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Info => self.infos += 1,
+        }
+    }
+
+    pub fn add(&mut self, other: &Omitted) {
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        self.infos += other.infos;
+    }
+
+    pub fn total(&self) -> usize {
+        self.errors + self.warnings + self.infos
+    }
+
+    /// The most severe of the omitted ones (`Info` when there are none).
+    pub fn worst(&self) -> Severity {
+        if self.errors > 0 {
+            Severity::Error
+        } else if self.warnings > 0 {
+            Severity::Warning
+        } else {
+            Severity::Info
+        }
+    }
 }
 
 impl Diagnostic {

@@ -348,6 +348,7 @@ mod tests {
                     .collect(),
             }],
             related: vec![],
+            omitted: None,
         }
     }
 

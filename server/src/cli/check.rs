@@ -22,6 +22,7 @@ use crate::check::settle::Suppressed;
 use crate::check::{fix, CheckOptions, CheckReport};
 use crate::config::discover::{absolute, find_project};
 use crate::engine;
+use crate::rules::workspace::too_many_problems;
 use crate::rules::Profile;
 use crate::workspace::{FileKind, Workspace};
 
@@ -390,6 +391,8 @@ fn select(target: &Target, loaded: Loaded, report: CheckReport) -> Checked {
         .into_iter()
         .filter(|s| selected(&s.diagnostic))
         .collect();
+    // Capped after settling, as the server caps what it publishes.
+    let diagnostics = too_many_problems::cap_per_file(diagnostics);
     let files_checked = match &target.selection {
         Selection::Whole => report.files_checked,
         selection => files_checked_in(&loaded.workspace, selection),

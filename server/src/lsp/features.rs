@@ -10,21 +10,23 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::convert::{self, path_to_uri, TextPositions};
 use super::server::{invalid_params, View};
-use crate::base::{FileEdit, Fix, TextRange};
+use crate::base::{FileContent, FileEdit, Fix, TextRange};
 use crate::check::settle::actions::ignore_fixes;
 use crate::config::schema as config_schema;
 use crate::context::{effective_root, SessionContext};
-use crate::syntax::java;
+use crate::syntax::{java, yaml};
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolOrigin};
 use crate::workspace::keys::{self, KeySpec};
 use crate::workspace::resolution::{self, Outcome};
 use crate::workspace::skill::SkillDoc;
+use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::tools::TRANSPORT_NAMES;
 use crate::workspace::{tools_schema, FileKind, Workspace};
 
@@ -1041,6 +1043,71 @@ fn skill_name_problem(name: &str, folder: bool, top_level: bool) -> Option<&'sta
     }
 }
 
+/// What to write over `range` of `text` (a name's span as the parse gave it: a plain scalar, the
+/// inside of quotes, or one name of a comma string) for the YAML to read `name` back:
+/// `reads_back` parses the edited text as the runtime would (SnakeYAML's YAML 1.1 typing for a
+/// SKILL.md, Jackson's for a subagent spec, as `syntax::yaml` models them). Tried in order: the
+/// name as it is (a plain scalar the typing keeps a string, or quotes that hold it unchanged);
+/// escaped for the double or single quotes around it; then double-quoted, for a plain scalar
+/// that YAML would retype (`yes`, `123`, `null`, `2024-01-01`) or misparse (`a #b`, a leading
+/// quote, `[`, `&`, `*`, `!`, `: `). `None` when no form reads back (a `,` inside a comma string).
+fn yaml_form(
+    text: &str,
+    range: TextRange,
+    name: &str,
+    reads_back: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let quoted = yaml::double_quoted(name);
+    let candidates = [
+        name.to_string(),
+        quoted[1..quoted.len() - 1].to_string(),
+        name.replace('\'', "''"),
+        quoted,
+    ];
+    candidates.into_iter().find(|candidate| {
+        let mut edited = String::with_capacity(text.len() + candidate.len());
+        edited.push_str(&text[..range.start]);
+        edited.push_str(candidate);
+        edited.push_str(&text[range.end..]);
+        reads_back(&edited)
+    })
+}
+
+/// The edit that double-quotes the plain comma string of `subagent`'s `skills:` with every entry
+/// named `old` in it renamed to `new`, and the indexes of those entries in `names` (the parsed
+/// list with each entry's span); `None` when `skills:` is not a plain string.
+fn quoted_comma_string(
+    subagent: &SubagentDoc,
+    text: &str,
+    names: &[(String, TextRange)],
+    old: &str,
+    new: &str,
+) -> Option<(FileEdit, Vec<usize>)> {
+    let node = &subagent.metadata.iter().find(|e| e.key == "skills")?.value;
+    let written = text.get(node.range.start..node.range.end)?;
+    if node.value.as_str() != Some(written) {
+        return None;
+    }
+    let mut value = String::new();
+    let mut copied = node.range.start;
+    let mut renamed = Vec::new();
+    for (i, (name, range)) in names.iter().enumerate() {
+        if name == old && node.range.start <= range.start && range.end <= node.range.end {
+            value.push_str(&text[copied..range.start]);
+            value.push_str(new);
+            copied = range.end;
+            renamed.push(i);
+        }
+    }
+    value.push_str(&text[copied..node.range.end]);
+    let edit = FileEdit {
+        path: subagent.path.clone(),
+        range: node.range,
+        new_text: yaml::double_quoted(&value),
+    };
+    Some((edit, renamed))
+}
+
 /// Renames a skill: its `name:`, every subagent's `skills:` entry, and (when the folder carries
 /// the same name) the folder, as one workspace edit.
 pub fn rename(
@@ -1067,14 +1134,46 @@ pub fn rename(
             new_name.escape_debug()
         )));
     }
+    let skill = view
+        .workspace
+        .skill(path)
+        .ok_or_else(|| invalid_params("not a skill"))?;
+    let reads_back = |edited: &str| {
+        let content = FileContent::Text(Arc::from(edited));
+        let doc =
+            crate::workspace::skill::parse(path.to_path_buf(), skill.location.clone(), &content);
+        // Read by the YAML parser as before, not by the runtime's line-parser fallback (which
+        // would keep the name but warn, SK013).
+        doc.name.as_deref() == Some(new_name)
+            && doc.description == skill.description
+            && doc.outcome.is_ok() == skill.outcome.is_ok()
+            && doc.fallback == skill.fallback
+            && doc.dropped_keys.len() == skill.dropped_keys.len()
+    };
+    let Some(written) = yaml_form(text_of(view, path), range, new_name, reads_back) else {
+        return Err(invalid_params(format!(
+            "`{}` cannot be written as the `name:` of `{}` and read back as that name",
+            new_name.escape_debug(),
+            path.display()
+        )));
+    };
     let mut edits = vec![FileEdit {
         path: path.to_path_buf(),
         range,
-        new_text: new_name.to_string(),
+        new_text: written,
     }];
     for subagent in &view.workspace.subagents {
-        for (item, item_range) in subagent_names(view, &subagent.path, ListKey::Skills) {
-            if item == old {
+        let names = subagent_names(view, &subagent.path, ListKey::Skills);
+        // A plain comma string rewritten whole (see below): its other entries are in that edit.
+        let mut rewritten: Option<TextRange> = None;
+        for (at, (item, item_range)) in names.iter().enumerate() {
+            let item_range = *item_range;
+            if rewritten
+                .is_some_and(|node| node.start <= item_range.start && item_range.end <= node.end)
+            {
+                continue;
+            }
+            if *item == old {
                 // A name the parse could not pin down (inside a quoted string with escapes that
                 // holds more names) must not be replaced with the whole string around it.
                 let written = text_of(view, &subagent.path).get(item_range.start..item_range.end);
@@ -1084,11 +1183,56 @@ pub fn rename(
                         subagent.path.display()
                     )));
                 }
-                edits.push(FileEdit {
-                    path: subagent.path.clone(),
-                    range: item_range,
-                    new_text: new_name.to_string(),
-                });
+                // The list the runtime reads once the entries `renamed` are, and nothing else
+                // of the spec changed.
+                let reads_back = |edited: &str, renamed: &dyn Fn(usize) -> bool| {
+                    let content = FileContent::Text(Arc::from(edited));
+                    let doc = crate::workspace::subagent::parse(
+                        subagent.path.clone(),
+                        subagent.location.clone(),
+                        &content,
+                    );
+                    doc.outcome.is_ok() == subagent.outcome.is_ok()
+                        && doc.description == subagent.description
+                        && doc.skills.len() == names.len()
+                        && doc
+                            .skills
+                            .iter()
+                            .zip(&names)
+                            .enumerate()
+                            .all(|(i, (now, was))| {
+                                now.value == if renamed(i) { new_name } else { was.0.as_str() }
+                            })
+                };
+                let text = text_of(view, &subagent.path);
+                let this_entry = |edited: &str| reads_back(edited, &|i| i == at);
+                if let Some(written) = yaml_form(text, item_range, new_name, this_entry) {
+                    edits.push(FileEdit {
+                        path: subagent.path.clone(),
+                        range: item_range,
+                        new_text: written,
+                    });
+                    continue;
+                }
+                // One entry of a plain comma string (`skills: pdf, docs`) that must be quoted
+                // (`a #b` would start a comment): the whole string is double-quoted, with every
+                // entry of the old name in it renamed.
+                let whole = quoted_comma_string(subagent, text, &names, &old, new_name);
+                if let Some((edit, _)) = whole.filter(|(edit, inside)| {
+                    let mut edited = text.to_string();
+                    edited.replace_range(edit.range.start..edit.range.end, &edit.new_text);
+                    reads_back(&edited, &|i| inside.contains(&i))
+                }) {
+                    rewritten = Some(edit.range);
+                    edits.push(edit);
+                    continue;
+                }
+                return Err(invalid_params(format!(
+                    "`{}` cannot be written in the `skills:` of `{}` and read back as one name; \
+                     rename that entry by hand",
+                    new_name.escape_debug(),
+                    subagent.path.display()
+                )));
             }
         }
     }

@@ -54,6 +54,12 @@ pub fn frame(body: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A `window/showMessage` notification of type Error.
+fn show_error(message: &str) -> Vec<u8> {
+    let body = json!({"jsonrpc": "2.0", "method": "window/showMessage", "params": {"type": 1, "message": message}});
+    frame(body.to_string().as_bytes())
+}
+
 fn error_reply(id: Value, code: i64, message: &str) -> Vec<u8> {
     let body = json!({"jsonrpc": "2.0", "error": {"code": code, "message": message}, "id": id});
     frame(body.to_string().as_bytes())
@@ -137,13 +143,20 @@ impl<R: BufRead> FrameReader<R> {
             }
         };
         if length > MAX_BODY_BYTES as u64 {
-            // Skipped without being held in memory.
+            // Skipped without being held in memory. A notification (a document opened or
+            // changed) has no answer the editor shows: a message in its window says it instead.
             self.skip = Skip::Bytes(length);
-            return Ok(Some(Inbound::Reply(error_reply(
+            let mut reply = error_reply(
                 Value::Null,
                 INVALID_REQUEST,
                 &format!("message of {length} bytes is larger than the limit of {MAX_BODY_BYTES} bytes; skipped"),
-            ))));
+            );
+            reply.extend(show_error(&format!(
+                "agentws refused a message of {length} bytes (the limit is {} MiB): a document it \
+                 carried is not analysed, and a request in it gets no answer",
+                MAX_BODY_BYTES >> 20
+            )));
+            return Ok(Some(Inbound::Reply(reply)));
         }
         let mut body = Vec::with_capacity(length as usize);
         let read = (&mut self.input).take(length).read_to_end(&mut body)?;

@@ -21,6 +21,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use super::convert::{self, path_to_uri, uri_to_path, TextPositions, DEFAULT_RULES_DOC_URL};
 use super::features;
+use super::framing::MAX_BODY_BYTES as MAX_DOCUMENT_BYTES;
 use super::state::{DiagnosticsByFile, OpenDoc, State};
 use crate::base::{Diagnostic, Encoding, Env};
 use crate::check::CheckOptions;
@@ -746,23 +747,31 @@ impl LanguageServer for Backend {
         let applied = guarded("didChange", || {
             let mut state = lock(&self.shared.state);
             let Some(current) = state.open.get(&path) else {
-                return Ok(false);
+                return Ok(Ok(false));
             };
-            let mut text: String = current.text.to_string();
-            for change in params.content_changes {
-                match change.range {
-                    None => text = change.text,
-                    Some(range) => {
-                        let positions = TextPositions::new(&text, encoding);
-                        let r = positions.text_range(range);
-                        text.replace_range(r.start..r.end, &change.text);
-                    }
-                }
+            let text = convert::apply_changes(&current.text, params.content_changes, encoding);
+            if text.len() > MAX_DOCUMENT_BYTES {
+                // Changes may grow a document past what one message may carry: no longer
+                // followed (as if closed), rather than held whatever its size.
+                state.close(&path);
+                return Ok(Err(text.len()));
             }
-            Ok(state.change(&path, version, Arc::from(text)))
+            Ok(Ok(state.change(&path, version, Arc::from(text))))
         });
-        if applied.unwrap_or(false) {
-            self.wake();
+        match applied {
+            Ok(Ok(true)) => self.wake(),
+            Ok(Err(size)) => {
+                self.wake();
+                let message = format!(
+                    "agentws stopped following `{}`: the document is {size} bytes, over the limit \
+                     of {} MiB; its file on disk is analysed instead (close and reopen it once it \
+                     is smaller)",
+                    path.display(),
+                    MAX_DOCUMENT_BYTES >> 20
+                );
+                self.client.show_message(MessageType::ERROR, message).await;
+            }
+            _ => {}
         }
     }
 

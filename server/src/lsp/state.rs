@@ -87,7 +87,13 @@ pub struct Project {
     /// (compared by identity: a memoised result that did not change is the same `Arc`).
     diagnostics: Arc<DiagnosticsByFile>,
     merged_from: Merged,
+    /// A large buffer was closed since the last refresh: once that refresh has let go of its
+    /// text, the freed pages are handed back to the system.
+    large_buffer_closed: bool,
 }
+
+/// A closed buffer at least this large has its memory handed back after the next refresh.
+const LARGE_BUFFER_BYTES: usize = 1024 * 1024;
 
 #[derive(Default)]
 struct Merged {
@@ -199,6 +205,7 @@ impl Project {
             outdated: None,
             diagnostics: Arc::new(BTreeMap::new()),
             merged_from: Merged::default(),
+            large_buffer_closed: false,
         }
     }
 
@@ -658,6 +665,7 @@ impl Project {
         if self.changes != result.changes {
             return None;
         }
+        let freed_buffer = self.large_buffer_closed;
         let RefreshResult {
             edited,
             workspace: fresh_workspace,
@@ -757,9 +765,16 @@ impl Project {
             self.generation += 1;
             self.unpublished.extend(changed);
         }
-        if everything {
+        if std::mem::take(&mut self.large_buffer_closed) {
+            // The snapshot of the closed buffer's last version goes too (the next request builds
+            // one from the files as they are), so that its text is freed with the rest.
+            self.outdated = None;
+            self.snapshot = None;
+        }
+        if everything || freed_buffer {
             // Every source was asked again (a first indexing, a re-read, a profile or tool
-            // catalog change): the old results, up to a workspace's worth, have just been freed.
+            // catalog change), or a large buffer was closed: the old results, or its text and
+            // what was read of it, have just been freed.
             crate::base::memory::return_free_memory();
         }
         Some(self.diagnostics.clone())
@@ -809,10 +824,12 @@ impl Project {
     }
 }
 
-/// Stores one file's diagnostics in check order (an empty list removes the file).
+/// Stores one file's diagnostics in check order, capped as `agentws check` caps them (an empty
+/// list removes the file).
 fn store_diagnostics(by_file: &mut DiagnosticsByFile, path: PathBuf, mut list: Vec<Diagnostic>) {
     list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     list.dedup();
+    let list = crate::rules::workspace::too_many_problems::cap_per_file(list);
     if list.is_empty() {
         by_file.remove(&path);
     } else {
@@ -947,10 +964,12 @@ impl State {
     /// Closes a buffer. Returns the detached projects that no longer hold an open buffer (removed;
     /// their diagnostics must be cleared).
     pub fn close(&mut self, path: &Path) -> Vec<Project> {
-        self.open.remove(path);
+        let closed = self.open.remove(path);
+        let large = closed.is_some_and(|doc| doc.text.len() >= LARGE_BUFFER_BYTES);
         for project in &mut self.projects {
             if project.contains(path) {
                 project.set_closed(path);
+                project.large_buffer_closed |= large;
             }
         }
         let open = &self.open;

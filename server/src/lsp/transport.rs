@@ -9,7 +9,7 @@
 use std::io::BufReader;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tower_lsp_server::{ClientSocket, LspService, Server};
 
@@ -138,13 +138,15 @@ pub async fn serve_stdio(
 /// two frames.
 async fn write_stdout(from_service: tokio::io::DuplexStream, mut replies: mpsc::Receiver<Vec<u8>>) {
     let mut stdout = tokio::io::stdout();
-    let mut service = tokio::io::BufReader::new(from_service);
+    let mut service = ServiceFrames::new(from_service);
     let mut service_open = true;
     let mut replies_open = true;
     // Ends with the service (after `exit`): pending guard replies no longer matter then.
     while service_open {
+        // Both branches are cancel-safe: a reply that wins the race leaves the service's frame
+        // read so far in `service`, to be completed on the next turn.
         let mut frame = tokio::select! {
-            frame = read_frame(&mut service), if service_open => match frame {
+            frame = service.next() => match frame {
                 Some(frame) => frame,
                 None => { service_open = false; continue; }
             },
@@ -156,8 +158,8 @@ async fn write_stdout(from_service: tokio::io::DuplexStream, mut replies: mpsc::
         // Every stdout write is a hop to a blocking thread: send the frames already waiting with
         // this one in one write (whole frames, so nothing interleaves). A frame whose first bytes
         // are buffered is complete soon: the service writes whole frames.
-        while service_open && !service.buffer().is_empty() && frame.len() < BATCH_BYTES {
-            match read_frame(&mut service).await {
+        while service_open && service.has_buffered() && frame.len() < BATCH_BYTES {
+            match service.next().await {
                 Some(more) => frame.extend_from_slice(&more),
                 None => service_open = false,
             }
@@ -171,28 +173,73 @@ async fn write_stdout(from_service: tokio::io::DuplexStream, mut replies: mpsc::
     }
 }
 
-/// One frame (header + body) of the service's own, well-formed output.
-async fn read_frame(input: &mut tokio::io::BufReader<tokio::io::DuplexStream>) -> Option<Vec<u8>> {
-    let mut header = Vec::new();
-    let mut length = None;
-    loop {
-        let mut line = String::new();
-        if input.read_line(&mut line).await.ok()? == 0 {
-            return None;
-        }
-        header.extend_from_slice(line.as_bytes());
-        let trimmed = line.trim_end();
-        if trimmed.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = trimmed.split_once(':') {
-            if name.eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse::<usize>().ok();
-            }
+/// The service's own, well-formed output cut into whole frames (header + body). What was read
+/// of a frame stays here between calls, so a `next` dropped by a `select!` loses nothing.
+struct ServiceFrames {
+    input: tokio::io::BufReader<tokio::io::DuplexStream>,
+    /// The start of the next frame(s), as read so far.
+    partial: Vec<u8>,
+    /// The whole length of the frame at the start of `partial`, once its header is complete.
+    frame_len: Option<usize>,
+}
+
+impl ServiceFrames {
+    fn new(input: tokio::io::DuplexStream) -> Self {
+        Self {
+            input: tokio::io::BufReader::with_capacity(64 * 1024, input),
+            partial: Vec::new(),
+            frame_len: None,
         }
     }
-    let mut body = vec![0; length?];
-    input.read_exact(&mut body).await.ok()?;
-    header.extend_from_slice(&body);
-    Some(header)
+
+    /// Whether bytes of a next frame have arrived.
+    fn has_buffered(&self) -> bool {
+        !self.partial.is_empty() || !self.input.buffer().is_empty()
+    }
+
+    /// The next whole frame; `None` at the end of the output (or if it is not framed).
+    /// Cancel-safe: only `fill_buf` awaits, and it takes nothing when cancelled.
+    async fn next(&mut self) -> Option<Vec<u8>> {
+        loop {
+            if self.frame_len.is_none() {
+                self.frame_len = match frame_length(&self.partial) {
+                    Ok(length) => length,
+                    Err(()) => return None,
+                };
+            }
+            if let Some(length) = self.frame_len.filter(|&n| self.partial.len() >= n) {
+                let rest = self.partial.split_off(length);
+                self.frame_len = None;
+                return Some(std::mem::replace(&mut self.partial, rest));
+            }
+            let read = self.input.fill_buf().await.ok()?;
+            if read.is_empty() {
+                return None;
+            }
+            let n = read.len();
+            self.partial.extend_from_slice(read);
+            self.input.consume(n);
+        }
+    }
+}
+
+/// The whole length (header and body) of the frame `bytes` starts with, once its header is
+/// complete; `Err` when the header has no usable `Content-Length` (or no end).
+fn frame_length(bytes: &[u8]) -> Result<Option<usize>, ()> {
+    const MAX_HEADER: usize = 1024;
+    let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") else {
+        return if bytes.len() > MAX_HEADER {
+            Err(())
+        } else {
+            Ok(None)
+        };
+    };
+    let header = std::str::from_utf8(&bytes[..end]).map_err(|_| ())?;
+    let length = header
+        .split("\r\n")
+        .filter_map(|line| line.split_once(':'))
+        .find(|(name, _)| name.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, value)| value.trim().parse::<usize>().ok())
+        .ok_or(())?;
+    Ok(Some(end + 4 + length))
 }

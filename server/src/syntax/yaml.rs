@@ -226,6 +226,12 @@ impl Node {
     }
 }
 
+/// `text` as a YAML double-quoted scalar (`\\` and `"` escaped): read back as that very string
+/// whatever the typing. `text` holds no control character (the callers refuse them).
+pub fn double_quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
 /// Parses `text[range]` (a frontmatter block inside a whole file) with the runtime's typing.
 /// Ranges in the result are whole-file byte offsets.
 pub fn parse(text: &str, range: TextRange, typing: Typing) -> Result<YamlDoc, YamlError> {
@@ -274,6 +280,9 @@ enum Frame {
     },
     Map {
         entries: Vec<Entry>,
+        /// Where each key of `entries` is, once there are more than a scan finds fast: a scan per
+        /// key made maps of tens of thousands of keys quadratic.
+        keys: KeyIndex,
         start: usize,
         end: usize,
         anchor: usize,
@@ -281,6 +290,42 @@ enum Frame {
         key: Option<Completed>,
         merges: Vec<Node>,
     },
+}
+
+/// The keys of a map being built, for the duplicate check: a scan of the entries up to
+/// [`KeyIndex::SCAN`] of them, a hash map beyond.
+#[derive(Default)]
+struct KeyIndex(Option<HashMap<String, usize>>);
+
+impl KeyIndex {
+    const SCAN: usize = 16;
+
+    /// Position in `entries` of the entry for `key`.
+    fn find(&self, entries: &[Entry], key: &str) -> Option<usize> {
+        match &self.0 {
+            Some(index) => index.get(key).copied(),
+            None => entries.iter().position(|e| e.key == key),
+        }
+    }
+
+    /// Records `entries`' last entry, just pushed.
+    fn pushed(&mut self, entries: &[Entry]) {
+        match &mut self.0 {
+            Some(index) => {
+                let at = entries.len() - 1;
+                index.insert(entries[at].key.clone(), at);
+            }
+            None if entries.len() > Self::SCAN => {
+                let index = entries
+                    .iter()
+                    .enumerate()
+                    .map(|(at, e)| (e.key.clone(), at))
+                    .collect();
+                self.0 = Some(index);
+            }
+            None => {}
+        }
+    }
 }
 
 struct Builder<'a> {
@@ -492,6 +537,7 @@ impl Builder<'_> {
                 let r = self.range(span);
                 self.stack.push(Frame::Map {
                     entries: Vec::new(),
+                    keys: KeyIndex::default(),
                     start: r.start,
                     end: r.end,
                     anchor,
@@ -710,6 +756,7 @@ impl Builder<'_> {
             }
             Frame::Map {
                 entries,
+                keys,
                 end,
                 count,
                 key,
@@ -762,7 +809,8 @@ impl Builder<'_> {
                 if completed.plain {
                     note_surprise(&mut self.doc, self.typing, &completed, key_text.clone());
                 }
-                if let Some(existing) = entries.iter_mut().find(|e| e.key == key_text) {
+                if let Some(at) = keys.find(entries, &key_text) {
+                    let existing = &mut entries[at];
                     if self.typing == Typing::Yaml11 {
                         return Err(YamlError {
                             kind: YamlErrorKind::DuplicateKey {
@@ -782,6 +830,7 @@ impl Builder<'_> {
                     key_range,
                     value: completed.node,
                 });
+                keys.pushed(entries);
             }
         }
         Ok(())
@@ -802,6 +851,8 @@ fn apply_merges(entries: Vec<Entry>, merges: Vec<Node>) -> Vec<Entry> {
         return entries;
     }
     let mut out: Vec<Entry> = Vec::new();
+    // Position of each key in `out`: a search of `out` per key would be quadratic.
+    let mut at: HashMap<String, usize> = HashMap::new();
     let mut sources: Vec<&Node> = Vec::new();
     for m in &merges {
         match &m.value {
@@ -812,17 +863,20 @@ fn apply_merges(entries: Vec<Entry>, merges: Vec<Node>) -> Vec<Entry> {
     for source in sources {
         if let Value::Map(merged) = &source.value {
             for e in merged {
-                if !out.iter().any(|o| o.key == e.key) {
+                if !at.contains_key(&e.key) {
+                    at.insert(e.key.clone(), out.len());
                     out.push(e.clone());
                 }
             }
         }
     }
     for e in entries {
-        if let Some(existing) = out.iter_mut().find(|o| o.key == e.key) {
-            *existing = e;
-        } else {
-            out.push(e);
+        match at.get(&e.key) {
+            Some(&i) => out[i] = e,
+            None => {
+                at.insert(e.key.clone(), out.len());
+                out.push(e);
+            }
         }
     }
     out

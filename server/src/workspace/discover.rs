@@ -1,7 +1,7 @@
 //! Filling a file set from disk for one configured project: the fixed-name files of every tree
 //! (read by path, as the runtime reads them, even when git ignores them) and the `skills/`,
 //! `subagents/` and `knowledge/` folders (walked recursively, respecting `.gitignore`, following
-//! symlinks with loop detection). Runtime-owned folders (`agents/`, `memory/`, `.skills-cache/`, …)
+//! symlinks with loop detection, but none to a folder outside the project: reported, WS006). Runtime-owned folders (`agents/`, `memory/`, `.skills-cache/`, …)
 //! are never walked. File contents are read in parallel; only files whose text matters are read.
 //!
 //! `load` puts it together for one path: the project found for it (`config::discover`), its
@@ -76,12 +76,13 @@ pub fn discover(config: &Config) -> Discovered {
                 fixed.push(root.join(&rel));
             }
         }
-        scanned.extend(
-            SCANNED_DIRS
-                .iter()
-                .map(|dir| root.join(dir))
-                .filter(|d| d.is_dir()),
-        );
+        for dir in SCANNED_DIRS.iter().map(|dir| root.join(dir)) {
+            if let Some(target) = leads_out(config, &dir) {
+                lock(&found).problems.push(link_out(&dir, &target));
+            } else if dir.is_dir() {
+                scanned.push(dir);
+            }
+        }
     }
     if let Some(file) = &config.file {
         fixed.push(file.clone());
@@ -221,11 +222,26 @@ fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>, walking: Walkin
     for dir in rest {
         builder.add(dir);
     }
+    // Links to folders outside the project are not followed (one to `/` would walk the whole
+    // disk); each is reported instead. The filter must own what it records.
+    let out_links: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
+    let (outside, filter_config) = (out_links.clone(), config.clone());
     builder
         .hidden(false)
         .follow_links(true)
         .require_git(false)
-        .git_global(false);
+        .git_global(false)
+        .filter_entry(move |entry| {
+            let target = entry
+                .path_is_symlink()
+                .then(|| leads_out(&filter_config, entry.path()))
+                .flatten();
+            if let Some(target) = &target {
+                let mut outside = outside.lock().unwrap_or_else(|p| p.into_inner());
+                outside.push(link_out(entry.path(), target));
+            }
+            target.is_none()
+        });
     let visit = |entry: Result<ignore::DirEntry, ignore::Error>| match entry {
         Ok(entry) if entry.path_is_symlink() => {
             // Where the link leads, so one file seen through two paths is known as one
@@ -257,6 +273,43 @@ fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>, walking: Walkin
             }
         }
     }
+    let out_links = std::mem::take(&mut *out_links.lock().unwrap_or_else(|p| p.into_inner()));
+    lock(found).problems.extend(out_links);
+}
+
+/// Where `path` leads when it is a symbolic link to a folder outside the project folder and the
+/// workspace folder: a walk must not follow it. The runtime's own walks (`Files.walk`,
+/// `Files.walkFileTree` without `FOLLOW_LINKS`) never descend through a link to a folder, so a
+/// `knowledge` link to `/` lists nothing there; agentws follows links inside the project (a
+/// skill folder linked from elsewhere in it, XR016) but none out of it.
+fn leads_out(config: &Config, path: &Path) -> Option<PathBuf> {
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return None;
+    }
+    let target = std::fs::canonicalize(path).ok()?;
+    if !target.is_dir() {
+        return None;
+    }
+    let inside = [&config.project, &config.workspace]
+        .into_iter()
+        .filter_map(|root| std::fs::canonicalize(root).ok())
+        .any(|root| target.starts_with(root));
+    (!inside).then_some(target)
+}
+
+/// WS006 for a link the walk did not follow.
+fn link_out(link: &Path, target: &Path) -> Diagnostic {
+    rules::workspace::walk_failed::at(
+        link,
+        &format!(
+            "`{}` is a symbolic link to `{}`, a folder outside the project; agentws does not \
+             follow it (the runtime's walks do not follow links to folders)",
+            link.file_name()
+                .unwrap_or(link.as_os_str())
+                .to_string_lossy(),
+            target.display()
+        ),
+    )
 }
 
 /// Keeps one walked entry: a folder, or a file with its text where the runtime reads it.

@@ -54,6 +54,7 @@ pub static RULES: &[&Rule] = &[
     &memory_over_budget::RULE,                      // WS012
     &project_fallback_file::RULE,                   // WS013
     &read::not_a_regular_file::RULE,                // WS014
+    &read::too_many_problems::RULE,                 // WS015
     &skill_file_case::RULE,                         // SK030
     &subagent_extension_case::RULE,                 // SA026
     &config_context_file_in_namespace_folder::RULE, // CF012

@@ -236,6 +236,7 @@ mod tests {
             consequence: String::new(),
             fixes: Vec::new(),
             related: Vec::new(),
+            omitted: None,
         }
     }
 

@@ -865,6 +865,7 @@ pub(crate) mod tests {
                     }],
                 }],
                 related: vec![],
+                omitted: None,
             },
             Diagnostic {
                 path: skill.clone(),
@@ -879,6 +880,7 @@ pub(crate) mod tests {
                     range: TextRange::new(0, 3),
                     message: "the frontmatter starts here".into(),
                 }],
+                omitted: None,
             },
             Diagnostic {
                 path: tools.clone(),
@@ -889,6 +891,7 @@ pub(crate) mod tests {
                 consequence: "The runtime ignores tools.json, with a WARN".into(),
                 fixes: vec![],
                 related: vec![],
+                omitted: None,
             },
         ];
         let config = crate::config::Config::defaults_for(Path::new("/p"));
@@ -1034,6 +1037,7 @@ pub(crate) mod tests {
                     edits: vec![FileEdit { path: path.clone(), range, new_text }],
                 }],
                 related: vec![],
+                omitted: None,
             };
             let shown = Shower::new(&files, Path::new("/p")).show(&d);
             proptest::prop_assert!(shown.range.start.line >= 1 && shown.range.start.column >= 1);

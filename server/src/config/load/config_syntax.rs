@@ -45,12 +45,17 @@ impl Loader<'_> {
         self.push(&RULE, TextRange::empty(0), format!("agentws.toml {why}"));
     }
 
-    /// The TOML parser's errors, each at its span within `text_len`.
+    /// The TOML parser's errors, each at its span within `text_len` (those past the per-file cap
+    /// only counted).
     pub(super) fn syntax_errors(&mut self, errors: Vec<Error>, text_len: usize) {
         for error in errors {
             let range = error
                 .span()
                 .map_or(TextRange::empty(0), |s| clamp(s, text_len));
+            if !self.diagnostics.would_keep(range, RULE.code) {
+                self.diagnostics.count(RULE.severity, range);
+                continue;
+            }
             self.push(
                 &RULE,
                 range,

@@ -50,10 +50,15 @@ impl Loader<'_> {
         known: &[&str],
         place: &str,
     ) {
+        let range = span_of(key);
+        if !self.diagnostics.would_keep(range, RULE.code) {
+            // Past the per-file cap: counted, without searching for a suggestion.
+            return self.diagnostics.count(RULE.severity, range);
+        }
         let hint = hint(did_you_mean(key.get_ref(), known));
         self.push(
             &RULE,
-            span_of(key),
+            range,
             format!(
                 "unknown key `{}` in {place} is ignored{hint}",
                 key.get_ref()

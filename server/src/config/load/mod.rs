@@ -19,6 +19,7 @@ use toml::Spanned;
 use super::schema;
 use super::*;
 use crate::base::{Diagnostic, FileContent, TextRange};
+use crate::rules::workspace::too_many_problems::Capped;
 use crate::rules::Rule;
 
 pub mod build_file_version_unread;
@@ -62,7 +63,7 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
     let mut loader = Loader {
         file,
         dir,
-        diagnostics: Vec::new(),
+        diagnostics: Capped::default(),
     };
     let text = match content {
         FileContent::Text(text) => text,
@@ -77,20 +78,20 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
                     "agentws did not open it and checks the workspace with the runtime's defaults.",
                 );
             loader.diagnostics.push(diagnostic);
-            return (config, loader.diagnostics);
+            return (config, loader.finish());
         }
         other => {
             loader.no_text(other);
-            return (config, loader.diagnostics);
+            return (config, loader.finish());
         }
     };
     let (table, errors) = DeTable::parse_recoverable(text);
     if !errors.is_empty() {
         loader.syntax_errors(errors, text.len());
-        return (config, loader.diagnostics);
+        return (config, loader.finish());
     }
     loader.read(table.get_ref(), &mut config);
-    (config, loader.diagnostics)
+    (config, loader.finish())
 }
 
 /// Why a configuration file read gave no text, as the end of a sentence about the file.
@@ -131,7 +132,9 @@ fn type_name(value: &DeValue) -> &'static str {
 struct Loader<'a> {
     file: &'a Path,
     dir: &'a Path,
-    diagnostics: Vec<Diagnostic>,
+    /// Capped per file (`rules::workspace::too_many_problems`): a file of repeated mistakes
+    /// holds no more than the cap.
+    diagnostics: Capped,
 }
 
 /// The key table's entry for a dotted name (`harness`, `filesystem.mode`).
@@ -171,6 +174,10 @@ fn fallback(name: &str) -> String {
 }
 
 impl Loader<'_> {
+    fn finish(self) -> Vec<Diagnostic> {
+        self.diagnostics.finish(self.file)
+    }
+
     fn push(&mut self, rule: &'static Rule, range: TextRange, message: impl Into<String>) {
         self.diagnostics.push(rule.at(self.file, range, message));
     }

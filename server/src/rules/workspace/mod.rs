@@ -4,6 +4,8 @@
 //! live here, below every layer that reads files (`config::load` for agentws.toml,
 //! `workspace::discover` for the walk, `check` for every workspace file). The family's other
 //! rules read the workspace and live in `check::files`, which lists the whole family in code order.
+//! `too_many_problems` (WS015) is the per-file cap on diagnostics every producer and front-end
+//! applies.
 
 use std::path::Path;
 
@@ -13,6 +15,7 @@ pub mod file_not_utf8;
 pub mod file_too_large;
 pub mod file_unreadable;
 pub mod not_a_regular_file;
+pub mod too_many_problems;
 pub mod walk_failed;
 
 /// What the read of one file says about it, when it is not text agentws could check: at most one

@@ -544,12 +544,11 @@ fn is_plain_scalar(source: &str) -> bool {
 
 /// Quotes a plain scalar so YAML reads it as a string.
 fn quote_fix(path: &Path, range: TextRange, source: &str) -> Fix {
-    let escaped = source.replace('\\', "\\\\").replace('"', "\\\"");
     Fix::replace(
         format!("Quote `{source}` so it stays a string"),
         path,
         range,
-        format!("\"{escaped}\""),
+        yaml::double_quoted(source),
     )
 }
 

@@ -14,6 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::base::{Diagnostic, FileContent, Fix, TextRange};
+use crate::rules::workspace::too_many_problems::Capped;
 use crate::rules::Rule;
 use crate::syntax::frontmatter::{self, OpeningTrap, SubagentSplit, SubagentSplitError};
 use crate::syntax::java;
@@ -196,7 +197,7 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> Subage
     let mut parser = Parser {
         doc,
         text,
-        diagnostics: Vec::new(),
+        diagnostics: Capped::default(),
     };
     parser.bad_id();
     // `general-purpose.md` (SA006) is reported from the resolution: what it does depends on the
@@ -205,9 +206,10 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> Subage
     parser.dashes_severity_follows_outcome();
     let Parser {
         mut doc,
-        mut diagnostics,
+        diagnostics,
         ..
     } = parser;
+    let mut diagnostics = diagnostics.finish(&doc.path);
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     doc.diagnostics = diagnostics;
     doc
@@ -218,7 +220,9 @@ pub fn parse(path: PathBuf, location: Location, content: &FileContent) -> Subage
 struct Parser<'t> {
     doc: SubagentDoc,
     text: &'t str,
-    diagnostics: Vec<Diagnostic>,
+    /// Capped per file (`rules::workspace::too_many_problems`): a spec of thousands of unknown
+    /// keys holds no more than the cap.
+    diagnostics: Capped,
 }
 
 impl Parser<'_> {

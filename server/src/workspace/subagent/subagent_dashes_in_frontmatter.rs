@@ -54,9 +54,11 @@ impl Parser<'_> {
         if self.doc.outcome.is_err() {
             return;
         }
-        for d in self.diagnostics.iter_mut().filter(|d| d.code == RULE.code) {
-            d.severity = Severity::Warning;
-            d.message.push_str("; what is left still loads");
-        }
+        self.diagnostics.change_kept(|d| {
+            if d.code == RULE.code {
+                d.severity = Severity::Warning;
+                d.message.push_str("; what is left still loads");
+            }
+        });
     }
 }

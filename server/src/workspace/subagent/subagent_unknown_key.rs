@@ -43,6 +43,10 @@ impl Parser<'_> {
         if keys::subagent(&entry.key).is_some() {
             return;
         }
+        if !self.diagnostics.would_keep(entry.key_range, RULE.code) {
+            // Past the per-file cap: counted, without searching for a suggestion.
+            return self.diagnostics.count(RULE.severity, entry.key_range);
+        }
         self.push(
             &RULE,
             entry.key_range,
