@@ -12,6 +12,7 @@ mod lsp;
 mod messages;
 mod normalize;
 mod peer_suites;
+mod pipelines;
 mod preview;
 mod realistic;
 mod rules;
