@@ -13,7 +13,9 @@ use super::support::fixture;
 /// The binary, run from `tests/fixtures` so shown paths are stable, with no colour variables.
 pub fn agentws_in(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("agentws").unwrap();
-    cmd.current_dir(dir).env_remove("NO_COLOR");
+    cmd.current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("AGENTWS_RULES_URL");
     cmd
 }
 
@@ -334,7 +336,10 @@ fn sarif_output_validates_against_the_schema() {
     assert_eq!(rules.len(), agentws::check::catalog::all().count());
     let ws011 = rules.iter().find(|r| r["id"] == "WS011").unwrap();
     assert_eq!(ws011["name"], "additional-context-missing");
-    assert_eq!(ws011["helpUri"], "docs/rules.md#ws011");
+    assert_eq!(
+        ws011["helpUri"],
+        format!("{}#ws011", agentws::rules::docs::DEFAULT_DOCS_URL)
+    );
     assert_eq!(ws011["defaultConfiguration"]["level"], "warning");
     assert!(ws011["help"]["markdown"]
         .as_str()
@@ -353,6 +358,49 @@ fn sarif_output_validates_against_the_schema() {
             "region": {"startLine": 3, "startColumn": 29, "endLine": 3, "endColumn": 38}
         })
     );
+}
+
+/// `AGENTWS_RULES_URL` points SARIF's `helpUri` and `explain`'s link at a mirror; a value that is
+/// not an absolute URL is refused on stderr and the default used.
+#[test]
+fn rule_links_can_point_at_a_mirror() {
+    let mirror = "https://git.example.com/agentws/-/blob/main/docs/rules.md";
+    let help_uri = |value: &str| {
+        let out = agentws_in(&fixtures_dir())
+            .env("AGENTWS_RULES_URL", value)
+            .args(["check", "--format", "sarif", "cli-basic"])
+            .output()
+            .unwrap();
+        let sarif: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rules = &sarif["runs"][0]["tool"]["driver"]["rules"];
+        let ws011 = rules
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == "WS011");
+        (ws011.unwrap()["helpUri"].clone(), stderr(&out))
+    };
+    assert_eq!(
+        help_uri(mirror),
+        (Value::from(format!("{mirror}#ws011")), String::new())
+    );
+    let default = agentws::rules::docs::DEFAULT_DOCS_URL;
+    assert_eq!(
+        help_uri("docs/rules.md"),
+        (
+            Value::from(format!("{default}#ws011")),
+            format!(
+                "warning: AGENTWS_RULES_URL: `docs/rules.md` is not an absolute URL \
+                 (scheme://host/path); the rule links use {default}\n"
+            )
+        )
+    );
+    let explain = agentws_in(&fixtures_dir())
+        .env("AGENTWS_RULES_URL", mirror)
+        .args(["explain", "WS011"])
+        .output()
+        .unwrap();
+    assert!(stdout(&explain).ends_with(&format!("\n\nSee {mirror}#ws011\n")));
 }
 
 #[test]

@@ -33,6 +33,8 @@ pub(crate) mod client {
         pub init_options: Value,
         /// A file that takes the server's log (stderr, at level `debug`); none by default.
         pub log: Option<std::path::PathBuf>,
+        /// Variables set in the server's environment.
+        pub env: Vec<(&'static str, &'static str)>,
     }
 
     impl Default for Options {
@@ -45,6 +47,7 @@ pub(crate) mod client {
                 configuration: None,
                 init_options: json!({"debounceMs": 0}),
                 log: None,
+                env: Vec::new(),
             }
         }
     }
@@ -66,11 +69,14 @@ pub(crate) mod client {
     }
 
     impl Client {
-        /// Spawns the server; its log at level `debug` goes to `log` when given.
-        pub fn spawn_logging(log: Option<&std::path::Path>) -> Client {
+        /// Spawns the server with `env` added to the environment (and no rule-links base from
+        /// the test's own); its log at level `debug` goes to `log` when given.
+        pub fn spawn(env: &[(&str, &str)], log: Option<&std::path::Path>) -> Client {
             let mut command = Command::new(env!("CARGO_BIN_EXE_agentws"));
             command
                 .arg("serve")
+                .env_remove("AGENTWS_RULES_URL")
+                .envs(env.iter().copied())
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped());
             match log {
@@ -121,7 +127,7 @@ pub(crate) mod client {
 
         /// Spawns and initializes with `root` as the only workspace folder.
         pub fn start(roots: &[&std::path::Path], options: Options) -> (Client, Value) {
-            let mut client = Client::spawn_logging(options.log.as_deref());
+            let mut client = Client::spawn(&options.env, options.log.as_deref());
             client.configuration = options.configuration.clone();
             let folders: Vec<Value> = roots
                 .iter()
@@ -429,7 +435,7 @@ fn initialize_negotiates_utf8_and_indexing_progress_ends_after_diagnostics() {
     assert_eq!(diag["source"], "agentws");
     assert_eq!(
         diag["codeDescription"]["href"],
-        "https://github.com/agentws/agentws/blob/main/docs/rules.md#ws006"
+        format!("{}#ws006", agentws::rules::docs::DEFAULT_DOCS_URL)
     );
     assert!(diag["message"].as_str().unwrap().contains("\nRuntime: "));
     // File watchers were registered dynamically.
@@ -3137,4 +3143,55 @@ fn rename_writes_every_name_so_that_yaml_reads_it_back() {
         );
     }
     assert_eq!(client.shutdown(), 0);
+}
+
+/// The rule links (`codeDescription.href`) are absolute URLs: the repository's docs/rules.md by
+/// default, a mirror named by `AGENTWS_RULES_URL` in the server's environment, and the client's
+/// `initializationOptions.rulesDocUrl` over both; a value that is not an absolute URL is refused
+/// and the base before it kept.
+#[test]
+fn rule_links_follow_the_configured_base() {
+    let root = fixture("lsp-basic");
+    let loop_uri = uri(&ws(&root).join("skills/loop"));
+    let href = |env: Vec<(&'static str, &'static str)>, init_options: Value| {
+        let (mut client, _) = Client::start(
+            &[&root],
+            Options {
+                env,
+                init_options,
+                ..Options::default()
+            },
+        );
+        let published = client.wait_diagnostics(&loop_uri);
+        published["diagnostics"][0]["codeDescription"]["href"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let mirror = "https://git.example.com/agentws/-/blob/main/docs/rules.md";
+    let default = format!("{}#ws006", agentws::rules::docs::DEFAULT_DOCS_URL);
+    assert!(default.starts_with("https://"), "{default}");
+    assert_eq!(href(vec![], json!({})), default);
+    assert_eq!(
+        href(vec![("AGENTWS_RULES_URL", mirror)], json!({})),
+        format!("{mirror}#ws006")
+    );
+    assert_eq!(
+        href(
+            vec![("AGENTWS_RULES_URL", mirror)],
+            json!({"rulesDocUrl": "file:///opt/agentws/rules.md"})
+        ),
+        "file:///opt/agentws/rules.md#ws006"
+    );
+    assert_eq!(
+        href(
+            vec![("AGENTWS_RULES_URL", mirror)],
+            json!({"rulesDocUrl": "docs/rules.md"})
+        ),
+        format!("{mirror}#ws006")
+    );
+    assert_eq!(
+        href(vec![("AGENTWS_RULES_URL", "rules.md")], json!({})),
+        default
+    );
 }

@@ -13,6 +13,7 @@ mod lsp_floods;
 mod messages;
 mod normalize;
 mod peer_suites;
+mod pipelines;
 mod preview;
 mod realistic;
 mod releases;

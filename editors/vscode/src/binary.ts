@@ -61,7 +61,7 @@ export function findBinary(lookup: BinaryLookup): BinaryResult {
     ok: false,
     message:
       'agentws: no agentws binary found (setting "agentws.path", the extension\'s bin/ folder, PATH). ' +
-      'Install it with `cargo install --path server` from the agentws repository, ' +
-      'or set "agentws.path" to the built binary (e.g. target/release/agentws).',
+      'This package carries no server for this platform: install agentws (`cargo install --path server` ' +
+      'from the agentws repository) or set "agentws.path" to the built binary (e.g. target/release/agentws).',
   };
 }

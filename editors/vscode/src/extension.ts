@@ -24,6 +24,7 @@ import {
 import { SERVER_FILE_PATTERNS } from './files';
 import { PromptDocuments, PreviewPanel, PROMPT_SCHEME, PREVIEW_VIEW_TYPE, showComparison } from './previewPanel';
 import { Methods, PreviewContext, StoreUsers, StoreUsersParams, toStoreUsers } from './protocol';
+import { agentwsCode, explainCommandUri, ruleLinksSetting } from './ruleLinks';
 
 export const Commands = {
   preview: 'agentws.previewPrompt',
@@ -148,6 +149,17 @@ export class Extension implements vscode.Disposable {
       // Answers the server's workspace/configuration requests for "agentws" and tells it when
       // those settings change (e.g. agentws.debounceMs).
       synchronize: { configurationSection: 'agentws' },
+      // Rule codes link to Explain Rule (pushed and pulled diagnostics alike), see ruleLinks.ts.
+      middleware: {
+        handleDiagnostics: (uri, diagnostics, next) => next(uri, this.linkRules(diagnostics)),
+        provideDiagnostics: async (document, previousResultId, token, next) => {
+          const report = await next(document, previousResultId, token);
+          if (report && 'items' in report) {
+            report.items = this.linkRules(report.items);
+          }
+          return report;
+        },
+      },
     };
     const client = new LanguageClient('agentws', 'agentws', serverOptions, clientOptions);
     this.client = client;
@@ -168,6 +180,20 @@ export class Extension implements vscode.Disposable {
       this.setStatus('stopped', String(error));
       void vscode.window.showErrorMessage(`agentws: the server did not start: ${String(error)}`);
     }
+  }
+
+  /** Points the rule code of each agentws diagnostic at Explain Rule, unless `agentws.ruleLinks` is `web`. */
+  linkRules(diagnostics: vscode.Diagnostic[]): vscode.Diagnostic[] {
+    if (ruleLinksSetting(this.config().get('ruleLinks')) === 'web') {
+      return diagnostics;
+    }
+    for (const diagnostic of diagnostics) {
+      const code = agentwsCode(diagnostic);
+      if (code !== undefined) {
+        diagnostic.code = { value: code, target: vscode.Uri.parse(explainCommandUri(Commands.explainRule, code)) };
+      }
+    }
+    return diagnostics;
   }
 
   async restart(): Promise<void> {
@@ -334,15 +360,12 @@ export class Extension implements vscode.Disposable {
     }
     const codes = new Set<string>();
     for (const diagnostic of vscode.languages.getDiagnostics(editor.document.uri)) {
-      if (diagnostic.source !== undefined && diagnostic.source !== 'agentws') {
-        continue;
-      }
       if (!diagnostic.range.contains(editor.selection.active)) {
         continue;
       }
-      const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
+      const code = agentwsCode(diagnostic);
       if (code !== undefined) {
-        codes.add(String(code));
+        codes.add(code);
       }
     }
     return [...codes];

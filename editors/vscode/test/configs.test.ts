@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import * as cp from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import Ajv from 'ajv';
@@ -141,5 +142,35 @@ test('the Helix languages.toml parses and routes workspace files to agentws', ()
     assert.ok(['markdown', 'json', 'toml'].includes(language.grammar), language.name);
     const queries = path.join(helix, 'runtime', 'queries', language.name, 'highlights.scm');
     assert.equal(fs.readFileSync(queries, 'utf8'), `; inherits: ${language.grammar}\n`, queries);
+  }
+});
+
+test('the Helix block of docs/editors.md runs as written on a machine without ~/.config/helix', () => {
+  const doc = fs.readFileSync(path.join(repoRoot, 'docs', 'editors.md'), 'utf8');
+  const helix = doc.slice(doc.indexOf('\n## Helix\n'));
+  const block = /```sh\n([\s\S]*?)```/.exec(helix)?.[1];
+  assert.ok(block?.includes('hx --health'), 'the Helix shell block');
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agentws-helix-'));
+  try {
+    // Helix itself is not installed here: a stand-in `hx` records that the block reached it.
+    const bin = path.join(home, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'hx'), '#!/bin/sh\necho "hx $*" > "$HOME/hx-ran"\n', { mode: 0o755 });
+    cp.execFileSync('bash', ['-euc', block as string], {
+      cwd: repoRoot,
+      env: { ...process.env, HOME: home, PATH: `${bin}:${process.env.PATH}` },
+    });
+    assert.equal(fs.readFileSync(path.join(home, 'hx-ran'), 'utf8'), 'hx --health agentws-skill\n');
+    const config = path.join(home, '.config', 'helix');
+    assert.equal(
+      fs.readFileSync(path.join(config, 'languages.toml'), 'utf8'),
+      fs.readFileSync(path.join(repoRoot, 'editors', 'helix', 'languages.toml'), 'utf8'),
+    );
+    assert.deepEqual(
+      fs.readdirSync(path.join(config, 'runtime', 'queries')).sort(),
+      fs.readdirSync(path.join(repoRoot, 'editors', 'helix', 'runtime', 'queries')).sort(),
+    );
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
   }
 });

@@ -253,7 +253,13 @@ pub fn run(args: CheckArgs) -> u8 {
     let color = !args.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::stdout().is_terminal();
-    output::print_stdout(&output::render(&report, args.format, Style { color }));
+    let docs_url = super::rules_docs_url(&env);
+    output::print_stdout(&output::render(
+        &report,
+        args.format,
+        Style { color },
+        &docs_url,
+    ));
     if let (Some(fix), Format::Json | Format::Sarif | Format::Github) = (&report.fix, args.format) {
         // Machine formats keep stdout to their contract; what --fix did goes to stderr.
         say!(

@@ -25,10 +25,6 @@ pub struct ExplainArgs {
     pub project: Option<std::path::PathBuf>,
 }
 
-/// Where `docs/rules.md` is published. With no repository URL known at build time, a relative
-/// reference to the file in the repository.
-const RULES_DOC: &str = "docs/rules.md";
-
 pub fn run(args: ExplainArgs) -> u8 {
     if args.list {
         super::output::print_stdout(&list());
@@ -45,7 +41,8 @@ pub fn run(args: ExplainArgs) -> u8 {
                 .unwrap_or_else(|| std::path::PathBuf::from("."));
             let project =
                 crate::config::discover::find_project(&crate::config::discover::absolute(&path));
-            let mut text = explain(rule);
+            let docs_url = super::rules_docs_url(&super::project::process_env());
+            let mut text = explain(rule, &docs_url);
             if project.found {
                 text.push_str(&project_levels(rule, &project.config));
             }
@@ -74,17 +71,8 @@ pub fn profile_name(profile: Profile) -> &'static str {
     }
 }
 
-/// Link to a rule's section of docs/rules.md.
-pub fn rule_doc_uri(code: &str) -> String {
-    let base = option_env!("CARGO_PKG_REPOSITORY")
-        .filter(|r| !r.is_empty())
-        .map(|r| format!("{}/blob/main/{RULES_DOC}", r.trim_end_matches('/')))
-        .unwrap_or_else(|| RULES_DOC.to_string());
-    format!("{base}#{}", code.to_ascii_lowercase())
-}
-
-/// The text `agentws explain CODE` prints.
-pub fn explain(rule: &Rule) -> String {
+/// The text `agentws explain CODE` prints; it ends with the rule's page under `docs_url`.
+pub fn explain(rule: &Rule, docs_url: &str) -> String {
     format!(
         "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n\n{}See {}\n",
         rule.code,
@@ -95,7 +83,7 @@ pub fn explain(rule: &Rule) -> String {
         rule.consequence,
         rule.explanation.trim_end(),
         examples_markdown(rule),
-        rule_doc_uri(rule.code)
+        rules::docs::rule_url(docs_url, rule.code)
     )
 }
 
@@ -330,7 +318,7 @@ mod tests {
     #[test]
     fn explain_prints_every_part_of_the_rule() {
         let rule = find("WS003").unwrap();
-        let text = explain(rule);
+        let text = explain(rule, "https://example.com/docs/rules.md");
         assert!(
             text.starts_with("WS003 blank-injected-file\nseverity: warning, profile: harness\n")
         );
@@ -343,12 +331,12 @@ mod tests {
         let blank = "`.agentscope/workspace/MEMORY.md`:\n\n```markdown\n\n```\n\n**Fixed**, not reported:\n\n";
         let (at_example, at_blank) = (text.find(triggering).unwrap(), text.find(blank).unwrap());
         assert!(text.find(rule.explanation).unwrap() < at_example && at_example < at_blank);
-        assert!(text.ends_with("```\n\nSee docs/rules.md#ws003\n"));
+        assert!(text.ends_with("```\n\nSee https://example.com/docs/rules.md#ws003\n"));
     }
 
     #[test]
     fn a_rule_no_project_can_show_says_why() {
-        let text = explain(find("WS005").unwrap());
+        let text = explain(find("WS005").unwrap(), rules::docs::DEFAULT_DOCS_URL);
         assert!(text.contains("\n\nNo example: this rule needs a file over 16 MiB.\n\nSee "));
         assert!(!text.contains("**Example**"));
     }

@@ -100,6 +100,16 @@ pub enum Command {
     Store(store::StoreArgs),
 }
 
+/// The base of the rule links (`rules::docs`) for a process with environment `env`; a refused
+/// `AGENTWS_RULES_URL` is reported on stderr and the default is used.
+pub fn rules_docs_url(env: &crate::base::Env) -> String {
+    let (url, warning) = crate::rules::docs::docs_url(env);
+    if let Some(warning) = warning {
+        eprintln!("warning: {warning}");
+    }
+    url
+}
+
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -1,6 +1,7 @@
 //! Conversions at the protocol edge: URIs ↔ absolute paths, byte ranges ↔ LSP positions in the
 //! negotiated encoding, core diagnostics and fixes → LSP diagnostics and edits. Nothing else in the
-//! server does position arithmetic. Depends on `base` and `ls_types` only.
+//! server does position arithmetic. Depends on `base`, `rules::docs` (a rule's link) and `ls_types`
+//! only.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -14,10 +15,6 @@ use crate::base::redact::redact_text;
 use crate::base::{
     ColumnHint, Diagnostic, Encoding, FileEdit, LineCol, LineIndex, Severity, TextRange,
 };
-
-/// Where `codeDescription` links to by default; `#<code lowercase>` is appended.
-pub const DEFAULT_RULES_DOC_URL: &str =
-    "https://github.com/agentws/agentws/blob/main/docs/rules.md";
 
 pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
     uri.to_file_path().map(|p| p.into_owned())
@@ -145,7 +142,7 @@ pub fn diagnostic(
     } else {
         redact_text(&format!("{}\nRuntime: {}", d.message, d.consequence)).into_owned()
     };
-    let code_description = format!("{rules_doc_url}#{}", d.code.to_ascii_lowercase())
+    let code_description = crate::rules::docs::rule_url(rules_doc_url, d.code)
         .parse::<Uri>()
         .ok()
         .map(|href| CodeDescription { href });

@@ -19,7 +19,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::convert::{self, path_to_uri, uri_to_path, TextPositions, DEFAULT_RULES_DOC_URL};
+use super::convert::{self, path_to_uri, uri_to_path, TextPositions};
 use super::features;
 use super::framing::MAX_BODY_BYTES as MAX_DOCUMENT_BYTES;
 use super::state::{DiagnosticsByFile, OpenDoc, State};
@@ -57,7 +57,7 @@ impl Default for Settings {
             progress_support: false,
             debounce: Duration::from_millis(DEFAULT_DEBOUNCE_MS),
             test_panic: false,
-            rules_doc_url: DEFAULT_RULES_DOC_URL.to_string(),
+            rules_doc_url: crate::rules::docs::DEFAULT_DOCS_URL.to_string(),
         }
     }
 }
@@ -182,12 +182,21 @@ impl Backend {
         shutdown_requested: Arc<AtomicBool>,
         runs: Arc<super::methods::Runs>,
     ) -> Backend {
+        // The rule links' base: `AGENTWS_RULES_URL` of the server's environment, else the
+        // default; a client's `rulesDocUrl` replaces it at `initialize`.
+        let (rules_doc_url, warning) = crate::rules::docs::docs_url(&env);
+        if let Some(warning) = warning {
+            tracing::warn!("{warning}");
+        }
         Backend {
             client,
             machine,
             shared: Arc::new(Shared {
                 state: Mutex::new(State::new(env)),
-                settings: Mutex::new(Settings::default()),
+                settings: Mutex::new(Settings {
+                    rules_doc_url,
+                    ..Settings::default()
+                }),
                 published: Mutex::new(HashMap::new()),
                 published_scopes: Mutex::new(Vec::new()),
                 wake: Notify::new(),
@@ -645,7 +654,13 @@ impl LanguageServer for Backend {
                 .and_then(Value::as_bool)
                 .unwrap_or(false);
             if let Some(url) = options.get("rulesDocUrl").and_then(Value::as_str) {
-                settings.rules_doc_url = url.to_string();
+                match crate::rules::docs::checked_docs_url(url) {
+                    Ok(url) => settings.rules_doc_url = url,
+                    Err(why) => tracing::warn!(
+                        "initializationOptions.rulesDocUrl: {why}; the rule links use {}",
+                        settings.rules_doc_url
+                    ),
+                }
             }
         }
         {

@@ -4,7 +4,8 @@
 //! decides. Every rule is declared beside its detection, one file per rule: these two here, the
 //! others where their problems are found (`config::load`, the parsers `workspace::skill`,
 //! `workspace::subagent` and `workspace::tools`, and `check`'s modules); `check::catalog` lists
-//! every rule, for `docs/rules.md`, `agentws explain` and SARIF.
+//! every rule, for `docs/rules.md`, `agentws explain` and SARIF; `docs` gives each rule's
+//! documentation address.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,
@@ -15,6 +16,7 @@ use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
 
+pub mod docs;
 pub mod store;
 pub mod workspace;
 

@@ -284,13 +284,14 @@ pub struct Style {
     pub color: bool,
 }
 
-/// Renders `report` in `format` (the whole stdout text).
-pub fn render(report: &Report, format: Format, style: Style) -> String {
+/// Renders `report` in `format` (the whole stdout text); SARIF links each rule to its page under
+/// `docs_url` (`rules::docs`).
+pub fn render(report: &Report, format: Format, style: Style, docs_url: &str) -> String {
     match format {
         Format::Human => human::render(report, style),
         Format::Concise => concise::render(report),
         Format::Json => json::render(report),
-        Format::Sarif => sarif::render(report),
+        Format::Sarif => sarif::render(report, docs_url),
         Format::Github => github::render(report),
     }
 }
@@ -1047,7 +1048,7 @@ pub(crate) mod tests {
                 ..Default::default()
             };
             for format in [Format::Human, Format::Concise, Format::Json, Format::Sarif, Format::Github] {
-                render(&report, format, Style { color: true });
+                render(&report, format, Style { color: true }, crate::rules::docs::DEFAULT_DOCS_URL);
             }
         }
     }

@@ -17,9 +17,11 @@ use crate::rules::Rule;
 
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-pub fn render(report: &Report) -> String {
+/// The SARIF log of `report`; each rule's `helpUri` is its page under `docs_url`.
+pub fn render(report: &Report, docs_url: &str) -> String {
     let catalog: Vec<&'static Rule> = catalog::all().collect();
-    let descriptors: Vec<ReportingDescriptor> = catalog.iter().map(|r| descriptor(r)).collect();
+    let descriptors: Vec<ReportingDescriptor> =
+        catalog.iter().map(|r| descriptor(r, docs_url)).collect();
     let baseline = report.baseline.as_ref();
     // Reported findings (`new` against a baseline), the baseline's `unchanged` and `absent`
     // ones, then the suppressed ones, each with why.
@@ -143,7 +145,7 @@ fn absent(catalog: &[&'static Rule], entry: &BaselineEntry) -> SarifResult {
     result
 }
 
-fn descriptor(rule: &Rule) -> ReportingDescriptor {
+fn descriptor(rule: &Rule, docs_url: &str) -> ReportingDescriptor {
     let help_text = format!(
         "{}\n\nRuntime: {}\n\n{}",
         rule.summary, rule.consequence, rule.explanation
@@ -176,7 +178,7 @@ fn descriptor(rule: &Rule) -> ReportingDescriptor {
                 .markdown(help_markdown)
                 .build(),
         )
-        .help_uri(crate::cli::explain::rule_doc_uri(rule.code))
+        .help_uri(crate::rules::docs::rule_url(docs_url, rule.code))
         .default_configuration(
             ReportingConfiguration::builder()
                 .level(serde_json::to_value(level(rule.severity)).expect("enum serializes"))
@@ -287,7 +289,11 @@ mod tests {
 
     #[test]
     fn results_point_at_one_based_regions() {
-        let value: serde_json::Value = serde_json::from_str(&super::render(&sample())).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&super::render(
+            &sample(),
+            crate::rules::docs::DEFAULT_DOCS_URL,
+        ))
+        .unwrap();
         let result = &value["runs"][0]["results"][1];
         assert_eq!(result["ruleId"], "SK998");
         assert_eq!(result["level"], "note");
@@ -334,8 +340,14 @@ mod tests {
         let schema = manifest.parent().unwrap().join("src/schema.json");
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("log.sarif");
-        std::fs::write(&log, super::render(&sample())).unwrap();
-        let out = std::process::Command::new("python3")
+        std::fs::write(
+            &log,
+            super::render(&sample(), crate::rules::docs::DEFAULT_DOCS_URL),
+        )
+        .unwrap();
+        // .ci/run's virtual environment (jsonschema with its format checkers), else python3.
+        let python = std::env::var_os("AGENTWS_PYTHON").unwrap_or_else(|| "python3".into());
+        let out = std::process::Command::new(python)
             .arg(root.join("../tests/tools/validate_sarif.py"))
             .arg(&schema)
             .arg(&log)
