@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::support::{copy_tree, fixture};
 use client::{Client, Options};
 
-mod client {
+pub mod client {
     //! A minimal LSP client: frames, request/response matching, automatic answers to the
     //! server's requests (progress tokens, registrations, configuration), and a log of every
     //! notification received. Timeouts only guard against hangs; nothing asserts on time.
@@ -277,7 +277,7 @@ mod client {
     }
 }
 
-fn uri(path: &Path) -> String {
+pub fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 

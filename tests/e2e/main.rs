@@ -16,6 +16,7 @@ mod preview;
 mod realistic;
 mod rules;
 mod servers;
+mod store_limits;
 mod stores;
 mod support;
 mod watch;

@@ -52,6 +52,10 @@ pub struct CheckArgs {
     /// Check the stored files of every user (or session) the store holds (the default with --store).
     #[arg(long, conflicts_with_all = ["users", "fix"])]
     pub all_users: bool,
+    /// With a store: add the client library's own report to a store error (the message says
+    /// what happened in words; this is the detail behind it).
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 impl CheckArgs {
@@ -142,7 +146,7 @@ pub fn run(args: CheckArgs) -> u8 {
             Some(request) => match check_stored(target, &env, options, request) {
                 Ok(checked) => checked,
                 Err(err) => {
-                    eprintln!("error: {err}");
+                    eprintln!("error: {}", err.shown(args.verbose));
                     return EXIT_USAGE;
                 }
             },

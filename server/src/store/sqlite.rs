@@ -5,10 +5,13 @@
 //! be written whatever the SQL. Depends only on the store module.
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, ErrorCode, OpenFlags};
 
+use super::io;
 use super::{Backend, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::config::StoreLayout;
@@ -22,20 +25,39 @@ pub struct SqliteBackend {
     layout: StoreLayout,
     table: String,
     spec: StoreSpec,
+    path: std::path::PathBuf,
+    /// When the running query must end (the progress handler interrupts it then).
+    deadline: Arc<Mutex<Instant>>,
 }
 
+/// SQLite virtual machine instructions between two looks at the deadline: often enough to stop
+/// within milliseconds, rarely enough to cost nothing measurable.
+const PROGRESS_EVERY: i32 = 10_000;
+
 impl SqliteBackend {
-    pub fn open(spec: &StoreSpec, path: &Path) -> Result<Self, StoreError> {
+    pub fn open(spec: &StoreSpec, path: &Path, cancel: &io::Cancel) -> Result<Self, StoreError> {
         if !path.is_file() {
-            return Err(StoreError(format!(
+            return Err(StoreError::new(format!(
                 "store `{}`: no database file at `{}`",
                 spec.shown,
                 path.display()
             )));
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)
+        let mut conn = Connection::open_with_flags(path, flags)
             .map_err(|e| spec.error("cannot open the SQLite store", e))?;
+        // A query (a recursive view, a huge scan) ends at its deadline or when the read is
+        // cancelled; a database locked by another connection is waited for as long.
+        let deadline = Arc::new(Mutex::new(Instant::now() + spec.connect_timeout));
+        let (until, cancel) = (deadline.clone(), cancel.clone());
+        conn.progress_handler(
+            PROGRESS_EVERY,
+            Some(move || {
+                cancel.is_cancelled()
+                    || Instant::now() > *until.lock().unwrap_or_else(|e| e.into_inner())
+            }),
+        )
+        .map_err(|e| spec.error("cannot open the SQLite store", e))?;
         conn.busy_timeout(spec.connect_timeout)
             .and_then(|_| conn.pragma_update(None, "query_only", true))
             .map_err(|e| spec.error("cannot open the SQLite store", e))?;
@@ -44,11 +66,40 @@ impl SqliteBackend {
             layout: spec.layout,
             table: spec.table.clone(),
             spec: spec.clone(),
+            path: path.to_path_buf(),
+            deadline,
         })
     }
 
+    /// Starts the deadline of the next query.
+    fn start_query(&self) {
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) =
+            Instant::now() + self.spec.connect_timeout;
+    }
+
     fn fail(&self, e: rusqlite::Error) -> StoreError {
-        self.spec.error("reading the SQLite store failed", e)
+        let detail = e.to_string();
+        let database = format!("the SQLite database `{}`", self.path.display());
+        let limit = io::seconds(self.spec.connect_timeout);
+        let words = match &e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == ErrorCode::OperationInterrupted => {
+                io::timed_out(self.spec.connect_timeout, "reading", &database)
+            }
+            rusqlite::Error::SqliteFailure(f, _)
+                if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
+            {
+                format!("{database} stayed locked by another connection for {limit} (store.connect_timeout)")
+            }
+            rusqlite::Error::SqliteFailure(_, Some(m)) if m.starts_with("no such table: ") => {
+                format!(
+                    "the table `{}` does not exist in {database}",
+                    &m["no such table: ".len()..]
+                )
+            }
+            _ => detail.clone(),
+        };
+        self.spec
+            .failure("reading the SQLite store failed", &words, &detail)
     }
 
     /// `SqliteBaseStore` joins segments with `/`, so the namespaces of an id holding `/`
@@ -63,12 +114,10 @@ impl SqliteBackend {
             "SELECT DISTINCT namespace FROM {} WHERE namespace > ?1 AND namespace < ?2 ORDER BY namespace",
             self.table
         );
+        self.start_query();
         let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
         let mut rows = stmt.query([&head, &end]).map_err(|e| self.fail(e))?;
-        while let Some(row) = rows
-            .next()
-            .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
-        {
+        while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
             let text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
             let Some(rest) = text.strip_prefix(&head) else {
                 continue;
@@ -176,15 +225,13 @@ impl Backend for SqliteBackend {
                      FROM {} WHERE namespace_path LIKE ?1 ESCAPE '!' ORDER BY namespace_path, item_key",
                     self.table
                 );
+                self.start_query();
                 let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
                 let mut rows = stmt
                     .query(rusqlite::params![jdbc_like(base), limit])
                     .map_err(|e| self.fail(e))?;
                 let exact = jdbc_namespace(base);
-                while let Some(row) = rows
-                    .next()
-                    .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
-                {
+                while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
                     let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
                     let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
                     let value = text_of(row.get_ref_unwrap(2));
@@ -234,6 +281,7 @@ impl Backend for SqliteBackend {
                      FROM {} WHERE namespace IN ({placeholders}) ORDER BY namespace, updated_at DESC",
                     self.table
                 );
+                self.start_query();
                 let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
                 let mut params: Vec<rusqlite::types::Value> = vec![limit.into()];
                 params.extend(
@@ -245,10 +293,7 @@ impl Backend for SqliteBackend {
                     .query(rusqlite::params_from_iter(params))
                     .map_err(|e| self.fail(e))?;
                 let mut last: Option<(String, usize, Option<i64>)> = None;
-                while let Some(row) = rows
-                    .next()
-                    .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
-                {
+                while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
                     let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
                     let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
                     let value = text_of(row.get_ref_unwrap(2));
@@ -314,13 +359,11 @@ impl Backend for SqliteBackend {
                 )
             }
         };
+        self.start_query();
         let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
         let mut rows = stmt.query([pattern]).map_err(|e| self.fail(e))?;
         let mut out = Vec::new();
-        while let Some(row) = rows
-            .next()
-            .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
-        {
+        while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
             let text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
             out.push(match self.layout {
                 StoreLayout::Jdbc => split_jdbc(&text),
