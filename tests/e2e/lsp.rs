@@ -53,6 +53,8 @@ pub mod client {
         next_id: i64,
         /// Every message from the server that was not a response to us, in arrival order.
         pub log: Vec<Value>,
+        /// Responses that arrived while another message was waited for, in arrival order.
+        pub unclaimed: Vec<Value>,
         configuration: Option<Value>,
     }
 
@@ -106,6 +108,7 @@ pub mod client {
                 incoming: rx,
                 next_id: 0,
                 log: Vec::new(),
+                unclaimed: Vec::new(),
                 configuration: None,
             }
         }
@@ -231,6 +234,8 @@ pub mod client {
                 }
                 if message.get("method").is_some() {
                     self.log.push(message);
+                } else {
+                    self.unclaimed.push(message);
                 }
             }
         }

@@ -158,3 +158,191 @@ fn a_stalled_redis_server_is_given_up_at_the_deadline() {
         assert_given_up(&project, &url, servers::REDIS_PASSWORD, &words);
     }
 }
+
+// --- The language server -------------------------------------------------------------------
+
+use super::lsp::client::{Client, Options};
+use super::lsp::uri;
+use serde_json::{json, Value};
+
+const CONTEXT: &str =
+    r#"{"userId": "alice", "date": "2026-12-01", "os": "Linux 6.1", "tmpDir": "/tmp"}"#;
+
+/// previewPrompt and storeUsers through the real server read the store at `url`, seeded with the
+/// clean rows: alice's prompt, and the ids alice and bob.
+fn assert_served(url: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = stores::template_with(
+        &tmp.path().canonicalize().unwrap(),
+        &format!("[store]\nurl = \"{url}\"\n"),
+    );
+    let (mut client, _) = Client::start(&[&project], Options::default());
+    let context: Value = serde_json::from_str(CONTEXT).unwrap();
+    let alice = client.request(
+        "agentws/previewPrompt",
+        json!({"uri": uri(&project), "context": context}),
+    );
+    let text = alice["text"].as_str().unwrap();
+    assert!(text.contains("Answer in French."), "{alice:#}");
+    assert!(text.contains("trains"), "{alice:#}");
+    let users = client.request("agentws/storeUsers", json!({"uri": uri(&project)}));
+    assert_eq!(users["ids"], json!(["alice", "bob"]), "{users}");
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn postgres_stores_are_read_through_the_language_server() {
+    let Some(server) = servers::postgres() else {
+        return;
+    };
+    let url = stores::postgres_url(server.port, servers::POSTGRES_PASSWORD);
+    let mut client = servers::retry(|| servers::Pg::connect(&url));
+    stores::seed_postgres(&mut client, &stores::clean_rows());
+    assert_served(&url);
+}
+
+#[test]
+fn mariadb_stores_are_read_through_the_language_server() {
+    let Some(server) = servers::mariadb() else {
+        return;
+    };
+    let url = stores::mysql_url(server.port, servers::MARIADB_PASSWORD);
+    let mut conn = servers::retry(|| servers::My::connect(&url));
+    stores::seed_mysql(&mut conn, &stores::clean_rows());
+    assert_served(&url);
+}
+
+#[test]
+fn redis_stores_are_read_through_the_language_server() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    let mut conn = stores::redis_conn(server.port);
+    stores::seed_redis(&mut conn, &stores::clean_rows());
+    assert_served(&stores::redis_url(server.port, servers::REDIS_PASSWORD));
+}
+
+#[test]
+fn sqlite_stores_are_read_through_the_language_server() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("store.db");
+    stores::seed_sqlite(&db, stores::Layout::Jdbc, &stores::clean_rows());
+    assert_served(&format!("sqlite://{}", db.display()));
+}
+
+/// Whether `message` answers request `id`.
+fn answers(message: &Value, id: i64) -> bool {
+    message.get("id") == Some(&json!(id)) && message.get("method").is_none()
+}
+
+/// A preview waiting on a store that never answers leaves every editor request its usual time;
+/// cancelling it answers RequestCancelled at once, and a newer preview of the same project and
+/// context supersedes it (ServerCancelled). Work-done progress runs meanwhile.
+#[test]
+fn a_stalled_store_never_blocks_the_editor() {
+    let silent = StallingProxy::start(0, Stall::Silent);
+    let tmp = tempfile::tempdir().unwrap();
+    let project = stores::template_with(
+        &tmp.path().canonicalize().unwrap(),
+        &format!(
+            "[store]\nurl = \"redis://:hunter2@127.0.0.1:{}/0\"\nconnect_timeout = 120\n",
+            silent.port
+        ),
+    );
+    let skill = project.join(".agentscope/workspace/skills/hello/SKILL.md");
+    let text = std::fs::read_to_string(&skill).unwrap();
+    let (mut client, _) = Client::start(
+        &[&project],
+        Options {
+            progress: true,
+            ..Options::default()
+        },
+    );
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri(&skill), "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    client.wait_diagnostics(&uri(&skill));
+    let context: Value = serde_json::from_str(CONTEXT).unwrap();
+    let preview = json!({"uri": uri(&project), "context": context});
+    let first = client.send_request("agentws/previewPrompt", preview.clone());
+    // Its progress begins while it waits.
+    let begin =
+        client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin");
+    assert_eq!(
+        begin["params"]["value"]["title"],
+        "agentws: agentws/previewPrompt"
+    );
+    let token = begin["params"]["token"].clone();
+
+    let doc = json!({"textDocument": {"uri": uri(&skill)}});
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": uri(&skill)}, "position": {"line": line, "character": character}});
+    for (method, params) in [
+        ("textDocument/hover", at(1, 1)),
+        ("textDocument/documentSymbol", doc.clone()),
+        ("textDocument/completion", at(3, 0)),
+        ("textDocument/hover", at(2, 2)),
+    ] {
+        let start = Instant::now();
+        let answer = client.call(method, params);
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{method} took {:?}",
+            start.elapsed()
+        );
+    }
+    let hover = client.call("textDocument/hover", at(1, 1));
+    assert!(
+        hover["result"]["contents"]["value"]
+            .as_str()
+            .is_some_and(|v| !v.is_empty()),
+        "{hover}"
+    );
+    // Diagnostics follow an edit meanwhile.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&skill), "version": 2}, "contentChanges": [{"text": "---\nname: hello\n"}]}),
+    );
+    let start = Instant::now();
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 2
+    });
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(!published["params"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    assert!(
+        !client.unclaimed.iter().any(|m| answers(m, first)),
+        "the preview was answered: {:?}",
+        client.unclaimed
+    );
+
+    // A newer request for the same project and context supersedes it.
+    let second = client.send_request("agentws/previewPrompt", preview.clone());
+    let superseded = client.wait_for(|m| answers(m, first));
+    assert_eq!(superseded["error"]["code"], -32802, "{superseded}");
+    // A cancelled one answers at once.
+    let start = Instant::now();
+    client.notify("$/cancelRequest", json!({"id": second}));
+    let cancelled = client.wait_for(|m| answers(m, second));
+    assert_eq!(cancelled["error"]["code"], -32800, "{cancelled}");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    // Its progress has ended (while the cancellation was waited for, or now).
+    let ended = |m: &Value| {
+        m["method"] == "$/progress"
+            && m["params"]["value"]["kind"] == "end"
+            && m["params"]["token"] == token
+    };
+    if !client.log.iter().any(ended) {
+        client.wait_for(ended);
+    }
+    // The server goes on serving, and storeUsers is cancellable in the same way.
+    let users = client.send_request("agentws/storeUsers", json!({"uri": uri(&project)}));
+    client.call("textDocument/documentSymbol", doc);
+    client.notify("$/cancelRequest", json!({"id": users}));
+    let cancelled = client.wait_for(|m| answers(m, users));
+    assert_eq!(cancelled["error"]["code"], -32800, "{cancelled}");
+    assert_eq!(client.shutdown(), 0);
+}
