@@ -346,3 +346,115 @@ fn a_stalled_store_never_blocks_the_editor() {
     assert_eq!(cancelled["error"]["code"], -32800, "{cancelled}");
     assert_eq!(client.shutdown(), 0);
 }
+
+// --- SQLite and local files ----------------------------------------------------------------
+
+/// A query that never ends (a recursive view) is interrupted at the deadline.
+#[test]
+fn a_sqlite_query_that_never_ends_is_interrupted_at_the_deadline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = project(tmp.path());
+    let db = tmp.path().join("loop.db");
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch(
+            "CREATE VIEW agentscope_store AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) \
+             SELECT 'agents' || char(31) || 'bot' || char(31) || 'users' || char(31) || 'alice' || char(31) \
+             || 'root' || char(31) AS namespace_path, '/x' || n AS item_key, '{}' AS value_json, \
+             1 AS version, 1 AS updated_at FROM r WHERE n < 0",
+        )
+        .unwrap();
+    let url = format!("sqlite://{}", db.display());
+    let words = format!(
+        "timed out after 2 s while reading the SQLite database `{}` (store.connect_timeout)",
+        db.display()
+    );
+    assert_given_up(&project, &url, "no password", &words);
+}
+
+/// A client certificate or key that is a device or a FIFO is refused before it is opened, as a
+/// workspace file would be: no endless read, no read that waits for a writer.
+#[test]
+fn client_certificate_files_must_be_regular_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = project(tmp.path());
+    let p = project.to_str().unwrap();
+    let fifo = tmp.path().join("key.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let pem = tmp.path().join("ok.pem");
+    std::fs::write(&pem, "").unwrap();
+    let fifo_text = fifo.display().to_string();
+    let pem_text = pem.display().to_string();
+    for (base, cert, key, said) in [
+        (
+            "rediss://:pw@127.0.0.1:1/0?",
+            "/dev/zero",
+            pem_text.as_str(),
+            "cannot read the client certificate `/dev/zero`: it is a character device, not a regular file",
+        ),
+        (
+            "postgres://u:pw@127.0.0.1:1/db?sslmode=require&",
+            pem_text.as_str(),
+            fifo_text.as_str(),
+            "it is a named pipe (FIFO), not a regular file",
+        ),
+        (
+            "mysql://u:pw@127.0.0.1:1/db?ssl-mode=REQUIRED&",
+            "/dev/zero",
+            pem_text.as_str(),
+            "cannot read the client certificate `/dev/zero`: it is a character device, not a regular file",
+        ),
+        (
+            "mysql://u:pw@127.0.0.1:1/db?",
+            pem_text.as_str(),
+            fifo_text.as_str(),
+            "it is a named pipe (FIFO), not a regular file",
+        ),
+    ] {
+        let url = format!("{base}sslcert={cert}&sslkey={key}");
+        let out = run(&["check", p, "--store", &url, "--all-users"]);
+        assert_eq!(out.code, Some(2), "{url}: {}", out.stderr);
+        assert!(out.stderr.contains(said), "{url}: {}", out.stderr);
+        assert!(out.took < Duration::from_secs(10), "{url}: {:?}", out.took);
+    }
+    // The root certificate of a MySQL URL too.
+    let url = format!("mysql://u:pw@127.0.0.1:1/db?ssl-mode=REQUIRED&root_cert_path={fifo_text}");
+    let out = run(&["check", p, "--store", &url, "--all-users"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("cannot read the root certificate"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// `--verbose` adds the client library's report; without it the message says what happened in
+/// words only.
+#[test]
+fn verbose_adds_the_client_librarys_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = project(tmp.path());
+    let p = project.to_str().unwrap();
+    let port = servers::free_port();
+    let url = format!("postgres://u:hunter2@127.0.0.1:{port}/db");
+    let plain = run(&["store", "users", &url, "--project", p]);
+    assert_eq!(plain.code, Some(2));
+    assert_eq!(
+        plain.stderr,
+        format!(
+            "error: cannot connect to the PostgreSQL store (postgres://u:***@127.0.0.1:{port}/db): \
+             the PostgreSQL server at 127.0.0.1:{port} refused the connection (is the server running, on that port?)\n"
+        )
+    );
+    let verbose = run(&["store", "users", &url, "--project", p, "--verbose"]);
+    assert_eq!(verbose.code, Some(2));
+    let (first, detail) = verbose.stderr.split_once('\n').unwrap();
+    assert_eq!(format!("{first}\n"), plain.stderr);
+    assert!(
+        detail.starts_with("  detail: error connecting to server"),
+        "{detail}"
+    );
+    assert!(detail.contains("Connection refused"), "{detail}");
+    assert!(!verbose.stderr.contains("hunter2"));
+}
