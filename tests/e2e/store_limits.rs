@@ -458,3 +458,118 @@ fn verbose_adds_the_client_librarys_report() {
     assert!(detail.contains("Connection refused"), "{detail}");
     assert!(!verbose.stderr.contains("hunter2"));
 }
+
+// --- Hostile entries ------------------------------------------------------------------------
+
+/// `check --all-users --format json` of `url`: exit code, RS017 messages, files read.
+fn check_all(project: &Path, url: &str) -> (Option<i32>, Vec<String>, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .args([
+            "check",
+            project.to_str().unwrap(),
+            "--store",
+            url,
+            "--all-users",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    let rs017 = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "RS017")
+        .map(|d| d["message"].as_str().unwrap().to_string())
+        .collect();
+    (out.status.code(), rs017, report)
+}
+
+/// An id the runtime's own search cannot list is reported (RS017), and every other user is
+/// checked.
+#[test]
+fn a_100000_byte_sqlite_id_is_reported_and_the_others_are_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = project(tmp.path());
+    let db = tmp.path().join("store.db");
+    let long: &'static str = Box::leak("x".repeat(100_000).into_boxed_str());
+    let mut rows = stores::clean_rows();
+    rows.push(stores::Row {
+        owner: long,
+        segment: "root",
+        key: "/AGENTS.md",
+        value: stores::file_value("# Long\n"),
+    });
+    stores::seed_sqlite(&db, stores::Layout::Jdbc, &rows);
+    let (code, rs017, report) = check_all(&project, &format!("sqlite://{}", db.display()));
+    assert_eq!(code, Some(1), "{report}");
+    assert_eq!(
+        rs017,
+        ["the entries of this id cannot be read: SQLite refuses the runtime's prefix search for them (LIKE or GLOB pattern too complex)"]
+    );
+    // bob's broken skill is still found.
+    assert!(report.to_string().contains("broken/SKILL.md"), "{report}");
+}
+
+/// A Redis index or item of the wrong type is reported where it is (RS017); the rest is read.
+#[test]
+fn redis_keys_of_the_wrong_type_are_reported_and_the_rest_is_checked() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    let mut conn = stores::redis_conn(server.port);
+    stores::seed_redis(&mut conn, &stores::clean_rows());
+    let prefix = "agentscope:store:";
+    // bob's memory index is a string; carol's skill item is a list.
+    redis::cmd("SET")
+        .arg(format!("{prefix}idx:agents\0bot\0users\0bob\0memory"))
+        .arg("oops")
+        .query::<()>(&mut conn)
+        .unwrap();
+    redis::cmd("ZADD")
+        .arg(format!("{prefix}idx:agents\0bot\0users\0carol\0skills"))
+        .arg(0)
+        .arg("/w/SKILL.md")
+        .query::<()>(&mut conn)
+        .unwrap();
+    redis::cmd("RPUSH")
+        .arg(format!(
+            "{prefix}item:agents\0bot\0users\0carol\0skills\0/w/SKILL.md"
+        ))
+        .arg("oops")
+        .query::<()>(&mut conn)
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = project(tmp.path());
+    let url = stores::redis_url(server.port, servers::REDIS_PASSWORD);
+    let (code, mut rs017, report) = check_all(&project, &url);
+    assert_eq!(code, Some(1), "{report}");
+    rs017.sort();
+    assert_eq!(
+        rs017,
+        [
+            "item `/w/SKILL.md` is not a hash (a key of the wrong type: WRONGTYPE): the runtime's read of it fails; not read",
+            "the index of namespace `agents/bot/users/bob/memory` is not a sorted set (a key of the wrong type: WRONGTYPE): the runtime's listing of it fails; not read",
+        ]
+    );
+    assert!(report.to_string().contains("broken/SKILL.md"), "{report}");
+    // alice's preview is unaffected.
+    let out = Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .args([
+            "preview",
+            project.to_str().unwrap(),
+            "--store",
+            &url,
+            "--user",
+            "alice",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Answer in French."),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -18,9 +18,9 @@ use crate::base::redact::{expand_vars, redact_url, Secrets};
 use crate::base::{Diagnostic, Env, FileContent, FileSet, TextRange};
 use crate::config::{Config, Scope, StoreConfig, StoreLayout};
 use crate::rules::store::{
-    store_child_namespace, store_empty_content, store_id_not_a_folder, store_key_not_absolute,
-    store_key_unreachable, store_root_stray_key, store_user_tools_json, store_value_encoding,
-    store_value_no_content, store_value_not_json,
+    store_child_namespace, store_empty_content, store_entry_unreadable, store_id_not_a_folder,
+    store_key_not_absolute, store_key_unreachable, store_root_stray_key, store_user_tools_json,
+    store_value_encoding, store_value_no_content, store_value_not_json,
 };
 use crate::workspace::discover::{parsed_snapshot, Build};
 use crate::workspace::layout;
@@ -82,6 +82,9 @@ pub struct StoreError {
     /// The client library's own report, shown with `--verbose` (and logged by the language
     /// server at debug level).
     pub detail: Option<String>,
+    /// The failure concerns the entries asked for, not the store: reading the other owners goes
+    /// on (RS017).
+    pub entries: bool,
 }
 
 impl StoreError {
@@ -89,6 +92,7 @@ impl StoreError {
         StoreError {
             message: message.into(),
             detail: None,
+            entries: false,
         }
     }
 
@@ -208,6 +212,16 @@ impl StoreSpec {
         StoreError {
             message: self.scrub(&format!("{what} ({}): {words}", self.shown)),
             detail: (words != detail).then(|| self.scrub(detail)),
+            entries: false,
+        }
+    }
+
+    /// A failure that concerns the entries asked for only (RS017): `words` say what, scrubbed.
+    pub fn entries_failure(&self, words: &str, detail: &str) -> StoreError {
+        StoreError {
+            message: self.scrub(words),
+            detail: Some(self.scrub(detail)),
+            entries: true,
         }
     }
 
@@ -219,6 +233,7 @@ impl StoreSpec {
         StoreError {
             message: self.scrub(&format!("{what} ({}): {}", self.shown, err.message)),
             detail: err.detail.map(|d| self.scrub(&d)),
+            entries: err.entries,
         }
     }
 
@@ -823,8 +838,23 @@ pub fn load_into(
             }
             Scope::Agent | Scope::Global => config.workspace.clone(),
         };
-        let mut scan = backend.scan(&base)?;
-        let unlisted = backend.unlisted(&base, &exact, all, &scan)?;
+        // One owner whose entries the store refuses to read is reported; the others are read.
+        let read = backend
+            .scan(&base)
+            .and_then(|scan| Ok((backend.unlisted(&base, &exact, all, &scan)?, scan)));
+        let (unlisted, mut scan) = match read {
+            Ok(read) => read,
+            Err(err) if err.entries => {
+                files.set_origin(dir.clone(), origin_label(&base, "").into());
+                loaded.diagnostics.push(store_entry_unreadable::RULE.at(
+                    &dir,
+                    TextRange::empty(0),
+                    format!("the entries of this id cannot be read: {}", err.message),
+                ));
+                continue;
+            }
+            Err(err) => return Err(err),
+        };
         // Read by their exact path only: no listing of the runtime returns them.
         let only_read: std::collections::HashSet<(Vec<String>, String)> = unlisted
             .items

@@ -13,7 +13,9 @@ use redis::{AsyncConnectionConfig, Client, ConnectionAddr, Value};
 use super::io::{self, Driver, Step};
 use super::{Backend, ExactRead, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
-use crate::rules::store::{store_id_separator, store_index_stale, store_listing_cut};
+use crate::rules::store::{
+    store_entry_unreadable, store_id_separator, store_index_stale, store_listing_cut,
+};
 
 /// `RedisStore.NS_SEPARATOR`.
 pub const SEPARATOR: u8 = 0;
@@ -219,6 +221,9 @@ impl RedisBackend {
 /// The error in words, with the client's report as the detail.
 fn words(spec: &StoreSpec, what: &str, e: &redis::RedisError, server: &str) -> StoreError {
     let detail = io::chain(e);
+    if e.code() == Some("WRONGTYPE") {
+        return spec.entries_failure(&wrong_type(e), &detail);
+    }
     let words = match e.code() {
         Some("WRONGPASS") => "the server refused the user name or password (WRONGPASS)".to_string(),
         Some("NOAUTH") => {
@@ -232,6 +237,14 @@ fn words(spec: &StoreSpec, what: &str, e: &redis::RedisError, server: &str) -> S
         None => io::io_words(e, server).unwrap_or_else(|| detail.clone()),
     };
     spec.failure(what, &words, &detail)
+}
+
+/// What a `WRONGTYPE` answer means.
+fn wrong_type(e: &redis::RedisError) -> String {
+    match e.code() {
+        Some("WRONGTYPE") => "a key of the wrong type: WRONGTYPE".to_string(),
+        _ => io::chain(e),
+    }
 }
 
 /// `RedisStore.namespacePath`: segments joined with NUL.
@@ -277,7 +290,7 @@ impl Backend for RedisBackend {
             let index = index_key(&self.prefix, &ns);
             let mut offset = 0usize;
             loop {
-                let members: Vec<Vec<u8>> = self.query(
+                let page = self.query(
                     redis::cmd("ZRANGEBYLEX")
                         .arg(&index)
                         .arg("-")
@@ -285,7 +298,25 @@ impl Backend for RedisBackend {
                         .arg("LIMIT")
                         .arg(offset)
                         .arg(PAGE_SIZE),
-                )?;
+                );
+                let members: Vec<Vec<u8>> = match page {
+                    Ok(members) => members,
+                    // Not a sorted set: the runtime's listing of this namespace fails.
+                    Err(e) if e.entries => {
+                        scan.problems.push((
+                            ns.clone(),
+                            String::new(),
+                            &store_entry_unreadable::RULE,
+                            format!(
+                                "the index of namespace `{}` is not a sorted set ({}): the runtime's listing of it fails; not read",
+                                ns.join("/").escape_debug(),
+                                e.message
+                            ),
+                        ));
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                };
                 if members.is_empty() {
                     break;
                 }
@@ -299,12 +330,32 @@ impl Backend for RedisBackend {
                     pipe.cmd("EXISTS").arg(&item);
                     pipe.cmd("HSTRLEN").arg(&item).arg("value");
                 }
-                let sizes: Vec<i64> = self.pipeline(&pipe)?;
+                // One entry of the wrong type answers an error of its own, not the page's.
+                pipe.ignore_errors();
+                let sizes: Vec<redis::RedisResult<i64>> = self.pipeline(&pipe)?;
                 let mut fetch = redis::pipe();
                 let mut wanted = Vec::new();
                 let mut found = 0usize;
                 for (i, key) in keys.iter().enumerate() {
-                    let (exists, size) = (sizes[2 * i] > 0, sizes[2 * i + 1].max(0) as u64);
+                    let exists = matches!(sizes[2 * i], Ok(n) if n > 0);
+                    let size = match &sizes[2 * i + 1] {
+                        Ok(size) => (*size).max(0) as u64,
+                        Err(e) if exists => {
+                            found += 1;
+                            scan.problems.push((
+                                ns.clone(),
+                                key.clone(),
+                                &store_entry_unreadable::RULE,
+                                format!(
+                                    "item `{}` is not a hash ({}): the runtime's read of it fails; not read",
+                                    key.escape_debug(),
+                                    wrong_type(e)
+                                ),
+                            ));
+                            continue;
+                        }
+                        Err(_) => 0,
+                    };
                     if !exists {
                         scan.problems.push((
                             ns.clone(),
@@ -457,6 +508,8 @@ impl Backend for RedisBackend {
             pipe.cmd("EXISTS").arg(&item);
             pipe.cmd("HSTRLEN").arg(&item).arg("value");
         }
+        // An index or item of the wrong type answers an error of its own (the listing reports it).
+        pipe.ignore_errors();
         let answers: Vec<Value> = self.pipeline(&pipe)?;
         let int = |v: &Value| match v {
             Value::Int(i) => *i,
@@ -471,6 +524,18 @@ impl Backend for RedisBackend {
                 int(&answers[3 * i + 2]).max(0) as u64,
             );
             if !exists || key.as_bytes().contains(&SEPARATOR) {
+                continue;
+            }
+            if matches!(answers[3 * i + 2], Value::ServerError(_)) {
+                scan.problems.push((
+                    ns.clone(),
+                    key.clone(),
+                    &store_entry_unreadable::RULE,
+                    format!(
+                        "item `{}` is not a hash (a key of the wrong type: WRONGTYPE): the runtime's read of it fails; not read",
+                        key.escape_debug()
+                    ),
+                ));
                 continue;
             }
             if !indexed {

@@ -96,6 +96,17 @@ impl SqliteBackend {
                     &m["no such table: ".len()..]
                 )
             }
+            // The id (or key) makes the runtime's own search fail: only this owner's entries.
+            rusqlite::Error::SqliteFailure(f, m)
+                if f.code == ErrorCode::TooBig
+                    || m.as_deref()
+                        .is_some_and(|m| m.contains("pattern too complex")) =>
+            {
+                return self.spec.entries_failure(
+                    &format!("SQLite refuses the runtime's prefix search for them ({detail})"),
+                    &detail,
+                );
+            }
             _ => detail.clone(),
         };
         self.spec
