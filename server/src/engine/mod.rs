@@ -1477,8 +1477,15 @@ fn with_neighbours(
     let given: foldhash::HashSet<SourceFile> = skills.iter().map(|(file, _)| *file).collect();
     let mut found: foldhash::HashSet<SourceFile> = Default::default();
     let mut neighbours: Vec<Parsed> = Vec::new();
+    // Skills of one group often share their relative path (a store's users each hold
+    // `skills/x/SKILL.md`): each (group, path) is looked up once, or every member would walk the
+    // neighbours of all the others, a cost that grew with the square of the users.
+    let mut seen_rels: foldhash::HashSet<(u32, &str)> = Default::default();
     for (_, doc) in &skills {
         let group = name_group(doc);
+        if !seen_rels.insert((group, doc.location.rel.as_str())) {
+            continue;
+        }
         let at = match by_group.iter().position(|(g, _)| *g == group) {
             Some(at) => at,
             None => {

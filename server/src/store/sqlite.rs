@@ -28,7 +28,13 @@ pub struct SqliteBackend {
     path: std::path::PathBuf,
     /// When the running query must end (the progress handler interrupts it then).
     deadline: Arc<Mutex<Instant>>,
+    /// The table's distinct namespaces by their lowercase form (`namespaces_like`).
+    namespace_index: Option<Vec<(String, String)>>,
 }
+
+/// SQLite's `SQLITE_MAX_LIKE_PATTERN_LENGTH` (the same in the runtime's driver): a longer LIKE
+/// pattern is refused.
+const MAX_LIKE_PATTERN_BYTES: usize = 50_000;
 
 /// SQLite virtual machine instructions between two looks at the deadline: often enough to stop
 /// within milliseconds, rarely enough to cost nothing measurable.
@@ -68,7 +74,39 @@ impl SqliteBackend {
             spec: spec.clone(),
             path: path.to_path_buf(),
             deadline,
+            namespace_index: None,
         })
+    }
+
+    /// The namespaces the runtime's `LIKE '<prefix>%'` lists (SQLite's LIKE ignores ASCII case),
+    /// in the order of the table's key. Found in the table's distinct namespaces, read once per
+    /// command and kept sorted by their lowercase form, so each owner costs a binary search.
+    fn namespaces_like(&mut self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        if self.namespace_index.is_none() {
+            let sql = format!("SELECT DISTINCT namespace_path FROM {}", self.table);
+            self.start_query();
+            let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
+            let mut rows = stmt.query([]).map_err(|e| self.fail(e))?;
+            let mut index = Vec::new();
+            while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
+                let text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+                index.push((text.to_ascii_lowercase(), text));
+            }
+            drop(rows);
+            drop(stmt);
+            index.sort();
+            self.namespace_index = Some(index);
+        }
+        let index = self.namespace_index.as_deref().unwrap_or_default();
+        let lower = prefix.to_ascii_lowercase();
+        let start = index.partition_point(|(l, _)| l.as_str() < lower.as_str());
+        let mut found: Vec<String> = index[start..]
+            .iter()
+            .take_while(|(l, _)| l.starts_with(&lower))
+            .map(|(_, text)| text.clone())
+            .collect();
+        found.sort();
+        Ok(found)
     }
 
     /// Starts the deadline of the next query.
@@ -227,31 +265,43 @@ impl Backend for SqliteBackend {
         let mut scan = Scan::default();
         match self.layout {
             StoreLayout::Jdbc => {
-                // One query for every route of the owner: the runtime's per-route LIKE searches
-                // are all prefixes of this one, and SQL pages are short only at the end.
+                // The rows the runtime's LIKE prefix search lists (every route of the owner at
+                // once: its per-route searches are prefixes of this one), found as the namespaces
+                // that match it, each read through the primary key: the LIKE itself scans the
+                // whole table, once per owner, which made checking every owner quadratic.
+                if jdbc_like(base).len() > MAX_LIKE_PATTERN_BYTES {
+                    return Err(self.spec.entries_failure(
+                        "SQLite refuses the runtime's prefix search for them (LIKE or GLOB pattern too complex)",
+                        &format!(
+                            "the LIKE pattern is over SQLite's {MAX_LIKE_PATTERN_BYTES}-byte limit"
+                        ),
+                    ));
+                }
+                let exact = jdbc_namespace(base);
+                let listed = self.namespaces_like(&exact)?;
                 let sql = format!(
                     "SELECT namespace_path, item_key, \
                      CASE WHEN length(CAST(value_json AS BLOB)) > ?2 THEN NULL ELSE value_json END, \
                      length(CAST(value_json AS BLOB)) \
-                     FROM {} WHERE namespace_path LIKE ?1 ESCAPE '!' ORDER BY namespace_path, item_key",
+                     FROM {} WHERE namespace_path = ?1 ORDER BY item_key",
                     self.table
                 );
-                self.start_query();
-                let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
-                let mut rows = stmt
-                    .query(rusqlite::params![jdbc_like(base), limit])
-                    .map_err(|e| self.fail(e))?;
-                let exact = jdbc_namespace(base);
-                while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
-                    let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
-                    let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
-                    let value = text_of(row.get_ref_unwrap(2));
-                    let size: Option<i64> = row.get(3).ok();
-                    let namespace = split_jdbc(&ns_text);
-                    if !ns_text.starts_with(&exact) {
-                        // SQLite's LIKE is ASCII-case-insensitive: the runtime lists these rows
-                        // under this owner too, but reads them by exact key.
-                        scan.problems.push((
+                for ns_text in listed {
+                    self.start_query();
+                    let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.fail(e))?;
+                    let mut rows = stmt
+                        .query(rusqlite::params![ns_text, limit])
+                        .map_err(|e| self.fail(e))?;
+                    while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
+                        let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+                        let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
+                        let value = text_of(row.get_ref_unwrap(2));
+                        let size: Option<i64> = row.get(3).ok();
+                        let namespace = split_jdbc(&ns_text);
+                        if !ns_text.starts_with(&exact) {
+                            // SQLite's LIKE is ASCII-case-insensitive: the runtime lists these rows
+                            // under this owner too, but reads them by exact key.
+                            scan.problems.push((
                             namespace.clone(),
                             key,
                             &store_id_collation::RULE,
@@ -261,15 +311,16 @@ impl Backend for SqliteBackend {
                                 base.join("/").escape_debug()
                             ),
                         ));
-                        continue;
+                            continue;
+                        }
+                        let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
+                        scan.items.push(RawItem {
+                            namespace,
+                            key,
+                            value,
+                            oversized,
+                        });
                     }
-                    let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
-                    scan.items.push(RawItem {
-                        namespace,
-                        key,
-                        value,
-                        oversized,
-                    });
                 }
             }
             StoreLayout::SqliteBase => {
