@@ -118,7 +118,7 @@ pub const KEYS: &[KeySpec] = &[
     key(STORE, "schema", KeyType::String, None, "PostgreSQL schema of the table (quoted, case kept).", "`PostgresBaseStore.Builder.schemaName`", "\"agents\""),
     key(STORE, "layout", KeyType::Choice(&["jdbc", "sqlite-base"]), Some("\"jdbc\""), "Row layout of a SQL store: `jdbc` (`JdbcStore`, `PostgresBaseStore`) or `sqlite-base` (`SqliteBaseStore`).", "the store class", "\"sqlite-base\""),
     key(STORE, "anonymous_user", KeyType::String, Some("\"_default\""), "The user id of calls without one under the user scope.", "`RemoteFilesystemSpec.anonymousUserId(String)`", "\"anon\""),
-    key(STORE, "connect_timeout", KeyType::Integer, Some("5"), "Seconds to wait for the store's server before giving up (exit 2).", "none: the client's pool settings", "10"),
+    key(STORE, "connect_timeout", KeyType::Integer, Some("5"), "Seconds each wait on the store may take (connecting, the TLS handshake, logging in, each query; a locked or slow SQLite database) before the read gives up (exit 2).", "none: the client's pool settings", "10"),
 ];
 
 /// Names of the keys of `table` (`None`: the top level, which also lists the tables).
