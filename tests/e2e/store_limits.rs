@@ -338,9 +338,23 @@ fn a_stalled_store_never_blocks_the_editor() {
     if !client.log.iter().any(ended) {
         client.wait_for(ended);
     }
-    // The server goes on serving, and storeUsers is cancellable in the same way.
+    // The server goes on serving, and storeUsers is cancellable in the same way. Two store reads
+    // of different things wait at once; a third is refused at once, leaving the editor's
+    // requests their turn.
     let users = client.send_request("agentws/storeUsers", json!({"uri": uri(&project)}));
+    let bob = client.send_request(
+        "agentws/previewPrompt",
+        json!({"uri": uri(&project), "context": {"userId": "bob"}}),
+    );
+    let carol = client.call(
+        "agentws/previewPrompt",
+        json!({"uri": uri(&project), "context": {"userId": "carol"}}),
+    );
+    assert_eq!(carol["error"]["data"]["code"], "store-busy", "{carol}");
     client.call("textDocument/documentSymbol", doc);
+    client.notify("$/cancelRequest", json!({"id": bob}));
+    let cancelled = client.wait_for(|m| answers(m, bob));
+    assert_eq!(cancelled["error"]["code"], -32800, "{cancelled}");
     client.notify("$/cancelRequest", json!({"id": users}));
     let cancelled = client.wait_for(|m| answers(m, users));
     assert_eq!(cancelled["error"]["code"], -32800, "{cancelled}");

@@ -306,7 +306,9 @@ fn store_unreadable(err: crate::store::StoreError) -> Error {
 pub const SERVER_CANCELLED: i64 = -32802;
 
 /// Store reads in flight, one per project, method and context: a newer request for the same
-/// thing cancels the older one, which answers `ServerCancelled`. Owned by the server instance.
+/// thing cancels the older one, which answers `ServerCancelled`. At most [`StoreReads::MAX`] run
+/// at once: each holds one of the few requests the protocol library serves concurrently, and
+/// the others must stay free for the editor's requests. Owned by the server instance.
 #[derive(Default)]
 pub struct StoreReads {
     running: std::sync::Mutex<std::collections::HashMap<String, Running>>,
@@ -339,17 +341,34 @@ impl Drop for ReadGuard<'_> {
 }
 
 impl StoreReads {
+    /// Store reads of different things at once (a preview panel and its user picker).
+    const MAX: usize = 2;
+
     fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Running>> {
         self.running.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Registers a read of `key`, superseding the one in flight for it.
-    fn start(&self, key: String) -> (ReadGuard<'_>, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    fn start(
+        &self,
+        key: String,
+    ) -> Result<(ReadGuard<'_>, std::sync::Arc<std::sync::atomic::AtomicBool>)> {
         use std::sync::atomic::Ordering;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let cancel = Cancel::never();
         let superseded = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let old = self.lock().insert(
+        let mut running = self.lock();
+        if !running.contains_key(&key) && running.len() >= Self::MAX {
+            return Err(refused(
+                "store-busy",
+                format!(
+                    "{} store reads are already waiting on the store: try again when one has \
+                     answered (or cancel one)",
+                    running.len()
+                ),
+            ));
+        }
+        let old = running.insert(
             key.clone(),
             Running {
                 id,
@@ -357,6 +376,7 @@ impl StoreReads {
                 superseded: superseded.clone(),
             },
         );
+        drop(running);
         if let Some(old) = old {
             old.superseded.store(true, Ordering::SeqCst);
             old.cancel.cancel();
@@ -367,7 +387,7 @@ impl StoreReads {
             id,
             cancel,
         };
-        (guard, superseded)
+        Ok((guard, superseded))
     }
 }
 
@@ -455,7 +475,7 @@ impl Backend {
         token: Option<tower_lsp_server::ls_types::ProgressToken>,
         read: impl FnOnce(&Cancel) -> Result<T> + Send + 'static,
     ) -> Result<T> {
-        let (guard, superseded) = self.shared.store_reads.start(key);
+        let (guard, superseded) = self.shared.store_reads.start(key)?;
         let cancel = guard.cancel.clone();
         let _progress = self.store_progress(token, what);
         let outcome = tokio::task::spawn_blocking(move || guarded(what, || read(&cancel)))
