@@ -70,6 +70,13 @@ pub struct Server {
     _dir: tempfile::TempDir,
 }
 
+impl Server {
+    /// The server's own temporary folder (MariaDB's Unix socket is `sock` in it).
+    pub fn dir(&self) -> &Path {
+        self._dir.path()
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         // A fast, clean shutdown (PostgreSQL's postmaster stops its backends on SIGINT), then

@@ -587,3 +587,47 @@ fn redis_keys_of_the_wrong_type_are_reported_and_the_rest_is_checked() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A `mysql://` URL reads the server at its host and port, never the one behind the Unix socket
+/// that server reports: here server A's socket path leads to server B, as it can on a machine
+/// with two servers, and the ids listed are A's.
+#[test]
+fn a_mysql_url_never_follows_the_socket_the_server_reports() {
+    let (Some(a), Some(b)) = (servers::mariadb(), servers::mariadb()) else {
+        return;
+    };
+    let url = |port| stores::mysql_url(port, servers::MARIADB_PASSWORD);
+    let mut seed = servers::retry(|| servers::My::connect(&url(a.port)));
+    stores::seed_mysql(&mut seed, &stores::clean_rows());
+    let mut other = servers::retry(|| servers::My::connect(&url(b.port)));
+    let rows: Vec<stores::Row> = stores::clean_rows()
+        .into_iter()
+        .map(|r| stores::Row {
+            owner: "mallory",
+            ..r
+        })
+        .collect();
+    stores::seed_mysql(&mut other, &rows);
+    // A's socket (which A reports as @@socket) now leads to B.
+    let socket = a.dir().join("sock");
+    std::fs::remove_file(&socket).unwrap();
+    std::os::unix::fs::symlink(b.dir().join("sock"), &socket).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let project = project(tmp.path());
+    let out = Command::new(env!("CARGO_BIN_EXE_agentws"))
+        .args([
+            "store",
+            "users",
+            &url(a.port),
+            "--project",
+            project.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "alice\nbob\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
