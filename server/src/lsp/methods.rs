@@ -354,7 +354,7 @@ impl StoreReads {
         key: String,
     ) -> Result<(ReadGuard<'_>, std::sync::Arc<std::sync::atomic::AtomicBool>)> {
         use std::sync::atomic::Ordering;
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let cancel = Cancel::never();
         let superseded = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let mut running = self.lock();
@@ -477,7 +477,7 @@ impl Backend {
     ) -> Result<T> {
         let (guard, superseded) = self.shared.store_reads.start(key)?;
         let cancel = guard.cancel.clone();
-        let _progress = self.store_progress(token, what);
+        let _progress = self.store_progress(token, what, guard.id);
         let outcome = tokio::task::spawn_blocking(move || guarded(what, || read(&cancel)))
             .await
             .unwrap_or_else(|err| {
@@ -498,14 +498,13 @@ impl Backend {
         outcome
     }
 
-    /// Work-done progress for one store read, ended when the returned sender is dropped.
+    /// Work-done progress for store read `id`, ended when the returned sender is dropped.
     fn store_progress(
         &self,
         token: Option<tower_lsp_server::ls_types::ProgressToken>,
         what: &'static str,
+        id: u64,
     ) -> tokio::sync::oneshot::Sender<()> {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static NEXT: AtomicU64 = AtomicU64::new(1);
         let (done, ended) = tokio::sync::oneshot::channel::<()>();
         let supported = self.settings().progress_support;
         let client = self.client.clone();
@@ -513,9 +512,8 @@ impl Backend {
             let token = match token {
                 Some(token) => token,
                 None if supported => {
-                    let n = NEXT.fetch_add(1, Ordering::Relaxed);
                     let token = tower_lsp_server::ls_types::ProgressToken::String(format!(
-                        "agentws/store/{n}"
+                        "agentws/store/{id}"
                     ));
                     if client
                         .create_work_done_progress(token.clone())
