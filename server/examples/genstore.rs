@@ -133,44 +133,72 @@ fn main() -> ExitCode {
         }
         tx.commit().unwrap();
     } else if url.starts_with("postgres://") {
-        let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
-        // `PostgresJdbcStoreDialect`'s DDL.
-        client
-            .batch_execute(
-                "DROP TABLE IF EXISTS agentscope_store; \
-                 CREATE TABLE agentscope_store (namespace_path VARCHAR(2048), item_key VARCHAR(255), \
-                 value_json TEXT, version BIGINT, updated_at BIGINT, PRIMARY KEY (namespace_path, item_key))",
-            )
+        // The async client agentws itself uses, on a runtime of its own.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
             .unwrap();
-        let mut tx = client.transaction().unwrap();
-        let insert = tx
-            .prepare("INSERT INTO agentscope_store VALUES ($1, $2, $3, 1, 1764496800000)")
-            .unwrap();
-        for (owner, segment, key, value) in &rows {
-            tx.execute(&insert, &[&jdbc_path(owner, segment), key, value])
+        runtime.block_on(async {
+            let (mut client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                .await
                 .unwrap();
-        }
-        tx.commit().unwrap();
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+            // `PostgresJdbcStoreDialect`'s DDL.
+            client
+                .batch_execute(
+                    "DROP TABLE IF EXISTS agentscope_store; \
+                     CREATE TABLE agentscope_store (namespace_path VARCHAR(2048), item_key VARCHAR(255), \
+                     value_json TEXT, version BIGINT, updated_at BIGINT, PRIMARY KEY (namespace_path, item_key))",
+                )
+                .await
+                .unwrap();
+            let tx = client.transaction().await.unwrap();
+            let insert = tx
+                .prepare("INSERT INTO agentscope_store VALUES ($1, $2, $3, 1, 1764496800000)")
+                .await
+                .unwrap();
+            for (owner, segment, key, value) in &rows {
+                tx.execute(&insert, &[&jdbc_path(owner, segment), key, value])
+                    .await
+                    .unwrap();
+            }
+            tx.commit().await.unwrap();
+        });
     } else if url.starts_with("mysql://") {
-        use mysql::prelude::Queryable;
-        let mut conn = mysql::Conn::new(mysql::Opts::from_url(url).unwrap()).unwrap();
-        // `MysqlJdbcStoreDialect`'s DDL.
-        conn.query_drop(
-            "DROP TABLE IF EXISTS agentscope_store; \
-             CREATE TABLE agentscope_store (namespace_path VARCHAR(512) NOT NULL, \
-             item_key VARCHAR(255) NOT NULL, value_json LONGTEXT NOT NULL, version BIGINT NOT NULL, \
-             updated_at BIGINT NOT NULL, PRIMARY KEY (namespace_path, item_key)) \
-             ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
-        )
-        .unwrap();
-        let mut tx = conn.start_transaction(mysql::TxOpts::default()).unwrap();
-        tx.exec_batch(
-            "INSERT INTO agentscope_store VALUES (?, ?, ?, 1, 1764496800000)",
-            rows.iter()
-                .map(|(owner, segment, key, value)| (jdbc_path(owner, segment), key, value)),
-        )
-        .unwrap();
-        tx.commit().unwrap();
+        use mysql_async::prelude::Queryable;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let opts = mysql_async::OptsBuilder::from_opts(mysql_async::Opts::from_url(url).unwrap())
+                .prefer_socket(false);
+            let mut conn = mysql_async::Conn::new(opts).await.unwrap();
+            // `MysqlJdbcStoreDialect`'s DDL.
+            conn.query_drop(
+                "DROP TABLE IF EXISTS agentscope_store; \
+                 CREATE TABLE agentscope_store (namespace_path VARCHAR(512) NOT NULL, \
+                 item_key VARCHAR(255) NOT NULL, value_json LONGTEXT NOT NULL, version BIGINT NOT NULL, \
+                 updated_at BIGINT NOT NULL, PRIMARY KEY (namespace_path, item_key)) \
+                 ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+            )
+            .await
+            .unwrap();
+            let mut tx = conn
+                .start_transaction(mysql_async::TxOpts::default())
+                .await
+                .unwrap();
+            tx.exec_batch(
+                "INSERT INTO agentscope_store VALUES (?, ?, ?, 1, 1764496800000)",
+                rows.iter()
+                    .map(|(owner, segment, key, value)| (jdbc_path(owner, segment), key, value)),
+            )
+            .await
+            .unwrap();
+            tx.commit().await.unwrap();
+        });
     } else {
         let mut conn = redis::Client::open(url.as_str())
             .unwrap()

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::support::{copy_tree, fixture};
 use client::{Client, Options};
 
-pub(crate) mod client {
+pub mod client {
     //! A minimal LSP client: frames, request/response matching, automatic answers to the
     //! server's requests (progress tokens, registrations, configuration), and a log of every
     //! notification received. Timeouts only guard against hangs; nothing asserts on time.
@@ -59,6 +59,8 @@ pub(crate) mod client {
         next_id: i64,
         /// Every message from the server that was not a response to us, in arrival order.
         pub log: Vec<Value>,
+        /// Responses that arrived while another message was waited for, in arrival order.
+        pub unclaimed: Vec<Value>,
         configuration: Option<Value>,
     }
 
@@ -121,6 +123,7 @@ pub(crate) mod client {
                 incoming: rx,
                 next_id: 0,
                 log: Vec::new(),
+                unclaimed: Vec::new(),
                 configuration: None,
             }
         }
@@ -246,6 +249,8 @@ pub(crate) mod client {
                 }
                 if message.get("method").is_some() {
                     self.log.push(message);
+                } else {
+                    self.unclaimed.push(message);
                 }
             }
         }

@@ -70,6 +70,13 @@ pub struct Server {
     _dir: tempfile::TempDir,
 }
 
+impl Server {
+    /// The server's own temporary folder (MariaDB's Unix socket is `sock` in it).
+    pub fn dir(&self) -> &Path {
+        self._dir.path()
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         // A fast, clean shutdown (PostgreSQL's postmaster stops its backends on SIGINT), then
@@ -357,8 +364,7 @@ pub fn mariadb_with_tls(tls: bool) -> Option<(Server, Option<TlsFiles>)> {
         .unwrap();
     wait_for_port(port, &mut child, Duration::from_secs(60));
     let root = format!("mysql://root@127.0.0.1:{port}/mysql");
-    let mut conn = retry(|| mysql::Conn::new(mysql::Opts::from_url(&root).unwrap()));
-    use mysql::prelude::Queryable;
+    let mut conn = retry(|| My::connect(&root));
     conn.query_drop(format!(
         "CREATE DATABASE ws; CREATE USER 'agent'@'%' IDENTIFIED BY '{MARIADB_PASSWORD}'; \
          GRANT ALL ON ws.* TO 'agent'@'%'"
@@ -550,4 +556,193 @@ pub fn redis_tls_auth_clients(auth: &str) -> Option<(Server, u16, TlsFiles)> {
         tls_port,
         tls,
     ))
+}
+
+/// A PostgreSQL client for seeding and inspecting the test servers: the async client agentws uses,
+/// on a runtime of its own.
+pub struct Pg {
+    runtime: tokio::runtime::Runtime,
+    client: tokio_postgres::Client,
+}
+
+impl Pg {
+    pub fn connect(url: &str) -> Result<Pg, tokio_postgres::Error> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let (client, connection) =
+            runtime.block_on(tokio_postgres::connect(url, tokio_postgres::NoTls))?;
+        runtime.spawn(async move {
+            let _ = connection.await;
+        });
+        Ok(Pg { runtime, client })
+    }
+
+    pub fn batch_execute(&mut self, sql: &str) -> Result<(), tokio_postgres::Error> {
+        self.runtime.block_on(self.client.batch_execute(sql))
+    }
+
+    pub fn execute(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<u64, tokio_postgres::Error> {
+        self.runtime.block_on(self.client.execute(sql, params))
+    }
+
+    pub fn query_one(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<tokio_postgres::Row, tokio_postgres::Error> {
+        self.runtime.block_on(self.client.query_one(sql, params))
+    }
+}
+
+/// A MySQL client for seeding and inspecting the test servers: the async client agentws uses, on
+/// a runtime of its own, on the TCP address of the URL only.
+pub struct My {
+    runtime: tokio::runtime::Runtime,
+    conn: mysql_async::Conn,
+}
+
+impl My {
+    pub fn connect(url: &str) -> Result<My, mysql_async::Error> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let opts = mysql_async::OptsBuilder::from_opts(mysql_async::Opts::from_url(url)?)
+            .prefer_socket(false);
+        let conn = runtime.block_on(mysql_async::Conn::new(opts))?;
+        Ok(My { runtime, conn })
+    }
+
+    pub fn query_drop(&mut self, sql: impl AsRef<str>) -> Result<(), mysql_async::Error> {
+        use mysql_async::prelude::Queryable;
+        self.runtime.block_on(self.conn.query_drop(sql.as_ref()))
+    }
+
+    pub fn exec_drop(
+        &mut self,
+        sql: &str,
+        params: impl Into<mysql_async::Params> + Send,
+    ) -> Result<(), mysql_async::Error> {
+        use mysql_async::prelude::Queryable;
+        self.runtime.block_on(self.conn.exec_drop(sql, params))
+    }
+
+    pub fn query_first<T: mysql_async::prelude::FromRow + Send + 'static>(
+        &mut self,
+        sql: &str,
+    ) -> Result<Option<T>, mysql_async::Error> {
+        use mysql_async::prelude::Queryable;
+        self.runtime.block_on(self.conn.query_first(sql))
+    }
+}
+
+/// How a [`StallingProxy`] misbehaves.
+#[derive(Clone, Copy, Debug)]
+pub enum Stall {
+    /// Accepts, reads what the client sends, and never answers.
+    Silent,
+    /// Forwards both ways until `n` bytes came back from the server, then forwards nothing more
+    /// (the connection stays open): a server that stalls in the middle of the login.
+    After(usize),
+    /// Forwards the server's bytes one a second: a server that never quite stops answering.
+    Drip,
+}
+
+/// A TCP proxy in front of `127.0.0.1:target` (or of nothing, for [`Stall::Silent`]) that
+/// misbehaves as its [`Stall`] says, for every connection, until dropped.
+pub struct StallingProxy {
+    pub port: u16,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl StallingProxy {
+    pub fn start(target: u16, stall: Stall) -> StallingProxy {
+        use std::io::{Read, Write};
+        use std::sync::atomic::Ordering;
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                if stopped.load(Ordering::SeqCst) {
+                    return;
+                }
+                let Ok(mut client) = client else { continue };
+                let stopped = stopped.clone();
+                std::thread::spawn(move || {
+                    // Until the client goes: whatever it sends is read (and forwarded, unless
+                    // silent) on this thread's helper.
+                    let server = match stall {
+                        Stall::Silent => None,
+                        _ => Some(std::net::TcpStream::connect(("127.0.0.1", target)).unwrap()),
+                    };
+                    let mut client_r = client.try_clone().unwrap();
+                    let mut to_server = server.as_ref().map(|s| s.try_clone().unwrap());
+                    let reader = std::thread::spawn(move || {
+                        let mut buf = [0u8; 4096];
+                        while let Ok(n @ 1..) = client_r.read(&mut buf) {
+                            if let Some(server) = to_server.as_mut() {
+                                if server.write_all(&buf[..n]).is_err() {
+                                    break;
+                                }
+                            }
+                        }
+                        // The client is gone: so is the server connection (which ends the
+                        // forwarding loop below).
+                        if let Some(server) = to_server {
+                            let _ = server.shutdown(std::net::Shutdown::Both);
+                        }
+                    });
+                    if let Some(mut server) = server {
+                        let mut sent = 0usize;
+                        let mut buf = [0u8; 4096];
+                        loop {
+                            let n = match server.read(&mut buf) {
+                                Ok(0) | Err(_) => break,
+                                Ok(n) => n,
+                            };
+                            let chunk = &buf[..n];
+                            match stall {
+                                Stall::After(limit) => {
+                                    let take = chunk.len().min(limit.saturating_sub(sent));
+                                    if take > 0 && client.write_all(&chunk[..take]).is_err() {
+                                        break;
+                                    }
+                                    sent += take;
+                                }
+                                Stall::Drip => {
+                                    for byte in chunk {
+                                        if stopped.load(Ordering::SeqCst)
+                                            || client.write_all(&[*byte]).is_err()
+                                        {
+                                            return;
+                                        }
+                                        std::thread::sleep(Duration::from_secs(1));
+                                    }
+                                }
+                                Stall::Silent => unreachable!(),
+                            }
+                        }
+                    }
+                    let _ = reader.join();
+                });
+            }
+        });
+        StallingProxy { port, stop }
+    }
+}
+
+impl Drop for StallingProxy {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        // Wakes the accepting thread, which then sees the flag.
+        let _ = std::net::TcpStream::connect(("127.0.0.1", self.port));
+    }
 }

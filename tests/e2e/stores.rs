@@ -729,7 +729,10 @@ fn unreadable_stores_exit_2_with_a_clear_message() {
     let out = agentws(&["preview", p, "--store", &url, "--user", "alice"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("no such table"),
+        text(&out.stderr).contains(&format!(
+            "the table `agentscope_store` does not exist in the SQLite database `{}`",
+            empty.display()
+        )),
         "{}",
         text(&out.stderr)
     );
@@ -744,11 +747,11 @@ fn unreadable_stores_exit_2_with_a_clear_message() {
 
 use super::servers;
 
-fn redis_url(port: u16, password: &str) -> String {
+pub fn redis_url(port: u16, password: &str) -> String {
     format!("redis://:{password}@127.0.0.1:{port}/0")
 }
 
-fn redis_conn(port: u16) -> redis::Connection {
+pub fn redis_conn(port: u16) -> redis::Connection {
     redis::Client::open(redis_url(port, servers::REDIS_PASSWORD))
         .unwrap()
         .get_connection()
@@ -1208,12 +1211,12 @@ fn redis_users_with_item_hashes_only() {
 
 // --- PostgreSQL -----------------------------------------------------------------------------
 
-fn postgres_url(port: u16, password: &str) -> String {
+pub fn postgres_url(port: u16, password: &str) -> String {
     format!("postgres://postgres:{password}@127.0.0.1:{port}/postgres")
 }
 
 /// Seeds with `PostgresBaseStore`'s DDL and the rows its put binds.
-pub fn seed_postgres(client: &mut postgres::Client, rows: &[Row]) {
+pub fn seed_postgres(client: &mut servers::Pg, rows: &[Row]) {
     client
         .batch_execute(
             "CREATE TABLE IF NOT EXISTS agentscope_store (namespace_path VARCHAR(2048), \
@@ -1236,7 +1239,7 @@ pub fn seed_postgres(client: &mut postgres::Client, rows: &[Row]) {
     }
 }
 
-fn postgres_digest(client: &mut postgres::Client) -> String {
+fn postgres_digest(client: &mut servers::Pg) -> String {
     client
         .query_one(
             "SELECT coalesce(md5(string_agg(namespace_path || item_key || value_json || version || updated_at, '|' \
@@ -1256,7 +1259,7 @@ fn postgres_preview_check_and_faults() {
     let project = template(tmp.path());
     let p = project.to_str().unwrap();
     let url = postgres_url(server.port, servers::POSTGRES_PASSWORD);
-    let mut client = servers::retry(|| postgres::Client::connect(&url, postgres::NoTls));
+    let mut client = servers::retry(|| servers::Pg::connect(&url));
 
     // A missing table is a clear failure.
     let out = agentws(&["check", p, "--store", &url, "--all-users"]);
@@ -1337,13 +1340,12 @@ fn postgres_preview_check_and_faults() {
 
 // --- MariaDB (MySQL protocol) ---------------------------------------------------------------
 
-fn mysql_url(port: u16, password: &str) -> String {
+pub fn mysql_url(port: u16, password: &str) -> String {
     format!("mysql://agent:{password}@127.0.0.1:{port}/ws")
 }
 
 /// Seeds with `MysqlJdbcStoreDialect`'s DDL and the rows `JdbcStore.put` binds.
-pub fn seed_mysql(conn: &mut mysql::Conn, rows: &[Row]) {
-    use mysql::prelude::Queryable;
+pub fn seed_mysql(conn: &mut servers::My, rows: &[Row]) {
     conn.query_drop(
         "CREATE TABLE IF NOT EXISTS agentscope_store (namespace_path VARCHAR(512) NOT NULL, \
          item_key VARCHAR(255) NOT NULL, value_json LONGTEXT NOT NULL, version BIGINT NOT NULL, \
@@ -1365,8 +1367,7 @@ pub fn seed_mysql(conn: &mut mysql::Conn, rows: &[Row]) {
     }
 }
 
-fn mysql_digest(conn: &mut mysql::Conn) -> String {
-    use mysql::prelude::Queryable;
+fn mysql_digest(conn: &mut servers::My) -> String {
     let row: Option<(String, String)> =
         conn.query_first("CHECKSUM TABLE agentscope_store").unwrap();
     row.map(|(_, sum)| sum).unwrap_or_default()
@@ -1381,7 +1382,7 @@ fn mariadb_preview_check_and_faults() {
     let project = template(tmp.path());
     let p = project.to_str().unwrap();
     let url = mysql_url(server.port, servers::MARIADB_PASSWORD);
-    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&url).unwrap()));
+    let mut conn = servers::retry(|| servers::My::connect(&url));
 
     let out = agentws(&["check", p, "--store", &url, "--all-users"]);
     assert_eq!(out.status.code(), Some(2));
@@ -1471,7 +1472,7 @@ fn mariadb_preview_matches_local_folders() {
     let tmp = tempfile::tempdir().unwrap();
     let project = template(tmp.path());
     let url = mysql_url(server.port, servers::MARIADB_PASSWORD);
-    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&url).unwrap()));
+    let mut conn = servers::retry(|| servers::My::connect(&url));
     seed_mysql(&mut conn, &clean_rows());
     seed_mysql(&mut conn, &other_scope_rows());
     let digest = mysql_digest(&mut conn);
@@ -1618,7 +1619,7 @@ fn postgres_with_a_client_certificate() {
     let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
     let p = project.to_str().unwrap();
     let plain = postgres_url(server.port, servers::POSTGRES_PASSWORD);
-    let mut client = servers::retry(|| postgres::Client::connect(&plain, postgres::NoTls));
+    let mut client = servers::retry(|| servers::Pg::connect(&plain));
     seed_postgres(&mut client, &clean_rows());
     let digest = postgres_digest(&mut client);
     let certs = format!(
@@ -1750,7 +1751,12 @@ fn rediss_reads_over_tls() {
         ],
     );
     assert!(
-        text(&out.stderr).contains("no TLS handshake within the connect timeout (2 s)"),
+        text(&out.stderr).contains(&format!(
+            "timed out after 2 s while connecting and logging in to the Redis server at \
+             127.0.0.1:{} (store.connect_timeout); with rediss://, does the server serve TLS on \
+             this port?",
+            server.port
+        )),
         "{}",
         text(&out.stderr)
     );
@@ -1765,7 +1771,7 @@ fn postgres_sslmode_require_reads_over_tls() {
     let tmp = tempfile::tempdir().unwrap();
     let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
     let plain = postgres_url(server.port, servers::POSTGRES_PASSWORD);
-    let mut client = servers::retry(|| postgres::Client::connect(&plain, postgres::NoTls));
+    let mut client = servers::retry(|| servers::Pg::connect(&plain));
     seed_postgres(&mut client, &clean_rows());
     let digest = postgres_digest(&mut client);
     let untrusted_dir = tmp.path().join("other-ca");
@@ -1831,7 +1837,7 @@ fn mysql_ssl_mode_required_reads_over_tls() {
     let tmp = tempfile::tempdir().unwrap();
     let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
     let plain = mysql_url(server.port, servers::MARIADB_PASSWORD);
-    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&plain).unwrap()));
+    let mut conn = servers::retry(|| servers::My::connect(&plain));
     seed_mysql(&mut conn, &clean_rows());
     let digest = mysql_digest(&mut conn);
     let untrusted_dir = tmp.path().join("other-ca");
@@ -1881,7 +1887,7 @@ fn mysql_ssl_mode_required_to_a_plain_server() {
     let tmp = tempfile::tempdir().unwrap();
     let project = template_with(tmp.path(), "[store]\nconnect_timeout = 2\n");
     let plain = mysql_url(server.port, servers::MARIADB_PASSWORD);
-    let mut conn = servers::retry(|| mysql::Conn::new(mysql::Opts::from_url(&plain).unwrap()));
+    let mut conn = servers::retry(|| servers::My::connect(&plain));
     seed_mysql(&mut conn, &clean_rows());
     let digest = mysql_digest(&mut conn);
     let p = project.to_str().unwrap();

@@ -290,21 +290,24 @@ pub fn skill_loading(
     reported: &dyn Fn(&crate::workspace::skill::SkillDoc) -> bool,
 ) -> SkillLoading {
     // Asked once per skill, not once per skill and context: the engine's `reported` hashes the
-    // name, and a name group holds a hundred and fifty skills for a hundred contexts.
-    let named: Vec<(&str, &std::path::Path)> = workspace
-        .skills
-        .iter()
-        .filter(|doc| reported(doc))
-        .filter_map(|doc| Some((doc.name.as_deref()?, doc.path.as_path())))
-        .collect();
+    // name, and a name group holds a hundred and fifty skills for a hundred contexts. Each
+    // context resolves each name once: the skills of a name group often share one name (one per
+    // user of a store), and looking each of them up in every context grew with their square.
+    let mut named: std::collections::HashMap<&str, std::collections::HashSet<&std::path::Path>> =
+        std::collections::HashMap::new();
+    for doc in workspace.skills.iter().filter(|doc| reported(doc)) {
+        if let Some(name) = doc.name.as_deref() {
+            named.entry(name).or_default().insert(doc.path.as_path());
+        }
+    }
     let loads_a_skill = contexts
         .list
         .iter()
         .map(|(_, resolution)| {
-            named.iter().any(|(name, path)| {
+            named.iter().any(|(name, paths)| {
                 resolution
                     .skill_named(name)
-                    .is_some_and(|(_, winner)| winner.doc.path == *path)
+                    .is_some_and(|(_, winner)| paths.contains(winner.doc.path.as_path()))
             })
         })
         .collect();

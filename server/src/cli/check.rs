@@ -70,6 +70,10 @@ pub struct CheckArgs {
     /// Record today's findings in FILE (JSON, in a stable order), replacing it; exit 0.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["baseline", "fix"])]
     pub write_baseline: Option<PathBuf>,
+    /// With a store: add the client library's own report to a store error (the message says
+    /// what happened in words; this is the detail behind it).
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 impl CheckArgs {
@@ -165,7 +169,7 @@ pub fn run(args: CheckArgs) -> u8 {
             Some(request) => match check_stored(target, &env, options, request) {
                 Ok(checked) => checked,
                 Err(err) => {
-                    say!("error: {err}");
+                    say!("error: {}", err.shown(args.verbose));
                     return EXIT_USAGE;
                 }
             },

@@ -105,7 +105,7 @@ pub enum Command {
 pub fn rules_docs_url(env: &crate::base::Env) -> String {
     let (url, warning) = crate::rules::docs::docs_url(env);
     if let Some(warning) = warning {
-        eprintln!("warning: {warning}");
+        say!("warning: {warning}");
     }
     url
 }

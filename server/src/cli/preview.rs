@@ -73,6 +73,10 @@ pub struct PreviewOptions {
     /// `sqlite://PATH`; default: `[store] url` in remote mode). Implies `--filesystem remote`.
     #[arg(long, value_name = "URL")]
     pub store: Option<String>,
+    /// With a store: add the client library's own report to a store error (the message says
+    /// what happened in words; this is the detail behind it).
+    #[arg(long)]
+    pub verbose: bool,
     /// Output: the prompt as text, or the previewPrompt JSON.
     #[arg(long, default_value = "text", value_parser = PossibleValuesParser::new(["text", "json"]))]
     pub format: String,
@@ -145,7 +149,8 @@ pub fn run(args: PreviewArgs) -> u8 {
         || (left_ctx.session.filesystem == FilesystemMode::Remote
             && loaded.workspace.config.store.url.is_some());
     if wants_store && !args.diff {
-        if let Err(code) = read_call_store(&mut loaded, args.store.clone(), &left_ctx) {
+        if let Err(code) = read_call_store(&mut loaded, args.store.clone(), &left_ctx, args.verbose)
+        {
             return code;
         }
     }
@@ -237,6 +242,7 @@ fn read_call_store(
     loaded: &mut super::project::Loaded,
     url: Option<String>,
     ctx: &PreviewContext,
+    verbose: bool,
 ) -> Result<(), u8> {
     let owners =
         crate::store::call_owners(&loaded.workspace.config, &ctx.session).map_err(|err| {
@@ -254,7 +260,7 @@ fn read_call_store(
             Ok(())
         }
         Err(err) => {
-            say!("error: {err}");
+            say!("error: {}", err.shown(verbose));
             Err(EXIT_USAGE)
         }
     }

@@ -47,6 +47,7 @@ pub fn read_store(
         request.url.as_deref(),
         &request.owners,
         &cwd,
+        &crate::store::io::Cancel::never(),
         build,
     )?;
     loaded.workspace = read.workspace;

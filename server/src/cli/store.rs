@@ -39,6 +39,10 @@ pub struct UsersArgs {
     /// Output: one user or session per line, or a JSON array.
     #[arg(long, default_value = "text", value_parser = PossibleValuesParser::new(["text", "json"]))]
     pub format: String,
+    /// Add the client library's own report to a store error (the message says what happened
+    /// in words; this is the detail behind it).
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 pub fn run(args: StoreArgs) -> u8 {
@@ -56,7 +60,14 @@ fn users(args: UsersArgs) -> u8 {
     }
     let cwd = std::env::current_dir().unwrap_or_default();
     let files = &loaded.workspace.files;
-    let result = crate::store::users(&config, files, args.url.as_deref(), &env, &cwd);
+    let result = crate::store::users(
+        &config,
+        files,
+        args.url.as_deref(),
+        &env,
+        &cwd,
+        &crate::store::io::Cancel::never(),
+    );
     match result {
         Ok((_, crate::store::OwnerIds { ids, notes })) => {
             for note in notes {
@@ -72,7 +83,7 @@ fn users(args: UsersArgs) -> u8 {
             EXIT_OK
         }
         Err(err) => {
-            say!("error: {err}");
+            say!("error: {}", err.shown(args.verbose));
             EXIT_USAGE
         }
     }

@@ -1448,11 +1448,18 @@ pub fn group_neighbours(
     let by_rel = project.neighbours(db);
     let members = name_group_facts(db, project, group);
     let mut found: SkillsAtRel = Vec::new();
+    // Members often share a path (every user's `skills/x/SKILL.md` in a store): its files are
+    // recorded once, not once per member, which held users x users entries.
+    let mut recorded: foldhash::HashSet<String> = Default::default();
     for (member, doc) in members.iter() {
         for rel in check::loading::neighbour_rels(&doc.location.rel) {
+            if recorded.contains(rel.as_ref()) {
+                continue;
+            }
             // Most skills are the only file at their own path: nothing to record.
             match by_rel.get(rel.as_ref()) {
                 Some(files) if files.iter().any(|file| file != member) => {
+                    recorded.insert(rel.to_string());
                     found.push((rel.into_owned(), files.clone()));
                 }
                 _ => {}
@@ -1460,7 +1467,6 @@ pub fn group_neighbours(
         }
     }
     found.sort_by(|a, b| a.0.cmp(&b.0));
-    found.dedup_by(|a, b| a.0 == b.0);
     Arc::new(found)
 }
 
@@ -1477,8 +1483,15 @@ fn with_neighbours(
     let given: foldhash::HashSet<SourceFile> = skills.iter().map(|(file, _)| *file).collect();
     let mut found: foldhash::HashSet<SourceFile> = Default::default();
     let mut neighbours: Vec<Parsed> = Vec::new();
+    // Skills of one group often share their relative path (a store's users each hold
+    // `skills/x/SKILL.md`): each (group, path) is looked up once, or every member would walk the
+    // neighbours of all the others, a cost that grew with the square of the users.
+    let mut seen_rels: foldhash::HashSet<(u32, &str)> = Default::default();
     for (_, doc) in &skills {
         let group = name_group(doc);
+        if !seen_rels.insert((group, doc.location.rel.as_str())) {
+            continue;
+        }
         let at = match by_group.iter().position(|(g, _)| *g == group) {
             Some(at) => at,
             None => {

@@ -21,6 +21,7 @@ use crate::paths::{
     RunParams, RunRegistry,
 };
 use crate::prompt::{Date, PlanState, Preview, PreviewContext, RenderMemo};
+use crate::store::io::Cancel;
 use crate::workspace::{Tree, Workspace};
 
 /// Every custom method the server answers, in the order `docs/protocol.md` lists them.
@@ -87,6 +88,8 @@ pub struct PreviewPromptParams {
     /// context): the client takes answers as edits of the previous one.
     #[serde(default, deserialize_with = "present")]
     pub previous_result_id: Option<Option<String>>,
+    /// Client-initiated progress: `$/progress` for this token while a store is read.
+    pub work_done_token: Option<tower_lsp_server::ls_types::ProgressToken>,
 }
 
 /// `Some(None)` for a field given as `null`, which serde's `Option` would not tell from absent.
@@ -181,18 +184,19 @@ pub struct Machine {
 
 /// `render_preview` over the files the configured `[store]` holds for this call
 /// (docs/stores.md); a store that cannot be read is a refusal naming why (no password in it).
-/// The read blocks this request's worker for at most the store's connect and read timeouts.
+/// Blocks: run through [`Backend::off_the_request_path`].
 fn preview_from_store(
     workspace: &Workspace,
     session: SessionContext,
     context: &ContextParams,
     machine: &Machine,
+    cancel: &Cancel,
 ) -> Result<Preview> {
     let owners = crate::store::call_owners(&workspace.config, &session)
         .map_err(|err| refused(err.code, err.message))?;
     let cwd = std::env::current_dir().unwrap_or_default();
-    let read = crate::store::read_into(workspace, None, &owners, &cwd)
-        .map_err(|err| refused("store-unreadable", err.0))?;
+    let read = crate::store::read_into(workspace, None, &owners, &cwd, cancel)
+        .map_err(store_unreadable)?;
     // The store's files are read again for each call: nothing to reuse.
     render_preview(&read.workspace, session, context, machine, None)
 }
@@ -248,10 +252,12 @@ pub struct StoreUsersParams {
     pub uri: Option<Uri>,
     /// `user | session | agent | global`; default: the project's scope.
     pub scope: Option<String>,
+    /// Client-initiated progress: `$/progress` for this token while the store is read.
+    pub work_done_token: Option<tower_lsp_server::ls_types::ProgressToken>,
 }
 
-/// The ids the configured store holds (`agentws store users`), so an editor can offer them.
-fn store_users(workspace: &Workspace, scope: Option<&str>) -> Result<Value> {
+/// The configuration `agentws/storeUsers` reads the store with: the project's, under `scope`.
+fn store_users_config(workspace: &Workspace, scope: Option<&str>) -> Result<Config> {
     let mut config = (*workspace.config).clone();
     if scope.is_some() {
         let overrides = ContextOverrides {
@@ -262,13 +268,16 @@ fn store_users(workspace: &Workspace, scope: Option<&str>) -> Result<Value> {
             .map_err(|err| invalid_params(err.message))?
             .scope;
     }
-    if config.store.url.is_none() {
-        return Ok(json!({"store": null, "scope": config.scope.as_str(), "ids": [], "notes": []}));
-    }
+    Ok(config)
+}
+
+/// The ids the configured store holds (`agentws store users`), so an editor can offer them.
+/// Blocks: run through [`Backend::off_the_request_path`].
+fn store_users(workspace: &Workspace, config: &Config, cancel: &Cancel) -> Result<Value> {
     let cwd = std::env::current_dir().unwrap_or_default();
     let (shown, owners) =
-        crate::store::users(&config, &workspace.files, None, &workspace.env, &cwd)
-            .map_err(|err| refused("store-unreadable", err.0))?;
+        crate::store::users(config, &workspace.files, None, &workspace.env, &cwd, cancel)
+            .map_err(store_unreadable)?;
     // Under the agent and global scopes one namespace serves every call: no ids to offer.
     let ids: Vec<String> = owners.ids.into_iter().filter(|id| !id.is_empty()).collect();
     Ok(json!({"store": shown, "scope": config.scope.as_str(), "ids": ids, "notes": owners.notes}))
@@ -285,6 +294,104 @@ pub struct FileStatusParams {
 #[derive(Default)]
 pub struct Runs {
     registry: RunRegistry,
+}
+
+/// A store that cannot be read: a refusal with the message in words; the client library's own
+/// report goes to the log.
+fn store_unreadable(err: crate::store::StoreError) -> Error {
+    if let Some(detail) = &err.detail {
+        tracing::debug!("store read failed: {detail}");
+    }
+    refused("store-unreadable", err.message)
+}
+
+/// JSON-RPC error code of a request the server cancelled (LSP `ServerCancelled`).
+pub const SERVER_CANCELLED: i64 = -32802;
+
+/// Store reads in flight, one per project, method and context: a newer request for the same
+/// thing cancels the older one, which answers `ServerCancelled`. At most [`StoreReads::MAX`] run
+/// at once: each holds one of the few requests the protocol library serves concurrently, and
+/// the others must stay free for the editor's requests. Owned by the server instance.
+#[derive(Default)]
+pub struct StoreReads {
+    running: std::sync::Mutex<std::collections::HashMap<String, Running>>,
+    next_id: std::sync::atomic::AtomicU64,
+}
+
+struct Running {
+    id: u64,
+    cancel: Cancel,
+    superseded: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// One store read of [`StoreReads`]: cancels the read when dropped (the request's future is
+/// dropped when the client cancels it) and leaves the table.
+struct ReadGuard<'a> {
+    reads: &'a StoreReads,
+    key: String,
+    id: u64,
+    cancel: Cancel,
+}
+
+impl Drop for ReadGuard<'_> {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+        let mut running = self.reads.lock();
+        if running.get(&self.key).is_some_and(|r| r.id == self.id) {
+            running.remove(&self.key);
+        }
+    }
+}
+
+impl StoreReads {
+    /// Store reads of different things at once (a preview panel and its user picker).
+    const MAX: usize = 2;
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Running>> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Registers a read of `key`, superseding the one in flight for it.
+    fn start(
+        &self,
+        key: String,
+    ) -> Result<(ReadGuard<'_>, std::sync::Arc<std::sync::atomic::AtomicBool>)> {
+        use std::sync::atomic::Ordering;
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let cancel = Cancel::never();
+        let superseded = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut running = self.lock();
+        if !running.contains_key(&key) && running.len() >= Self::MAX {
+            return Err(refused(
+                "store-busy",
+                format!(
+                    "{} store reads are already waiting on the store: try again when one has \
+                     answered (or cancel one)",
+                    running.len()
+                ),
+            ));
+        }
+        let old = running.insert(
+            key.clone(),
+            Running {
+                id,
+                cancel: cancel.clone(),
+                superseded: superseded.clone(),
+            },
+        );
+        drop(running);
+        if let Some(old) = old {
+            old.superseded.store(true, Ordering::SeqCst);
+            old.cancel.cancel();
+        }
+        let guard = ReadGuard {
+            reads: self,
+            key,
+            id,
+            cancel,
+        };
+        Ok((guard, superseded))
+    }
 }
 
 fn refusal(err: Refusal) -> Error {
@@ -358,19 +465,107 @@ fn view_for(backend: &Backend, path: Option<&PathBuf>) -> Result<View> {
 }
 
 impl Backend {
+    /// Runs `read` (a store read: it blocks, for at most the store's deadlines) on the blocking
+    /// pool, so the server goes on answering other requests meanwhile. The read is cancelled
+    /// when this request is (`$/cancelRequest` drops this future) and when a newer request for
+    /// the same `key` arrives (this one then answers `ServerCancelled`). While it runs, the
+    /// client sees work-done progress: on `token` when the request carried one, else on a token
+    /// the server creates when the client supports it.
+    async fn off_the_request_path<T: Send + 'static>(
+        &self,
+        what: &'static str,
+        key: String,
+        token: Option<tower_lsp_server::ls_types::ProgressToken>,
+        read: impl FnOnce(&Cancel) -> Result<T> + Send + 'static,
+    ) -> Result<T> {
+        let (guard, superseded) = self.shared.store_reads.start(key)?;
+        let cancel = guard.cancel.clone();
+        let _progress = self.store_progress(token, what, guard.id);
+        let outcome = tokio::task::spawn_blocking(move || guarded(what, || read(&cancel)))
+            .await
+            .unwrap_or_else(|err| {
+                Err(Error {
+                    code: ErrorCode::InternalError,
+                    message: format!("internal error in {what}: {err}").into(),
+                    data: None,
+                })
+            });
+        drop(guard);
+        if superseded.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(Error {
+                code: ErrorCode::ServerError(SERVER_CANCELLED),
+                message: "superseded by a newer request for the same project and context".into(),
+                data: None,
+            });
+        }
+        outcome
+    }
+
+    /// Work-done progress for store read `id`, ended when the returned sender is dropped.
+    fn store_progress(
+        &self,
+        token: Option<tower_lsp_server::ls_types::ProgressToken>,
+        what: &'static str,
+        id: u64,
+    ) -> tokio::sync::oneshot::Sender<()> {
+        let (done, ended) = tokio::sync::oneshot::channel::<()>();
+        let supported = self.settings().progress_support;
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let token = match token {
+                Some(token) => token,
+                None if supported => {
+                    let token = tower_lsp_server::ls_types::ProgressToken::String(format!(
+                        "agentws/store/{id}"
+                    ));
+                    if client
+                        .create_work_done_progress(token.clone())
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    token
+                }
+                None => return,
+            };
+            let progress = client
+                .progress(token, format!("agentws: {what}"))
+                .with_message("reading the store")
+                .begin()
+                .await;
+            let _ = ended.await;
+            progress.finish().await;
+        });
+        done
+    }
+
     pub async fn preview_prompt(&self, params: PreviewPromptParams) -> Result<Value> {
         let path = project_path(params.uri.as_ref())?;
         let view = view_for(self, path.as_ref())?;
-        guarded("agentws/previewPrompt", || {
+        let session = guarded("agentws/previewPrompt", || {
             let session = params.context.session(&view.workspace.config)?;
             if let Err(err) = crate::context::effective_root(&view.workspace.config, &session) {
                 return Err(refused(err.code, err.message));
             }
-            let from_store = session.filesystem == crate::config::FilesystemMode::Remote
-                && view.workspace.config.store.url.is_some();
-            let fresh = if from_store {
-                preview_from_store(&view.workspace, session, &params.context, &self.machine)?
-            } else {
+            Ok(session)
+        })?;
+        let context = serde_json::to_string(&params.context).unwrap_or_default();
+        let from_store = session.filesystem == crate::config::FilesystemMode::Remote
+            && view.workspace.config.store.url.is_some();
+        let fresh = if from_store {
+            let (workspace, machine) = (view.workspace.clone(), self.machine);
+            let ctx = params.context.clone();
+            let key = format!("previewPrompt\0{}\0{context}", view.project_root.display());
+            self.off_the_request_path(
+                "agentws/previewPrompt",
+                key,
+                params.work_done_token.clone(),
+                move |cancel| preview_from_store(&workspace, session, &ctx, &machine, cancel),
+            )
+            .await?
+        } else {
+            guarded("agentws/previewPrompt", || {
                 self.shared.previews.render_reusing(|memo| {
                     render_preview(
                         &view.workspace,
@@ -379,18 +574,17 @@ impl Backend {
                         &self.machine,
                         Some(memo),
                     )
-                })?
-            };
+                })
+            })?
+        };
+        guarded("agentws/previewPrompt", || {
             match &params.previous_result_id {
                 None => whole_answer(fresh),
-                Some(previous) => {
-                    let context = serde_json::to_string(&params.context).unwrap_or_default();
-                    self.shared.previews.answer(
-                        (view.project_root.clone(), context),
-                        previous.as_deref(),
-                        fresh,
-                    )
-                }
+                Some(previous) => self.shared.previews.answer(
+                    (view.project_root.clone(), context),
+                    previous.as_deref(),
+                    fresh,
+                ),
             }
         })
     }
@@ -398,9 +592,27 @@ impl Backend {
     pub async fn store_users(&self, params: StoreUsersParams) -> Result<Value> {
         let path = project_path(params.uri.as_ref())?;
         let view = view_for(self, path.as_ref())?;
-        guarded("agentws/storeUsers", || {
-            store_users(&view.workspace, params.scope.as_deref())
-        })
+        let config = guarded("agentws/storeUsers", || {
+            store_users_config(&view.workspace, params.scope.as_deref())
+        })?;
+        if config.store.url.is_none() {
+            return Ok(
+                json!({"store": null, "scope": config.scope.as_str(), "ids": [], "notes": []}),
+            );
+        }
+        let key = format!(
+            "storeUsers\0{}\0{}",
+            view.project_root.display(),
+            config.scope.as_str()
+        );
+        let workspace = view.workspace.clone();
+        self.off_the_request_path(
+            "agentws/storeUsers",
+            key,
+            params.work_done_token.clone(),
+            move |cancel| store_users(&workspace, &config, cancel),
+        )
+        .await
     }
 
     pub async fn run_begin(&self, params: RunParams) -> Result<Value> {

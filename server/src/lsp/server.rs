@@ -98,6 +98,7 @@ pub struct Shared {
     worker_started: AtomicBool,
     pub runs: Arc<super::methods::Runs>,
     pub previews: super::methods::PreviewAnswers,
+    pub store_reads: super::methods::StoreReads,
 }
 
 pub struct Backend {
@@ -204,6 +205,7 @@ impl Backend {
                 worker_started: AtomicBool::new(false),
                 runs,
                 previews: Default::default(),
+                store_reads: Default::default(),
             }),
         }
     }

@@ -88,6 +88,7 @@ pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[
     ("RS013", "a remote-store rule: needs a store server"),
     ("RS015", "a remote-store rule: needs a store server"),
     ("RS016", "a remote-store rule: needs a store server"),
+    ("RS017", "a remote-store rule: needs a store server"),
 ];
 
 /// Rules that a small project could show but that have no examples written yet. The examples

@@ -18,13 +18,14 @@ use crate::base::redact::{expand_vars, redact_url, Secrets};
 use crate::base::{Diagnostic, Env, FileContent, FileSet, TextRange};
 use crate::config::{Config, Scope, StoreConfig, StoreLayout};
 use crate::rules::store::{
-    store_child_namespace, store_empty_content, store_id_not_a_folder, store_key_not_absolute,
-    store_key_unreachable, store_root_stray_key, store_user_tools_json, store_value_encoding,
-    store_value_no_content, store_value_not_json,
+    store_child_namespace, store_empty_content, store_entry_unreadable, store_id_not_a_folder,
+    store_key_not_absolute, store_key_unreachable, store_root_stray_key, store_user_tools_json,
+    store_value_encoding, store_value_no_content, store_value_not_json,
 };
 use crate::workspace::discover::{parsed_snapshot, Build};
 use crate::workspace::layout;
 
+pub mod io;
 pub mod mysql;
 pub mod postgres;
 pub mod redis;
@@ -73,13 +74,40 @@ pub struct StoreSpec {
     pub connect_timeout: Duration,
 }
 
-/// A failure to read the store at all (exit 2). The message is already scrubbed of secrets.
+/// A failure to read the store at all (exit 2), scrubbed of secrets.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoreError(pub String);
+pub struct StoreError {
+    /// What happened, in words (the URL with its password masked).
+    pub message: String,
+    /// The client library's own report, shown with `--verbose` (and logged by the language
+    /// server at debug level).
+    pub detail: Option<String>,
+    /// The failure concerns the entries asked for, not the store: reading the other owners goes
+    /// on (RS017).
+    pub entries: bool,
+}
+
+impl StoreError {
+    pub fn new(message: impl Into<String>) -> StoreError {
+        StoreError {
+            message: message.into(),
+            detail: None,
+            entries: false,
+        }
+    }
+
+    /// The message, with the detail on a line of its own when `verbose`.
+    pub fn shown(&self, verbose: bool) -> String {
+        match (&self.detail, verbose) {
+            (Some(detail), true) => format!("{}\n  detail: {detail}", self.message),
+            _ => self.message.clone(),
+        }
+    }
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -94,9 +122,9 @@ impl StoreSpec {
     ) -> Result<StoreSpec, StoreError> {
         let raw = url
             .or(config.url.as_deref())
-            .ok_or_else(|| StoreError("no store: pass --store URL or set [store] url".into()))?;
+            .ok_or_else(|| StoreError::new("no store: pass --store URL or set [store] url"))?;
         let expanded = expand_vars(raw, env)
-            .map_err(|e| StoreError(format!("store URL `{}`: {e}", redact_url(raw))))?;
+            .map_err(|e| StoreError::new(format!("store URL `{}`: {e}", redact_url(raw))))?;
         let shown = redact_url(&expanded);
         let secrets = Secrets::of_url(&expanded);
         let scheme = expanded
@@ -107,7 +135,7 @@ impl StoreSpec {
                 let rest = &expanded["sqlite://".len()..];
                 let path = rest.split(['?', '#']).next().unwrap_or("");
                 if path.is_empty() {
-                    return Err(StoreError(format!("store URL `{shown}` names no database file")));
+                    return Err(StoreError::new(format!("store URL `{shown}` names no database file")));
                 }
                 let path = PathBuf::from(crate::base::percent::decode_lossy(path));
                 Kind::Sqlite(if path.is_absolute() {
@@ -120,7 +148,7 @@ impl StoreSpec {
             Some("postgres" | "postgresql") => Kind::Postgres,
             Some("mysql" | "mariadb") => Kind::Mysql,
             _ => {
-                return Err(StoreError(format!(
+                return Err(StoreError::new(format!(
                     "store URL `{shown}`: expected redis://, rediss://, postgres://, mysql:// or sqlite://PATH"
                 )))
             }
@@ -133,13 +161,13 @@ impl StoreSpec {
             .to_string()
         });
         if !is_identifier(&table) {
-            return Err(StoreError(format!(
+            return Err(StoreError::new(format!(
                 "store table `{table}` is not an identifier ([A-Za-z_][A-Za-z0-9_]*), as the Java builders require"
             )));
         }
         if let Some(schema) = &config.schema {
             if !is_identifier(schema) {
-                return Err(StoreError(format!(
+                return Err(StoreError::new(format!(
                     "store schema `{schema}` is not an identifier"
                 )));
             }
@@ -175,16 +203,49 @@ impl StoreSpec {
 
     /// A store error with the server's message scrubbed.
     pub fn error(&self, what: &str, err: impl std::fmt::Display) -> StoreError {
-        StoreError(self.scrub(&format!("{what} ({}): {err}", self.shown)))
+        StoreError::new(self.scrub(&format!("{what} ({}): {err}", self.shown)))
     }
 
-    /// Opens the backend.
-    pub fn open(&self) -> Result<Box<dyn Backend>, StoreError> {
+    /// A store error saying what happened in `words`, with the client library's own report as
+    /// the detail (`--verbose`); both scrubbed.
+    pub fn failure(&self, what: &str, words: &str, detail: &str) -> StoreError {
+        StoreError {
+            message: self.scrub(&format!("{what} ({}): {words}", self.shown)),
+            detail: (words != detail).then(|| self.scrub(detail)),
+            entries: false,
+        }
+    }
+
+    /// A failure that concerns the entries asked for only (RS017): `words` say what, scrubbed.
+    pub fn entries_failure(&self, words: &str, detail: &str) -> StoreError {
+        StoreError {
+            message: self.scrub(words),
+            detail: Some(self.scrub(detail)),
+            entries: true,
+        }
+    }
+
+    /// `err` (a timeout, a cancellation, a failure already in words) as a failure of `what`.
+    pub fn within(&self, what: &str, err: StoreError) -> StoreError {
+        if err.message == io::CANCELLED {
+            return err;
+        }
+        StoreError {
+            message: self.scrub(&format!("{what} ({}): {}", self.shown, err.message)),
+            detail: err.detail.map(|d| self.scrub(&d)),
+            entries: err.entries,
+        }
+    }
+
+    /// Opens the backend. Every wait on the server from here on (connecting, logging in, each
+    /// query) ends at its deadline (`connect_timeout`) or when `cancel` is cancelled: see
+    /// [`io`]. Blocks the calling thread, which must not be an async runtime's worker.
+    pub fn open(&self, cancel: &io::Cancel) -> Result<Box<dyn Backend>, StoreError> {
         match &self.kind {
-            Kind::Sqlite(path) => Ok(Box::new(sqlite::SqliteBackend::open(self, path)?)),
-            Kind::Redis => Ok(Box::new(redis::RedisBackend::open(self)?)),
-            Kind::Postgres => Ok(Box::new(postgres::PostgresBackend::open(self)?)),
-            Kind::Mysql => Ok(Box::new(mysql::MysqlBackend::open(self)?)),
+            Kind::Sqlite(path) => Ok(Box::new(sqlite::SqliteBackend::open(self, path, cancel)?)),
+            Kind::Redis => Ok(Box::new(redis::RedisBackend::open(self, cancel)?)),
+            Kind::Postgres => Ok(Box::new(postgres::PostgresBackend::open(self, cancel)?)),
+            Kind::Mysql => Ok(Box::new(mysql::MysqlBackend::open(self, cancel)?)),
         }
     }
 }
@@ -240,12 +301,57 @@ pub struct ClientCertPaths {
 impl ClientCertPaths {
     /// The two PEM files' bytes.
     pub fn read(&self) -> Result<(Vec<u8>, Vec<u8>), String> {
-        let read = |what: &str, path: &Path| {
-            std::fs::read(path)
-                .map_err(|e| format!("cannot read the client {what} `{}`: {e}", path.display()))
-        };
-        Ok((read("certificate", &self.cert)?, read("key", &self.key)?))
+        Ok((
+            read_pem("client certificate", &self.cert)?,
+            read_pem("client key", &self.key)?,
+        ))
     }
+}
+
+/// A PEM file named in a store URL, read as a workspace file is: only a regular file (a FIFO or a
+/// device such as `/dev/zero` is refused before it is opened, so the read can neither block nor
+/// run forever) of at most `MAX_TEXT_BYTES`.
+pub fn read_pem(what: &str, path: &Path) -> Result<Vec<u8>, String> {
+    let shown = path.display();
+    match FileContent::read(path) {
+        FileContent::Text(text) => Ok(text.as_bytes().to_vec()),
+        FileContent::NotRegular { kind } => Err(format!(
+            "cannot read the {what} `{shown}`: it is {kind}, not a regular file"
+        )),
+        FileContent::TooLarge { size } => Err(format!(
+            "cannot read the {what} `{shown}`: {size} bytes, more than a PEM file holds (at most {})",
+            crate::base::files::MAX_TEXT_BYTES
+        )),
+        FileContent::NotUtf8 { .. } => Err(format!(
+            "cannot read the {what} `{shown}`: not a PEM file (not text)"
+        )),
+        FileContent::Unreadable { error } => Err(format!("cannot read the {what} `{shown}`: {error}")),
+        FileContent::NotLoaded => Err(format!("cannot read the {what} `{shown}`")),
+    }
+}
+
+/// The value of the first of `names` among the URL's query parameters (percent-decoded), and the
+/// URL without any of them.
+pub fn take_param(url: &str, names: &[&str]) -> (String, Option<String>) {
+    let Some((head, query)) = url.split_once('?') else {
+        return (url.to_string(), None);
+    };
+    let mut found = None;
+    let mut kept = Vec::new();
+    for pair in query.split('&') {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if names.contains(&name) {
+            found.get_or_insert_with(|| crate::base::percent::decode_lossy(value));
+        } else {
+            kept.push(pair);
+        }
+    }
+    let url = if kept.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}?{}", kept.join("&"))
+    };
+    (url, found)
 }
 
 pub fn take_client_cert(url: &str) -> Result<(String, Option<ClientCertPaths>), String> {
@@ -646,9 +752,10 @@ pub fn users(
     url: Option<&str>,
     env: &Env,
     cwd: &Path,
+    cancel: &io::Cancel,
 ) -> Result<(String, OwnerIds), StoreError> {
     let spec = StoreSpec::new(&config.store, url, env, &url_base(config, cwd))?;
-    let mut backend = spec.open()?;
+    let mut backend = spec.open(cancel)?;
     let exact = exact_read_keys(config, files);
     Ok((
         spec.shown.clone(),
@@ -731,8 +838,23 @@ pub fn load_into(
             }
             Scope::Agent | Scope::Global => config.workspace.clone(),
         };
-        let mut scan = backend.scan(&base)?;
-        let unlisted = backend.unlisted(&base, &exact, all, &scan)?;
+        // One owner whose entries the store refuses to read is reported; the others are read.
+        let read = backend
+            .scan(&base)
+            .and_then(|scan| Ok((backend.unlisted(&base, &exact, all, &scan)?, scan)));
+        let (unlisted, mut scan) = match read {
+            Ok(read) => read,
+            Err(err) if err.entries => {
+                files.set_origin(dir.clone(), origin_label(&base, "").into());
+                loaded.diagnostics.push(store_entry_unreadable::RULE.at(
+                    &dir,
+                    TextRange::empty(0),
+                    format!("the entries of this id cannot be read: {}", err.message),
+                ));
+                continue;
+            }
+            Err(err) => return Err(err),
+        };
         // Read by their exact path only: no listing of the runtime returns them.
         let only_read: std::collections::HashSet<(Vec<String>, String)> = unlisted
             .items
@@ -794,8 +916,9 @@ pub fn read_into(
     url: Option<&str>,
     owners: &Owners,
     cwd: &Path,
+    cancel: &io::Cancel,
 ) -> Result<Read, StoreError> {
-    read_into_with(ws, url, owners, cwd, parsed_snapshot)
+    read_into_with(ws, url, owners, cwd, cancel, parsed_snapshot)
 }
 
 /// `read_into` with the workspace over the file set with the stored files built by `build`
@@ -805,10 +928,11 @@ pub fn read_into_with(
     url: Option<&str>,
     owners: &Owners,
     cwd: &Path,
+    cancel: &io::Cancel,
     build: impl FnOnce(Build<'_>) -> crate::workspace::Workspace,
 ) -> Result<Read, StoreError> {
     let spec = StoreSpec::new(&ws.config.store, url, &ws.env, &url_base(&ws.config, cwd))?;
-    let mut backend = spec.open()?;
+    let mut backend = spec.open(cancel)?;
     let mut config = (*ws.config).clone();
     config.filesystem.mode = crate::config::FilesystemMode::Remote;
     let mut files = (*ws.files).clone();
@@ -1185,9 +1309,9 @@ mod tests {
         assert_eq!(spec.kind, Kind::Sqlite(PathBuf::from("/p/data/ws.db")));
         let err =
             StoreSpec::new(&config, Some("ftp://u:hunter2@h"), &env, Path::new("/p")).unwrap_err();
-        assert!(!err.0.contains("hunter2"), "{err}");
+        assert!(!err.message.contains("hunter2"), "{err}");
         let err =
             StoreSpec::new(&config, Some("redis://:${NOPE}@h"), &env, Path::new("/p")).unwrap_err();
-        assert!(err.0.contains("NOPE"), "{err}");
+        assert!(err.message.contains("NOPE"), "{err}");
     }
 }

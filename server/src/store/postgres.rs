@@ -2,52 +2,72 @@
 //! table: `namespace_path` of `\x1F`-terminated segments, `item_key`, `value_json`; optional quoted
 //! schema). One query per owner with the runtime's `LIKE … ESCAPE '!'` prefix; the session is set
 //! to read-only transactions before anything is read. TLS with `sslmode=require` (rustls).
-//! Depends only on the store module.
+//!
+//! The async client (`tokio-postgres`) runs on the backend's own [`Driver`], each step under its
+//! deadline; a TLS connector wrapper tells the steps of the connection apart (it is called once the
+//! TCP connection stands, and returns once TLS is negotiated). Depends only on the store module.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::str::FromStr;
 
-use postgres::config::SslMode;
-use postgres::{Client, NoTls};
+use tokio_postgres::config::{Host, SslMode};
+use tokio_postgres::tls::{MakeTlsConnect, TlsConnect};
+use tokio_postgres::{Client, NoTls, Socket};
 use tokio_postgres_rustls::MakeRustlsConnect;
 
+use super::io::{self, Driver, Progress, Step};
 use super::sqlite::{jdbc_like, jdbc_namespace, split_jdbc};
 use super::{Backend, RawItem, Scan, StoreError, StoreSpec};
 use crate::base::files::MAX_TEXT_BYTES;
 
 pub struct PostgresBackend {
     client: Client,
+    driver: Driver,
     table: String,
+    database: String,
     spec: StoreSpec,
 }
 
+const CONNECT: &str = "cannot connect to the PostgreSQL store";
+const READ: &str = "reading the PostgreSQL store failed";
+
 impl PostgresBackend {
-    pub fn open(spec: &StoreSpec) -> Result<Self, StoreError> {
-        let (url, client_cert) = super::take_client_cert(spec.secret_url())
-            .map_err(|e| spec.error("invalid PostgreSQL URL", e))?;
-        let (url, require_tls) =
-            super::take_ssl_mode(&url).map_err(|e| spec.error("invalid PostgreSQL URL", e))?;
+    pub fn open(spec: &StoreSpec, cancel: &io::Cancel) -> Result<Self, StoreError> {
+        let invalid = |e: &dyn std::fmt::Display| spec.error("invalid PostgreSQL URL", e);
+        let (url, client_cert) =
+            super::take_client_cert(spec.secret_url()).map_err(|e| invalid(&e))?;
+        let (url, require_tls) = super::take_ssl_mode(&url).map_err(|e| invalid(&e))?;
         if client_cert.is_some() && !require_tls {
-            return Err(spec.error(
-                "invalid PostgreSQL URL",
-                "sslcert and sslkey (a client certificate) need sslmode=require, verify-ca or verify-full",
+            return Err(invalid(
+                &"sslcert and sslkey (a client certificate) need sslmode=require, verify-ca or verify-full",
             ));
         }
-        let mut config = postgres::Config::from_str(&url)
-            .map_err(|e| spec.error("invalid PostgreSQL URL", e))?;
-        let io = super::redis::read_timeout(spec.connect_timeout);
-        config
-            .connect_timeout(spec.connect_timeout)
-            .tcp_user_timeout(io)
-            .keepalives(true)
-            .application_name("agentws");
+        let mut config = tokio_postgres::Config::from_str(&url).map_err(|e| invalid(&e))?;
+        let host = match config.get_hosts().first() {
+            Some(Host::Tcp(host)) => host.clone(),
+            #[cfg(unix)]
+            Some(Host::Unix(path)) => path.display().to_string(),
+            None => "localhost".to_string(),
+        };
+        let port = config.get_ports().first().copied().unwrap_or(5432);
+        let database = config
+            .get_dbname()
+            .or(config.get_user())
+            .unwrap_or("postgres")
+            .to_string();
+        let server = format!("the PostgreSQL server at {}", io::host_port(&host, port));
+        let driver = Driver::new(spec.connect_timeout, cancel, server)?;
+        config.application_name("agentws");
+        let progress = Progress::new(Step::Connect);
         // `sslmode=require` (or `verify-ca`, `verify-full`): TLS, the server's certificate
         // verified against the system's roots (`SSL_CERT_FILE` / `SSL_CERT_DIR` honoured). The
         // default (`prefer`) and `disable` connect without TLS.
+        let fail = |e: tokio_postgres::Error| words(spec, CONNECT, &e, driver.server(), &database);
         let connected = if require_tls {
             config.ssl_mode(SslMode::Require);
             let tls = match client_cert {
-                Some(paths) => client_cert_connector(&paths)
-                    .map_err(|e| spec.error("cannot connect to the PostgreSQL store", e))?,
+                Some(paths) => client_cert_connector(&paths).map_err(|e| spec.error(CONNECT, e))?,
                 None => MakeRustlsConnect::with_native_certs()
                     .map(|(tls, _)| tls)
                     .map_err(|errors| {
@@ -61,18 +81,35 @@ impl PostgresBackend {
                         )
                     })?,
             };
-            config.connect(tls)
+            connect(
+                &driver,
+                &config,
+                Tracked::new(tls, &progress, true),
+                &progress,
+            )
         } else {
-            config.connect(NoTls)
+            config.ssl_mode(SslMode::Disable);
+            connect(
+                &driver,
+                &config,
+                Tracked::new(NoTls, &progress, false),
+                &progress,
+            )
         };
-        let mut client = connected
-            .map_err(|e| spec.error("cannot connect to the PostgreSQL store", message(&e)))?;
-        client
-            .batch_execute(&format!(
-                "SET default_transaction_read_only = on; SET statement_timeout = {}",
-                io.as_millis()
-            ))
-            .map_err(|e| spec.error("cannot connect to the PostgreSQL store", message(&e)))?;
+        let client = connected
+            .map_err(|e| spec.within(CONNECT, e))?
+            .map_err(fail)?;
+        // The server ends a statement at the same deadline as agentws gives up on it.
+        driver
+            .run(
+                Step::Query,
+                client.batch_execute(&format!(
+                    "SET default_transaction_read_only = on; SET statement_timeout = {}",
+                    spec.connect_timeout.as_millis()
+                )),
+            )
+            .map_err(|e| spec.within(CONNECT, e))?
+            .map_err(|e| words(spec, CONNECT, &e, driver.server(), &database))?;
         // `PostgresBaseStore`: `"<schema>"."<table>"` quoted when a schema is set, else unquoted.
         let table = match &spec.schema {
             Some(schema) => format!("\"{schema}\".\"{}\"", spec.table),
@@ -80,18 +117,137 @@ impl PostgresBackend {
         };
         Ok(Self {
             client,
+            driver,
             table,
+            database,
             spec: spec.clone(),
         })
     }
 
-    fn fail(&self, e: postgres::Error) -> StoreError {
-        self.spec
-            .error("reading the PostgreSQL store failed", message(&e))
+    fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
+        self.driver
+            .run(Step::Query, self.client.query(sql, params))
+            .map_err(|e| self.spec.within(READ, e))?
+            .map_err(|e| self.fail(e))
+    }
+
+    fn fail(&self, e: tokio_postgres::Error) -> StoreError {
+        words(&self.spec, READ, &e, self.driver.server(), &self.database)
     }
 }
 
-/// The server's own message (`db error` alone says nothing), or the error with its causes.
+/// Connects (TCP, TLS, login) within one deadline, the step reached followed by `progress`; the
+/// connection's task then runs on the driver.
+fn connect<M>(
+    driver: &Driver,
+    config: &tokio_postgres::Config,
+    tls: Tracked<M>,
+    progress: &Progress,
+) -> Result<Result<Client, tokio_postgres::Error>, StoreError>
+where
+    M: MakeTlsConnect<Socket>,
+    M::TlsConnect: 'static,
+    <M::TlsConnect as TlsConnect<Socket>>::Future: Send,
+    M::Stream: Send + 'static,
+{
+    let connected = driver.run_tracked(progress, config.connect(tls))?;
+    Ok(connected.map(|(client, connection)| {
+        driver.spawn(async move {
+            let _ = connection.await;
+        });
+        client
+    }))
+}
+
+/// The error in words (the server's own message for a server error, with the table named for a
+/// missing one), with the client's report as the detail.
+fn words(
+    spec: &StoreSpec,
+    what: &str,
+    e: &tokio_postgres::Error,
+    server: &str,
+    database: &str,
+) -> StoreError {
+    let detail = io::chain(e);
+    let words = match e.as_db_error() {
+        Some(db) if db.code().code() == "42P01" => {
+            // `relation "agentscope_store" does not exist`
+            let table = db.message().split('"').nth(1).unwrap_or(db.message());
+            format!("the table `{table}` does not exist in database `{database}`")
+        }
+        Some(db) => format!("{} ({})", db.message(), db.code().code()),
+        None if e.is_closed() => format!("{server} closed the connection"),
+        None => io::io_words(e, server).unwrap_or_else(|| detail.clone()),
+    };
+    spec.failure(what, &words, &detail)
+}
+
+/// A TLS connector that records the step of the connection it is used in: the TCP connection
+/// stands when it is asked for a connector; TLS is negotiated when its handshake returns.
+struct Tracked<M> {
+    inner: M,
+    progress: Progress,
+    tls: bool,
+}
+
+impl<M> Tracked<M> {
+    fn new(inner: M, progress: &Progress, tls: bool) -> Self {
+        Tracked {
+            inner,
+            progress: progress.clone(),
+            tls,
+        }
+    }
+}
+
+struct TrackedConnect<T> {
+    inner: T,
+    progress: Progress,
+}
+
+impl<S, M: MakeTlsConnect<S>> MakeTlsConnect<S> for Tracked<M>
+where
+    M::TlsConnect: 'static,
+    <M::TlsConnect as TlsConnect<S>>::Future: Send,
+    S: 'static,
+{
+    type Stream = M::Stream;
+    type TlsConnect = TrackedConnect<M::TlsConnect>;
+    type Error = M::Error;
+
+    fn make_tls_connect(&mut self, domain: &str) -> Result<Self::TlsConnect, Self::Error> {
+        self.progress
+            .set(if self.tls { Step::Tls } else { Step::Login });
+        Ok(TrackedConnect {
+            inner: self.inner.make_tls_connect(domain)?,
+            progress: self.progress.clone(),
+        })
+    }
+}
+
+impl<S: 'static, T: TlsConnect<S> + 'static> TlsConnect<S> for TrackedConnect<T>
+where
+    T::Future: Send,
+{
+    type Stream = T::Stream;
+    type Error = T::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<T::Stream, T::Error>> + Send>>;
+
+    fn connect(self, stream: S) -> Self::Future {
+        let progress = self.progress;
+        let handshake = self.inner.connect(stream);
+        Box::pin(async move {
+            let done = handshake.await;
+            progress.set(Step::Login);
+            done
+        })
+    }
+}
+
 /// A TLS connector presenting the client certificate of `paths`, the server verified against the
 /// system's roots as without one (`SSL_CERT_FILE` / `SSL_CERT_DIR` honoured).
 fn client_cert_connector(paths: &super::ClientCertPaths) -> Result<MakeRustlsConnect, String> {
@@ -120,20 +276,6 @@ fn client_cert_connector(paths: &super::ClientCertPaths) -> Result<MakeRustlsCon
     Ok(MakeRustlsConnect::new(config))
 }
 
-fn message(e: &postgres::Error) -> String {
-    if let Some(db) = e.as_db_error() {
-        return format!("{} ({})", db.message(), db.code().code());
-    }
-    let mut text = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
-
 impl Backend for PostgresBackend {
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
         let sql = format!(
@@ -144,10 +286,7 @@ impl Backend for PostgresBackend {
             self.table
         );
         let limit = MAX_TEXT_BYTES as i64;
-        let rows = self
-            .client
-            .query(&sql, &[&jdbc_like(base), &limit])
-            .map_err(|e| self.fail(e))?;
+        let rows = self.query(&sql, &[&jdbc_like(base), &limit])?;
         let exact = jdbc_namespace(base);
         let mut scan = Scan::default();
         for row in rows {
@@ -171,10 +310,7 @@ impl Backend for PostgresBackend {
             "SELECT DISTINCT namespace_path::text FROM {} WHERE namespace_path LIKE $1 ESCAPE '!'",
             self.table
         );
-        let rows = self
-            .client
-            .query(&sql, &[&jdbc_like(prefix)])
-            .map_err(|e| self.fail(e))?;
+        let rows = self.query(&sql, &[&jdbc_like(prefix)])?;
         rows.iter()
             .map(|row| {
                 row.try_get::<_, String>(0)

@@ -6,19 +6,23 @@
 //! Depends only on the store module.
 
 use std::collections::{BTreeSet, HashSet};
-use std::time::Duration;
 
-use redis::{Client, Connection, Value};
+use redis::aio::MultiplexedConnection;
+use redis::{AsyncConnectionConfig, Client, ConnectionAddr, Value};
 
+use super::io::{self, Driver, Step};
 use super::{Backend, ExactRead, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
-use crate::rules::store::{store_id_separator, store_index_stale, store_listing_cut};
+use crate::rules::store::{
+    store_entry_unreadable, store_id_separator, store_index_stale, store_listing_cut,
+};
 
 /// `RedisStore.NS_SEPARATOR`.
 pub const SEPARATOR: u8 = 0;
 
 pub struct RedisBackend {
-    conn: Connection,
+    conn: MultiplexedConnection,
+    driver: Driver,
     prefix: String,
     spec: StoreSpec,
     /// The item hashes under one key prefix (`<prefix>item:<parent namespace>\0`), from one
@@ -30,8 +34,11 @@ pub struct RedisBackend {
 /// member; past it the search stops and says so.
 pub const SCAN_LIMIT: usize = 1_000_000;
 
+const CONNECT: &str = "cannot connect to the Redis store";
+const READ: &str = "reading the Redis store failed";
+
 impl RedisBackend {
-    pub fn open(spec: &StoreSpec) -> Result<Self, StoreError> {
+    pub fn open(spec: &StoreSpec, cancel: &io::Cancel) -> Result<Self, StoreError> {
         let (url, client_cert) = super::take_client_cert(spec.secret_url())
             .map_err(|e| spec.error("invalid Redis URL", e))?;
         let tls = url
@@ -46,9 +53,7 @@ impl RedisBackend {
                 ))
             }
             Some(paths) => {
-                let (client_cert, client_key) = paths
-                    .read()
-                    .map_err(|e| spec.error("cannot connect to the Redis store", e))?;
+                let (client_cert, client_key) = paths.read().map_err(|e| spec.error(CONNECT, e))?;
                 // The server's certificate is still verified against the system's roots.
                 Client::build_with_tls(
                     url.as_str(),
@@ -63,38 +68,52 @@ impl RedisBackend {
             }
         }
         .map_err(|e| spec.error("invalid Redis URL", e))?;
-        let conn = client
-            .get_connection_with_timeout(spec.connect_timeout)
+        let server = match client.get_connection_info().addr() {
+            ConnectionAddr::Tcp(host, port) | ConnectionAddr::TcpTls { host, port, .. } => {
+                format!("the Redis server at {}", io::host_port(host, *port))
+            }
+            other => format!("the Redis server at socket `{other}`"),
+        };
+        let driver = Driver::new(spec.connect_timeout, cancel, server)?;
+        // The driver's deadlines, not the client's own (which would retry and wait again).
+        let config = AsyncConnectionConfig::new()
+            .set_connection_timeout(None)
+            .set_response_timeout(None);
+        let conn = driver
+            .run(
+                Step::Open,
+                client.get_multiplexed_async_connection_with_config(&config),
+            )
+            .map_err(|e| {
+                // A plain server reads the TLS hello as a command and never answers it.
+                if tls && e.message != io::CANCELLED {
+                    spec.within(
+                        CONNECT,
+                        StoreError::new(format!(
+                            "{}; with rediss://, does the server serve TLS on this port?",
+                            e.message
+                        )),
+                    )
+                } else {
+                    spec.within(CONNECT, e)
+                }
+            })?
             .map_err(|e| {
                 // rustls reports the server's refusal of a client without a certificate as an
                 // alert; say what the URL lacks.
                 if tls && e.to_string().contains("CertificateRequired") {
-                    spec.error(
-                        "cannot connect to the Redis store",
-                        format!(
-                            "the server requires a client certificate: add sslcert=PATH&sslkey=PATH to the URL ({e})"
-                        ),
-                    )
-                // A plain server reads the TLS hello as a command and never answers it.
-                } else if tls && (e.is_timeout() || e.is_io_error()) {
-                    spec.error(
-                        "cannot connect to the Redis store",
-                        format!(
-                            "no TLS handshake within the connect timeout ({} s): does the server serve TLS on this port? ({e})",
-                            spec.connect_timeout.as_secs()
-                        ),
+                    spec.failure(
+                        CONNECT,
+                        "the server requires a client certificate: add sslcert=PATH&sslkey=PATH to the URL (received fatal alert: CertificateRequired)",
+                        &io::chain(&e),
                     )
                 } else {
-                    spec.error("cannot connect to the Redis store", e)
+                    words(spec, CONNECT, &e, driver.server())
                 }
             })?;
-        // A server that stops answering mid-read must not hang the command.
-        let io = read_timeout(spec.connect_timeout);
-        conn.set_read_timeout(Some(io))
-            .and_then(|_| conn.set_write_timeout(Some(io)))
-            .map_err(|e| spec.error("cannot connect to the Redis store", e))?;
         Ok(Self {
             conn,
+            driver,
             prefix: spec.prefix.clone(),
             spec: spec.clone(),
             items: None,
@@ -102,7 +121,28 @@ impl RedisBackend {
     }
 
     fn fail(&self, e: redis::RedisError) -> StoreError {
-        self.spec.error("reading the Redis store failed", e)
+        words(&self.spec, READ, &e, self.driver.server())
+    }
+
+    /// One command, within the deadline of a query.
+    fn query<T: redis::FromRedisValue>(&mut self, cmd: &redis::Cmd) -> Result<T, StoreError> {
+        let result = self
+            .driver
+            .run(Step::Query, cmd.query_async::<T>(&mut self.conn))
+            .map_err(|e| self.spec.within(READ, e))?;
+        result.map_err(|e| self.fail(e))
+    }
+
+    /// One pipeline (one round trip), within the deadline of a query.
+    fn pipeline<T: redis::FromRedisValue>(
+        &mut self,
+        pipe: &redis::Pipeline,
+    ) -> Result<T, StoreError> {
+        let result = self
+            .driver
+            .run(Step::Query, pipe.query_async::<T>(&mut self.conn))
+            .map_err(|e| self.spec.within(READ, e))?;
+        result.map_err(|e| self.fail(e))
     }
 
     /// `<prefix>item:<ns>\0`: the start of the names of `ns`'s item hashes.
@@ -138,14 +178,14 @@ impl RedisBackend {
         let mut found = BTreeSet::new();
         let mut cursor: u64 = 0;
         loop {
-            let (next, keys): (u64, Vec<Vec<u8>>) = redis::cmd("SCAN")
-                .arg(cursor)
-                .arg("MATCH")
-                .arg(pattern)
-                .arg("COUNT")
-                .arg(1000)
-                .query(&mut self.conn)
-                .map_err(|e| self.fail(e))?;
+            let (next, keys): (u64, Vec<Vec<u8>>) = self.query(
+                redis::cmd("SCAN")
+                    .arg(cursor)
+                    .arg("MATCH")
+                    .arg(pattern)
+                    .arg("COUNT")
+                    .arg(1000),
+            )?;
             found.extend(keys);
             if found.len() >= limit {
                 return Ok((found, true));
@@ -178,9 +218,33 @@ impl RedisBackend {
     }
 }
 
-/// Time allowed for one reply: values may be large, so more than the connect timeout.
-pub fn read_timeout(connect: Duration) -> Duration {
-    (connect * 6).max(Duration::from_secs(30))
+/// The error in words, with the client's report as the detail.
+fn words(spec: &StoreSpec, what: &str, e: &redis::RedisError, server: &str) -> StoreError {
+    let detail = io::chain(e);
+    if e.code() == Some("WRONGTYPE") {
+        return spec.entries_failure(&wrong_type(e), &detail);
+    }
+    let words = match e.code() {
+        Some("WRONGPASS") => "the server refused the user name or password (WRONGPASS)".to_string(),
+        Some("NOAUTH") => {
+            "the server asks for a password, and the URL gives none (NOAUTH)".to_string()
+        }
+        Some(code) => format!("the server answered {code}: {}", e.detail().unwrap_or("")),
+        None if e.is_connection_refusal() => {
+            format!("{server} refused the connection (is the server running, on that port?)")
+        }
+        None if e.is_connection_dropped() => format!("{server} closed the connection"),
+        None => io::io_words(e, server).unwrap_or_else(|| detail.clone()),
+    };
+    spec.failure(what, &words, &detail)
+}
+
+/// What a `WRONGTYPE` answer means.
+fn wrong_type(e: &redis::RedisError) -> String {
+    match e.code() {
+        Some("WRONGTYPE") => "a key of the wrong type: WRONGTYPE".to_string(),
+        _ => io::chain(e),
+    }
 }
 
 /// `RedisStore.namespacePath`: segments joined with NUL.
@@ -226,15 +290,33 @@ impl Backend for RedisBackend {
             let index = index_key(&self.prefix, &ns);
             let mut offset = 0usize;
             loop {
-                let members: Vec<Vec<u8>> = redis::cmd("ZRANGEBYLEX")
-                    .arg(&index)
-                    .arg("-")
-                    .arg("+")
-                    .arg("LIMIT")
-                    .arg(offset)
-                    .arg(PAGE_SIZE)
-                    .query(&mut self.conn)
-                    .map_err(|e| self.fail(e))?;
+                let page = self.query(
+                    redis::cmd("ZRANGEBYLEX")
+                        .arg(&index)
+                        .arg("-")
+                        .arg("+")
+                        .arg("LIMIT")
+                        .arg(offset)
+                        .arg(PAGE_SIZE),
+                );
+                let members: Vec<Vec<u8>> = match page {
+                    Ok(members) => members,
+                    // Not a sorted set: the runtime's listing of this namespace fails.
+                    Err(e) if e.entries => {
+                        scan.problems.push((
+                            ns.clone(),
+                            String::new(),
+                            &store_entry_unreadable::RULE,
+                            format!(
+                                "the index of namespace `{}` is not a sorted set ({}): the runtime's listing of it fails; not read",
+                                ns.join("/").escape_debug(),
+                                e.message
+                            ),
+                        ));
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                };
                 if members.is_empty() {
                     break;
                 }
@@ -248,12 +330,32 @@ impl Backend for RedisBackend {
                     pipe.cmd("EXISTS").arg(&item);
                     pipe.cmd("HSTRLEN").arg(&item).arg("value");
                 }
-                let sizes: Vec<i64> = pipe.query(&mut self.conn).map_err(|e| self.fail(e))?;
+                // One entry of the wrong type answers an error of its own, not the page's.
+                pipe.ignore_errors();
+                let sizes: Vec<redis::RedisResult<i64>> = self.pipeline(&pipe)?;
                 let mut fetch = redis::pipe();
                 let mut wanted = Vec::new();
                 let mut found = 0usize;
                 for (i, key) in keys.iter().enumerate() {
-                    let (exists, size) = (sizes[2 * i] > 0, sizes[2 * i + 1].max(0) as u64);
+                    let exists = matches!(sizes[2 * i], Ok(n) if n > 0);
+                    let size = match &sizes[2 * i + 1] {
+                        Ok(size) => (*size).max(0) as u64,
+                        Err(e) if exists => {
+                            found += 1;
+                            scan.problems.push((
+                                ns.clone(),
+                                key.clone(),
+                                &store_entry_unreadable::RULE,
+                                format!(
+                                    "item `{}` is not a hash ({}): the runtime's read of it fails; not read",
+                                    key.escape_debug(),
+                                    wrong_type(e)
+                                ),
+                            ));
+                            continue;
+                        }
+                        Err(_) => 0,
+                    };
                     if !exists {
                         scan.problems.push((
                             ns.clone(),
@@ -292,8 +394,7 @@ impl Backend for RedisBackend {
                     }
                 }
                 if !wanted.is_empty() {
-                    let values: Vec<Option<Vec<u8>>> =
-                        fetch.query(&mut self.conn).map_err(|e| self.fail(e))?;
+                    let values: Vec<Option<Vec<u8>>> = self.pipeline(&fetch)?;
                     for (key, value) in wanted.into_iter().zip(values) {
                         scan.items.push(RawItem {
                             namespace: ns.clone(),
@@ -306,10 +407,7 @@ impl Backend for RedisBackend {
                 // `searchAllItems` stops at the first page with fewer than 100 items.
                 if found < PAGE_SIZE {
                     if members.len() == PAGE_SIZE {
-                        let more: i64 = redis::cmd("ZCARD")
-                            .arg(&index)
-                            .query(&mut self.conn)
-                            .map_err(|e| self.fail(e))?;
+                        let more: i64 = self.query(redis::cmd("ZCARD").arg(&index))?;
                         if more as usize > offset + PAGE_SIZE {
                             scan.problems.push((
                                 ns.clone(),
@@ -410,7 +508,9 @@ impl Backend for RedisBackend {
             pipe.cmd("EXISTS").arg(&item);
             pipe.cmd("HSTRLEN").arg(&item).arg("value");
         }
-        let answers: Vec<Value> = pipe.query(&mut self.conn).map_err(|e| self.fail(e))?;
+        // An index or item of the wrong type answers an error of its own (the listing reports it).
+        pipe.ignore_errors();
+        let answers: Vec<Value> = self.pipeline(&pipe)?;
         let int = |v: &Value| match v {
             Value::Int(i) => *i,
             _ => 0,
@@ -424,6 +524,18 @@ impl Backend for RedisBackend {
                 int(&answers[3 * i + 2]).max(0) as u64,
             );
             if !exists || key.as_bytes().contains(&SEPARATOR) {
+                continue;
+            }
+            if matches!(answers[3 * i + 2], Value::ServerError(_)) {
+                scan.problems.push((
+                    ns.clone(),
+                    key.clone(),
+                    &store_entry_unreadable::RULE,
+                    format!(
+                        "item `{}` is not a hash (a key of the wrong type: WRONGTYPE): the runtime's read of it fails; not read",
+                        key.escape_debug()
+                    ),
+                ));
                 continue;
             }
             if !indexed {
@@ -460,8 +572,7 @@ impl Backend for RedisBackend {
             }
         }
         if !wanted.is_empty() {
-            let values: Vec<Option<Vec<u8>>> =
-                fetch.query(&mut self.conn).map_err(|e| self.fail(e))?;
+            let values: Vec<Option<Vec<u8>>> = self.pipeline(&fetch)?;
             for ((namespace, key), value) in wanted.into_iter().zip(values) {
                 scan.items.push(RawItem {
                     namespace,

@@ -5,10 +5,13 @@
 //! be written whatever the SQL. Depends only on the store module.
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, ErrorCode, OpenFlags};
 
+use super::io;
 use super::{Backend, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::config::StoreLayout;
@@ -22,20 +25,45 @@ pub struct SqliteBackend {
     layout: StoreLayout,
     table: String,
     spec: StoreSpec,
+    path: std::path::PathBuf,
+    /// When the running query must end (the progress handler interrupts it then).
+    deadline: Arc<Mutex<Instant>>,
+    /// The table's distinct namespaces by their lowercase form (`namespaces_like`).
+    namespace_index: Option<Vec<(String, String)>>,
 }
 
+/// SQLite's `SQLITE_MAX_LIKE_PATTERN_LENGTH` (the same in the runtime's driver): a longer LIKE
+/// pattern is refused.
+const MAX_LIKE_PATTERN_BYTES: usize = 50_000;
+
+/// SQLite virtual machine instructions between two looks at the deadline: often enough to stop
+/// within milliseconds, rarely enough to cost nothing measurable.
+const PROGRESS_EVERY: i32 = 10_000;
+
 impl SqliteBackend {
-    pub fn open(spec: &StoreSpec, path: &Path) -> Result<Self, StoreError> {
+    pub fn open(spec: &StoreSpec, path: &Path, cancel: &io::Cancel) -> Result<Self, StoreError> {
         if !path.is_file() {
-            return Err(StoreError(format!(
+            return Err(StoreError::new(format!(
                 "store `{}`: no database file at `{}`",
                 spec.shown,
                 path.display()
             )));
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)
+        let mut conn = Connection::open_with_flags(path, flags)
             .map_err(|e| spec.error("cannot open the SQLite store", e))?;
+        // A query (a recursive view, a huge scan) ends at its deadline or when the read is
+        // cancelled; a database locked by another connection is waited for as long.
+        let deadline = Arc::new(Mutex::new(Instant::now() + spec.connect_timeout));
+        let (until, cancel) = (deadline.clone(), cancel.clone());
+        conn.progress_handler(
+            PROGRESS_EVERY,
+            Some(move || {
+                cancel.is_cancelled()
+                    || Instant::now() > *until.lock().unwrap_or_else(|e| e.into_inner())
+            }),
+        )
+        .map_err(|e| spec.error("cannot open the SQLite store", e))?;
         conn.busy_timeout(spec.connect_timeout)
             .and_then(|_| conn.pragma_update(None, "query_only", true))
             .map_err(|e| spec.error("cannot open the SQLite store", e))?;
@@ -44,11 +72,83 @@ impl SqliteBackend {
             layout: spec.layout,
             table: spec.table.clone(),
             spec: spec.clone(),
+            path: path.to_path_buf(),
+            deadline,
+            namespace_index: None,
         })
     }
 
+    /// The namespaces the runtime's `LIKE '<prefix>%'` lists (SQLite's LIKE ignores ASCII case),
+    /// in the order of the table's key. Found in the table's distinct namespaces, read once per
+    /// command and kept sorted by their lowercase form, so each owner costs a binary search.
+    fn namespaces_like(&mut self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        if self.namespace_index.is_none() {
+            let sql = format!("SELECT DISTINCT namespace_path FROM {}", self.table);
+            self.start_query();
+            let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
+            let mut rows = stmt.query([]).map_err(|e| self.fail(e))?;
+            let mut index = Vec::new();
+            while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
+                let text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+                index.push((text.to_ascii_lowercase(), text));
+            }
+            drop(rows);
+            drop(stmt);
+            index.sort();
+            self.namespace_index = Some(index);
+        }
+        let index = self.namespace_index.as_deref().unwrap_or_default();
+        let lower = prefix.to_ascii_lowercase();
+        let start = index.partition_point(|(l, _)| l.as_str() < lower.as_str());
+        let mut found: Vec<String> = index[start..]
+            .iter()
+            .take_while(|(l, _)| l.starts_with(&lower))
+            .map(|(_, text)| text.clone())
+            .collect();
+        found.sort();
+        Ok(found)
+    }
+
+    /// Starts the deadline of the next query.
+    fn start_query(&self) {
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) =
+            Instant::now() + self.spec.connect_timeout;
+    }
+
     fn fail(&self, e: rusqlite::Error) -> StoreError {
-        self.spec.error("reading the SQLite store failed", e)
+        let detail = e.to_string();
+        let database = format!("the SQLite database `{}`", self.path.display());
+        let limit = io::seconds(self.spec.connect_timeout);
+        let words = match &e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == ErrorCode::OperationInterrupted => {
+                io::timed_out(self.spec.connect_timeout, "reading", &database)
+            }
+            rusqlite::Error::SqliteFailure(f, _)
+                if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
+            {
+                format!("{database} stayed locked by another connection for {limit} (store.connect_timeout)")
+            }
+            rusqlite::Error::SqliteFailure(_, Some(m)) if m.starts_with("no such table: ") => {
+                format!(
+                    "the table `{}` does not exist in {database}",
+                    &m["no such table: ".len()..]
+                )
+            }
+            // The id (or key) makes the runtime's own search fail: only this owner's entries.
+            rusqlite::Error::SqliteFailure(f, m)
+                if f.code == ErrorCode::TooBig
+                    || m.as_deref()
+                        .is_some_and(|m| m.contains("pattern too complex")) =>
+            {
+                return self.spec.entries_failure(
+                    &format!("SQLite refuses the runtime's prefix search for them ({detail})"),
+                    &detail,
+                );
+            }
+            _ => detail.clone(),
+        };
+        self.spec
+            .failure("reading the SQLite store failed", &words, &detail)
     }
 
     /// `SqliteBaseStore` joins segments with `/`, so the namespaces of an id holding `/`
@@ -63,12 +163,10 @@ impl SqliteBackend {
             "SELECT DISTINCT namespace FROM {} WHERE namespace > ?1 AND namespace < ?2 ORDER BY namespace",
             self.table
         );
+        self.start_query();
         let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
         let mut rows = stmt.query([&head, &end]).map_err(|e| self.fail(e))?;
-        while let Some(row) = rows
-            .next()
-            .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
-        {
+        while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
             let text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
             let Some(rest) = text.strip_prefix(&head) else {
                 continue;
@@ -167,33 +265,43 @@ impl Backend for SqliteBackend {
         let mut scan = Scan::default();
         match self.layout {
             StoreLayout::Jdbc => {
-                // One query for every route of the owner: the runtime's per-route LIKE searches
-                // are all prefixes of this one, and SQL pages are short only at the end.
+                // The rows the runtime's LIKE prefix search lists (every route of the owner at
+                // once: its per-route searches are prefixes of this one), found as the namespaces
+                // that match it, each read through the primary key: the LIKE itself scans the
+                // whole table, once per owner, which made checking every owner quadratic.
+                if jdbc_like(base).len() > MAX_LIKE_PATTERN_BYTES {
+                    return Err(self.spec.entries_failure(
+                        "SQLite refuses the runtime's prefix search for them (LIKE or GLOB pattern too complex)",
+                        &format!(
+                            "the LIKE pattern is over SQLite's {MAX_LIKE_PATTERN_BYTES}-byte limit"
+                        ),
+                    ));
+                }
+                let exact = jdbc_namespace(base);
+                let listed = self.namespaces_like(&exact)?;
                 let sql = format!(
                     "SELECT namespace_path, item_key, \
                      CASE WHEN length(CAST(value_json AS BLOB)) > ?2 THEN NULL ELSE value_json END, \
                      length(CAST(value_json AS BLOB)) \
-                     FROM {} WHERE namespace_path LIKE ?1 ESCAPE '!' ORDER BY namespace_path, item_key",
+                     FROM {} WHERE namespace_path = ?1 ORDER BY item_key",
                     self.table
                 );
-                let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
-                let mut rows = stmt
-                    .query(rusqlite::params![jdbc_like(base), limit])
-                    .map_err(|e| self.fail(e))?;
-                let exact = jdbc_namespace(base);
-                while let Some(row) = rows
-                    .next()
-                    .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
-                {
-                    let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
-                    let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
-                    let value = text_of(row.get_ref_unwrap(2));
-                    let size: Option<i64> = row.get(3).ok();
-                    let namespace = split_jdbc(&ns_text);
-                    if !ns_text.starts_with(&exact) {
-                        // SQLite's LIKE is ASCII-case-insensitive: the runtime lists these rows
-                        // under this owner too, but reads them by exact key.
-                        scan.problems.push((
+                for ns_text in listed {
+                    self.start_query();
+                    let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.fail(e))?;
+                    let mut rows = stmt
+                        .query(rusqlite::params![ns_text, limit])
+                        .map_err(|e| self.fail(e))?;
+                    while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
+                        let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+                        let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
+                        let value = text_of(row.get_ref_unwrap(2));
+                        let size: Option<i64> = row.get(3).ok();
+                        let namespace = split_jdbc(&ns_text);
+                        if !ns_text.starts_with(&exact) {
+                            // SQLite's LIKE is ASCII-case-insensitive: the runtime lists these rows
+                            // under this owner too, but reads them by exact key.
+                            scan.problems.push((
                             namespace.clone(),
                             key,
                             &store_id_collation::RULE,
@@ -203,15 +311,16 @@ impl Backend for SqliteBackend {
                                 base.join("/").escape_debug()
                             ),
                         ));
-                        continue;
+                            continue;
+                        }
+                        let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
+                        scan.items.push(RawItem {
+                            namespace,
+                            key,
+                            value,
+                            oversized,
+                        });
                     }
-                    let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
-                    scan.items.push(RawItem {
-                        namespace,
-                        key,
-                        value,
-                        oversized,
-                    });
                 }
             }
             StoreLayout::SqliteBase => {
@@ -234,6 +343,7 @@ impl Backend for SqliteBackend {
                      FROM {} WHERE namespace IN ({placeholders}) ORDER BY namespace, updated_at DESC",
                     self.table
                 );
+                self.start_query();
                 let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
                 let mut params: Vec<rusqlite::types::Value> = vec![limit.into()];
                 params.extend(
@@ -245,10 +355,7 @@ impl Backend for SqliteBackend {
                     .query(rusqlite::params_from_iter(params))
                     .map_err(|e| self.fail(e))?;
                 let mut last: Option<(String, usize, Option<i64>)> = None;
-                while let Some(row) = rows
-                    .next()
-                    .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
-                {
+                while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
                     let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
                     let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
                     let value = text_of(row.get_ref_unwrap(2));
@@ -314,13 +421,11 @@ impl Backend for SqliteBackend {
                 )
             }
         };
+        self.start_query();
         let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
         let mut rows = stmt.query([pattern]).map_err(|e| self.fail(e))?;
         let mut out = Vec::new();
-        while let Some(row) = rows
-            .next()
-            .map_err(|e| self.spec.error("reading the SQLite store failed", e))?
-        {
+        while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
             let text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
             out.push(match self.layout {
                 StoreLayout::Jdbc => split_jdbc(&text),

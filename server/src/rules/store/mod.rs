@@ -8,6 +8,7 @@ use super::Rule;
 
 pub mod store_child_namespace;
 pub mod store_empty_content;
+pub mod store_entry_unreadable;
 pub mod store_id_collation;
 pub mod store_id_not_a_folder;
 pub mod store_id_separator;
@@ -36,4 +37,5 @@ pub static RULES: &[&Rule] = &[
     &store_user_tools_json::RULE,  // RS013
     &store_empty_content::RULE,    // RS015
     &store_id_not_a_folder::RULE,  // RS016
+    &store_entry_unreadable::RULE, // RS017
 ];
