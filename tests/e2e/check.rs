@@ -127,6 +127,7 @@ fn json_summary_and_files_checked_match_the_list() {
                 "message",
                 "consequence",
                 "fixes",
+                "related",
                 "fingerprint"
             ]
         );

@@ -193,10 +193,9 @@ fn runtime_findings_are_reported_where_they_are_written() {
             row("SA008", "subagents/helper.md", 2, 1, "`name:` is ignored: the agent id is the file name (`helper`)"),
             row("XR003", "subagents/helper.md", 7, 8, "`read_file` is a harness built-in: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway"),
             row("SA026", "subagents/writer.MD", 1, 1, "`subagents/writer.MD` ends in `.MD`, not `.md`: both subagent scans match `.md` case-sensitively, so the runtime ignores this file (rename it to `writer.md`)"),
-            row("TJ029", "tools.json", 3, 12, "`execute` is denied for the main agent only: the isolated subagent `auditor` registers the harness built-ins again and still has `execute`"),
-            row("TJ030", "tools.json", 3, 12, "tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `report`)"),
-            row("TJ029", "tools.json", 3, 23, "`memory_save` is denied for the main agent only: the isolated subagent `auditor` registers the harness built-ins again and still has `memory_save`"),
-            row("TJ030", "tools.json", 3, 23, "tools.json removes `memory_save`, but the prompt's `## Memory Persistence` section still tells the model to save memories with `memory_save`"),
+            // What the `deny` list causes is one diagnostic at its key: the tools the isolated
+            // `auditor` keeps, then the prompt sections that still name them (TJ030's parts).
+            row("TJ029", "tools.json", 3, 3, "`execute`, `memory_save` are denied for the main agent only: the subagent `auditor` is isolated (the default when its spec does not set `workspace.mode: shared`): it registers the harness built-ins again and still has them; the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `report`); the prompt's `## Memory Persistence` section still tells the model to save memories with `memory_save`"),
         ]
     );
 }

@@ -113,6 +113,7 @@ impl Rule {
             fixes: Vec::new(),
             related: Vec::new(),
             omitted: None,
+            part: None,
         }
     }
 }

@@ -105,6 +105,7 @@ mod tests {
                     "message",
                     "consequence",
                     "fixes",
+                    "related",
                     "fingerprint"
                 ]
             );

@@ -64,7 +64,7 @@ pub struct ShownFix {
     pub excerpt: Option<Excerpt>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ShownRelated {
     pub path: String,
     pub range: Span,
@@ -81,13 +81,14 @@ pub struct ShownDiagnostic {
     pub message: String,
     pub consequence: String,
     pub fixes: Vec<ShownFix>,
+    /// Other places that explain it (the subagents that keep a removed tool, the keys a YAML
+    /// error loses).
+    pub related: Vec<ShownRelated>,
     /// What identifies the finding while the file around it changes ([`fingerprint`]).
     pub fingerprint: String,
     /// With a baseline: `new` (not in it). Baselined findings are not among the diagnostics.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline_state: Option<&'static str>,
-    #[serde(skip)]
-    pub related: Vec<ShownRelated>,
     /// The source lines the diagnostic covers, when the file has text (human output).
     #[serde(skip)]
     pub excerpt: Option<Excerpt>,
@@ -867,6 +868,7 @@ pub(crate) mod tests {
                 }],
                 related: vec![],
                 omitted: None,
+                part: None,
             },
             Diagnostic {
                 path: skill.clone(),
@@ -882,6 +884,7 @@ pub(crate) mod tests {
                     message: "the frontmatter starts here".into(),
                 }],
                 omitted: None,
+                part: None,
             },
             Diagnostic {
                 path: tools.clone(),
@@ -893,6 +896,7 @@ pub(crate) mod tests {
                 fixes: vec![],
                 related: vec![],
                 omitted: None,
+                part: None,
             },
         ];
         let config = crate::config::Config::defaults_for(Path::new("/p"));
@@ -1039,6 +1043,7 @@ pub(crate) mod tests {
                 }],
                 related: vec![],
                 omitted: None,
+                part: None,
             };
             let shown = Shower::new(&files, Path::new("/p")).show(&d);
             proptest::prop_assert!(shown.range.start.line >= 1 && shown.range.start.column >= 1);
