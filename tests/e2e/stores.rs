@@ -543,6 +543,52 @@ fn check_reports_stored_files_at_store_locations_in_every_format() {
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
 
+/// A fix in a stored file is shown but not offered through `--fix`, which a store check refuses
+/// and which writes the disk only; the one on disk is offered with the command that applies it.
+#[test]
+fn a_store_check_offers_fix_for_the_files_on_disk_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    std::fs::write(
+        project.join(".agentscope/workspace/skills/hello/SKILL.md"),
+        "---\nname: hello\ndescription: Greets people: by name\n---\nSay hello.\n",
+    )
+    .unwrap();
+    let db = tmp.path().join("store.db");
+    let colon = "---\nname: trains\ndescription: Train times: departures\n---\nUse the API.\n";
+    seed_sqlite(
+        &db,
+        Layout::Jdbc,
+        &[Row {
+            owner: "alice",
+            segment: "skills",
+            key: "/trains/SKILL.md",
+            value: file_value(colon),
+        }],
+    );
+    let url = format!("sqlite://{}", db.display());
+    let out = crate::support::installed(&mut Command::cargo_bin("agentws").unwrap())
+        .current_dir(tmp.path())
+        .args(["check", "project", "--store", &url, "--user", "alice"])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    let summary: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Found "))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            "Found 0 errors, 2 warnings, 0 infos.",
+            "1 problem can be fixed with `agentws check --fix project`.",
+            "1 problem in stored files has a fix (shown as help) that agentws does not write: it only reads the store, so make the change where those files are written.",
+            "Run `agentws explain SK013` (or any other code) for what a finding means and how to fix it.",
+        ],
+        "{stdout}"
+    );
+}
+
 #[test]
 fn store_level_problems_are_reported_and_a_clean_store_has_none() {
     let tmp = tempfile::tempdir().unwrap();

@@ -146,9 +146,10 @@ pub fn resolve_ids(config: &Config, ctx: &SessionContext) -> Result<ResolvedIds,
             }
             None => Err(ContextError {
                 code: "no-session-id",
-                message: "the call has no session id and the agent has no name to default it to; \
-                          the runtime fails such a call with a NullPointerException \
-                          (set [agent] name in agentws.toml or pass a session id)"
+                message: "the call has no session id, and the agent has no name to use instead; \
+                          the runtime fails such a call: give a session id (`agentws preview \
+                          --session ID`, or the preview's session in the editor) or set `name` \
+                          under `[agent]` in agentws.toml"
                     .to_string(),
             }),
         },
