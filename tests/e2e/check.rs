@@ -312,8 +312,7 @@ fn concise_and_github_formats() {
          cli-basic/agentws.toml:3:40: warning[CF012] additional context file `笔记/灵魂 😀.md` lies in `笔记/`, the namespace folder of the user or session id `笔记`: its file tools write `灵魂 😀.md` there, the file every other user's prompt reads\n\
          cli-basic/agentws.toml:3:40: warning[WS011] additional context file `笔记/灵魂 😀.md` exists in no workspace folder\n\
          Checked 6 files: 1 agentws.toml, 1 AGENTS.md, 1 MEMORY.md, 1 skill, 1 subagent, 1 tools.json.\n\
-         Found 0 errors, 4 warnings, 0 infos.\n\
-         Run `agentws explain WS003` (or any other code) for what a finding means and how to fix it.\n"
+         Found 0 errors, 4 warnings, 0 infos.\n"
     );
     let out = run(
         &fixtures_dir(),

@@ -100,7 +100,6 @@ fn prints_the_report_then_only_new_and_resolved_diagnostics() {
             "agentws.toml:3:40: warning[WS011] additional context file `笔记/灵魂 😀.md` exists in no workspace folder",
             "Checked 6 files: 1 agentws.toml, 1 AGENTS.md, 1 MEMORY.md, 1 skill, 1 subagent, 1 tools.json.",
             "Found 0 errors, 4 warnings, 0 infos.",
-            "Run `agentws explain WS003` (or any other code) for what a finding means and how to fix it.",
             // The project, .agentscope, the workspace, skills, skills/pdf, subagents.
             "Watching 6 folders for changes. Press Ctrl-C to stop.",
         ]

@@ -35,9 +35,7 @@ mod tests {
              Checked 2 files: 1 skill, 1 tools.json.\n\
              Found 1 error, 1 warning, 1 info.\n\
              Suppressed 1 finding (1 by comments in the files).\n\
-             1 problem can be fixed with `agentws check --fix`.\n\
-             Run `agentws explain SK999` (or any other code) for what a finding means and how \
-             to fix it.\n"
+             1 problem can be fixed with `agentws check --fix`.\n"
         );
     }
 }

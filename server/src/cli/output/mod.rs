@@ -851,6 +851,15 @@ pub fn summary_lines(report: &Report) -> String {
             if stored.len() == 1 { "has" } else { "have" }
         ));
     }
+    out
+}
+
+/// The human format's last lines: where to read about a finding, and what a preview of a project
+/// without agentws.toml needs. The concise format, read by tools as much as by people, stops
+/// at the summary.
+pub fn next_steps(report: &Report) -> String {
+    let mut out = String::new();
+    let rerun = &report.rerun;
     if let Some(first) = report
         .diagnostics
         .iter()
@@ -1031,10 +1040,32 @@ pub(crate) mod tests {
             "Checked 2 files: 1 skill, 1 tools.json.\n\
              Found 1 error, 1 warning, 1 info.\n\
              Suppressed 1 finding (1 by comments in the files).\n\
-             1 problem can be fixed with `agentws check --fix`.\n\
-             Run `agentws explain SK999` (or any other code) for what a finding means and how \
-             to fix it.\n"
+             1 problem can be fixed with `agentws check --fix`.\n"
         );
+    }
+
+    #[test]
+    fn the_human_format_ends_with_the_next_steps() {
+        let mut report = sample();
+        assert_eq!(
+            next_steps(&report),
+            "Run `agentws explain SK999` (or any other code) for what a finding means and how to \
+             fix it.\n"
+        );
+        report.rerun.program = "target/debug/agentws".into();
+        report.runtimes[0].has_config = false;
+        report.runtimes[0].project = "my ws".into();
+        assert_eq!(
+            next_steps(&report),
+            "Run `target/debug/agentws explain SK999` (or any other code) for what a finding means \
+             and how to fix it.\n\
+             No agentws.toml, so agentws does not know the agent's name, which is the session id of \
+             a call that gives none: preview with `target/debug/agentws preview 'my ws' --session \
+             ID` (or write agentws.toml with `[agent] name`).\n"
+        );
+        report.diagnostics.clear();
+        report.runtimes.clear();
+        assert_eq!(next_steps(&report), "");
     }
 
     #[test]
@@ -1063,9 +1094,7 @@ pub(crate) mod tests {
              Found 1 error, 0 warnings, 0 infos.\n\
              2 findings are in the baseline `base.json`; 1 entry of it no longer matches \
              (`target/debug/agentws check --write-baseline base.json` drops it).\n\
-             1 problem can be fixed with `target/debug/agentws check --fix ws`.\n\
-             Run `target/debug/agentws explain SK999` (or any other code) for what a finding \
-             means and how to fix it.\n"
+             1 problem can be fixed with `target/debug/agentws check --fix ws`.\n"
         );
     }
 
@@ -1085,9 +1114,7 @@ pub(crate) mod tests {
              Not fixed: a.md: SK008 Quote `yes` (the file is read-only)\n\
              Note: b.md: written by another process during the fix: kept\n\
              Found 1 error, 1 warning, 1 info.\n\
-             Suppressed 1 finding (1 by comments in the files).\n\
-             Run `agentws explain SK999` (or any other code) for what a finding means and how \
-             to fix it.\n"
+             Suppressed 1 finding (1 by comments in the files).\n"
         );
     }
 
