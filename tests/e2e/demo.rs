@@ -174,7 +174,8 @@ fn demo_under_the_agent_scope_reports_the_name_folder_mismatch() {
         found["message"],
         format!(
             "the skill is named `invoice-pdf` but its folder is `pdf-invoices`; for every call (scope `agent`) the \
-             namespaced repository serves it and the prompt advertises `<files-root>` `{}`, a folder that does not exist",
+             prompt tells the model its files are in `{}` (its `<files-root>`, built from the name), a folder that \
+             does not exist",
             copy.path().join(".agentscope/workspace/skills/invoice-pdf").display()
         )
     );

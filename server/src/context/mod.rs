@@ -285,7 +285,7 @@ pub fn id_shape_problem(id: &str) -> Option<String> {
             id.len()
         ));
     } else if id == "." || id == ".." {
-        "is a relative path segment; the runtime would resolve it to another folder (or reject `..` with an IllegalArgumentException)"
+        "is a relative path segment; the runtime would resolve it to another folder (or refuse `..`)"
     } else if id.starts_with('.') {
         "starts with `.`; such top-level names are reserved for runtime folders like `.skills-cache`"
     } else if let Some(name) = reserved_name(id, RESERVED_TOP_LEVEL_NAMES.iter().copied()) {

@@ -251,7 +251,7 @@ pub fn code_execution_contexts(
         return None;
     }
     let files = match with_files.len() {
-        0 => " (no loaded skill has files besides SKILL.md, but the section comes with any skill that has a `<files-root>`)".to_string(),
+        0 => " (no loaded skill has files besides SKILL.md, but the section comes with any skill the prompt gives a folder for its files, `<files-root>`)".to_string(),
         1 => format!(" (1 skill has files: {})", some_of(&with_files, 3)),
         n => format!(" ({n} skills have files: {})", some_of(&with_files, 3)),
     };
@@ -589,7 +589,7 @@ mod tests {
                 (SHARED, tools),
                 ("/p/.agentscope/workspace/skills/notes/SKILL.md", skill),
             ]),
-            vec!["tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (no loaded skill has files besides SKILL.md, but the section comes with any skill that has a `<files-root>`)"]
+            vec!["tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (no loaded skill has files besides SKILL.md, but the section comes with any skill the prompt gives a folder for its files, `<files-root>`)"]
         );
         // A skill no context loads (nested below `skills/<dir>/`, scope `user`) brings nothing.
         assert_eq!(

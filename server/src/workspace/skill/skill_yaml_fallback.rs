@@ -103,7 +103,7 @@ impl Parser<'_> {
         let what = match &err.kind {
             YamlErrorKind::DuplicateKey { key, .. } => format!("duplicate key `{key}`"),
             YamlErrorKind::TooDeep { limit } => {
-                format!("nesting deeper than SnakeYAML's limit of {limit}")
+                format!("nesting deeper than the runtime's YAML reader allows ({limit} levels)")
             }
             YamlErrorKind::TooManyAliases { limit } => {
                 format!("more than {limit} aliases to lists or maps")
