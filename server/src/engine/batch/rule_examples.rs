@@ -48,6 +48,20 @@ fn describe(diagnostics: &[Diagnostic]) -> Vec<String> {
 fn check_example(rule: &Rule, index: usize, example: &Example) -> (Vec<String>, Vec<String>) {
     let mut problems = Vec::new();
     let found = diagnostics_of(example.triggering, rule.profile);
+    let by_outcome = crate::rules::SEVERITY_BY_OUTCOME
+        .iter()
+        .any(|(code, _)| *code == rule.code);
+    for d in found.iter().filter(|d| d.code == rule.code) {
+        if d.severity != rule.severity && !by_outcome {
+            problems.push(format!(
+                "{} example {index}: reported as {}, not as the rule's {}, and the rule is not in \
+                 SEVERITY_BY_OUTCOME (so `explain` would head it with the wrong severity)",
+                rule.code,
+                d.severity.as_str(),
+                rule.severity.as_str()
+            ));
+        }
+    }
     let said: Vec<String> = found
         .iter()
         .filter(|d| d.code == rule.code)
