@@ -187,7 +187,7 @@ fn runtime_findings_are_reported_where_they_are_written() {
             row("ST012", "skills/report-link/SKILL.md", 20, 14, runtime_message("ST012 text")),
             // `name: auditor` equals the file's id: no SA008.
             row("SA025", "subagents/auditor.md", 4, 8, "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`"),
-            row("XR015", "subagents/auditor.md", 5, 9, "tools.json removes `execute` from the main agent only: this isolated subagent registers the harness built-ins again and still has it, whatever `tools:` says"),
+            row("XR015", "subagents/auditor.md", 5, 9, "tools.json removes `execute` from the main agent only: this subagent is isolated (the default when its spec does not set `workspace.mode: shared`): it registers the harness built-ins again and still has it, whatever `tools:` says"),
             row("XR001", "subagents/auditor.md", 5, 18, "`tools:` names tools `nope`, `nada` that the agent does not register (a tool registered in Java code is invisible to agentws)"),
             // `model: corp-large` matches `[agent] models = ["corp-*"]`.
             row("SA008", "subagents/helper.md", 2, 1, "`name:` is ignored: the agent id is the file name (`helper`)"),

@@ -620,7 +620,7 @@ mod tool_tests {
                 (
                     "XR015",
                     "execute".to_string(),
-                    "tools.json removes `execute` from the main agent only: this isolated subagent registers the harness built-ins again and still has it, whatever `tools:` says".to_string(),
+                    "tools.json removes `execute` from the main agent only: this subagent is isolated (the default when its spec does not set `workspace.mode: shared`): it registers the harness built-ins again and still has it, whatever `tools:` says".to_string(),
                     super::subagent_tool_removed_builtin::RULE.consequence.to_string(),
                 ),
                 (
