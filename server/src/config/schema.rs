@@ -206,19 +206,31 @@ fn properties(table: Option<&str>) -> Map<String, Value> {
                     json!({"type": "array", "items": {"type": "string"}})
                 }
                 KeyType::Choice(choices) => json!({"type": "string", "enum": choices}),
-                KeyType::Harness => json!({
-                    "oneOf": [
-                        {"type": "string"},
-                        {
-                            "type": "object",
-                            "additionalProperties": false,
-                            "properties": {
-                                "release": {"type": "string"},
-                                "pending": {"type": "array", "items": {"type": "string"}},
+                KeyType::Harness => {
+                    let version =
+                        json!({"type": "string", "pattern": crate::config::release::VERSION_PATTERN});
+                    let proposals: Vec<String> = crate::config::release::CHANGES
+                        .iter()
+                        .filter_map(|c| c.pull_request)
+                        .flat_map(|n| [n.to_string(), format!("#{n}")])
+                        .collect();
+                    json!({
+                        "oneOf": [
+                            version,
+                            {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "properties": {
+                                    "release": version,
+                                    "pending": {
+                                        "type": "array",
+                                        "items": {"type": "string", "enum": proposals},
+                                    },
+                                },
                             },
-                        },
-                    ],
-                }),
+                        ],
+                    })
+                }
                 KeyType::LevelsByGlob => json!({
                     "type": "object",
                     "additionalProperties": {
