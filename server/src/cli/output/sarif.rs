@@ -272,14 +272,7 @@ pub fn uri_reference(path: &str) -> String {
     if path.starts_with('/') {
         out.push_str("file://");
     }
-    for byte in path.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                out.push(byte as char)
-            }
-            _ => out.push_str(&format!("%{byte:02X}")),
-        }
-    }
+    out.push_str(&crate::base::percent::encode_path(path));
     out
 }
 
