@@ -165,7 +165,7 @@ fn pre_commit_hook_checks_the_workspace_files() {
         without.contains("agentws check --format concise .agentscope/workspace/AGENTS.md\n"),
         "{without}"
     );
-    write(&dir.join(".agentws-baseline.json"), "{}\n");
+    write(&dir.join("agentws-baseline.json"), "{}\n");
     git(&dir, &["add", "-A"]);
     let with = text(&try_repo(
         &pre_commit,
@@ -176,7 +176,7 @@ fn pre_commit_hook_checks_the_workspace_files() {
     ));
     assert!(
         with.contains(
-            "agentws check --format concise --baseline .agentws-baseline.json .agentscope/workspace/AGENTS.md\n"
+            "agentws check --format concise --baseline agentws-baseline.json .agentscope/workspace/AGENTS.md\n"
         ),
         "{with}"
     );
