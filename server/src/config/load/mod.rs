@@ -85,6 +85,11 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
             return (config, loader.finish());
         }
     };
+    if loader.syntax_pass(text) {
+        return (config, loader.finish());
+    }
+    // Syntax clean: what is left to find is in the values (escapes, numbers, dates, keys defined
+    // twice).
     let (table, errors) = DeTable::parse_recoverable(text);
     if !errors.is_empty() {
         loader.syntax_errors(errors, text.len());
