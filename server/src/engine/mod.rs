@@ -1214,7 +1214,7 @@ pub fn bucket_name_index(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<
 /// Every skill's name, in path order, prepared for suggestions (`check::skill_name_index`), as
 /// one piece per bucket: asked only to suggest a name for a `skills:` entry no skill has, once
 /// for every chunk that asks. A changed name builds its bucket's piece again, not an index of
-/// 10 000 names (7 ms); the server asks for it after reading the project, so the first such
+/// every name; the server asks for it after reading the project, so the first such
 /// entry does not build every piece either.
 #[salsa::tracked(returns(clone))]
 pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<SuggestionPieces> {
@@ -1801,8 +1801,7 @@ pub struct Analysis {
     /// The `MEDIUM` buckets, the one changed last at the end: every file created or deleted
     /// verifies their memos edge by edge, so at most [`MAX_UNSETTLED_BUCKETS`] are kept, and the
     /// others are settled again (replaced by `HIGH` copies) when the list of buckets changes
-    /// anyway. Without that, a created skill's time grew with every bucket a session had touched
-    /// (3.4 ms in the first, 9 ms in the fiftieth, at 10 000 skills).
+    /// anyway. Without that, a created skill's time grew with every bucket a session had touched.
     unsettled_buckets: Vec<SourceBucket>,
     /// The sources a bucket ends after ([`bucket_ends_after`]), decided when each is added:
     /// hashing every source's path again for each created file was a fifth of its time.
@@ -1891,7 +1890,7 @@ impl Handle {
     }
 
     /// Builds the skill names' suggestion pieces ([`skill_name_index`]) now, so that the first
-    /// `skills:` entry no skill has does not build all of them (11 ms at 10 000 skills).
+    /// `skills:` entry no skill has does not build all of them while the user types.
     pub fn prepare_skill_suggestions(&self) {
         skill_name_index(&self.db, self.project);
     }
@@ -2623,8 +2622,8 @@ impl Analysis {
     /// The first buffer of a disk file: a new input of `LOW` durability in place of `input`,
     /// rather than a write of it. A write reports its change at the durability the input had,
     /// `HIGH` for a disk file, so that every `HIGH` memo of the project (each file's parse,
-    /// facts and mentions) was verified again, edge by edge: 12–18 ms of the first `didOpen`
-    /// of each file at 10 000 skills. A new input changes the lists that hold it instead
+    /// facts and mentions) was verified again, edge by edge, on the first `didOpen` of each
+    /// file. A new input changes the lists that hold it instead
     /// (its bucket, or the tools.json list: `MEDIUM`), as a created file does.
     fn put_buffer_input(&mut self, path: &Path, input: SourceFile, entry: &FileEntry) {
         let (location, kind) = (input.location(&self.db).clone(), input.kind(&self.db));

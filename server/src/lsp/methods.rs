@@ -119,8 +119,8 @@ struct KeptPreview {
 }
 
 impl PreviewAnswers {
-    /// Enough for a few preview panels open side by side; a preview of 10 000 skills holds about
-    /// 8 MB.
+    /// Enough for a few preview panels open side by side; each holds a whole rendered prompt,
+    /// which for a large workspace is megabytes.
     const KEPT: usize = 4;
 
     /// Renders with the memo of the renders before, taken out for the time of the render so that

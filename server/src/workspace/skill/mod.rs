@@ -72,8 +72,8 @@ pub static RULES: &[&Rule] = &[
     &skill_non_string_key::RULE,         // SK024
 ];
 
-/// A range of a file's text that shares the file's buffer instead of copying it (a workspace of
-/// 10 000 skills would otherwise hold every body twice: about 100 MB more at peak). Derefs to
+/// A range of a file's text that shares the file's buffer instead of copying it (a large workspace
+/// would otherwise hold every skill body twice). Derefs to
 /// `str` and compares with strings, so it reads like the `String` it replaces.
 #[derive(Clone)]
 pub struct TextSlice {
