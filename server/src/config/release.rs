@@ -256,7 +256,7 @@ pub struct Mapped {
 /// What [`map_version`] accepts, as a regular expression that reads the same in ECMA-262 (the
 /// JSON schema of agentws.toml, for editors) and in Rust; a test holds the two together.
 pub const VERSION_PATTERN: &str =
-    r"^\s*(main|2026-0[89]|0*[0-9]{1,2}(\.0*[0-9]{1,19}){0,3}(-.*[^0-9].*)?)\s*$";
+    r"^\s*(main|2026-0[89]|0*[0-9]{1,2}(\.0*[0-9]{1,19}){0,3}(-(.*[^0-9\s]|.*[^0-9].*\S))?)\s*$";
 
 /// The runtime a version names: a release agentws models (`2.0.2`, `2.0.3-SNAPSHOT`, `2.0.3`,
 /// `main`), an old name (`2026-08` = 2.0.3-SNAPSHOT, `2026-09` = 2.0.3-SNAPSHOT with #3020 and
@@ -405,10 +405,15 @@ mod tests {
             "007.1",
             "",
             "mainline",
+            "1- ",
+            "4- 74",
+            "2.0-a b",
         ] {
             agree(text);
         }
         proptest::proptest!(|(text in "[ 0-9.a-zA-Z-]{0,14}")| agree(&text));
+        // Shaped like versions, where the two could part.
+        proptest::proptest!(|(text in "[ ]{0,2}0{0,2}[0-9]{1,3}(\\.[0-9]{1,3}){0,4}(-[ 0-9a-zA-Z.-]{0,4})?[ ]{0,2}")| agree(&text));
     }
 
     use super::*;
