@@ -155,10 +155,7 @@ fn descriptor(rule: &Rule, docs_url: &str) -> ReportingDescriptor {
         rule.summary, rule.consequence, rule.explanation
     );
     let mut tags = std::collections::BTreeMap::new();
-    tags.insert(
-        "tags".to_string(),
-        serde_json::json!([crate::cli::explain::profile_name(rule.profile)]),
-    );
+    tags.insert("tags".to_string(), serde_json::json!([rule.profile.name()]));
     ReportingDescriptor::builder()
         .id(rule.code)
         .name(rule.name)
