@@ -186,9 +186,10 @@ fn runtime_findings_are_reported_where_they_are_written() {
             row("ST011", "skills/report-link/SKILL.md", 18, 58, runtime_message("ST011")),
             row("ST012", "skills/report-link/SKILL.md", 20, 14, runtime_message("ST012 text")),
             // `name: auditor` equals the file's id: no SA008.
-            row("SA025", "subagents/auditor.md", 4, 8, "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`"),
+            row("SA025", "subagents/auditor.md", 4, 8, "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime silently runs this subagent on the parent's model (no log line says so); Anthropic models are written `anthropic:<model name>`"),
             row("XR015", "subagents/auditor.md", 5, 9, "tools.json removes `execute` from the main agent only: this isolated subagent registers the harness built-ins again and still has it, whatever `tools:` says"),
-            row("XR001", "subagents/auditor.md", 5, 18, "`tools:` names tools `nope`, `nada` that the agent does not register (a tool registered in Java code is invisible to agentws)"),
+            row("XR001", "subagents/auditor.md", 5, 18, "`tools:` names `nope`, which the agent does not register (a tool registered in Java code is invisible to agentws)"),
+            row("XR001", "subagents/auditor.md", 5, 24, "`tools:` names `nada`, which the agent does not register (a tool registered in Java code is invisible to agentws)"),
             // `model: corp-large` matches `[agent] models = ["corp-*"]`.
             row("SA008", "subagents/helper.md", 2, 1, "`name:` is ignored: the agent id is the file name (`helper`)"),
             row("XR003", "subagents/helper.md", 7, 8, "`read_file` is a harness built-in: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway"),
@@ -302,9 +303,10 @@ fn facts_true_of_every_file_are_said_once() {
     );
 }
 
-/// A value copied from another agent runtime into many subagent files (`model: sonnet`, a
-/// Claude Code `tools:` list) is one finding: a warning at the first file in path order, saying
-/// how many others share it, and an info at each other file pointing at it. A value used once
+/// A value copied from another agent runtime into many subagent files is said once: a `model:`
+/// (`sonnet`) is a warning at the first file in path order, saying how many others share it, and
+/// an info at each other file pointing at it; an unknown tool name (`Read`) is one warning at the
+/// first file's entry, with the other files' entries as related locations. A value used once
 /// stays a plain warning. (`the_server_reports_what_check_reports` runs on the same fixture.)
 #[test]
 fn a_foreign_value_repeated_across_files_is_one_warning() {
@@ -334,10 +336,10 @@ fn a_foreign_value_repeated_across_files_is_one_warning() {
         })
         .collect();
     let model = |m: &str| {
-        format!("no model provider shipped with AgentScope supports `{m}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`")
+        format!("no model provider shipped with AgentScope supports `{m}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime silently runs this subagent on the parent's model (no log line says so); Anthropic models are written `anthropic:<model name>`")
     };
-    let tools = |t: &str| {
-        format!("`tools:` names tools {t} that the agent does not register (a tool registered in Java code is invisible to agentws)")
+    let tool = |t: &str, others: &str| {
+        format!("`tools:` names `{t}`, which the agent does not register (a tool registered in Java code is invisible to agentws){others}")
     };
     let same = |what: String| format!("same as in `subagents/a-reviewer.md`: {what}");
     let r = |sev: &str, code: &str, file: &str, line: u64, message: String| {
@@ -349,6 +351,8 @@ fn a_foreign_value_repeated_across_files_is_one_warning() {
             message,
         )
     };
+    // Each unknown tool name is one warning in the workspace, at the first file that names it;
+    // `model: inherit` (f-summariser.md) is not reported.
     assert_eq!(
         found,
         vec![
@@ -364,39 +368,40 @@ fn a_foreign_value_repeated_across_files_is_one_warning() {
                 "XR001",
                 "a-reviewer.md",
                 4,
-                tools("`Read`, `Grep`, `Glob`")
-                    + "; 2 other subagent files name the same unknown tools (info there)"
+                tool("Read", "; 3 other subagent files name it too")
             ),
-            r("info", "SA025", "b-writer.md", 3, same(model("sonnet"))),
-            // The same set of names in another order is the same finding.
-            r(
-                "info",
-                "XR001",
-                "b-writer.md",
-                4,
-                same(tools("`Glob`, `Grep`, `Read`"))
-            ),
-            r("warning", "SA025", "c-tester.md", 3, model("haiku")),
-            r(
-                "info",
-                "XR001",
-                "c-tester.md",
-                4,
-                same(tools("`Read`, `Grep`, `Glob`"))
-            ),
-            r("info", "SA025", "d-planner.md", 3, same(model("sonnet"))),
-            // Another set (`Bash` added) is another finding.
             r(
                 "warning",
                 "XR001",
-                "d-planner.md",
+                "a-reviewer.md",
                 4,
-                tools("`Read`, `Bash`")
+                tool("Grep", "; 2 other subagent files name it too")
             ),
+            r(
+                "warning",
+                "XR001",
+                "a-reviewer.md",
+                4,
+                tool("Glob", "; 2 other subagent files name it too")
+            ),
+            r("info", "SA025", "b-writer.md", 3, same(model("sonnet"))),
+            r("warning", "SA025", "c-tester.md", 3, model("haiku")),
+            r("info", "SA025", "d-planner.md", 3, same(model("sonnet"))),
+            r("warning", "XR001", "d-planner.md", 4, tool("Bash", "")),
             r("warning", "SA025", "e-auditor.md", 3, model("opus")),
         ]
     );
-    // The human output shows where the warning is, on each info.
+    // Each XR001 points at its name's entry in the list.
+    let columns: Vec<u64> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "XR001")
+        .map(|d| d["range"]["start"]["column"].as_u64().unwrap())
+        .collect();
+    assert_eq!(columns, vec![8, 14, 20, 14]);
+    // The human output shows where the warning is, on each info, and every other file naming a
+    // tool under its warning.
     let human = Command::cargo_bin("agentws")
         .unwrap()
         .arg("check")
@@ -412,8 +417,16 @@ fn a_foreign_value_repeated_across_files_is_one_warning() {
         2,
         "{human}"
     );
+    for related in [
+        "= note: .agentscope/workspace/subagents/b-writer.md:4:20: `Read` named here too",
+        "= note: .agentscope/workspace/subagents/c-tester.md:4:8: `Read` named here too",
+        "= note: .agentscope/workspace/subagents/d-planner.md:4:8: `Read` named here too",
+        "= note: .agentscope/workspace/subagents/b-writer.md:4:8: `Glob` named here too",
+    ] {
+        assert_eq!(human.matches(related).count(), 1, "{related}\n{human}");
+    }
     assert!(
-        human.contains("Found 0 errors, 5 warnings, 4 infos."),
+        human.contains("Found 0 errors, 7 warnings, 2 infos."),
         "{human}"
     );
 }
