@@ -430,3 +430,47 @@ fn a_foreign_value_repeated_across_files_is_one_warning() {
         "{human}"
     );
 }
+
+/// The strict profile says a key outside the Agent Skills specification once per workspace: at
+/// the first skill in path order that sets it, every other skill's key a related location;
+/// `license` (a key of the specification) is not reported, nor anything in the harness profile.
+#[test]
+fn a_key_outside_the_specification_is_said_once_per_workspace() {
+    let dir = fixture("rules-strict-keys");
+    let run = |profile: &str| {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(&dir)
+            .args(["check", "--profile", profile, "."])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let strict = run("strict");
+    let lines: Vec<&str> = strict
+        .lines()
+        .filter(|l| l.starts_with("warning") || l.starts_with(" -->") || l.contains("here too"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "warning[ST007]: `source` is not a key of the Agent Skills specification; move it under `metadata`; 2 other skills set it too",
+            " --> .agentscope/workspace/skills/alpha/SKILL.md:4:1",
+            "  = note: .agentscope/workspace/skills/beta/SKILL.md:4:1: `source` here too",
+            "  = note: .agentscope/workspace/skills/gamma/SKILL.md:5:1: `source` here too",
+            "warning[ST007]: `risk` is not a key of the Agent Skills specification; move it under `metadata`; 1 other skill sets it too",
+            " --> .agentscope/workspace/skills/alpha/SKILL.md:5:1",
+            "  = note: .agentscope/workspace/skills/beta/SKILL.md:5:1: `risk` here too",
+        ],
+        "{strict}"
+    );
+    assert!(
+        strict.contains("Found 0 errors, 2 warnings, 0 infos."),
+        "{strict}"
+    );
+    let harness = run("harness");
+    assert!(
+        harness.contains("Found 0 errors, 0 warnings, 0 infos."),
+        "{harness}"
+    );
+}
