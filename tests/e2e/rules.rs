@@ -474,3 +474,39 @@ fn a_key_outside_the_specification_is_said_once_per_workspace() {
         "{harness}"
     );
 }
+
+/// A Claude Code `.mcp.json` copied in as tools.json, servers at the top level: the runtime
+/// registers none of them (TJ031, an error at the first), and the certain fix moves them under
+/// `mcpServers` with the `transport` the runtime reads (`type` renamed, `stdio` for a command);
+/// after it the file is clean.
+#[test]
+fn servers_outside_mcp_servers_are_reported_and_moved_by_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    crate::support::copy_tree(&fixture("rules-claude-mcp"), &dir);
+    let check = |extra: &[&str]| {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(&dir)
+            .args(["check", "--format", "concise"])
+            .args(extra)
+            .arg(".")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(
+        check(&[]).lines().next().unwrap(),
+        ".agentscope/workspace/tools.json:2:3: error[TJ031] `linear`, `neon` are MCP servers written at the top level (Claude Code's `.mcp.json` keeps them under `mcpServers`): the runtime reads servers only under `mcpServers` and ignores these keys, so no MCP server is registered"
+    );
+    let fixed = check(&["--fix"]);
+    assert!(
+        fixed.contains("Found 0 errors, 0 warnings, 0 infos."),
+        "{fixed}"
+    );
+    let text = std::fs::read_to_string(dir.join(".agentscope/workspace/tools.json")).unwrap();
+    assert_eq!(
+        text,
+        "{\n  \"mcpServers\": {\n  \"linear\": {\"transport\": \"stdio\", \n    \"command\": \"npx\",\n    \"args\": [\"-y\", \"mcp-remote\", \"https://mcp.linear.app/mcp\"]\n  },\n  \"neon\": {\n    \"transport\": \"http\",\n    \"url\": \"https://mcp.neon.tech/mcp\"\n  }\n  }\n}\n"
+    );
+}
