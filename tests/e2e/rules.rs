@@ -510,3 +510,32 @@ fn servers_outside_mcp_servers_are_reported_and_moved_by_the_fix() {
         "{\n  \"mcpServers\": {\n  \"linear\": {\"transport\": \"stdio\", \n    \"command\": \"npx\",\n    \"args\": [\"-y\", \"mcp-remote\", \"https://mcp.linear.app/mcp\"]\n  },\n  \"neon\": {\n    \"transport\": \"http\",\n    \"url\": \"https://mcp.neon.tech/mcp\"\n  }\n  }\n}\n"
     );
 }
+
+/// tools.json written the Claude Code way: `${NAME:-default}` is sent as written (TJ032, at the
+/// whole `${…}`; `${DOCS_TOKEN}` is not), and an `allow` written for the built-ins removes every
+/// tool of `tracker` (three, from its `enableTools`) and of `wiki` (how many, agentws cannot
+/// tell), each TJ033 at the server's name; `docs`, whose `search_docs` is allowed, keeps it.
+#[test]
+fn claude_style_tools_json_values_and_an_allow_that_empties_servers() {
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-claude-tools"))
+        .args(["check", "--format", "concise", "."])
+        .env("DOCS_TOKEN", "t")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("[TJ032]") || l.contains("[TJ033]") || l.contains("[TJ007]"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ".agentscope/workspace/tools.json:4:5: warning[TJ033] `allow` names none of the 3 tools MCP server `tracker` registers (`get_issue`, `list_issues`, `close_issue`): a non-empty `allow` removes every tool it does not name, so all 3 go",
+            ".agentscope/workspace/tools.json:7:27: warning[TJ032] `${TRACKER_ROOT:-.}` is sent as written: the runtime substitutes only `${TRACKER_ROOT}` (no `:-` or `-` defaults), so neither the value of `TRACKER_ROOT` nor the default `.` takes its place",
+            ".agentscope/workspace/tools.json:16:5: warning[TJ033] `allow` names no tool of MCP server `wiki`: a non-empty `allow` removes every tool it does not name, so every tool the server registers goes; how many, agentws cannot tell (the server lists its tools only when it runs; `enableTools` would name them)",
+        ],
+        "{stdout}"
+    );
+}

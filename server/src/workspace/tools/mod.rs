@@ -27,6 +27,7 @@ mod tools_json_bom;
 mod tools_json_coerced_value;
 mod tools_json_duplicate_key;
 mod tools_json_env_breaks_json;
+mod tools_json_env_default;
 mod tools_json_env_unset;
 mod tools_json_invalid;
 mod tools_json_not_analysed;
@@ -60,6 +61,7 @@ pub static RULES: &[&Rule] = &[
     &tools_json_not_analysed::RULE,     // TJ018
     &tools_json_null_value::RULE,       // TJ019
     &tools_json_servers_outside::RULE,  // TJ031
+    &tools_json_env_default::RULE,      // TJ032
 ];
 
 /// The consequence of every problem that makes the runtime ignore the whole file.
@@ -212,6 +214,7 @@ pub fn parse(path: PathBuf, content: &FileContent, env: &Env) -> ToolsDoc {
         type_errors: 0,
     };
     parser.report_variables();
+    parser.env_defaults();
     let parsed = json::parse(&substituted.text);
     let rejected = parser.report_json_problems(&parsed.problems);
     let mut ignored_reason = rejected.then(|| "it is not valid strict JSON".to_string());
@@ -894,6 +897,24 @@ mod tests {
                 "unknown server key `type` is ignored".to_string()
             )]
         );
+    }
+
+    /// Claude Code's `${NAME:-default}` and the shell's `${NAME-default}` stay as written (the
+    /// runtime's pattern is `${NAME}`): one TJ032 each, at the whole `${…}`; a plain `${NAME}`,
+    /// a `$NAME` and a value holding the syntax are not reported.
+    #[test]
+    fn default_syntax_is_sent_as_written() {
+        let text = r#"{"mcpServers": {"s": {"transport": "stdio", "command": "run", "args": ["${ROOT:-.}", "${MODE-fast}", "${KEY}", "$HOME", "${V}"], "env": {"T": "${TOKEN:-}"}}}}"#;
+        let doc = parse_text(text, &env(&[("KEY", "k"), ("V", "${X:-y}")]));
+        assert_eq!(
+            shown(text, &doc),
+            vec![
+                ("TJ032", "${ROOT:-.}".to_string(), "`${ROOT:-.}` is sent as written: the runtime substitutes only `${ROOT}` (no `:-` or `-` defaults), so neither the value of `ROOT` nor the default `.` takes its place".to_string()),
+                ("TJ032", "${MODE-fast}".to_string(), "`${MODE-fast}` is sent as written: the runtime substitutes only `${MODE}` (no `:-` or `-` defaults), so neither the value of `MODE` nor the default `fast` takes its place".to_string()),
+                ("TJ032", "${TOKEN:-}".to_string(), "`${TOKEN:-}` is sent as written: the runtime substitutes only `${TOKEN}` (no `:-` or `-` defaults), so neither the value of `TOKEN` nor an empty default takes its place".to_string()),
+            ]
+        );
+        assert_eq!(doc.outcome, ToolsOutcome::Used);
     }
 
     #[test]
