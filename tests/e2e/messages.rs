@@ -40,6 +40,7 @@ const CATALOG_WORKSPACES: &[&str] = &[
     "messages-unread-tools",
     "rules-claude-mcp",
     "rules-claude-tools",
+    "rules-claude-skill",
 ];
 
 fn repo_root() -> std::path::PathBuf {

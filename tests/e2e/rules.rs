@@ -539,3 +539,56 @@ fn claude_style_tools_json_values_and_an_allow_that_empties_servers() {
         "{stdout}"
     );
 }
+
+/// Claude Code's `${CLAUDE_SKILL_DIR}`: AgentScope does not expand it, said once per SKILL.md at
+/// its first use (SK031, both profiles), and the strict reference rules read the path after it as
+/// the author means it: the existing `references/fields.md` is neither too deep nor missing, the
+/// absent `references/old-notes.md` is missing (ST012, at `references`). The near skill `plain`,
+/// with paths relative to its folder, has nothing.
+#[test]
+fn claude_skill_dir_is_not_expanded_and_the_path_after_it_is_the_reference() {
+    let check = |profile: &str| {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(fixture("rules-claude-skill"))
+            .args(["check", "--format", "concise", "--profile", profile, "."])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let sk031 = ".agentscope/workspace/skills/forms/SKILL.md:8:24: warning[SK031] `${CLAUDE_SKILL_DIR}` is Claude Code's variable: AgentScope does not expand it, so the model reads it as written (3 uses in this file); write the path relative to the skill folder";
+    assert_eq!(
+        check("harness").lines().next_back(),
+        Some("Found 0 errors, 1 warning, 0 infos.")
+    );
+    assert!(check("harness").lines().any(|l| l == sk031));
+    let strict = check("strict");
+    let lines: Vec<&str> = strict
+        .lines()
+        .filter(|l| l.contains(": warning["))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            sk031,
+            ".agentscope/workspace/skills/forms/SKILL.md:16:42: warning[ST012] `references/old-notes.md` (a path in the text) is not in the skill's folder",
+        ],
+        "{strict}"
+    );
+    let human = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-claude-skill"))
+        .args(["check", "."])
+        .output()
+        .unwrap();
+    let human = String::from_utf8(human.stdout).unwrap();
+    let others: Vec<&str> = human.lines().filter(|l| l.ends_with("here too")).collect();
+    assert_eq!(
+        others,
+        [
+            "  = note: .agentscope/workspace/skills/forms/SKILL.md:13:8: `${CLAUDE_SKILL_DIR}` here too",
+            "  = note: .agentscope/workspace/skills/forms/SKILL.md:16:22: `${CLAUDE_SKILL_DIR}` here too",
+        ],
+        "{human}"
+    );
+}

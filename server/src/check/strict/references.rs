@@ -100,6 +100,7 @@ pub(super) fn references(
             // `token` is a slice of `source`: its offset is the distance between the pointers.
             let token_start = token.as_ptr() as usize - source.as_ptr() as usize;
             let trimmed = token.trim_start_matches(['(', '[', '{', '<', '"', '\'']);
+            let trimmed = without_skill_dir(trimmed);
             let lead = token.len() - trimmed.len();
             let trimmed = trimmed
                 .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '>', '"', '\'']);
@@ -136,17 +137,29 @@ fn link_reference(
     let source = &body[span.clone()];
     let range = match source.rfind(&format!("]({target}")) {
         Some(at) => {
-            let start = from + span.start + at + 2;
-            TextRange::new(start, start + target.len())
+            let start =
+                from + span.start + at + 2 + (target.len() - without_skill_dir(target).len());
+            TextRange::new(start, from + span.start + at + 2 + target.len())
         }
         None => TextRange::new(from + span.start, from + span.end),
     };
+    let target = without_skill_dir(target);
     let clean = target.split(['#', '?']).next().unwrap_or(target);
     Some(Reference {
         target: percent_decoded(clean),
         range,
         written: Written::Link,
     })
+}
+
+/// `target` without a leading `${CLAUDE_SKILL_DIR}/`: Claude Code's name for the skill folder
+/// (the specification's runtimes expand it; AgentScope does not, SK031), so what follows is the
+/// path below the skill the author means.
+fn without_skill_dir(target: &str) -> &str {
+    target
+        .strip_prefix(crate::workspace::skill::CLAUDE_SKILL_DIR)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(target)
 }
 
 /// True when a token of text or code reads as a relative path to a file of the skill: at least
