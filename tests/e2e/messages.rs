@@ -41,6 +41,7 @@ const CATALOG_WORKSPACES: &[&str] = &[
     "rules-claude-mcp",
     "rules-claude-tools",
     "rules-claude-skill",
+    "rules-subagent-description",
 ];
 
 fn repo_root() -> std::path::PathBuf {

@@ -592,3 +592,54 @@ fn claude_skill_dir_is_not_expanded_and_the_path_after_it_is_the_reference() {
         "{human}"
     );
 }
+
+/// A `|` description of three lines breaks the prompt's subagent list (its `- ` lines read as
+/// more subagents): SA027 at the value, and the preview's note about it names SA027 and the file.
+/// The near `writer`, a `>` block that folds to one line, has neither.
+#[test]
+fn a_multi_line_subagent_description_is_reported_and_the_preview_note_names_it() {
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-subagent-description"))
+        .args(["check", "--format", "concise", "."])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        ".agentscope/workspace/subagents/researcher.md:3:3: warning[SA027] `description` spans 3 lines: the runtime prints it raw in the prompt's `## Subagents` list, where the lines after the first stand outside this subagent's entry\nChecked 4 files: 1 agentws.toml, 1 AGENTS.md, 2 subagents.\nFound 0 errors, 1 warning, 0 infos.\n"
+    );
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-subagent-description"))
+        .args(["preview", "--format", "json", "."])
+        .output()
+        .unwrap();
+    let preview: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let notes: Vec<(String, String, String)> = preview["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["code"] == "multi-line-description")
+        .map(|n| {
+            (
+                n["message"].as_str().unwrap().to_string(),
+                n["rule"].as_str().unwrap_or("").to_string(),
+                n["path"]
+                    .as_str()
+                    .unwrap_or("")
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        notes,
+        [(
+            "subagent `researcher` has a multi-line description; the runtime prints it raw and it breaks the agent list".to_string(),
+            "SA027".to_string(),
+            "researcher.md".to_string()
+        )]
+    );
+}

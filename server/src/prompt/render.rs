@@ -1359,8 +1359,10 @@ fn subagents_section(resolution: &Resolution, out: &mut Out) {
             }
         };
         if description.contains('\n') || description.contains('\r') {
-            out.note(
+            out.note_about(
                 "multi-line-description",
+                Some("SA027"),
+                entry.doc.as_ref().map(|doc| doc.path.as_path()),
                 format!(
                     "subagent `{}` has a multi-line description; the runtime prints it raw and it breaks the \
                      agent list",
