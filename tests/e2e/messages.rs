@@ -42,6 +42,7 @@ const CATALOG_WORKSPACES: &[&str] = &[
     "rules-claude-tools",
     "rules-claude-skill",
     "rules-subagent-description",
+    "rules-injected-frontmatter",
 ];
 
 fn repo_root() -> std::path::PathBuf {

@@ -643,3 +643,43 @@ fn a_multi_line_subagent_description_is_reported_and_the_preview_note_names_it()
         )]
     );
 }
+
+/// A YAML frontmatter at the top of an injected file is injected as written (WS016, at the block,
+/// naming its keys): AGENTS.md, KNOWLEDGE.md after a blank line, an additional context file. The
+/// near ones are not: MEMORY.md between two Markdown rules holds a sentence, not a map, and
+/// STYLE.md's rule is not at the top. With `features.workspace_context = false` nothing is
+/// injected and nothing is reported.
+#[test]
+fn a_frontmatter_in_an_injected_file_is_reported_where_the_prompt_holds_it() {
+    let check = |dir: &std::path::Path| {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(dir)
+            .args(["check", "--format", "concise", "."])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = check(&fixture("rules-injected-frontmatter"));
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("[WS016]")).collect();
+    assert_eq!(
+        lines,
+        [
+            ".agentscope/workspace/AGENTS.md:1:1: warning[WS016] `AGENTS.md` starts with a frontmatter (`name`, `description`, `model`, `tools` and 1 more) that the runtime injects into the prompt as written: no key in it is read",
+            ".agentscope/workspace/SOUL.md:1:1: warning[WS016] `SOUL.md` starts with a frontmatter (`tone`) that the runtime injects into the prompt as written: no key in it is read",
+            ".agentscope/workspace/knowledge/KNOWLEDGE.md:2:1: warning[WS016] `knowledge/KNOWLEDGE.md` starts with a frontmatter (`title`) that the runtime injects into the prompt as written: no key in it is read",
+        ],
+        "{out}"
+    );
+    let copy = tempfile::tempdir().unwrap();
+    crate::support::copy_tree(&fixture("rules-injected-frontmatter"), copy.path());
+    let config = copy.path().join("agentws.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!("{text}[features]\nworkspace_context = false\n"),
+    )
+    .unwrap();
+    let out = check(copy.path());
+    assert!(!out.contains("WS016"), "{out}");
+}

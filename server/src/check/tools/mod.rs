@@ -196,7 +196,7 @@ fn some_of(names: &[&str], shown: usize) -> String {
 }
 
 /// At most `shown` of `labels`, then how many more.
-pub(super) fn some_labels(labels: &[String], shown: usize) -> String {
+pub(crate) fn some_labels(labels: &[String], shown: usize) -> String {
     let listed = labels[..labels.len().min(shown)].join(", ");
     match labels.len().saturating_sub(shown) {
         0 => listed,
