@@ -544,7 +544,8 @@ fn claude_style_tools_json_values_and_an_allow_that_empties_servers() {
 /// its first use (SK031, both profiles), and the strict reference rules read the path after it as
 /// the author means it: the existing `references/fields.md` is neither too deep nor missing, the
 /// absent `references/old-notes.md` is missing (ST012, at `references`). The near skill `plain`,
-/// with paths relative to its folder, has nothing.
+/// with paths relative to its folder, has nothing: its `for example references/w2.md` and
+/// `scripts/references/examples` (a folder list in prose) illustrate, they name no file.
 #[test]
 fn claude_skill_dir_is_not_expanded_and_the_path_after_it_is_the_reference() {
     let check = |profile: &str| {

@@ -259,6 +259,37 @@ mod tests {
         assert_eq!(shown(text, &check_with("pdf", text, &[])), vec![]);
     }
 
+    /// Paths that illustrate (after `for example`, `e.g.`, `such as`, `like`) and folder lists in
+    /// prose (no file name) are not references; the same paths written plainly are, and a link is
+    /// always one.
+    #[test]
+    fn examples_and_folder_lists_in_prose_are_not_references() {
+        let text = "---\nname: pdf\ndescription: d\n---\nKeep one file per domain, for example references/finance.md.\nName them e.g. `references/sales.md`, such as: references/hr.md; unlike references/ops.md.\nCreate scripts/references/examples as needed.\nSee [finance](references/finance.md) and scripts/run.py.\n";
+        let found = check_with("pdf", text, &[]);
+        assert_eq!(
+            shown(text, &found),
+            vec![
+                (
+                    "ST012",
+                    "references/ops.md",
+                    "`references/ops.md` (a path in the text) is not in the skill's folder"
+                        .to_string()
+                ),
+                (
+                    "ST012",
+                    "references/finance.md",
+                    "`references/finance.md` (a link) is not in the skill's folder".to_string()
+                ),
+                (
+                    "ST012",
+                    "scripts/run.py",
+                    "`scripts/run.py` (a path in the text) is not in the skill's folder"
+                        .to_string()
+                ),
+            ]
+        );
+    }
+
     #[test]
     fn link_targets_are_percent_decoded_and_folders_count() {
         let text = "---\nname: pdf\ndescription: d\n---\n[g](references/my%20guide.md#part) [dir](references/) [x](./scripts/../scripts/run.sh)\n";
