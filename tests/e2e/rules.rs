@@ -684,3 +684,40 @@ fn a_frontmatter_in_an_injected_file_is_reported_where_the_prompt_holds_it() {
     let out = check(copy.path());
     assert!(!out.contains("WS016"), "{out}");
 }
+
+/// `scope = "session"` on the local filesystem with the shell tool on: the shell is not
+/// namespaced (CF015, at the value). The near configurations are quiet: the shell off, a sandbox
+/// filesystem, the scope left to its default, `scope = "agent"`.
+#[test]
+fn session_isolation_with_the_local_shell_is_reported_at_the_scope() {
+    let check = |extra: Option<&str>| {
+        let copy = tempfile::tempdir().unwrap();
+        crate::support::copy_tree(&fixture("rules-shell-isolation"), copy.path());
+        if let Some(config) = extra {
+            std::fs::write(copy.path().join("agentws.toml"), config).unwrap();
+        }
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(copy.path())
+            .args(["check", "--format", "concise", "."])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = check(None);
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains(": warning[")).collect();
+    assert_eq!(
+        lines,
+        ["agentws.toml:5:9: warning[CF015] the file tools stay in each session's folder `.agentscope/workspace/<session id>/`, but the shell tool runs in the project folder, unconfined: any session's commands can read and change every other session's folder under `.agentscope/workspace/`"],
+        "{out}"
+    );
+    for quiet in [
+        "[agent]\nname = \"support\"\n\n[isolation]\nscope = \"session\"\n\n[features]\nshell_tool = false\n",
+        "[agent]\nname = \"support\"\n\n[isolation]\nscope = \"session\"\n\n[filesystem]\nmode = \"sandbox\"\n",
+        "[agent]\nname = \"support\"\n",
+        "[agent]\nname = \"support\"\n\n[isolation]\nscope = \"agent\"\n",
+    ] {
+        let out = check(Some(quiet));
+        assert!(!out.contains("CF015"), "{quiet}\n{out}");
+    }
+}
