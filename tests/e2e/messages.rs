@@ -43,6 +43,7 @@ const CATALOG_WORKSPACES: &[&str] = &[
     "rules-claude-skill",
     "rules-subagent-description",
     "rules-injected-frontmatter",
+    "rules-foreign-tools",
 ];
 
 fn repo_root() -> std::path::PathBuf {

@@ -721,3 +721,29 @@ fn session_isolation_with_the_local_shell_is_reported_at_the_scope() {
         assert!(!out.contains("CF015"), "{quiet}\n{out}");
     }
 }
+
+/// Claude Code's tool names in a skill's backticks: `Grep` and `Glob` (once each, at the first
+/// use, with the tool that does the job), `mcp__github__create_issue` (the declared server
+/// registers it as `create_issue`) and `mcp__pager__notify` (no such server): XR017. The near
+/// ones are quiet: `read_file`, `create_issue`, grep in a sentence.
+#[test]
+fn claude_code_tool_names_in_skill_text_are_reported_once_each() {
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-foreign-tools"))
+        .args(["check", "--format", "concise", "."])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            ".agentscope/workspace/skills/issues/SKILL.md:6:15: warning[XR017] `mcp__github__create_issue` is Claude Code's name for MCP tool `create_issue` of server `github`: AgentScope registers MCP tools under their own names, so no tool is called `mcp__github__create_issue` (tools.json's server `github` registers it as `create_issue`)",
+            ".agentscope/workspace/skills/issues/SKILL.md:6:57: warning[XR017] `mcp__pager__notify` is Claude Code's name for MCP tool `notify` of server `pager`: AgentScope registers MCP tools under their own names, so no tool is called `mcp__pager__notify` (tools.json declares no MCP server `pager` either)",
+            ".agentscope/workspace/skills/logs/SKILL.md:6:23: warning[XR017] `Grep` is a Claude Code tool; this agent has no tool of that name (the same job is `grep_files`)",
+            ".agentscope/workspace/skills/logs/SKILL.md:6:58: warning[XR017] `Glob` is a Claude Code tool; this agent has no tool of that name (the same job is `glob_files`)",
+            "Checked 5 files: 1 agentws.toml, 1 AGENTS.md, 2 skills, 1 tools.json.",
+            "Found 0 errors, 4 warnings, 0 infos.",
+        ]
+    );
+}

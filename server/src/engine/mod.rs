@@ -542,7 +542,7 @@ pub fn bucket_tool_mentions(
     )
 }
 
-/// The removed tools a bucket's skills mention (`XR010`): per bucket, so that a skill's edit runs
+/// The removed and foreign tools a bucket's skills mention (`XR010`, `XR017`): per bucket, so that a skill's edit runs
 /// its bucket's again, and a tools.json edit compares every skill's memoised mentions and re-runs
 /// no source's own rules.
 #[salsa::tracked(returns(clone))]
@@ -554,7 +554,7 @@ pub fn bucket_removed_mentions(
     let catalog = catalog(db, project);
     let mut out = Vec::new();
     for (file, mentions) in bucket_tool_mentions(db, bucket).iter() {
-        out.extend(check::cross::removed_among(
+        out.extend(check::cross::mentioned_among(
             &catalog,
             file.path(db),
             mentions,

@@ -1,7 +1,7 @@
 //! Cross-file rules (`XR…`, harness-spec §9.5): references between workspace files that the
 //! runtime never checks — subagent `skills:` against the skills that exist, subagent
 //! `workspace.path` targets, subagent `tools:` against the tool catalog, and prompt text that
-//! mentions tools tools.json removes — and the subagent `model:` against agentws.toml's
+//! mentions tools tools.json removes or another agent's tool names — and the subagent `model:` against agentws.toml's
 //! `[agent] models` and the shipped model providers (`SA025`). A model id repeated across
 //! subagent files is one finding (`one_warning_per_value`), and so is each unknown tool name
 //! (`one_warning_per_name`). The rules
@@ -28,6 +28,7 @@ use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
 
+mod foreign_tool_mentioned;
 mod removed_tool_mentioned;
 mod subagent_model_unresolvable;
 mod subagent_skill_other_user;
@@ -40,7 +41,8 @@ mod subagent_workspace_in_subagents;
 mod subagent_workspace_missing;
 
 pub use removed_tool_mentioned::{
-    mentions_tools, removed_among, removed_tool_mentions, tool_mentions, ToolMention,
+    mentioned_among, mentions_tools, removed_among, removed_tool_mentions, tool_mentions,
+    ToolMention,
 };
 
 /// The rules declared here, beside their detection.
@@ -54,6 +56,7 @@ pub static RULES: &[&Rule] = &[
     &removed_tool_mentioned::RULE,          // XR010
     &subagent_skill_other_user::RULE,       // XR011
     &subagent_tool_removed_builtin::RULE,   // XR015
+    &foreign_tool_mentioned::RULE,          // XR017
     &subagent_model_unresolvable::RULE,     // SA025, found with the tool lists
 ];
 
