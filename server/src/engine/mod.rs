@@ -542,7 +542,7 @@ pub fn bucket_tool_mentions(
     )
 }
 
-/// The removed tools a bucket's skills mention (`XR010`): per bucket, so that a skill's edit runs
+/// The removed and foreign tools a bucket's skills mention (`XR010`, `XR017`): per bucket, so that a skill's edit runs
 /// its bucket's again, and a tools.json edit compares every skill's memoised mentions and re-runs
 /// no source's own rules.
 #[salsa::tracked(returns(clone))]
@@ -554,7 +554,7 @@ pub fn bucket_removed_mentions(
     let catalog = catalog(db, project);
     let mut out = Vec::new();
     for (file, mentions) in bucket_tool_mentions(db, bucket).iter() {
-        out.extend(check::cross::removed_among(
+        out.extend(check::cross::mentioned_among(
             &catalog,
             file.path(db),
             mentions,
@@ -1631,6 +1631,54 @@ pub fn allowed_tools_note(db: &dyn salsa::Database, project: ProjectInput) -> Op
     ))
 }
 
+/// A skill's keys the Agent Skills specification does not have (`ST007`), in the strict profile
+/// only; a position moving re-runs [`strict_key_diagnostics`], which places them.
+#[salsa::tracked(returns(clone))]
+pub fn strict_unknown_keys(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+) -> Arc<Vec<check::strict::UnknownKey>> {
+    if file.project(db).options(db).profile != Profile::Strict {
+        return Arc::new(Vec::new());
+    }
+    Arc::new(match parsed(db, file) {
+        Some(Parsed::Skill(skill)) => check::strict::unknown_keys(&skill),
+        _ => Vec::new(),
+    })
+}
+
+/// The skills of a bucket with keys outside the specification, with those keys.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_strict_unknown_keys(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+) -> Arc<Vec<(SourceFile, Arc<Vec<check::strict::UnknownKey>>)>> {
+    Arc::new(
+        bucket
+            .sources(db)
+            .iter()
+            .map(|file| (*file, strict_unknown_keys(db, *file)))
+            .filter(|(_, keys)| !keys.is_empty())
+            .collect(),
+    )
+}
+
+/// `ST007`, one warning per key in the workspace (`check::strict::unknown_keys_said_once`), by
+/// file: the buckets are in path order, so the first skill that sets a key carries it.
+#[salsa::tracked(returns(clone))]
+pub fn strict_key_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<DiagnosticsByFile> {
+    let buckets = each_bucket(db, project, bucket_strict_unknown_keys);
+    let found = buckets
+        .iter()
+        .flat_map(|bucket| bucket.iter())
+        .map(|(file, keys)| (file.path(db).as_path(), keys.as_slice()));
+    let said = check::strict::unknown_keys_said_once(found);
+    Arc::new(by_file_in_check_order(std::iter::once(said.as_slice())))
+}
+
 /// The paths outside the scanned trees that a bucket's subagents name (`workspace.path` and its
 /// AGENTS.md; `snapshot::referenced_paths`). Read from the facts: a body edit re-runs nothing.
 #[salsa::tracked(returns(clone))]
@@ -1742,6 +1790,7 @@ pub fn workspace_diagnostics(
         families: [
             skill_family_diagnostics(db, project),
             subagent_family_diagnostics(db, project),
+            strict_key_diagnostics(db, project),
         ],
         note: allowed_tools_note(db, project),
     }
