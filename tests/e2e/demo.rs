@@ -77,6 +77,10 @@ const ALSO_EXPECTED: &[(&str, &str)] = &[
         "SK027",
         "consequence of mistake 8: Alice's copy is advertised at the shared skill's `<files-root>`",
     ),
+    (
+        "CF015",
+        "the desk isolates users with the local shell on: the shell reaches every user's folder",
+    ),
 ];
 
 fn demo_report() -> Value {

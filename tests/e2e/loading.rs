@@ -356,3 +356,181 @@ fn a_missing_agents_md_is_a_note() {
          `<agents_context>` is empty"
     );
 }
+
+/// `agentws check --format sarif` in `dir`: per workspace-relative path, the codes reported at
+/// it or naming it as a related location (a per-user override, XR006, is reported at the file
+/// that wins and points to the one it replaces).
+fn codes_by_file(dir: &Path) -> std::collections::BTreeMap<String, Vec<String>> {
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(dir)
+        .args(["check", "--format", "sarif", "."])
+        .output()
+        .unwrap();
+    let sarif: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{}: no SARIF ({e})", dir.display()));
+    let mut codes: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for result in sarif["runs"][0]["results"].as_array().unwrap() {
+        let code = result["ruleId"].as_str().unwrap().to_string();
+        let located = result["locations"].as_array().into_iter().flatten();
+        let related = result["relatedLocations"].as_array().into_iter().flatten();
+        for location in located.chain(related) {
+            if let Some(uri) = location["physicalLocation"]["artifactLocation"]["uri"].as_str() {
+                codes.entry(uri.to_string()).or_default().push(code.clone());
+            }
+        }
+    }
+    codes
+}
+
+/// The per-user folders of a fixture's workspace (folders that are no workspace folder).
+fn user_folders(dir: &Path) -> Vec<String> {
+    const OWN: &[&str] = &[
+        "skills",
+        "subagents",
+        "knowledge",
+        "memory",
+        "agents",
+        "plans",
+        "rules",
+    ];
+    let Ok(entries) = std::fs::read_dir(dir.join(".agentscope/workspace")) else {
+        return Vec::new();
+    };
+    let mut users: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !OWN.contains(&n.as_str()) && !n.starts_with(['.', '_']))
+        .collect();
+    users.sort();
+    users
+}
+
+/// Over every fixture and every per-user folder in it, a preview note about a file names a rule
+/// `agentws check` reported for that file: one resolution (`Outcome::rule_code`) picks both.
+#[test]
+fn every_preview_note_about_a_file_names_a_rule_check_reported_for_it() {
+    let root = fixture(".").canonicalize().unwrap();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap().flatten() {
+        let path = entry.path();
+        if path.join(".agentscope").is_dir() {
+            dirs.push(path);
+        } else if path.is_dir() {
+            // `releases/<version>/` and the like: one project per subfolder.
+            dirs.extend(
+                std::fs::read_dir(&path)
+                    .unwrap()
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.join(".agentscope").is_dir()),
+            );
+        }
+    }
+    dirs.sort();
+    let mut notes_checked = 0;
+    let mut wrong = Vec::new();
+    for dir in &dirs {
+        let codes = codes_by_file(dir);
+        let users = user_folders(dir);
+        let contexts = std::iter::once(None).chain(users.iter().map(Some));
+        for user in contexts {
+            let mut cmd = Command::cargo_bin("agentws").unwrap();
+            cmd.current_dir(dir)
+                .args(["preview", "--format", "json", "--session", "s1", "."]);
+            if let Some(user) = user {
+                cmd.args(["--user", user]);
+            }
+            let out = cmd.output().unwrap();
+            let Ok(json) = serde_json::from_slice::<Value>(&out.stdout) else {
+                continue;
+            };
+            for note in json["notes"].as_array().into_iter().flatten() {
+                let (Some(rule), Some(path)) = (note["rule"].as_str(), note["path"].as_str())
+                else {
+                    continue;
+                };
+                notes_checked += 1;
+                let rel = path
+                    .strip_prefix(&format!("{}/", dir.display()))
+                    .unwrap_or(path);
+                let reported = codes.get(rel).cloned().unwrap_or_default();
+                if !reported.iter().any(|c| c == rule) {
+                    wrong.push(format!(
+                        "{} (user {user:?}): note {rule} on {rel}, check reported {reported:?}: {}",
+                        dir.file_name().unwrap().to_string_lossy(),
+                        note["message"]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        notes_checked >= 10,
+        "only {notes_checked} notes about a file"
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The notes of `tests/fixtures/loading-note-codes`: the shared skill a per-user one overrides
+/// is XR006 (for `alice` only: `bob` has no folder and gets the shared skill), the pair that is
+/// one file through a symbolic link XR016 (not a directory-order tie), and a README without
+/// frontmatter beside the specs has no rule (check says nothing of it, and the runtime drops it).
+#[test]
+fn notes_of_overridden_linked_and_readme_files_carry_what_check_reports() {
+    let dir = fixture("loading-note-codes").canonicalize().unwrap();
+    let ws = format!("{}/.agentscope/workspace/", dir.display());
+    let notes = |user: &str| -> Vec<(String, String, String)> {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .args(["preview", "--format", "json", "--user", user])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        json["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["path"].is_string())
+            .map(|n| {
+                (
+                    n["code"].as_str().unwrap().to_string(),
+                    n["rule"].as_str().unwrap_or("-").to_string(),
+                    n["message"].as_str().unwrap().replace(&ws, ""),
+                )
+            })
+            .collect()
+    };
+    let readme = (
+        "not-rendered".to_string(),
+        "-".to_string(),
+        "subagent `subagents/README.md` is not rendered for this call: the runtime rejects the file"
+            .to_string(),
+    );
+    let linked = (
+        "not-rendered".to_string(),
+        "XR016".to_string(),
+        "skill `skills/c/SKILL.md` is not rendered for this call [XR016]: `skills/c2/SKILL.md` has the same name and wins".to_string(),
+    );
+    assert_eq!(
+        notes("alice"),
+        vec![
+            (
+                "not-rendered".to_string(),
+                "XR006".to_string(),
+                "skill `skills/a/SKILL.md` is not rendered for this call [XR006]: `alice/skills/a/SKILL.md` has the same name and wins".to_string(),
+            ),
+            linked.clone(),
+            readme.clone(),
+        ]
+    );
+    assert_eq!(notes("bob"), vec![linked, readme]);
+    let codes = codes_by_file(&dir);
+    assert_eq!(
+        codes.get(".agentscope/workspace/skills/c/SKILL.md"),
+        Some(&vec!["XR016".to_string()])
+    );
+    assert_eq!(codes.get(".agentscope/workspace/subagents/README.md"), None);
+}

@@ -2539,7 +2539,7 @@ fn editing_the_first_of_a_repeated_value_moves_the_warning() {
     let (severity, message) = sa025(&client.wait_diagnostics(&uri(&second)));
     assert_eq!(severity, 2);
     assert!(
-        message.ends_with("`sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`; 1 other subagent file names the same model (info there)\nRuntime: At spawn the runtime logs a warning and the subagent runs on the parent's model."),
+        message.ends_with("`sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime silently runs this subagent on the parent's model (no log line says so); Anthropic models are written `anthropic:<model name>`; 1 other subagent file names the same model (info there)\nRuntime: At spawn the runtime runs the subagent on the parent's model, without a log line."),
         "{message}"
     );
     assert_eq!(client.shutdown(), 0);

@@ -21,6 +21,7 @@ mod rule_settings;
 mod rules;
 mod secrets;
 mod servers;
+mod store_documents;
 mod store_limits;
 mod stores;
 mod support;

@@ -38,6 +38,12 @@ const CATALOG_WORKSPACES: &[&str] = &[
     "fix-tagged",
     "messages-hints",
     "messages-unread-tools",
+    "rules-claude-mcp",
+    "rules-claude-tools",
+    "rules-claude-skill",
+    "rules-subagent-description",
+    "rules-injected-frontmatter",
+    "rules-foreign-tools",
 ];
 
 fn repo_root() -> std::path::PathBuf {
@@ -215,7 +221,7 @@ fn unknown_names_suggest_the_near_known_one() {
     );
     assert_eq!(
         messages_of(hints, "XR001"),
-        ["`tools:` names a tool `lookup_travler` (did you mean `lookup_traveller`?) that the agent does not register (a tool registered in Java code is invisible to agentws)"]
+        ["`tools:` names `lookup_travler` (did you mean `lookup_traveller`?), which the agent does not register (a tool registered in Java code is invisible to agentws)"]
     );
     // SKILL.md keeps any key as metadata: a misspelt required key is named where it is missing.
     assert_eq!(
@@ -256,7 +262,7 @@ fn an_unread_tools_json_is_not_blamed() {
     let find = |code: &str| reported.iter().find(|(c, _, _)| c == code).unwrap();
     assert_eq!(
         find("XR001").1,
-        "`tools:` names a tool `lookup_traveller` (MCP server `crm` lists it in a tools.json the runtime never reads: `features.tools_config` is off) that the agent does not register (a tool registered in Java code is invisible to agentws)"
+        "`tools:` names `lookup_traveller` (MCP server `crm` lists it in a tools.json the runtime never reads: `features.tools_config` is off), which the agent does not register (a tool registered in Java code is invisible to agentws)"
     );
     assert_eq!(
         find("TJ027").1,

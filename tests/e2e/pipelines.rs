@@ -165,7 +165,7 @@ fn pre_commit_hook_checks_the_workspace_files() {
         without.contains("agentws check --format concise .agentscope/workspace/AGENTS.md\n"),
         "{without}"
     );
-    write(&dir.join(".agentws-baseline.json"), "{}\n");
+    write(&dir.join("agentws-baseline.json"), "{}\n");
     git(&dir, &["add", "-A"]);
     let with = text(&try_repo(
         &pre_commit,
@@ -176,7 +176,7 @@ fn pre_commit_hook_checks_the_workspace_files() {
     ));
     assert!(
         with.contains(
-            "agentws check --format concise --baseline .agentws-baseline.json .agentscope/workspace/AGENTS.md\n"
+            "agentws check --format concise --baseline agentws-baseline.json .agentscope/workspace/AGENTS.md\n"
         ),
         "{with}"
     );
@@ -190,6 +190,7 @@ fn action(root: &Path, args: &[&str], env: &[(&str, &str)], cwd: &Path) -> Outpu
         .env("GITHUB_ACTION_PATH", repo_root())
         .env("AGENTWS_ROOT", root)
         .env_remove("INPUT_SARIF")
+        .env_remove("INPUT_BASELINE")
         .envs(env.iter().copied())
         .output()
         .unwrap()
@@ -273,6 +274,33 @@ fn github_action_steps_install_once_and_annotate() {
     super::check::assert_valid_sarif(&log);
     let log: Value = serde_json::from_str(&log).unwrap();
     assert_eq!(log["runs"][0]["results"][0]["ruleId"], "SK008");
+
+    // The team's baseline at the top holds the finding: the check passes; a baseline named by
+    // the input is read instead.
+    let recorded = Command::new(agentws_bin())
+        .args(["check", "--write-baseline", "agentws-baseline.json"])
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    assert_eq!(recorded.status.code(), Some(0), "{}", text(&recorded));
+    let judged = action(&root, &["check", "."], &[], &project);
+    assert_eq!(judged.status.code(), Some(0), "{}", text(&judged));
+    assert_eq!(String::from_utf8_lossy(&judged.stdout), "");
+    std::fs::rename(
+        project.join("agentws-baseline.json"),
+        project.join("judged.json"),
+    )
+    .unwrap();
+    let named = project.join("judged.json");
+    let judged = action(
+        &root,
+        &["check", "."],
+        &[("INPUT_BASELINE", named.to_str().unwrap())],
+        &project,
+    );
+    assert_eq!(judged.status.code(), Some(0), "{}", text(&judged));
+    let unjudged = action(&root, &["check", "."], &[], &project);
+    assert_eq!(unjudged.status.code(), Some(1), "{}", text(&unjudged));
 
     // A clean project passes, and without the input no SARIF is written.
     clean_project(&project);

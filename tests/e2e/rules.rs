@@ -186,9 +186,10 @@ fn runtime_findings_are_reported_where_they_are_written() {
             row("ST011", "skills/report-link/SKILL.md", 18, 58, runtime_message("ST011")),
             row("ST012", "skills/report-link/SKILL.md", 20, 14, runtime_message("ST012 text")),
             // `name: auditor` equals the file's id: no SA008.
-            row("SA025", "subagents/auditor.md", 4, 8, "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`"),
+            row("SA025", "subagents/auditor.md", 4, 8, "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime silently runs this subagent on the parent's model (no log line says so); Anthropic models are written `anthropic:<model name>`"),
             row("XR015", "subagents/auditor.md", 5, 9, "tools.json removes `execute` from the main agent only: this subagent is isolated (the default when its spec does not set `workspace.mode: shared`): it registers the harness built-ins again and still has it, whatever `tools:` says"),
-            row("XR001", "subagents/auditor.md", 5, 18, "`tools:` names tools `nope`, `nada` that the agent does not register (a tool registered in Java code is invisible to agentws)"),
+            row("XR001", "subagents/auditor.md", 5, 18, "`tools:` names `nope`, which the agent does not register (a tool registered in Java code is invisible to agentws)"),
+            row("XR001", "subagents/auditor.md", 5, 24, "`tools:` names `nada`, which the agent does not register (a tool registered in Java code is invisible to agentws)"),
             // `model: corp-large` matches `[agent] models = ["corp-*"]`.
             row("SA008", "subagents/helper.md", 2, 1, "`name:` is ignored: the agent id is the file name (`helper`)"),
             row("XR003", "subagents/helper.md", 7, 8, "`read_file` is a harness built-in: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway"),
@@ -301,9 +302,10 @@ fn facts_true_of_every_file_are_said_once() {
     );
 }
 
-/// A value copied from another agent runtime into many subagent files (`model: sonnet`, a
-/// Claude Code `tools:` list) is one finding: a warning at the first file in path order, saying
-/// how many others share it, and an info at each other file pointing at it. A value used once
+/// A value copied from another agent runtime into many subagent files is said once: a `model:`
+/// (`sonnet`) is a warning at the first file in path order, saying how many others share it, and
+/// an info at each other file pointing at it; an unknown tool name (`Read`) is one warning at the
+/// first file's entry, with the other files' entries as related locations. A value used once
 /// stays a plain warning. (`the_server_reports_what_check_reports` runs on the same fixture.)
 #[test]
 fn a_foreign_value_repeated_across_files_is_one_warning() {
@@ -333,10 +335,10 @@ fn a_foreign_value_repeated_across_files_is_one_warning() {
         })
         .collect();
     let model = |m: &str| {
-        format!("no model provider shipped with AgentScope supports `{m}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`")
+        format!("no model provider shipped with AgentScope supports `{m}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime silently runs this subagent on the parent's model (no log line says so); Anthropic models are written `anthropic:<model name>`")
     };
-    let tools = |t: &str| {
-        format!("`tools:` names tools {t} that the agent does not register (a tool registered in Java code is invisible to agentws)")
+    let tool = |t: &str, others: &str| {
+        format!("`tools:` names `{t}`, which the agent does not register (a tool registered in Java code is invisible to agentws){others}")
     };
     let same = |what: String| format!("same as in `subagents/a-reviewer.md`: {what}");
     let r = |sev: &str, code: &str, file: &str, line: u64, message: String| {
@@ -348,6 +350,8 @@ fn a_foreign_value_repeated_across_files_is_one_warning() {
             message,
         )
     };
+    // Each unknown tool name is one warning in the workspace, at the first file that names it;
+    // `model: inherit` (f-summariser.md) is not reported.
     assert_eq!(
         found,
         vec![
@@ -363,39 +367,40 @@ fn a_foreign_value_repeated_across_files_is_one_warning() {
                 "XR001",
                 "a-reviewer.md",
                 4,
-                tools("`Read`, `Grep`, `Glob`")
-                    + "; 2 other subagent files name the same unknown tools (info there)"
+                tool("Read", "; 3 other subagent files name it too")
             ),
-            r("info", "SA025", "b-writer.md", 3, same(model("sonnet"))),
-            // The same set of names in another order is the same finding.
-            r(
-                "info",
-                "XR001",
-                "b-writer.md",
-                4,
-                same(tools("`Glob`, `Grep`, `Read`"))
-            ),
-            r("warning", "SA025", "c-tester.md", 3, model("haiku")),
-            r(
-                "info",
-                "XR001",
-                "c-tester.md",
-                4,
-                same(tools("`Read`, `Grep`, `Glob`"))
-            ),
-            r("info", "SA025", "d-planner.md", 3, same(model("sonnet"))),
-            // Another set (`Bash` added) is another finding.
             r(
                 "warning",
                 "XR001",
-                "d-planner.md",
+                "a-reviewer.md",
                 4,
-                tools("`Read`, `Bash`")
+                tool("Grep", "; 2 other subagent files name it too")
             ),
+            r(
+                "warning",
+                "XR001",
+                "a-reviewer.md",
+                4,
+                tool("Glob", "; 2 other subagent files name it too")
+            ),
+            r("info", "SA025", "b-writer.md", 3, same(model("sonnet"))),
+            r("warning", "SA025", "c-tester.md", 3, model("haiku")),
+            r("info", "SA025", "d-planner.md", 3, same(model("sonnet"))),
+            r("warning", "XR001", "d-planner.md", 4, tool("Bash", "")),
             r("warning", "SA025", "e-auditor.md", 3, model("opus")),
         ]
     );
-    // The human output shows where the warning is, on each info.
+    // Each XR001 points at its name's entry in the list.
+    let columns: Vec<u64> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "XR001")
+        .map(|d| d["range"]["start"]["column"].as_u64().unwrap())
+        .collect();
+    assert_eq!(columns, vec![8, 14, 20, 14]);
+    // The human output shows where the warning is, on each info, and every other file naming a
+    // tool under its warning.
     let human = Command::cargo_bin("agentws")
         .unwrap()
         .arg("check")
@@ -411,8 +416,333 @@ fn a_foreign_value_repeated_across_files_is_one_warning() {
         2,
         "{human}"
     );
+    for related in [
+        "= note: .agentscope/workspace/subagents/b-writer.md:4:20: `Read` named here too",
+        "= note: .agentscope/workspace/subagents/c-tester.md:4:8: `Read` named here too",
+        "= note: .agentscope/workspace/subagents/d-planner.md:4:8: `Read` named here too",
+        "= note: .agentscope/workspace/subagents/b-writer.md:4:8: `Glob` named here too",
+    ] {
+        assert_eq!(human.matches(related).count(), 1, "{related}\n{human}");
+    }
     assert!(
-        human.contains("Found 0 errors, 5 warnings, 4 infos."),
+        human.contains("Found 0 errors, 7 warnings, 2 infos."),
         "{human}"
+    );
+}
+
+/// The strict profile says a key outside the Agent Skills specification once per workspace: at
+/// the first skill in path order that sets it, every other skill's key a related location;
+/// `license` (a key of the specification) is not reported, nor anything in the harness profile.
+#[test]
+fn a_key_outside_the_specification_is_said_once_per_workspace() {
+    let dir = fixture("rules-strict-keys");
+    let run = |profile: &str| {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(&dir)
+            .args(["check", "--profile", profile, "."])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let strict = run("strict");
+    let lines: Vec<&str> = strict
+        .lines()
+        .filter(|l| l.starts_with("warning") || l.starts_with(" -->") || l.contains("here too"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "warning[ST007]: `source` is not a key of the Agent Skills specification; move it under `metadata`; 2 other skills set it too",
+            " --> .agentscope/workspace/skills/alpha/SKILL.md:4:1",
+            "  = note: .agentscope/workspace/skills/beta/SKILL.md:4:1: `source` here too",
+            "  = note: .agentscope/workspace/skills/gamma/SKILL.md:5:1: `source` here too",
+            "warning[ST007]: `risk` is not a key of the Agent Skills specification; move it under `metadata`; 1 other skill sets it too",
+            " --> .agentscope/workspace/skills/alpha/SKILL.md:5:1",
+            "  = note: .agentscope/workspace/skills/beta/SKILL.md:5:1: `risk` here too",
+        ],
+        "{strict}"
+    );
+    assert!(
+        strict.contains("Found 0 errors, 2 warnings, 0 infos."),
+        "{strict}"
+    );
+    let harness = run("harness");
+    assert!(
+        harness.contains("Found 0 errors, 0 warnings, 0 infos."),
+        "{harness}"
+    );
+}
+
+/// A Claude Code `.mcp.json` copied in as tools.json, servers at the top level: the runtime
+/// registers none of them (TJ031, an error at the first), and the certain fix moves them under
+/// `mcpServers` with the `transport` the runtime reads (`type` renamed, `stdio` for a command);
+/// after it the file is clean.
+#[test]
+fn servers_outside_mcp_servers_are_reported_and_moved_by_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    crate::support::copy_tree(&fixture("rules-claude-mcp"), &dir);
+    let check = |extra: &[&str]| {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(&dir)
+            .args(["check", "--format", "concise"])
+            .args(extra)
+            .arg(".")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(
+        check(&[]).lines().next().unwrap(),
+        ".agentscope/workspace/tools.json:2:3: error[TJ031] `linear`, `neon` are MCP servers written at the top level (Claude Code's `.mcp.json` keeps them under `mcpServers`): the runtime reads servers only under `mcpServers` and ignores these keys, so no MCP server is registered"
+    );
+    let fixed = check(&["--fix"]);
+    assert!(
+        fixed.contains("Found 0 errors, 0 warnings, 0 infos."),
+        "{fixed}"
+    );
+    let text = std::fs::read_to_string(dir.join(".agentscope/workspace/tools.json")).unwrap();
+    assert_eq!(
+        text,
+        "{\n  \"mcpServers\": {\n  \"linear\": {\"transport\": \"stdio\", \n    \"command\": \"npx\",\n    \"args\": [\"-y\", \"mcp-remote\", \"https://mcp.linear.app/mcp\"]\n  },\n  \"neon\": {\n    \"transport\": \"http\",\n    \"url\": \"https://mcp.neon.tech/mcp\"\n  }\n  }\n}\n"
+    );
+}
+
+/// tools.json written the Claude Code way: `${NAME:-default}` is sent as written (TJ032, at the
+/// whole `${…}`; `${DOCS_TOKEN}` is not), and an `allow` written for the built-ins removes every
+/// tool of `tracker` (three, from its `enableTools`) and of `wiki` (how many, agentws cannot
+/// tell), each TJ033 at the server's name; `docs`, whose `search_docs` is allowed, keeps it.
+#[test]
+fn claude_style_tools_json_values_and_an_allow_that_empties_servers() {
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-claude-tools"))
+        .args(["check", "--format", "concise", "."])
+        .env("DOCS_TOKEN", "t")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains("[TJ032]") || l.contains("[TJ033]") || l.contains("[TJ007]"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ".agentscope/workspace/tools.json:4:5: warning[TJ033] `allow` names none of the 3 tools MCP server `tracker` registers (`get_issue`, `list_issues`, `close_issue`): a non-empty `allow` removes every tool it does not name, so all 3 go",
+            ".agentscope/workspace/tools.json:7:27: warning[TJ032] `${TRACKER_ROOT:-.}` is sent as written: the runtime substitutes only `${TRACKER_ROOT}` (no `:-` or `-` defaults), so neither the value of `TRACKER_ROOT` nor the default `.` takes its place",
+            ".agentscope/workspace/tools.json:16:5: warning[TJ033] `allow` names no tool of MCP server `wiki`: a non-empty `allow` removes every tool it does not name, so every tool the server registers goes; how many, agentws cannot tell (the server lists its tools only when it runs; `enableTools` would name them)",
+        ],
+        "{stdout}"
+    );
+}
+
+/// Claude Code's `${CLAUDE_SKILL_DIR}`: AgentScope does not expand it, said once per SKILL.md at
+/// its first use (SK031, both profiles), and the strict reference rules read the path after it as
+/// the author means it: the existing `references/fields.md` is neither too deep nor missing, the
+/// absent `references/old-notes.md` is missing (ST012, at `references`). The near skill `plain`,
+/// with paths relative to its folder, has nothing: its `for example references/w2.md` and
+/// `scripts/references/examples` (a folder list in prose) illustrate, they name no file.
+#[test]
+fn claude_skill_dir_is_not_expanded_and_the_path_after_it_is_the_reference() {
+    let check = |profile: &str| {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(fixture("rules-claude-skill"))
+            .args(["check", "--format", "concise", "--profile", profile, "."])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let sk031 = ".agentscope/workspace/skills/forms/SKILL.md:8:24: warning[SK031] `${CLAUDE_SKILL_DIR}` is Claude Code's variable: AgentScope does not expand it, so the model reads it as written (3 uses in this file); write the path relative to the skill folder";
+    assert_eq!(
+        check("harness").lines().next_back(),
+        Some("Found 0 errors, 1 warning, 0 infos.")
+    );
+    assert!(check("harness").lines().any(|l| l == sk031));
+    let strict = check("strict");
+    let lines: Vec<&str> = strict
+        .lines()
+        .filter(|l| l.contains(": warning["))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            sk031,
+            ".agentscope/workspace/skills/forms/SKILL.md:16:42: warning[ST012] `references/old-notes.md` (a path in the text) is not in the skill's folder",
+        ],
+        "{strict}"
+    );
+    let human = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-claude-skill"))
+        .args(["check", "."])
+        .output()
+        .unwrap();
+    let human = String::from_utf8(human.stdout).unwrap();
+    let others: Vec<&str> = human.lines().filter(|l| l.ends_with("here too")).collect();
+    assert_eq!(
+        others,
+        [
+            "  = note: .agentscope/workspace/skills/forms/SKILL.md:13:8: `${CLAUDE_SKILL_DIR}` here too",
+            "  = note: .agentscope/workspace/skills/forms/SKILL.md:16:22: `${CLAUDE_SKILL_DIR}` here too",
+        ],
+        "{human}"
+    );
+}
+
+/// A `|` description of three lines breaks the prompt's subagent list (its `- ` lines read as
+/// more subagents): SA027 at the value, and the preview's note about it names SA027 and the file.
+/// The near `writer`, a `>` block that folds to one line, has neither.
+#[test]
+fn a_multi_line_subagent_description_is_reported_and_the_preview_note_names_it() {
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-subagent-description"))
+        .args(["check", "--format", "concise", "."])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        ".agentscope/workspace/subagents/researcher.md:3:3: warning[SA027] `description` spans 3 lines: the runtime prints it raw in the prompt's `## Subagents` list, where the lines after the first stand outside this subagent's entry\nChecked 4 files: 1 agentws.toml, 1 AGENTS.md, 2 subagents.\nFound 0 errors, 1 warning, 0 infos.\n"
+    );
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-subagent-description"))
+        .args(["preview", "--format", "json", "."])
+        .output()
+        .unwrap();
+    let preview: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let notes: Vec<(String, String, String)> = preview["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["code"] == "multi-line-description")
+        .map(|n| {
+            (
+                n["message"].as_str().unwrap().to_string(),
+                n["rule"].as_str().unwrap_or("").to_string(),
+                n["path"]
+                    .as_str()
+                    .unwrap_or("")
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        notes,
+        [(
+            "subagent `researcher` has a multi-line description; the runtime prints it raw and it breaks the agent list".to_string(),
+            "SA027".to_string(),
+            "researcher.md".to_string()
+        )]
+    );
+}
+
+/// A YAML frontmatter at the top of an injected file is injected as written (WS016, at the block,
+/// naming its keys): AGENTS.md, KNOWLEDGE.md after a blank line, an additional context file. The
+/// near ones are not: MEMORY.md between two Markdown rules holds a sentence, not a map, and
+/// STYLE.md's rule is not at the top. With `features.workspace_context = false` nothing is
+/// injected and nothing is reported.
+#[test]
+fn a_frontmatter_in_an_injected_file_is_reported_where_the_prompt_holds_it() {
+    let check = |dir: &std::path::Path| {
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(dir)
+            .args(["check", "--format", "concise", "."])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = check(&fixture("rules-injected-frontmatter"));
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("[WS016]")).collect();
+    assert_eq!(
+        lines,
+        [
+            ".agentscope/workspace/AGENTS.md:1:1: warning[WS016] `AGENTS.md` starts with a frontmatter (`name`, `description`, `model`, `tools` and 1 more) that the runtime injects into the prompt as written: no key in it is read",
+            ".agentscope/workspace/SOUL.md:1:1: warning[WS016] `SOUL.md` starts with a frontmatter (`tone`) that the runtime injects into the prompt as written: no key in it is read",
+            ".agentscope/workspace/knowledge/KNOWLEDGE.md:2:1: warning[WS016] `knowledge/KNOWLEDGE.md` starts with a frontmatter (`title`) that the runtime injects into the prompt as written: no key in it is read",
+        ],
+        "{out}"
+    );
+    let copy = tempfile::tempdir().unwrap();
+    crate::support::copy_tree(&fixture("rules-injected-frontmatter"), copy.path());
+    let config = copy.path().join("agentws.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!("{text}[features]\nworkspace_context = false\n"),
+    )
+    .unwrap();
+    let out = check(copy.path());
+    assert!(!out.contains("WS016"), "{out}");
+}
+
+/// `scope = "session"` on the local filesystem with the shell tool on: the shell is not
+/// namespaced (CF015, at the value). The near configurations are quiet: the shell off, a sandbox
+/// filesystem, the scope left to its default, `scope = "agent"`.
+#[test]
+fn session_isolation_with_the_local_shell_is_reported_at_the_scope() {
+    let check = |extra: Option<&str>| {
+        let copy = tempfile::tempdir().unwrap();
+        crate::support::copy_tree(&fixture("rules-shell-isolation"), copy.path());
+        if let Some(config) = extra {
+            std::fs::write(copy.path().join("agentws.toml"), config).unwrap();
+        }
+        let out = Command::cargo_bin("agentws")
+            .unwrap()
+            .current_dir(copy.path())
+            .args(["check", "--format", "concise", "."])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let out = check(None);
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains(": warning[")).collect();
+    assert_eq!(
+        lines,
+        ["agentws.toml:5:9: warning[CF015] the file tools stay in each session's folder `.agentscope/workspace/<session id>/`, but the shell tool runs in the project folder, unconfined: any session's commands can read and change every other session's folder under `.agentscope/workspace/`"],
+        "{out}"
+    );
+    for quiet in [
+        "[agent]\nname = \"support\"\n\n[isolation]\nscope = \"session\"\n\n[features]\nshell_tool = false\n",
+        "[agent]\nname = \"support\"\n\n[isolation]\nscope = \"session\"\n\n[filesystem]\nmode = \"sandbox\"\n",
+        "[agent]\nname = \"support\"\n",
+        "[agent]\nname = \"support\"\n\n[isolation]\nscope = \"agent\"\n",
+    ] {
+        let out = check(Some(quiet));
+        assert!(!out.contains("CF015"), "{quiet}\n{out}");
+    }
+}
+
+/// Claude Code's tool names in a skill's backticks: `Grep` and `Glob` (once each, at the first
+/// use, with the tool that does the job), `mcp__github__create_issue` (the declared server
+/// registers it as `create_issue`) and `mcp__pager__notify` (no such server): XR017. The near
+/// ones are quiet: `read_file`, `create_issue`, grep in a sentence.
+#[test]
+fn claude_code_tool_names_in_skill_text_are_reported_once_each() {
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(fixture("rules-foreign-tools"))
+        .args(["check", "--format", "concise", "."])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            ".agentscope/workspace/skills/issues/SKILL.md:6:15: warning[XR017] `mcp__github__create_issue` is Claude Code's name for MCP tool `create_issue` of server `github`: AgentScope registers MCP tools under their own names, so no tool is called `mcp__github__create_issue` (tools.json's server `github` registers it as `create_issue`)",
+            ".agentscope/workspace/skills/issues/SKILL.md:6:57: warning[XR017] `mcp__pager__notify` is Claude Code's name for MCP tool `notify` of server `pager`: AgentScope registers MCP tools under their own names, so no tool is called `mcp__pager__notify` (tools.json declares no MCP server `pager` either)",
+            ".agentscope/workspace/skills/logs/SKILL.md:6:23: warning[XR017] `Grep` is a Claude Code tool; this agent has no tool of that name (the same job is `grep_files`)",
+            ".agentscope/workspace/skills/logs/SKILL.md:6:58: warning[XR017] `Glob` is a Claude Code tool; this agent has no tool of that name (the same job is `glob_files`)",
+            "Checked 5 files: 1 agentws.toml, 1 AGENTS.md, 2 skills, 1 tools.json.",
+            "Found 0 errors, 4 warnings, 0 infos.",
+        ]
     );
 }

@@ -230,6 +230,59 @@ fn sqlite_stores_are_read_through_the_language_server() {
     assert_served(&format!("sqlite://{}", db.display()));
 }
 
+/// The check of a project's stored files, started when the project is indexed, waits on a store
+/// that never answers without holding up the editor: requests are answered, the server exits when
+/// asked. With a short `connect_timeout` the read ends at its deadline, and the editor is told.
+#[test]
+fn a_stalled_store_check_leaves_the_editor_its_time() {
+    let silent = StallingProxy::start(0, Stall::Silent);
+    for (timeout, waits) in [(120, false), (2, true)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let project = stores::template_with(
+            &tmp.path().canonicalize().unwrap(),
+            &format!(
+                "[store]\nurl = \"redis://:hunter2@127.0.0.1:{}/0\"\nconnect_timeout = {timeout}\n",
+                silent.port
+            ),
+        );
+        let skill = project.join(".agentscope/workspace/skills/hello/SKILL.md");
+        let (mut client, _) = Client::start(
+            &[&project],
+            Options {
+                progress: true,
+                ..Options::default()
+            },
+        );
+        client.wait_for(|m| {
+            m["method"] == "$/progress"
+                && m["params"]["value"]["kind"] == "begin"
+                && m["params"]["value"]["title"] == "agentws: checking the store's files"
+        });
+        let at =
+            json!({"textDocument": {"uri": uri(&skill)}, "position": {"line": 1, "character": 1}});
+        let start = Instant::now();
+        let hover = client.request("textDocument/hover", at);
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(
+            hover["contents"]["value"]
+                .as_str()
+                .is_some_and(|v| !v.is_empty()),
+            "{hover}"
+        );
+        if waits {
+            let said = client.wait_for(|m| m["method"] == "window/showMessage");
+            let words = said["params"]["message"].as_str().unwrap();
+            assert!(words.contains("timed out after 2 s"), "{words}");
+            assert!(!words.contains("hunter2"), "{words}");
+        }
+        assert_eq!(client.shutdown(), 0);
+    }
+}
+
 /// Whether `message` answers request `id`.
 fn answers(message: &Value, id: i64) -> bool {
     message.get("id") == Some(&json!(id)) && message.get("method").is_none()
@@ -267,12 +320,12 @@ fn a_stalled_store_never_blocks_the_editor() {
     let preview = json!({"uri": uri(&project), "context": context});
     let first = client.send_request("agentws/previewPrompt", preview.clone());
     // Its progress begins while it waits.
-    let begin =
-        client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin");
-    assert_eq!(
-        begin["params"]["value"]["title"],
-        "agentws: agentws/previewPrompt"
-    );
+    // (The store check the project's indexing started has its own progress, titled for it.)
+    let begin = client.wait_for(|m| {
+        m["method"] == "$/progress"
+            && m["params"]["value"]["kind"] == "begin"
+            && m["params"]["value"]["title"] == "agentws: agentws/previewPrompt"
+    });
     let token = begin["params"]["token"].clone();
 
     let doc = json!({"textDocument": {"uri": uri(&skill)}});

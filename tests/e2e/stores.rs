@@ -1366,18 +1366,58 @@ fn postgres_digest(client: &mut servers::Pg) -> String {
         .get(0)
 }
 
-#[test]
-fn postgres_preview_check_and_faults() {
-    let Some(server) = servers::postgres() else {
-        return;
-    };
+/// A SQL server seeded as the runtime's JdbcStore writes to it, for the test both SQL backends
+/// share ([`sql_preview_check_and_faults`]).
+trait SqlStore {
+    /// The password the test server was started with.
+    const PASSWORD: &'static str;
+    fn url(port: u16, password: &str) -> String;
+    fn seed(&mut self, rows: &[Row]);
+    /// A digest of the table's rows, to show that agentws wrote nothing.
+    fn digest(&mut self) -> String;
+}
+
+impl SqlStore for servers::Pg {
+    const PASSWORD: &'static str = servers::POSTGRES_PASSWORD;
+    fn url(port: u16, password: &str) -> String {
+        postgres_url(port, password)
+    }
+    fn seed(&mut self, rows: &[Row]) {
+        seed_postgres(self, rows);
+    }
+    fn digest(&mut self) -> String {
+        postgres_digest(self)
+    }
+}
+
+impl SqlStore for servers::My {
+    const PASSWORD: &'static str = servers::MARIADB_PASSWORD;
+    fn url(port: u16, password: &str) -> String {
+        mysql_url(port, password)
+    }
+    fn seed(&mut self, rows: &[Row]) {
+        seed_mysql(self, rows);
+    }
+    fn digest(&mut self) -> String {
+        mysql_digest(self)
+    }
+}
+
+/// A missing table fails clearly; the seeded store's problem rows are reported for carol, with
+/// `extra` (rows and the codes they raise) on top; no format prints the password; nothing is
+/// written; a wrong password and a stopped server are clear failures without the password.
+fn sql_preview_check_and_faults<S: SqlStore>(
+    server: servers::Server,
+    connect: impl FnMut(&str) -> Result<S, String>,
+    extra: (&[Row], &[&str]),
+) {
     let tmp = tempfile::tempdir().unwrap();
     let project = template(tmp.path());
     let p = project.to_str().unwrap();
-    let url = postgres_url(server.port, servers::POSTGRES_PASSWORD);
-    let mut client = servers::retry(|| servers::Pg::connect(&url));
+    let url = S::url(server.port, S::PASSWORD);
+    let mut connect = connect;
+    let mut store = servers::retry(|| connect(&url));
 
-    // A missing table is a clear failure.
     let out = agentws(&["check", p, "--store", &url, "--all-users"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -1386,29 +1426,19 @@ fn postgres_preview_check_and_faults() {
         text(&out.stderr)
     );
 
-    seed_postgres(&mut client, &clean_rows());
-    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
-    seed_postgres(&mut client, &rows);
-    seed_postgres(&mut client, &other_scope_rows());
-    let digest = postgres_digest(&mut client);
+    store.seed(&clean_rows());
+    let (rows, mut expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
+    store.seed(&rows);
+    store.seed(extra.0);
+    expected.extend(extra.1);
+    let digest = store.digest();
 
-    assert_preview_matches_local_folders(tmp.path(), &project, &url);
-    assert_session_and_global_scopes(tmp.path(), &url, "");
     let out = agentws(&["store", "users", &url, "--project", p]);
-    assert_eq!(
-        text(&out.stdout),
-        "alice\nbob\ncarol\n",
-        "{}",
-        text(&out.stderr)
-    );
-    for format in ["human", "json", "sarif", "github"] {
-        let out = agentws(&["check", p, "--store", &url, "--format", format]);
-        let all = text(&out.stdout) + &text(&out.stderr);
-        assert!(!all.contains(servers::POSTGRES_PASSWORD), "{format}: {all}");
-        assert!(all.contains("broken/SKILL.md"), "{format}: {all}");
-    }
+    let mut owners: Vec<String> = text(&out.stdout).lines().map(str::to_lowercase).collect();
+    owners.dedup();
+    assert_eq!(owners, ["alice", "bob", "carol"], "{}", text(&out.stderr));
     let out = agentws(&[
-        "check", p, "--store", &url, "--user", "carol", "--format", "json",
+        "check", p, "--store", &url, "--user", "alice", "--user", "carol", "--format", "json",
     ]);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let codes: Vec<&str> = report["diagnostics"]
@@ -1417,16 +1447,24 @@ fn postgres_preview_check_and_faults() {
         .iter()
         .map(|d| d["code"].as_str().unwrap())
         .collect();
-    for code in expected {
-        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    for code in &expected {
+        assert!(codes.contains(code), "{code} missing from {codes:?}");
     }
-    assert_eq!(postgres_digest(&mut client), digest, "the store changed");
+    for format in ["human", "json", "sarif", "github"] {
+        let out = agentws(&[
+            "check", p, "--store", &url, "--user", "bob", "--format", format,
+        ]);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(!all.contains(S::PASSWORD), "{format}: {all}");
+        assert!(all.contains("broken/SKILL.md"), "{format}: {all}");
+    }
+    assert_eq!(store.digest(), digest, "the store changed");
 
     let out = agentws(&[
         "check",
         p,
         "--store",
-        &postgres_url(server.port, "wrong-pw"),
+        &S::url(server.port, "wrong-pw"),
         "--all-users",
     ]);
     assert_eq!(out.status.code(), Some(2));
@@ -1435,14 +1473,14 @@ fn postgres_preview_check_and_faults() {
         "{}",
         text(&out.stderr)
     );
-    drop(client);
+    drop(store);
     let port = server.port;
     drop(server);
     let out = agentws(&[
         "preview",
         p,
         "--store",
-        &postgres_url(port, "x"),
+        &S::url(port, "x"),
         "--user",
         "alice",
     ]);
@@ -1452,6 +1490,34 @@ fn postgres_preview_check_and_faults() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn postgres_preview_check_and_faults() {
+    let Some(server) = servers::postgres() else {
+        return;
+    };
+    sql_preview_check_and_faults(
+        server,
+        |url| servers::Pg::connect(url).map_err(|e| e.to_string()),
+        (&[], &[]),
+    );
+}
+
+/// The preview matches the per-user folders on PostgreSQL, in every scope.
+#[test]
+fn postgres_preview_matches_local_folders() {
+    let Some(server) = servers::postgres() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let url = postgres_url(server.port, servers::POSTGRES_PASSWORD);
+    let mut client = servers::retry(|| servers::Pg::connect(&url));
+    seed_postgres(&mut client, &clean_rows());
+    seed_postgres(&mut client, &other_scope_rows());
+    assert_preview_matches_local_folders(tmp.path(), &project, &url);
+    assert_session_and_global_scopes(tmp.path(), &url, "");
 }
 
 // --- MariaDB (MySQL protocol) ---------------------------------------------------------------
@@ -1494,87 +1560,17 @@ fn mariadb_preview_check_and_faults() {
     let Some(server) = servers::mariadb() else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let project = template(tmp.path());
-    let p = project.to_str().unwrap();
-    let url = mysql_url(server.port, servers::MARIADB_PASSWORD);
-    let mut conn = servers::retry(|| servers::My::connect(&url));
-
-    let out = agentws(&["check", p, "--store", &url, "--all-users"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("agentscope_store"),
-        "{}",
-        text(&out.stderr)
-    );
-
-    seed_mysql(&mut conn, &clean_rows());
-    let (rows, expected): (Vec<Row>, Vec<&str>) = problem_rows().into_iter().unzip();
-    seed_mysql(&mut conn, &rows);
     // An id that differs from alice's only by case: one row per (namespace, key) for the server.
-    seed_mysql(
-        &mut conn,
-        &[Row {
-            owner: "ALICE",
-            segment: "skills",
-            key: "/shout/SKILL.md",
-            value: file_value("---\nname: shout\ndescription: Shouts.\n---\nLOUD.\n"),
-        }],
-    );
-    let digest = mysql_digest(&mut conn);
-
-    let out = agentws(&[
-        "check", p, "--store", &url, "--user", "alice", "--user", "carol", "--format", "json",
-    ]);
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let codes: Vec<&str> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
-    for code in expected.iter().chain(&["RS012"]) {
-        assert!(codes.contains(code), "{code} missing from {codes:?}");
-    }
-    for format in ["human", "json", "sarif", "github"] {
-        let out = agentws(&[
-            "check", p, "--store", &url, "--user", "bob", "--format", format,
-        ]);
-        let all = text(&out.stdout) + &text(&out.stderr);
-        assert!(!all.contains(servers::MARIADB_PASSWORD), "{format}: {all}");
-        assert!(all.contains("broken/SKILL.md"), "{format}: {all}");
-    }
-    assert_eq!(mysql_digest(&mut conn), digest, "the store changed");
-
-    let out = agentws(&[
-        "check",
-        p,
-        "--store",
-        &mysql_url(server.port, "wrong-pw"),
-        "--all-users",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        !text(&out.stderr).contains("wrong-pw"),
-        "{}",
-        text(&out.stderr)
-    );
-    drop(conn);
-    let port = server.port;
-    drop(server);
-    let out = agentws(&[
-        "preview",
-        p,
-        "--store",
-        &mysql_url(port, "x"),
-        "--user",
-        "alice",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("cannot connect"),
-        "{}",
-        text(&out.stderr)
+    let shout = Row {
+        owner: "ALICE",
+        segment: "skills",
+        key: "/shout/SKILL.md",
+        value: file_value("---\nname: shout\ndescription: Shouts.\n---\nLOUD.\n"),
+    };
+    sql_preview_check_and_faults(
+        server,
+        |url| servers::My::connect(url).map_err(|e| e.to_string()),
+        (&[shout], &["RS012"]),
     );
 }
 

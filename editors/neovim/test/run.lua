@@ -183,6 +183,76 @@ local function server_part()
     assert(refreshed, 'the preview did not show the written text within 30 s')
   end)
 
+  -- A second project in remote mode whose store holds bob's broken skill: the server checks the
+  -- stored files and the plugin opens them read-only.
+  local stored = tmp .. '/stored'
+  vim.fn.system({ 'cp', '-r', repo .. '/tests/fixtures/editors-basic', stored })
+  vim.fn.system({ os.getenv('AGENTWS_PYTHON') or 'python3', repo .. '/editors/test-support/seed-store.py',
+    stored .. '/store.db', 'assistant' })
+  assert(vim.v.shell_error == 0, 'seeding the store failed')
+  local toml = io.open(stored .. '/agentws.toml', 'a')
+  toml:write('\n[filesystem]\nmode = "remote"\n\n[store]\nurl = "sqlite://store.db"\n')
+  toml:close()
+
+  -- What `agentws check --all-users` prints for the stored files: uri → sorted "CODE@line".
+  local function store_uri(location)
+    local rest = location:gsub('^store:', '')
+    return 'agentws-store:///' .. rest:gsub('[^%w%-%._~/]', function(c)
+      return string.format('%%%02X', c:byte())
+    end)
+  end
+  local report = vim.fn.json_decode(vim.fn.system(table.concat({
+    vim.fn.shellescape(bin), 'check --all-users --format json', vim.fn.shellescape(stored), '2>/dev/null' }, ' ')))
+  local expected = {}
+  for _, d in ipairs(report.diagnostics) do
+    if d.path:match('^store:') then
+      local uri = store_uri(d.path)
+      expected[uri] = expected[uri] or {}
+      table.insert(expected[uri], d.code .. '@' .. (d.range.start.line - 1))
+    end
+  end
+  local broken = 'agentws-store:///agents/assistant/users/bob/skills%3A/broken/SKILL.md'
+
+  check('stored files get the diagnostics check --all-users prints', function()
+    assert(expected[broken] ~= nil, 'check reports the broken stored skill: ' .. vim.inspect(report))
+    vim.cmd('edit ' .. vim.fn.fnameescape(stored .. '/.agentscope/workspace/skills/pdf/SKILL.md'))
+    local function published()
+      local seen = {}
+      for uri, _ in pairs(expected) do
+        local codes = {}
+        for _, d in ipairs(vim.diagnostic.get(vim.uri_to_bufnr(uri))) do
+          table.insert(codes, tostring(d.code or d.user_data.lsp.code) .. '@' .. d.lnum)
+        end
+        table.sort(codes)
+        seen[uri] = codes
+      end
+      return seen
+    end
+    for _, codes in pairs(expected) do
+      table.sort(codes)
+    end
+    vim.wait(30000, function()
+      return vim.deep_equal(published(), expected)
+    end, 100)
+    eq(published(), expected, 'diagnostics of the stored files')
+  end)
+
+  check('a stored file opens read-only with its stored text; :AgentwsCheckStore reads again', function()
+    vim.cmd('edit ' .. vim.fn.fnameescape(broken))
+    local sbuf = vim.api.nvim_get_current_buf()
+    eq(vim.api.nvim_buf_get_name(sbuf), broken, 'buffer name')
+    eq(vim.api.nvim_buf_get_lines(sbuf, 0, -1, false), { '---', 'name: broken', 'description: never closed' }, 'text')
+    eq({ vim.bo[sbuf].modifiable, vim.bo[sbuf].readonly, vim.bo[sbuf].filetype }, { false, true, 'markdown' }, 'options')
+    local summaries = nil
+    agentws.check_store(function(s)
+      summaries = s
+    end)
+    eq(#summaries, 1, 'one project with a store')
+    eq({ summaries[1].store, summaries[1].owners, summaries[1].files }, { 'sqlite://store.db', 2, 4 }, 'summary')
+    eq(agentws.read_store_document(vim.uri_to_bufnr(broken:gsub('broken', 'absent'))) ~= nil, true,
+      'a file the store does not hold is an error')
+  end)
+
   for _, c in ipairs(get()) do
     if vim.fn.has('nvim-0.11') == 1 then
       c:stop()

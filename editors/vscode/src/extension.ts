@@ -1,5 +1,6 @@
 // Entry point of the VS Code extension: starts `agentws serve` through vscode-languageclient and
-// wires the commands (preview, compare, explain, restart) and the status bar item.
+// wires the commands (preview, compare, explain, check the store, restart), the read-only documents
+// of the store's files and the status bar item.
 
 import * as cp from 'child_process';
 import * as fs from 'fs';
@@ -23,7 +24,16 @@ import {
 } from './context';
 import { SERVER_FILE_PATTERNS } from './files';
 import { PromptDocuments, PreviewPanel, PROMPT_SCHEME, PREVIEW_VIEW_TYPE, showComparison } from './previewPanel';
-import { Methods, PreviewContext, StoreUsers, StoreUsersParams, toStoreUsers } from './protocol';
+import {
+  Methods,
+  PreviewContext,
+  STORE_SCHEME,
+  StoreUsers,
+  StoreUsersParams,
+  toStoreChecks,
+  toStoreDocument,
+  toStoreUsers,
+} from './protocol';
 import { agentwsCode, explainCommandUri, ruleLinksSetting } from './ruleLinks';
 
 export const Commands = {
@@ -31,6 +41,7 @@ export const Commands = {
   compare: 'agentws.compareWith',
   explainRule: 'agentws.explainRule',
   restart: 'agentws.restartServer',
+  checkStore: 'agentws.checkStore',
 } as const;
 
 function isExecutable(file: string): boolean {
@@ -84,6 +95,11 @@ export class Extension implements vscode.Disposable {
       vscode.commands.registerCommand(Commands.compare, () => this.compareWith()),
       vscode.commands.registerCommand(Commands.explainRule, (code?: string) => this.explainRule(code)),
       vscode.commands.registerCommand(Commands.restart, () => this.restart()),
+      vscode.commands.registerCommand(Commands.checkStore, () => this.checkStore()),
+      // The store's files (diagnostics name them `agentws-store:…`), read-only, as the server has them.
+      vscode.workspace.registerTextDocumentContentProvider(STORE_SCHEME, {
+        provideTextDocumentContent: (uri) => this.storeDocument(uri),
+      }),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('agentws.path') || event.affectsConfiguration('agentws.profile')) {
           void this.restart();
@@ -209,6 +225,39 @@ export class Extension implements vscode.Disposable {
     await this.start();
     if (this.panel !== undefined) {
       this.panel.scheduleRefresh();
+    }
+  }
+
+  /** The text of a stored file (`agentws/storeDocument`). */
+  async storeDocument(uri: vscode.Uri): Promise<string> {
+    const client = this.client;
+    if (client === undefined) {
+      throw new Error('agentws: the server is not running');
+    }
+    return toStoreDocument(await client.sendRequest(Methods.storeDocument, { uri: uri.toString() })).text;
+  }
+
+  /** Reads the store's files again (`agentws/checkStore`) and says what was read. */
+  async checkStore(): Promise<void> {
+    const client = this.client;
+    if (client === undefined) {
+      void vscode.window.showErrorMessage('agentws: the server is not running');
+      return;
+    }
+    try {
+      const checks = toStoreChecks(await client.sendRequest(Methods.checkStore, {}));
+      if (checks.length === 0) {
+        void vscode.window.showInformationMessage('agentws: no project configures a [store] in agentws.toml');
+      }
+      for (const c of checks) {
+        const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+        void vscode.window.showInformationMessage(
+          `agentws: ${plural(c.files, 'file', 'files')} of ${plural(c.owners, 'owner', 'owners')} read from ${c.store}: ` +
+            `${plural(c.diagnostics, 'problem', 'problems')}`,
+        );
+      }
+    } catch (error) {
+      void vscode.window.showErrorMessage(`agentws: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -1,7 +1,7 @@
 // Renders a preview model into the webview's HTML. Pure string building with no `vscode` import,
 // so the same page is what the extension shows and what the headless-Chromium test loads.
 
-import { PreviewBudget, PreviewModel, PreviewSection, PreviewSource } from './protocol';
+import { isStoredLocation, PreviewBudget, PreviewModel, PreviewSection, PreviewSource } from './protocol';
 
 export interface RenderOptions {
   /** Shown in the header, e.g. "user alice · session s1 · harness 2026-09". */
@@ -45,10 +45,14 @@ export function sourceLabel(source: PreviewSource): string {
     : `${source.path}:${source.startLine}-${source.endLine}`;
 }
 
+/** A source link; one to a file read from the store is marked so (it opens read-only). */
 function renderSource(source: PreviewSource): string {
+  const stored = isStoredLocation(source.path);
+  const attributes = stored ? ' class="source stored" title="read from the store (opens read-only)"' : ' class="source"';
+  const badge = stored ? '<span class="badge">store</span>' : '';
   return (
-    `<a class="source" href="#" data-path="${escapeHtml(source.path)}" ` +
-    `data-line="${source.startLine}">${escapeHtml(sourceLabel(source))}</a>`
+    `<a${attributes} href="#" data-path="${escapeHtml(source.path)}" ` +
+    `data-line="${source.startLine}">${badge}${escapeHtml(sourceLabel(source))}</a>`
   );
 }
 
@@ -273,6 +277,7 @@ export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): 
   .sources { padding: 0 8px 4px 28px; font-size: 0.92em; }
   .sources a { color: var(--vscode-textLink-foreground, #3794ff); margin-right: 10px; text-decoration: none; }
   .sources a:hover { text-decoration: underline; }
+  .sources a.stored .badge { border: 1px solid currentColor; border-radius: 3px; padding: 0 3px; margin-right: 4px; font-size: 0.85em; }
   .builtin { opacity: 0.7; font-style: italic; }
   pre.body { margin: 0; padding: 8px; white-space: pre-wrap; word-break: break-word;
          font-family: var(--vscode-editor-font-family, ui-monospace, monospace);

@@ -7,7 +7,17 @@ import * as vscode from 'vscode';
 import { contextFileName, contextLabel, debounce } from './context';
 import { isServerFile, resolveSourcePath } from './files';
 import { previewUpdate, renderPreviewHtml } from './previewHtml';
-import { HeldPreview, Methods, PreviewContext, PreviewModel, PreviewParams, takePreviewAnswer, toPreviewModel } from './protocol';
+import {
+  HeldPreview,
+  isStoredLocation,
+  Methods,
+  PreviewContext,
+  PreviewModel,
+  PreviewParams,
+  storeDocumentUri,
+  takePreviewAnswer,
+  toPreviewModel,
+} from './protocol';
 
 export const PREVIEW_VIEW_TYPE = 'agentws.preview';
 export const PROMPT_SCHEME = 'agentws-prompt';
@@ -170,7 +180,10 @@ export class PreviewPanel implements vscode.Disposable {
       return;
     }
     if (m.type === 'open' && typeof m.path === 'string') {
-      const file = vscode.Uri.file(resolveSourcePath(m.path, this.folder?.fsPath));
+      // A file read from the store opens as its read-only document (served by the extension).
+      const file = isStoredLocation(m.path)
+        ? vscode.Uri.parse(storeDocumentUri(m.path))
+        : vscode.Uri.file(resolveSourcePath(m.path, this.folder?.fsPath));
       const line = Math.max(0, (typeof m.line === 'number' ? m.line : 1) - 1);
       await vscode.window.showTextDocument(file, {
         viewColumn: vscode.ViewColumn.One,

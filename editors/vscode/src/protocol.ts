@@ -7,6 +7,8 @@
 export const Methods = {
   previewPrompt: 'agentws/previewPrompt',
   storeUsers: 'agentws/storeUsers',
+  checkStore: 'agentws/checkStore',
+  storeDocument: 'agentws/storeDocument',
   fileStatus: 'agentws/fileStatus',
   runBegin: 'agentws/runBegin',
   normalizePath: 'agentws/normalizePath',
@@ -191,6 +193,67 @@ export function toStoreUsers(raw: unknown): StoreUsers {
   const store = typeof raw.store === 'string' ? raw.store : null;
   const ids = Array.isArray(raw.ids) ? raw.ids.filter((id): id is string => typeof id === 'string' && id !== '') : [];
   return { store, scope: str(raw.scope, 'user'), ids };
+}
+
+/** The URI scheme of a stored file's read-only document (docs/protocol.md, "Stored files"). */
+export const STORE_SCHEME = 'agentws-store';
+
+/** Whether a location (a preview source's `path`) names a file read from the store. */
+export function isStoredLocation(location: string): boolean {
+  return location.startsWith('store:');
+}
+
+/**
+ * The document URI of a stored file's location (`store:<namespace>:<key>`), spelt as the server
+ * spells it: the scheme, an empty authority, then the location without `store:`, every byte but
+ * the unreserved ones and `/` percent-encoded. (`vscode.Uri.toString` drops the empty authority,
+ * `agentws-store:/…`; the server reads both.)
+ */
+export function storeDocumentUri(location: string): string {
+  const rest = location.replace(/^store:/, '');
+  const encoded = [...new TextEncoder().encode(rest)]
+    .map((byte) => {
+      const c = String.fromCharCode(byte);
+      return /[A-Za-z0-9\-._~/]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    })
+    .join('');
+  return `${STORE_SCHEME}:///${encoded}`;
+}
+
+/** The answer of `agentws/storeDocument`. */
+export interface StoreDocument {
+  /** The stored file's location as every output prints it (`store:<namespace>:<key>`). */
+  origin: string;
+  text: string;
+}
+
+export function toStoreDocument(raw: unknown): StoreDocument {
+  if (!isObject(raw) || typeof raw.text !== 'string') {
+    throw new Error('agentws/storeDocument returned no text');
+  }
+  return { origin: str(raw.origin, ''), text: raw.text };
+}
+
+/** What `agentws/checkStore` read for one project. */
+export interface StoreCheck {
+  project: string;
+  store: string;
+  owners: number;
+  files: number;
+  diagnostics: number;
+}
+
+export function toStoreChecks(raw: unknown): StoreCheck[] {
+  if (!Array.isArray(raw)) {
+    throw new Error('agentws/checkStore returned no list');
+  }
+  return raw.filter(isObject).map((entry) => ({
+    project: str(entry.project, ''),
+    store: str(entry.store, ''),
+    owners: typeof entry.owners === 'number' ? entry.owners : 0,
+    files: typeof entry.files === 'number' ? entry.files : 0,
+    diagnostics: typeof entry.diagnostics === 'number' ? entry.diagnostics : 0,
+  }));
 }
 
 export interface FileStatusParams {

@@ -78,8 +78,15 @@ test('agentws.schema.json accepts the documented example and the fixture, reject
     const doc = parseToml(file);
     assert.ok(validate(doc), `${file}: ${JSON.stringify(validate.errors)}`);
   }
+  // The runtime's versions as map_version reads them (server/src/config/release.rs).
+  for (const harness of ['2.0.2', '2.0.4', '2.1.0-SNAPSHOT', 'main', '2026-09', { release: '2.0.3', pending: ['3645', '#3020'] }]) {
+    assert.ok(validate({ harness }), `${JSON.stringify(harness)}: ${JSON.stringify(validate.errors)}`);
+  }
   for (const doc of [
     { harness: '2026-10' },
+    { harness: 'v2' },
+    { harness: { release: '2026-10' } },
+    { harness: { pending: ['9999'] } },
     { isolation: { scope: 'team' } },
     { agent: { max_context_tokens: '8000' } },
     { agent: { system_prompt: 'a', system_prompt_file: 'b' } },

@@ -9,7 +9,17 @@ import { findBinary } from '../src/binary';
 import { contextFileName, contextLabel, debounce, initialContext, parseContextInput, rememberContext } from '../src/context';
 import { isServerFile, resolveSourcePath } from '../src/files';
 import { barPercent, escapeHtml, previewUpdate, renderPreviewHtml, sourceLabel, TextSplice, textSplice } from '../src/previewHtml';
-import { applyPreviewEdits, HeldPreview, sliceByBytes, takePreviewAnswer, toPreviewModel, utf16Index } from '../src/protocol';
+import {
+  applyPreviewEdits,
+  HeldPreview,
+  sliceByBytes,
+  storeDocumentUri,
+  takePreviewAnswer,
+  toPreviewModel,
+  toStoreChecks,
+  toStoreDocument,
+  utf16Index,
+} from '../src/protocol';
 
 const fixture = JSON.parse(
   fs.readFileSync(path.join(__dirname, '..', '..', 'test', 'fixtures', 'preview.json'), 'utf8'),
@@ -236,6 +246,38 @@ test('HTML helpers: escaping, bar widths, source labels', () => {
   assert.equal(barPercent(10, 0), 0);
   assert.equal(sourceLabel({ path: 'a.md', startLine: 3, endLine: 3 }), 'a.md:3');
   assert.equal(sourceLabel({ path: 'a.md', startLine: 3, endLine: 9 }), 'a.md:3-9');
+});
+
+test('a stored file\'s document URI is spelt as the server spells it', () => {
+  // The same location as the server's SARIF test, and the URI tests/e2e/store_documents.rs expects.
+  assert.equal(
+    storeDocumentUri('store:agents/bot/users/a b/skills:/x/SKILL.md'),
+    'agentws-store:///agents/bot/users/a%20b/skills%3A/x/SKILL.md',
+  );
+  assert.equal(storeDocumentUri('store:global/root:/AGENTS.md'), 'agentws-store:///global/root%3A/AGENTS.md');
+  assert.equal(storeDocumentUri('store:agents/ü/users/x~y/root:/K.md'), 'agentws-store:///agents/%C3%BC/users/x~y/root%3A/K.md');
+  assert.deepEqual(toStoreDocument({ origin: 'store:g/root:/A.md', text: 'x' }), { origin: 'store:g/root:/A.md', text: 'x' });
+  assert.throws(() => toStoreDocument({ origin: 'o' }), /returned no text/);
+  assert.deepEqual(toStoreChecks([{ project: '/p', store: 'sqlite://s.db', owners: 2, files: 5, diagnostics: 1, notes: [] }]), [
+    { project: '/p', store: 'sqlite://s.db', owners: 2, files: 5, diagnostics: 1 },
+  ]);
+});
+
+test('a source read from the store is marked in the page', () => {
+  const model = toPreviewModel(fixture);
+  model.sections[1].sources = [
+    { path: 'store:agents/bot/users/alice/root:/AGENTS.md', startLine: 1, endLine: 2 },
+    { path: 'AGENTS.md', startLine: 1, endLine: 1 },
+  ];
+  const html = renderPreviewHtml(model, { contextLabel: 'user alice', nonce: 'N', cspSource: '', version: 1 });
+  assert.ok(
+    html.includes(
+      '<a class="source stored" title="read from the store (opens read-only)" href="#" ' +
+        'data-path="store:agents/bot/users/alice/root:/AGENTS.md" data-line="1"><span class="badge">store</span>' +
+        'store:agents/bot/users/alice/root:/AGENTS.md:1-2</a> <a class="source" href="#" data-path="AGENTS.md" data-line="1">AGENTS.md:1</a>',
+    ),
+    html,
+  );
 });
 
 test('renderPreviewHtml escapes prompt text and labels every section', () => {

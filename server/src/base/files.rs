@@ -285,6 +285,11 @@ impl FileSet {
         self.origins.get(path).map(|o| &**o)
     }
 
+    /// The files that come from a store, with their origin, in path order.
+    pub fn origins(&self) -> impl Iterator<Item = (&Path, &str)> {
+        self.origins.iter().map(|(p, o)| (p.as_path(), &**o))
+    }
+
     pub fn has_origins(&self) -> bool {
         !self.origins.is_empty()
     }

@@ -2,11 +2,11 @@
 //!
 //! glibc's malloc gives each thread that contends for the heap an arena of its own (up to eight
 //! per core) and keeps what is freed in it. The server parses on rayon's threads and answers on
-//! tokio's, so a workspace re-read (an `agentws.toml` edit) left the freed copies resident: on the
-//! 10 000-skill workspace 323 MB became 733 MB after one such edit and stayed there. Two arenas,
-//! and the free pages handed back after each full re-check (`return_free_memory`), keep it at
-//! 212–269 MB in the same run; one arena did as well for memory but made the parallel first
-//! indexing 2.4 times slower (docs/benchmarks.md).
+//! tokio's, so a workspace re-read (an `agentws.toml` edit) left the freed copies resident: a large
+//! workspace's server more than doubled its memory after one such edit and stayed there. Two
+//! arenas, and the free pages handed back after each full re-check (`return_free_memory`), keep it
+//! near its first size; one arena did as well for memory but made the parallel first indexing
+//! much slower (docs/benchmarks.md has the figures).
 //!
 //! Must be called before the first thread is spawned. Reads no environment itself (the caller
 //! says whether `MALLOC_ARENA_MAX` is set). Depends on nothing of ours.

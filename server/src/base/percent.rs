@@ -1,6 +1,6 @@
 //! Percent-encoding (RFC 3986 §2.1) of URL components: the one decoder, with a strict and a
 //! lenient reading of a `%` that is not followed by two hex digits, and the encoder of one
-//! component. Pure text functions; depends on nothing.
+//! component or of a path. Pure text functions; depends on nothing.
 
 /// A `%` not followed by two hex digits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,9 +54,23 @@ pub fn decode_lossy(text: &str) -> String {
 /// `text` with every byte but the unreserved characters (`A-Z a-z 0-9 - . _ ~`) escaped: safe in
 /// any component of a URL (user, password, query value).
 pub fn encode_component(text: &str) -> String {
+    encode(text, |_| false)
+}
+
+/// `path` with every byte but the unreserved characters and `/` escaped: a URI path whose
+/// segments stay readable (the form VS Code's `Uri.toString` gives a path, too).
+pub fn encode_path(path: &str) -> String {
+    encode(path, |byte| byte == b'/')
+}
+
+/// `text` with every byte escaped but the unreserved characters and those `also_kept` accepts.
+fn encode(text: &str, also_kept: impl Fn(u8) -> bool) -> String {
     let mut out = String::with_capacity(text.len());
     for &byte in text.as_bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+        if byte.is_ascii_alphanumeric()
+            || matches!(byte, b'-' | b'.' | b'_' | b'~')
+            || also_kept(byte)
+        {
             out.push(byte as char);
         } else {
             out.push_str(&format!("%{byte:02X}"));
@@ -76,6 +90,16 @@ fn escaped_byte(bytes: &[u8]) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_keeps_its_slashes_and_escapes_the_rest() {
+        assert_eq!(
+            encode_path("agents/a b/skills:/x.md"),
+            "agents/a%20b/skills%3A/x.md"
+        );
+        assert_eq!(encode_component("a/b"), "a%2Fb");
+        assert_eq!(decode_lossy(&encode_path("ü/%:")), "ü/%:");
+    }
 
     #[test]
     fn strict_decoding_refuses_what_lenient_decoding_keeps() {

@@ -4,7 +4,7 @@
 //!
 //! Three entry points group them: `source_diagnostics` (one skill or subagent spec), the removed
 //! tools a skill's text mentions (`cross::tool_mentions` compared with the catalog by
-//! `cross::removed_among`; the text and the catalog) and `workspace_diagnostics` (everything
+//! `cross::mentioned_among`; the text and the catalog) and `workspace_diagnostics` (everything
 //! else). Running them over a project — per source, across the project, with `SK025` (`skills`)
 //! and the strict rules — is the analysis engine's (`engine`, which `agentws check` and the
 //! server both ask); this module cannot reach it.
@@ -117,7 +117,7 @@ impl CheckReport {
 /// that file alone; the analysis engine memoises them per file on that promise, which this
 /// signature keeps (no workspace or catalog in reach). The removed tools a skill mentions
 /// (`XR010`) read the catalog as well: the engine asks them apart
-/// (`cross::tool_mentions`, `cross::removed_among`). The strict profile adds
+/// (`cross::tool_mentions`, `cross::mentioned_among`). The strict profile adds
 /// `strict::check_source`, which also asks which files exist.
 pub fn source_diagnostics(doc: &Parsed, file: WorkspaceFile) -> Vec<Diagnostic> {
     let mut out = Vec::from_iter(content_problem(file.path, &file.entry.content));

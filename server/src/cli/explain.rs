@@ -63,14 +63,6 @@ pub fn find(query: &str) -> Option<&'static Rule> {
         .find(|r| r.code.eq_ignore_ascii_case(query) || r.name.eq_ignore_ascii_case(query))
 }
 
-/// `harness` or `strict`.
-pub fn profile_name(profile: Profile) -> &'static str {
-    match profile {
-        Profile::Harness => "harness",
-        Profile::Strict => "strict",
-    }
-}
-
 /// The text `agentws explain CODE` prints; it ends with the rule's page under `docs_url`.
 pub fn explain(rule: &Rule, docs_url: &str) -> String {
     format!(
@@ -78,7 +70,7 @@ pub fn explain(rule: &Rule, docs_url: &str) -> String {
         rule.code,
         rule.name,
         rule.severity_text(),
-        profile_name(rule.profile),
+        rule.profile.name(),
         rule.summary,
         rule.consequence,
         rule.explanation.trim_end(),
@@ -201,7 +193,7 @@ pub fn list() -> String {
             "{}  {:<7}  {:<7}  {}: {}\n",
             rule.code,
             rule.severity.as_str(),
-            profile_name(rule.profile),
+            rule.profile.name(),
             rule.name,
             rule.summary
         ));
@@ -269,7 +261,7 @@ validators**, naming each case.\n\n\
             rule.code.to_ascii_lowercase(),
             rule.name,
             rule.severity.as_str(),
-            profile_name(rule.profile),
+            rule.profile.name(),
             rule.summary.replace('|', "\\|")
         ));
     }
@@ -280,7 +272,7 @@ validators**, naming each case.\n\n\
             rule.code,
             rule.name,
             rule.severity_text(),
-            profile_name(rule.profile),
+            rule.profile.name(),
             rule.summary,
             rule.consequence,
             rule.explanation.trim_end(),

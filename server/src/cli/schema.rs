@@ -396,7 +396,13 @@ mod tests {
                 &file,
                 &FileContent::Text(std::sync::Arc::from(text.as_str())),
             );
-            let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
+            // A scope that isolates, beside the default shell tool, is CF015 by design: the
+            // example value itself is valid.
+            let codes: Vec<_> = diagnostics
+                .iter()
+                .map(|d| d.code)
+                .filter(|code| !(k.name == "scope" && *code == "CF015"))
+                .collect();
             assert!(codes.is_empty(), "{text}: {codes:?}");
         }
     }

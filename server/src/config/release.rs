@@ -253,6 +253,11 @@ pub struct Mapped {
     pub note: Option<String>,
 }
 
+/// What [`map_version`] accepts, as a regular expression that reads the same in ECMA-262 (the
+/// JSON schema of agentws.toml, for editors) and in Rust; a test holds the two together.
+pub const VERSION_PATTERN: &str =
+    r"^\s*(main|2026-0[89]|0*[0-9]{1,2}(\.0*[0-9]{1,19}){0,3}(-(.*[^0-9\s]|.*[^0-9].*\S))?)\s*$";
+
 /// The runtime a version names: a release agentws models (`2.0.2`, `2.0.3-SNAPSHOT`, `2.0.3`,
 /// `main`), an old name (`2026-08` = 2.0.3-SNAPSHOT, `2026-09` = 2.0.3-SNAPSHOT with #3020 and
 /// #3645), or any Maven
@@ -367,6 +372,50 @@ impl HarnessSource {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_schema_pattern_accepts_what_map_version_maps() {
+        let pattern = regex::Regex::new(super::VERSION_PATTERN).unwrap();
+        let agree = |text: &str| {
+            assert_eq!(
+                pattern.is_match(text),
+                super::map_version(text).is_some(),
+                "{text:?}"
+            )
+        };
+        for text in [
+            "2.0.2",
+            " 2.0.3 ",
+            "2.0.3-SNAPSHOT",
+            "main",
+            "2026-08",
+            "2026-09",
+            "2026-10",
+            "2.0",
+            "2",
+            "1.0-rc-1",
+            "2.0.4-M2",
+            "2.0-",
+            "2.0-12",
+            "99.1",
+            "100.1",
+            "2..3",
+            "v2.0.2",
+            "1.2.3.4",
+            "1.2.3.4.5",
+            "007.1",
+            "",
+            "mainline",
+            "1- ",
+            "4- 74",
+            "2.0-a b",
+        ] {
+            agree(text);
+        }
+        proptest::proptest!(|(text in "[ 0-9.a-zA-Z-]{0,14}")| agree(&text));
+        // Shaped like versions, where the two could part.
+        proptest::proptest!(|(text in "[ ]{0,2}0{0,2}[0-9]{1,3}(\\.[0-9]{1,3}){0,4}(-[ 0-9a-zA-Z.-]{0,4})?[ ]{0,2}")| agree(&text));
+    }
+
     use super::*;
 
     /// The VS Code setting `agentws.preview.harness` offers every release modelled, and the

@@ -118,7 +118,7 @@ pub const KEYS: &[KeySpec] = &[
     key(AGENT, "environment_memory", KeyType::String, Some("\"\""), "The builder's `environmentMemory`, printed verbatim in the session context.", "`.environmentMemory(String)`", "\"Deployed in the EU region; prices in EUR.\""),
     key(AGENT, "artifact_delivery", KeyType::Bool, Some("false"), "The builder sets an artifact delivery target (2.0.3 and later): the `deliver_artifact` tool is registered, and in sandbox mode the prompt points to a File Isolation Notice.", "`.artifactDeliveryTarget(ArtifactDeliveryTarget)`", "true"),
     key(AGENT, "models", KeyType::StringList, Some("[]"), "Model ids the application registers itself (`ModelRegistry.register`, `registerFactory`, a `modelResolver`), so a subagent `model:` naming one resolves; an entry ending in `*` matches every id that starts with the text before it.", "none: the names the application registers in `ModelRegistry` (`register`, `registerFactory`) or resolves with its own `modelResolver`", "[\"sonnet\", \"corp-*\"]"),
-    key(ISOLATION, "scope", KeyType::Choice(&["user", "session", "agent", "global"]), Some("\"user\""), "`IsolationScope`: `user` (user id, else session id), `session`, or `agent`/`global` (one shared workspace).", "`isolationScope(IsolationScope)` of the filesystem spec (`LocalFilesystemSpec`, `SandboxFilesystemSpec`, `RemoteFilesystemSpec`)", "\"session\""),
+    key(ISOLATION, "scope", KeyType::Choice(&["user", "session", "agent", "global"]), Some("\"user\""), "`IsolationScope`: `user` (user id, else session id), `session`, or `agent`/`global` (one shared workspace). On the local filesystem the shell tool is not isolated: set `user` or `session` there only with `features.shell_tool = false` (CF015).", "`isolationScope(IsolationScope)` of the filesystem spec (`LocalFilesystemSpec`, `SandboxFilesystemSpec`, `RemoteFilesystemSpec`)", "\"session\""),
     key(FILESYSTEM, "mode", KeyType::Choice(&["local", "sandbox", "remote"]), Some("\"local\""), "The agent filesystem: the default local overlay, a sandbox container, or the remote store.", "`.filesystem(LocalFilesystemSpec)` (the default build), `.filesystem(SandboxFilesystemSpec)` or `.filesystem(RemoteFilesystemSpec)`", "\"sandbox\""),
     key(FILESYSTEM, "path_mode", KeyType::Choice(&["rooted", "sandboxed", "unrestricted"]), Some("\"rooted\""), "`LocalFsMode`: how file tools treat absolute paths.", "the `LocalFsMode` of the local filesystem (`ROOTED`, `SANDBOXED`, `UNRESTRICTED`)", "\"unrestricted\""),
     key(FILESYSTEM, "additional_roots", KeyType::PathList, Some("[]"), "Extra path-policy roots (`addRoot`), relative to this file.", "`addRoot(Path)` of the path policy, once per entry", "[\"../shared-docs\"]"),
@@ -206,19 +206,31 @@ fn properties(table: Option<&str>) -> Map<String, Value> {
                     json!({"type": "array", "items": {"type": "string"}})
                 }
                 KeyType::Choice(choices) => json!({"type": "string", "enum": choices}),
-                KeyType::Harness => json!({
-                    "oneOf": [
-                        {"type": "string"},
-                        {
-                            "type": "object",
-                            "additionalProperties": false,
-                            "properties": {
-                                "release": {"type": "string"},
-                                "pending": {"type": "array", "items": {"type": "string"}},
+                KeyType::Harness => {
+                    let version =
+                        json!({"type": "string", "pattern": crate::config::release::VERSION_PATTERN});
+                    let proposals: Vec<String> = crate::config::release::CHANGES
+                        .iter()
+                        .filter_map(|c| c.pull_request)
+                        .flat_map(|n| [n.to_string(), format!("#{n}")])
+                        .collect();
+                    json!({
+                        "oneOf": [
+                            version,
+                            {
+                                "type": "object",
+                                "additionalProperties": false,
+                                "properties": {
+                                    "release": version,
+                                    "pending": {
+                                        "type": "array",
+                                        "items": {"type": "string", "enum": proposals},
+                                    },
+                                },
                             },
-                        },
-                    ],
-                }),
+                        ],
+                    })
+                }
                 KeyType::LevelsByGlob => json!({
                     "type": "object",
                     "additionalProperties": {

@@ -13,14 +13,15 @@ use crate::base::Diagnostic;
 pub type DiagnosticsByFile = BTreeMap<PathBuf, Vec<Diagnostic>>;
 
 /// Every diagnostic that is not a source's own (`engine::workspace_diagnostics`): the rule
-/// families' by file, in two maps (the families over the skills, those over the subagents), with
+/// families' by file, in three maps (the families over the skills, those over the subagents, and
+/// the strict profile's keys said once per workspace, `ST007`), with
 /// the `allowed-tools` note kept beside them rather than merged in. An edit of a subagent
 /// merges its side's map again, not the other's; the note moves with each edit of the first
 /// skill that sets the key, and kept apart, such an edit copies no map of thousands of files.
 /// A file may have diagnostics in both maps and the note.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WorkspaceDiagnostics {
-    pub(super) families: [Arc<DiagnosticsByFile>; 2],
+    pub(super) families: [Arc<DiagnosticsByFile>; 3],
     pub(super) note: Option<Diagnostic>,
 }
 
@@ -64,13 +65,14 @@ impl WorkspaceDiagnostics {
 
     /// One map of every file's diagnostics, each list in check order.
     pub fn to_map(&self) -> DiagnosticsByFile {
-        let [skills, subagents] = &self.families;
+        let [skills, subagents, strict_keys] = &self.families;
         let mut by_file = (**skills).clone();
         let note = self
             .note
             .iter()
             .map(|note| (&note.path, std::slice::from_ref(note)));
-        for (path, found) in subagents.iter().map(|(p, l)| (p, l.as_slice())).chain(note) {
+        let others = subagents.iter().chain(strict_keys.iter());
+        for (path, found) in others.map(|(p, l)| (p, l.as_slice())).chain(note) {
             let list = by_file.entry(path.clone()).or_default();
             list.extend(found.iter().cloned());
             super::sort(list);
@@ -151,6 +153,7 @@ mod tests {
         let families = [
             Arc::new(map(&[("/a", "x"), ("/b", "x")])),
             Arc::new(map(&[("/b", "z")])),
+            Arc::new(map(&[])),
         ];
         let note =
             |path: &str, start: usize| SK025.at(Path::new(path), TextRange::empty(start), "n");
@@ -168,12 +171,17 @@ mod tests {
             families: [
                 Arc::new(map(&[("/a", "y"), ("/b", "x")])),
                 families[1].clone(),
+                families[2].clone(),
             ],
             note: None,
         };
         assert_eq!(paths(gone.changed_since(&before)), ["/a", "/b"]);
         let subagents_side = WorkspaceDiagnostics {
-            families: [families[0].clone(), Arc::new(map(&[("/c", "z")]))],
+            families: [
+                families[0].clone(),
+                Arc::new(map(&[("/c", "z")])),
+                families[2].clone(),
+            ],
             note: Some(note("/b", 3)),
         };
         assert_eq!(paths(subagents_side.changed_since(&before)), ["/b", "/c"]);

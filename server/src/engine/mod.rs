@@ -542,7 +542,7 @@ pub fn bucket_tool_mentions(
     )
 }
 
-/// The removed tools a bucket's skills mention (`XR010`): per bucket, so that a skill's edit runs
+/// The removed and foreign tools a bucket's skills mention (`XR010`, `XR017`): per bucket, so that a skill's edit runs
 /// its bucket's again, and a tools.json edit compares every skill's memoised mentions and re-runs
 /// no source's own rules.
 #[salsa::tracked(returns(clone))]
@@ -554,7 +554,7 @@ pub fn bucket_removed_mentions(
     let catalog = catalog(db, project);
     let mut out = Vec::new();
     for (file, mentions) in bucket_tool_mentions(db, bucket).iter() {
-        out.extend(check::cross::removed_among(
+        out.extend(check::cross::mentioned_among(
             &catalog,
             file.path(db),
             mentions,
@@ -1214,7 +1214,7 @@ pub fn bucket_name_index(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<
 /// Every skill's name, in path order, prepared for suggestions (`check::skill_name_index`), as
 /// one piece per bucket: asked only to suggest a name for a `skills:` entry no skill has, once
 /// for every chunk that asks. A changed name builds its bucket's piece again, not an index of
-/// 10 000 names (7 ms); the server asks for it after reading the project, so the first such
+/// every name; the server asks for it after reading the project, so the first such
 /// entry does not build every piece either.
 #[salsa::tracked(returns(clone))]
 pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<SuggestionPieces> {
@@ -1631,6 +1631,54 @@ pub fn allowed_tools_note(db: &dyn salsa::Database, project: ProjectInput) -> Op
     ))
 }
 
+/// A skill's keys the Agent Skills specification does not have (`ST007`), in the strict profile
+/// only; a position moving re-runs [`strict_key_diagnostics`], which places them.
+#[salsa::tracked(returns(clone))]
+pub fn strict_unknown_keys(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+) -> Arc<Vec<check::strict::UnknownKey>> {
+    if file.project(db).options(db).profile != Profile::Strict {
+        return Arc::new(Vec::new());
+    }
+    Arc::new(match parsed(db, file) {
+        Some(Parsed::Skill(skill)) => check::strict::unknown_keys(&skill),
+        _ => Vec::new(),
+    })
+}
+
+/// The skills of a bucket with keys outside the specification, with those keys.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_strict_unknown_keys(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+) -> Arc<Vec<(SourceFile, Arc<Vec<check::strict::UnknownKey>>)>> {
+    Arc::new(
+        bucket
+            .sources(db)
+            .iter()
+            .map(|file| (*file, strict_unknown_keys(db, *file)))
+            .filter(|(_, keys)| !keys.is_empty())
+            .collect(),
+    )
+}
+
+/// `ST007`, one warning per key in the workspace (`check::strict::unknown_keys_said_once`), by
+/// file: the buckets are in path order, so the first skill that sets a key carries it.
+#[salsa::tracked(returns(clone))]
+pub fn strict_key_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<DiagnosticsByFile> {
+    let buckets = each_bucket(db, project, bucket_strict_unknown_keys);
+    let found = buckets
+        .iter()
+        .flat_map(|bucket| bucket.iter())
+        .map(|(file, keys)| (file.path(db).as_path(), keys.as_slice()));
+    let said = check::strict::unknown_keys_said_once(found);
+    Arc::new(by_file_in_check_order(std::iter::once(said.as_slice())))
+}
+
 /// The paths outside the scanned trees that a bucket's subagents name (`workspace.path` and its
 /// AGENTS.md; `snapshot::referenced_paths`). Read from the facts: a body edit re-runs nothing.
 #[salsa::tracked(returns(clone))]
@@ -1742,6 +1790,7 @@ pub fn workspace_diagnostics(
         families: [
             skill_family_diagnostics(db, project),
             subagent_family_diagnostics(db, project),
+            strict_key_diagnostics(db, project),
         ],
         note: allowed_tools_note(db, project),
     }
@@ -1801,8 +1850,7 @@ pub struct Analysis {
     /// The `MEDIUM` buckets, the one changed last at the end: every file created or deleted
     /// verifies their memos edge by edge, so at most [`MAX_UNSETTLED_BUCKETS`] are kept, and the
     /// others are settled again (replaced by `HIGH` copies) when the list of buckets changes
-    /// anyway. Without that, a created skill's time grew with every bucket a session had touched
-    /// (3.4 ms in the first, 9 ms in the fiftieth, at 10 000 skills).
+    /// anyway. Without that, a created skill's time grew with every bucket a session had touched.
     unsettled_buckets: Vec<SourceBucket>,
     /// The sources a bucket ends after ([`bucket_ends_after`]), decided when each is added:
     /// hashing every source's path again for each created file was a fifth of its time.
@@ -1891,7 +1939,7 @@ impl Handle {
     }
 
     /// Builds the skill names' suggestion pieces ([`skill_name_index`]) now, so that the first
-    /// `skills:` entry no skill has does not build all of them (11 ms at 10 000 skills).
+    /// `skills:` entry no skill has does not build all of them while the user types.
     pub fn prepare_skill_suggestions(&self) {
         skill_name_index(&self.db, self.project);
     }
@@ -2623,8 +2671,8 @@ impl Analysis {
     /// The first buffer of a disk file: a new input of `LOW` durability in place of `input`,
     /// rather than a write of it. A write reports its change at the durability the input had,
     /// `HIGH` for a disk file, so that every `HIGH` memo of the project (each file's parse,
-    /// facts and mentions) was verified again, edge by edge: 12–18 ms of the first `didOpen`
-    /// of each file at 10 000 skills. A new input changes the lists that hold it instead
+    /// facts and mentions) was verified again, edge by edge, on the first `didOpen` of each
+    /// file. A new input changes the lists that hold it instead
     /// (its bucket, or the tools.json list: `MEDIUM`), as a created file does.
     fn put_buffer_input(&mut self, path: &Path, input: SourceFile, entry: &FileEntry) {
         let (location, kind) = (input.location(&self.db).clone(), input.kind(&self.db));

@@ -33,7 +33,8 @@ pub enum Inbound {
     Message(Vec<u8>),
     /// The `exit` notification, re-framed: the last message the service needs.
     Exit(Vec<u8>),
-    /// A complete JSON-RPC error response to send back to the client.
+    /// A complete JSON-RPC error response to send back to the client, framed, possibly followed
+    /// by a framed `window/showMessage` that tells the user about it.
     Reply(Vec<u8>),
     /// A complete response computed on the reading thread by a [`DirectAnswer`].
     Answer(Vec<u8>),

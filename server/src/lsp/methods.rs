@@ -28,6 +28,8 @@ use crate::workspace::{Tree, Workspace};
 pub const CUSTOM_METHODS: &[&str] = &[
     "agentws/previewPrompt",
     "agentws/storeUsers",
+    "agentws/checkStore",
+    "agentws/storeDocument",
     "agentws/runBegin",
     "agentws/normalizePath",
     "agentws/runEnd",
@@ -37,7 +39,7 @@ pub const CUSTOM_METHODS: &[&str] = &[
 /// JSON-RPC error code for a refused context or path (`data.code` says which refusal).
 pub const REFUSED: i64 = -32002;
 
-fn refused(code: &str, message: String) -> Error {
+pub(super) fn refused(code: &str, message: String) -> Error {
     Error {
         code: ErrorCode::ServerError(REFUSED),
         message: crate::base::redact::redact_text(&message)
@@ -117,8 +119,8 @@ struct KeptPreview {
 }
 
 impl PreviewAnswers {
-    /// Enough for a few preview panels open side by side; a preview of 10 000 skills holds about
-    /// 8 MB.
+    /// Enough for a few preview panels open side by side; each holds a whole rendered prompt,
+    /// which for a large workspace is megabytes.
     const KEPT: usize = 4;
 
     /// Renders with the memo of the renders before, taken out for the time of the render so that
@@ -480,7 +482,7 @@ impl Backend {
     ) -> Result<T> {
         let (guard, superseded) = self.shared.store_reads.start(key)?;
         let cancel = guard.cancel.clone();
-        let _progress = self.store_progress(token, what, guard.id);
+        let _progress = self.store_progress(token, what, format!("agentws/store/{}", guard.id));
         let outcome = tokio::task::spawn_blocking(move || guarded(what, || read(&cancel)))
             .await
             .unwrap_or_else(|err| {
@@ -501,12 +503,13 @@ impl Backend {
         outcome
     }
 
-    /// Work-done progress for store read `id`, ended when the returned sender is dropped.
-    fn store_progress(
+    /// Work-done progress titled `what` for a store read, ended when the returned sender is
+    /// dropped: on `token`, else on a token named `name` the server creates.
+    pub(super) fn store_progress(
         &self,
         token: Option<tower_lsp_server::ls_types::ProgressToken>,
         what: &'static str,
-        id: u64,
+        name: String,
     ) -> tokio::sync::oneshot::Sender<()> {
         let (done, ended) = tokio::sync::oneshot::channel::<()>();
         let supported = self.settings().progress_support;
@@ -515,9 +518,7 @@ impl Backend {
             let token = match token {
                 Some(token) => token,
                 None if supported => {
-                    let token = tower_lsp_server::ls_types::ProgressToken::String(format!(
-                        "agentws/store/{id}"
-                    ));
+                    let token = tower_lsp_server::ls_types::ProgressToken::String(name);
                     if client
                         .create_work_done_progress(token.clone())
                         .await

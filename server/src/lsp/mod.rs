@@ -7,6 +7,7 @@
 //! - `server`: the `LanguageServer` implementation, diagnostics (push and pull).
 //! - `features`: completion, hover, navigation, symbols, code actions, rename.
 //! - `methods`: the `agentws/…` custom methods (documented in docs/protocol.md).
+//! - `stored`: the files of a project's remote store, checked and shown as read-only documents.
 //! - `convert`: URIs, positions and diagnostics at the protocol edge.
 //!
 //! Depends on the core; the core never depends on this module.
@@ -22,6 +23,7 @@ pub mod framing;
 pub mod methods;
 pub mod server;
 pub mod state;
+pub mod stored;
 pub mod transport;
 
 use server::Backend;
@@ -75,6 +77,8 @@ pub fn run(env: crate::base::Env, machine: methods::Machine) -> u8 {
             LspService::build(move |client| Backend::new(client, env, machine, flag, runs))
                 .custom_method("agentws/previewPrompt", Backend::preview_prompt)
                 .custom_method("agentws/storeUsers", Backend::store_users)
+                .custom_method("agentws/checkStore", Backend::check_store)
+                .custom_method("agentws/storeDocument", Backend::store_document)
                 .custom_method("agentws/runBegin", Backend::run_begin)
                 .custom_method("agentws/normalizePath", Backend::normalize_path)
                 .custom_method("agentws/runEnd", Backend::run_end)

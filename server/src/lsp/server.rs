@@ -99,8 +99,10 @@ pub struct Shared {
     pub runs: Arc<super::methods::Runs>,
     pub previews: super::methods::PreviewAnswers,
     pub store_reads: super::methods::StoreReads,
+    pub stores: super::stored::StoreChecks,
 }
 
+#[derive(Clone)]
 pub struct Backend {
     pub(crate) client: Client,
     pub(crate) shared: Arc<Shared>,
@@ -206,6 +208,7 @@ impl Backend {
                 runs,
                 previews: Default::default(),
                 store_reads: Default::default(),
+                stores: Default::default(),
             }),
         }
     }
@@ -438,6 +441,7 @@ impl Backend {
         if !settings.pull {
             publish_changes(&self.client, &self.shared).await;
         }
+        self.check_stores_soon();
         if let Some(progress) = progress {
             progress
                 .finish_with_message(format!(
@@ -449,6 +453,7 @@ impl Backend {
     }
 
     async fn refresh_after_config_change(&self) {
+        self.check_stores_soon();
         let settings = self.settings();
         if settings.pull {
             if settings.refresh_support {
@@ -792,7 +797,10 @@ impl LanguageServer for Backend {
         }
     }
 
-    async fn did_save(&self, _: DidSaveTextDocumentParams) {}
+    async fn did_save(&self, _: DidSaveTextDocumentParams) {
+        // The stored files are checked against the project as saved.
+        self.check_stores_soon();
+    }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let Some(path) = uri_to_path(&params.text_document.uri) else {
@@ -967,6 +975,19 @@ impl LanguageServer for Backend {
                     },
                 ));
             }
+        }
+        let settings = self.settings();
+        for (uri, stored) in self.shared.stores.reports(&settings) {
+            items.push(WorkspaceDocumentDiagnosticReport::Full(
+                WorkspaceFullDocumentDiagnosticReport {
+                    uri,
+                    version: None,
+                    full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                        result_id: None,
+                        items: stored,
+                    },
+                },
+            ));
         }
         Ok(WorkspaceDiagnosticReportResult::Report(
             WorkspaceDiagnosticReport { items },

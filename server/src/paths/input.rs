@@ -1,9 +1,9 @@
 //! Turning one file-tool path as the model wrote it (relative, POSIX absolute, Windows absolute,
 //! backslashes, `file://` URI) into one clean, `/`-separated form, or refusing it as `traversal`
-//! or `invalid`. Knows nothing about roots, runs or the disk; depends only on `syntax::java` and
-//! the refusal type of `paths::normalize`.
+//! or `invalid`. Knows nothing about roots, runs or the disk; depends only on `base::percent`,
+//! `syntax::java` and the refusal type of `paths::refusal`.
 
-use super::normalize::{Refusal, RefusalCode};
+use super::refusal::{Refusal, RefusalCode};
 
 /// Longest accepted input and longest clean path, in bytes (Linux `PATH_MAX`).
 pub const MAX_PATH_BYTES: usize = 4096;

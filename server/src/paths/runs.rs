@@ -14,7 +14,8 @@ use std::sync::{Arc, RwLock};
 
 use serde::{Deserialize, Serialize};
 
-use super::normalize::{DiskAccess, Normalized, Op, Refusal, RefusalCode, Run, RunOptions};
+use super::normalize::{DiskAccess, Normalized, Op, Run, RunOptions};
+use super::refusal::{Refusal, RefusalCode};
 use crate::base::{Diagnostic, Severity};
 use crate::config::discover::{absolute, find_project, Project};
 use crate::config::{Config, PathMode};

@@ -1250,20 +1250,16 @@ fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
             Kind::Skill => "skill",
             Kind::Subagent => "subagent",
         };
-        let (rule, why) = match &outcome {
-            Outcome::Loaded(loaded) if !loaded.listed => (
-                None,
-                "loaded but not listed (`hidden: true` or `mode: primary`)".to_string(),
-            ),
+        // The rule is the one `agentws check` reports this outcome under (`Outcome::rule_code`).
+        let rule = outcome.rule_code(ws, path, kind);
+        let why = match &outcome {
+            Outcome::Loaded(loaded) if !loaded.listed => {
+                "loaded but not listed (`hidden: true` or `mode: primary`)".to_string()
+            }
             Outcome::Loaded(_) => continue,
             Outcome::NotScanned(resolution::NotScanned::OtherNamespace { .. }) => continue,
-            Outcome::NotScanned(reason) => (
-                Some(reason.rule_code(kind)),
-                reason.describe(ws, kind, None),
-            ),
-            Outcome::Dropped { rule, .. } => {
-                (Some(*rule), "the runtime rejects the file".to_string())
-            }
+            Outcome::NotScanned(reason) => reason.describe(ws, kind, None),
+            Outcome::Dropped { .. } => "the runtime rejects the file".to_string(),
             Outcome::Shadowed {
                 by,
                 by_directory_order,
@@ -1272,17 +1268,12 @@ fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
                     .as_ref()
                     .map(|p| format!("`{}`", context::display_path(p)))
                     .unwrap_or_else(|| "the built-in `general-purpose`".to_string());
-                let rule = match (kind, by_directory_order) {
-                    (Kind::Subagent, _) => "XR007",
-                    (Kind::Skill, true) => "XR012",
-                    (Kind::Skill, false) => "XR005",
-                };
                 let how = if *by_directory_order {
                     " (the order the file system lists the folders in decides; the preview picks the last by path)"
                 } else {
                     ""
                 };
-                (Some(rule), format!("{by} has the same name and wins{how}"))
+                format!("{by} has the same name and wins{how}")
             }
         };
         let tag = rule.map(|r| format!(" [{r}]")).unwrap_or_default();
@@ -1368,8 +1359,10 @@ fn subagents_section(resolution: &Resolution, out: &mut Out) {
             }
         };
         if description.contains('\n') || description.contains('\r') {
-            out.note(
+            out.note_about(
                 "multi-line-description",
+                Some("SA027"),
+                entry.doc.as_ref().map(|doc| doc.path.as_path()),
                 format!(
                     "subagent `{}` has a multi-line description; the runtime prints it raw and it breaks the \
                      agent list",

@@ -28,6 +28,16 @@ pub enum Profile {
     Strict,
 }
 
+impl Profile {
+    /// The name users write (`--profile`, `agentws.toml`, the editor setting) and outputs print.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Harness => "harness",
+            Profile::Strict => "strict",
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Rule {
     /// Stable code, e.g. `SK001`.

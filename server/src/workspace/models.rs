@@ -2,7 +2,8 @@
 //!
 //! At spawn the harness asks `ModelRegistry.canResolve(id)`: a model the application registered
 //! by name or factory, else the first model provider (Java `ServiceLoader`) whose `supports(id)`
-//! is true. An id nothing resolves is logged as a warning and the child runs on the parent's model.
+//! is true. An id nothing resolves gives the child the parent's model, without a log line
+//! (`HarnessAgentBuilderSupport.resolveModel`).
 //! The providers below are the ones the AgentScope repository ships; which of them are on the
 //! application's classpath cannot be seen from the workspace, so agentws accepts every id one of
 //! them supports. Names the application registers itself are listed in agentws.toml
@@ -68,7 +69,7 @@ pub enum ModelLookup {
     Registered,
     /// A shipped provider supports it.
     Provider(&'static str),
-    /// Nothing resolves it: the runtime warns at spawn and uses the parent's model.
+    /// Nothing resolves it: at spawn the runtime uses the parent's model, silently.
     Unresolvable,
 }
 
@@ -103,9 +104,7 @@ fn java_dot_plus(s: &str) -> bool {
 /// A hint for ids copied from other agent runtimes' specs, if one applies.
 pub fn hint(model: &str) -> Option<&'static str> {
     let lower = model.to_ascii_lowercase();
-    if lower == "inherit" {
-        Some("`inherit` is not a keyword here: leave `model:` out to use the parent's model")
-    } else if ["sonnet", "haiku", "opus"].contains(&lower.as_str()) || lower.starts_with("claude") {
+    if ["sonnet", "haiku", "opus"].contains(&lower.as_str()) || lower.starts_with("claude") {
         Some("Anthropic models are written `anthropic:<model name>`")
     } else if lower.starts_with("gpt") || lower.starts_with("o1") || lower.starts_with("o3") {
         Some("OpenAI models are written `openai:<model name>`")
@@ -145,10 +144,14 @@ mod tests {
         // Case-sensitive, like the Java patterns.
         assert_eq!(resolve("Qwen-max", none), ModelLookup::Unresolvable);
         assert_eq!(resolve("OpenAI:gpt-4o", none), ModelLookup::Unresolvable);
-        for copied in ["sonnet", "haiku", "opus", "inherit", "gpt-4o"] {
+        for copied in ["sonnet", "haiku", "opus", "gpt-4o"] {
             assert_eq!(resolve(copied, none), ModelLookup::Unresolvable, "{copied}");
             assert!(hint(copied).is_some(), "{copied}");
         }
+        // `inherit` resolves to nothing either (SA025 leaves it alone: the parent's model is
+        // what it asks for).
+        assert_eq!(resolve("inherit", none), ModelLookup::Unresolvable);
+        assert_eq!(hint("inherit"), None);
         let registered = vec!["sonnet".to_string(), "corp-*".to_string()];
         assert_eq!(resolve("sonnet", &registered), ModelLookup::Registered);
         assert_eq!(resolve("corp-large", &registered), ModelLookup::Registered);

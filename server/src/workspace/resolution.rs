@@ -113,9 +113,11 @@ pub enum Outcome {
         by_directory_order: bool,
     },
     NotScanned(NotScanned),
-    /// Scanned, and the runtime rejects it: `rule` is the diagnostic code saying why.
+    /// Scanned, and the runtime rejects it: `rule` is the diagnostic code saying why, `None` when
+    /// `agentws check` says nothing of it (a README without frontmatter beside the subagent
+    /// specs: documentation, which the runtime drops silently).
     Dropped {
-        rule: &'static str,
+        rule: Option<&'static str>,
         range: TextRange,
     },
 }
@@ -123,6 +125,42 @@ pub enum Outcome {
 impl Outcome {
     pub fn is_loaded(&self) -> bool {
         matches!(self, Outcome::Loaded(_))
+    }
+
+    /// The rule `agentws check` reports this outcome of the file at `path` under: at the file
+    /// itself, or, for a shared skill a per-user one overrides (XR006), at the winner with this
+    /// file as related location. `None` for a loaded file and for a drop check says nothing of.
+    /// The one choice the preview's notes and `check::loading` both make.
+    pub fn rule_code(&self, ws: &Workspace, path: &Path, kind: Kind) -> Option<&'static str> {
+        match self {
+            Outcome::Loaded(_) => None,
+            Outcome::NotScanned(reason) => Some(reason.rule_code(kind)),
+            Outcome::Dropped { rule, .. } => *rule,
+            // The built-in `general-purpose` wins over a file of its name: SA006.
+            Outcome::Shadowed { by: None, .. } => match kind {
+                Kind::Subagent => Some("SA006"),
+                Kind::Skill => None,
+            },
+            Outcome::Shadowed { .. } if kind == Kind::Subagent => Some("XR007"),
+            Outcome::Shadowed {
+                by: Some(by),
+                by_directory_order,
+            } => {
+                let per_user = |p: &Path| {
+                    ws.skill(p)
+                        .is_some_and(|d| matches!(d.location.tree, Tree::Namespace(_)))
+                };
+                Some(if ws.files.same_real_file(path, by) {
+                    "XR016"
+                } else if *by_directory_order {
+                    "XR012"
+                } else if per_user(by) && !per_user(path) {
+                    "XR006"
+                } else {
+                    "XR005"
+                })
+            }
+        }
     }
 }
 
@@ -1381,10 +1419,13 @@ impl<'r> Resolution<'r> {
         if skill.layer != Layer::SkillsFolderScan || self.resolver.base.shared_ties.is_empty() {
             return Vec::new();
         }
+        // The same SKILL.md reached through a symbolic link is no tie: whichever copy wins, the
+        // text is the same (XR016, not XR012).
+        let files = &self.ws().files;
         match self.resolver.base.shared_ties.get(skill.name()) {
             Some(paths) => paths
                 .iter()
-                .filter(|p| **p != skill.doc.path)
+                .filter(|p| **p != skill.doc.path && !files.same_real_file(p, &skill.doc.path))
                 .cloned()
                 .collect(),
             None => Vec::new(),
@@ -1747,14 +1788,16 @@ impl NotScanned {
 fn dropped(ws: &Workspace, path: &Path, diagnostics: &[crate::base::Diagnostic]) -> Outcome {
     if let Some(d) = diagnostics.iter().find(|d| d.severity == Severity::Error) {
         return Outcome::Dropped {
-            rule: d.code,
+            rule: Some(d.code),
             range: d.range,
         };
     }
     let rule = match ws.files.get(path).map(|e| &e.content) {
-        Some(FileContent::TooLarge { .. }) => "WS005",
-        Some(FileContent::Unreadable { .. }) => "WS007",
-        _ => "WS004",
+        Some(FileContent::TooLarge { .. }) => Some("WS005"),
+        Some(FileContent::Unreadable { .. }) => Some("WS007"),
+        Some(FileContent::NotUtf8 { .. }) => Some("WS004"),
+        Some(FileContent::NotRegular { .. }) => Some("WS014"),
+        _ => None,
     };
     Outcome::Dropped {
         rule,

@@ -1,5 +1,7 @@
 -- agentws for Neovim: starts `agentws serve` (native vim.lsp) for AgentScope Harness workspace
 -- files, and renders agentws/previewPrompt into a scratch buffer (:AgentwsPreview [user] [session]).
+-- Files the server reads from a remote-mode store are `agentws-store:///…` buffers, filled
+-- read-only from agentws/storeDocument (:AgentwsCheckStore reads the store again).
 -- Works on Neovim 0.7 (Debian bookworm) and current releases: newer APIs are feature-detected,
 -- never assumed. No global state besides the plugin's own module table.
 
@@ -26,6 +28,10 @@ M.config = {
 }
 
 local PREVIEW_METHOD = 'agentws/previewPrompt'
+local STORE_DOCUMENT_METHOD = 'agentws/storeDocument'
+local CHECK_STORE_METHOD = 'agentws/checkStore'
+-- The buffers of stored files (docs/protocol.md, "Stored files").
+local STORE_PATTERN = 'agentws-store://*'
 local METHOD_NOT_FOUND = -32601
 local namespace = vim.api.nvim_create_namespace('agentws-preview')
 local uv = vim.loop
@@ -101,6 +107,14 @@ local function client_request(client, method, params, handler, bufnr)
     return client:request(method, params, handler, bufnr)
   end
   return client.request(method, params, handler, bufnr)
+end
+
+--- Sends a request and waits for its answer: `{ result = …, err = … }`, or nil and an error.
+local function client_request_sync(client, method, params, timeout_ms, bufnr)
+  if has('nvim-0.11') then
+    return client:request_sync(method, params, timeout_ms, bufnr)
+  end
+  return client.request_sync(method, params, timeout_ms, bufnr)
 end
 
 local function client_config(root)
@@ -377,6 +391,59 @@ function M.preview(user, session, done)
   M.refresh(done)
 end
 
+local filetypes = { md = 'markdown', json = 'json' }
+
+--- Fills the buffer of a stored file (`agentws-store:///…`, named by the server's diagnostics)
+--- with its text, read-only, from whichever running server holds it. Returns nil, or the error
+--- message it also shows.
+function M.read_store_document(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local uri = vim.api.nvim_buf_get_name(bufnr)
+  local problem = 'no agentws server is running; open a workspace file first'
+  for _, client in ipairs(agentws_clients()) do
+    local reply, err = client_request_sync(client, STORE_DOCUMENT_METHOD, { uri = uri }, 30000, bufnr)
+    if reply and reply.result then
+      local lines = vim.split(reply.result.text, '\n', { plain = true })
+      if lines[#lines] == '' then
+        table.remove(lines)
+      end
+      vim.bo[bufnr].modifiable = true
+      vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
+      vim.bo[bufnr].buftype = 'nofile'
+      vim.bo[bufnr].swapfile = false
+      vim.bo[bufnr].modifiable = false
+      vim.bo[bufnr].readonly = true
+      vim.bo[bufnr].filetype = filetypes[uri:match('%.(%w+)$') or ''] or ''
+      return nil
+    end
+    problem = (reply and reply.err and reply.err.message) or tostring(err or problem)
+  end
+  vim.notify('agentws: cannot open ' .. uri .. ': ' .. problem, vim.log.levels.ERROR)
+  return problem
+end
+
+--- :AgentwsCheckStore: every server reads its project's store again now; `done(summaries)`
+--- gets the answers (docs/protocol.md, agentws/checkStore).
+function M.check_store(done)
+  local summaries = {}
+  for _, client in ipairs(agentws_clients()) do
+    local reply, err = client_request_sync(client, CHECK_STORE_METHOD, vim.empty_dict(), 120000)
+    if reply and reply.result then
+      for _, entry in ipairs(reply.result) do
+        table.insert(summaries, entry)
+        vim.notify(string.format('agentws: %s: %d files of %d owners, %d diagnostics', entry.store,
+          entry.files, entry.owners, entry.diagnostics), vim.log.levels.INFO)
+      end
+    else
+      local problem = (reply and reply.err and reply.err.message) or tostring(err)
+      vim.notify('agentws: the store could not be checked: ' .. problem, vim.log.levels.WARN)
+    end
+  end
+  if done then
+    done(summaries)
+  end
+end
+
 local function on_write()
   if preview.buf and vim.api.nvim_buf_is_valid(preview.buf) and preview.context then
     M.refresh()
@@ -399,6 +466,13 @@ function M.enable()
     group = group,
     pattern = M.config.patterns,
     callback = on_write,
+  })
+  vim.api.nvim_create_autocmd('BufReadCmd', {
+    group = group,
+    pattern = STORE_PATTERN,
+    callback = function(args)
+      M.read_store_document(args.buf)
+    end,
   })
 end
 

@@ -1,7 +1,8 @@
 // The packaged extension in a real VS Code: code-server (VS Code served to a browser, installed by
 // install-code-server.sh) gets the built .vsix, opens a copy of examples/demo, and Debian's
 // headless chromium, driven by playwright-core, uses it as a person would: the Problems panel, a
-// hover, a completion, a quick fix, a rule link, the preview command. Expected values come from the
+// hover, a completion, a quick fix, a rule link, the preview command, a store's files. Expected
+// values come from the
 // same binary's command line (`agentws check`, `agentws preview`) on the same files. Ends with the
 // README's screenshot of the workbench. Run by run.sh (`npm run test:workbench`), which sets the
 // XDG folders; everything is written under the build folder (target/vscode-workbench/run).
@@ -128,11 +129,11 @@ interface Expected {
   message: string;
 }
 
-/** `agentws check --format json` of the copy, the diagnostics of tools.json in panel order. */
-function expectedProblems(): Expected[] {
+/** `agentws check --format json [extra]` of the copy, the diagnostics of one file in panel order. */
+function expectedProblems(file = '.agentscope/workspace/tools.json', extra: string[] = []): Expected[] {
   let out: string;
   try {
-    out = agentws(['check', '--format', 'json']);
+    out = agentws(['check', '--format', 'json', ...extra]);
   } catch (error) {
     // Exit 1: the demo has an error; the JSON is on stdout all the same.
     out = String((error as { stdout?: string }).stdout);
@@ -141,7 +142,7 @@ function expectedProblems(): Expected[] {
     diagnostics: { path: string; code: string; message: string; range: { start: { line: number; column: number } } }[];
   };
   return report.diagnostics
-    .filter((d) => d.path === '.agentscope/workspace/tools.json')
+    .filter((d) => d.path === file)
     .map((d) => ({ code: d.code, line: d.range.start.line, column: d.range.start.column, message: d.message }))
     .sort((a, b) => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code));
 }
@@ -196,12 +197,15 @@ async function renderedRows(): Promise<Row[]> {
 
 /**
  * Every agentws row of the (filtered) Problems panel, in position order. The list renders only
- * the rows in view, so it is scrolled from top to bottom and the rows seen are collected.
+ * the rows in view, so it is scrolled from top to bottom and the rows seen are collected. None
+ * while the panel shows no list (nothing matches its filter yet).
  */
 async function problemRows(): Promise<Row[]> {
   const list = page.locator('.markers-panel .monaco-list').first();
   const box = await list.boundingBox();
-  assert.ok(box, 'the Problems panel is open');
+  if (box === null) {
+    return [];
+  }
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.wheel(0, -100_000);
   const seen = new Map<string, Row>();
@@ -489,4 +493,52 @@ test('screenshot of the workbench: editor, Problems panel and preview side by si
   if (screenshotTo) {
     fs.writeFileSync(screenshotTo, png);
   }
+});
+
+test('a store\'s files: the problems check --all-users prints, the file read-only, its users offered', async () => {
+  // The demo in remote mode over a store seeded as the runtime writes it; the server sees the
+  // changed agentws.toml through its file watcher and reads the store.
+  cp.execFileSync(
+    process.env.AGENTWS_PYTHON ?? 'python3',
+    [path.join(repoRoot, 'editors', 'test-support', 'seed-store.py'), path.join(folder, 'store.db'), 'travel-desk'],
+    { timeout: PATIENCE },
+  );
+  fs.appendFileSync(path.join(folder, 'agentws.toml'), '\n[filesystem]\nmode = "remote"\n\n[store]\nurl = "sqlite://store.db"\n');
+  const stored = 'store:agents/travel-desk/users/bob/subagents:/night-train.md';
+  const expected = expectedProblems(stored, ['--all-users']);
+  assert.deepEqual(expected.map((e) => e.code), ['SA003']);
+  // The filter matches the message (a stored file's name is not a path the filter knows).
+  await page.getByPlaceholder(/^Filter \(e\.g\. text/).fill('unclosed bracket');
+  await problemsShow(expected);
+
+  // The row opens the stored text, which cannot be edited.
+  await page.locator('.markers-panel .monaco-list-row .marker-message-line').first().dblclick();
+  await page.locator('.tab.active', { hasText: 'night-train.md' }).waitFor();
+  const text = await eventually('the stored text', async () => {
+    const t = await editorText();
+    return t.includes('name: night-train') ? t : undefined;
+  });
+  await page.locator('.editor-group-container.active .monaco-editor').first().click();
+  await page.keyboard.type('EDITED');
+  await page.waitForTimeout(300);
+  assert.equal(await editorText(), text);
+
+  // The preview offers the store's users and marks what it read from the store.
+  await command('agentws: Preview System Prompt');
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  await eventually('the store\'s users in the picker', async () => {
+    const all = await rows.allInnerTexts();
+    return all.some((r) => r.includes('alice')) && all.some((r) => r.includes('bob')) ? all : undefined;
+  });
+  const input = page.locator('.quick-input-widget input.input');
+  await input.fill('alice');
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  await input.fill('');
+  await page.keyboard.press('Enter');
+  const frame = await previewFrame();
+  const source = frame.locator('a.source.stored', { hasText: 'users/alice/root:/AGENTS.md' }).first();
+  // In a folded section: present, not visible.
+  await source.waitFor({ state: 'attached' });
+  assert.equal(await source.getAttribute('data-path'), 'store:agents/travel-desk/users/alice/root:/AGENTS.md');
 });

@@ -1,9 +1,10 @@
 //! Cross-file rules (`XR…`, harness-spec §9.5): references between workspace files that the
 //! runtime never checks — subagent `skills:` against the skills that exist, subagent
 //! `workspace.path` targets, subagent `tools:` against the tool catalog, and prompt text that
-//! mentions tools tools.json removes — and the subagent `model:` against agentws.toml's
-//! `[agent] models` and the shipped model providers (`SA025`). A model id or a set of unknown
-//! tool names repeated across subagent files is one finding (`one_warning_per_value`). The rules
+//! mentions tools tools.json removes or another agent's tool names — and the subagent `model:` against agentws.toml's
+//! `[agent] models` and the shipped model providers (`SA025`). A model id repeated across
+//! subagent files is one finding (`one_warning_per_value`), and so is each unknown tool name
+//! (`one_warning_per_name`). The rules
 //! about two files of one name (XR005–XR007, XR012, XR016) are loading outcomes, found in
 //! `check::loading`.
 //!
@@ -27,6 +28,7 @@ use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
 
+mod foreign_tool_mentioned;
 mod removed_tool_mentioned;
 mod subagent_model_unresolvable;
 mod subagent_skill_other_user;
@@ -39,7 +41,8 @@ mod subagent_workspace_in_subagents;
 mod subagent_workspace_missing;
 
 pub use removed_tool_mentioned::{
-    mentions_tools, removed_among, removed_tool_mentions, tool_mentions, ToolMention,
+    mentioned_among, mentions_tools, removed_among, removed_tool_mentions, tool_mentions,
+    ToolMention,
 };
 
 /// The rules declared here, beside their detection.
@@ -53,6 +56,7 @@ pub static RULES: &[&Rule] = &[
     &removed_tool_mentioned::RULE,          // XR010
     &subagent_skill_other_user::RULE,       // XR011
     &subagent_tool_removed_builtin::RULE,   // XR015
+    &foreign_tool_mentioned::RULE,          // XR017
     &subagent_model_unresolvable::RULE,     // SA025, found with the tool lists
 ];
 
@@ -191,7 +195,8 @@ pub fn check_tool_references(workspace: &Workspace, catalog: &ToolCatalog) -> Ve
 pub struct ToolListFindings {
     /// The diagnostics no other file changes.
     diagnostics: Vec<Diagnostic>,
-    /// Unknown tool lists (`XR001`) and unresolvable models (`SA025`), one warning per value.
+    /// Unknown tool names (`XR001`, one per name and file) and unresolvable models (`SA025`),
+    /// said once per workspace.
     tools: Vec<Repeatable>,
     models: Vec<Repeatable>,
     /// The subagents whose `tools:` name harness built-ins (`XR003`, said at the first).
@@ -207,7 +212,7 @@ pub fn tool_list_findings(workspace: &Workspace, catalog: &ToolCatalog) -> ToolL
         if let Some(line) = tools_line(subagent).filter(|_| !listed.is_empty()) {
             let at = (&**subagent, line);
             found.tools.extend(subagent_tool_unknown::check(
-                workspace, catalog, at, &listed,
+                workspace, catalog, subagent, &listed,
             ));
             found
                 .diagnostics
@@ -228,7 +233,8 @@ pub fn tool_list_findings(workspace: &Workspace, catalog: &ToolCatalog) -> ToolL
 
 /// The diagnostics of findings taken from disjoint sets of subagents, together: a value
 /// repeated across files is one warning at the first file in path order, an info at the others
-/// (`one_warning_per_value`), and `XR003` is said once.
+/// (`one_warning_per_value`), an unknown tool name one warning (`one_warning_per_name`), and
+/// `XR003` is said once.
 pub fn merge_tool_list_findings<'a>(
     parts: impl IntoIterator<Item = &'a ToolListFindings>,
 ) -> Vec<Diagnostic> {
@@ -245,13 +251,7 @@ pub fn merge_tool_list_findings<'a>(
     let by_path = |r: &Repeatable| r.diagnostic.path.clone();
     tools.sort_by_cached_key(by_path);
     models.sort_by_cached_key(by_path);
-    out.extend(one_warning_per_value(
-        tools,
-        (
-            "names the same unknown tools",
-            "name the same unknown tools",
-        ),
-    ));
+    out.extend(one_warning_per_name(tools));
     out.extend(one_warning_per_value(
         models,
         ("names the same model", "name the same model"),
@@ -356,19 +356,8 @@ impl Repeatable {
 /// the whole workspace only (check and the language server agree), and a value used once reads
 /// exactly as before.
 fn one_warning_per_value(found: Vec<Repeatable>, share: (&str, &str)) -> Vec<Diagnostic> {
-    let mut groups: Vec<Vec<Repeatable>> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = Default::default();
-    for r in found {
-        match index.get(&r.key) {
-            Some(&i) => groups[i].push(r),
-            None => {
-                index.insert(r.key.clone(), groups.len());
-                groups.push(vec![r]);
-            }
-        }
-    }
     let mut out = Vec::new();
-    for group in groups {
+    for group in by_key(found) {
         let mut group = group.into_iter();
         let Some(first) = group.next() else { continue };
         let others: Vec<Repeatable> = group.collect();
@@ -392,6 +381,50 @@ fn one_warning_per_value(found: Vec<Repeatable>, share: (&str, &str)) -> Vec<Dia
                     message: "reported here as a warning, for every file that shares it".into(),
                 }),
             );
+        }
+        out.push(lead);
+    }
+    out
+}
+
+/// The findings grouped by key, groups in the order of their first finding.
+fn by_key(found: Vec<Repeatable>) -> Vec<Vec<Repeatable>> {
+    let mut groups: Vec<Vec<Repeatable>> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = Default::default();
+    for r in found {
+        match index.get(&r.key) {
+            Some(&i) => groups[i].push(r),
+            None => {
+                index.insert(r.key.clone(), groups.len());
+                groups.push(vec![r]);
+            }
+        }
+    }
+    groups
+}
+
+/// One warning per unknown name of the subagents' `tools:` (`found` in path order, one finding
+/// per name and file): at the first file's entry, its message saying how many other files name
+/// it, each of their entries a related location. Those files get no diagnostic of their own for
+/// the name: a collection that copies Claude Code's names into every file hears of each once.
+fn one_warning_per_name(found: Vec<Repeatable>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for group in by_key(found) {
+        let mut group = group.into_iter();
+        let Some(first) = group.next() else { continue };
+        let others: Vec<Repeatable> = group.collect();
+        let mut lead = first.diagnostic;
+        match others.len() {
+            0 => {}
+            1 => lead.message += "; 1 other subagent file names it too",
+            n => lead.message += &format!("; {n} other subagent files name it too"),
+        }
+        for other in others {
+            lead = lead.with_related(Related {
+                path: other.diagnostic.path,
+                range: other.diagnostic.range,
+                message: format!("`{}` named here too", first.key),
+            });
         }
         out.push(lead);
     }
@@ -487,6 +520,8 @@ mod tests {
                 "/p/.agentscope/workspace/subagents/d.md",
                 spec("corp-large"),
             ),
+            // Claude Code's `inherit`: the parent's model, which is what the runtime gives.
+            ("/p/.agentscope/workspace/subagents/e.md", spec("inherit")),
         ];
         let ws = Workspace::from_texts(config.clone(), files.clone());
         let found: Vec<_> = super::check(&ws)
@@ -507,13 +542,13 @@ mod tests {
                     "SA025",
                     "a.md".to_string(),
                     26,
-                    "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model; Anthropic models are written `anthropic:<model name>`".to_string()
+                    "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime silently runs this subagent on the parent's model (no log line says so); Anthropic models are written `anthropic:<model name>`".to_string()
                 ),
                 (
                     "SA025",
                     "d.md".to_string(),
                     26,
-                    "no model provider shipped with AgentScope supports `corp-large`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model".to_string()
+                    "no model provider shipped with AgentScope supports `corp-large`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime silently runs this subagent on the parent's model (no log line says so)".to_string()
                 ),
             ]
         );
@@ -584,7 +619,7 @@ mod tool_tests {
     const AGENTS: &str = "Use `get_issue`, then `close_issue(id)` when done.\n";
 
     #[test]
-    fn one_diagnostic_per_tools_line_against_the_catalog() {
+    fn the_tool_lists_against_the_catalog() {
         let ws = Workspace::from_texts(
             Config::defaults_for(Path::new("/p")),
             [
@@ -629,17 +664,25 @@ mod tool_tests {
                     "tools.json removes `execute`, `web_fetch`, and this subagent reads the same tools.json: it does not get them, whatever `tools:` says".to_string(),
                     super::subagent_tool_removed_builtin::RULE.consequence.to_string(),
                 ),
+                // One warning per unknown name, at the first file in path order naming it
+                // (`lost.md`), the other files' entries its related locations.
                 (
                     "XR001",
-                    "nope, nada".to_string(),
-                    "`tools:` names tools `nope`, `nada` that the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
-                    "A non-empty `tools:` keeps only the inherited tools it names, and none of these exists: the child inherits none of the parent's own tools (it keeps the harness built-ins).".to_string(),
+                    "nope".to_string(),
+                    "`tools:` names `nope`, which the agent does not register (a tool registered in Java code is invisible to agentws); 1 other subagent file names it too".to_string(),
+                    super::subagent_tool_unknown::RULE.consequence.to_string(),
                 ),
                 (
                     "XR001",
-                    "nope, plan_write".to_string(),
-                    "`tools:` names tools `nope`, `plan_write` (needs `features.plan_mode = true`) that the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
-                    "These names keep nothing: the child inherits only the parent's own tools the list names that exist.".to_string(),
+                    "nada".to_string(),
+                    "`tools:` names `nada`, which the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
+                    super::subagent_tool_unknown::RULE.consequence.to_string(),
+                ),
+                (
+                    "XR001",
+                    "plan_write".to_string(),
+                    "`tools:` names `plan_write` (needs `features.plan_mode = true`), which the agent does not register (a tool registered in Java code is invisible to agentws)".to_string(),
+                    super::subagent_tool_unknown::RULE.consequence.to_string(),
                 ),
                 // Said once for the workspace, at the first list naming built-ins.
                 (

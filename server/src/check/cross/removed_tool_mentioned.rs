@@ -50,7 +50,21 @@ pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<
     let Some(text) = file.entry.content.text() else {
         return Vec::new();
     };
-    removed_among(catalog, file.path, &tool_mentions(text))
+    mentioned_among(catalog, file.path, &tool_mentions(text))
+}
+
+/// Every rule over the tool names a file's text mentions: removed ones (`XR010`) and other
+/// agents' (`XR017`).
+pub fn mentioned_among(
+    catalog: &ToolCatalog,
+    path: &Path,
+    mentions: &[ToolMention],
+) -> Vec<Diagnostic> {
+    let mut out = removed_among(catalog, path, mentions);
+    out.extend(super::foreign_tool_mentioned::foreign_among(
+        catalog, path, mentions,
+    ));
+    out
 }
 
 /// The kinds of file whose text `XR010` reads.

@@ -15,8 +15,10 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"`model:` names a model id that no shipped model provider and no `[agent] models` entry resolves."#,
-    consequence: r#"At spawn the runtime logs a warning and the subagent runs on the parent's model."#,
-    explanation: r#"The harness resolves a subagent's `model:` with `ModelRegistry.canResolve(id)`: a name the application registered (`ModelRegistry.register`, `registerFactory`, or the builder's `modelResolver`), else the first model provider on the classpath whose `supports(id)` is true. An id nothing resolves is not an error: the child silently gets the parent's model (one WARN line in the log).
+    consequence: r#"At spawn the runtime runs the subagent on the parent's model, without a log line."#,
+    explanation: r#"The harness resolves a subagent's `model:` with `ModelRegistry.canResolve(id)`: a name the application registered (`ModelRegistry.register`, `registerFactory`, or the builder's `modelResolver`), else the first model provider on the classpath whose `supports(id)` is true. An id nothing resolves is not an error, and nothing says so: `resolveModel` in `HarnessAgentBuilderSupport` asks the resolver only when `canResolve` is true or the application set a `modelResolver`, and otherwise returns the parent's model without a log line (a WARN comes only when a resolver throws).
+
+`model: inherit` (Claude Code's way to say "the parent's model") is not reported: the runtime gives the parent's model, which is what it means.
 
 Model ids copied from other agent runtimes (`sonnet`, `haiku`, `opus`, `inherit`, `gpt-4o`) resolve to nothing here. A collection repeats the same id in every file, so the same `model:` value is one finding: the first file in path order gets the warning, whose message says how many other files name the same model, and each of those gets an info at its own `model:` saying `same as in <first file>`, with the first file as related location. A value no other file uses is a plain warning. If the application registers such a name itself, list it in agentws.toml so agentws knows:
 
@@ -64,7 +66,9 @@ You research a question and answer with sources.
 
 pub(super) fn check(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Repeatable> {
     let model = subagent.model.as_ref()?;
-    if model.value.is_empty() {
+    // Claude Code's `inherit` gets what it asks for: the parent's model (silently, as any id
+    // nothing resolves).
+    if model.value.is_empty() || model.value.eq_ignore_ascii_case("inherit") {
         return None;
     }
     let registered = &workspace.config.agent.models;
@@ -78,7 +82,7 @@ pub(super) fn check(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Rep
         &subagent.path,
         model.range,
         format!(
-            "no model provider shipped with AgentScope supports `{}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime logs a warning and this subagent runs on the parent's model{hint}",
+            "no model provider shipped with AgentScope supports `{}`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime silently runs this subagent on the parent's model (no log line says so){hint}",
             model.value
         ),
     );

@@ -1,9 +1,10 @@
 //! XR001 `subagent-tool-unknown`: a subagent's `tools:` names tools the agent does not register
-//! (one diagnostic per list, repeated lists said once: `one_warning_per_value`).
+//! (one diagnostic per unknown name in the workspace, at its first file, the others as related
+//! locations: `one_warning_per_name`).
 
-use super::{ListedTool, Repeatable, Span};
+use super::{ListedTool, Repeatable};
 use crate::base::suggest::Suggestions;
-use crate::base::{Severity, TextRange};
+use crate::base::Severity;
 use crate::rules::{Example, Profile, Rule};
 use crate::workspace::catalog::{ToolCatalog, ToolOrigin};
 use crate::workspace::subagent::SubagentDoc;
@@ -14,23 +15,21 @@ pub static RULE: Rule = Rule {
     name: "subagent-tool-unknown",
     severity: Severity::Warning,
     profile: Profile::Harness,
-    summary: "A subagent's `tools:` names tools the agent does not register (one diagnostic per list).",
-    consequence: "These names keep nothing: a non-empty `tools:` keeps only the inherited tools it names, so a list of only such names leaves the child none of the parent's own tools.",
+    summary: "A subagent's `tools:` names a tool the agent does not register (one diagnostic per name in the workspace).",
+    consequence: "The name keeps nothing: a non-empty `tools:` keeps only the inherited tools it names, so a list of only such names leaves the child none of the parent's own tools.",
     explanation:
         "`tools:` chooses, by exact and case-sensitive name, which of the parent's own \
 (user-registered) tools the child inherits: every inherited tool the list does not name is removed. \
 A name that is not registered (a typo, a feature switched off, a tool of a skipped MCP server) keeps \
 nothing; a list made only of such names leaves the child none of the parent's own tools. The harness \
-built-ins are not affected either way (see XR003). One diagnostic covers the whole list and names every \
-unknown entry.
+built-ins are not affected either way (see XR003).
 
-Collections written for other agent runtimes repeat the same list (Claude Code's `Read, Grep, Glob`) in \
-every file. The same set of unknown names (in any order) is one finding: the first file in path order \
-gets the warning, whose message says how many other files name the same unknown tools, and each of \
-those gets an info at its own `tools:` line saying `same as in <first file>`, with the first file as \
-related location. The key is the whole set, not each name: a list with one more unknown name is a new \
-finding, since it is the list that decides what the child keeps. A list no other file repeats is a \
-plain warning.",
+Collections written for other agent runtimes repeat the same names (Claude Code's `Read, Grep, Glob`) in \
+every file, in lists that differ by a name or two. Each unknown name is one finding per workspace: the \
+first file in path order that names it gets the warning, at that entry, whose message says how many other \
+subagent files name it too; each of those entries is a related location of the warning (the language \
+server's related information, SARIF's `relatedLocations`, a `note:` line of the human output). The other \
+files get no diagnostic of their own for that name.",
     examples: &[
         Example {
             triggering: &[
@@ -56,31 +55,24 @@ You research a question and answer with sources.
     ],
 };
 
-/// The names of `listed` the runtime does not register, as one finding for the list at `line`.
+/// The names of `listed` the runtime does not register, one finding per name (a name the list
+/// repeats once); the workspace says each name once (`one_warning_per_name`).
 ///
 /// A non-empty `tools:` keeps only the inherited (user-registered) tools it names; harness
 /// built-ins are registered again by the child and are not filtered (XR003).
 pub(super) fn check(
     workspace: &Workspace,
     catalog: &ToolCatalog,
-    (subagent, line): (&SubagentDoc, TextRange),
+    subagent: &SubagentDoc,
     listed: &[ListedTool],
-) -> Option<Repeatable> {
-    let mut unknown: Vec<String> = Vec::new();
-    let mut unknown_at = Vec::new();
-    let mut keeps_some = false;
+) -> Vec<Repeatable> {
+    let mut found: Vec<Repeatable> = Vec::new();
     for entry in listed {
         let name = entry.name;
         let why = match &entry.info.origin {
             ToolOrigin::BuiltIn(_) => continue,
-            ToolOrigin::Mcp { .. } | ToolOrigin::MaybeMcp { .. } => {
-                keeps_some |= entry.info.removal.is_none();
-                continue;
-            }
-            ToolOrigin::Unknown if catalog.allows_by_name(name) => {
-                keeps_some = true;
-                continue;
-            }
+            ToolOrigin::Mcp { .. } | ToolOrigin::MaybeMcp { .. } => continue,
+            ToolOrigin::Unknown if catalog.allows_by_name(name) => continue,
             ToolOrigin::BuiltInDisabled(group) => format!("`{name}` ({})", group.requirement()),
             ToolOrigin::OptIn { needs } => format!("`{name}` (only registered with {needs})"),
             ToolOrigin::McpNotRegistered { servers } => format!(
@@ -101,37 +93,18 @@ pub(super) fn check(
                 },
             },
         };
-        unknown.push(why);
-        unknown_at.push(entry.range);
-    }
-    if unknown.is_empty() {
-        return None;
-    }
-    let consequence = if keeps_some {
-        "These names keep nothing: the child inherits only the parent's own tools the list names that exist."
-    } else {
-        "A non-empty `tools:` keeps only the inherited tools it names, and none of these exists: the child inherits none of the parent's own tools (it keeps the harness built-ins)."
-    };
-    let mut key = unknown.clone();
-    key.sort();
-    key.dedup();
-    let diagnostic = RULE
-        .at(
+        // A name the list repeats is one finding of the file.
+        if found.iter().any(|r| r.key == name) {
+            continue;
+        }
+        let diagnostic = RULE.at(
             &subagent.path,
-            Span::of(unknown_at).or(line),
+            entry.range,
             format!(
-                "`tools:` names {} that the agent does not register (a tool registered in Java code is invisible to agentws)",
-                plural(&unknown, "a tool", "tools")
+                "`tools:` names {why}, which the agent does not register (a tool registered in Java code is invisible to agentws)"
             ),
-        )
-        .with_consequence(consequence);
-    Some(Repeatable::new(key.join("\n"), subagent, diagnostic))
-}
-
-/// `names` joined, after "a tool" or "tools" as fits their number.
-fn plural(names: &[String], one: &str, many: &str) -> String {
-    match names.len() {
-        1 => format!("{one} {}", names[0]),
-        _ => format!("{many} {}", names.join(", ")),
+        );
+        found.push(Repeatable::new(name.to_string(), subagent, diagnostic));
     }
+    found
 }

@@ -74,7 +74,8 @@ pub(super) fn check(workspace: &Workspace, file: WorkspaceFile) -> Option<Diagno
     }
 }
 
-fn is_injected(kind: FileKind) -> bool {
+/// A file the prompt's loaded context injects whole.
+pub(super) fn is_injected(kind: FileKind) -> bool {
     matches!(
         kind,
         FileKind::AgentsMd

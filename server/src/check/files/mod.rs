@@ -1,7 +1,8 @@
 //! The workspace family (`WS…`, harness-spec §9.1): a missing workspace or AGENTS.md, files that
-//! are not UTF-8, too large, unreadable or not regular files, blank injected files, additional
-//! context files that escape, contain `..`, are binary or missing, MEMORY.md over its budget, and
-//! files in the project folder that the overlay silently falls back to. Beside them, the rules of
+//! are not UTF-8, too large, unreadable or not regular files, blank injected files, injected files
+//! that start with a frontmatter, additional context files that escape, contain `..`, are binary
+//! or missing, MEMORY.md over its budget, and files in the project folder that the overlay
+//! silently falls back to. Beside them, the rules of
 //! other families found while looking at the same files: spec files the scans miss because of
 //! letter case (`SA026`, `SK030`), additional context files in a folder an id can take
 //! (`CF012`), and `[rules]` settings that select no rule (`CF013`, which needs the catalog).
@@ -22,6 +23,7 @@ mod agents_md_missing;
 mod blank_injected_file;
 mod config_context_file_in_namespace_folder;
 mod config_unknown_rule_code;
+mod injected_file_frontmatter;
 pub mod memory_over_budget;
 mod project_fallback_file;
 mod skill_file_case;
@@ -55,6 +57,7 @@ pub static RULES: &[&Rule] = &[
     &project_fallback_file::RULE,                   // WS013
     &read::not_a_regular_file::RULE,                // WS014
     &read::too_many_problems::RULE,                 // WS015
+    &injected_file_frontmatter::RULE,               // WS016
     &skill_file_case::RULE,                         // SK030
     &subagent_extension_case::RULE,                 // SA026
     &config_context_file_in_namespace_folder::RULE, // CF012
@@ -72,10 +75,11 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 }
 
 /// Content rules for one file (unreadable, not a regular file, not UTF-8, too large, blank
-/// injected file).
+/// injected file, injected frontmatter).
 pub fn check_file(workspace: &Workspace, file: WorkspaceFile) -> Vec<Diagnostic> {
     let mut out = Vec::from_iter(content_problem(file.path, &file.entry.content));
     out.extend(blank_injected_file::check(workspace, file));
+    out.extend(injected_file_frontmatter::check(workspace, file));
     out
 }
 

@@ -250,35 +250,39 @@ pub fn check_skills(
                         }
                     }
                 }
-                Outcome::Shadowed {
-                    by: Some(by),
-                    by_directory_order,
-                } => {
+                Outcome::Shadowed { by: Some(by), .. } => {
                     let Some(winner) = ws.skill(by) else { continue };
-                    if ws.files.same_real_file(&doc.path, &winner.path) {
-                        out.push(skill_linked_twice::linked_twice(doc, winner));
-                    } else if *by_directory_order {
-                        let mut others = vec![by.clone()];
-                        if let Some((_, skill)) = winner
-                            .name
-                            .as_deref()
-                            .and_then(|n| resolution.skill_named(n))
-                        {
-                            others.extend(
-                                resolution
-                                    .directory_order_ties(skill)
-                                    .into_iter()
-                                    .filter(|p| *p != doc.path),
-                            );
+                    // The rule the preview's note names too (`Outcome::rule_code`).
+                    match outcome.rule_code(ws, &doc.path, Kind::Skill) {
+                        Some("XR016") => {
+                            out.push(skill_linked_twice::linked_twice(doc, winner));
                         }
-                        out.push(skill_name_tie_directory_order::tie(
-                            ws,
-                            doc,
-                            &distinct_files(ws, doc, &others),
-                            who,
-                        ));
-                    } else {
-                        out.push(duplicate_skill_name::shadowed(doc, winner, &whom(ws, who)));
+                        Some("XR012") => {
+                            let mut others = vec![by.clone()];
+                            if let Some((_, skill)) = winner
+                                .name
+                                .as_deref()
+                                .and_then(|n| resolution.skill_named(n))
+                            {
+                                others.extend(
+                                    resolution
+                                        .directory_order_ties(skill)
+                                        .into_iter()
+                                        .filter(|p| *p != doc.path),
+                                );
+                            }
+                            out.push(skill_name_tie_directory_order::tie(
+                                ws,
+                                doc,
+                                &distinct_files(ws, doc, &others),
+                                who,
+                            ));
+                        }
+                        Some("XR005") => {
+                            out.push(duplicate_skill_name::shadowed(doc, winner, &whom(ws, who)));
+                        }
+                        // XR006 is reported at the per-user file that wins, for its user.
+                        _ => {}
                     }
                 }
                 _ => {}

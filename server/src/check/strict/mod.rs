@@ -15,6 +15,7 @@ use crate::base::{Diagnostic, FileSet};
 use crate::rules::Rule;
 use crate::workspace::skill::SkillDoc;
 use references::Reference;
+pub use unknown_key::{said_once as unknown_keys_said_once, unknown_keys, UnknownKey};
 
 /// A skill the runtime loads, as the strict rules read it.
 pub struct LoadedSkill<'a> {
@@ -156,7 +157,8 @@ mod tests {
                 ("ST004", 47, 49),
                 ("ST005", 71, 74),
                 ("ST006", 90, 96),
-                ("ST007", 97, 104),
+                // ST007 (`version:`) is said once per workspace, not here
+                // (`unknown_key::said_once`; e2e `rules::a_key_outside_the_specification_…`).
                 ("ST009", 123, 140),
             ]
         );
@@ -255,6 +257,37 @@ mod tests {
     fn things_that_are_not_paths_are_left_alone() {
         let text = "---\nname: pdf\ndescription: d\n---\nscripts/*.py, references/{topic}.md, https://x.y/scripts/a.py, /scripts/abs.py, ~/scripts/x.py,\nscripts/ alone, --scripts/x, scripts\\win.py, notes/x.md, [web](https://a.b/references/x/y/z.md), [top](#scripts), [mail](mailto:a@b.c)\n";
         assert_eq!(shown(text, &check_with("pdf", text, &[])), vec![]);
+    }
+
+    /// Paths that illustrate (after `for example`, `e.g.`, `such as`, `like`) and folder lists in
+    /// prose (no file name) are not references; the same paths written plainly are, and a link is
+    /// always one.
+    #[test]
+    fn examples_and_folder_lists_in_prose_are_not_references() {
+        let text = "---\nname: pdf\ndescription: d\n---\nKeep one file per domain, for example references/finance.md.\nName them e.g. `references/sales.md`, such as: references/hr.md; unlike references/ops.md.\nCreate scripts/references/examples as needed.\nSee [finance](references/finance.md) and scripts/run.py.\n";
+        let found = check_with("pdf", text, &[]);
+        assert_eq!(
+            shown(text, &found),
+            vec![
+                (
+                    "ST012",
+                    "references/ops.md",
+                    "`references/ops.md` (a path in the text) is not in the skill's folder"
+                        .to_string()
+                ),
+                (
+                    "ST012",
+                    "references/finance.md",
+                    "`references/finance.md` (a link) is not in the skill's folder".to_string()
+                ),
+                (
+                    "ST012",
+                    "scripts/run.py",
+                    "`scripts/run.py` (a path in the text) is not in the skill's folder"
+                        .to_string()
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -100,13 +100,18 @@ pub(super) fn references(
             // `token` is a slice of `source`: its offset is the distance between the pointers.
             let token_start = token.as_ptr() as usize - source.as_ptr() as usize;
             let trimmed = token.trim_start_matches(['(', '[', '{', '<', '"', '\'']);
+            let trimmed = without_skill_dir(trimmed);
             let lead = token.len() - trimmed.len();
             let trimmed = trimmed
                 .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', ']', '}', '>', '"', '\'']);
-            if !is_path_reference(trimmed, has_folder) || !seen.insert(trimmed.to_string()) {
+            let start = from + span.start + token_start + lead;
+            if !is_path_reference(trimmed, has_folder)
+                || (written == Written::Text && !names_a_file(trimmed))
+                || is_illustrative(&text[..start])
+                || !seen.insert(trimmed.to_string())
+            {
                 continue;
             }
-            let start = from + span.start + token_start + lead;
             out.push(Reference {
                 target: trimmed.to_string(),
                 range: TextRange::new(start, start + trimmed.len()),
@@ -136,17 +141,29 @@ fn link_reference(
     let source = &body[span.clone()];
     let range = match source.rfind(&format!("]({target}")) {
         Some(at) => {
-            let start = from + span.start + at + 2;
-            TextRange::new(start, start + target.len())
+            let start =
+                from + span.start + at + 2 + (target.len() - without_skill_dir(target).len());
+            TextRange::new(start, from + span.start + at + 2 + target.len())
         }
         None => TextRange::new(from + span.start, from + span.end),
     };
+    let target = without_skill_dir(target);
     let clean = target.split(['#', '?']).next().unwrap_or(target);
     Some(Reference {
         target: percent_decoded(clean),
         range,
         written: Written::Link,
     })
+}
+
+/// `target` without a leading `${CLAUDE_SKILL_DIR}/`: Claude Code's name for the skill folder
+/// (the specification's runtimes expand it; AgentScope does not, SK031), so what follows is the
+/// path below the skill the author means.
+fn without_skill_dir(target: &str) -> &str {
+    target
+        .strip_prefix(crate::workspace::skill::CLAUDE_SKILL_DIR)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(target)
 }
 
 /// True when a token of text or code reads as a relative path to a file of the skill: at least
@@ -169,6 +186,46 @@ fn is_path_reference(token: &str, has_folder: &dyn Fn(&str) -> bool) -> bool {
         return false;
     }
     SPEC_FOLDERS.contains(&first) || has_folder(first)
+}
+
+/// Words that introduce an example rather than a file of the skill, as they end the text before
+/// a path on its line: `for example references/finance.md`, `e.g. `scripts/run.py``.
+const EXAMPLE_MARKERS: &[&str] = &[
+    "e.g.",
+    "e.g",
+    "eg.",
+    "for example",
+    "for instance",
+    "such as",
+    "like",
+    "example",
+    "examples",
+];
+
+/// True when the text before a path, on the path's line, ends with a word that introduces an
+/// example (`EXAMPLE_MARKERS`, as a whole word, ignoring the punctuation and markup between).
+fn is_illustrative(before: &str) -> bool {
+    let line = before.rsplit(['\n', '\r']).next().unwrap_or(before);
+    let lead = line
+        .trim_end_matches(|c: char| c.is_whitespace() || "`'\"(*_:,-".contains(c))
+        .to_lowercase();
+    EXAMPLE_MARKERS.iter().any(|marker| {
+        lead.strip_suffix(marker).is_some_and(|rest| {
+            !rest
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '.')
+        })
+    })
+}
+
+/// True when the last segment of a path reads as a file name (a stem and an extension):
+/// in prose, `scripts/references/examples` lists folders, it names no file.
+fn names_a_file(path: &str) -> bool {
+    path.rsplit('/')
+        .next()
+        .and_then(|name| name.rsplit_once('.'))
+        .is_some_and(|(stem, ext)| !stem.is_empty() && !ext.is_empty())
 }
 
 /// `%20` and other percent-escapes of a link target decoded, when they form UTF-8; the target as

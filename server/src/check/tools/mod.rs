@@ -1,9 +1,11 @@
-//! tools.json rules that depend on the configuration or the tool catalog (`TJ020`–`TJ030`):
+//! tools.json rules that depend on the configuration or the tool catalog (`TJ020`–`TJ030`,
+//! `TJ033`):
 //! allow/deny naming unknown tools, a tool both allowed and denied, `load_skill_through_path`
 //! denied or left out of `allow`, platform tools denied, an `allow` that drops needed built-ins,
 //! tools.json ignored in sandbox mode or with the feature off, a project tools.json shadowed by
 //! the workspace one, removals that isolated subagents do not see (they register the built-ins
-//! again), and prompt sections that still name removed tools. The per-file rules are found while
+//! again), prompt sections that still name removed tools, and an `allow` that removes every tool
+//! of an MCP server. The per-file rules are found while
 //! parsing (`workspace::tools`).
 //!
 //! One file per rule, declaration beside detection ([`RULES`]); the list rules (TJ020–TJ025) read
@@ -24,6 +26,7 @@ use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{Tree, Workspace};
 
 mod tools_allow_removes_builtins;
+mod tools_allow_removes_mcp_server;
 mod tools_allowed_and_denied;
 mod tools_config_disabled;
 mod tools_ignored_in_sandbox;
@@ -49,6 +52,7 @@ pub static RULES: &[&Rule] = &[
     &tools_project_shadowed::RULE,         // TJ028
     &tools_removal_not_inherited::RULE,    // TJ029
     &tools_prompt_promises_removed::RULE,  // TJ030
+    &tools_allow_removes_mcp_server::RULE, // TJ033
 ];
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
@@ -80,6 +84,7 @@ pub fn check_in(
     }
     if catalog.tools_json_applies() {
         out.extend(check_lists(effective, catalog));
+        out.extend(tools_allow_removes_mcp_server::check(effective, catalog));
         out.extend(tools_removal_not_inherited::check(
             workspace, effective, catalog,
         ));
@@ -193,7 +198,7 @@ fn some_of(names: &[&str], shown: usize) -> String {
 }
 
 /// At most `shown` of `labels`, then how many more.
-pub(super) fn some_labels(labels: &[String], shown: usize) -> String {
+pub(crate) fn some_labels(labels: &[String], shown: usize) -> String {
     let listed = labels[..labels.len().min(shown)].join(", ");
     match labels.len().saturating_sub(shown) {
         0 => listed,

@@ -155,10 +155,7 @@ fn descriptor(rule: &Rule, docs_url: &str) -> ReportingDescriptor {
         rule.summary, rule.consequence, rule.explanation
     );
     let mut tags = std::collections::BTreeMap::new();
-    tags.insert(
-        "tags".to_string(),
-        serde_json::json!([crate::cli::explain::profile_name(rule.profile)]),
-    );
+    tags.insert("tags".to_string(), serde_json::json!([rule.profile.name()]));
     ReportingDescriptor::builder()
         .id(rule.code)
         .name(rule.name)
@@ -272,14 +269,7 @@ pub fn uri_reference(path: &str) -> String {
     if path.starts_with('/') {
         out.push_str("file://");
     }
-    for byte in path.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                out.push(byte as char)
-            }
-            _ => out.push_str(&format!("%{byte:02X}")),
-        }
-    }
+    out.push_str(&crate::base::percent::encode_path(path));
     out
 }
 

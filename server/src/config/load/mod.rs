@@ -29,6 +29,7 @@ mod config_invalid_value;
 mod config_max_context_tokens;
 mod config_sandbox_root_invalid;
 mod config_sandbox_roots_conflict;
+mod config_shell_not_isolated;
 mod config_syntax;
 mod config_system_prompt_conflict;
 mod config_system_prompt_file_unreadable;
@@ -50,6 +51,7 @@ pub static RULES: &[&Rule] = &[
     &config_max_context_tokens::RULE,            // CF010
     &config_blank_value::RULE,                   // CF011
     &build_file_version_unread::RULE,            // CF014
+    &config_shell_not_isolated::RULE,            // CF015
 ];
 
 type Table<'i> = DeTable<'i>;
@@ -85,6 +87,11 @@ pub fn load(file: &Path, content: &FileContent) -> (Config, Vec<Diagnostic>) {
             return (config, loader.finish());
         }
     };
+    if loader.syntax_pass(text) {
+        return (config, loader.finish());
+    }
+    // Syntax clean: what is left to find is in the values (escapes, numbers, dates, keys defined
+    // twice).
     let (table, errors) = DeTable::parse_recoverable(text);
     if !errors.is_empty() {
         loader.syntax_errors(errors, text.len());
@@ -251,6 +258,7 @@ impl Loader<'_> {
         }
         config.workspace = config.project.join(DEFAULT_WORKSPACE_DIR);
         let mut agent_header = None;
+        let mut scope_at = None;
         for (key, item) in root.iter() {
             match key.get_ref().as_ref() {
                 "project" => {}
@@ -275,6 +283,7 @@ impl Loader<'_> {
                                         self.choice("isolation.scope", item, Scope::parse)
                                     {
                                         config.scope = scope;
+                                        scope_at = Some(span_of(item));
                                     }
                                 }
                                 _ => self.unknown(
@@ -312,6 +321,7 @@ impl Loader<'_> {
         if config.agent.name.is_none() {
             self.agent_name_missing(agent_header);
         }
+        self.shell_not_isolated(config, scope_at);
     }
 
     fn read_agent(&mut self, table: &Table, config: &mut Config) {
@@ -737,7 +747,10 @@ task_list = false
     #[test]
     fn the_issue_example_loads_without_diagnostics() {
         let (config, diagnostics) = load_text(EXAMPLE);
-        assert_eq!(diagnostics, vec![]);
+        // Every key is valid; `scope = "user"` beside `shell_tool = true` on the local
+        // filesystem is the one combination the runtime does not isolate (CF015).
+        let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["CF015"]);
         assert_eq!(config.project, PathBuf::from("/p"));
         assert_eq!(config.workspace, PathBuf::from("/p/.agentscope/workspace"));
         assert_eq!(config.agent.name.as_deref(), Some("assistant"));

@@ -3,7 +3,7 @@
 //! line parser after a YAML error, and whether the runtime loads or drops the skill. Diagnostics
 //! found while parsing one file (the per-file rows of §9.2) are kept with the document.
 //!
-//! The rules found while parsing (SK001–SK015, SK019–SK024) are one file each here, declaration
+//! The rules found while parsing (SK001–SK015, SK019–SK024, SK031) are one file each here, declaration
 //! beside detection ([`RULES`]): each adds to the [`Parser`] the methods that report it, which the
 //! reading below calls. Which layer loads the file, in which context, and what wins is
 //! `resolution`'s, and the rules about it are `check::loading`'s.
@@ -26,6 +26,7 @@ use crate::workspace::layout::{Location, Tree};
 
 mod skill_body_too_long;
 mod skill_bom;
+mod skill_claude_skill_dir;
 mod skill_dashes_in_frontmatter;
 mod skill_description_not_string;
 mod skill_description_too_long;
@@ -45,6 +46,8 @@ mod skill_no_frontmatter;
 mod skill_non_string_key;
 mod skill_yaml11_surprise;
 mod skill_yaml_fallback;
+
+pub(crate) use skill_claude_skill_dir::CLAUDE_SKILL_DIR;
 
 /// The SKILL.md rules found while parsing (the others are decided where the resolution is:
 /// `check::loading`, `check::skill_allowed_tools_not_enforced`).
@@ -70,10 +73,11 @@ pub static RULES: &[&Rule] = &[
     &skill_name_spaces::RULE,            // SK022
     &skill_yaml11_surprise::RULE,        // SK023
     &skill_non_string_key::RULE,         // SK024
+    &skill_claude_skill_dir::RULE,       // SK031
 ];
 
-/// A range of a file's text that shares the file's buffer instead of copying it (a workspace of
-/// 10 000 skills would otherwise hold every body twice: about 100 MB more at peak). Derefs to
+/// A range of a file's text that shares the file's buffer instead of copying it (a large workspace
+/// would otherwise hold every skill body twice). Derefs to
 /// `str` and compares with strings, so it reads like the `String` it replaces.
 #[derive(Clone)]
 pub struct TextSlice {
@@ -317,6 +321,7 @@ impl Parser<'_> {
         self.name_style(doc);
         self.description_too_long(doc);
         self.body_too_long(doc, split);
+        self.claude_skill_dir(doc);
         // `allowed-tools` (SK025) holds for every skill that sets it: said once, by
         // `check::skill_allowed_tools_not_enforced`.
     }

@@ -3,7 +3,7 @@
 //! fallbacks, and whether the declaration is loaded or dropped. Diagnostics found while parsing
 //! are kept with the document.
 //!
-//! The rules found while parsing (SA001–SA005, SA008–SA021) are one file each here, declaration
+//! The rules found while parsing (SA001–SA005, SA008–SA021, SA027) are one file each here, declaration
 //! beside detection ([`RULES`]): each adds to the [`Parser`] the methods that report it, which the
 //! reading below calls. The rules that follow from where a spec lies and which contexts read it
 //! are reported by `check::loading`.
@@ -33,6 +33,7 @@ mod subagent_leading_whitespace;
 mod subagent_long_opener;
 mod subagent_missing_description;
 mod subagent_mode;
+mod subagent_multiline_description;
 mod subagent_name_key;
 mod subagent_no_frontmatter;
 mod subagent_sampling;
@@ -63,6 +64,7 @@ pub static RULES: &[&Rule] = &[
     &subagent_leading_whitespace::RULE,    // SA019
     &subagent_dashes_in_frontmatter::RULE, // SA020
     &subagent_long_opener::RULE,           // SA021
+    &subagent_multiline_description::RULE, // SA027
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,6 +332,7 @@ impl Parser<'_> {
             .filter(|text| !text.is_empty());
         match (description, text) {
             (Some(e), Some(text)) => {
+                self.multiline_description(&text, e.value.range);
                 self.doc.description = Some(text);
                 self.doc.description_range = Some(e.value.range);
             }

@@ -27,11 +27,13 @@ mod tools_json_bom;
 mod tools_json_coerced_value;
 mod tools_json_duplicate_key;
 mod tools_json_env_breaks_json;
+mod tools_json_env_default;
 mod tools_json_env_unset;
 mod tools_json_invalid;
 mod tools_json_not_analysed;
 mod tools_json_null;
 mod tools_json_null_value;
+mod tools_json_servers_outside;
 mod tools_json_trailing_content;
 mod tools_json_unknown_key;
 mod tools_json_wrong_type;
@@ -58,6 +60,8 @@ pub static RULES: &[&Rule] = &[
     &tools_json_coerced_value::RULE,    // TJ017
     &tools_json_not_analysed::RULE,     // TJ018
     &tools_json_null_value::RULE,       // TJ019
+    &tools_json_servers_outside::RULE,  // TJ031
+    &tools_json_env_default::RULE,      // TJ032
 ];
 
 /// The consequence of every problem that makes the runtime ignore the whole file.
@@ -210,6 +214,7 @@ pub fn parse(path: PathBuf, content: &FileContent, env: &Env) -> ToolsDoc {
         type_errors: 0,
     };
     parser.report_variables();
+    parser.env_defaults();
     let parsed = json::parse(&substituted.text);
     let rejected = parser.report_json_problems(&parsed.problems);
     let mut ignored_reason = rejected.then(|| "it is not valid strict JSON".to_string());
@@ -442,7 +447,21 @@ impl Parser<'_> {
             );
             return;
         };
+        // Servers written beside `allow` and `deny` instead of inside `mcpServers` (TJ031).
+        let outside: Vec<(usize, &Member)> = members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !TOP_LEVEL_KEYS.contains(&m.key.as_str()) && !m.key.starts_with("//"))
+            .filter(|(_, m)| tools_json_servers_outside::looks_like_a_server(m))
+            .collect();
+        let contiguous = outside.windows(2).all(|w| w[1].0 == w[0].0 + 1);
+        let has_mcp_servers = members.iter().any(|m| m.key == "mcpServers");
+        let servers: Vec<&Member> = outside.iter().map(|(_, m)| *m).collect();
+        self.servers_outside(&servers, has_mcp_servers, contiguous);
         for member in members {
+            if servers.iter().any(|s| std::ptr::eq(*s, member)) {
+                continue;
+            }
             match member.key.as_str() {
                 "allow" => {
                     doc.allow = self.string_list(member).unwrap_or_default();
@@ -668,6 +687,8 @@ impl Parser<'_> {
         };
 
         let mut transport_field: Option<(&Member, Option<String>)> = None;
+        // Claude Code's `type`: said with a missing `transport`, else an unknown key.
+        let mut type_field: Option<&Member> = None;
         let mut command = None;
         let mut url = None;
         let mut enable_tools = Vec::new();
@@ -688,15 +709,20 @@ impl Parser<'_> {
                 }
                 "env" | "headers" | "queryParams" => self.string_map(field),
                 "timeout" | "initializationTimeout" => self.duration(field),
+                "type" => type_field = Some(field),
                 key => self.unknown_key(field, key, SERVER_KEYS, "server"),
             }
         }
+        if let (Some(field), Some(_)) = (type_field, &transport_field) {
+            self.unknown_key(field, "type", SERVER_KEYS, "server");
+        }
 
+        let type_instead = type_field.filter(|_| transport_field.is_none());
         let transport = match transport_field {
             // A transport of the wrong type is already a whole-file type error.
             Some((field, None)) if !field.value.is_null() => None,
             None | Some((_, None)) => {
-                self.transport_missing(entry);
+                self.transport_missing(entry, type_instead);
                 None
             }
             Some((field, Some(value))) => {
@@ -768,6 +794,127 @@ mod tests {
             .iter()
             .map(|d| (d.code, d.range.start, d.range.end))
             .collect()
+    }
+
+    /// `(code, the original text at the range, message)` of every diagnostic.
+    fn shown(text: &str, doc: &ToolsDoc) -> Vec<(&'static str, String, String)> {
+        doc.diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d.code,
+                    text[d.range.start..d.range.end].to_string(),
+                    d.message.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// Claude Code's `.mcp.json` shape without `mcpServers`: one TJ031 at the first server, no
+    /// unknown-key infos for the servers, and the fix gives the example's fixed file, which the
+    /// runtime reads as two servers.
+    #[test]
+    fn servers_at_the_top_level_are_moved_under_mcp_servers() {
+        let example = &tools_json_servers_outside::RULE.examples[0];
+        let text = example.triggering[0].1;
+        let doc = parse_text(text, &Env::new());
+        assert_eq!(
+            shown(text, &doc),
+            vec![(
+                "TJ031",
+                "\"github\"".to_string(),
+                "`github`, `files` are MCP servers written at the top level (Claude Code's `.mcp.json` keeps them under `mcpServers`): the runtime reads servers only under `mcpServers` and ignores these keys, so no MCP server is registered".to_string()
+            )]
+        );
+        assert!(doc.servers.is_empty());
+        let fixed = crate::base::apply_edits(text, &doc.diagnostics[0].fixes[0].edits);
+        assert_eq!(fixed, example.fixed[0].1);
+        let doc = parse_text(&fixed, &Env::new());
+        assert_eq!(codes(&doc), vec![]);
+        let names: Vec<(&str, bool)> = doc
+            .servers
+            .iter()
+            .map(|s| (s.name.value.as_str(), s.registered))
+            .collect();
+        assert_eq!(names, vec![("github", true), ("files", true)]);
+    }
+
+    /// Near cases: a misspelt top-level key that is no server stays TJ006; a server beside an
+    /// `mcpServers` is reported without a fix; servers split by `allow` get no fix either.
+    #[test]
+    fn only_server_shaped_members_outside_mcp_servers_are_tj031() {
+        let text = r#"{"Deny": ["execute"], "mcpServers": {}}"#;
+        let doc = parse_text(text, &Env::new());
+        assert_eq!(
+            shown(text, &doc),
+            vec![(
+                "TJ006",
+                "\"Deny\"".to_string(),
+                "unknown top-level key `Deny` is ignored; did you mean `deny`?".to_string()
+            )]
+        );
+        let text = r#"{"mcpServers": {"a": {"transport": "stdio", "command": "a"}}, "b": {"command": "b"}}"#;
+        let doc = parse_text(text, &Env::new());
+        assert_eq!(
+            shown(text, &doc),
+            vec![("TJ031", "\"b\"".to_string(), "`b` is an MCP server written at the top level (Claude Code's `.mcp.json` keeps them under `mcpServers`): the runtime reads servers only under `mcpServers` and ignores these keys, so only the servers under `mcpServers` are registered".to_string())]
+        );
+        assert!(doc.diagnostics[0].fixes.is_empty());
+        let text = r#"{"a": {"command": "a"}, "allow": ["read_file"], "b": {"command": "b"}}"#;
+        let doc = parse_text(text, &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ031", 1, 4)]);
+        assert!(doc.diagnostics[0].fixes.is_empty());
+    }
+
+    /// A server with `type` and no `transport` is told which key the runtime reads, with a fix
+    /// for a value it accepts; beside a `transport`, `type` is only an unknown key.
+    #[test]
+    fn type_instead_of_transport() {
+        let text =
+            r#"{"mcpServers": {"neon": {"type": "http", "url": "https://mcp.neon.tech/mcp"}}}"#;
+        let doc = parse_text(text, &Env::new());
+        assert_eq!(
+            shown(text, &doc),
+            vec![("TJ011", "\"neon\"".to_string(), "MCP server `neon` has no `transport`: it has `type`, Claude Code's key, and the runtime reads `transport`".to_string())]
+        );
+        let fixed = crate::base::apply_edits(text, &doc.diagnostics[0].fixes[0].edits);
+        assert_eq!(
+            fixed,
+            r#"{"mcpServers": {"neon": {"transport": "http", "url": "https://mcp.neon.tech/mcp"}}}"#
+        );
+        assert_eq!(codes(&parse_text(&fixed, &Env::new())), vec![]);
+        let text = r#"{"mcpServers": {"n": {"type": "websocket", "url": "u"}}}"#;
+        let doc = parse_text(text, &Env::new());
+        assert_eq!(codes(&doc), vec![("TJ011", 16, 19)]);
+        assert!(doc.diagnostics[0].fixes.is_empty());
+        let text = r#"{"mcpServers": {"n": {"transport": "http", "type": "http", "url": "u"}}}"#;
+        let doc = parse_text(text, &Env::new());
+        assert_eq!(
+            shown(text, &doc),
+            vec![(
+                "TJ006",
+                "\"type\"".to_string(),
+                "unknown server key `type` is ignored".to_string()
+            )]
+        );
+    }
+
+    /// Claude Code's `${NAME:-default}` and the shell's `${NAME-default}` stay as written (the
+    /// runtime's pattern is `${NAME}`): one TJ032 each, at the whole `${…}`; a plain `${NAME}`,
+    /// a `$NAME` and a value holding the syntax are not reported.
+    #[test]
+    fn default_syntax_is_sent_as_written() {
+        let text = r#"{"mcpServers": {"s": {"transport": "stdio", "command": "run", "args": ["${ROOT:-.}", "${MODE-fast}", "${KEY}", "$HOME", "${V}"], "env": {"T": "${TOKEN:-}"}}}}"#;
+        let doc = parse_text(text, &env(&[("KEY", "k"), ("V", "${X:-y}")]));
+        assert_eq!(
+            shown(text, &doc),
+            vec![
+                ("TJ032", "${ROOT:-.}".to_string(), "`${ROOT:-.}` is sent as written: the runtime substitutes only `${ROOT}` (no `:-` or `-` defaults), so neither the value of `ROOT` nor the default `.` takes its place".to_string()),
+                ("TJ032", "${MODE-fast}".to_string(), "`${MODE-fast}` is sent as written: the runtime substitutes only `${MODE}` (no `:-` or `-` defaults), so neither the value of `MODE` nor the default `fast` takes its place".to_string()),
+                ("TJ032", "${TOKEN:-}".to_string(), "`${TOKEN:-}` is sent as written: the runtime substitutes only `${TOKEN}` (no `:-` or `-` defaults), so neither the value of `TOKEN` nor an empty default takes its place".to_string()),
+            ]
+        );
+        assert_eq!(doc.outcome, ToolsOutcome::Used);
     }
 
     #[test]
