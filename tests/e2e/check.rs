@@ -8,7 +8,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 pub use super::support::copy_tree;
-use super::support::{fixture, installed};
+use super::support::{assert_snapshot_file, fixture, installed};
 
 /// The binary, run from `tests/fixtures` so shown paths are stable, with no colour variables,
 /// found on PATH as `agentws`.
@@ -142,14 +142,16 @@ fn the_summary_names_the_next_commands_as_they_can_be_run() {
 fn human_output_snapshot() {
     let out = run(&fixtures_dir(), &["check", "cli-basic"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    insta::assert_snapshot!(stdout(&out));
+    assert_snapshot_file("check-cli-basic.txt", &stdout(&out));
 }
 
 #[test]
 fn json_output_snapshot() {
     let (report, code) = check_json(&fixtures_dir(), &["cli-basic"]);
     assert_eq!(code, 0);
-    insta::assert_json_snapshot!(report);
+    let mut text = serde_json::to_string_pretty(&report).unwrap();
+    text.push('\n');
+    assert_snapshot_file("check-cli-basic.json", &text);
 }
 
 #[test]

@@ -5,6 +5,10 @@ mod bad_input;
 mod check;
 mod demo;
 mod docs;
+// The expected-file comparison the library's own tests use, one file for both.
+#[allow(dead_code)]
+#[path = "../../server/src/base/expect.rs"]
+mod expect;
 mod fix;
 mod hangs;
 mod loading;

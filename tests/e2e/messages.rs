@@ -1,6 +1,6 @@
 //! End-to-end: what a user reads. Plain-text snapshots of `agentws check`'s human output for the
 //! demo and for fixture workspaces that together trigger every rule a workspace can show
-//! (tests/e2e/snapshots/check-human/; `UPDATE_SNAPSHOTS=1` rewrites them), and properties every
+//! (tests/e2e/snapshots/check-human/; `UPDATE_EXPECT=1` rewrites them), and properties every
 //! message keeps: no diagnostic says the same sentence twice.
 
 use std::collections::BTreeSet;

@@ -4,7 +4,7 @@
 //! fixture's `CASE.md` explains how its expected prompts follow from harness-spec and where we
 //! had to decide.
 //!
-//! `AGENTWS_BLESS=1 cargo test --test e2e preview` rewrites the expected files from the binary's
+//! `UPDATE_EXPECT=1 cargo test --test e2e preview` rewrites the expected files from the binary's
 //! output; review every change against the spec before committing it.
 
 use std::path::{Path, PathBuf};
@@ -204,7 +204,7 @@ fn run(dir: &Path, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn golden_prompts_match_byte_for_byte() {
-    let bless = std::env::var_os("AGENTWS_BLESS").is_some();
+    let bless = super::expect::updating();
     let mut failures = Vec::new();
     for (case, fixture_name, args, code) in CASES {
         let (_tmp, dir) = fixed_length_copy(fixture_name);
@@ -228,11 +228,7 @@ fn golden_prompts_match_byte_for_byte() {
                 output.status.code()
             ));
         }
-        if stdout != expected {
-            let diff = similar::TextDiff::from_lines(&expected, &stdout)
-                .unified_diff()
-                .header("expected", "actual")
-                .to_string();
+        if let Some(diff) = super::expect::diff(&expected, &stdout) {
             failures.push(format!("{case}: prompt differs\n{diff}"));
         }
     }

@@ -28,35 +28,14 @@ pub fn path_with_agentws() -> std::ffi::OsString {
     std::env::join_paths(dirs).unwrap()
 }
 
-/// Compares `actual` with the committed plain-text file `tests/e2e/snapshots/<name>`, failing
-/// with a line diff on a mismatch; `UPDATE_SNAPSHOTS=1` writes `actual` there instead. Plain
-/// files (not a snapshot library's format) so a reviewer reads exactly what a user sees.
+/// Compares `actual` with the committed plain-text file `tests/e2e/snapshots/<name>`
+/// (`UPDATE_EXPECT=1` writes it instead: `expect`).
 #[allow(dead_code)]
 pub fn assert_snapshot_file(name: &str, actual: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/e2e/snapshots")
         .join(name);
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; run with UPDATE_SNAPSHOTS=1 to write it",
-            path.display()
-        )
-    });
-    if expected != actual {
-        let diff = similar::TextDiff::from_lines(expected.as_str(), actual)
-            .unified_diff()
-            .header("expected", "actual")
-            .to_string();
-        panic!(
-            "{} differs from the output (UPDATE_SNAPSHOTS=1 rewrites it):\n{diff}",
-            path.display()
-        );
-    }
+    super::expect::assert_file(&path, actual);
 }
 
 /// Copies a folder tree: files, folders, and symbolic links as links.

@@ -2,6 +2,8 @@
 //! reads from, and diagnostics. Depends on nothing else in the crate.
 
 pub mod diagnostic;
+#[cfg(test)]
+pub mod expect;
 pub mod files;
 pub mod json_delta;
 pub mod memory;

@@ -1,14 +1,17 @@
 //! The catalog: every rule agentws can report, wherever it is declared beside its detection
 //! (`rules::workspace`, `rules::store`, `config::load`, the parsers in `workspace`, and `check`'s
-//! modules, `settle` included), in one order.
+//! modules), in one order; and which codes exist (`is_rule_code`, `nearest_code`).
 //! `docs/rules.md`, `agentws explain` and SARIF's rule list are made from it; the rule examples
 //! are run from it.
 //!
 //! Lists declarations only; must not depend on the engine or any front-end.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
 use crate::rules::{self, Rule};
 
-use super::{cross, files, loading, skill_allowed_tools_not_enforced, strict, tools};
+use super::{cross, files, loading, skill_allowed_tools_not_enforced, strict, suppression, tools};
 
 /// The families in the order the catalog lists them (by the file kind they are about), each
 /// named by its codes' prefix.
@@ -31,7 +34,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         .chain([&skill_allowed_tools_not_enforced::RULE])
         .chain(strict::RULES.iter().map(|strict| strict.rule))
         .chain(rules::store::RULES.iter().copied())
-        .chain(super::settle::RULES.iter().copied())
+        .chain(suppression::RULES.iter().copied())
         .collect();
     rules.sort_by_key(|rule| (family_rank(rule.code), rule.code));
     rules.into_iter()
@@ -43,6 +46,79 @@ fn family_rank(code: &str) -> usize {
         .iter()
         .position(|family| code.starts_with(family))
         .unwrap_or(FAMILIES.len())
+}
+
+/// Every code of the catalog and of its families' prefixes, for telling a code that names no rule.
+static CODES: LazyLock<HashSet<&'static str>> = LazyLock::new(|| all().map(|r| r.code).collect());
+
+/// Whether `code` is a rule's code.
+pub fn is_rule_code(code: &str) -> bool {
+    CODES.contains(code)
+}
+
+/// The rule code nearest to `written` (any case), among its family's: the fewest edits, two at
+/// most, two digits swapped counting one (`SK203` → `SK023`); among equally near ones, the one
+/// with the same digits in another order (`SK250` → `SK025`); none when that leaves a choice. The
+/// general "did you mean" allows a third of a word's length, too little for a five-character
+/// code.
+pub fn nearest_code(written: &str) -> Option<&'static str> {
+    let written = written.to_ascii_uppercase();
+    let family = written.get(..2)?;
+    let digits = |code: &str| {
+        let mut d: Vec<u8> = code.bytes().skip(2).collect();
+        d.sort_unstable();
+        d
+    };
+    let mut nearest: Vec<&'static str> = Vec::new();
+    let mut best = 3;
+    for rule in all().filter(|r| r.code.starts_with(family)) {
+        let distance = edits(written.as_bytes(), rule.code.as_bytes());
+        if distance < best {
+            best = distance;
+            nearest.clear();
+        }
+        if distance == best {
+            nearest.push(rule.code);
+        }
+    }
+    let same_digits: Vec<&str> = nearest
+        .iter()
+        .copied()
+        .filter(|code| digits(code) == digits(&written))
+        .collect();
+    match (same_digits.as_slice(), nearest.as_slice()) {
+        ([only], _) | ([], [only]) => Some(only),
+        _ => None,
+    }
+}
+
+/// The optimal string alignment distance (insertions, deletions, substitutions, adjacent
+/// transpositions) between two short words.
+fn edits(a: &[u8], b: &[u8]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// Whether a setting selector (`SK025`, `XR`, `SK02`) selects at least one rule.
+pub fn selects_a_rule(selector: &str) -> bool {
+    CODES.iter().any(|code| code.starts_with(selector))
 }
 
 #[cfg(test)]
@@ -72,5 +148,14 @@ mod tests {
         let codes: Vec<&str> = super::strict::RULES.iter().map(|r| r.rule.code).collect();
         let expected: Vec<String> = (1..=codes.len()).map(|n| format!("ST{n:03}")).collect();
         assert_eq!(codes, expected);
+    }
+
+    #[test]
+    fn the_nearest_code_of_a_typo() {
+        assert_eq!(super::nearest_code("SK203"), Some("SK023"));
+        assert_eq!(super::nearest_code("sk250"), Some("SK025"));
+        // Several codes are two edits away and none has the same digits: no guess.
+        assert_eq!(super::nearest_code("SK232"), None);
+        assert_eq!(super::nearest_code("QQ001"), None);
     }
 }

@@ -34,6 +34,7 @@ pub mod rewrite;
 pub mod settle;
 pub mod skill_allowed_tools_not_enforced;
 pub mod strict;
+pub mod suppression;
 pub mod tools;
 
 /// What a run of the rules is asked for: the profile, and whether a suppression comment must give

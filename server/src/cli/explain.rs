@@ -241,7 +241,7 @@ pub fn rules_markdown() -> String {
     let mut out = String::from(
         "# Rules\n\n\
 <!-- Generated from the rule catalog (server/src/check/catalog.rs) by `agentws::cli::explain::rules_markdown`.\n\
-     Do not edit: run `UPDATE_DOCS=1 cargo test -p agentws --lib rules_doc` to regenerate. -->\n\n\
+     Do not edit: run `UPDATE_EXPECT=1 cargo test -p agentws --lib rules_doc` to regenerate. -->\n\n\
 Every diagnostic agentws reports names one of these rules. Severity follows what the AgentScope \
 runtime does: **error** when it drops the file or entry, **warning** when it falls back to a default \
 or ignores part of it, **info** when it accepts something surprising. The `harness` profile is always \
@@ -378,20 +378,12 @@ mod tests {
         );
     }
 
-    /// docs/rules.md must be what the catalog generates. `UPDATE_DOCS=1` rewrites it.
+    /// docs/rules.md must be what the catalog generates (`base::expect`).
     #[test]
     fn rules_doc_is_generated_from_the_catalog() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/rules.md");
-        let expected = rules_markdown();
-        if std::env::var_os("UPDATE_DOCS").is_some() {
-            std::fs::write(&path, &expected).unwrap();
-        }
-        let actual = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            actual == expected,
-            "docs/rules.md is out of date with the rule catalog; regenerate it with\n    \
-             UPDATE_DOCS=1 cargo test -p agentws --lib rules_doc"
-        );
+        let actual = rules_markdown();
+        crate::base::expect::assert_file(&path, &actual);
         for rule in catalog::all() {
             assert!(actual.contains(&format!(
                 "<a id=\"{}\"></a>",

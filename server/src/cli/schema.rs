@@ -37,7 +37,7 @@ pub fn configuration_markdown() -> String {
         "# Configuration: `agentws.toml`\n\n\
 <!-- Generated from the key table (server/src/config/schema.rs) by \
 `agentws::cli::schema::configuration_markdown`.\n     \
-Do not edit: run `UPDATE_DOCS=1 cargo test -p agentws --lib configuration_doc` to regenerate. -->\n\n\
+Do not edit: run `UPDATE_EXPECT=1 cargo test -p agentws --lib configuration_doc` to regenerate. -->\n\n\
 `agentws.toml` says what the Java `HarnessAgent` builder of your agent holds, so that agentws checks \
 and previews the workspace the way that agent sees it. agentws finds it by walking up from the \
 checked path (the nearest one wins). Every key is optional and defaults to what the runtime does \
@@ -238,7 +238,7 @@ pub fn workspace_files_markdown() -> String {
         "# Workspace files: `SKILL.md`, subagent specs, `tools.json`\n\n\
 <!-- Generated from the key tables (server/src/workspace/keys.rs, server/src/workspace/tools_schema.rs) by \
 `agentws::cli::schema::workspace_files_markdown`.\n     \
-Do not edit: run `UPDATE_DOCS=1 cargo test -p agentws --lib workspace_files_doc` to regenerate. -->\n\n\
+Do not edit: run `UPDATE_EXPECT=1 cargo test -p agentws --lib workspace_files_doc` to regenerate. -->\n\n\
 Which keys each workspace file takes and what the AgentScope Harness runtime does with them. The same \
 tables drive the parsers, the editor's completion and hover, and the strict profile. What the runtime \
 does when a file is malformed is in [rules.md](rules.md); where each file is read from is in \
@@ -298,25 +298,16 @@ pub fn run(args: SchemaArgs) -> u8 {
 mod tests {
     use super::*;
 
-    /// docs/configuration.md must be what the key table generates. `UPDATE_DOCS=1` rewrites it.
+    /// docs/configuration.md must be what the key table generates (`base::expect`).
     #[test]
     fn configuration_doc_is_generated_from_the_key_table() {
         let path =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/configuration.md");
-        let expected = configuration_markdown();
-        if std::env::var_os("UPDATE_DOCS").is_some() {
-            std::fs::write(&path, &expected).unwrap();
-        }
-        let actual = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            actual == expected,
-            "docs/configuration.md is out of date with config::schema::KEYS; regenerate it with\n    \
-             UPDATE_DOCS=1 cargo test -p agentws --lib configuration_doc"
-        );
+        crate::base::expect::assert_file(&path, &configuration_markdown());
     }
 
     /// The releases part of docs/runtime-sources.md must be what `config::release::CHANGES`
-    /// generates. `UPDATE_DOCS=1` rewrites that part.
+    /// generates (`base::expect`: the switch rewrites that part).
     #[test]
     fn runtime_sources_doc_is_generated_from_the_release_table() {
         let path =
@@ -325,7 +316,7 @@ mod tests {
         let start = text.find(RELEASES_BEGIN).expect("the releases part begins");
         let end = text.find(RELEASES_END).expect("the releases part ends") + RELEASES_END.len();
         let expected = releases_markdown();
-        if std::env::var_os("UPDATE_DOCS").is_some() {
+        if crate::base::expect::updating() {
             let updated = format!("{}{expected}{}", &text[..start], &text[end..]);
             std::fs::write(&path, updated).unwrap();
             return;
@@ -333,25 +324,17 @@ mod tests {
         assert!(
             text[start..end] == expected,
             "docs/runtime-sources.md is out of date with config::release::CHANGES; regenerate it \
-             with\n    UPDATE_DOCS=1 cargo test -p agentws --lib runtime_sources_doc"
+             with\n    UPDATE_EXPECT=1 cargo test -p agentws --lib runtime_sources_doc"
         );
     }
 
-    /// docs/workspace-files.md must be what the key tables generate. `UPDATE_DOCS=1` rewrites it.
+    /// docs/workspace-files.md must be what the key tables generate (`base::expect`).
     #[test]
     fn workspace_files_doc_is_generated_from_the_key_tables() {
         let path =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/workspace-files.md");
         let expected = workspace_files_markdown();
-        if std::env::var_os("UPDATE_DOCS").is_some() {
-            std::fs::write(&path, &expected).unwrap();
-        }
-        let actual = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            actual == expected,
-            "docs/workspace-files.md is out of date with workspace::keys / tools_schema; regenerate it with\n    \
-             UPDATE_DOCS=1 cargo test -p agentws --lib workspace_files_doc"
-        );
+        crate::base::expect::assert_file(&path, &expected);
         // Every key of every table is documented.
         for key in crate::workspace::keys::SKILL
             .iter()
@@ -407,8 +390,7 @@ mod tests {
         }
     }
 
-    /// The schemas the VS Code extension ships are the generated ones; regenerate with
-    /// `UPDATE_DOCS=1 cargo test -p agentws --lib shipped_schemas`.
+    /// The schemas the VS Code extension ships are the generated ones (`base::expect`).
     #[test]
     fn shipped_schemas_are_generated() {
         let dir =
@@ -417,18 +399,7 @@ mod tests {
             (SchemaFile::AgentwsToml, "agentws.schema.json"),
             (SchemaFile::ToolsJson, "tools.schema.json"),
         ] {
-            let path = dir.join(name);
-            let expected = schema_text(file);
-            if std::env::var_os("UPDATE_DOCS").is_some() {
-                std::fs::write(&path, &expected).unwrap();
-            }
-            let shipped = std::fs::read_to_string(&path).unwrap_or_default();
-            assert!(
-                shipped == expected,
-                "{} is not the output of `agentws schema`; regenerate with \
-                 UPDATE_DOCS=1 cargo test -p agentws --lib shipped_schemas",
-                path.display()
-            );
+            crate::base::expect::assert_file(&dir.join(name), &schema_text(file));
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::base::suggest::hint;
 use crate::base::{Diagnostic, Severity};
-use crate::check::settle::{nearest_code, selects_a_rule};
+use crate::check::catalog::{nearest_code, selects_a_rule};
 use crate::config::Config;
 use crate::rules::{Example, Profile, Rule};
 

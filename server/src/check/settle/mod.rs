@@ -10,35 +10,24 @@
 //! with why ([`Suppressed`], SARIF's `suppressions`), not shown. A baseline comes after all of
 //! this, in the command line's `check` alone.
 //!
-//! The rules about suppression comments themselves (`IG…`) are here, one file per rule. Depends
-//! on `base`, `syntax`, `config`, `rules`, `workspace` (which file kind a path is) and the catalog.
+//! The rules about the suppression comments themselves (`IG…`) are `check::suppression`'s.
+//! Depends on `base`, `syntax`, `config`, `rules`, `workspace` (which file kind a path is), the
+//! catalog (which codes exist) and `suppression`.
 
 pub mod actions;
 pub mod comments;
-mod suppression_unknown_code;
-mod suppression_unused;
-mod suppression_without_reason;
 
-use std::collections::HashSet;
 use std::path::Path;
-use std::sync::LazyLock;
 
 use self::comments::{Comment, Directive, Reach, Syntax};
-use super::CheckOptions;
+use super::{catalog, suppression, CheckOptions};
 use crate::base::diagnostic::merge_parts;
 use crate::base::{Diagnostic, TextRange};
 use crate::config::rules::{Level, LevelSource};
 use crate::config::Config;
-use crate::rules::{Profile, Rule};
+use crate::rules::Profile;
 use crate::syntax::frontmatter;
 use crate::workspace::layout::{self, FileKind};
-
-/// The rules about suppression comments (`IG…`), in code order.
-pub static RULES: &[&Rule] = &[
-    &suppression_unused::RULE,         // IG001
-    &suppression_unknown_code::RULE,   // IG002
-    &suppression_without_reason::RULE, // IG003
-];
 
 /// How a suppressed diagnostic was suppressed (SARIF 2.1.0 `suppression.kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -77,80 +66,6 @@ pub fn settings_path(config: &Config, path: &Path) -> String {
         .or_else(|_| path.strip_prefix(&config.project))
         .unwrap_or(path);
     rel.to_string_lossy().replace('\\', "/")
-}
-
-/// Every code of the catalog and of its families' prefixes, for telling a code that names no rule.
-static CODES: LazyLock<HashSet<&'static str>> =
-    LazyLock::new(|| super::catalog::all().map(|r| r.code).collect());
-
-/// Whether `code` is a rule's code.
-pub fn is_rule_code(code: &str) -> bool {
-    CODES.contains(code)
-}
-
-/// The rule code nearest to `written` (any case), among its family's: the fewest edits, two at
-/// most, two digits swapped counting one (`SK203` → `SK023`); among equally near ones, the one
-/// with the same digits in another order (`SK250` → `SK025`); none when that leaves a choice. The
-/// general "did you mean" allows a third of a word's length, too little for a five-character
-/// code.
-pub fn nearest_code(written: &str) -> Option<&'static str> {
-    let written = written.to_ascii_uppercase();
-    let family = written.get(..2)?;
-    let digits = |code: &str| {
-        let mut d: Vec<u8> = code.bytes().skip(2).collect();
-        d.sort_unstable();
-        d
-    };
-    let mut nearest: Vec<&'static str> = Vec::new();
-    let mut best = 3;
-    for rule in super::catalog::all().filter(|r| r.code.starts_with(family)) {
-        let distance = edits(written.as_bytes(), rule.code.as_bytes());
-        if distance < best {
-            best = distance;
-            nearest.clear();
-        }
-        if distance == best {
-            nearest.push(rule.code);
-        }
-    }
-    let same_digits: Vec<&str> = nearest
-        .iter()
-        .copied()
-        .filter(|code| digits(code) == digits(&written))
-        .collect();
-    match (same_digits.as_slice(), nearest.as_slice()) {
-        ([only], _) | ([], [only]) => Some(only),
-        _ => None,
-    }
-}
-
-/// The optimal string alignment distance (insertions, deletions, substitutions, adjacent
-/// transpositions) between two short words.
-fn edits(a: &[u8], b: &[u8]) -> usize {
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
-}
-
-/// Whether a setting selector (`SK025`, `XR`, `SK02`) selects at least one rule.
-pub fn selects_a_rule(selector: &str) -> bool {
-    CODES.iter().any(|code| code.starts_with(selector))
 }
 
 /// Whether the strict rule `code` runs without a setting for it.
@@ -384,15 +299,16 @@ fn comment_problems(
         let Directive::Unknown { word } = &comment.directive else {
             return Vec::new();
         };
-        return vec![suppression_unknown_code::directive(path, text, *word)];
+        return vec![suppression::unknown_code::directive(path, text, *word)];
     };
     let mut out = Vec::new();
     let mut unused = Vec::new();
     for (named, used) in codes.iter().zip(uses) {
-        if !is_rule_code(&named.code) {
-            out.push(suppression_unknown_code::code(path, named));
+        if !catalog::is_rule_code(&named.code) {
+            let near = catalog::nearest_code(&named.code);
+            out.push(suppression::unknown_code::code(path, named, near));
         } else if used.blocked && !used.suppressed {
-            out.push(suppression_without_reason::diagnostic(path, named));
+            out.push(suppression::without_reason::diagnostic(path, named));
         } else if !used.suppressed && is_on(config, options, &named.code, rel) {
             unused.push(named);
         }
@@ -401,7 +317,7 @@ fn comment_problems(
     out.extend(
         unused
             .into_iter()
-            .map(|named| suppression_unused::diagnostic(path, comment, named, all_unused)),
+            .map(|named| suppression::unused::diagnostic(path, comment, named, all_unused)),
     );
     out
 }
@@ -459,16 +375,4 @@ pub fn keeps_note(
         }
         Directive::Unknown { .. } => false,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_nearest_code_of_a_typo() {
-        assert_eq!(super::nearest_code("SK203"), Some("SK023"));
-        assert_eq!(super::nearest_code("sk250"), Some("SK025"));
-        // Several codes are two edits away and none has the same digits: no guess.
-        assert_eq!(super::nearest_code("SK232"), None);
-        assert_eq!(super::nearest_code("QQ001"), None);
-    }
 }

@@ -99,7 +99,9 @@ mod tests {
 
     #[test]
     fn plain_human_output() {
-        insta::assert_snapshot!(render(&sample(), Style { color: false }));
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src/cli/output/snapshots/plain_human_output.txt");
+        crate::base::expect::assert_file(&path, &render(&sample(), Style { color: false }));
     }
 
     #[test]

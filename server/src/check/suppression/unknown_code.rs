@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use super::comments::NamedCode;
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::{Diagnostic, Severity, TextRange};
+use crate::check::settle::comments::NamedCode;
 use crate::rules::{Example, Profile, Rule};
 
 pub static RULE: Rule = Rule {
@@ -38,9 +38,8 @@ next when the comment stands alone) and `ignore-file`. The message suggests the 
     }],
 };
 
-/// `named` is no rule's code.
-pub(super) fn code(path: &Path, named: &NamedCode) -> Diagnostic {
-    let near = super::nearest_code(&named.code);
+/// `named` is no rule's code; `near` the code it may have meant.
+pub(crate) fn code(path: &Path, named: &NamedCode, near: Option<&str>) -> Diagnostic {
     RULE.at(
         path,
         named.range,
@@ -53,7 +52,7 @@ pub(super) fn code(path: &Path, named: &NamedCode) -> Diagnostic {
 }
 
 /// The word after `agentws:` is neither `ignore` nor `ignore-file`.
-pub(super) fn directive(path: &Path, text: &str, word: TextRange) -> Diagnostic {
+pub(crate) fn directive(path: &Path, text: &str, word: TextRange) -> Diagnostic {
     let written = &text[word.start..word.end];
     RULE.at(
         path,

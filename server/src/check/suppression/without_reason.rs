@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use super::comments::NamedCode;
 use crate::base::{Diagnostic, Severity};
+use crate::check::settle::comments::NamedCode;
 use crate::rules::{Example, Profile, Rule};
 
 pub static RULE: Rule = Rule {
@@ -45,7 +45,7 @@ turns this on so that every accepted finding carries its reason into review.",
 };
 
 /// `named` of `comment` would suppress a diagnostic but the comment gives no reason.
-pub(super) fn diagnostic(path: &Path, named: &NamedCode) -> Diagnostic {
+pub(crate) fn diagnostic(path: &Path, named: &NamedCode) -> Diagnostic {
     RULE.at(
         path,
         named.range,

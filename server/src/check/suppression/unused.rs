@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use super::comments::{Comment, NamedCode};
 use crate::base::{Diagnostic, Fix, Severity};
+use crate::check::settle::comments::{Comment, NamedCode};
 use crate::rules::{Example, Profile, Rule};
 
 pub static RULE: Rule = Rule {
@@ -43,7 +43,7 @@ reported as unused.",
 
 /// `named` of `comment` suppressed nothing. `whole`: no code of the comment did, so the fix takes
 /// the comment out.
-pub(super) fn diagnostic(
+pub(crate) fn diagnostic(
     path: &Path,
     comment: &Comment,
     named: &NamedCode,
