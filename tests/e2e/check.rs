@@ -8,12 +8,14 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 pub use super::support::copy_tree;
-use super::support::{assert_snapshot_file, fixture};
+use super::support::{assert_snapshot_file, fixture, installed};
 
-/// The binary, run from `tests/fixtures` so shown paths are stable, with no colour variables.
+/// The binary, run from `tests/fixtures` so shown paths are stable, with no colour variables,
+/// found on PATH as `agentws`.
 pub fn agentws_in(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("agentws").unwrap();
-    cmd.current_dir(dir)
+    installed(&mut cmd)
+        .current_dir(dir)
         .env_remove("NO_COLOR")
         .env_remove("AGENTWS_RULES_URL");
     cmd
@@ -74,6 +76,68 @@ fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
+/// The summary names the next commands as the user can type them: through PATH when it finds
+/// this agentws, else by the binary's path (after `cargo run`); and the missing agentws.toml,
+/// without which a preview needs `--session`.
+#[test]
+fn the_summary_names_the_next_commands_as_they_can_be_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skill = tmp
+        .path()
+        .join("my ws/.agentscope/workspace/skills/weather");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: weather\ndescription: Look up the forecast: rain and wind\n---\nBody\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("my ws/.agentscope/workspace/AGENTS.md"),
+        "Be brief.\n",
+    )
+    .unwrap();
+    let summary = |out: &Output| -> Vec<String> {
+        stdout(out)
+            .lines()
+            .skip_while(|l| !l.starts_with("Found "))
+            .map(|l| l.replace(tmp.path().to_str().unwrap(), "<tmp>"))
+            .collect()
+    };
+    let out = run(tmp.path(), &["check", "my ws", "--profile", "strict"]);
+    assert_eq!(
+        summary(&out),
+        [
+            "Found 0 errors, 1 warning, 0 infos.",
+            "1 problem can be fixed with `agentws check --fix --profile strict 'my ws'`.",
+            "Run `agentws explain SK013` (or any other code) for what a finding means and how to fix it.",
+            "No agentws.toml, so agentws does not know the agent's name, which is the session id of a call that gives none: preview with `agentws preview 'my ws' --session ID` (or write agentws.toml with `[agent] name`).",
+        ]
+    );
+    // Not on PATH: the binary's path, relative to the current folder when below it.
+    let bin = assert_cmd::cargo::cargo_bin("agentws")
+        .canonicalize()
+        .unwrap();
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(bin.parent().unwrap().parent().unwrap())
+        .env("PATH", tmp.path())
+        .arg("check")
+        .arg(tmp.path().join("my ws"))
+        .output()
+        .unwrap();
+    let program = format!(
+        "{}/agentws",
+        bin.parent().unwrap().file_name().unwrap().to_str().unwrap()
+    );
+    assert_eq!(
+        summary(&out)[1..3],
+        [
+            format!("1 problem can be fixed with `{program} check --fix '<tmp>/my ws'`."),
+            format!("Run `{program} explain SK013` (or any other code) for what a finding means and how to fix it."),
+        ]
+    );
+}
+
 #[test]
 fn human_output_snapshot() {
     let out = run(&fixtures_dir(), &["check", "cli-basic"]);
@@ -129,6 +193,7 @@ fn json_summary_and_files_checked_match_the_list() {
                 "message",
                 "consequence",
                 "fixes",
+                "related",
                 "fingerprint"
             ]
         );

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use super::check::{copy_tree, run, stderr, stdout};
+use super::check::{check_json, copy_tree, run, stderr, stdout};
 use super::support::fixture;
 
 const SKILL: &str = "---\nname: yes\ndescription: Says yes.\n---\nBody\n";
@@ -269,4 +269,85 @@ fn append_locked(path: &Path, line: &str) {
             return;
         }
     }
+}
+
+/// The most common frontmatter mistake, an unquoted `: ` in a value: `check --fix` quotes the
+/// value (single quotes where the value holds double quotes), after which the frontmatter is
+/// valid YAML, the skill's nested metadata is back in the prompt and the subagent is declared.
+#[test]
+fn fix_quotes_a_value_with_a_colon_and_the_files_then_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("p");
+    copy_tree(&fixture("cli-basic"), &project);
+    let ws = project.join(".agentscope/workspace");
+    let skill = ws.join("skills/weather/SKILL.md");
+    std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+    std::fs::write(
+        &skill,
+        "---\nname: weather\ndescription: Look up the forecast: temperature, rain and wind\nmetadata:\n  note: Say \"maybe\": never promise\n---\n# Weather\n",
+    )
+    .unwrap();
+    let subagent = ws.join("subagents/forecaster.md");
+    std::fs::write(
+        &subagent,
+        "---\ndescription: Forecasts: rain and wind.\n---\nYou forecast.\n",
+    )
+    .unwrap();
+
+    let (report, _) = check_json(dir.path(), &["p"]);
+    let found: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| matches!(d["code"].as_str(), Some("SK013" | "SK014" | "SA003")))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap(),
+                d["fixes"][0]["title"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("SK013", "Quote the values of `description`, `note`"),
+            ("SA003", "Quote the value of `description`"),
+        ]
+    );
+
+    let out = run(dir.path(), &["check", "--fix", "p"]);
+    let text = stdout(&out);
+    assert!(text.contains("Applied 2 fixes in 2 files.\n"), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(&skill).unwrap(),
+        "---\nname: weather\ndescription: \"Look up the forecast: temperature, rain and wind\"\nmetadata:\n  note: 'Say \"maybe\": never promise'\n---\n# Weather\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&subagent).unwrap(),
+        "---\ndescription: \"Forecasts: rain and wind.\"\n---\nYou forecast.\n"
+    );
+    let (report, _) = check_json(dir.path(), &["p"]);
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        !codes
+            .iter()
+            .any(|c| matches!(*c, "SK013" | "SK014" | "SA003")),
+        "{codes:?}"
+    );
+    // The prompt now carries the whole description and the nested note, XML-escaped.
+    let out = run(
+        dir.path(),
+        &["preview", "p", "--user", "u", "--session", "s"],
+    );
+    let prompt = stdout(&out);
+    assert!(
+        prompt.contains("<description>Look up the forecast: temperature, rain and wind</description>\n  <metadata>\n    <note>Say &quot;maybe&quot;: never promise</note>\n  </metadata>"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("forecaster"), "{prompt}");
 }

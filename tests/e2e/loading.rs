@@ -118,15 +118,15 @@ fn nested_files_are_loaded_for_no_user_in_user_scope_and_for_every_call_in_agent
         user.check_lines("skills/group/nested/SKILL.md"),
         vec![
             "2:7: error[SK017] not loaded for any user (scope `user`): nested below the shared `skills/` folder: \
-             the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`, and the recursive glob \
-             reads `{WS}/<user>/skills`"
+             the runtime's scan of the shared `skills/` folder reads only `skills/*/SKILL.md`, and the deeper \
+             search reads only `{WS}/<user>/skills`"
         ]
     );
     assert_eq!(
         user.check_lines("subagents/team/lead.md"),
         vec![
             "1:1: error[SA007] not loaded for any user (scope `user`): nested below the shared `subagents/` folder: \
-             the local scan reads only `subagents/*.md`, and the recursive glob reads `{WS}/<user>/subagents`"
+             the local scan reads only `subagents/*.md`, and the deeper search reads only `{WS}/<user>/subagents`"
         ]
     );
     let (text, json) = user.preview(&[]);
@@ -140,16 +140,18 @@ fn nested_files_are_loaded_for_no_user_in_user_scope_and_for_every_call_in_agent
     assert_eq!(
         agent.check_lines("skills/group/nested/SKILL.md"),
         vec![
-            "2:7: warning[SK017] nested: loaded for every call (scope `agent`) only through the recursive glob of \
-             `{WS}/skills` (the direct scan does not see it); its `<files-root>` `skills/<name>` is not its folder, \
-             and with scope `user` or `session` no call would load it"
+            "2:7: warning[SK017] nested: loaded for every call (scope `agent`) only through the deeper search of \
+             `{WS}/skills` (the scan of the shared folder does not see it); the folder the prompt gives for its \
+             files (`<files-root>`, `skills/<name>`) is not its folder, and with scope `user` or `session` no call \
+             would load it"
         ]
     );
     assert_eq!(
         agent.check_lines("subagents/team/lead.md"),
         vec![
-            "1:1: info[SA007] nested: loaded for every call (scope `agent`) only through the recursive glob of \
-             `{WS}/subagents` (the direct scan does not see it); with scope `user` or `session` no call would load it"
+            "1:1: info[SA007] nested: loaded for every call (scope `agent`) only through the deeper search of \
+             `{WS}/subagents` (the scan of the shared folder does not see it); with scope `user` or `session` no \
+             call would load it"
         ]
     );
     let (text, json) = agent.preview(&[]);
@@ -187,8 +189,8 @@ fn a_skill_nested_in_a_loaded_skills_folder_is_a_warning_naming_that_skill() {
         user.check_lines("skills/games/2d/SKILL.md"),
         vec![
             "2:7: warning[SK017] not loaded for any user (scope `user`): nested below the shared `skills/` folder: \
-             the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`, and the recursive glob \
-             reads `{WS}/<user>/skills`; it stays readable as a file of the skill in `skills/games`, whose whole \
+             the runtime's scan of the shared `skills/` folder reads only `skills/*/SKILL.md`, and the deeper \
+             search reads only `{WS}/<user>/skills`; it stays readable as a file of the skill in `skills/games`, whose whole \
              folder the runtime advertises, but it is not a skill of its own"
         ]
     );
@@ -202,8 +204,8 @@ fn a_skill_nested_in_a_loaded_skills_folder_is_a_warning_naming_that_skill() {
         user.check_lines("skills/games/2d/SKILL.md"),
         vec![
             "2:7: error[SK017] not loaded for any user (scope `user`): nested below the shared `skills/` folder: \
-             the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`, and the recursive glob \
-             reads `{WS}/<user>/skills`"
+             the runtime's scan of the shared `skills/` folder reads only `skills/*/SKILL.md`, and the deeper \
+             search reads only `{WS}/<user>/skills`"
         ]
     );
     let (text, _) = user.preview(&[]);
@@ -230,8 +232,8 @@ fn a_name_folder_mismatch_misleads_only_where_the_namespaced_repository_serves_t
         agent.check_lines("skills/pdf-invoices/SKILL.md"),
         vec![
             "2:7: warning[SK016] the skill is named `invoice-pdf` but its folder is `pdf-invoices`; for every call \
-             (scope `agent`) the namespaced repository serves it and the prompt advertises `<files-root>` \
-             `{WS}/skills/invoice-pdf`, a folder that does not exist"
+             (scope `agent`) the prompt tells the model its files are in `{WS}/skills/invoice-pdf` (its \
+             `<files-root>`, built from the name), a folder that does not exist"
         ]
     );
     let (text, _) = agent.preview(&[]);
@@ -274,8 +276,8 @@ fn a_same_name_pair_of_the_shared_folder_is_a_directory_order_tie_only_where_not
     let tie = |other: &str| {
         format!(
             "2:7: warning[XR012] skill `twin` is also defined in `skills/{other}/SKILL.md` of the shared `skills/` \
-             folder; for any user (scope `user`) nothing later in the merge decides, so the JVM's directory-listing \
-             order picks the winner (the preview sorts them by path and shows the last)"
+             folder; for any user (scope `user`) nothing later in the merge decides, so the order the file system \
+             lists the folders in picks the winner (the preview sorts them by path and shows the last)"
         )
     };
     assert_eq!(
@@ -295,14 +297,14 @@ fn a_same_name_pair_of_the_shared_folder_is_a_directory_order_tie_only_where_not
         .expect("a directory-order note for the tie");
     assert_eq!(
         tie_note["message"].as_str().unwrap().replace(&user.ws(), "{WS}"),
-        "skill `twin` is also defined by `{WS}/skills/twin-a/SKILL.md` in the shared `skills/` folder: the JVM's \
-         directory-listing order decides which one wins; the preview shows `{WS}/skills/twin-b/SKILL.md`, the last \
-         in Java `String` order"
+        "skill `twin` is also defined by `{WS}/skills/twin-a/SKILL.md` in the shared `skills/` folder: which one \
+         wins depends on the order the file system lists the folders in; the preview shows \
+         `{WS}/skills/twin-b/SKILL.md`, the last by path"
     );
     assert!(notes.iter().any(|n| n["code"] == "directory-order"
         && n["message"]
-            == "skills of the shared `skills/` folder (Layer 3) come in the JVM's directory-listing order at run \
-                time; the preview lists them in Java `String` order of their `<folder>/SKILL.md` path"));
+            == "the runtime lists the skills of the shared `skills/` folder in the order the file system lists \
+                the folders, which can differ between machines; the preview sorts them by path"));
     assert!(not_rendered(&json, &user.ws())
         .contains(&("XR012".into(), "/skills/twin-a/SKILL.md".into())));
 
@@ -320,8 +322,8 @@ fn a_same_name_pair_of_the_shared_folder_is_a_directory_order_tie_only_where_not
         agent.check_lines("skills/twin-b/SKILL.md"),
         vec![
             "2:7: warning[SK016] the skill is named `twin` but its folder is `twin-b`; for every call (scope \
-             `agent`) the namespaced repository serves it and the prompt advertises `<files-root>` `{WS}/skills/twin`, \
-             a folder that does not exist"
+             `agent`) the prompt tells the model its files are in `{WS}/skills/twin` (its `<files-root>`, built \
+             from the name), a folder that does not exist"
         ]
     );
     let (_, json) = agent.preview(&[]);

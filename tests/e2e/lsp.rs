@@ -3200,3 +3200,65 @@ fn rule_links_follow_the_configured_base() {
         default
     );
 }
+
+/// An unquoted `: ` in a skill's description: one diagnostic, the lost nested key as its related
+/// information, and the quick fix that quotes the value; applied as the editor would, the
+/// diagnostic goes.
+#[test]
+fn a_colon_in_a_value_gets_one_diagnostic_and_a_quoting_quick_fix() {
+    let (_tmp, root) = copy_fixture("lsp-basic");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let skill = ws(&root).join("skills/weather/SKILL.md");
+    let text = "---\nname: weather\ndescription: Look up the forecast: temperature, rain and wind\nmetadata:\n  author: me\n---\n# Weather\n";
+    open(&mut client, &skill, text, 1);
+    let published = client.wait_diagnostics(&uri(&skill));
+    let diagnostics = &published["diagnostics"];
+    assert_eq!(codes(diagnostics), vec!["SK013"], "{diagnostics:#}");
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 61}})
+    );
+    assert_eq!(
+        diagnostics[0]["relatedInformation"],
+        json!([{
+            "location": {"uri": uri(&skill), "range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 8}}},
+            "message": "`metadata` is lost: a key with nothing after the colon (a nested map or list) is skipped"
+        }])
+    );
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&skill)},
+            "range": {"start": {"line": 2, "character": 20}, "end": {"line": 2, "character": 20}},
+            "context": {"diagnostics": []}
+        }),
+    );
+    let quote = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Quote the value of `description`")
+        .unwrap_or_else(|| panic!("{actions:#}"));
+    assert_eq!(quote["kind"], "quickfix");
+    assert_eq!(
+        quote["edit"]["changes"][uri(&skill)],
+        json!([{
+            "range": {"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 61}},
+            "newText": "\"Look up the forecast: temperature, rain and wind\""
+        }])
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": uri(&skill), "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 2, "character": 13}, "end": {"line": 2, "character": 61}}, "text": "\"Look up the forecast: temperature, rain and wind\""}],
+        }),
+    );
+    let rechecked = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri(&skill).as_str()
+            && m["params"]["version"] == 2
+    });
+    assert_eq!(rechecked["params"]["diagnostics"], json!([]));
+    assert_eq!(client.shutdown(), 0);
+}

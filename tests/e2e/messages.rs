@@ -9,7 +9,7 @@ use std::path::Path;
 use assert_cmd::Command;
 
 use crate::rules::NOT_IN_FIXTURES;
-use crate::support::{assert_snapshot_file, copy_tree, fixture};
+use crate::support::{assert_snapshot_file, copy_tree, fixture, installed};
 
 /// The fixture workspaces whose human output is snapshotted: together one of every rule a
 /// committed workspace can trigger (the rest are in `rules::NOT_IN_FIXTURES`). Several
@@ -53,8 +53,7 @@ fn repo_root() -> std::path::PathBuf {
 /// `agentws check ARGS` in `dir` as a user runs it: human format, no colour; the checkout's
 /// absolute path (in messages about folders) shown as `<repo>`.
 fn human(dir: &Path, args: &[&str]) -> String {
-    let output = Command::cargo_bin("agentws")
-        .unwrap()
+    let output = installed(&mut Command::cargo_bin("agentws").unwrap())
         .current_dir(dir)
         .env_remove("NO_COLOR")
         .env("AGENTWS_FIXTURE_QUOTE", "say \"hi\"")

@@ -450,9 +450,11 @@ fn dates_in_skill_metadata_are_noted_as_utc() {
     let output = run(&fixture_dir("preview-metadata"), &["--user", "alice"]);
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.lines().any(|l| l
-            == "note[time-zone]: dates in skill metadata are printed as `java.util.Date.toString()` \
-                in UTC; the runtime prints them in the JVM's default time zone"),
+        stderr.lines().any(|l| {
+            l
+            == "note[time-zone]: dates in skill metadata are shown in UTC; the runtime prints them \
+                in its machine's time zone"
+        }),
         "{stderr}"
     );
     // Without a date in any skill there is no such note.

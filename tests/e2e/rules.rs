@@ -187,17 +187,16 @@ fn runtime_findings_are_reported_where_they_are_written() {
             row("ST012", "skills/report-link/SKILL.md", 20, 14, runtime_message("ST012 text")),
             // `name: auditor` equals the file's id: no SA008.
             row("SA025", "subagents/auditor.md", 4, 8, "no model provider shipped with AgentScope supports `sonnet`, and agentws.toml's `[agent] models` does not list it: at spawn the runtime silently runs this subagent on the parent's model (no log line says so); Anthropic models are written `anthropic:<model name>`"),
-            row("XR015", "subagents/auditor.md", 5, 9, "tools.json removes `execute` from the main agent only: this isolated subagent registers the harness built-ins again and still has it, whatever `tools:` says"),
+            row("XR015", "subagents/auditor.md", 5, 9, "tools.json removes `execute` from the main agent only: this subagent is isolated (the default when its spec does not set `workspace.mode: shared`): it registers the harness built-ins again and still has it, whatever `tools:` says"),
             row("XR001", "subagents/auditor.md", 5, 18, "`tools:` names `nope`, which the agent does not register (a tool registered in Java code is invisible to agentws)"),
             row("XR001", "subagents/auditor.md", 5, 24, "`tools:` names `nada`, which the agent does not register (a tool registered in Java code is invisible to agentws)"),
             // `model: corp-large` matches `[agent] models = ["corp-*"]`.
             row("SA008", "subagents/helper.md", 2, 1, "`name:` is ignored: the agent id is the file name (`helper`)"),
             row("XR003", "subagents/helper.md", 7, 8, "`read_file` is a harness built-in: `tools:` only chooses among the parent's own tools, and every child has the built-ins anyway"),
             row("SA026", "subagents/writer.MD", 1, 1, "`subagents/writer.MD` ends in `.MD`, not `.md`: both subagent scans match `.md` case-sensitively, so the runtime ignores this file (rename it to `writer.md`)"),
-            row("TJ029", "tools.json", 3, 12, "`execute` is denied for the main agent only: the isolated subagent `auditor` registers the harness built-ins again and still has `execute`"),
-            row("TJ030", "tools.json", 3, 12, "tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `report`)"),
-            row("TJ029", "tools.json", 3, 23, "`memory_save` is denied for the main agent only: the isolated subagent `auditor` registers the harness built-ins again and still has `memory_save`"),
-            row("TJ030", "tools.json", 3, 23, "tools.json removes `memory_save`, but the prompt's `## Memory Persistence` section still tells the model to save memories with `memory_save`"),
+            // What the `deny` list causes is one diagnostic at its key: the tools the isolated
+            // `auditor` keeps, then the prompt sections that still name them (TJ030's parts).
+            row("TJ029", "tools.json", 3, 3, "`execute`, `memory_save` are denied for the main agent only: the subagent `auditor` is isolated (the default when its spec does not set `workspace.mode: shared`): it registers the harness built-ins again and still has them; the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `report`); the prompt's `## Memory Persistence` section still tells the model to save memories with `memory_save`"),
         ]
     );
 }

@@ -543,6 +543,122 @@ fn check_reports_stored_files_at_store_locations_in_every_format() {
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
 
+/// docs/stores.md's "Try it on a small SQLite store" works as written: its agentws.toml, its
+/// AGENTS.md and its SQL (run here through rusqlite, the `sqlite3` tool being optional) give a
+/// store whose user the check and the preview read.
+#[test]
+fn the_documented_sqlite_store_works_as_written() {
+    let docs = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/stores.md"),
+    )
+    .unwrap();
+    let section = docs
+        .split("## Try it on a small SQLite store\n")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let between = |from: &str, to: &str| -> String {
+        let start = section.find(from).unwrap() + from.len();
+        section[start..][..section[start..].find(to).unwrap()].to_string()
+    };
+    let toml = between("```toml\n", "```");
+    let sql = between("<<'SQL'\n", "\nSQL\n");
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path();
+    std::fs::create_dir_all(project.join(".agentscope/workspace")).unwrap();
+    std::fs::write(project.join("agentws.toml"), toml).unwrap();
+    std::fs::write(
+        project.join(".agentscope/workspace/AGENTS.md"),
+        "# Travel desk\nBe brief.\n",
+    )
+    .unwrap();
+    rusqlite::Connection::open(project.join(".agentscope/store.db"))
+        .unwrap()
+        .execute_batch(&sql)
+        .unwrap();
+    let users = agentws(&["store", "users", "--project", project.to_str().unwrap()]);
+    assert_eq!(text(&users.stdout), "alice\n", "{}", text(&users.stderr));
+    let out = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(project)
+        .args(["check", ".", "--user", "alice", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "SK013",
+            "store:agents/bot/users/alice/skills:/weather/SKILL.md"
+        )],
+        "{report:#}"
+    );
+    let preview = Command::cargo_bin("agentws")
+        .unwrap()
+        .current_dir(project)
+        .args(["preview", ".", "--user", "alice", "--session", "s1"])
+        .output()
+        .unwrap();
+    let prompt = text(&preview.stdout);
+    assert!(prompt.contains("Answer in French."), "{prompt}");
+    assert!(!prompt.contains("Be brief."), "{prompt}");
+    assert!(prompt.contains("<name>weather</name>"), "{prompt}");
+}
+
+/// A fix in a stored file is shown but not offered through `--fix`, which a store check refuses
+/// and which writes the disk only; the one on disk is offered with the command that applies it.
+#[test]
+fn a_store_check_offers_fix_for_the_files_on_disk_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    std::fs::write(
+        project.join(".agentscope/workspace/skills/hello/SKILL.md"),
+        "---\nname: hello\ndescription: Greets people: by name\n---\nSay hello.\n",
+    )
+    .unwrap();
+    let db = tmp.path().join("store.db");
+    let colon = "---\nname: trains\ndescription: Train times: departures\n---\nUse the API.\n";
+    seed_sqlite(
+        &db,
+        Layout::Jdbc,
+        &[Row {
+            owner: "alice",
+            segment: "skills",
+            key: "/trains/SKILL.md",
+            value: file_value(colon),
+        }],
+    );
+    let url = format!("sqlite://{}", db.display());
+    let out = crate::support::installed(&mut Command::cargo_bin("agentws").unwrap())
+        .current_dir(tmp.path())
+        .args(["check", "project", "--store", &url, "--user", "alice"])
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    let summary: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Found "))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            "Found 0 errors, 2 warnings, 0 infos.",
+            "1 problem can be fixed with `agentws check --fix project`.",
+            "1 problem in stored files has a fix (shown as help) that agentws does not write: it only reads the store, so make the change where those files are written.",
+            "Run `agentws explain SK013` (or any other code) for what a finding means and how to fix it.",
+        ],
+        "{stdout}"
+    );
+}
+
 #[test]
 fn store_level_problems_are_reported_and_a_clean_store_has_none() {
     let tmp = tempfile::tempdir().unwrap();

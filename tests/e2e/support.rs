@@ -10,6 +10,24 @@ pub fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// `cmd` (the agentws binary) with the binary's folder first on PATH, as for a user who installed
+/// agentws: the commands an output suggests then start with `agentws`, not the binary's path.
+#[allow(dead_code)]
+pub fn installed(cmd: &mut assert_cmd::Command) -> &mut assert_cmd::Command {
+    cmd.env("PATH", path_with_agentws())
+}
+
+/// PATH with the agentws binary's folder first ([`installed`]).
+#[allow(dead_code)]
+pub fn path_with_agentws() -> std::ffi::OsString {
+    let bin = assert_cmd::cargo::cargo_bin("agentws");
+    let mut dirs = vec![bin.parent().unwrap().to_path_buf()];
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path));
+    }
+    std::env::join_paths(dirs).unwrap()
+}
+
 /// Compares `actual` with the committed plain-text file `tests/e2e/snapshots/<name>`
 /// (`UPDATE_EXPECT=1` writes it instead: `expect`).
 #[allow(dead_code)]

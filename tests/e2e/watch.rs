@@ -22,6 +22,7 @@ struct Watch {
 impl Watch {
     fn start(dir: &Path, args: &[&str]) -> Watch {
         let mut child = Command::new(env!("CARGO_BIN_EXE_agentws"))
+            .env("PATH", crate::support::path_with_agentws())
             .arg("watch")
             .args(args)
             .current_dir(dir)

@@ -81,7 +81,11 @@ check('render: exact prompt lines, one label per section at its first line, note
   local marks = vim.api.nvim_buf_get_extmarks(buf, vim.api.nvim_create_namespace('agentws-preview'), 0, -1, { details = true })
   eq(#marks, #fixture.sections + 1, 'a label per section plus the notes')
   local first_label = marks[1][4].virt_lines[1][1][1]
-  eq(first_label, '── System prompt · ≈7 tokens (1.4% of 500) · agentws.toml:7', 'first label')
+  -- Each section's share of the prompt (the shares add up to 100 %); the memory budget on the
+  -- MEMORY.md section alone.
+  eq(first_label, '── System prompt · ≈7 tokens · 0.7% of the prompt · agentws.toml:7', 'first label')
+  eq(marks[8][4].virt_lines[1][1][1]:match('^── [^·]*· ≈472 tokens · 49.3%% of the prompt · cut to fit the 500%-token memory budget') ~= nil,
+    true, 'MEMORY.md label: ' .. marks[8][4].virt_lines[1][1][1])
   eq(vim.api.nvim_buf_get_var(buf, 'agentws_notes'), fixture.notes, 'notes')
   eq(vim.bo[buf].modifiable, false, 'read-only')
 end)
@@ -156,6 +160,16 @@ local function server_part()
     assert(text:find('回答は簡潔に。', 1, true), 'alice AGENTS.md in the prompt')
     eq(vim.bo[pbuf].buftype, 'nofile', 'scratch buffer')
     assert(#vim.api.nvim_buf_get_var(pbuf, 'agentws_sections') >= 3, 'sections')
+    -- The real server's labels: its section titles (not kinds), shares of the prompt, and the
+    -- memory budget it sends as `maxContextTokens` on the MEMORY.md label.
+    local labels = {}
+    for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(pbuf, vim.api.nvim_create_namespace('agentws-preview'), 0, -1, { details = true })) do
+      table.insert(labels, mark[4].virt_lines[1][1][1])
+    end
+    local all = table.concat(labels, '\n')
+    assert(all:find('── memory_context · ≈%d+ tokens · [%d.]+%% of the prompt · within the 8000%-token memory budget'), all)
+    assert(all:find('── agents_context · ≈%d+ tokens · [%d.]+%% of the prompt'), all)
+    assert(not all:find('memory-context', 1, true), all)
   end)
 
   check('the preview refreshes when a workspace file is written', function()

@@ -1,7 +1,7 @@
 // Renders a preview model into the webview's HTML. Pure string building with no `vscode` import,
 // so the same page is what the extension shows and what the headless-Chromium test loads.
 
-import { isStoredLocation, PreviewModel, PreviewSection, PreviewSource } from './protocol';
+import { isStoredLocation, PreviewBudget, PreviewModel, PreviewSection, PreviewSource } from './protocol';
 
 export interface RenderOptions {
   /** Shown in the header, e.g. "user alice · session s1 · harness 2026-09". */
@@ -26,12 +26,17 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"'\r]/g, (c) => HTML_ESCAPES[c]);
 }
 
-/** Share of the memory budget a section uses, as a bar width in percent (0–100). */
-export function barPercent(tokens: number, max: number): number {
-  if (max <= 0 || tokens <= 0) {
+/** `tokens` as a share of `whole`, in percent (0–100) with one decimal: a bar's width. */
+export function barPercent(tokens: number, whole: number): number {
+  if (whole <= 0 || tokens <= 0) {
     return 0;
   }
-  return Math.min(100, Math.round((tokens / max) * 1000) / 10);
+  return Math.min(100, Math.round((tokens / whole) * 1000) / 10);
+}
+
+/** The prompt's estimated size: the sum of its sections'. */
+function promptTokens(model: PreviewModel): number {
+  return model.sections.reduce((sum, s) => sum + s.tokens, 0);
 }
 
 export function sourceLabel(source: PreviewSource): string {
@@ -51,16 +56,24 @@ function renderSource(source: PreviewSource): string {
   );
 }
 
-/** A section's `<summary>`: title, tokens, bar. */
-function renderSummary(section: PreviewSection, budgetMax: number): string {
-  const percent = barPercent(section.tokens, budgetMax);
-  const over = budgetMax > 0 && section.tokens > budgetMax;
-  const budgetText =
-    budgetMax > 0 ? ` · ${percent}% of the ${budgetMax}-token memory budget` : '';
+/**
+ * A section's `<summary>`: title, tokens, and a bar for its share of the prompt (the shares add up
+ * to 100 %). The memory budget (`[agent] max_context_tokens`) bounds the loaded context only, and
+ * only MEMORY.md is cut to fit it: its section alone says so.
+ */
+function renderSummary(section: PreviewSection, prompt: number, budget: PreviewBudget): string {
+  const percent = barPercent(section.tokens, prompt);
+  const share = prompt > 0 ? ` · ${percent}% of the prompt` : '';
+  const memory =
+    section.kind === 'memory-context' && budget.max > 0
+      ? budget.memoryTruncated
+        ? ` · cut to fit the ${budget.max}-token memory budget`
+        : ` · within the ${budget.max}-token memory budget`
+      : '';
   return `<summary>
     <span class="title">${escapeHtml(section.title)}</span>
-    <span class="tokens">≈${section.tokens} tokens${budgetText}</span>
-    <span class="bar${over ? ' over' : ''}" role="meter" aria-valuemin="0" aria-valuemax="${budgetMax}" aria-valuenow="${section.tokens}" title="≈${section.tokens} tokens" data-percent="${percent}"><span class="fill"></span></span>
+    <span class="tokens">≈${section.tokens} tokens${share}${memory}</span>
+    <span class="bar" role="meter" aria-valuemin="0" aria-valuemax="${prompt}" aria-valuenow="${section.tokens}" title="≈${section.tokens} of ≈${prompt} prompt tokens" data-percent="${percent}"><span class="fill"></span></span>
   </summary>`;
 }
 
@@ -78,10 +91,10 @@ function renderSources(section: PreviewSection): string {
  * a text that starts with its own (the code-execution and subagents sections) keeps it, and the
  * page's text is the section's to the character, as the updates' offsets need.
  */
-function renderSection(section: PreviewSection, index: number, budgetMax: number): string {
+function renderSection(section: PreviewSection, index: number, model: PreviewModel): string {
   return `
 <details class="section" id="section-${index}" data-index="${index}">
-  ${renderSummary(section, budgetMax)}
+  ${renderSummary(section, promptTokens(model), model.budget)}
   ${renderSources(section)}
   <pre class="body">\n${escapeHtml(section.body)}</pre>
 </details>`;
@@ -92,12 +105,12 @@ function renderHeader(model: PreviewModel, contextLabel: string): string {
   const truncated = budget.memoryTruncated
     ? '<span class="warn">MEMORY.md cut to fit the budget</span>'
     : '';
-  const totalTokens = model.sections.reduce((sum, s) => sum + s.tokens, 0);
+  const totalTokens = promptTokens(model);
   return `<header>
   <h1>System prompt <button id="compare" type="button">Compare with…</button></h1>
   <div class="meta"><span class="context">${escapeHtml(contextLabel)}</span> ·
     <span class="summary">${model.sections.length} sections · ≈${totalTokens} tokens ·
-    memory ${budget.used}/${budget.max} tokens</span>${truncated}</div>
+    memory budget ${budget.max} tokens, ≈${budget.used} of them taken before MEMORY.md</span>${truncated}</div>
 </header>`;
 }
 
@@ -112,7 +125,7 @@ function renderNotes(model: PreviewModel): string {
 /** The part of the page that changes with the preview (the whole page is {@link renderPreviewHtml}). */
 export function renderPreviewBody(model: PreviewModel, contextLabel: string): string {
   return `${renderHeader(model, contextLabel)}
-<main>${model.sections.map((section, i) => renderSection(section, i, model.budget.max)).join('')}
+<main>${model.sections.map((section, i) => renderSection(section, i, model)).join('')}
 </main>
 <div id="notes">${renderNotes(model)}</div>`;
 }
@@ -158,8 +171,10 @@ export interface TextSplice {
 
 export function previewUpdate(shown: PreviewModel, model: PreviewModel, contextLabel: string, from: number, to: number): PreviewUpdate {
   const sections: SectionUpdate[] = [];
+  const prompt = promptTokens(model);
+  const shownPrompt = promptTokens(shown);
   model.sections.forEach((section, index) => {
-    const summary = renderSummary(section, model.budget.max);
+    const summary = renderSummary(section, prompt, model.budget);
     const before = shown.sections[index];
     if (before === undefined) {
       sections.push({ index, summary, sources: renderSources(section), text: section.body });
@@ -167,7 +182,7 @@ export function previewUpdate(shown: PreviewModel, model: PreviewModel, contextL
     }
     const sameSources = sameSourceList(before.sources, section.sources);
     const sameText = before.body === section.body;
-    if (sameSources && sameText && summary === renderSummary(before, shown.budget.max)) {
+    if (sameSources && sameText && summary === renderSummary(before, shownPrompt, shown.budget)) {
       return;
     }
     const change: SectionUpdate = { index, summary };
@@ -259,7 +274,6 @@ export function renderPreviewHtml(model: PreviewModel, options: RenderOptions): 
   .bar { display: inline-block; height: 8px; width: 180px; border-radius: 4px;
          background: var(--vscode-progressBar-background, #0e639c33); background-color: #80808040; overflow: hidden; }
   .bar .fill { display: block; height: 100%; background: var(--vscode-progressBar-background, #0e70c0); }
-  .bar.over .fill { background: var(--vscode-errorForeground, #f14c4c); }
   .sources { padding: 0 8px 4px 28px; font-size: 0.92em; }
   .sources a { color: var(--vscode-textLink-foreground, #3794ff); margin-right: 10px; text-decoration: none; }
   .sources a:hover { text-decoration: underline; }

@@ -269,6 +269,8 @@ export interface PreviewSource {
 
 export interface PreviewSection {
   title: string;
+  /** The server's kind (`memory-context`, `skills`, …); empty when it sends none. */
+  kind: string;
   /** Byte offsets (UTF-8) into `PreviewModel.text`, end exclusive. */
   start: number;
   end: number;
@@ -464,6 +466,7 @@ export function toPreviewModel(raw: unknown): PreviewModel {
       counted = cut.end;
       sections.push({
         title: str(pick(item, 'label', 'title', 'kind', 'name'), 'section'),
+        kind: str(pick(item, 'kind'), ''),
         start,
         end,
         body: cut.text,

@@ -108,6 +108,10 @@ test('toPreviewModel accepts the field spellings the server may still switch to'
       ['rest', ' world', 0],
     ],
   );
+  assert.deepEqual(
+    model.sections.map((s) => s.kind),
+    ['agents', ''],
+  );
   assert.deepEqual(model.sections[0].sources, [{ path: '/abs/AGENTS.md', startLine: 2, endLine: 4 }]);
   assert.deepEqual(model.sections[1].sources, [{ path: 'x.md', startLine: 7, endLine: 7 }]);
   assert.deepEqual(model.budget, { max: 8000, used: 10, memoryTruncated: false });
@@ -309,17 +313,15 @@ test('a preview update carries only what changed: summaries, links when they mov
   edited.sections.pop();
   const update = previewUpdate(shown, edited, 'user alice', 4, 5);
   assert.equal(update.count, 10);
+  // The prompt's size changed, so every share did: every summary is sent, and only the links and
+  // the text that changed.
   assert.deepEqual(
     update.sections.map((s) => [s.index, s.sources !== undefined, s.splice !== undefined, s.text]),
-    [
-      [2, false, false, undefined],
-      [4, true, false, undefined],
-      [6, false, true, undefined],
-    ],
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => [i, i === 4, i === 6, undefined]),
   );
-  assert.match(update.sections[0].summary, new RegExp(`^<summary>[^]*≈${edited.sections[2].tokens} tokens[^]*</summary>$`));
-  assert.equal(update.sections[1].sources, '<div class="sources"><a class="source" href="#" data-path="x.md" data-line="2">x.md:2-3</a></div>');
-  const splice = update.sections[2].splice!;
+  assert.match(update.sections[2].summary, new RegExp(`^<summary>[^]*≈${edited.sections[2].tokens} tokens[^]*</summary>$`));
+  assert.equal(update.sections[4].sources, '<div class="sources"><a class="source" href="#" data-path="x.md" data-line="2">x.md:2-3</a></div>');
+  const splice = update.sections[6].splice!;
   assert.ok(splice.start >= 20 && splice.deleteCount <= 2 && splice.insert.length <= '<b>new</b> & more'.length, JSON.stringify(splice));
   assert.equal(spliceText(shown.sections[6].body, splice), edited.sections[6].body);
 
@@ -333,12 +335,16 @@ test('a preview update carries only what changed: summaries, links when they mov
   });
   assert.match(grown.sections.at(-1)!.sources!, /^<div class="sources">/);
 
-  // A new budget moves every bar: every summary is sent again, nothing else.
+  // A new memory budget changes the MEMORY.md section's summary alone (the bars are shares of
+  // the prompt): only it is sent again.
   const budget = structuredClone(shown);
   budget.budget.max += 100;
   const bars = previewUpdate(shown, budget, 'user alice', 6, 7);
-  assert.equal(bars.sections.length, 11);
-  assert.ok(bars.sections.every((s) => s.sources === undefined && s.splice === undefined && s.text === undefined));
+  assert.deepEqual(
+    bars.sections.map((s) => [s.index, s.sources, s.splice, s.text]),
+    [[7, undefined, undefined, undefined]],
+  );
+  assert.match(bars.sections[0].summary, /cut to fit the 600-token memory budget/);
 });
 
 test('textSplice finds the one span that changed, across and within blocks', () => {

@@ -79,10 +79,14 @@ test('every section is a folded, labelled <details> with its token estimate', as
   const openCount = await page.locator('details.section[open]').count();
   assert.equal(openCount, 0, 'sections start folded');
   const tokens = await page.locator('details.section summary .tokens').allTextContents();
-  assert.equal(tokens[7], '≈472 tokens · 94.4% of the 500-token memory budget');
+  // A share of the prompt each; the memory budget on the MEMORY.md section alone, which it bounds.
+  assert.equal(tokens[7], '≈472 tokens · 49.3% of the prompt · cut to fit the 500-token memory budget');
+  assert.equal(tokens[9], '≈156 tokens · 16.3% of the prompt');
+  assert.equal(tokens.filter((t) => t.includes('memory budget')).length, 1);
+  assert.match(await page.locator('header .summary').textContent() ?? '', /11 sections · ≈958 tokens ·\s+memory budget 500 tokens, ≈472 of them taken before MEMORY\.md/);
 });
 
-test('a token bar per section, its width the share of the memory budget', async () => {
+test('a token bar per section, its width the share of the prompt: the bars add up to the whole', async () => {
   const bars = page.locator('details.section .bar');
   assert.equal(await bars.count(), model.sections.length);
   const widths = await page.$$eval('details.section .bar', (els) =>
@@ -91,9 +95,11 @@ test('a token bar per section, its width the share of the memory budget', async 
       return Math.round((fill.getBoundingClientRect().width / bar.getBoundingClientRect().width) * 1000) / 10;
     }),
   );
-  const expected = model.sections.map((s) => Math.min(100, Math.round((s.tokens / model.budget.max) * 1000) / 10));
+  const prompt = model.sections.reduce((sum, s) => sum + s.tokens, 0);
+  const expected = model.sections.map((s) => Math.round((s.tokens / prompt) * 1000) / 10);
   widths.forEach((width, i) => assert.ok(Math.abs(width - expected[i]) <= 1, `bar ${i}: ${width}% vs ${expected[i]}%`));
-  assert.ok(widths[7] > 90, 'the MEMORY.md bar is nearly full');
+  const sum = widths.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(sum - 100) <= 2, `the bars add up to ${sum}%`);
 });
 
 test('links from each section back to file:line, which post an open message', async () => {
@@ -171,7 +177,7 @@ test('a live update changes the sections in place and keeps open ones open', asy
   const after = await page.$$eval('details.section', (els) => els.map((d) => (d as HTMLDetailsElement).open));
   assert.deepEqual(after, before);
   const width = await page.$eval('#section-7 .bar .fill', (el) => (el as HTMLElement).style.width);
-  assert.equal(width, '94.4%');
+  assert.equal(width, '49.3%');
 
   // Two sections fewer, then back: the page drops them and builds them again, bars filled.
   const shorter = structuredClone(updated);

@@ -349,6 +349,7 @@ mod tests {
             }],
             related: vec![],
             omitted: None,
+            part: None,
         }
     }
 

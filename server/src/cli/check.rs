@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use super::output::{self, FixSummary, Format, Report, Shower, ShownRuntime, Style};
+use super::output::{self, FixSummary, Format, Report, Rerun, Shower, ShownRuntime, Style};
 use super::project::{display_relative, process_env, Loaded};
 use super::say;
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
@@ -77,6 +77,28 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
+    /// The commands the summary suggests, as this user can run them: the program, and what
+    /// chose the findings (the profile, the release, the paths as typed). A store's flags are
+    /// left out: `--fix` writes the files on disk only.
+    fn rerun(&self, env: &Env, cwd: &Path) -> Rerun {
+        let mut args = Vec::new();
+        if matches!(self.profile, ProfileArg::Strict) {
+            args.push("--profile strict".to_string());
+        }
+        if let Some(harness) = &self.harness {
+            args.push(format!("--harness {}", super::shell_word(harness)));
+        }
+        args.extend(
+            self.paths
+                .iter()
+                .map(|p| super::shell_word(&p.to_string_lossy())),
+        );
+        Rerun {
+            program: super::shown_program(env, cwd),
+            args,
+        }
+    }
+
     /// The store to read, when one was asked for.
     fn store_request(&self) -> Option<super::project::StoreRequest> {
         if self.store.is_none() && self.users.is_empty() && !self.all_users {
@@ -226,6 +248,7 @@ pub fn run(args: CheckArgs) -> u8 {
         std::mem::forget(checked);
     }
     report.fix = fix_summary;
+    report.rerun = args.rerun(&env, &cwd);
     report.number_fingerprints();
     if let Some(file) = &args.write_baseline {
         return match super::baseline::write(file, &report) {

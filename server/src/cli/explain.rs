@@ -69,7 +69,7 @@ pub fn explain(rule: &Rule, docs_url: &str) -> String {
         "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n\n{}See {}\n",
         rule.code,
         rule.name,
-        rule.severity.as_str(),
+        rule.severity_text(),
         rule.profile.name(),
         rule.summary,
         rule.consequence,
@@ -271,7 +271,7 @@ validators**, naming each case.\n\n\
             rule.code.to_ascii_lowercase(),
             rule.code,
             rule.name,
-            rule.severity.as_str(),
+            rule.severity_text(),
             rule.profile.name(),
             rule.summary,
             rule.consequence,
@@ -287,6 +287,25 @@ validators**, naming each case.\n\n\
 
 #[cfg(test)]
 mod tests {
+    /// A rule whose severity follows the outcome is headed with what decides it, so the demo's
+    /// `warning[SK006]` does not contradict `explain SK006`; every listed code is a rule, and its
+    /// own severity is one the text names.
+    #[test]
+    fn explain_heads_a_rule_with_its_severity_per_outcome() {
+        let sk006 = find("SK006").unwrap();
+        assert!(explain(sk006, "https://x").starts_with(
+            "SK006 skill-dashes-in-frontmatter\nseverity: error when the runtime drops the skill (no \
+             `name`, `description` or body left); warning when it loads the skill with the cut \
+             value, profile: harness\n"
+        ));
+        let ws003 = find("WS003").unwrap();
+        assert_eq!(ws003.severity_text(), "warning");
+        for (code, text) in crate::rules::SEVERITY_BY_OUTCOME {
+            let rule = find(code).unwrap_or_else(|| panic!("{code} is not a rule"));
+            assert!(text.contains(rule.severity.as_str()), "{code}: {text}");
+        }
+    }
+
     use super::*;
 
     #[test]

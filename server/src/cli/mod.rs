@@ -55,6 +55,53 @@ pub fn harness_arg(value: Option<&str>) -> Option<Option<crate::config::Harness>
     }
 }
 
+/// How the user can run this agentws again, for the commands an output suggests: `agentws` when
+/// PATH (in `env`) finds this very program first, else its path, relative to `cwd` when that is
+/// shorter: after `cargo run`, PATH does not know the program it built.
+pub fn shown_program(env: &crate::base::Env, cwd: &std::path::Path) -> String {
+    const NAME: &str = "agentws";
+    let Some(exe) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.canonicalize().ok())
+    else {
+        return NAME.to_string();
+    };
+    let Some(file_name) = exe.file_name() else {
+        return NAME.to_string();
+    };
+    let first_on_path = env.get("PATH").and_then(|path| {
+        std::env::split_paths(path)
+            .map(|dir| dir.join(file_name))
+            .find(|candidate| candidate.is_file())
+    });
+    if first_on_path.and_then(|p| p.canonicalize().ok()).as_ref() == Some(&exe)
+        && file_name
+            .to_str()
+            .and_then(|n| n.strip_suffix(std::env::consts::EXE_SUFFIX))
+            == Some(NAME)
+    {
+        return NAME.to_string();
+    }
+    let shown = project::display_relative(&exe, cwd);
+    // A bare name runs what PATH finds, not the file here.
+    if shown.contains('/') {
+        shell_word(&shown)
+    } else {
+        shell_word(&format!("./{shown}"))
+    }
+}
+
+/// `word` as one shell word: as it is when it holds only characters no shell reads specially,
+/// else in single quotes.
+pub fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// The body of [`say!`].
 pub fn print_stderr(text: &str) {
     let redacted = crate::base::redact::redact_text(text);

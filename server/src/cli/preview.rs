@@ -39,7 +39,8 @@ pub struct ContextArgs {
     /// The sandbox client's workspace root (overrides agentws.toml).
     #[arg(long = "sandbox-root", value_name = "PATH")]
     pub sandbox_root: Option<String>,
-    /// Runtime version to model: 2026-08 or 2026-09 (overrides agentws.toml).
+    /// The AgentScope Harness release to model (`2.0.2`, `2.0.3-SNAPSHOT`, `2.0.3`, `main`, or a
+    /// version), instead of what agentws.toml or the build file says.
     #[arg(long, value_name = "VERSION")]
     pub harness: Option<String>,
     /// Plan-mode state of the session.

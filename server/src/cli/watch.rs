@@ -19,7 +19,7 @@ use notify_debouncer_mini::notify::{RecursiveMode, Watcher};
 use notify_debouncer_mini::{new_debouncer, DebounceEventResult};
 
 use super::check::{check_target, targets, ProfileArg, Target};
-use super::output::{self, plural, Report, Shower, ShownDiagnostic};
+use super::output::{self, plural, Report, Rerun, Shower, ShownDiagnostic};
 use super::project::process_env;
 use super::say;
 use super::{EXIT_OK, EXIT_USAGE};
@@ -129,6 +129,10 @@ fn one_check(target: &Target, env: &Arc<Env>, options: CheckOptions, cwd: &Path)
     let report = Report {
         diagnostics: checked.diagnostics.iter().map(|d| shower.show(d)).collect(),
         files_checked: checked.files_checked.clone(),
+        rerun: Rerun {
+            program: super::shown_program(env, cwd),
+            args: Vec::new(),
+        },
         ..Report::default()
     };
     Run {

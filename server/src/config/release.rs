@@ -418,6 +418,35 @@ mod tests {
 
     use super::*;
 
+    /// The VS Code setting `agentws.preview.harness` offers every release modelled, and the
+    /// editors' documentation names them: an editor user picks from what exists now.
+    #[test]
+    fn the_editor_settings_offer_every_release() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let package: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join("editors/vscode/package.json")).unwrap(),
+        )
+        .unwrap();
+        let offered: Vec<&str> = package["contributes"]["configuration"]["properties"]
+            ["agentws.preview.harness"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let mut expected = vec![""];
+        expected.extend(RELEASES.iter().map(|r| r.as_str()));
+        assert_eq!(offered, expected);
+        let docs = std::fs::read_to_string(root.join("docs/editors.md")).unwrap();
+        let row = docs
+            .lines()
+            .find(|l| l.starts_with("| `agentws.preview.harness`"))
+            .unwrap();
+        for release in RELEASES {
+            assert!(row.contains(&format!("`{}`", release.as_str())), "{row}");
+        }
+    }
+
     #[test]
     fn changes_follow_the_release_and_the_opt_ins() {
         let v202 = Harness::of(Release::V2_0_2);

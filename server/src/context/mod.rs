@@ -146,9 +146,10 @@ pub fn resolve_ids(config: &Config, ctx: &SessionContext) -> Result<ResolvedIds,
             }
             None => Err(ContextError {
                 code: "no-session-id",
-                message: "the call has no session id and the agent has no name to default it to; \
-                          the runtime fails such a call with a NullPointerException \
-                          (set [agent] name in agentws.toml or pass a session id)"
+                message: "the call has no session id, and the agent has no name to use instead; \
+                          the runtime fails such a call: give a session id (`agentws preview \
+                          --session ID`, or the preview's session in the editor) or set `name` \
+                          under `[agent]` in agentws.toml"
                     .to_string(),
             }),
         },
@@ -284,7 +285,7 @@ pub fn id_shape_problem(id: &str) -> Option<String> {
             id.len()
         ));
     } else if id == "." || id == ".." {
-        "is a relative path segment; the runtime would resolve it to another folder (or reject `..` with an IllegalArgumentException)"
+        "is a relative path segment; the runtime would resolve it to another folder (or refuse `..`)"
     } else if id.starts_with('.') {
         "starts with `.`; such top-level names are reserved for runtime folders like `.skills-cache`"
     } else if let Some(name) = reserved_name(id, RESERVED_TOP_LEVEL_NAMES.iter().copied()) {

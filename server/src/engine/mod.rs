@@ -3215,7 +3215,7 @@ mod tests {
         assert!(!ran, "a shared-workspace subagent's edit");
         assert_eq!(tj029.len(), 1);
         assert!(
-            tj029[0].contains("subagent `isolated` registers"),
+            tj029[0].contains("subagent `isolated` is isolated"),
             "{tj029:?}"
         );
         let (ran, _) = step(
@@ -3230,7 +3230,7 @@ mod tests {
         let (ran, tj029) = step(&mut analysis, &shared, &spec("a", ""));
         assert!(ran, "a subagent made isolated");
         assert!(
-            tj029[0].contains("subagent `shared` registers"),
+            tj029[0].contains("subagent `shared` is isolated"),
             "{tj029:?}"
         );
         // One isolated subagent for another in one change: as many, not the same.
@@ -3247,7 +3247,7 @@ mod tests {
         assert!(
             after
                 .iter()
-                .any(|d| d.code == "TJ029" && d.message.contains("subagent `other` registers")),
+                .any(|d| d.code == "TJ029" && d.message.contains("subagent `other` is isolated")),
             "{after:?}"
         );
     }

@@ -588,8 +588,8 @@ fn skill_hover_text(ws: &Workspace, name: &str) -> String {
     let ties = resolution.directory_order_ties(winner);
     if !ties.is_empty() {
         text.push_str(
-            "\n\nThe JVM's directory-listing order decides between it and the other file(s) of this name in the \
-             shared `skills/` folder (the preview sorts them by path and shows the last):",
+            "\n\nThe order the file system lists the folders in decides between it and the other file(s) of \
+             this name in the shared `skills/` folder (the preview sorts them by path and shows the last):",
         );
         for tie in &ties {
             text.push_str(&format!(" `{}`", tie.display()));
@@ -1345,16 +1345,16 @@ mod tests {
         assert_eq!(
             skill_hover_text(&ws, "twin"),
             "Skill `twin`: `/p/.agentscope/workspace/skills/b/SKILL.md` from the shared workspace wins for the \
-             default context (namespace `desk`).\n\nThe JVM's directory-listing order decides between it and the \
-             other file(s) of this name in the shared `skills/` folder (the preview sorts them by path and shows \
-             the last): `/p/.agentscope/workspace/skills/a/SKILL.md`"
+             default context (namespace `desk`).\n\nThe order the file system lists the folders in decides \
+             between it and the other file(s) of this name in the shared `skills/` folder (the preview sorts them \
+             by path and shows the last): `/p/.agentscope/workspace/skills/a/SKILL.md`"
         );
         assert_eq!(
             skill_hover_text(&ws, "deep"),
             "Skill `deep`: no loaded skill of this name for the default context (namespace `desk`)\n\n\
              `/p/.agentscope/workspace/skills/group/deep/SKILL.md` is not loaded: nested below the shared `skills/` \
-             folder: the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`, and the \
-             recursive glob reads `/p/.agentscope/workspace/desk/skills`."
+             folder: the runtime's scan of the shared `skills/` folder reads only `skills/*/SKILL.md`, and the \
+             deeper search reads only `/p/.agentscope/workspace/desk/skills`."
         );
     }
 

@@ -214,8 +214,8 @@ fn render_with(
     out.note(
         "locale",
         format!(
-            "the date is printed in English (`{}`); a JVM whose default locale is not English prints \
-             the day and month names in its language",
+            "the date is printed in English (`{}`); a runtime whose machine is set to another language \
+             prints the day and month names in that language",
             ctx.date.java_text()
         ),
     );
@@ -921,8 +921,8 @@ fn additional_files(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) -> Vec<
             out.note(
                 "additional-context-fails",
                 format!(
-                    "additional context file `{configured}` has a `..` segment: the runtime's read throws \
-                     IllegalArgumentException and every call fails; the preview omits the file"
+                    "additional context file `{configured}` has a `..` segment: the runtime refuses to read it \
+                     and every call fails; the preview omits the file"
                 ),
             );
             continue;
@@ -1150,8 +1150,8 @@ fn skills_block(
     if layer3_candidates > 1 {
         out.note(
             "directory-order",
-            "skills of the shared `skills/` folder (Layer 3) come in the JVM's directory-listing order at \
-             run time; the preview lists them in Java `String` order of their `<folder>/SKILL.md` path"
+            "the runtime lists the skills of the shared `skills/` folder in the order the file system lists \
+             the folders, which can differ between machines; the preview sorts them by path"
                 .to_string(),
         );
     }
@@ -1168,9 +1168,9 @@ fn skills_block(
                 Some("XR012"),
                 Some(&skill.doc.path),
                 format!(
-                    "skill `{}` is also defined by {others} in the shared `skills/` folder: the JVM's \
-                     directory-listing order decides which one wins; the preview shows `{}`, the last in \
-                     Java `String` order",
+                    "skill `{}` is also defined by {others} in the shared `skills/` folder: which one \
+                     wins depends on the order the file system lists the folders in; the preview shows \
+                     `{}`, the last by path",
                     skill.name(),
                     context::display_path(&skill.doc.path)
                 ),
@@ -1215,8 +1215,8 @@ fn skills_block(
     if holds_date {
         out.note(
             "time-zone",
-            "dates in skill metadata are printed as `java.util.Date.toString()` in UTC; the \
-             runtime prints them in the JVM's default time zone"
+            "dates in skill metadata are shown in UTC; the runtime prints them in its machine's \
+             time zone"
                 .to_string(),
         );
     }
@@ -1269,7 +1269,7 @@ fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
                     .map(|p| format!("`{}`", context::display_path(p)))
                     .unwrap_or_else(|| "the built-in `general-purpose`".to_string());
                 let how = if *by_directory_order {
-                    " (the JVM's directory-listing order decides; the preview picks the last in Java `String` order)"
+                    " (the order the file system lists the folders in decides; the preview picks the last by path)"
                 } else {
                     ""
                 };

@@ -105,7 +105,67 @@ pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[
 /// test reports this table's size; every rule here is work left to do, not an exemption.
 pub const NOT_YET_EXAMPLED: &[&str] = &[];
 
+/// The rules whose diagnostics take another severity than the rule's, by what the runtime does in
+/// the case at hand: how `explain` and docs/rules.md head them instead of the one severity.
+/// `engine::batch::rule_examples` fails when an example reports a rule at another severity than
+/// its own and the rule is not here.
+pub const SEVERITY_BY_OUTCOME: &[(&str, &str)] = &[
+    (
+        "WS015",
+        "the most severe of the problems it counts (error, warning or info)",
+    ),
+    (
+        "SK006",
+        "error when the runtime drops the skill (no `name`, `description` or body left); warning \
+         when it loads the skill with the cut value",
+    ),
+    (
+        "SK017",
+        "error when no call the configuration allows loads the file; warning when some do, or \
+         when it stays readable as a file of the skill whose folder holds it, or when only the \
+         deeper search of a call without a user or session folder loads it",
+    ),
+    (
+        "SK026",
+        "error when no call the configuration allows loads the file; warning when some do",
+    ),
+    (
+        "SA005",
+        "warning; error when the id is empty and the runtime skips the file",
+    ),
+    (
+        "SA007",
+        "error when no call the configuration allows loads the file; warning when some do; info \
+         when only the deeper search of a call without a user or session folder loads it",
+    ),
+    (
+        "SA020",
+        "error when the runtime drops the declaration; warning when what is left still loads",
+    ),
+    (
+        "SA022",
+        "error when no call the configuration allows loads the file; warning when some do",
+    ),
+    (
+        "XR005",
+        "warning; error when no call the configuration allows loads the file",
+    ),
+    (
+        "XR007",
+        "warning; error when no call the configuration allows loads the file",
+    ),
+];
+
 impl Rule {
+    /// The rule's severity as `explain` heads it: the one severity, or what decides it
+    /// ([`SEVERITY_BY_OUTCOME`]).
+    pub fn severity_text(&self) -> &'static str {
+        SEVERITY_BY_OUTCOME
+            .iter()
+            .find(|(code, _)| *code == self.code)
+            .map_or(self.severity.as_str(), |(_, text)| text)
+    }
+
     /// A diagnostic of this rule with the rule's severity and default consequence.
     pub fn at(
         &'static self,
@@ -123,6 +183,7 @@ impl Rule {
             fixes: Vec::new(),
             related: Vec::new(),
             omitted: None,
+            part: None,
         }
     }
 }

@@ -11,7 +11,9 @@
 //! Knows nothing of skills or subagents: the callers decide what a value means.
 
 use super::java;
-use crate::base::TextRange;
+use std::path::Path;
+
+use crate::base::{FileEdit, Fix, TextRange};
 
 /// How scalars are typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,6 +232,191 @@ impl Node {
 /// whatever the typing. `text` holds no control character (the callers refuse them).
 pub fn double_quoted(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// `text` as a one-line YAML quoted scalar that reads back as `text` whatever the typing: single
+/// quotes when double quotes would need an escape (`"` or `\\`) and single quotes need none
+/// (`'` is the one character they escape, by doubling it), else double quotes. `text` holds no
+/// line break or control character (the callers refuse them).
+pub fn quoted(text: &str) -> String {
+    if text.contains(['"', '\\']) && !text.contains('\'') {
+        format!("'{text}'")
+    } else {
+        double_quoted(text)
+    }
+}
+
+/// A plain value with an unquoted `: ` in it (or a `:` at its end), which YAML reads as the start
+/// of a nested key and rejects: `description: Look up the forecast: rain and wind`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColonInValue {
+    /// The key the value belongs to, as written on its line.
+    pub key: String,
+    /// The value as written (whole-file offsets), without trailing blanks.
+    pub range: TextRange,
+    /// The value quoted ([`quoted`]): what replaces `range`.
+    pub quoted: String,
+}
+
+/// The values of `text[range]` whose unquoted `: ` makes the YAML invalid, when quoting them all is
+/// a certain repair: the quoted text parses (with `typing`) and each quoted value reads back as
+/// one string, the value as written. `None` when no value has a `: `, or when quoting does not
+/// repair the YAML (another error, a value that runs on over several lines, a line inside a
+/// block scalar).
+pub fn colon_in_values(text: &str, range: TextRange, typing: Typing) -> Option<Vec<ColonInValue>> {
+    let source = &text[range.start..range.end];
+    let mut found = Vec::new();
+    for (start, line) in lines(source) {
+        if let Some((key, value)) = colon_in_value(line) {
+            let at = range.start + start;
+            found.push(ColonInValue {
+                key: line[key.start..key.end].to_string(),
+                range: TextRange::new(at + value.start, at + value.end),
+                quoted: quoted(&line[value.start..value.end]),
+            });
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    // The repaired text, and where each quoted value sits in it.
+    let mut repaired = String::with_capacity(text.len() + 2 * found.len());
+    let mut expected = Vec::with_capacity(found.len());
+    let mut at = 0;
+    for candidate in &found {
+        repaired.push_str(&text[at..candidate.range.start]);
+        let start = repaired.len();
+        repaired.push_str(&candidate.quoted);
+        let written = &text[candidate.range.start..candidate.range.end];
+        expected.push((TextRange::new(start, repaired.len()), written));
+        at = candidate.range.end;
+    }
+    repaired.push_str(&text[at..]);
+    let end = range.end + repaired.len() - text.len();
+    let parsed = parse(&repaired, TextRange::new(range.start, end), typing).ok()?;
+    let mut strings = Vec::new();
+    if let Some(root) = &parsed.root {
+        string_scalars(root, &mut strings);
+    }
+    expected
+        .iter()
+        .all(|(range, written)| strings.contains(&(*range, *written)))
+        .then_some(found)
+}
+
+/// What is wrong with `values` (found by [`colon_in_values`]), for messages: "the value of
+/// `description` has an unquoted `: `, …, so the frontmatter is not valid YAML".
+pub fn colon_in_values_phrase(values: &[ColonInValue]) -> String {
+    let keys: Vec<String> = values.iter().map(|v| format!("`{}`", v.key)).collect();
+    let whose = match keys.len() {
+        1 => format!("the value of {} has", keys[0]),
+        _ => format!("the values of {} have", keys.join(", ")),
+    };
+    format!(
+        "{whose} an unquoted `: `, which YAML reads as the start of another key, so the frontmatter is not valid YAML"
+    )
+}
+
+/// The fix that quotes every value of `values` (found by [`colon_in_values`] in the file at
+/// `path`).
+pub fn quoting_fix(path: &Path, values: &[ColonInValue]) -> Fix {
+    let keys: Vec<String> = values.iter().map(|v| format!("`{}`", v.key)).collect();
+    Fix {
+        title: match keys.len() {
+            1 => format!("Quote the value of {}", keys[0]),
+            _ => format!("Quote the values of {}", keys.join(", ")),
+        },
+        edits: values
+            .iter()
+            .map(|v| FileEdit {
+                path: path.to_path_buf(),
+                range: v.range,
+                new_text: v.quoted.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Every string scalar of the tree with its range, without recursion (trees are budgeted, not
+/// shallow).
+fn string_scalars<'n>(root: &'n Node, out: &mut Vec<(TextRange, &'n str)>) {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            Value::Str(s) => out.push((node.range, s)),
+            Value::List(items) => stack.extend(items),
+            Value::Map(entries) => stack.extend(entries.iter().map(|e| &e.value)),
+            _ => {}
+        }
+    }
+}
+
+/// On one line of block YAML (`key: value`, `- key: value`), the key's and the value's ranges
+/// when the value is plain and holds a `: ` (or ends with `:`). A value with ` #` in it is left
+/// alone: whether the writer meant a comment there is not certain.
+fn colon_in_value(line: &str) -> Option<(TextRange, TextRange)> {
+    let blanks = |s: &str| s.len() - s.trim_start_matches([' ', '\t']).len();
+    let mut at = line.len() - line.trim_start_matches(' ').len();
+    if line[at..].starts_with("- ") {
+        at += 2;
+        at += blanks(&line[at..]);
+    }
+    let rest = &line[at..];
+    const INDICATORS: &[char] = &[
+        '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@',
+        '`', ' ', '\t',
+    ];
+    if rest.is_empty() || rest.starts_with(INDICATORS) {
+        return None;
+    }
+    let colon = separator(rest, 0)?;
+    let key = rest[..colon].trim_end_matches([' ', '\t']);
+    if key.contains(" #") || key.contains("\t#") {
+        return None;
+    }
+    let value_start = colon + 1 + blanks(&rest[colon + 1..]);
+    let value = rest[value_start..].trim_end_matches([' ', '\t']);
+    if value.is_empty()
+        || value.starts_with(INDICATORS)
+        || value.contains(" #")
+        || value.contains("\t#")
+        || separator(value, 0).is_none()
+    {
+        return None;
+    }
+    Some((
+        TextRange::new(at, at + key.len()),
+        TextRange::new(at + value_start, at + value_start + value.len()),
+    ))
+}
+
+/// The first `:` at or after `from` that YAML reads as a key's end in block context: followed by
+/// a blank or the end of the line.
+fn separator(line: &str, from: usize) -> Option<usize> {
+    line[from..]
+        .match_indices(':')
+        .map(|(i, _)| from + i)
+        .find(|&i| matches!(line.as_bytes().get(i + 1), None | Some(b' ' | b'\t')))
+}
+
+/// The lines of `source` with their offsets: split at `\n`, `\r\n` and `\r`; a final empty line
+/// after a last line break is included.
+fn lines(source: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut line_start = Some(0);
+    std::iter::from_fn(move || {
+        let start = line_start?;
+        let end = source[start..]
+            .find(['\n', '\r'])
+            .map_or(source.len(), |i| start + i);
+        line_start = if end >= source.len() {
+            None
+        } else if source[end..].starts_with("\r\n") {
+            Some(end + 2)
+        } else {
+            Some(end + 1)
+        };
+        Some((start, &source[start..end]))
+    })
 }
 
 /// Parses `text[range]` (a frontmatter block inside a whole file) with the runtime's typing.
@@ -1362,24 +1549,8 @@ pub struct Fallback {
 /// The runtime's fallback line parser over `text[range]`.
 pub fn fallback(text: &str, range: TextRange) -> Fallback {
     let mut out = Fallback::default();
-    let source = &text[range.start..range.end];
-    let mut line_start = 0;
-    while line_start <= source.len() {
-        let rel_end = source[line_start..]
-            .find(['\n', '\r'])
-            .map_or(source.len(), |i| line_start + i);
-        let line = &source[line_start..rel_end];
-        let base = range.start + line_start;
-        fallback_line(line, base, &mut out);
-        if rel_end >= source.len() {
-            break;
-        }
-        let step = if source[rel_end..].starts_with("\r\n") {
-            2
-        } else {
-            1
-        };
-        line_start = rel_end + step;
+    for (start, line) in lines(&text[range.start..range.end]) {
+        fallback_line(line, range.start + start, &mut out);
     }
     out
 }
@@ -1789,5 +1960,102 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Applies the repair [`colon_in_values`] proposes for the whole text `yaml`.
+    fn repaired(yaml: &str, typing: Typing) -> Option<String> {
+        let found = colon_in_values(yaml, TextRange::new(0, yaml.len()), typing)?;
+        let mut out = yaml.to_string();
+        for c in found.iter().rev() {
+            out.replace_range(c.range.start..c.range.end, &c.quoted);
+        }
+        Some(out)
+    }
+
+    fn string_at(yaml: &str, key: &str) -> String {
+        let doc = parse(yaml, TextRange::new(0, yaml.len()), Typing::Yaml11).unwrap();
+        let mut node = doc.root.as_ref().unwrap();
+        for part in key.split('.') {
+            node = &node.get(part).unwrap().value;
+        }
+        node.value.as_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn quoting_chooses_the_quotes_that_need_no_escape() {
+        assert_eq!(quoted("a: b"), "\"a: b\"");
+        assert_eq!(quoted("it's: fine"), "\"it's: fine\"");
+        assert_eq!(quoted("say \"hi\": now"), "'say \"hi\": now'");
+        assert_eq!(quoted(r"C:\temp: dir"), r"'C:\temp: dir'");
+        assert_eq!(quoted("it's \"x\": y"), "\"it's \\\"x\\\": y\"");
+        // Every one reads back as the text it quotes.
+        for text in [
+            "a: b",
+            "it's: fine",
+            "say \"hi\": now",
+            r"C:\temp: dir",
+            "it's \"x\": \\y",
+            "tab\there: 字 😀",
+        ] {
+            let yaml = format!("k: {}", quoted(text));
+            assert_eq!(string_at(&yaml, "k"), text, "{yaml}");
+        }
+    }
+
+    #[test]
+    fn an_unquoted_colon_in_a_value_is_repaired_by_quoting() {
+        let yaml = "name: weather\ndescription: Look up the forecast: temperature, rain and wind\nmetadata:\n  author: me\n";
+        assert!(parse(yaml, TextRange::new(0, yaml.len()), Typing::Yaml11).is_err());
+        let found = colon_in_values(yaml, TextRange::new(0, yaml.len()), Typing::Yaml11).unwrap();
+        assert_eq!(
+            found,
+            vec![ColonInValue {
+                key: "description".into(),
+                range: TextRange::new(27, 75),
+                quoted: "\"Look up the forecast: temperature, rain and wind\"".into(),
+            }]
+        );
+        let fixed = repaired(yaml, Typing::Yaml11).unwrap();
+        assert_eq!(
+            string_at(&fixed, "description"),
+            "Look up the forecast: temperature, rain and wind"
+        );
+        assert_eq!(string_at(&fixed, "metadata.author"), "me");
+        // Nested and list values, quotes inside, a trailing colon, CRLF, trailing blanks.
+        let yaml = "a: x: \"y\"\r\nb:\r\n  c: it's: z  \r\n  d:\r\n    - e: f:\r\n";
+        let fixed = repaired(yaml, Typing::Yaml11).unwrap();
+        assert_eq!(
+            fixed,
+            "a: 'x: \"y\"'\r\nb:\r\n  c: \"it's: z\"  \r\n  d:\r\n    - e: \"f:\"\r\n"
+        );
+        assert_eq!(string_at(&fixed, "a"), "x: \"y\"");
+        assert_eq!(string_at(&fixed, "b.c"), "it's: z");
+        // Jackson reads the repair too.
+        assert!(repaired("description: a: b\n", Typing::Jackson).is_some());
+    }
+
+    #[test]
+    fn no_repair_when_quoting_is_not_certain() {
+        for yaml in [
+            // Valid YAML, nothing to repair.
+            "a: b\nc: d:e\n",
+            // Another error remains.
+            "a: x: y\nb: [\n",
+            "a: x: y\na: z\n",
+            // A comment, or a value that runs on over the next line.
+            "a: issue #1: fix\n",
+            "a: x: y\n  and more\n",
+            // Already quoted, or a flow collection.
+            "a: \"x\": y\n",
+            "a: [x]: y\n",
+        ] {
+            assert_eq!(repaired(yaml, Typing::Yaml11), None, "{yaml:?}");
+        }
+        // A line inside a block scalar is text, never a key: left alone, so the other value's
+        // repair is not certain either (quoting both would change the block's text).
+        let yaml = "a: |\n  note: see: x\nb: c: d\n";
+        assert_eq!(repaired(yaml, Typing::Yaml11), None);
+        let yaml = "a: |\n  note: see: x\n";
+        assert_eq!(repaired(yaml, Typing::Yaml11), None);
     }
 }

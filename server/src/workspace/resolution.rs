@@ -1744,34 +1744,34 @@ impl NotScanned {
         match self {
             NotScanned::NestedInSharedFolder { upper } => {
                 let direct = match kind {
-                    Kind::Skill => "the direct scan of the shared folder (Layer 3) reads only `skills/*/SKILL.md`",
+                    Kind::Skill => "the runtime's scan of the shared `skills/` folder reads only `skills/*/SKILL.md`",
                     Kind::Subagent => "the local scan reads only `subagents/*.md`",
                 };
                 let glob = match upper {
-                    Some(tree) => format!("the recursive glob reads {}", reads(tree)),
-                    None => "the namespaced repository is off (`features.default_workspace_skills = false`)".to_string(),
+                    Some(tree) => format!("the deeper search reads only {}", reads(tree)),
+                    None => "the reader of per-user and project skills is off (`features.default_workspace_skills = false`)".to_string(),
                 };
                 format!("nested below the shared `{folder}/` folder: {direct}, and {glob}")
             }
             NotScanned::HiddenFolder => {
-                "below a `skills/` folder starting with `_` or `.`: the namespaced repository skips it".to_string()
+                "below a `skills/` folder starting with `_` or `.`: the runtime skips such folders when it reads per-user and project skills".to_string()
             }
             NotScanned::OtherNamespace { namespace } => {
                 format!("in the per-user folder `{namespace}`, which only its own calls read")
             }
             NotScanned::EmptyNamespace => format!(
-                "in a per-user folder, and the call's namespace is empty: the glob reads `{ws_dir}/{folder}`"
+                "in a per-user folder, and the call has no user or session folder: the runtime reads only `{ws_dir}/{folder}`"
             ),
             NotScanned::FrozenMerge => format!(
-                "in a per-user folder, and the skill merge is frozen at build with an empty namespace \
-                 (`features.dynamic_skills = false`): the glob reads `{ws_dir}/{folder}`"
+                "in a per-user folder, and the skill list is built once, before any user's call \
+                 (`features.dynamic_skills = false`): the runtime reads only `{ws_dir}/{folder}`"
             ),
             NotScanned::FilesystemMode { mode } => format!(
                 "the {} filesystem reads `{folder}/` from the shared workspace only (per-user and project folders are not part of it)",
                 mode.as_str()
             ),
             NotScanned::WorkspaceRepositoryOff => {
-                "only the namespaced repository reads per-user and project folders, and it is off \
+                "the reader of per-user and project skills is off \
                  (`features.default_workspace_skills = false`)"
                     .to_string()
             }

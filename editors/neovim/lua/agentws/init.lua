@@ -202,7 +202,9 @@ function M.sections(result)
       end
     end
     table.insert(out, {
-      title = s.title or s.kind or s.name or 'section',
+      -- The server's `label` (the tag or heading the prompt shows), not its `kind` identifier.
+      title = s.label or s.title or s.kind or s.name or 'section',
+      kind = s.kind or '',
       start = start,
       finish = finish,
       tokens = s.tokens or s.estimatedTokens or 0,
@@ -251,7 +253,9 @@ local function preview_buffer()
 end
 
 --- Fills the preview buffer: the prompt text exactly, section labels as virtual lines above each
---- section (title, estimated tokens against the memory budget, source file:line), notes below.
+--- section (title, estimated tokens and their share of the prompt, source file:line), notes below.
+--- The memory budget (`[agent] max_context_tokens`) bounds the loaded context and cuts MEMORY.md
+--- alone to fit: only the MEMORY.md label names it (as the VS Code panel does).
 function M.render(buf, result, context)
   local text = result.text or ''
   local lines = vim.split(text, '\n', { plain = true })
@@ -263,8 +267,13 @@ function M.render(buf, result, context)
   vim.bo[buf].modifiable = false
   vim.api.nvim_buf_clear_namespace(buf, namespace, 0, -1)
   local budget = result.budget or {}
-  local max = budget.max or budget.maxTokens or 0
+  local max = budget.maxContextTokens or budget.max or budget.maxTokens or 0
+  local truncated = budget.truncated == true or budget.memoryTruncated == true
   local sections = M.sections(result)
+  local prompt = 0
+  for _, s in ipairs(sections) do
+    prompt = prompt + s.tokens
+  end
   local placed = {}
   for _, s in ipairs(sections) do
     local first = math.min(line_of_offset(text, s.start), #lines - 1)
@@ -273,7 +282,11 @@ function M.render(buf, result, context)
     for _, src in ipairs(s.sources) do
       table.insert(where, src.path .. ':' .. src.line)
     end
-    local share = max > 0 and string.format(' (%.1f%% of %d)', s.tokens * 100 / max, max) or ''
+    local share = prompt > 0 and string.format(' · %.1f%% of the prompt', s.tokens * 100 / prompt) or ''
+    if s.kind == 'memory-context' and max > 0 then
+      share = share .. string.format(truncated and ' · cut to fit the %d-token memory budget'
+        or ' · within the %d-token memory budget', max)
+    end
     local label = string.format('── %s · ≈%d tokens%s%s', s.title, s.tokens, share,
       #where > 0 and (' · ' .. table.concat(where, ' ')) or '')
     vim.api.nvim_buf_set_extmark(buf, namespace, first, 0, {

@@ -655,7 +655,7 @@ mod tool_tests {
                 (
                     "XR015",
                     "execute".to_string(),
-                    "tools.json removes `execute` from the main agent only: this isolated subagent registers the harness built-ins again and still has it, whatever `tools:` says".to_string(),
+                    "tools.json removes `execute` from the main agent only: this subagent is isolated (the default when its spec does not set `workspace.mode: shared`): it registers the harness built-ins again and still has it, whatever `tools:` says".to_string(),
                     super::subagent_tool_removed_builtin::RULE.consequence.to_string(),
                 ),
                 (
@@ -754,7 +754,7 @@ mod duplicate_tests {
                 (
                     "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
                     "SK027",
-                    "for user `alice` the namespaced repository serves this skill from the per-user folder `alice`, but the prompt advertises `<files-root>` `/p/.agentscope/workspace/skills/x` (built from the name, without the folder), a folder that does not exist".to_string()
+                    "for user `alice` the runtime reads this skill from the per-user folder `alice`, but the prompt tells the model its files are in `/p/.agentscope/workspace/skills/x` (its `<files-root>`, built from the name without the per-user or project folder), a folder that does not exist".to_string()
                 ),
                 (
                     "/p/.agentscope/workspace/alice/skills/x/SKILL.md".to_string(),
@@ -776,7 +776,7 @@ mod duplicate_tests {
                 (
                     "/p/skills/p/SKILL.md".to_string(),
                     "SK016",
-                    "the skill is named `x` but its folder is `p`; for any user (scope `user`) the namespaced repository serves it and the prompt advertises `<files-root>` `/p/.agentscope/workspace/skills/x`, a folder that does not exist".to_string()
+                    "the skill is named `x` but its folder is `p`; for any user (scope `user`) the prompt tells the model its files are in `/p/.agentscope/workspace/skills/x` (its `<files-root>`, built from the name), a folder that does not exist".to_string()
                 ),
             ]
         );

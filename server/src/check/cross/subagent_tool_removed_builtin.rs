@@ -70,7 +70,7 @@ pub(super) fn check(
     let it = if names.len() == 1 { "it" } else { "them" };
     let message = if crate::check::tools::child_skips_tools_json(workspace, subagent) {
         format!(
-            "tools.json removes {listed} from the main agent only: this isolated subagent registers the harness built-ins again and still has {it}, whatever `tools:` says"
+            "tools.json removes {listed} from the main agent only: this subagent is isolated (the default when its spec does not set `workspace.mode: shared`): it registers the harness built-ins again and still has {it}, whatever `tools:` says"
         )
     } else {
         format!(

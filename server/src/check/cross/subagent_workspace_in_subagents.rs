@@ -13,7 +13,7 @@ pub static RULE: Rule = Rule {
     profile: Profile::Harness,
     summary: "A subagent's `workspace.path` points inside `subagents/`.",
     consequence:
-        "Its AGENTS.md is globbed as a subagent named `AGENTS` and dropped for lacking frontmatter.",
+        "Its AGENTS.md is read as a subagent named `AGENTS` and dropped for lacking frontmatter.",
     explanation:
         "Keep subagent workspaces outside the `subagents/` folder, e.g. under `agents/<id>/`.",
     examples: &[Example {

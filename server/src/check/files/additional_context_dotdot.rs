@@ -13,9 +13,9 @@ pub static RULE: Rule = Rule {
     summary:
         "An additional context file path contains a `..` segment (even one that stays inside).",
     consequence:
-        "The runtime throws IllegalArgumentException while building the prompt: every call fails.",
+        "The runtime refuses the path while building the prompt: every call fails.",
     explanation:
-        "The project layer is always SANDBOXED and rejects `..` segments, so `a/../b.md` fails \
+        "The runtime throws `IllegalArgumentException` on such a path. The project layer is always SANDBOXED and rejects `..` segments, so `a/../b.md` fails \
 the call in every path mode. Write the normalized path (`b.md`).",
     examples: &[Example {
         triggering: &[

@@ -62,7 +62,7 @@ pub(super) fn check(workspace: &Workspace, out: &mut Vec<Diagnostic>) {
                 &path,
                 TextRange::empty(0),
                 format!(
-                    "`{rel}` in the project folder `{}` is the overlay's lower layer",
+                    "`{rel}` in the project folder `{}` stands in for the workspace's own copy",
                     config.project.display()
                 ),
             ));
@@ -80,7 +80,7 @@ pub(super) fn check(workspace: &Workspace, out: &mut Vec<Diagnostic>) {
                 path,
                 TextRange::empty(0),
                 format!(
-                    "the project folder has a `{dir}/` folder; the runtime reads it as the overlay's lower layer"
+                    "the project folder has a `{dir}/` folder; the runtime reads it too, under the workspace's own `{dir}/`"
                 ),
             ));
         }

@@ -506,7 +506,7 @@ fn nested_but_loaded(
         Kind::Skill => (
             &skill_nested::RULE,
             Severity::Warning,
-            "its `<files-root>` `skills/<name>` is not its folder, and with scope `user` or `session` no call would load it",
+            "the folder the prompt gives for its files (`<files-root>`, `skills/<name>`) is not its folder, and with scope `user` or `session` no call would load it",
         ),
         Kind::Subagent => (
             &subagent_nested::RULE,
@@ -519,7 +519,7 @@ fn nested_but_loaded(
             path,
             range,
             format!(
-                "nested: loaded for {} only through the recursive glob of `{}` (the direct scan does not see it); {what}",
+                "nested: loaded for {} only through the deeper search of `{}` (the scan of the shared folder does not see it); {what}",
                 list(&whom),
                 context::display_path(&ws.config.workspace.join(match kind {
                     Kind::Skill => "skills",

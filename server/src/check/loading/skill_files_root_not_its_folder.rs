@@ -15,7 +15,7 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A per-user or project-folder skill is served by the namespaced repository, whose `<files-root>` is `<ws>/skills/<name>`: not the skill's folder."#,
-    consequence: r#"Shell commands that follow `<files-root>` reach the shared skill of the same name, or a folder that does not exist, instead of this skill's scripts and references."#,
+    consequence: r#"The prompt gives the skill's files a folder (`<files-root>`) built from its name in the shared workspace: shell commands the model runs there reach the shared skill of the same name, or a folder that does not exist, instead of this skill's scripts and references."#,
     explanation: r#"`ShellPathPolicy` builds the files-root of a workspace-native skill as `<host workspace>/skills/<name>`: namespaces are not applied, and the project folder is not part of it. A per-user skill `<ws>/alice/skills/pdf/SKILL.md` is advertised at `<ws>/skills/pdf`, which is the shared `pdf` skill's folder when there is one (its scripts are run instead) or a folder that does not exist. `load_skill_through_path` still reads the right files (it goes through the repository); only the shell path is wrong. Keep scripts that per-user skills need in the shared skill, or reference them by absolute path."#,
     examples: &[Example {
         triggering: &[(
@@ -58,8 +58,8 @@ pub(super) fn check(ws: &Workspace, doc: &SkillDoc, outcomes: Outcomes) -> Optio
         &doc.path,
         range,
         format!(
-            "for {} the namespaced repository serves this skill from {}, but the prompt advertises \
-             `<files-root>` `{}` (built from the name, without the folder), {}",
+            "for {} the runtime reads this skill from {}, but the prompt tells the model its files are in \
+             `{}` (its `<files-root>`, built from the name without the per-user or project folder), {}",
             list(&root.whom),
             doc.location.tree.label(),
             root.advertised,

@@ -15,7 +15,7 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"The skill's `name` differs from its folder name, and a context serves it from the namespaced repository."#,
-    consequence: r#"Where the namespaced repository (Layer 4) serves the skill, the runtime advertises `<files-root>` as `skills/<name>`, which is not the skill's folder."#,
+    consequence: r#"The prompt tells the model the skill's files are in `skills/<name>` (its `<files-root>`), which is not the skill's folder: commands the model runs there miss its scripts."#,
     explanation: r#"`<files-root>` is built from the skill's name. Where Layer 4 serves the skill (scope `agent` or `global`, a frozen merge, sandbox and remote mode, per-user and project-folder skills), the prompt advertises `<root>/skills/<name>`: not this skill's folder. Where Layer 3 serves a shared skill (the default `user` scope), the runtime stages it under `.skills-cache/<source>/<name>` and advertises that path, which holds the skill: no diagnostic then (the strict profile's ST002 still asks for matching names). The message names the contexts. Rename the folder or the skill so they match."#,
     examples: &[Example {
         triggering: &[
@@ -82,8 +82,8 @@ pub(super) fn check(ws: &Workspace, doc: &SkillDoc, outcomes: Outcomes) -> Optio
         &doc.path,
         range,
         format!(
-            "the skill is named `{name}` but its folder is `{}`{}; for {} the namespaced repository serves it and the \
-             prompt advertises `<files-root>` `{}`, {}",
+            "the skill is named `{name}` but its folder is `{}`{}; for {} the prompt tells the model its files \
+             are in `{}` (its `<files-root>`, built from the name), {}",
             doc.dir_name,
             normalization_note(name, &doc.dir_name).unwrap_or_default(),
             list(&root.whom),

@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "Two skills of the shared `skills/` folder have the same `name`, and nothing later in the merge decides between them.",
-    consequence: "The JVM's directory-listing order decides which one the runtime keeps; it can differ between machines and file systems.",
+    consequence: "Which one the runtime keeps depends on the order the file system lists the folders in, which can differ between machines.",
     explanation: "Layer 3 (`FileSystemSkillRepository(<ws>/skills)`) lists its folder with `Files.list`, \
 unsorted (`FileSystemSkillRepository.java`; docs/runtime-sources.md), and the later of two same-name skills wins. When no later layer \
 re-reads the name (the default `user` scope: the namespaced repository reads `<ws>/<ns>/skills`), \
@@ -86,8 +86,8 @@ pub(super) fn tie(ws: &Workspace, doc: &SkillDoc, others: &[PathBuf], who: &Who)
         doc.name_range.unwrap_or(doc.opening_range),
         format!(
             "skill `{name}` is also defined in {} of the shared `skills/` folder; for {} nothing later in the merge \
-             decides, so the JVM's directory-listing order picks the winner (the preview sorts them by path \
-             and shows the last)",
+             decides, so the order the file system lists the folders in picks the winner (the preview \
+             sorts them by path and shows the last)",
             names.join(", "),
             who_label(ws, who)
         ),

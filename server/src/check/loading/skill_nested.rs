@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
     severity: Severity::Error,
     profile: Profile::Harness,
     summary: r#"The SKILL.md is nested deeper than `skills/<dir>/` of the shared workspace."#,
-    consequence: r#"The direct scan of the shared `skills/` folder (Layer 3) does not see it; only the namespaced repository's recursive glob does, and that glob reads `<ws>/skills` only when the call's namespace is empty."#,
+    consequence: r#"The runtime's scan of the shared `skills/` folder reads only `skills/<folder>/SKILL.md`; the deeper search, made for per-user skills, reads the shared folder only for calls without a user or session folder (scope `agent` or `global`)."#,
     explanation: r#"Severity follows the outcome over the contexts the configuration allows. In the default `user` scope (and `session`) every call has a namespace, so the namespaced repository reads `<ws>/<ns>/skills`: a nested shared skill is loaded for no call (error; a warning when it lies in the folder of a skill the runtime loads, whose whole folder it advertises, so the file stays readable as one of that skill's files, as router skills written for other agents intend). With scope `agent` or `global`, or a frozen merge, the recursive glob reads `<ws>/skills` and loads it (warning: its `<files-root>` `skills/<name>` is not its folder, and it can collide with a skill of the same name). Move the skill folder directly under `skills/`."#,
     examples: &[Example {
         triggering: &[(

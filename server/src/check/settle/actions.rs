@@ -237,6 +237,7 @@ mod tests {
             fixes: Vec::new(),
             related: Vec::new(),
             omitted: None,
+            part: None,
         }
     }
 

@@ -21,6 +21,7 @@ use std::path::Path;
 
 use self::comments::{Comment, Directive, Reach, Syntax};
 use super::{catalog, suppression, CheckOptions};
+use crate::base::diagnostic::merge_parts;
 use crate::base::{Diagnostic, TextRange};
 use crate::config::rules::{Level, LevelSource};
 use crate::config::Config;
@@ -167,7 +168,8 @@ struct Use {
 
 /// `diagnostics` of the file at `path` (whose text is `text`, when it has one) with the project's
 /// decisions applied: levels, per-path settings, suppression comments, and the comments' own
-/// problems.
+/// problems; then the consequences of one mistake that are still reported merged into one
+/// diagnostic (`base::diagnostic::merge_parts`).
 pub fn settle_file(
     config: &Config,
     options: CheckOptions,
@@ -178,7 +180,7 @@ pub fn settle_file(
     let comments = text.map_or_else(Vec::new, |t| comments_of(config, path, t));
     if comments.is_empty() && config.rules.is_empty() {
         return Settled {
-            reported: diagnostics,
+            reported: merge_parts(diagnostics),
             suppressed: Vec::new(),
         };
     }
@@ -244,6 +246,7 @@ pub fn settle_file(
     settled
         .reported
         .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    settled.reported = merge_parts(std::mem::take(&mut settled.reported));
     settled
 }
 

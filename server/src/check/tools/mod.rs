@@ -173,12 +173,14 @@ pub fn registers_builtins_again(subagent: &SubagentDoc, read_from_project: bool)
         && skips_tools_json(subagent, read_from_project)
 }
 
-/// Where tools.json removes `name`: its `deny` entry, else the `allow` key.
+/// Where tools.json removes `name`: the key of the list that does (`deny`, else `allow`). What
+/// one list causes is reported at its key, as one diagnostic (`Diagnostic::part`).
 pub(super) fn removal_anchor(doc: &ToolsDoc, catalog: &ToolCatalog, name: &str) -> TextRange {
-    match catalog.lookup(name).removal {
-        Some(Removal::Denied(range)) => range,
-        _ => doc.allow_key.unwrap_or(TextRange::empty(0)),
-    }
+    let key = match catalog.lookup(name).removal {
+        Some(Removal::Denied(_)) => doc.deny_key,
+        _ => doc.allow_key,
+    };
+    key.unwrap_or(TextRange::empty(0))
 }
 
 pub(super) fn backticked(names: &[&str]) -> String {
@@ -254,7 +256,7 @@ pub fn code_execution_contexts(
         return None;
     }
     let files = match with_files.len() {
-        0 => " (no loaded skill has files besides SKILL.md, but the section comes with any skill that has a `<files-root>`)".to_string(),
+        0 => " (no loaded skill has files besides SKILL.md, but the section comes with any skill the prompt gives a folder for its files, `<files-root>`)".to_string(),
         1 => format!(" (1 skill has files: {})", some_of(&with_files, 3)),
         n => format!(" ({n} skills have files: {})", some_of(&with_files, 3)),
     };
@@ -405,8 +407,9 @@ mod tests {
                 ("TJ022", "\"execute\""),
                 ("TJ023", "\"load_skill_through_path\""),
                 ("TJ024", "\"agent_spawn\""),
-                // Denied, it leaves the `## Subagents` section naming a tool the model lacks.
-                ("TJ030", "\"agent_spawn\""),
+                // Denied, it leaves the `## Subagents` section naming a tool the model lacks: at
+                // the `deny` key, where what the list causes is said once.
+                ("TJ030", "\"deny\""),
             ]
         );
         // Without an open MCP server the unknown names are warnings with a suggestion.
@@ -491,10 +494,42 @@ mod tests {
         assert_eq!(
             found,
             vec![
-                ("TJ029", "\"execute\"", "`execute` is denied for the main agent only: the isolated subagents `a`, `d`, `e` (per-user folder `alice`) register the harness built-ins again and still have `execute`"),
-                ("TJ029", "\"write_file\"", "`write_file` is denied for the main agent only: the isolated subagents `a`, `d`, `e` (per-user folder `alice`) register the harness built-ins again and still have `write_file`"),
-                ("TJ030", "\"execute\"", "tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `x`)"),
+                ("TJ029", "\"deny\"", "`execute`, `write_file` are denied for the main agent only: the subagents `a`, `d`, `e` (per-user folder `alice`) are isolated (the default when a spec does not set `workspace.mode: shared`): they register the harness built-ins again and still have them"),
+                ("TJ030", "\"deny\"", "tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `x`)"),
             ]
+        );
+        // Each subagent that keeps them is a related location (the file). Both diagnostics at
+        // the `deny` key are parts of one.
+        let related: Vec<(String, TextRange, &str)> = diagnostics[0]
+            .related
+            .iter()
+            .map(|r| (r.path.display().to_string(), r.range, r.message.as_str()))
+            .collect();
+        assert_eq!(
+            related,
+            vec![
+                (
+                    "/p/.agentscope/workspace/subagents/a.md".into(),
+                    TextRange::empty(0),
+                    "`a` works in a workspace of its own and keeps the built-in tools"
+                ),
+                (
+                    "/p/.agentscope/workspace/subagents/d.md".into(),
+                    TextRange::empty(0),
+                    "`d` works in a workspace of its own and keeps the built-in tools"
+                ),
+                (
+                    "/p/.agentscope/workspace/alice/subagents/e.md".into(),
+                    TextRange::empty(0),
+                    "`e` works in a workspace of its own and keeps the built-in tools"
+                ),
+            ]
+        );
+        let merged = crate::base::diagnostic::merge_parts(diagnostics.clone());
+        assert_eq!(merged.len(), 1);
+        assert_eq!(
+            merged[0].message,
+            "`execute`, `write_file` are denied for the main agent only: the subagents `a`, `d`, `e` (per-user folder `alice`) are isolated (the default when a spec does not set `workspace.mode: shared`): they register the harness built-ins again and still have them; the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (1 skill has files: `x`)"
         );
 
         // Subagents off, or tools.json in the project folder (which an isolated child reads
@@ -527,7 +562,7 @@ mod tests {
             .collect();
         assert_eq!(
             left_out,
-            vec!["`allow` removes `web_search`, `session_history` for the main agent only: the isolated subagents `a`, `d`, `e` (per-user folder `alice`) register the harness built-ins again and still have them"]
+            vec!["`allow` removes `web_search`, `session_history` for the main agent only: the subagents `a`, `d`, `e` (per-user folder `alice`) are isolated (the default when a spec does not set `workspace.mode: shared`): they register the harness built-ins again and still have them"]
         );
     }
 
@@ -559,7 +594,7 @@ mod tests {
                 (SHARED, tools),
                 ("/p/.agentscope/workspace/skills/notes/SKILL.md", skill),
             ]),
-            vec!["tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (no loaded skill has files besides SKILL.md, but the section comes with any skill that has a `<files-root>`)"]
+            vec!["tools.json removes `execute`, but the prompt's `## Code Execution` section still tells the model to run skill scripts with the shell tool `execute` (no loaded skill has files besides SKILL.md, but the section comes with any skill the prompt gives a folder for its files, `<files-root>`)"]
         );
         // A skill no context loads (nested below `skills/<dir>/`, scope `user`) brings nothing.
         assert_eq!(

@@ -72,12 +72,10 @@ pub(super) fn check(doc: &ToolsDoc, catalog: &ToolCatalog, out: &mut Vec<Diagnos
             format!("{label} {}", names.join(", "))
         })
         .collect();
-    out.push(RULE.at(
-        &doc.path,
-        anchor,
-        format!(
-            "`allow` removes built-in {} (list them in `allow`, or use `deny` for what should go)",
-            what.join("; ")
-        ),
-    ));
+    let message = format!(
+        "`allow` removes built-in {} (list them in `allow`, or use `deny` for what should go)",
+        what.join("; ")
+    );
+    // The first of what the key causes (TJ029 and TJ030 add theirs to it).
+    out.push(RULE.at(&doc.path, anchor, &message).with_part(message));
 }

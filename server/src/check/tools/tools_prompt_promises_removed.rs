@@ -78,17 +78,20 @@ pub(super) fn check(
         } else {
             continue;
         };
-        out.push(RULE.at(
-            &doc.path,
-            removal_anchor(doc, catalog, first),
-            format!(
-                "tools.json removes {}, but the prompt's `{}` section still tells the model {} {}{detail}",
-                backticked(&removed),
-                section.heading,
-                section.asks,
-                backticked(section.tools),
-            ),
-        ));
+        let promise = format!(
+            "the prompt's `{}` section still tells the model {} {}{detail}",
+            section.heading,
+            section.asks,
+            backticked(section.tools),
+        );
+        out.push(
+            RULE.at(
+                &doc.path,
+                removal_anchor(doc, catalog, first),
+                format!("tools.json removes {}, but {promise}", backticked(&removed)),
+            )
+            .with_part(promise),
+        );
     }
     out
 }

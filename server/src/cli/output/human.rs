@@ -4,7 +4,7 @@
 
 use annotate_snippets::{AnnotationKind, Element, Group, Level, Origin, Patch, Renderer, Snippet};
 
-use super::{summary_lines, terminal_text, Report, ShownDiagnostic, Style};
+use super::{next_steps, summary_lines, terminal_text, Report, ShownDiagnostic, Style};
 use crate::base::Severity;
 
 pub fn render(report: &Report, style: Style) -> String {
@@ -32,6 +32,7 @@ pub fn render(report: &Report, style: Style) -> String {
         out.push_str("\n\n");
     }
     out.push_str(&summary_lines(report));
+    out.push_str(&next_steps(report));
     out
 }
 

@@ -107,6 +107,7 @@ mod tests {
                     "message",
                     "consequence",
                     "fixes",
+                    "related",
                     "fingerprint"
                 ]
             );

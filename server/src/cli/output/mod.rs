@@ -64,7 +64,7 @@ pub struct ShownFix {
     pub excerpt: Option<Excerpt>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ShownRelated {
     pub path: String,
     pub range: Span,
@@ -81,13 +81,14 @@ pub struct ShownDiagnostic {
     pub message: String,
     pub consequence: String,
     pub fixes: Vec<ShownFix>,
+    /// Other places that explain it (the subagents that keep a removed tool, the keys a YAML
+    /// error loses).
+    pub related: Vec<ShownRelated>,
     /// What identifies the finding while the file around it changes ([`fingerprint`]).
     pub fingerprint: String,
     /// With a baseline: `new` (not in it). Baselined findings are not among the diagnostics.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline_state: Option<&'static str>,
-    #[serde(skip)]
-    pub related: Vec<ShownRelated>,
     /// The source lines the diagnostic covers, when the file has text (human output).
     #[serde(skip)]
     pub excerpt: Option<Excerpt>,
@@ -182,6 +183,11 @@ pub struct ShownRuntime {
     /// Why the version written is not modelled exactly, when it is not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Whether the project has an agentws.toml. Without one nothing names the agent (whose name
+    /// is the runtime's default session id), so a preview needs `--session`, which the summary
+    /// says; with one, CF007 says when `[agent] name` is missing.
+    #[serde(skip)]
+    pub has_config: bool,
 }
 
 impl ShownRuntime {
@@ -203,6 +209,7 @@ impl ShownRuntime {
             release: config.harness.label(),
             source,
             note: config.harness_from.note.clone(),
+            has_config: config.file.is_some(),
         }
     }
 
@@ -231,6 +238,31 @@ pub struct Report {
     pub baseline: Option<BaselineOutcome>,
     /// Set when `--fix` ran.
     pub fix: Option<FixSummary>,
+    /// How the summary writes the commands it suggests.
+    pub rerun: Rerun,
+}
+
+/// The commands the summary suggests, as the user can type them: the program (`agentws`, or its
+/// path when PATH does not find it, as after `cargo run`) and the arguments that chose what was
+/// checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rerun {
+    /// Empty for `agentws`.
+    pub program: String,
+    /// Shell words repeated after `check --fix`: the profile, the release, the paths.
+    pub args: Vec<String>,
+}
+
+impl Rerun {
+    /// `PROGRAM SUBCOMMAND…`, the program as the user can run it.
+    pub fn command(&self, subcommand: &str) -> String {
+        let program = if self.program.is_empty() {
+            "agentws"
+        } else {
+            &self.program
+        };
+        format!("{program} {subcommand}")
+    }
 }
 
 impl Report {
@@ -267,14 +299,6 @@ impl Report {
                 .iter_mut()
                 .map(|s| &mut s.diagnostic.fingerprint),
         );
-    }
-
-    /// How many diagnostics carry at least one fix.
-    pub fn fixable(&self) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|d| !d.fixes.is_empty())
-            .count()
     }
 }
 
@@ -785,14 +809,16 @@ pub fn summary_lines(report: &Report) -> String {
             out.push_str(".\n");
         } else {
             out.push_str(&format!(
-                "; {} of it no longer {} (`agentws check --write-baseline {}` drops {}).\n",
+                "; {} of it no longer {} (`{}` drops {}).\n",
                 plural(baseline.absent.len(), "entry", "entries"),
                 if baseline.absent.len() == 1 {
                     "matches"
                 } else {
                     "match"
                 },
-                baseline.file,
+                report
+                    .rerun
+                    .command(&format!("check --write-baseline {}", baseline.file)),
                 if baseline.absent.len() == 1 {
                     "it"
                 } else {
@@ -801,11 +827,58 @@ pub fn summary_lines(report: &Report) -> String {
             ));
         }
     }
-    let fixable = report.fixable();
-    if fixable > 0 && report.fix.is_none() {
+    // What to run next, as the user can run it.
+    let rerun = &report.rerun;
+    let (stored, on_disk): (Vec<&ShownDiagnostic>, Vec<&ShownDiagnostic>) = report
+        .diagnostics
+        .iter()
+        .filter(|d| !d.fixes.is_empty())
+        .partition(|d| d.origin.is_some());
+    if !on_disk.is_empty() && report.fix.is_none() {
+        let mut fix = vec!["check --fix".to_string()];
+        fix.extend(rerun.args.iter().cloned());
         out.push_str(&format!(
-            "{} can be fixed with `agentws check --fix`.\n",
-            plural(fixable, "problem", "problems")
+            "{} can be fixed with `{}`.\n",
+            plural(on_disk.len(), "problem", "problems"),
+            rerun.command(&fix.join(" "))
+        ));
+    }
+    if !stored.is_empty() {
+        out.push_str(&format!(
+            "{} in stored files {} a fix (shown as help) that agentws does not write: it only reads \
+             the store, so make the change where those files are written.\n",
+            plural(stored.len(), "problem", "problems"),
+            if stored.len() == 1 { "has" } else { "have" }
+        ));
+    }
+    out
+}
+
+/// The human format's last lines: where to read about a finding, and what a preview of a project
+/// without agentws.toml needs. The concise format, read by tools as much as by people, stops
+/// at the summary.
+pub fn next_steps(report: &Report) -> String {
+    let mut out = String::new();
+    let rerun = &report.rerun;
+    if let Some(first) = report
+        .diagnostics
+        .iter()
+        .min_by_key(|d| (d.severity, d.origin.is_some()))
+    {
+        out.push_str(&format!(
+            "Run `{}` (or any other code) for what a finding means and how to fix it.\n",
+            rerun.command(&format!("explain {}", first.code))
+        ));
+    }
+    if let Some(runtime) = report.runtimes.iter().find(|r| !r.has_config) {
+        out.push_str(&format!(
+            "No agentws.toml, so agentws does not know the agent's name, which is the session id \
+             of a call that gives none: preview with `{}` (or write agentws.toml with \
+             `[agent] name`).\n",
+            rerun.command(&format!(
+                "preview {} --session ID",
+                crate::cli::shell_word(&runtime.project)
+            ))
         ));
     }
     out
@@ -867,6 +940,7 @@ pub(crate) mod tests {
                 }],
                 related: vec![],
                 omitted: None,
+                part: None,
             },
             Diagnostic {
                 path: skill.clone(),
@@ -882,6 +956,7 @@ pub(crate) mod tests {
                     message: "the frontmatter starts here".into(),
                 }],
                 omitted: None,
+                part: None,
             },
             Diagnostic {
                 path: tools.clone(),
@@ -893,6 +968,7 @@ pub(crate) mod tests {
                 fixes: vec![],
                 related: vec![],
                 omitted: None,
+                part: None,
             },
         ];
         let config = crate::config::Config::defaults_for(Path::new("/p"));
@@ -911,6 +987,7 @@ pub(crate) mod tests {
                 release: "2.0.2".into(),
                 source: "from pom.xml (io.agentscope:agentscope-harness 2.0.2)".into(),
                 note: None,
+                has_config: true,
             }],
             files_checked,
             diagnostics: diagnostics.iter().map(|d| shower.show(d)).collect(),
@@ -968,9 +1045,38 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_human_format_ends_with_the_next_steps() {
+        let mut report = sample();
+        assert_eq!(
+            next_steps(&report),
+            "Run `agentws explain SK999` (or any other code) for what a finding means and how to \
+             fix it.\n"
+        );
+        report.rerun.program = "target/debug/agentws".into();
+        report.runtimes[0].has_config = false;
+        report.runtimes[0].project = "my ws".into();
+        assert_eq!(
+            next_steps(&report),
+            "Run `target/debug/agentws explain SK999` (or any other code) for what a finding means \
+             and how to fix it.\n\
+             No agentws.toml, so agentws does not know the agent's name, which is the session id of \
+             a call that gives none: preview with `target/debug/agentws preview 'my ws' --session \
+             ID` (or write agentws.toml with `[agent] name`).\n"
+        );
+        report.diagnostics.clear();
+        report.runtimes.clear();
+        assert_eq!(next_steps(&report), "");
+    }
+
+    #[test]
     fn the_baseline_summary_says_what_it_held_and_what_no_longer_matches() {
         let mut report = sample();
         report.suppressed.clear();
+        // Run as `cargo run` leaves it: not through PATH.
+        report.rerun = Rerun {
+            program: "target/debug/agentws".into(),
+            args: vec!["ws".into()],
+        };
         let unchanged = report.diagnostics.split_off(1);
         report.baseline = Some(BaselineOutcome {
             file: "base.json".into(),
@@ -987,8 +1093,8 @@ pub(crate) mod tests {
             "Checked 2 files: 1 skill, 1 tools.json.\n\
              Found 1 error, 0 warnings, 0 infos.\n\
              2 findings are in the baseline `base.json`; 1 entry of it no longer matches \
-             (`agentws check --write-baseline base.json` drops it).\n\
-             1 problem can be fixed with `agentws check --fix`.\n"
+             (`target/debug/agentws check --write-baseline base.json` drops it).\n\
+             1 problem can be fixed with `target/debug/agentws check --fix ws`.\n"
         );
     }
 
@@ -1039,6 +1145,7 @@ pub(crate) mod tests {
                 }],
                 related: vec![],
                 omitted: None,
+                part: None,
             };
             let shown = Shower::new(&files, Path::new("/p")).show(&d);
             proptest::prop_assert!(shown.range.start.line >= 1 && shown.range.start.column >= 1);

@@ -11,8 +11,9 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: "`[agent] name` is not set.",
-    consequence: "An agent built without a name has no default session id: every call without an explicit session id fails with a NullPointerException.",
-    explanation: "Set `name` in `[agent]` to the name the Java builder gets (`HarnessAgent.builder().name(...)`). \
+    consequence: "An agent built without a name has no default session id: every call that gives none fails.",
+    explanation: "The runtime uses the agent's name as the session id of a call that gives none; \
+without a name such a call fails (a `NullPointerException` in the runtime). Set `name` in `[agent]` to the name the Java builder gets (`HarnessAgent.builder().name(...)`). \
 It is also the default `agentId` used in runtime paths (`agents/<agentId>/…`).",
     examples: &[
         Example {

@@ -80,14 +80,14 @@ fn tools_valid_has_no_warnings_when_the_environment_is_set() {
         // The `pdf` skill brings the `## Code Execution` section, which names the denied
         // `execute` (the preview of the fixture notes the same).
         vec![
-            row("tools.json", "11:12", "TJ030"),
+            row("tools.json", "11:3", "TJ030"),
             row("tools.json", "25:31", "TJ017")
         ]
     );
     assert_eq!(
         check_fixture("tools-valid", &[]),
         vec![
-            row("tools.json", "11:12", "TJ030"),
+            row("tools.json", "11:3", "TJ030"),
             row("tools.json", "17:44", "TJ007"),
             row("tools.json", "25:31", "TJ017")
         ]

@@ -363,8 +363,13 @@ impl Parser<'_> {
             Err(err) => {
                 doc.fallback = true;
                 let fallback = yaml::fallback(self.text, split.yaml);
-                self.yaml_fallback(&err, &fallback);
-                self.lost_in_fallback(&fallback.lost);
+                match yaml::colon_in_values(self.text, split.yaml, Typing::Yaml11) {
+                    Some(values) => self.colon_in_values(&values, &fallback),
+                    None => {
+                        self.yaml_fallback(&err, &fallback);
+                        self.lost_in_fallback(&fallback.lost);
+                    }
+                }
                 doc.metadata = fallback.entries;
                 doc.lost_keys = fallback.lost;
             }
@@ -776,6 +781,56 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec!["name", "description"]
         );
+    }
+
+    /// An unquoted `: ` in a value: one diagnostic, its lost keys as related locations, and the
+    /// fix that quotes the value, after which the skill parses whole.
+    #[test]
+    fn an_unquoted_colon_is_one_diagnostic_with_a_quoting_fix() {
+        let text = "---\nname: weather\ndescription: Look up the forecast: temperature, rain and wind\nmetadata:\n  author: it's \"me\"\n---\n# Weather\n";
+        let doc = skill(text);
+        assert!(doc.fallback);
+        assert_eq!(codes(&doc), vec![("SK013", 31, 79)]);
+        let d = &doc.diagnostics[0];
+        assert_eq!(
+            d.message,
+            "the value of `description` has an unquoted `: `, which YAML reads as the start of another key, so the frontmatter is not valid YAML; the runtime then reads only its unindented `key: value` lines: it keeps `name`, `description` as text and loses `metadata` (agentscope-java #1443 proposes repairing such values when loading)"
+        );
+        assert_eq!(
+            d.related
+                .iter()
+                .map(|r| (r.range, r.message.as_str()))
+                .collect::<Vec<_>>(),
+            vec![(
+                TextRange::new(80, 88),
+                "`metadata` is lost: a key with nothing after the colon (a nested map or list) is skipped"
+            )]
+        );
+        let (title, fixed) = fixed(text, "SK013");
+        assert_eq!(title, "Quote the value of `description`");
+        assert_eq!(
+            fixed,
+            text.replace(
+                "description: Look up the forecast: temperature, rain and wind",
+                "description: \"Look up the forecast: temperature, rain and wind\""
+            )
+        );
+        let doc = skill(&fixed);
+        assert!(!doc.fallback);
+        assert_eq!(codes(&doc), vec![]);
+        assert_eq!(
+            doc.description.as_deref(),
+            Some("Look up the forecast: temperature, rain and wind")
+        );
+        assert_eq!(doc.metadata.len(), 3);
+        // Another error beside it: no certain fix, the general report.
+        let doc = skill("---\nname: pdf\ndescription: a: b\n\tx: 1\n---\nBody");
+        assert_eq!(
+            doc.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
+            vec!["SK013"]
+        );
+        assert!(doc.diagnostics[0].fixes.is_empty());
+        assert!(doc.diagnostics[0].message.starts_with("YAML error: "));
     }
 
     #[test]

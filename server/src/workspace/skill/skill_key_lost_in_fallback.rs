@@ -16,52 +16,40 @@ pub static RULE: Rule = Rule {
     examples: &[Example {
         triggering: &[(
             ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Merge: split and merge PDF files.
-metadata:
-  author: docs-team
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
+            "---\nname: pdf\ndescription: Split and merge PDF files.\nmetadata:\n\tauthor: docs-team\n---\n\n# PDF\n\nRun `pdftotext -layout in.pdf out.txt` to read a PDF.\n",
         )],
         fixed: &[(
             ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: "Merge: split and merge PDF files."
-metadata:
-  author: docs-team
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
+            "---\nname: pdf\ndescription: Split and merge PDF files.\nmetadata:\n  author: docs-team\n---\n\n# PDF\n\nRun `pdftotext -layout in.pdf out.txt` to read a PDF.\n",
         )],
     }],
 };
+
+/// Why the fallback line parser skips a key.
+pub(super) fn why_lost(reason: &LostReason) -> &'static str {
+    match reason {
+        LostReason::BlockScalar => "block scalars (`|`, `>`) are skipped",
+        LostReason::EmptyValue => {
+            "a key with nothing after the colon (a nested map or list) is skipped"
+        }
+        LostReason::NotAKeyLine => {
+            "the line does not look like `key: value` to the fallback parser"
+        }
+    }
+}
 
 impl Parser<'_> {
     /// Each key the fallback line parser loses, with why.
     pub(super) fn lost_in_fallback(&mut self, lost: &[LostKey]) {
         for lost in lost {
-            let why = match lost.reason {
-                LostReason::BlockScalar => "block scalars (`|`, `>`) are skipped",
-                LostReason::EmptyValue => {
-                    "a key with nothing after the colon (a nested map or list) is skipped"
-                }
-                LostReason::NotAKeyLine => {
-                    "the line does not look like `key: value` to the fallback parser"
-                }
-            };
             self.out.push(RULE.at(
                 &self.path,
                 lost.range,
-                format!("`{}` is lost after the YAML error: {why}", lost.key),
+                format!(
+                    "`{}` is lost after the YAML error: {}",
+                    lost.key,
+                    why_lost(&lost.reason)
+                ),
             ));
         }
     }

@@ -10,7 +10,7 @@ pub static RULE: Rule = Rule {
     severity: Severity::Info,
     profile: Profile::Harness,
     summary: r#"The skill name contains spaces."#,
-    consequence: r#"Accepted; `<files-root>` escapes them as `\ ` and tools must quote the path."#,
+    consequence: r#"Accepted; the folder path the prompt gives for the skill's files (`<files-root>`) writes each space as `\ `, and tools must quote the path."#,
     explanation: r#"Use `-` instead of spaces."#,
     examples: &[Example {
         triggering: &[(
@@ -49,7 +49,7 @@ impl Parser<'_> {
             self.out.push(RULE.at(
                 &self.path,
                 range,
-                format!("the name `{name}` contains spaces; `<files-root>` escapes them as `\\ `"),
+                format!("the name `{name}` contains spaces; the folder path the prompt gives for the skill's files (`<files-root>`) writes each as `\\ `"),
             ));
         }
     }

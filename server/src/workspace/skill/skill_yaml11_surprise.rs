@@ -12,7 +12,7 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     profile: Profile::Harness,
     summary: r#"A plain YAML value is typed by YAML 1.1 rules into something other than the text written."#,
-    consequence: r#"The runtime renders the typed value as Java prints it (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,
+    consequence: r#"The prompt shows the value as the runtime prints its type, not as written (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,
     explanation: r#"SnakeYAML reads `yes/no/on/off` as booleans, `1.0` as a double, `2024-01-01` as a Date and `1:30` as 90, and the runtime renders the typed value with Java's `String.valueOf`. Quote the value to keep it as written."#,
     examples: &[Example {
         triggering: &[(

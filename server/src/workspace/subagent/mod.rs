@@ -299,7 +299,7 @@ impl Parser<'_> {
                 },
                 Err(error) => {
                     self.fail(SubagentDrop::InvalidYaml);
-                    self.invalid_yaml(&error);
+                    self.invalid_yaml(&error, split.yaml);
                     return;
                 }
             }
@@ -752,6 +752,23 @@ mod tests {
         let doc = agent("---\ndescription: [unclosed\n---\n");
         assert_eq!(doc.outcome, Err(SubagentDrop::InvalidYaml));
         assert_eq!(doc.diagnostics[0].code, "SA003");
+        // An unquoted `: `: the fix quotes the value, and the spec then parses.
+        let text = "---\ndescription: Researches questions: web, papers.\n---\nBody\n";
+        let doc = agent(text);
+        assert_eq!(doc.outcome, Err(SubagentDrop::InvalidYaml));
+        assert_eq!(codes(&doc), vec![("SA003", 17, 51)]);
+        assert_eq!(
+            doc.diagnostics[0].message,
+            "the value of `description` has an unquoted `: `, which YAML reads as the start of another key, so the frontmatter is not valid YAML; the runtime logs a WARN and ignores the file"
+        );
+        let fix = &doc.diagnostics[0].fixes[0];
+        assert_eq!(fix.title, "Quote the value of `description`");
+        let fixed = crate::base::apply_edits(text, &fix.edits);
+        assert_eq!(
+            fixed,
+            "---\ndescription: \"Researches questions: web, papers.\"\n---\nBody\n"
+        );
+        assert_eq!(agent(&fixed).outcome, Ok(()));
         let doc = agent("---\njust text\n---\n");
         assert_eq!(doc.outcome, Err(SubagentDrop::InvalidYaml));
         let doc = agent("---\ndescription: a---b\n---\n");

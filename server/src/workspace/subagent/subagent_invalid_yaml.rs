@@ -4,7 +4,7 @@
 use super::Parser;
 use crate::base::{Severity, TextRange};
 use crate::rules::{Example, Profile, Rule};
-use crate::syntax::yaml::{Node, YamlError};
+use crate::syntax::yaml::{self, Node, Typing, YamlError};
 
 pub static RULE: Rule = Rule {
     code: "SA003",
@@ -35,7 +35,22 @@ You research a question and answer with sources.
 };
 
 impl Parser<'_> {
-    pub(super) fn invalid_yaml(&mut self, error: &YamlError) {
+    pub(super) fn invalid_yaml(&mut self, error: &YamlError, yaml_range: TextRange) {
+        if let Some(values) = yaml::colon_in_values(self.text, yaml_range, Typing::Jackson) {
+            let fix = yaml::quoting_fix(&self.doc.path, &values);
+            self.diagnostics.push(
+                RULE.at(
+                    &self.doc.path,
+                    values[0].range,
+                    format!(
+                        "{}; the runtime logs a WARN and ignores the file",
+                        yaml::colon_in_values_phrase(&values)
+                    ),
+                )
+                .with_fix(fix),
+            );
+            return;
+        }
         // An error at a point gets the character there, so that there is something to underline.
         let range = if error.range.is_empty() {
             let end = self.text[error.range.start..]
