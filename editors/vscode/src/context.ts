@@ -100,7 +100,7 @@ export function idPickItems(ids: string[], current: string | undefined, kind: 'u
 }
 
 /**
- * Parses "alice s1 2026-08" or "user=alice session=s1 harness=2026-08" typed into the Compare box.
+ * Parses "alice s1 2.0.2" or "user=alice session=s1 harness=2.0.2" typed into the Compare box.
  * Keys not given keep the base context's values.
  */
 export function parseContextInput(input: string, base: PreviewContext): PreviewContext {

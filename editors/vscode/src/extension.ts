@@ -381,8 +381,8 @@ export class Extension implements vscode.Disposable {
     const left = this.panel?.context ?? this.activeContext;
     const input = await vscode.window.showInputBox({
       title: `Compare ${contextLabel(left)} with…`,
-      prompt: 'Other context: "USER [SESSION [HARNESS]]" or key=value pairs (user=, session=, harness=2026-08, scope=, fs=)',
-      placeHolder: 'bob s1   or   harness=2026-08',
+      prompt: 'Other context: "USER [SESSION [HARNESS]]" or key=value pairs (user=, session=, harness=2.0.2, scope=, fs=)',
+      placeHolder: 'bob s1   or   harness=2.0.2',
     });
     if (input === undefined || input.trim() === '') {
       return;

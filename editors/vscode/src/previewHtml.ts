@@ -4,7 +4,7 @@
 import { isStoredLocation, PreviewBudget, PreviewModel, PreviewSection, PreviewSource } from './protocol';
 
 export interface RenderOptions {
-  /** Shown in the header, e.g. "user alice · session s1 · harness 2026-09". */
+  /** Shown in the header, e.g. "user alice · session s1 · harness 2.0.2". */
   contextLabel: string;
   /** Per-page random value that lets the inline script and style through the CSP. */
   nonce: string;

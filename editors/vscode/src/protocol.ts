@@ -25,7 +25,8 @@ export interface PreviewContext {
   scope?: 'user' | 'session' | 'agent' | 'global';
   filesystem?: 'local' | 'sandbox' | 'remote';
   sandboxRoot?: string;
-  harness?: '2026-08' | '2026-09';
+  /** The runtime release to model: a version (`2.0.2`, `2.0.3`, `2.1.0-SNAPSHOT`), `main`, or an old name (`2026-08`, `2026-09`). */
+  harness?: string;
   date?: string;
   os?: string;
   tmpDir?: string;

@@ -267,17 +267,17 @@ test('Compare with… opens a diff of two rendered prompts', async () => {
     return { ...fixture, text: `prompt for harness ${context.harness ?? 'default'}\n`, sections: [] };
   };
   await recorded.commands.get(Commands.preview)!('alice', 's1');
-  recorded.inputAnswers = ['harness=2026-08'];
+  recorded.inputAnswers = ['harness=2.0.2'];
   await recorded.commands.get(Commands.compare)!();
   const diff = recorded.executed.find((e) => e.command === 'vscode.diff')!;
   assert.ok(diff, 'vscode.diff was executed');
   const [left, right, title] = diff.args as [Uri, Uri, string];
-  assert.equal(title, 'Prompt: user alice · session s1 ↔ user alice · session s1 · harness 2026-08');
+  assert.equal(title, 'Prompt: user alice · session s1 ↔ user alice · session s1 · harness 2.0.2');
   const provider = recorded.contentProviders.get(PROMPT_SCHEME)!;
   assert.equal(provider.provideTextDocumentContent(left), 'prompt for harness default\n');
-  assert.equal(provider.provideTextDocumentContent(right), 'prompt for harness 2026-08\n');
+  assert.equal(provider.provideTextDocumentContent(right), 'prompt for harness 2.0.2\n');
   assert.equal(left.fsPath, '/prompt-alice-s1.md');
-  assert.equal(right.fsPath, '/prompt-alice-s1-2026-08.md');
+  assert.equal(right.fsPath, '/prompt-alice-s1-2.0.2.md');
   ext.dispose();
 });
 
