@@ -247,3 +247,27 @@ fn corpus_page_refuses_an_unjudged_finding_and_a_stale_verdict() {
         "verdict [openai-skills.ZZ998] is used by no run: remove or re-key it\n"
     );
 }
+
+/// A verdict that names which findings are false pins the counts it was judged at: when a run
+/// reports another count of that code, the generator stops until someone reads them again.
+#[test]
+fn corpus_page_refuses_a_verdict_judged_at_other_counts() {
+    let data = corpus_data_copy();
+    let run = data.path().join("runs/k-dense-skills.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    json["check"]["harness"]["codes"]["XR017"] = serde_json::json!({ "warning": 3 });
+    std::fs::write(&run, serde_json::to_string(&json).unwrap()).unwrap();
+    let out = corpus_page(&[
+        "page".as_ref(),
+        "--stdout".as_ref(),
+        "--data".as_ref(),
+        data.path().as_os_str(),
+    ]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "XR017 on k-dense-skills was judged at counts = [2, 2], the run has [3, 2]: read the \
+         findings again, then update [k-dense-skills.XR017]\n"
+    );
+}
