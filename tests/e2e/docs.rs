@@ -133,3 +133,141 @@ fn relative_links_name_files_of_the_repository() {
     }
     assert!(broken.is_empty(), "links to nothing: {broken:#?}");
 }
+
+/// Runs `scripts/corpus-page` with `args` under the test's Python (`AGENTWS_PYTHON`, which
+/// `.ci/run` sets, else `python3`; the script needs 3.11 for `tomllib`).
+fn corpus_page(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let python = std::env::var_os("AGENTWS_PYTHON").unwrap_or_else(|| "python3".into());
+    std::process::Command::new(python)
+        .arg(root().join("scripts/corpus-page"))
+        .args(args)
+        .output()
+        .expect("python3 runs scripts/corpus-page")
+}
+
+/// docs/corpus.md is what `scripts/corpus-page page` makes of the committed runs, corpora and
+/// verdicts (docs/corpus/), byte for byte: no corpus is needed, and the page cannot drift from
+/// the runs it reports. `UPDATE_DOCS=1` rewrites it.
+#[test]
+fn corpus_page_is_generated_from_the_committed_runs() {
+    let out = corpus_page(&["page".as_ref(), "--stdout".as_ref()]);
+    assert!(
+        out.status.success(),
+        "scripts/corpus-page page failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected = String::from_utf8(out.stdout).unwrap();
+    let path = root().join("docs/corpus.md");
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    let actual = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "docs/corpus.md is not what docs/corpus/ generates; regenerate it with\n    \
+         scripts/corpus-page page   (or UPDATE_DOCS=1 cargo test --test e2e docs::corpus_page)"
+    );
+}
+
+/// A copy of docs/corpus/ (corpora.toml, verdicts.toml, runs/) in a temporary folder.
+fn corpus_data_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let from = root().join("docs/corpus");
+    std::fs::create_dir(dir.path().join("runs")).unwrap();
+    for name in ["corpora.toml", "verdicts.toml"] {
+        std::fs::copy(from.join(name), dir.path().join(name)).unwrap();
+    }
+    for entry in std::fs::read_dir(from.join("runs")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(
+            &path,
+            dir.path().join("runs").join(path.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+/// A code a run reports with no verdict stops the generator, naming the corpus and the code;
+/// with `--allow-unjudged` it reaches the page marked "not judged". A verdict no run uses stops
+/// it too.
+#[test]
+fn corpus_page_refuses_an_unjudged_finding_and_a_stale_verdict() {
+    let data = corpus_data_copy();
+    let dir = data.path().as_os_str();
+    let page = |extra: &[&str]| {
+        let mut args: Vec<&std::ffi::OsStr> =
+            vec!["page".as_ref(), "--stdout".as_ref(), "--data".as_ref(), dir];
+        args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
+        corpus_page(&args)
+    };
+    // The copy generates the committed page.
+    let out = page(&[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // A new finding on one corpus, with no verdict.
+    let run = data.path().join("runs/openai-skills.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    json["check"]["harness"]["codes"]["ZZ999"] = serde_json::json!({ "warning": 2 });
+    std::fs::write(&run, serde_json::to_string(&json).unwrap()).unwrap();
+    let out = page(&[]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "no verdict for ZZ999 on openai-skills (add [openai-skills.ZZ999] to \
+         docs/corpus/verdicts.toml)\n"
+    );
+    let out = page(&["--allow-unjudged"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("| ZZ999 | warning | 2 | – | **not judged** | (no verdict yet) |"),
+        "{text}"
+    );
+
+    // Judged, it goes through; a judgement of a finding no run reports stops it.
+    let verdicts = data.path().join("verdicts.toml");
+    let mut toml = std::fs::read_to_string(&verdicts).unwrap();
+    toml.push_str("\n[openai-skills.ZZ999]\nverdict = \"right\"\nwhy = \"Test.\"\n");
+    toml.push_str("\n[openai-skills.ZZ998]\nverdict = \"right\"\nwhy = \"Gone.\"\n");
+    std::fs::write(&verdicts, toml).unwrap();
+    let out = page(&[]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "verdict [openai-skills.ZZ998] is used by no run: remove or re-key it\n"
+    );
+}
+
+/// A verdict that names which findings are false pins the counts it was judged at: when a run
+/// reports another count of that code, the generator stops until someone reads them again.
+#[test]
+fn corpus_page_refuses_a_verdict_judged_at_other_counts() {
+    let data = corpus_data_copy();
+    let run = data.path().join("runs/k-dense-skills.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    json["check"]["harness"]["codes"]["XR017"] = serde_json::json!({ "warning": 3 });
+    std::fs::write(&run, serde_json::to_string(&json).unwrap()).unwrap();
+    let out = corpus_page(&[
+        "page".as_ref(),
+        "--stdout".as_ref(),
+        "--data".as_ref(),
+        data.path().as_os_str(),
+    ]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "XR017 on k-dense-skills was judged at counts = [2, 2], the run has [3, 2]: read the \
+         findings again, then update [k-dense-skills.XR017]\n"
+    );
+}
