@@ -147,7 +147,7 @@ fn corpus_page(args: &[&std::ffi::OsStr]) -> std::process::Output {
 
 /// docs/corpus.md is what `scripts/corpus-page page` makes of the committed runs, corpora and
 /// verdicts (docs/corpus/), byte for byte: no corpus is needed, and the page cannot drift from
-/// the runs it reports. `UPDATE_DOCS=1` rewrites it.
+/// the runs it reports. `UPDATE_EXPECT=1` rewrites it (as `scripts/corpus-page page` does).
 #[test]
 fn corpus_page_is_generated_from_the_committed_runs() {
     let out = corpus_page(&["page".as_ref(), "--stdout".as_ref()]);
@@ -157,16 +157,7 @@ fn corpus_page_is_generated_from_the_committed_runs() {
         String::from_utf8_lossy(&out.stderr)
     );
     let expected = String::from_utf8(out.stdout).unwrap();
-    let path = root().join("docs/corpus.md");
-    if std::env::var_os("UPDATE_DOCS").is_some() {
-        std::fs::write(&path, &expected).unwrap();
-    }
-    let actual = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        actual == expected,
-        "docs/corpus.md is not what docs/corpus/ generates; regenerate it with\n    \
-         scripts/corpus-page page   (or UPDATE_DOCS=1 cargo test --test e2e docs::corpus_page)"
-    );
+    crate::expect::assert_file(&root().join("docs/corpus.md"), &expected);
 }
 
 /// A copy of docs/corpus/ (corpora.toml, verdicts.toml, runs/) in a temporary folder.
