@@ -244,10 +244,10 @@ fn corpus_page_refuses_an_unjudged_finding_and_a_stale_verdict() {
 #[test]
 fn corpus_page_refuses_a_verdict_judged_at_other_counts() {
     let data = corpus_data_copy();
-    let run = data.path().join("runs/k-dense-skills.json");
+    let run = data.path().join("runs/davila7-skills.json");
     let mut json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&run).unwrap()).unwrap();
-    json["check"]["harness"]["codes"]["XR017"] = serde_json::json!({ "warning": 3 });
+    json["check"]["harness"]["codes"]["XR017"] = serde_json::json!({ "warning": 6 });
     std::fs::write(&run, serde_json::to_string(&json).unwrap()).unwrap();
     let out = corpus_page(&[
         "page".as_ref(),
@@ -258,7 +258,7 @@ fn corpus_page_refuses_a_verdict_judged_at_other_counts() {
     assert!(!out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "XR017 on k-dense-skills was judged at counts = [2, 2], the run has [3, 2]: read the \
-         findings again, then update [k-dense-skills.XR017]\n"
+        "XR017 on davila7-skills was judged at counts = [5, 5], the run has [6, 5]: read the \
+         findings again, then update [davila7-skills.XR017]\n"
     );
 }

@@ -724,7 +724,8 @@ fn session_isolation_with_the_local_shell_is_reported_at_the_scope() {
 /// Claude Code's tool names in a skill's backticks: `Grep` and `Glob` (once each, at the first
 /// use, with the tool that does the job), `mcp__github__create_issue` (the declared server
 /// registers it as `create_issue`) and `mcp__pager__notify` (no such server): XR017. The near
-/// ones are quiet: `read_file`, `create_issue`, grep in a sentence.
+/// ones are quiet: `read_file`, `create_issue`, grep in a sentence, and names the text does not
+/// tell the model to use (a table row, an example after `e.g.`, Claude Code's `Bash` as a subject).
 #[test]
 fn claude_code_tool_names_in_skill_text_are_reported_once_each() {
     let out = Command::cargo_bin("agentws")

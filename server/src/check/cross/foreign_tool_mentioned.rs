@@ -24,8 +24,11 @@ pub static RULE: Rule = Rule {
 under its own name (`create_issue`, not `mcp__github__create_issue`). The prompt text is not \
 checked against the toolkit, so the model reads a name it cannot call.
 
-Name the tool this agent has. Only names in backticks are read (`Grep`, `mcp__github__create_issue`); \
-the word grep in a sentence is not a tool name.",
+Name the tool this agent has. Only names in backticks are read (`Grep`, `mcp__github__create_issue`), \
+and only where the line tells the model to use them (`use`, `call` or `invoke` before the name, or \
+`with`/`via` right before it): a table of each agent's tools, an example (`e.g. `mcp__x__y``) or a \
+sentence about Claude Code's `Bash` tells the model nothing to call, and the word grep in a sentence \
+is not a tool name.",
     examples: &[Example {
         triggering: &[(
             ".agentscope/workspace/skills/logs/SKILL.md",
@@ -76,7 +79,15 @@ pub fn foreign_among(
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for (start, name) in mentions {
+    for ToolMention {
+        start,
+        name,
+        instructs,
+    } in mentions
+    {
+        if !instructs {
+            continue;
+        }
         let Some(message) = foreign(catalog, name) else {
             continue;
         };

@@ -72,8 +72,18 @@ pub fn mentions_tools(kind: FileKind) -> bool {
     matches!(kind, FileKind::AgentsMd | FileKind::Skill)
 }
 
-/// A backticked name that may be a tool's: where it starts, and the name.
-pub type ToolMention = (usize, String);
+/// A backticked name that may be a tool's.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ToolMention {
+    /// Where the name starts in the file's text.
+    pub start: usize,
+    pub name: String,
+    /// Whether its line tells the model to use it: a verb of use before it (`use`, `call`,
+    /// `invoke`) or the word right before it saying how (`with`, `via`), outside a table row and
+    /// not as an example. Prose that names a tool as its subject (a table of each agent's tools,
+    /// "e.g. `mcp__x__y`", "Claude Code's `Bash` runs …") tells the model nothing to call.
+    pub instructs: bool,
+}
 
 /// The backticked names of `text` that may be tools' names (ASCII letters, digits and `_`, at
 /// most 64 bytes), in text order. They read the text alone, so the engine keeps them per file and
@@ -91,13 +101,78 @@ pub fn tool_mentions(text: &str) -> Vec<ToolMention> {
             && name.len() <= 64
             && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         {
-            out.push((offset + open + 1, name.to_string()));
+            let start = offset + open + 1;
+            out.push(ToolMention {
+                start,
+                name: name.to_string(),
+                instructs: instructs(&text[..start - 1], &inner[name.len()..]),
+            });
         }
         let consumed = open + 1 + close + 1;
         offset += consumed;
         rest = &rest[consumed..];
     }
     out
+}
+
+/// Words before a name, on its line, that tell the model to use it.
+const USE_VERBS: &[&str] = &["use", "using", "call", "calling", "invoke", "invoking"];
+
+/// Words right before a verb of use that make it a noun (`every tool call`, `a call`).
+const NOUN_MAKERS: &[&str] = &[
+    "a", "an", "the", "each", "every", "this", "that", "tool", "function",
+];
+
+/// Words that turn an instruction around (`never use`, `do not call`).
+const NEGATIONS: &[&str] = &["never", "not", "don", "avoid"];
+
+/// Words right before a name that say it is the means of an action (`search with `Grep``).
+const MEANS: &[&str] = &["with", "via", "through"];
+
+/// Whether a mention with `before` it (the file's text up to its opening backtick) and `args`
+/// (what follows the name inside the backticks) tells the model to use it
+/// ([`ToolMention::instructs`]).
+fn instructs(before: &str, args: &str) -> bool {
+    // `Bash(git:*)` is a permission pattern (Claude Code's allowed-tools syntax), not a call.
+    if args.starts_with('(') && args.contains(['*', ':']) {
+        return false;
+    }
+    let line = before.rsplit('\n').next().unwrap_or(before);
+    if line.trim_start().starts_with('|') || crate::check::strict::is_illustrative(list_lead(line))
+    {
+        return false;
+    }
+    let words: Vec<String> = line
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let verb = words.iter().enumerate().any(|(i, w)| {
+        USE_VERBS.contains(&w.as_str())
+            && !(i > 0 && NOUN_MAKERS.contains(&words[i - 1].as_str()))
+            && !words[..i].iter().any(|n| NEGATIONS.contains(&n.as_str()))
+    });
+    verb || words.last().is_some_and(|w| MEANS.contains(&w.as_str()))
+}
+
+/// `line` without the list it ends in (`e.g. `a`, `b` or ` before `c`): an example marker
+/// introduces every item of its list.
+fn list_lead(line: &str) -> &str {
+    let mut lead = line.trim_end();
+    loop {
+        let before = lead;
+        for joint in [",", " or", " and", "/"] {
+            lead = lead.strip_suffix(joint).unwrap_or(lead).trim_end();
+        }
+        if let Some(item) = lead.strip_suffix('`') {
+            if let Some(open) = item.rfind('`') {
+                lead = item[..open].trim_end();
+            }
+        }
+        if lead == before {
+            return lead;
+        }
+    }
 }
 
 /// `XR010` for the `mentions` of the file at `path` that name a registered tool tools.json
@@ -108,7 +183,7 @@ pub fn removed_among(
     mentions: &[ToolMention],
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for (start, name) in mentions {
+    for ToolMention { start, name, .. } in mentions {
         let info = catalog.lookup(name);
         if info.is_registered() && info.removal.is_some() && !info.readded {
             let how = match info.removal {

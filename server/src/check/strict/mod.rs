@@ -14,6 +14,7 @@ use std::path::Path;
 use crate::base::{Diagnostic, FileSet};
 use crate::rules::Rule;
 use crate::workspace::skill::SkillDoc;
+pub(crate) use references::is_illustrative;
 use references::Reference;
 pub use unknown_key::{said_once as unknown_keys_said_once, unknown_keys, UnknownKey};
 

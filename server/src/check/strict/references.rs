@@ -204,7 +204,7 @@ const EXAMPLE_MARKERS: &[&str] = &[
 
 /// True when the text before a path, on the path's line, ends with a word that introduces an
 /// example (`EXAMPLE_MARKERS`, as a whole word, ignoring the punctuation and markup between).
-fn is_illustrative(before: &str) -> bool {
+pub(crate) fn is_illustrative(before: &str) -> bool {
     let line = before.rsplit(['\n', '\r']).next().unwrap_or(before);
     let lead = line
         .trim_end_matches(|c: char| c.is_whitespace() || "`'\"(*_:,-".contains(c))
