@@ -39,7 +39,8 @@ measure() {
   local out=$1
   shift
   /usr/bin/time -f "%U %S %M" -o "$out.time" "$@" >"$out" 2>/dev/null || true
-  awk '{printf "%.3f %.1f", $1 + $2, $3 / 1024}' "$out.time"
+  # GNU time writes "Command exited with non-zero status N" first when the check finds errors.
+  tail -n 1 "$out.time" | awk '{printf "%.3f %.1f\n", $1 + $2, $3 / 1024}'
 }
 
 results=$data/results.md
@@ -85,7 +86,7 @@ s = json.load(open(sys.argv[1], encoding="utf-8"))["summary"]
 print(f'{s["errors"]} errors, {s["warnings"]} warnings, {s["infos"]} infos')
 EOF
 )
-  checked=$(python3 -c 'import json,sys; print(sum(json.load(open(sys.argv[1]))["summary"]["files_checked"].values()))' "$data/check-$n.out" 2>/dev/null || echo "$files")
+  checked=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["files_checked"])' "$data/check-$n.out")
 
   python3 - "$data/hyperfine-$n.json" "$n" "$files" "$mb" "$check_cpu" "$checked" "$check_rss" "$prev_rss" "$findings" >>"$results" <<'EOF'
 import json, sys
