@@ -20,7 +20,7 @@ use crate::base::pathutil::normalize_lexically;
 use crate::base::{Diagnostic, Env, FileContent};
 use crate::check::settle::Suppressed;
 use crate::check::{fix, CheckOptions, CheckReport};
-use crate::config::discover::{absolute, find_project};
+use crate::config::discover::{absolute, find_project, Project};
 use crate::engine;
 use crate::rules::workspace::too_many_problems;
 use crate::rules::Profile;
@@ -161,6 +161,8 @@ type ProjectKey = (Option<PathBuf>, PathBuf, PathBuf);
 /// One project to check, with the paths of the command line that belong to it.
 pub(super) struct Target {
     first_path: PathBuf,
+    /// The project found for the first path: its `agentws.toml` is read once, here.
+    project: Project,
     selection: Selection,
 }
 
@@ -172,7 +174,7 @@ pub fn run(args: CheckArgs) -> u8 {
     } else {
         args.paths.clone()
     };
-    let (targets, usage_error) = targets(&paths);
+    let (mut targets, usage_error) = targets(&paths);
 
     let Some(harness) = super::harness_arg(args.harness.as_deref()) else {
         return EXIT_USAGE;
@@ -185,7 +187,7 @@ pub fn run(args: CheckArgs) -> u8 {
     let mut report = Report::default();
     let mut fix_summary = args.fix.then(FixSummary::default);
     let store = args.store_request();
-    for target in &targets {
+    for target in &mut targets {
         let mut checked = match &store {
             None => check_target(target, &env, options),
             Some(request) => match check_stored(target, &env, options, request) {
@@ -221,6 +223,8 @@ pub fn run(args: CheckArgs) -> u8 {
                 ));
             }
             if !outcome.written.is_empty() {
+                // A fix may have written agentws.toml too.
+                target.project = find_project(&target.first_path);
                 checked = check_target(target, &env, options);
             }
         }
@@ -342,6 +346,7 @@ pub(super) fn targets(paths: &[PathBuf]) -> (Vec<Target>, bool) {
                 key,
                 Target {
                     first_path: absolute,
+                    project,
                     selection,
                 },
             )),
@@ -376,7 +381,8 @@ pub(super) struct Checked {
 /// Loads the target's project into the analysis engine (every file parsed once, in its
 /// database) and asks for its diagnostics.
 pub(super) fn check_target(target: &Target, env: &Arc<Env>, options: CheckOptions) -> Checked {
-    let (loaded, analysis) = engine::batch::load(&target.first_path, env.clone(), options);
+    let project = target.project.clone();
+    let (loaded, analysis) = engine::batch::load(project, env.clone(), options);
     let report = analysis.report(&loaded.workspace, &loaded.walk_problems);
     Checked {
         _analysis: Some(analysis),
@@ -393,8 +399,12 @@ fn check_stored(
     options: CheckOptions,
     request: &super::project::StoreRequest,
 ) -> Result<Checked, crate::store::StoreError> {
-    let (mut loaded, mut analysis) = engine::batch::load(&target.first_path, env.clone(), options);
-    let read = super::project::read_store(&mut loaded, request, |build| analysis.build(build))?;
+    let project = target.project.clone();
+    let (mut loaded, mut analysis) = engine::batch::load(project, env.clone(), options);
+    let mut read = super::project::read_store(&loaded, request)?;
+    let files = Arc::new(std::mem::take(&mut read.files));
+    let workspace = analysis.grow(read.config.clone(), files);
+    let read = super::project::took_store(&mut loaded, workspace, read);
     say!(
         "read {} from store {} ({})",
         output::plural(read.files, "file", "files"),
@@ -483,7 +493,7 @@ mod tests {
     /// reading the store and checking afresh gives.
     #[test]
     fn a_store_check_reports_from_the_analysis_that_parsed_its_snapshot() {
-        use crate::cli::project::{load, parsed_snapshot, read_store, StoreRequest};
+        use crate::cli::project::{load, read_store, took_store, StoreRequest};
 
         let tmp = tempfile::tempdir().unwrap();
         let project = tmp.path().join("project");
@@ -562,7 +572,9 @@ mod tests {
         assert!(same(&snapshot.tools, &memoised.tools));
 
         let mut plain = load(&project, env.clone());
-        read_store(&mut plain, &request, parsed_snapshot).unwrap();
+        let mut read = read_store(&plain, &request).unwrap();
+        let workspace = read.parsed_snapshot(&plain.workspace);
+        took_store(&mut plain, workspace, read);
         let fresh = engine::batch::check_workspace(&plain.workspace, options);
         let expected = select(&targets[0], plain, fresh);
         let codes: Vec<&str> = checked.diagnostics.iter().map(|d| d.code).collect();

@@ -251,8 +251,10 @@ fn read_call_store(
             EXIT_USAGE
         })?;
     let request = super::project::StoreRequest { url, owners };
-    match super::project::read_store(loaded, &request, super::project::parsed_snapshot) {
-        Ok(read) => {
+    match super::project::read_store(loaded, &request) {
+        Ok(mut read) => {
+            let workspace = read.parsed_snapshot(&loaded.workspace);
+            let read = super::project::took_store(loaded, workspace, read);
             say!(
                 "note[store]: read {} from store {}",
                 super::output::plural(read.files, "file", "files"),

@@ -5,8 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::base::Env;
-pub use crate::workspace::discover::{load, parsed_snapshot, Build, Loaded};
-use crate::workspace::Workspace;
+pub use crate::workspace::discover::{load, Loaded};
 
 /// The process environment, captured once at the edge.
 pub fn process_env() -> Env {
@@ -32,32 +31,38 @@ pub struct StoreRead {
     pub notes: Vec<String>,
 }
 
-/// Reads the store's files into `loaded` (docs/stores.md): the workspace is rebuilt by `build`
-/// (`parsed_snapshot`, or the analysis that built `loaded`) over the file set with the stored files
-/// in it, in remote filesystem mode, and the store-level problems join the walk problems. The
-/// error is the message for exit 2, without secrets.
+/// Reads the store's files into a copy of `loaded`'s file set (docs/stores.md), in remote
+/// filesystem mode; the caller builds the snapshot from it (`store::Read::parsed_snapshot`, or the
+/// analysis that built `loaded`). The error is the message for exit 2, without secrets.
 pub fn read_store(
-    loaded: &mut Loaded,
+    loaded: &Loaded,
     request: &StoreRequest,
-    build: impl FnOnce(Build<'_>) -> Workspace,
-) -> Result<StoreRead, crate::store::StoreError> {
+) -> Result<crate::store::Read, crate::store::StoreError> {
     let cwd = std::env::current_dir().unwrap_or_default();
-    let read = crate::store::read_into_with(
+    crate::store::read_into(
         &loaded.workspace,
         request.url.as_deref(),
         &request.owners,
         &cwd,
         &crate::store::io::Cancel::never(),
-        build,
-    )?;
-    loaded.workspace = read.workspace;
+    )
+}
+
+/// Puts the snapshot built from a store's `read` into `loaded`, the store-level problems with
+/// the walk problems, and says what was read.
+pub fn took_store(
+    loaded: &mut Loaded,
+    workspace: crate::workspace::Workspace,
+    read: crate::store::Read,
+) -> StoreRead {
+    loaded.workspace = workspace;
     loaded.walk_problems.extend(read.loaded.diagnostics);
-    Ok(StoreRead {
+    StoreRead {
         shown: read.shown,
         owners: read.loaded.owners.len(),
         files: read.loaded.files,
         notes: read.loaded.notes,
-    })
+    }
 }
 
 /// `path` relative to the current folder with `/` separators (as printed in reports): below the

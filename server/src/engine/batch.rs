@@ -1,27 +1,29 @@
-//! `agentws check` through the engine: a project's files become an [`Analysis`]'s inputs, its
-//! queries are asked once (every source's `source_diagnostics` in parallel, each thread on its
-//! own clone of the database, then `workspace_diagnostics`), and the snapshot the output shows is
-//! taken from the same database (`Analysis::snapshot`), so every file is parsed once. A file set
-//! that grows after the first snapshot (the files a subagent refers to, a store's files) is built
-//! by the same analysis (`Analysis::build`), which parses only the files added. These are the
+//! `agentws check` through the engine: a project's files become an [`Analysis`]'s inputs by the
+//! calls the language server makes (`Analysis::new`, `Analysis::follow_outside` for the files a
+//! subagent refers to), its queries are asked once (every source's `source_diagnostics` in
+//! parallel, each thread on its own clone of the database, then `workspace_diagnostics`), and the
+//! snapshot the output shows is taken from the same database (`Analysis::snapshot`), so every
+//! file is parsed once. A file set that grows after the first snapshot (a store's files) is built
+//! by the same analysis (`Analysis::grow`), which parses only the files added. These are the
 //! queries the server asks after each edit: the one composition of the rules.
 //!
 //! Reads the disk only through `workspace::discover`. Must not depend on `lsp` or `cli`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use salsa::{Durability, Setter};
 
 use super::{
     facts, parsed, sets_allowed_tools, source_diagnostics, workspace_diagnostics_on_every_core,
-    Analysis,
+    Analysis, Outside,
 };
 use crate::base::{Diagnostic, Env, FileSet};
 use crate::check::{self, CheckOptions, CheckReport};
-use crate::workspace::discover::{self, Build, Loaded};
+use crate::config::discover::Project;
+use crate::config::Config;
+use crate::workspace::discover::{self, Loaded};
 use crate::workspace::Workspace;
 
 impl Analysis {
@@ -64,33 +66,21 @@ impl Analysis {
             });
     }
 
-    /// The snapshot `build` asks for (`discover::load_with`, `store::read_into_with`), taken from
-    /// this database: the build's configuration and files become its inputs, every source is
-    /// parsed (in parallel) and the snapshot holds those very parses. A file whose input is
-    /// unchanged keeps its parse, since no parse reads the configuration: a file set grown by
-    /// referenced or stored files parses only what was added.
-    pub fn build(&mut self, build: Build<'_>) -> Workspace {
-        let config = self.project.config(&self.db);
-        let diagnostics = self.project.config_diagnostics(&self.db);
-        let wanted = self.requested_options().configure(build.config.clone());
-        let same_config = Arc::ptr_eq(config, &wanted) || **config == *wanted;
-        if !same_config || diagnostics[..] != *build.config_diagnostics {
-            self.set_config(
-                build.config.clone(),
-                Arc::new(build.config_diagnostics.to_vec()),
-            );
+    /// The snapshot of `files` under `config`, taken from this database: a file set grown after
+    /// the first snapshot (a store's files, read in remote mode, `store::Read`) becomes its
+    /// inputs, every source is parsed (in parallel) and the snapshot holds those very parses. A
+    /// file whose input is unchanged keeps its parse, since no parse reads the configuration: a
+    /// grown file set parses only what was added.
+    pub fn grow(&mut self, config: Arc<Config>, files: Arc<FileSet>) -> Workspace {
+        let current = self.project.config(&self.db);
+        let wanted = self.requested_options().configure(config.clone());
+        if !Arc::ptr_eq(current, &wanted) && **current != *wanted {
+            let diagnostics = self.project.config_diagnostics(&self.db).clone();
+            self.set_config(config, diagnostics);
         }
-        let env = self.project.env(&self.db);
-        if !Arc::ptr_eq(env, build.env) && **env != **build.env {
-            // tools.json parses read the environment.
-            self.project
-                .set_env(&mut self.db)
-                .with_durability(Durability::HIGH)
-                .to(build.env.clone());
-        }
-        self.set_files(&build.files);
+        self.set_files(&files);
         self.parse_all();
-        self.snapshot(build.files)
+        self.snapshot(files)
     }
 
     /// The report of `workspace`, a snapshot of this analysis, with the walk's problems
@@ -148,43 +138,39 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
     analysis.report(workspace, &[])
 }
 
-/// `workspace::discover::load` with the analysis as the parser: the project of `path` read from
-/// disk, its snapshot taken from the analysis (which the files the snapshot refers to are added
-/// to), and the analysis itself, to ask for the diagnostics.
-pub fn load(path: &Path, env: Arc<Env>, options: CheckOptions) -> (Loaded, Analysis) {
-    let mut analysis: Option<Analysis> = None;
-    let loaded = discover::load_with(path, env, |build| {
-        analysis
-            .get_or_insert_with(|| {
-                // Its files are set by `build`, once.
-                Analysis::new(
-                    build.config.clone(),
-                    Arc::new(build.config_diagnostics.to_vec()),
-                    build.env.clone(),
-                    options,
-                    &FileSet::new(),
-                )
-            })
-            .build(build)
-    });
-    // `load_with` always builds a snapshot; an analysis of it otherwise, rather than a panic.
-    let analysis = analysis.unwrap_or_else(|| {
-        let ws = &loaded.workspace;
-        Analysis::new(
-            ws.config.clone(),
-            ws.config_diagnostics.clone(),
-            ws.env.clone(),
-            options,
-            &ws.files,
-        )
-    });
+/// The project `project` (found for a command-line path: `config::discover::find_project`, its
+/// `agentws.toml` read once) loaded into an analysis by the calls the language server makes: the
+/// walk (`workspace::discover`) as the analysis's files, every source parsed in parallel, the
+/// files outside the walk that its subagents name followed (`Analysis::follow_outside`), and the
+/// snapshot taken from the database, so every file is parsed once.
+pub fn load(project: Project, env: Arc<Env>, options: CheckOptions) -> (Loaded, Analysis) {
+    let config = Arc::new(project.config);
+    let discovered = discover::discover(&config);
+    let diagnostics = Arc::new(project.diagnostics);
+    let mut analysis = Analysis::new(config, diagnostics, env, options, &discovered.files);
+    let mut files = Arc::new(discovered.files);
+    analysis.parse_all();
+    analysis.follow_outside(&mut files, &mut Outside::default());
+    let workspace = analysis.snapshot(files);
+    let loaded = Loaded {
+        workspace,
+        walk_problems: discovered.problems,
+        found_project: project.found,
+    };
     (loaded, analysis)
+}
+
+/// `load` of the project found for `path`, as `agentws check` finds it.
+#[cfg(test)]
+fn load_path(path: &std::path::Path, env: Arc<Env>, options: CheckOptions) -> (Loaded, Analysis) {
+    let project = crate::config::discover::find_project(&crate::config::discover::absolute(path));
+    load(project, env, options)
 }
 
 /// Every fixture workspace under tests/fixtures, in path order.
 #[cfg(test)]
 fn fixture_roots() -> Vec<std::path::PathBuf> {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut roots: Vec<std::path::PathBuf> = std::fs::read_dir(repo.join("tests/fixtures"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -210,7 +196,7 @@ mod tests {
     use std::path::Path;
     use std::sync::Arc;
 
-    use super::{check_workspace, load};
+    use super::{check_workspace, load_path as load};
     use crate::base::Env;
     use crate::check::CheckOptions;
     use crate::config::Config;
@@ -308,13 +294,7 @@ mod tests {
         let added = ws.join("alice/skills/trains/SKILL.md");
         files.insert_text(added.clone(), &skill("trains", "allowed-tools: Read\n"));
         let files = Arc::new(files);
-        let grown = analysis.build(discover::Build {
-            config: &config,
-            config_diagnostics: &before.config_diagnostics,
-            files: files.clone(),
-            env: &env,
-            previous: Some(before),
-        });
+        let grown = analysis.grow(config.clone(), files.clone());
 
         assert_eq!(grown.config, config);
         // In path order: the per-user folder `alice/` before `skills/`.

@@ -111,9 +111,11 @@ use crate::workspace::Workspace;
 pub mod batch;
 mod by_file;
 mod neighbours;
+mod outside;
 
 pub use by_file::{changed_keys, DiagnosticsByFile, WorkspaceDiagnostics};
 use neighbours::{NeighbourMap, SkillsByRel};
+pub use outside::Outside;
 
 /// Kind and location of every workspace file, in path order.
 pub type Kinds = BTreeMap<PathBuf, (Location, FileKind)>;

@@ -197,10 +197,11 @@ fn preview_from_store(
     let owners = crate::store::call_owners(&workspace.config, &session)
         .map_err(|err| refused(err.code, err.message))?;
     let cwd = std::env::current_dir().unwrap_or_default();
-    let read = crate::store::read_into(workspace, None, &owners, &cwd, cancel)
+    let mut read = crate::store::read_into(workspace, None, &owners, &cwd, cancel)
         .map_err(store_unreadable)?;
     // The store's files are read again for each call: nothing to reuse.
-    render_preview(&read.workspace, session, context, machine, None)
+    let workspace = read.parsed_snapshot(workspace);
+    render_preview(&workspace, session, context, machine, None)
 }
 
 /// The prompt renderer: the preview `agentws preview --format json` prints.

@@ -18,12 +18,11 @@ use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::check::CheckOptions;
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
-use crate::engine::{Analysis, Handle, Origin, SharedReads, SkillsByName, WorkspaceDiagnostics};
-use crate::workspace::catalog::ToolCatalog;
-use crate::workspace::discover::{
-    add_referenced, discover, discover_folder, is_below_scanned, remove_referenced, same_walk,
-    Referenced,
+use crate::engine::{
+    Analysis, Handle, Origin, Outside, SharedReads, SkillsByName, WorkspaceDiagnostics,
 };
+use crate::workspace::catalog::ToolCatalog;
+use crate::workspace::discover::{discover, discover_folder, is_below_scanned, same_walk};
 use crate::workspace::{layout, Workspace};
 
 /// An open editor buffer.
@@ -50,10 +49,9 @@ pub struct Project {
     shadowed: HashMap<PathBuf, Option<FileContent>>,
     /// Walk problems of the last discovery.
     walk_problems: Vec<Diagnostic>,
-    /// What the subagents' `workspace.path`s added to `files` from outside the scanned trees, and
-    /// the list of paths it was read for (see [`Project::follow_references`]).
-    referenced: Referenced,
-    referenced_for: Option<Arc<Vec<PathBuf>>>,
+    /// What the subagents' `workspace.path`s added to `files` from outside the scanned trees
+    /// (see [`Project::follow_references`]).
+    outside: Outside,
     /// The query database over `files`; `None` until the files are read.
     analysis: Option<Analysis>,
     /// The profile the diagnostics are computed for (the client's `profile` setting).
@@ -190,8 +188,7 @@ impl Project {
             files: Arc::new(FileSet::new()),
             shadowed: HashMap::new(),
             walk_problems: Vec::new(),
-            referenced: Referenced::default(),
-            referenced_for: None,
+            outside: Outside::default(),
             analysis: None,
             options: CheckOptions::default(),
             structure_changed: true,
@@ -244,8 +241,7 @@ impl Project {
         let discovered = discover(&self.config);
         self.files = Arc::new(discovered.files);
         self.walk_problems = discovered.problems;
-        self.referenced = Referenced::default();
-        self.referenced_for = None;
+        self.outside = Outside::default();
         self.shadowed.clear();
         for (path, doc) in open {
             if self.contains(path) {
@@ -489,8 +485,9 @@ impl Project {
         let below_scanned = layout::locate(&self.config, dir)
             .is_some_and(|location| is_below_scanned(&location.rel));
         let parent_known = dir.parent().is_some_and(|p| self.files.contains_dir(p));
-        let referenced = (self.referenced.files.iter())
-            .chain(&self.referenced.dirs)
+        let added = self.outside.added();
+        let referenced = (added.files.iter())
+            .chain(&added.dirs)
             .any(|p| p.starts_with(dir));
         below_scanned && parent_known && !referenced
     }
@@ -599,30 +596,19 @@ impl Project {
     }
 
     /// Puts the folders and AGENTS.md files that the subagents' `workspace.path`s name outside the
-    /// scanned trees into the file set, as `agentws check` does (`discover::load_with`), and takes
-    /// out those no subagent names any more. The disk is read again whenever the list of names
-    /// changes (a `workspace.path` edited, a subagent added or removed), not on other edits.
-    /// True when it changed the file set.
+    /// scanned trees into the file set, by the call `agentws check` makes
+    /// (`Analysis::follow_outside`), and takes out those no subagent names any more. The disk is
+    /// read again whenever the list of names changes (a `workspace.path` edited, a subagent added
+    /// or removed), not on other edits. True when it changed the file set.
     fn follow_references(&mut self) -> bool {
         let analysis = self.analysis.as_mut().expect("loaded by sync");
-        let wanted = analysis.referenced_paths();
-        if self.referenced_for.as_deref() == Some(&*wanted) {
+        let Some(changed) = analysis.follow_outside(&mut self.files, &mut self.outside) else {
             return false;
-        }
-        self.referenced_for = Some(wanted.clone());
-        if wanted.is_empty() && self.referenced.is_empty() {
-            return false;
-        }
-        let files = Arc::make_mut(&mut self.files);
-        remove_referenced(files, &self.referenced);
-        let added = add_referenced(files, &wanted);
-        let before = std::mem::replace(&mut self.referenced, added);
-        self.edited.extend(before.files);
-        self.edited.extend(self.referenced.files.iter().cloned());
+        };
+        self.edited.extend(changed);
         self.changes += 1;
         self.snapshot = None;
         self.outdated = None;
-        analysis.set_files(&self.files);
         true
     }
 

@@ -22,7 +22,6 @@ use crate::rules::store::{
     store_key_not_absolute, store_key_unreachable, store_root_stray_key, store_user_tools_json,
     store_value_encoding, store_value_no_content, store_value_not_json,
 };
-use crate::workspace::discover::{parsed_snapshot, Build};
 use crate::workspace::layout;
 
 pub mod io;
@@ -899,18 +898,38 @@ pub fn load_into(
     Ok(loaded)
 }
 
-/// What reading a store into a workspace gave.
+/// What reading a store into a workspace gave: the workspace's file set with the stored files
+/// in it and the configuration in remote filesystem mode, from which the caller builds its
+/// snapshot (`Workspace::build`, or the analysis that built the workspace read into).
 pub struct Read {
-    /// The workspace rebuilt over the file set with the stored files, in remote filesystem mode.
-    pub workspace: crate::workspace::Workspace,
+    pub config: Arc<Config>,
+    pub files: FileSet,
     pub loaded: Loaded,
     /// The store URL with its password masked.
     pub shown: String,
 }
 
-/// Reads the store of `ws.config` (or `url`) for `owners` into a copy of `ws`'s file set and
-/// rebuilds the workspace over it (documents of unchanged files are reused). `${VAR}` in the URL
-/// comes from `ws.env`; a relative SQLite path is relative to agentws.toml (else `cwd`).
+impl Read {
+    /// The snapshot of the stored files over `ws`, the workspace they were read into, parsed here
+    /// (documents of unchanged files reused), the file set moved into it: for a caller that
+    /// keeps no analysis engine.
+    pub fn parsed_snapshot(
+        &mut self,
+        ws: &crate::workspace::Workspace,
+    ) -> crate::workspace::Workspace {
+        crate::workspace::Workspace::build(
+            self.config.clone(),
+            ws.config_diagnostics.to_vec(),
+            Arc::new(std::mem::take(&mut self.files)),
+            ws.env.clone(),
+            Some(ws),
+        )
+    }
+}
+
+/// Reads the store of `ws.config` (or `url`) for `owners` into a copy of `ws`'s file set, with
+/// the configuration in remote filesystem mode. `${VAR}` in the URL comes from `ws.env`; a
+/// relative SQLite path is relative to agentws.toml (else `cwd`).
 pub fn read_into(
     ws: &crate::workspace::Workspace,
     url: Option<&str>,
@@ -918,34 +937,15 @@ pub fn read_into(
     cwd: &Path,
     cancel: &io::Cancel,
 ) -> Result<Read, StoreError> {
-    read_into_with(ws, url, owners, cwd, cancel, parsed_snapshot)
-}
-
-/// `read_into` with the workspace over the file set with the stored files built by `build`
-/// (`agentws check` builds it from the analysis that parsed `ws`, so no file is parsed twice).
-pub fn read_into_with(
-    ws: &crate::workspace::Workspace,
-    url: Option<&str>,
-    owners: &Owners,
-    cwd: &Path,
-    cancel: &io::Cancel,
-    build: impl FnOnce(Build<'_>) -> crate::workspace::Workspace,
-) -> Result<Read, StoreError> {
     let spec = StoreSpec::new(&ws.config.store, url, &ws.env, &url_base(&ws.config, cwd))?;
     let mut backend = spec.open(cancel)?;
     let mut config = (*ws.config).clone();
     config.filesystem.mode = crate::config::FilesystemMode::Remote;
     let mut files = (*ws.files).clone();
     let loaded = load_into(&mut files, &config, backend.as_mut(), &spec, owners)?;
-    let workspace = build(Build {
-        config: &Arc::new(config),
-        config_diagnostics: &ws.config_diagnostics,
-        files: Arc::new(files),
-        env: &ws.env,
-        previous: Some(ws),
-    });
     Ok(Read {
-        workspace,
+        config: Arc::new(config),
+        files,
         loaded,
         shown: spec.shown.clone(),
     })

@@ -5,8 +5,9 @@
 //! are never walked. File contents are read in parallel; only files whose text matters are read.
 //!
 //! `load` puts it together for one path: the project found for it (`config::discover`), its
-//! files, and the files its snapshot refers to outside the scanned trees; `load_with` leaves
-//! building the snapshots to its caller (the analysis engine builds them from its database).
+//! files, and the files its snapshot refers to outside the scanned trees, parsed into a snapshot
+//! here (the analysis engine loads a project from `discover` and `add_referenced` itself, by
+//! the calls the language server makes: `engine::batch::load`).
 //!
 //! This is the only part of the workspace model that touches the disk.
 
@@ -426,72 +427,30 @@ pub struct Loaded {
 }
 
 /// Loads the project that `path` belongs to: its configuration, its files from disk and the
-/// files its snapshot refers to outside the scanned trees, built into one snapshot.
+/// files its snapshot refers to outside the scanned trees, built into one snapshot parsed here
+/// (`Workspace::build`), for a caller that keeps no analysis engine (`agentws preview`, tests).
+/// `agentws check` loads a project into the engine instead (`engine::batch::load`).
 pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
-    load_with(path, env, parsed_snapshot)
-}
-
-/// What `load_with` (and `store::read_into_with`) asks its builder for: a snapshot of `files`
-/// under `config` (`load_with`'s second time, with the files the first one referred to added;
-/// the store's, with the stored files added in remote mode); `previous` is the snapshot these
-/// files were added to.
-pub struct Build<'a> {
-    pub config: &'a Arc<Config>,
-    pub config_diagnostics: &'a [Diagnostic],
-    pub files: Arc<FileSet>,
-    pub env: &'a Arc<Env>,
-    pub previous: Option<&'a Workspace>,
-}
-
-/// The snapshot of `build` parsed here (`Workspace::build`, reusing what it can of `previous`),
-/// for a caller that keeps no analysis engine. (A function, not a method: as a method of
-/// `Build<'a>` it could not be passed where a builder for every lifetime is asked for.)
-pub fn parsed_snapshot(build: Build<'_>) -> Workspace {
-    Workspace::build(
-        build.config.clone(),
-        build.config_diagnostics.to_vec(),
-        build.files,
-        build.env.clone(),
-        build.previous,
-    )
-}
-
-/// `load` with the snapshots built by `build` (at most twice): the analysis engine builds them
-/// from its database, so that `agentws check` parses every file once.
-pub fn load_with(
-    path: &Path,
-    env: Arc<Env>,
-    mut build: impl FnMut(Build<'_>) -> Workspace,
-) -> Loaded {
-    let path = absolute(path);
-    let project = find_project(&path);
-    let found_project = project.found;
+    let project = find_project(&absolute(path));
     let config = Arc::new(project.config);
     let discovered = discover(&config);
-    let mut workspace = build(Build {
-        config: &config,
-        config_diagnostics: &project.diagnostics,
-        files: Arc::new(discovered.files),
-        env: &env,
-        previous: None,
-    });
+    let build = |files: FileSet, previous: Option<&Workspace>| {
+        let files = Arc::new(files);
+        let diagnostics = project.diagnostics.clone();
+        Workspace::build(config.clone(), diagnostics, files, env.clone(), previous)
+    };
+    let mut workspace = build(discovered.files, None);
     let referenced = workspace.referenced_paths();
     if !referenced.is_empty() {
         let mut files = (*workspace.files).clone();
         if !add_referenced(&mut files, &referenced).is_empty() {
-            workspace = build(Build {
-                config: &config,
-                config_diagnostics: &project.diagnostics,
-                files: Arc::new(files),
-                env: &env,
-                previous: Some(&workspace),
-            });
+            workspace = build(files, Some(&workspace));
         }
     }
     Loaded {
         workspace,
         walk_problems: discovered.problems,
-        found_project,
+        found_project: project.found,
     }
 }
 

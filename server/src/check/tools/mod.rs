@@ -232,7 +232,10 @@ pub fn code_execution_contexts(
     };
     let mut shown: Vec<String> = Vec::new();
     let mut not_shown: Vec<String> = Vec::new();
+    // In the order first met (the message names the first few), and as a set: looking each up
+    // in the list grew with the square of the skills with files, once per context.
     let mut with_files: Vec<&str> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (index, (who, resolution)) in contexts.list.iter().enumerate() {
         let label = loading::who_label(workspace, who);
         if !contexts.renders_code_execution(index) {
@@ -245,9 +248,7 @@ pub fn code_execution_contexts(
         }
         for skill in resolution.skills() {
             // A skill seen twice (a linked folder, or in several contexts) is one skill.
-            if docs_with_files.contains(&Arc::as_ptr(&skill.doc))
-                && !with_files.contains(&skill.name())
-            {
+            if docs_with_files.contains(&Arc::as_ptr(&skill.doc)) && seen.insert(skill.name()) {
                 with_files.push(skill.name());
             }
         }

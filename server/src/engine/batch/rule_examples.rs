@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::load;
+use super::load_path as load;
 use crate::base::{Diagnostic, Env};
 use crate::check::CheckOptions;
 use crate::rules::{
