@@ -6,7 +6,7 @@
 //! workspace's server more than doubled its memory after one such edit and stayed there. Two
 //! arenas, and the free pages handed back after each full re-check (`return_free_memory`), keep it
 //! near its first size; one arena did as well for memory but made the parallel first indexing
-//! much slower (docs/benchmarks.md has the figures).
+//! much slower.
 //!
 //! Must be called before the first thread is spawned. Reads no environment itself (the caller
 //! says whether `MALLOC_ARENA_MAX` is set). Depends on nothing of ours.

@@ -122,11 +122,13 @@ pub fn check_store(
         &FileSet::new(),
     );
     let cwd = std::env::current_dir().unwrap_or_default();
-    let read = crate::store::read_into_with(workspace, None, &Owners::All, &cwd, cancel, |b| {
-        analysis.build(b)
-    })?;
-    let report = analysis.report(&read.workspace, &read.loaded.diagnostics);
-    let files = read.workspace.files.clone();
+    let mut read = crate::store::read_into(workspace, None, &Owners::All, &cwd, cancel)?;
+    let grown = analysis.grow(
+        read.config.clone(),
+        Arc::new(std::mem::take(&mut read.files)),
+    );
+    let report = analysis.report(&grown, &read.loaded.diagnostics);
+    let files = grown.files.clone();
     let mut docs: BTreeMap<String, (PathBuf, Vec<Diagnostic>)> = files
         .origins()
         .map(|(path, origin)| (origin.to_string(), (path.to_path_buf(), Vec::new())))
