@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole-process benchmark of `agentws check` (docs/benchmarks.md): for each size, generate the
-# issue-41 project shape with the genws example, then measure in ONE hyperfine run (warm cache)
+# large project shape with the genws example, then measure in ONE hyperfine run (warm cache)
 # the floor (`cat` of every file the checker reads: every file but those below a skill's own
 # folder's subfolders, the skill resources it only lists), `agentws check --format json` of the
 # same project and, when BENCH_PREV names another build, that build too; report the ratios, the

@@ -13,8 +13,8 @@
 //! of which `--resources` percent also hold a `references/` Markdown file and a `scripts/` file
 //! (the SKILL.md links to both; 8–28 KB and 4–10 KB), subagents/<id>.md, tools.json (one MCP server
 //! per `--mcp-servers`) and one per-user folder per `--users` (AGENTS.md, `--user-skills` skills
-//! with resources as above, `--user-subagents` subagents). The defaults give the issue-41 project:
-//! about 23,700 files and 250 MB.
+//! with resources as above, `--user-subagents` subagents). The defaults give the large project
+//! of docs/benchmarks.md (its size is there).
 //!
 //! Seeded defects: `--defects` per mille of the skills, subagents, per-user skills and per-user
 //! AGENTS.md files (and at least one file for each defect of that kind of file) carry one defect
@@ -30,7 +30,7 @@
 //! outside the scanned trees (SA011) also makes the checker read that folder's AGENTS.md, as it
 //! does for real projects.
 //!
-//! `--classic` gives the shape of the earlier benchmarks (docs/benchmarks.md, the issue-11 bench),
+//! `--classic` gives the shape of the earlier benchmarks (docs/benchmarks.md),
 //! byte for byte: no resources, three skills and two subagents per user, one knowledge file, no
 //! additional context file, no defects. The output is a pure function of the arguments (a tiny
 //! PRNG, no clock, no environment) and its size is linear in each count. Depends on the standard
@@ -60,7 +60,7 @@ pub struct Args {
 }
 
 impl Args {
-    /// The issue-41 project, written to `out`.
+    /// The large benchmark project, written to `out`.
     pub fn new(out: PathBuf) -> Args {
         Args {
             out,

@@ -1,4 +1,4 @@
-//! Measured benchmark of the prompt preview (issue 3 §6): render time from a built snapshot for a
+//! Measured benchmark of the prompt preview: render time from a built snapshot for a
 //! typical 20-skill workspace and a generated 10 000-skill workspace, and the cold start of
 //! `agentws preview` on the 10 000-skill workspace written to disk.
 //!

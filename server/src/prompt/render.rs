@@ -1649,7 +1649,7 @@ mod tests {
         assert_ne!(written[2][1].1, written[0][1].1);
     }
 
-    /// Issue 3 §3: the advertised root joined with a relative name is the file the session's
+    /// The advertised root joined with a relative name is the file the session's
     /// relative name resolves to — for every scope and filesystem mode (2026-09), checked against
     /// `context::effective_root`, the function the normalizer resolves with. The reads of this
     /// renderer use the same root (`layers::namespace_dir`).
