@@ -1,8 +1,8 @@
 //! The files a project's remote store holds, in the editor (docs/editors.md): when the project
 //! configures `[store] url`, the server reads the stored files of every user (or session) as
 //! `agentws check --all-users` does, off the request path, and reports their diagnostics on
-//! read-only documents named `agentws-store:` + the label every output gives a stored file
-//! (`store:<namespace>:<key>`, percent-encoded as a URI path). `agentws/storeDocument` answers a
+//! read-only documents named `agentws-store:///` + the label every output gives a stored file
+//! without its `store:` (`<namespace>:<key>`, percent-encoded as a URI path). `agentws/storeDocument` answers a
 //! document's text, `agentws/checkStore` reads the store again and says what it found.
 //!
 //! A read starts when the project has been indexed, after a save, after a change of
