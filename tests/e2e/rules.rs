@@ -686,14 +686,20 @@ fn a_frontmatter_in_an_injected_file_is_reported_where_the_prompt_holds_it() {
 
 /// `scope = "session"` on the local filesystem with the shell tool on: the shell is not
 /// namespaced (CF015, at the value). The near configurations are quiet: the shell off, a sandbox
-/// filesystem, the scope left to its default, `scope = "agent"`.
+/// filesystem, the scope left to its default, `scope = "agent"`, and `execute` denied in tools.json
+/// with no subagent; with an isolated subagent, which keeps the shell, it is said again, naming it.
 #[test]
 fn session_isolation_with_the_local_shell_is_reported_at_the_scope() {
-    let check = |extra: Option<&str>| {
+    let check_with = |extra: Option<&str>, files: &[(&str, &str)]| {
         let copy = tempfile::tempdir().unwrap();
         crate::support::copy_tree(&fixture("rules-shell-isolation"), copy.path());
         if let Some(config) = extra {
             std::fs::write(copy.path().join("agentws.toml"), config).unwrap();
+        }
+        for (path, text) in files {
+            let path = copy.path().join(".agentscope/workspace").join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
         }
         let out = Command::cargo_bin("agentws")
             .unwrap()
@@ -703,6 +709,7 @@ fn session_isolation_with_the_local_shell_is_reported_at_the_scope() {
             .unwrap();
         String::from_utf8(out.stdout).unwrap()
     };
+    let check = |extra: Option<&str>| check_with(extra, &[]);
     let out = check(None);
     let lines: Vec<&str> = out.lines().filter(|l| l.contains(": warning[")).collect();
     assert_eq!(
@@ -719,6 +726,18 @@ fn session_isolation_with_the_local_shell_is_reported_at_the_scope() {
         let out = check(Some(quiet));
         assert!(!out.contains("CF015"), "{quiet}\n{out}");
     }
+    let denied = ("tools.json", "{\"deny\": [\"execute\"]}\n");
+    let out = check_with(None, &[denied]);
+    assert!(!out.contains("CF015"), "{out}");
+    let child = (
+        "subagents/auditor.md",
+        "---\nname: auditor\ndescription: Audits fares.\n---\nYou audit fares.\n",
+    );
+    let out = check_with(None, &[denied, child]);
+    assert!(
+        out.contains("agentws.toml:5:9: warning[CF015] the file tools stay in each session's folder `.agentscope/workspace/<session id>/`, but the shell tool (which tools.json takes from the main agent only: the isolated subagent `auditor` has it) runs in the project folder"),
+        "{out}"
+    );
 }
 
 /// Claude Code's tool names in a skill's backticks: `Grep` and `Glob` (once each, at the first

@@ -382,6 +382,9 @@ pub struct Config {
     pub harness_from: HarnessFrom,
     pub agent: AgentConfig,
     pub scope: Scope,
+    /// Where agentws.toml writes `isolation.scope` (its value), when it does: a scope left to
+    /// its default is no choice the file made (CF015 is said only of a written one).
+    pub scope_at: Option<crate::base::TextRange>,
     pub filesystem: FilesystemConfig,
     pub features: Features,
     /// `[store]`: the remote store the runtime's remote filesystem mode reads (docs/stores.md).
@@ -401,6 +404,7 @@ impl Config {
             harness_from: HarnessFrom::default(),
             agent: AgentConfig::default(),
             scope: Scope::default(),
+            scope_at: None,
             filesystem: FilesystemConfig::default(),
             features: Features::default(),
             store: StoreConfig::default(),

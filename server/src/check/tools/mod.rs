@@ -25,6 +25,7 @@ use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{Tree, Workspace};
 
+mod config_shell_not_isolated;
 mod tools_allow_removes_builtins;
 mod tools_allow_removes_mcp_server;
 mod tools_allowed_and_denied;
@@ -53,6 +54,7 @@ pub static RULES: &[&Rule] = &[
     &tools_removal_not_inherited::RULE,    // TJ029
     &tools_prompt_promises_removed::RULE,  // TJ030
     &tools_allow_removes_mcp_server::RULE, // TJ033
+    &config_shell_not_isolated::RULE,      // CF015
 ];
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
@@ -73,7 +75,9 @@ pub fn check_in(
     catalog: &ToolCatalog,
     code_execution: &dyn Fn() -> Option<String>,
 ) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+    let mut out: Vec<Diagnostic> = config_shell_not_isolated::check(workspace, catalog)
+        .into_iter()
+        .collect();
     let Some(effective) = workspace.effective_tools() else {
         return out;
     };

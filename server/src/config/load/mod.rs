@@ -29,7 +29,6 @@ mod config_invalid_value;
 mod config_max_context_tokens;
 mod config_sandbox_root_invalid;
 mod config_sandbox_roots_conflict;
-mod config_shell_not_isolated;
 mod config_syntax;
 mod config_system_prompt_conflict;
 mod config_system_prompt_file_unreadable;
@@ -51,7 +50,6 @@ pub static RULES: &[&Rule] = &[
     &config_max_context_tokens::RULE,            // CF010
     &config_blank_value::RULE,                   // CF011
     &build_file_version_unread::RULE,            // CF014
-    &config_shell_not_isolated::RULE,            // CF015
 ];
 
 type Table<'i> = DeTable<'i>;
@@ -258,7 +256,6 @@ impl Loader<'_> {
         }
         config.workspace = config.project.join(DEFAULT_WORKSPACE_DIR);
         let mut agent_header = None;
-        let mut scope_at = None;
         for (key, item) in root.iter() {
             match key.get_ref().as_ref() {
                 "project" => {}
@@ -283,7 +280,7 @@ impl Loader<'_> {
                                         self.choice("isolation.scope", item, Scope::parse)
                                     {
                                         config.scope = scope;
-                                        scope_at = Some(span_of(item));
+                                        config.scope_at = Some(span_of(item));
                                     }
                                 }
                                 _ => self.unknown(
@@ -321,7 +318,6 @@ impl Loader<'_> {
         if config.agent.name.is_none() {
             self.agent_name_missing(agent_header);
         }
-        self.shell_not_isolated(config, scope_at);
     }
 
     fn read_agent(&mut self, table: &Table, config: &mut Config) {
@@ -747,10 +743,10 @@ task_list = false
     #[test]
     fn the_issue_example_loads_without_diagnostics() {
         let (config, diagnostics) = load_text(EXAMPLE);
-        // Every key is valid; `scope = "user"` beside `shell_tool = true` on the local
-        // filesystem is the one combination the runtime does not isolate (CF015).
+        // Every key is valid (that `scope = "user"` with the local shell does not isolate the
+        // shell is said over the workspace: CF015, `check::tools`).
         let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["CF015"]);
+        assert_eq!(codes, Vec::<&str>::new());
         assert_eq!(config.project, PathBuf::from("/p"));
         assert_eq!(config.workspace, PathBuf::from("/p/.agentscope/workspace"));
         assert_eq!(config.agent.name.as_deref(), Some("assistant"));
