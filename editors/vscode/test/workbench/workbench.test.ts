@@ -342,7 +342,8 @@ test('the Problems panel lists tools.json\'s diagnostics: code, position and tex
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: 'tools.json' }).waitFor();
   await page.keyboard.press('Control+Shift+M');
-  await page.getByPlaceholder(/^Filter \(e\.g\. text/).fill('tools.json');
+  // A glob filters by file; plain text would also match messages that mention tools.json.
+  await page.getByPlaceholder(/^Filter \(e\.g\. text/).fill('**/tools.json');
   const expected = expectedProblems();
   assert.ok(expected.some((e) => e.code === 'TJ012'), 'the demo\'s misspelt transport');
   // One diagnostic per list (allow, deny), the crm tools, the denied re-added tool, the transport.
