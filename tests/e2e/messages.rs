@@ -16,6 +16,7 @@ use crate::support::{assert_snapshot_file, copy_tree, fixture, installed};
 /// workspaces because some problems hide others (a broken agentws.toml stops the check).
 const CATALOG_WORKSPACES: &[&str] = &[
     "rules-all",
+    "rules-prompt-size",
     "rules-settings",
     "rules-build-file",
     "parse-broken",

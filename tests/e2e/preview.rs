@@ -512,3 +512,81 @@ fn json_sources_name_each_frontmatter_by_its_lines() {
         ]
     );
 }
+
+/// The figures WS017 gives (`agentws check`) are the preview's for the same caller, rendered with
+/// the machine facts check uses (`Linux`, `/tmp`, 2026-01-01): one render, two views.
+#[test]
+fn the_prompt_size_check_reports_is_the_preview_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join(".agentscope/workspace");
+    let skill = |folder: &str, name: &str, sentences: usize| {
+        let path = ws.join(folder).join(name).join("SKILL.md");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let description = "Checks one more thing before a release. ".repeat(sentences);
+        let text = format!("---\nname: {name}\ndescription: {description}\n---\nBody.\n");
+        std::fs::write(path, text).unwrap();
+    };
+    for i in 0..40 {
+        skill("skills", &format!("check-{i:02}"), 20);
+    }
+    skill("skills", "audit", 60);
+    skill("alice/skills", "alice-only", 30);
+    std::fs::write(ws.join("AGENTS.md"), "You help with releases.\n").unwrap();
+    std::fs::write(
+        dir.path().join("agentws.toml"),
+        "[agent]\nname = \"release\"\nmodel = \"kimi:moonshot-v1-8k\"\n",
+    )
+    .unwrap();
+
+    let check = Command::cargo_bin("agentws")
+        .unwrap()
+        .args(["check", "--format", "json", "."])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    let found: Vec<&serde_json::Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "WS017")
+        .collect();
+    let [d] = found.as_slice() else {
+        panic!("{report:#}")
+    };
+    assert_eq!(d["path"], "agentws.toml");
+    let message = d["message"].as_str().unwrap();
+    let figure = |before: &str| -> usize {
+        let rest = &message[message.find(before).unwrap() + before.len()..];
+        rest[..rest.find(' ').unwrap()].parse().unwrap()
+    };
+
+    let preview = Command::cargo_bin("agentws")
+        .unwrap()
+        .args(["preview", "--format", "json", "--user", "alice"])
+        .args(["--date", "2026-01-01", "--os", "Linux", "--tmp-dir", "/tmp"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let preview: serde_json::Value = serde_json::from_slice(&preview.stdout).unwrap();
+    let skills = preview["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == "skills")
+        .unwrap();
+    assert!(
+        message.starts_with("The system prompt for user `alice` is about "),
+        "{message}"
+    );
+    assert_eq!(figure("is about "), preview["estimatedTokens"]);
+    assert_eq!(figure("the skill catalog is "), skills["estimatedTokens"]);
+    assert!(
+        message.contains("(42 skills), the costliest `audit` ("),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("also over it: callers without a per-user folder"),
+        "{message}"
+    );
+}

@@ -155,6 +155,14 @@ pub fn workspace_diagnostics(
     diagnostics
 }
 
+/// The rule that weighs the whole rendered prompt against the main agent's context window
+/// (`WS017`), over a workspace of full parses (the one the preview renders; the facts the other
+/// families read leave out the skills' metadata). It reads nothing unless the project names its
+/// model or window.
+pub fn prompt_size_diagnostics(workspace: &Workspace) -> Vec<Diagnostic> {
+    files::prompt_over_context_window::check(workspace)
+}
+
 /// The rules that read no skill or subagent spec: [`layout_diagnostics`] and
 /// [`configured_diagnostics`]. The engine runs them over a workspace with no skill or subagent in
 /// it, so that no edit of one runs them again, and each over what it reads, so that a tools.json

@@ -174,6 +174,13 @@ pub struct AgentConfig {
     pub environment_memory: String,
     /// Model ids the application registers itself (`[agent] models`); `prefix*` matches a prefix.
     pub models: Vec<String>,
+    /// The main agent's model id (`[agent] model`), where agentws.toml writes it.
+    #[serde(skip)]
+    pub model: Option<(String, crate::base::TextRange)>,
+    /// The context window the application gives the main agent's model (`[agent]
+    /// context_window`, the builder's `contextWindowSize`), where agentws.toml writes it.
+    #[serde(skip)]
+    pub context_window: Option<(u32, crate::base::TextRange)>,
     /// The builder's `artifactDeliveryTarget(…)` is set (2.0.3 and later: `deliver_artifact` and
     /// the sandbox paragraph's File Isolation Notice).
     pub artifact_delivery: bool,
@@ -190,6 +197,8 @@ impl Default for AgentConfig {
             max_context_tokens: DEFAULT_MAX_CONTEXT_TOKENS,
             environment_memory: String::new(),
             models: Vec::new(),
+            model: None,
+            context_window: None,
             artifact_delivery: false,
         }
     }

@@ -1728,9 +1728,48 @@ pub fn removed_mentions(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
     }))
 }
 
+/// `check::prompt_size_diagnostics`: the whole prompt, so over every source fully parsed; it asks
+/// for them only when the configuration names a context window, and reads nothing else otherwise.
+#[salsa::tracked(returns(clone))]
+pub fn prompt_size_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Diagnostic>> {
+    let agent = &project.config(db).agent;
+    if agent.model.is_none() && agent.context_window.is_none() {
+        return Arc::new(Vec::new());
+    }
+    Arc::new(check::prompt_size_diagnostics(&parsed_workspace(
+        db, project,
+    )))
+}
+
+/// Every source fully parsed, over the layout: the workspace the preview renders, for the one rule
+/// that weighs the rendered prompt.
+#[salsa::tracked(returns(clone), no_eq)]
+pub fn parsed_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Workspace> {
+    let tools = tools_docs(db, project);
+    let sources: Vec<Parsed> = project
+        .buckets(db)
+        .iter()
+        .flat_map(|bucket| bucket.sources(db).iter())
+        .filter_map(|file| parsed(db, *file))
+        .collect();
+    let docs = sources
+        .into_iter()
+        .chain(tools.iter().cloned().map(Parsed::Tools));
+    Arc::new(layout_workspace_of(
+        db,
+        project,
+        project.config_diagnostics(db).clone(),
+        docs,
+        project.kinds(db).clone(),
+    ))
+}
+
 /// The rule families over the layout and the skills, by file, each list in check order:
 /// [`layout_diagnostics`], [`configured_diagnostics`], the removed tools the skills mention
-/// ([`removed_mentions`]) and the skills' loading outcomes per name group
+/// ([`removed_mentions`]), [`prompt_size_diagnostics`] and the skills' loading outcomes per name group
 /// ([`name_group_loading`]). Kept apart from [`subagent_family_diagnostics`], so that an edit of
 /// one side merges only its own map again.
 #[salsa::tracked(returns(clone))]
@@ -1744,10 +1783,14 @@ pub fn skill_family_diagnostics(
         configured_diagnostics(db, project),
     ];
     let mentions = removed_mentions(db, project);
+    let prompt_size = prompt_size_diagnostics(db, project);
     let loading: Vec<_> = (0..NAME_GROUPS)
         .map(|group| name_group_loading(db, project, group))
         .collect();
-    let lists = layout.iter().chain([&mentions]).map(|list| list.as_slice());
+    let lists = layout
+        .iter()
+        .chain([&mentions, &prompt_size])
+        .map(|list| list.as_slice());
     let lists = lists.chain(loading.iter().map(|group| group.diagnostics.as_slice()));
     Arc::new(by_file_in_check_order(lists))
 }

@@ -1,7 +1,7 @@
 //! The workspace family (`WS…`, harness-spec §9.1): a missing workspace or AGENTS.md, files that
 //! are not UTF-8, too large, unreadable or not regular files, blank injected files, injected files
 //! that start with a frontmatter, additional context files that escape, contain `..`, are binary
-//! or missing, MEMORY.md over its budget, and files in the project folder that the overlay
+//! or missing, MEMORY.md over its budget, a system prompt over the model's context window, and files in the project folder that the overlay
 //! silently falls back to. Beside them, the rules of
 //! other families found while looking at the same files: spec files the scans miss because of
 //! letter case (`SA026`, `SK030`), additional context files in a folder an id can take
@@ -26,6 +26,7 @@ mod config_unknown_rule_code;
 mod injected_file_frontmatter;
 pub mod memory_over_budget;
 mod project_fallback_file;
+pub mod prompt_over_context_window;
 mod skill_file_case;
 mod subagent_extension_case;
 mod workspace_missing;
@@ -58,6 +59,7 @@ pub static RULES: &[&Rule] = &[
     &read::not_a_regular_file::RULE,                // WS014
     &read::too_many_problems::RULE,                 // WS015
     &injected_file_frontmatter::RULE,               // WS016
+    &prompt_over_context_window::RULE,              // WS017
     &skill_file_case::RULE,                         // SK030
     &subagent_extension_case::RULE,                 // SA026
     &config_context_file_in_namespace_folder::RULE, // CF012

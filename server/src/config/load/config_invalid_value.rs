@@ -89,3 +89,27 @@ impl Loader<'_> {
         );
     }
 }
+
+impl Loader<'_> {
+    /// The context window `item` gives the main agent's model, or `None` after reporting why
+    /// (the builder's `contextWindowSize` takes a Java int; agentws reads only a positive one as
+    /// a window).
+    pub(super) fn context_window(&mut self, item: &Item) -> Option<u32> {
+        let name = "agent.context_window";
+        let toml::de::DeValue::Integer(i) = item.get_ref() else {
+            self.wrong_type(name, item, "an integer");
+            return None;
+        };
+        match i64::from_str_radix(i.as_str(), i.radix()).ok() {
+            Some(v) if v <= 0 => {
+                self.invalid_value(name, item, "a positive number of tokens");
+                None
+            }
+            Some(v) if v <= i64::from(i32::MAX) => Some(v as u32),
+            _ => {
+                self.not_an_int(name, item);
+                None
+            }
+        }
+    }
+}

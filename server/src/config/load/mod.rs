@@ -365,6 +365,16 @@ impl Loader<'_> {
                         agent.models = models.into_iter().map(|(m, _)| m).collect();
                     }
                 }
+                "model" => {
+                    if let Some(model) = self.non_blank("agent.model", item) {
+                        agent.model = Some((model.trim().to_string(), span_of(item)));
+                    }
+                }
+                "context_window" => {
+                    if let Some(tokens) = self.context_window(item) {
+                        agent.context_window = Some((tokens, span_of(item)));
+                    }
+                }
                 "artifact_delivery" => {
                     if let Some(on) = self.boolean("agent.artifact_delivery", item) {
                         agent.artifact_delivery = on;

@@ -17,7 +17,14 @@ use crate::rules::{
 /// The diagnostics `agentws check` would report for `files` under `profile`: the analysis's
 /// report with the walk's problems, as `cli::check` gathers them.
 fn diagnostics_of(files: ExampleFiles, profile: Profile) -> Vec<Diagnostic> {
-    let dir = tempfile::tempdir().unwrap();
+    // Under /tmp whatever TMPDIR says: the prompt prints the project's path, so the token
+    // figures the snapshot holds (WS017) depend on the length of the folder's name.
+    let parent = if cfg!(unix) {
+        std::path::PathBuf::from("/tmp")
+    } else {
+        std::env::temp_dir()
+    };
+    let dir = tempfile::tempdir_in(parent).unwrap();
     for (path, text) in files {
         let path = dir.path().join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -1,0 +1,360 @@
+//! WS017 `prompt-over-context-window`: the system prompt, rendered as the runtime renders it for
+//! each kind of caller, is larger than the main agent's context window (`[agent] model` or
+//! `[agent] context_window`; windows from `workspace::models`).
+//!
+//! The prompt goes with every call, so its size is what each call pays before any conversation;
+//! the skill catalog is usually most of it, and the finding says which skills cost most. Only a
+//! project that names its model or window is checked: agentws cannot see the model the
+//! application builds.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+use crate::base::{Diagnostic, Severity, TextRange};
+use crate::config::Scope;
+use crate::prompt::{
+    render_reusing, tokens_of_utf16_len, Date, Preview, PreviewContext, RenderMemo,
+};
+use crate::rules::{Example, Profile, Rule};
+use crate::syntax::java;
+use crate::workspace::{models, Tree, Workspace};
+
+pub static RULE: Rule = Rule {
+    code: "WS017",
+    name: "prompt-over-context-window",
+    severity: Severity::Warning,
+    profile: Profile::Harness,
+    summary: "The system prompt is larger than the main agent's context window.",
+    consequence: "Every call carries the whole system prompt: a prompt larger than the model's context window leaves no room for the conversation, and the provider refuses the call.",
+    explanation: "agentws renders the prompt for callers without a per-user folder and for each \
+per-user folder, and counts tokens as the runtime estimates them (UTF-16 length / 4; a model's \
+tokenizer differs). The window is `[agent] context_window` if set, else the one the runtime's \
+`ModelContextWindows` gives `[agent] model`. The skill catalog is usually most of the prompt: \
+shorten the longest descriptions and metadata, move skills only some users need into their \
+per-user folders, or give the agent a model with a larger window. A subagent's prompt is not \
+weighed: the runtime builds it over the subagent's own workspace.",
+    examples: &[Example {
+        triggering: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+model = "openai:gpt-4o"
+context_window = 2860
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/changelog/SKILL.md",
+                r#"---
+name: changelog
+description: Writes the changelog of a release from the merged pull requests. Groups them by area (server, editors, docs, build), names every breaking change first with its migration step, links each entry to its pull request, credits first-time contributors, leaves out dependency bumps unless they change behaviour, and keeps the wording of the previous releases so that readers can compare them line by line. Use it for every release and every release candidate, and again when a pull request is reverted after the changelog was written.
+---
+Read the merged pull requests since the last tag.
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/release-notes/SKILL.md",
+                r#"---
+name: release-notes
+description: Writes the release notes users read, from the changelog of the release. Leads with what changed for them, not for the maintainers; explains each new setting with an example; says which editors and which operating systems each change reaches; keeps internal refactorings, test changes and build changes out; ends with the upgrade steps and the known problems of the release, each with its workaround and the issue that tracks it. Use it after the changelog is written and reviewed.
+---
+Start from the reviewed changelog.
+"#,
+            ),
+        ],
+        fixed: &[
+            (
+                "agentws.toml",
+                r#"[agent]
+name = "release"
+model = "openai:gpt-4o"
+context_window = 2860
+"#,
+            ),
+            (
+                ".agentscope/workspace/AGENTS.md",
+                r#"You are a release assistant. Answer in short sentences.
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/changelog/SKILL.md",
+                r#"---
+name: changelog
+description: Writes a release's changelog from its merged pull requests.
+---
+Read the merged pull requests since the last tag. Group them by area, breaking changes first.
+"#,
+            ),
+            (
+                ".agentscope/workspace/skills/release-notes/SKILL.md",
+                r#"---
+name: release-notes
+description: Writes a release's notes for users from its changelog.
+---
+Start from the reviewed changelog. Lead with what changed for users; end with the upgrade steps.
+"#,
+            ),
+        ],
+    }],
+};
+
+/// How many of the costliest skills the finding names.
+const COSTLIEST_SHOWN: usize = 3;
+/// How many other callers over the window the finding names.
+const OTHERS_SHOWN: usize = 5;
+
+/// The context window the project gives the main agent's model, what sets it, and where
+/// agentws.toml writes that.
+struct Window<'a> {
+    tokens: usize,
+    /// What sets it, as the message says it (`of `openai:gpt-4o``).
+    set_by: String,
+    file: &'a Path,
+    at: TextRange,
+}
+
+fn window(workspace: &Workspace) -> Option<Window<'_>> {
+    let agent = &workspace.config.agent;
+    let file = workspace.config.file.as_deref()?;
+    if let Some((tokens, at)) = agent.context_window {
+        return Some(Window {
+            tokens: tokens as usize,
+            set_by: "that `context_window` gives the model".to_string(),
+            file,
+            at,
+        });
+    }
+    let (model, at) = agent.model.as_ref()?;
+    let tokens = models::context_window(model)?;
+    Some(Window {
+        tokens: tokens as usize,
+        set_by: format!("of `{model}`"),
+        file,
+        at: *at,
+    })
+}
+
+/// One kind of caller whose prompt differs: those without a per-user folder, or one folder's.
+fn callers(workspace: &Workspace) -> Vec<Option<String>> {
+    let folders: BTreeSet<&str> = workspace
+        .kinds
+        .values()
+        .filter_map(|(location, _)| match &location.tree {
+            Tree::Namespace(ns) => Some(ns.as_str()),
+            Tree::Shared | Tree::Project => None,
+        })
+        .collect();
+    std::iter::once(None)
+        .chain(folders.into_iter().map(|ns| Some(ns.to_string())))
+        .collect()
+}
+
+fn preview_for(
+    workspace: &Workspace,
+    folder: Option<&str>,
+    memo: &mut RenderMemo,
+) -> Option<Preview> {
+    let config = &workspace.config;
+    let date = Date::parse("2026-01-01").expect("valid date");
+    let mut ctx = PreviewContext::new(config, date, "Linux", "/tmp");
+    match folder {
+        // The id the scope takes its namespace from; the other id keeps its default, as
+        // `agentws preview --user` leaves the session.
+        Some(ns) if config.scope == Scope::Session => ctx.session.session_id = Some(ns.into()),
+        Some(ns) => ctx.session.user_id = Some(ns.into()),
+        None => ctx.session.session_id = Some("_agentws-no-folder".into()),
+    }
+    render_reusing(workspace, &ctx, Some(memo)).ok()
+}
+
+fn caller_name(scope: Scope, folder: Option<&str>) -> String {
+    match (scope, folder) {
+        (_, None) => "callers without a per-user folder".to_string(),
+        (Scope::Session, Some(ns)) => format!("session `{ns}`"),
+        (_, Some(ns)) => format!("user `{ns}`"),
+    }
+}
+
+/// What the skill catalog of one prompt costs.
+struct CatalogCost {
+    tokens: usize,
+    skills: usize,
+    /// The costliest entries, most first: (skill name, tokens).
+    costliest: Vec<(String, usize)>,
+}
+
+fn catalog_cost(workspace: &Workspace, preview: &Preview) -> Option<CatalogCost> {
+    let section = preview.sections.iter().find(|s| s.kind == "skills")?;
+    let text = &preview.text[section.range.start..section.range.end];
+    let names: HashMap<&Path, &str> = workspace
+        .skills
+        .iter()
+        .filter_map(|doc| Some((doc.path.as_path(), doc.name.as_deref()?)))
+        .collect();
+    // One `<skill>` entry per source, in order; an entry cannot hold its own end tag, since the
+    // runtime escapes `<` in every key and value.
+    let list = text
+        .split_once("<available_skills>\n\n")
+        .map_or("", |(_, list)| list);
+    let entries = list
+        .split_inclusive("</skill>\n\n")
+        .filter(|entry| entry.starts_with("<skill>"));
+    let mut costs: Vec<(String, usize)> = entries
+        .zip(&section.sources)
+        .map(|(entry, source)| {
+            let name = names
+                .get(Path::new(&*source.path))
+                .map_or_else(|| source.path.to_string(), |name| name.to_string());
+            (name, tokens_of_utf16_len(java::utf16_len(entry)))
+        })
+        .collect();
+    let skills = costs.len();
+    costs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    costs.truncate(COSTLIEST_SHOWN);
+    Some(CatalogCost {
+        tokens: section.estimated_tokens,
+        skills,
+        costliest: costs,
+    })
+}
+
+pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
+    let Some(window) = window(workspace) else {
+        return Vec::new();
+    };
+    let mut memo = RenderMemo::default();
+    let mut over: Vec<(Option<String>, Preview)> = Vec::new();
+    for folder in callers(workspace) {
+        let Some(preview) = preview_for(workspace, folder.as_deref(), &mut memo) else {
+            continue;
+        };
+        if preview.estimated_tokens > window.tokens {
+            over.push((folder, preview));
+        }
+    }
+    // Said once, of the largest prompt; the others over the window are named after it.
+    let Some(largest) =
+        (0..over.len()).max_by_key(|&i| (over[i].1.estimated_tokens, usize::MAX - i))
+    else {
+        return Vec::new();
+    };
+    let (folder, preview) = &over[largest];
+    let mut message = format!(
+        "The system prompt for {} is about {} tokens, more than the {}-token context window {}",
+        caller_name(workspace.config.scope, folder.as_deref()),
+        preview.estimated_tokens,
+        window.tokens,
+        window.set_by
+    );
+    if let Some(cost) = catalog_cost(workspace, preview) {
+        let tokens = cost.tokens;
+        message.push_str(&match cost.skills {
+            1 => format!("; the skill catalog is {tokens} of them (1 skill)"),
+            skills => {
+                let named = cost
+                    .costliest
+                    .iter()
+                    .map(|(name, tokens)| format!("`{name}` ({tokens})"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!("; the skill catalog is {tokens} of them ({skills} skills), the costliest {named}")
+            }
+        });
+    }
+    let others: Vec<String> = over
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != largest)
+        .map(|(_, (folder, _))| caller_name(workspace.config.scope, folder.as_deref()))
+        .collect();
+    if !others.is_empty() {
+        let shown = others
+            .iter()
+            .take(OTHERS_SHOWN)
+            .cloned()
+            .collect::<Vec<_>>();
+        let more = others.len() - shown.len();
+        message.push_str(&format!("; also over it: {}", shown.join(", ")));
+        if more > 0 {
+            message.push_str(&format!(" and {more} more"));
+        }
+    }
+    vec![RULE.at(window.file, window.at, message)]
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::base::TextRange;
+    use crate::config::Config;
+    use crate::workspace::Workspace;
+
+    const WS: &str = "/p/.agentscope/workspace";
+
+    fn skill(name: &str, words: usize) -> (String, String) {
+        let description = "Checks one more thing before a release. ".repeat(words);
+        (
+            format!("{WS}/skills/{name}/SKILL.md"),
+            format!("---\nname: {name}\ndescription: {description}\n---\nBody.\n"),
+        )
+    }
+
+    fn project(model: Option<&str>, files: Vec<(String, String)>) -> Workspace {
+        let mut config = Config::defaults_for(Path::new("/p"));
+        config.file = Some("/p/agentws.toml".into());
+        config.agent.name = Some("release".into());
+        config.agent.model = model.map(|m| (m.to_string(), TextRange::new(30, 53)));
+        let mut files = files;
+        files.push((
+            format!("{WS}/AGENTS.md"),
+            "You help with releases.\n".into(),
+        ));
+        Workspace::from_texts(config, files)
+    }
+
+    /// 40 shared skills of about 200 tokens, a costlier one, and a per-user folder with one
+    /// more skill: over the 8192 tokens of `kimi:moonshot-v1-8k` for everyone, said once, of
+    /// the largest prompt.
+    fn crowded() -> Vec<(String, String)> {
+        let mut files: Vec<_> = (0..40)
+            .map(|i| skill(&format!("check-{i:02}"), 20))
+            .collect();
+        files.push(skill("audit", 60));
+        files.push(skill("alice-only", 30));
+        let (path, text) = files.pop().unwrap();
+        files.push((path.replace("/skills/", "/alice/skills/"), text));
+        files.push((format!("{WS}/bob/AGENTS.md"), "Bob's releases.\n".into()));
+        files
+    }
+
+    #[test]
+    fn the_largest_prompt_is_said_once_with_its_costliest_skills_and_the_other_callers() {
+        let found = super::check(&project(Some("kimi:moonshot-v1-8k"), crowded()));
+        let [d] = found.as_slice() else {
+            panic!("{found:?}")
+        };
+        assert_eq!(d.path, Path::new("/p/agentws.toml"));
+        assert_eq!(d.range, TextRange::new(30, 53));
+        assert_eq!(
+            d.message,
+            "The system prompt for user `alice` is about 13926 tokens, more than the 8192-token \
+             context window of `kimi:moonshot-v1-8k`; the skill catalog is 11610 of them \
+             (42 skills), the costliest `audit` (656), `alice-only` (349), `check-00` (258); also \
+             over it: callers without a per-user folder, user `bob`"
+        );
+    }
+
+    #[test]
+    fn nothing_without_a_known_window_or_under_it() {
+        // No model named; a model whose window the runtime does not know; a window that holds it.
+        assert!(super::check(&project(None, crowded())).is_empty());
+        assert!(super::check(&project(Some("ollama:llama3"), crowded())).is_empty());
+        assert!(super::check(&project(Some("openai:gpt-4o"), crowded())).is_empty());
+    }
+}
