@@ -260,12 +260,13 @@ mod tests {
         assert_eq!(shown(text, &check_with("pdf", text, &[])), vec![]);
     }
 
-    /// Paths that illustrate (after `for example`, `e.g.`, `such as`, `like`) and folder lists in
-    /// prose (no file name) are not references; the same paths written plainly are, and a link is
-    /// always one.
+    /// Paths that illustrate (after `for example`, `e.g.`, `such as`, `like`, in a line labelled
+    /// `Examples:`, after `a`/`an`) and folder lists in prose (no file name) are not references; the
+    /// same paths written plainly are (an article earlier in the line changes nothing), and a link
+    /// is always one.
     #[test]
     fn examples_and_folder_lists_in_prose_are_not_references() {
-        let text = "---\nname: pdf\ndescription: d\n---\nKeep one file per domain, for example references/finance.md.\nName them e.g. `references/sales.md`, such as: references/hr.md; unlike references/ops.md.\nCreate scripts/references/examples as needed.\nSee [finance](references/finance.md) and scripts/run.py.\n";
+        let text = "---\nname: pdf\ndescription: d\n---\nKeep one file per domain, for example references/finance.md.\nName them e.g. `references/sales.md`, such as: references/hr.md; unlike references/ops.md.\nCreate scripts/references/examples as needed.\nSee [finance](references/finance.md) and scripts/run.py.\n- **Examples**: `references/mnda.md` for NDAs, `references/policies.md` for policies\n2. A `scripts/rotate_pdf.py` script would help; an `assets/hello/` template too\nRead a file: see references/guide.md.\n";
         let found = check_with("pdf", text, &[]);
         assert_eq!(
             shown(text, &found),
@@ -285,6 +286,12 @@ mod tests {
                     "ST012",
                     "scripts/run.py",
                     "`scripts/run.py` (a path in the text) is not in the skill's folder"
+                        .to_string()
+                ),
+                (
+                    "ST012",
+                    "references/guide.md",
+                    "`references/guide.md` (a path in the text) is not in the skill's folder"
                         .to_string()
                 ),
             ]

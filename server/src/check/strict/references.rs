@@ -107,7 +107,7 @@ pub(super) fn references(
             let start = from + span.start + token_start + lead;
             if !is_path_reference(trimmed, has_folder)
                 || (written == Written::Text && !names_a_file(trimmed))
-                || is_illustrative(&text[..start])
+                || names_an_example(&text[..start])
                 || !seen.insert(trimmed.to_string())
             {
                 continue;
@@ -217,6 +217,42 @@ pub(crate) fn is_illustrative(before: &str) -> bool {
                 .is_some_and(|c| c.is_alphanumeric() || c == '.')
         })
     })
+}
+
+/// True when the text before a path, on its line, shows the path as an example rather than a file
+/// of the skill: after an example marker (`is_illustrative`); anywhere in a line labelled as
+/// examples (`**Examples**: `references/mnda.md` for …, `references/policies.md` for …`); or after
+/// an indefinite article (`2. A `scripts/rotate_pdf.py` script would help`), since a file the text
+/// sends the model to is `the` file, or named bare.
+fn names_an_example(before: &str) -> bool {
+    let line = before.rsplit(['\n', '\r']).next().unwrap_or(before);
+    is_illustrative(line) || in_examples_line(line) || after_an_article(line)
+}
+
+/// True when the line opens, after list and emphasis markup, with an example label and a colon.
+fn in_examples_line(line: &str) -> bool {
+    let words = line
+        .trim_start_matches(|c: char| {
+            c.is_whitespace() || c.is_ascii_digit() || "-*+.>_#".contains(c)
+        })
+        .to_lowercase();
+    ["examples", "example", "e.g.", "for example"]
+        .iter()
+        .any(|label| {
+            words
+                .strip_prefix(label)
+                .is_some_and(|rest| rest.trim_start_matches(['*', '_', ' ']).starts_with(':'))
+        })
+}
+
+/// True when the last word before the path (markup and quotes aside) is `a` or `an`.
+fn after_an_article(line: &str) -> bool {
+    let lead = line.trim_end_matches(|c: char| c.is_whitespace() || "`'\"*_".contains(c));
+    let word = lead
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    word.eq_ignore_ascii_case("a") || word.eq_ignore_ascii_case("an")
 }
 
 /// True when the last segment of a path reads as a file name (a stem and an extension):
