@@ -132,3 +132,6 @@ pub use change::{Applied, Change, Origin};
 pub use handle::{Handle, SharedReads};
 pub use outside::Outside;
 pub use skills::SkillsByName;
+
+#[cfg(test)]
+mod file_order;
