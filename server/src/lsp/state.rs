@@ -58,8 +58,8 @@ pub struct Project {
     options: CheckOptions,
     /// The file set changed in a way the database cannot take one source at a time.
     structure_changed: bool,
-    /// The database's layout was set one file or folder at a time (`Analysis::set_file`,
-    /// `Analysis::set_folder`) since the last sync: the project needs a refresh.
+    /// The database's layout was set one file or folder at a time (`Change::set_file`,
+    /// `Change::set_folder`) since the last sync: the project needs a refresh.
     layout_changed: bool,
     /// Files whose content or version changed since the last refresh.
     edited: BTreeSet<PathBuf>,
