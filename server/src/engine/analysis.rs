@@ -73,7 +73,7 @@ pub struct Analysis {
     /// others are settled again (replaced by `HIGH` copies) when the list of buckets changes
     /// anyway. Without that, a created skill's time grew with every bucket a session had touched.
     unsettled_buckets: Vec<SourceBucket>,
-    /// The sources a bucket ends after ([`bucket_ends_after`]), decided when each is added:
+    /// The sources a bucket ends after (`bucket_ends_after`), decided when each is added:
     /// hashing every source's path again for each created file was a fifth of its time.
     bucket_ends: foldhash::HashSet<SourceFile>,
     /// Every skill source by its path relative to its tree, for [`ProjectInput::neighbours`].

@@ -2,7 +2,7 @@
 //! ([`workspace_diagnostics`]), asked on every core when all of them run again, and the whole
 //! workspace of facts the families must add up to (the agreement tests).
 //!
-//! Must not depend on the analysis (`handle.rs` and above).
+//! Must not depend on the analysis (`handle.rs` and the files after it in `mod.rs`).
 
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@
 //! with what decides which file is an input of its own and what the layout and the frame hold of
 //! it. Only the analysis (`analysis.rs`) sets them.
 //!
-//! Must not depend on the queries (any file of the engine above `neighbours.rs`).
+//! Must not depend on the queries (`sources.rs` and the files after it in `mod.rs`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -56,15 +56,15 @@ pub struct ProjectInput {
     #[returns(ref)]
     pub frame: Arc<FileSet>,
     /// Every skill's own folder the layout holds, by the name group of its name
-    /// ([`NAME_GROUPS`] inputs): the rules that ask about such a folder by name (SK016's host
-    /// folder, XR009's `workspace.path`) find it here ([`frame_with_skill_folders`], one folder
-    /// at a time: [`skill_folder_held`]), so that a folder created or deleted changes one
+    /// (`NAME_GROUPS` inputs): the rules that ask about such a folder by name (SK016's host
+    /// folder, XR009's `workspace.path`) find it here (`frame_with_skill_folders`, one folder
+    /// at a time: `skill_folder_held`), so that a folder created or deleted changes one
     /// group's input, not the frame, and re-runs only what asked about that folder.
     #[returns(ref)]
     pub skill_folders: Arc<Vec<SkillFolders>>,
     /// The skill sources at the paths (relative to their tree, every tree together) where a
     /// skill finds a neighbour (`check::loading::neighbour_rels`): a path two or more skills
-    /// share, and the SKILL.md enclosing a nested one ([`SkillsByRel`], kept by the analysis).
+    /// share, and the SKILL.md enclosing a nested one (`SkillsByRel`, kept by the analysis).
     /// Most paths hold one skill and enclose none, so a skill created or deleted there leaves
     /// this as it was and runs no group's neighbours again.
     #[returns(ref)]

@@ -3,7 +3,7 @@
 //!
 //! Inputs are the project (configuration, environment, profile, and its *layout*: every file it
 //! holds, with the texts of skills, subagent specs and tools.json files left out) and one
-//! [`SourceFile`] per skill, subagent spec and tools.json. Derived, memoised, with early cut-off:
+//! `SourceFile` per skill, subagent spec and tools.json. Derived, memoised, with early cut-off:
 //!
 //! ```text
 //! SourceFile ─► parsed ─► facts                      (per file)
@@ -48,7 +48,7 @@
 //!   (`layout_diagnostics`) read no tools.json either, so a tools.json edit runs only the rules
 //!   that read it (`configured_diagnostics`);
 //! - a skill's loading outcome reads only the skills of its name and its neighbours by path
-//!   (`check::loading::neighbour_rels`): the skills are split into [`NAME_GROUPS`] groups by
+//!   (`check::loading::neighbour_rels`): the skills are split into `NAME_GROUPS` groups by
 //!   name, and renaming a skill re-runs its old and its new group;
 //! - the rules over what subagents' `skills:` name read the subagents and the skills of the
 //!   names they list, with their neighbours (`chunk_listed_facts`): they run per chunk of
@@ -79,7 +79,7 @@
 //! written, when they change (`Analysis::settled_buckets`), and a few changed ones at most stay
 //! `MEDIUM` (`Analysis::unsettled_buckets`). For the same reason a disk file's first buffer is a
 //! new input, not a write of the disk's (`Analysis::put_buffer_input`).
-//! The whole-project queries read the sources through [`SourceBucket`]s of about [`BUCKET_SIZE`],
+//! The whole-project queries read the sources through `SourceBucket`s of about `BUCKET_SIZE`,
 //! so that verifying them after one source's edit walks its bucket's sources and the other
 //! buckets, not every source of the project; where a bucket ends depends on the paths alone, so
 //! that a file created or deleted changes one or two buckets.

@@ -10,12 +10,12 @@ use std::path::Path;
 use crate::workspace::skill::SkillDoc;
 
 /// How many groups, by name, the skills' loading outcomes are computed in
-/// ([`name_group_loading`]).
+/// (`name_group_loading`).
 pub const NAME_GROUPS: u32 = 64;
 
 /// The group of a skill's facts: by its name, since its loading outcome reads the skills of its
 /// name. A skill without a name loads under none; it goes by its folder's name, the one a
-/// subagent's `skills:` entry finds it by (so [`SkillsByName`] holds every skill a name refers to
+/// subagent's `skills:` entry finds it by (so `SkillsByName` holds every skill a name refers to
 /// in that name's group).
 pub(super) fn name_group(skill: &SkillDoc) -> u32 {
     name_group_of(referred_name(skill))
@@ -42,7 +42,7 @@ pub(super) fn group_of_hash(hash: u64) -> u32 {
 /// A fixed seed: the grouping is part of what the database memoises, not a per-process map.
 const GROUP_HASH: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0);
 
-/// How many sources a [`SourceBucket`] holds on average: a bucket ends after a source whose path
+/// How many sources a `SourceBucket` holds on average: a bucket ends after a source whose path
 /// hashes to one value in this many ([`bucket_ends_after`]), or at [`MAX_BUCKET_SIZE`].
 pub const BUCKET_SIZE: usize = 128;
 

@@ -2,7 +2,7 @@
 //! kinds, the per-user folders and the session contexts, and the small workspaces a family's
 //! rules run over (the frame with only the documents that family reads).
 //!
-//! Must not depend on a rule family (`layout_rules.rs` and above).
+//! Must not depend on a rule family (`layout_rules.rs` and the files after it in `mod.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,7 +33,7 @@ pub struct Place {
 }
 
 /// The places of a bucket's sources, in path order: what the whole-project maps of places
-/// ([`skills_with_files`], [`any_skill`]) read, one memo per bucket. Reading three input
+/// (`skills_with_files`, `any_skill`) read, one memo per bucket. Reading three input
 /// fields of every source made those maps, asked again after each file created or deleted,
 /// record and later verify thirty thousand dependencies.
 #[salsa::tracked(returns(clone))]

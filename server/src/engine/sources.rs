@@ -3,7 +3,7 @@
 //! (the tools it mentions, whether it sets `allowed-tools`, its keys outside the specification).
 //!
 //! Reads the source's input and the project's options; must not depend on the query families
-//! (`project.rs` and above).
+//! (`project.rs` and the files after it in `mod.rs`).
 
 use std::sync::Arc;
 
@@ -150,7 +150,7 @@ pub fn sets_allowed_tools(db: &dyn salsa::Database, file: SourceFile) -> bool {
 }
 
 /// A skill's keys the Agent Skills specification does not have (`ST007`), in the strict profile
-/// only; a position moving re-runs [`strict_key_diagnostics`], which places them.
+/// only; a position moving re-runs `strict_key_diagnostics`, which places them.
 #[salsa::tracked(returns(clone))]
 pub fn strict_unknown_keys(
     db: &dyn salsa::Database,

@@ -190,7 +190,7 @@ fn listed_names(subagents: &[Parsed]) -> impl Iterator<Item = &str> {
 
 /// A skill name some subagent lists, with its hash, by which the listed names are sorted: merging
 /// and walking them compares integers first, not strings behind pointers, which an edit right
-/// after a preview finds out of the caches. Its name group is the hash's ([`name_group_of`]).
+/// after a preview finds out of the caches. Its name group is the hash's (`name_group_of`).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ListedKey {
     hash: u64,

@@ -103,7 +103,7 @@ pub fn bucket_removed_mentions(
     Arc::new(out)
 }
 
-/// Every bucket's [`bucket_removed_mentions`]. Merged apart from [`skill_family_diagnostics`]
+/// Every bucket's [`bucket_removed_mentions`]. Merged apart from `skill_family_diagnostics`
 /// and compared, so that buckets cut anew merge the family's map again only when a mention
 /// changed.
 #[salsa::tracked(returns(clone))]
