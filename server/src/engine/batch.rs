@@ -15,10 +15,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{
-    facts, parsed, sets_allowed_tools, source_diagnostics, workspace_diagnostics_on_every_core,
-    Analysis, Outside,
-};
+use super::compose::workspace_diagnostics_on_every_core;
+use super::sources::{facts, parsed, sets_allowed_tools, source_diagnostics};
+use super::{Analysis, Change, Outside};
 use crate::base::{Diagnostic, Env, FileSet};
 use crate::check::{self, CheckOptions, CheckReport};
 use crate::config::discover::Project;
@@ -31,19 +30,19 @@ impl Analysis {
     /// one list (each file's own diagnostics before the cross-file ones, as the server merges
     /// them).
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        let sources: Vec<_> = self.sources.values().copied().collect();
+        let sources = self.sources();
         // The parses, and the per-file queries the cross-file ones read, run here in parallel;
         // `workspace_diagnostics` then finds them memoised (and asks the name groups and the
         // buckets' skill references on every core).
         let own: Vec<Arc<Vec<Diagnostic>>> = sources
             .par_iter()
-            .map_with(self.db.clone(), |db, file| {
+            .map_with(self.db().clone(), |db, file| {
                 facts(db, *file);
                 sets_allowed_tools(db, *file);
                 source_diagnostics(db, *file)
             })
             .collect();
-        let workspace = workspace_diagnostics_on_every_core(&self.db, self.project);
+        let workspace = workspace_diagnostics_on_every_core(self.db(), self.project());
         let count = own.iter().map(|list| list.len()).sum::<usize>() + workspace.iter().count();
         let mut all = Vec::with_capacity(count);
         for list in &own {
@@ -58,10 +57,10 @@ impl Analysis {
     /// Parses every source in parallel, each thread on its own clone of the database, so that
     /// `snapshot`, which asks for them one by one, finds them memoised.
     pub fn parse_all(&self) {
-        let sources: Vec<_> = self.sources.values().copied().collect();
+        let sources = self.sources();
         sources
             .par_iter()
-            .for_each_with(self.db.clone(), |db, file| {
+            .for_each_with(self.db().clone(), |db, file| {
                 parsed(db, *file);
             });
     }
@@ -72,13 +71,15 @@ impl Analysis {
     /// file whose input is unchanged keeps its parse, since no parse reads the configuration: a
     /// grown file set parses only what was added.
     pub fn grow(&mut self, config: Arc<Config>, files: Arc<FileSet>) -> Workspace {
-        let current = self.project.config(&self.db);
+        let current = self.config();
         let wanted = self.requested_options().configure(config.clone());
+        let mut change = Change::new();
         if !Arc::ptr_eq(current, &wanted) && **current != *wanted {
-            let diagnostics = self.project.config_diagnostics(&self.db).clone();
-            self.set_config(config, diagnostics);
+            let diagnostics = self.project().config_diagnostics(self.db()).clone();
+            change.set_config(config, diagnostics);
         }
-        self.set_files(&files);
+        change.set_files(files.clone());
+        self.apply_change(change);
         self.parse_all();
         self.snapshot(files)
     }

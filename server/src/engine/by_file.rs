@@ -75,7 +75,7 @@ impl WorkspaceDiagnostics {
         for (path, found) in others.map(|(p, l)| (p, l.as_slice())).chain(note) {
             let list = by_file.entry(path.clone()).or_default();
             list.extend(found.iter().cloned());
-            super::sort(list);
+            sort(list);
         }
         by_file
     }
@@ -106,6 +106,24 @@ pub fn changed_keys(old: &DiagnosticsByFile, new: &DiagnosticsByFile) -> Vec<Pat
             }
         }
     }
+}
+
+pub(super) fn by_file_in_check_order<'a>(
+    found: impl Iterator<Item = &'a [Diagnostic]>,
+) -> DiagnosticsByFile {
+    let mut by_file: DiagnosticsByFile = BTreeMap::new();
+    for d in found.flatten() {
+        by_file.entry(d.path.clone()).or_default().push(d.clone());
+    }
+    for list in by_file.values_mut() {
+        sort(list);
+    }
+    by_file
+}
+
+pub(super) fn sort(list: &mut Vec<Diagnostic>) {
+    list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    list.dedup();
 }
 
 #[cfg(test)]

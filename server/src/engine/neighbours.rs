@@ -5,20 +5,22 @@
 //! changes; derived from the buckets by a query, it walked every skill after each created or
 //! deleted one (a third of its time at 10 000 skills), while the analysis knows the one path
 //! that changed. Reads no query and no text.
+//!
+//! Generic over what names a skill source (its input, or a number in the tests): must not
+//! depend on any other file of the engine.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use super::SourceFile;
 use crate::check;
 
 /// Skill sources, in path order, by their path relative to their tree: the paths where a skill
 /// finds a neighbour ([`SkillsByRel::neighbours`]).
-pub type NeighbourMap<F = SourceFile> = foldhash::HashMap<String, Vec<F>>;
+pub type NeighbourMap<F> = foldhash::HashMap<String, Vec<F>>;
 
 /// Every skill source (`F`: its input, or what a test names it by) by its path relative to its
 /// tree.
-pub struct SkillsByRel<F = SourceFile> {
+pub struct SkillsByRel<F> {
     /// Each list in path order.
     files: foldhash::HashMap<String, Vec<F>>,
     /// How many skill sources lie below the SKILL.md at a relative path, nested in its folder.

@@ -1,7 +1,7 @@
 //! The files outside the walk: the folders and AGENTS.md files that subagents' `workspace.path`s
 //! name outside the scanned trees. `agentws check` and the language server both add them to the
 //! file set by the one call here ([`Analysis::follow_outside`]), asking the engine's
-//! [`super::referenced_paths`] for the list, so that both read exactly the same files.
+//! `referenced_paths` (`subagents.rs`) for the list, so that both read exactly the same files.
 //!
 //! Reads the disk only through `workspace::discover` (`add_referenced`). Must not depend on `lsp`
 //! or `cli`.
@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{Analysis, Origin};
+use super::{Analysis, Change, Origin};
 use crate::base::FileSet;
 use crate::workspace::discover::{add_referenced, remove_referenced, Referenced};
 
@@ -50,22 +50,24 @@ impl Analysis {
         let added = add_referenced(set, &wanted);
         let before = std::mem::replace(&mut outside.added, added);
         // Folders first when they come (a file needs its folder), last when they go.
+        let mut change = Change::new();
         for file in &before.files {
             if !set.contains_file(file) {
-                self.set_file(file, None, Origin::Disk);
+                change.set_file(file.clone(), None, Origin::Disk);
             }
         }
         for dir in &before.dirs {
             if !set.contains_dir(dir) {
-                self.set_folder(dir, false);
+                change.set_folder(dir.clone(), false);
             }
         }
         for dir in outside.added.dirs.iter().rev() {
-            self.set_folder(dir, true);
+            change.set_folder(dir.clone(), true);
         }
         for file in &outside.added.files {
-            self.set_file(file, set.get(file), Origin::Disk);
+            change.set_file(file.clone(), set.get(file).cloned(), Origin::Disk);
         }
+        self.apply_change(change);
         let mut changed = before.files;
         changed.extend(outside.added.files.iter().cloned());
         Some(changed)

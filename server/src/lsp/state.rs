@@ -19,7 +19,7 @@ use crate::check::CheckOptions;
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
 use crate::engine::{
-    Analysis, Handle, Origin, Outside, SharedReads, SkillsByName, WorkspaceDiagnostics,
+    Analysis, Change, Handle, Origin, Outside, SharedReads, SkillsByName, WorkspaceDiagnostics,
 };
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::discover::{discover, discover_folder, is_below_scanned, same_walk};
@@ -58,8 +58,8 @@ pub struct Project {
     options: CheckOptions,
     /// The file set changed in a way the database cannot take one source at a time.
     structure_changed: bool,
-    /// The database's layout was set one file or folder at a time (`Analysis::set_file`,
-    /// `Analysis::set_folder`) since the last sync: the project needs a refresh.
+    /// The database's layout was set one file or folder at a time (`Change::set_file`,
+    /// `Change::set_folder`) since the last sync: the project needs a refresh.
     layout_changed: bool,
     /// Files whose content or version changed since the last refresh.
     edited: BTreeSet<PathBuf>,
@@ -280,10 +280,12 @@ impl Project {
         };
         self.config = Arc::new(found.config);
         self.config_diagnostics = found.diagnostics;
-        analysis.set_config(
+        let mut change = Change::new();
+        change.set_config(
             self.config.clone(),
             Arc::new(self.config_diagnostics.clone()),
         );
+        analysis.apply_change(change);
         self.mark_dirty();
         // The files are placed under the new configuration: every source is asked again.
         self.merged_from.shared = None;
@@ -327,15 +329,14 @@ impl Project {
         // A source's new text patches the request snapshot (`outdated`); any other change (a
         // tools.json's text, whose input the patch does not replace, or a file appearing or
         // going) builds it again.
-        let entry = self.files.get(path);
         let patchable = match &mut self.analysis {
-            Some(analysis) => match entry {
-                Some(entry) if analysis.set_source_entry(path, entry, origin) => true,
-                _ => {
-                    self.layout_changed |= analysis.set_file(path, entry, origin);
-                    false
-                }
-            },
+            Some(analysis) => {
+                let mut change = Change::new();
+                change.set_file(path.to_path_buf(), self.files.get(path).cloned(), origin);
+                let applied = analysis.apply_change(change);
+                self.layout_changed |= applied.layout;
+                applied.source_texts_only
+            }
             None => false,
         };
         match &mut self.outdated {
@@ -501,7 +502,11 @@ impl Project {
             false => files.remove_dirs_from(dir),
         }
         let changed = match &mut self.analysis {
-            Some(analysis) => analysis.set_folder(dir, exists),
+            Some(analysis) => {
+                let mut change = Change::new();
+                change.set_folder(dir.to_path_buf(), exists);
+                analysis.apply_change(change).layout
+            }
             None => false,
         };
         if changed {
@@ -567,7 +572,9 @@ impl Project {
         self.changes += 1;
         self.options = options;
         if let Some(analysis) = &mut self.analysis {
-            analysis.set_options(options);
+            let mut change = Change::new();
+            change.set_options(options);
+            analysis.apply_change(change);
         }
     }
 
@@ -588,7 +595,9 @@ impl Project {
         let structure_changed = self.structure_changed;
         if self.structure_changed {
             let analysis = self.analysis.as_mut().expect("loaded above");
-            analysis.set_files(&self.files);
+            let mut change = Change::new();
+            change.set_files(self.files.clone());
+            analysis.apply_change(change);
             self.structure_changed = false;
         }
         let followed = self.follow_references();

@@ -381,13 +381,13 @@ fn grouped_and_whole(ws: &Workspace) -> (DiagnosticsByFile, DiagnosticsByFile) {
         &ws.files,
     );
     let grouped = analysis.workspace_diagnostics().to_map();
-    let (db, project) = (&analysis.db, analysis.project);
-    let facts = crate::engine::facts_workspace(db, project);
-    let catalog = crate::engine::catalog(db, project);
+    let (db, project) = (analysis.db(), analysis.project());
+    let facts = crate::engine::compose::facts_workspace(db, project);
+    let catalog = crate::engine::tools::catalog(db, project);
     let mut whole = crate::check::workspace_diagnostics(&facts, &catalog, &|| {});
     let contexts = crate::check::loading::Contexts::new(&facts);
     whole.extend(crate::check::skill_loading(&facts, &contexts, &|_| true).diagnostics);
-    whole.extend(crate::engine::allowed_tools_note(db, project));
+    whole.extend(crate::engine::skills::allowed_tools_note(db, project));
     for file in ws.workspace_files() {
         if file.kind == crate::workspace::FileKind::Skill {
             whole.extend(crate::check::cross::removed_tool_mentions(&catalog, file));
@@ -398,7 +398,7 @@ fn grouped_and_whole(ws: &Workspace) -> (DiagnosticsByFile, DiagnosticsByFile) {
         expected.entry(d.path.clone()).or_default().push(d);
     }
     for list in expected.values_mut() {
-        crate::engine::sort(list);
+        crate::engine::by_file::sort(list);
     }
     (grouped, expected)
 }

@@ -1,0 +1,97 @@
+//! A change of an analysis's inputs ([`Change`]), built by a front-end and given to
+//! `Analysis::apply_change`, the one way to change them; and what applying it did ([`Applied`]).
+//!
+//! Plain data; must not depend on any other file of the engine.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use salsa::Durability;
+
+use crate::base::{Diagnostic, FileEntry, FileSet};
+use crate::check::CheckOptions;
+use crate::config::Config;
+
+/// How an input was written: from disk, or from an editor buffer (changes often).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Disk,
+    Buffer,
+}
+
+impl Origin {
+    pub(super) fn durability(self) -> Durability {
+        match self {
+            Origin::Disk => Durability::HIGH,
+            Origin::Buffer => Durability::LOW,
+        }
+    }
+}
+
+/// What changed in a project since its analysis last heard of it, applied at once by
+/// `Analysis::apply_change`: in this order, the options, the configuration, every file (a
+/// discovery), then each file and folder in the order they were set.
+#[derive(Clone, Debug, Default)]
+pub struct Change {
+    pub(super) options: Option<CheckOptions>,
+    pub(super) config: Option<(Arc<Config>, Arc<Vec<Diagnostic>>)>,
+    pub(super) files: Option<Arc<FileSet>>,
+    pub(super) edits: Vec<Edit>,
+}
+
+/// One file's or folder's change, in a [`Change`].
+#[derive(Clone, Debug)]
+pub(super) enum Edit {
+    /// A file appearing, changing or going (`None`).
+    File(PathBuf, Option<FileEntry>, Origin),
+    /// A folder created (true) or deleted.
+    Folder(PathBuf, bool),
+}
+
+impl Change {
+    pub fn new() -> Change {
+        Change::default()
+    }
+
+    /// The options the diagnostics are asked for (the profile, whether suppressions need a
+    /// reason); the rules run under `options.running(config)`.
+    pub fn set_options(&mut self, options: CheckOptions) {
+        self.options = Some(options);
+    }
+
+    /// A new configuration (`agentws.toml` changed) with its diagnostics. Parses do not read it,
+    /// so they are kept; the files are placed under it when every file is set (by this change or
+    /// a later one).
+    pub fn set_config(&mut self, config: Arc<Config>, diagnostics: Arc<Vec<Diagnostic>>) {
+        self.config = Some((config, diagnostics));
+    }
+
+    /// Every file of the project (after a discovery), replacing the ones held: inputs of
+    /// unchanged files are kept.
+    pub fn set_files(&mut self, files: Arc<FileSet>) {
+        self.files = Some(files);
+    }
+
+    /// One file appearing, changing or going (`entry` is `None`), whatever its kind.
+    pub fn set_file(&mut self, path: PathBuf, entry: Option<FileEntry>, origin: Origin) {
+        self.edits.push(Edit::File(path, entry, origin));
+    }
+
+    /// A folder created (`exists`) or deleted. Its files are set one by one with
+    /// [`Change::set_file`]: after the folder when it is created, before it when it is deleted.
+    pub fn set_folder(&mut self, dir: PathBuf, exists: bool) {
+        self.edits.push(Edit::Folder(dir, exists));
+    }
+}
+
+/// What `Analysis::apply_change` did to the inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The layout was set: a file or folder appeared or went, a file's content changed kind, a
+    /// file other than a skill, subagent spec or tools.json changed, or every file was set.
+    pub layout: bool,
+    /// The change held files only, and each was a skill's or subagent spec's new text (its
+    /// input written, nothing else): a snapshot is brought up to date by asking again for those
+    /// sources alone (`Analysis::snapshot_patched`).
+    pub source_texts_only: bool,
+}

@@ -1,0 +1,277 @@
+//! The rule families that read tools.json and the tool catalog: the catalog itself, the removed
+//! and foreign tools the skills mention (`XR010`, `XR017`), the configured rules
+//! (`check::configured_diagnostics`), the tools.json rules and what subagents' `tools:` and
+//! `model:` name (`tool_references`), with where the code-execution section is rendered.
+//!
+//! Reads the skills and subagents through their families; must not depend on the composition.
+
+use std::sync::Arc;
+
+use super::inputs::{ProjectInput, SourceBucket, SourceFile};
+use super::partition::name_group_of;
+use super::project::{bucket_places, check_roots, concat_each_bucket, workspace_of};
+use super::skills::{
+    contexts_loading_a_skill, name_group_facts, skills_with_files, with_neighbours, GroupFacts,
+};
+use super::sources::{facts, parsed, tool_mentions};
+use super::subagents::{chunk_subagent_facts, every_subagent_facts, subagent_chunks};
+use crate::base::Diagnostic;
+use crate::check;
+use crate::check::cross::ToolMention;
+use crate::workspace::catalog::ToolCatalog;
+use crate::workspace::layout::FileKind;
+use crate::workspace::skill::SkillDoc;
+use crate::workspace::snapshot::{self, Parsed};
+use crate::workspace::subagent::SubagentDoc;
+use crate::workspace::tools::ToolsDoc;
+
+/// Whether any skill exists (whatever its content).
+#[salsa::tracked(returns(copy))]
+pub fn any_skill(db: &dyn salsa::Database, project: ProjectInput) -> bool {
+    project.buckets(db).iter().any(|bucket| {
+        bucket_places(db, *bucket)
+            .iter()
+            .any(|place| place.kind == FileKind::Skill)
+    })
+}
+
+/// The tools.json files, the one the runtime reads first.
+#[salsa::tracked(returns(clone))]
+pub fn tools_docs(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Arc<ToolsDoc>>> {
+    let mut docs: Vec<Arc<ToolsDoc>> = project
+        .tools_files(db)
+        .iter()
+        .filter_map(|file| match parsed(db, *file)? {
+            Parsed::Tools(doc) => Some(doc),
+            _ => None,
+        })
+        .collect();
+    snapshot::effective_first(project.config(db), &mut docs);
+    Arc::new(docs)
+}
+
+/// The registered tools and what tools.json does to them. Reads no skill or subagent, so editing
+/// one never re-verifies a file that mentions a tool.
+#[salsa::tracked(returns(clone))]
+pub fn catalog(db: &dyn salsa::Database, project: ProjectInput) -> Arc<ToolCatalog> {
+    let config = project.config(db);
+    let docs = tools_docs(db, project);
+    Arc::new(ToolCatalog::new(
+        config,
+        any_skill(db, project),
+        docs.first().map(Arc::as_ref),
+    ))
+}
+
+/// The sources of a bucket that mention any name a tool may have, with those mentions: read
+/// once per bucket by [`bucket_removed_mentions`], so that a tools.json edit fetches a list per
+/// bucket rather than a memo per source (fetching eleven thousand memos was four fifths of its
+/// comparing the mentions with the new catalog).
+#[salsa::tracked(returns(clone))]
+pub fn bucket_tool_mentions(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+) -> Arc<Vec<(SourceFile, Arc<Vec<ToolMention>>)>> {
+    Arc::new(
+        bucket
+            .sources(db)
+            .iter()
+            .map(|file| (*file, tool_mentions(db, *file)))
+            .filter(|(_, mentions)| !mentions.is_empty())
+            .collect(),
+    )
+}
+
+/// The removed and foreign tools a bucket's skills mention (`XR010`, `XR017`): per bucket, so that a skill's edit runs
+/// its bucket's again, and a tools.json edit compares every skill's memoised mentions and re-runs
+/// no source's own rules.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_removed_mentions(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    bucket: SourceBucket,
+) -> Arc<Vec<Diagnostic>> {
+    let catalog = catalog(db, project);
+    let mut out = Vec::new();
+    for (file, mentions) in bucket_tool_mentions(db, bucket).iter() {
+        out.extend(check::cross::mentioned_among(
+            &catalog,
+            file.path(db),
+            mentions,
+        ));
+    }
+    Arc::new(out)
+}
+
+/// Every bucket's [`bucket_removed_mentions`]. Merged apart from `skill_family_diagnostics`
+/// and compared, so that buckets cut anew merge the family's map again only when a mention
+/// changed.
+#[salsa::tracked(returns(clone))]
+pub fn removed_mentions(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    Arc::new(concat_each_bucket(db, project, |db, bucket| {
+        bucket_removed_mentions(db, project, bucket)
+    }))
+}
+
+/// `check::configured_diagnostics`: over a workspace of the frame and the tools.json files.
+#[salsa::tracked(returns(clone))]
+pub fn configured_diagnostics(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Diagnostic>> {
+    let tools = tools_docs(db, project);
+    // These read no skill or subagent spec, nor their folders: over the frame, a skill created
+    // or deleted does not run them again (over the layout, the budget's lookups of every
+    // AGENTS.md and MEMORY.md were a third of a created skill's time at 10 000 skills).
+    let mut workspace = workspace_of(db, project, tools.iter().cloned().map(Parsed::Tools));
+    workspace.config_diagnostics = project.config_diagnostics(db).clone();
+    let catalog = catalog(db, project);
+    Arc::new(check::configured_diagnostics(&workspace, &catalog))
+}
+
+/// `check::tool_references` over the subagents and the tools.json files, with no skill: of the
+/// skills they read only [`code_execution_detail`]. A tools.json edit runs these and nothing
+/// that resolves a session context; a subagent's edit runs its chunk's [`chunk_tool_lists`] and
+/// the tools.json rules, and merges.
+#[salsa::tracked(returns(clone))]
+pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let mut found = tools_json_rules(db, project).to_vec();
+    let chunks: Vec<Arc<check::cross::ToolListFindings>> = project
+        .buckets(db)
+        .iter()
+        .flat_map(|bucket| {
+            subagent_chunks(db, *bucket).map(|chunk| chunk_tool_lists(db, project, *bucket, chunk))
+        })
+        .collect();
+    found.extend(check::cross::merge_tool_list_findings(
+        chunks.iter().map(|chunk| &**chunk),
+    ));
+    Arc::new(found)
+}
+
+/// The tools.json rules (`check::tools::check_in`): of the subagents they read only which
+/// register the harness built-ins again ([`subagents_registering_builtins`]).
+#[salsa::tracked(returns(clone))]
+pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let tools = tools_docs(db, project);
+    let subagents = subagents_registering_builtins(db, project);
+    let docs = subagents
+        .0
+        .iter()
+        .cloned()
+        .map(Parsed::Subagent)
+        .chain(tools.iter().cloned().map(Parsed::Tools));
+    let workspace = workspace_of(db, project, docs);
+    let catalog = catalog(db, project);
+    let code_execution = || code_execution_detail(db, project);
+    Arc::new(check::tools::check_in(
+        &workspace,
+        &catalog,
+        &code_execution,
+    ))
+}
+
+/// The subagents that may register the harness built-ins again
+/// (`check::tools::registers_builtins_again`), in path order: all that the tools.json rules read
+/// of the subagents.
+#[salsa::tracked(returns(clone))]
+fn subagents_registering_builtins(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<BuiltinRegistrars> {
+    let subagents = every_subagent_facts(db, project);
+    Arc::new(BuiltinRegistrars(
+        subagents
+            .iter()
+            .filter_map(|doc| match doc {
+                Parsed::Subagent(subagent) => Some(subagent),
+                _ => None,
+            })
+            .filter(|subagent| check::tools::registers_builtins_again(subagent, false))
+            .cloned()
+            .collect(),
+    ))
+}
+
+/// [`subagents_registering_builtins`], equal when it lists the same files: of a subagent the
+/// filter keeps, the tools.json rules read only its id and where it is (TJ029 names it, per-user
+/// folder included), which its path gives (the id is the file name; a configuration that places
+/// it elsewhere runs the rules again, since they read it). So an edit of a subagent's lists,
+/// description or body does not run those rules again.
+#[derive(Clone, Default)]
+pub struct BuiltinRegistrars(Vec<Arc<SubagentDoc>>);
+
+impl PartialEq for BuiltinRegistrars {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(&other.0)
+                // Most entries are the very facts memoised before.
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a.path == b.path)
+    }
+}
+
+/// What the `tools:` and `model:` of chunk `chunk` of a bucket's subagents name
+/// (`check::cross::tool_list_findings`), over a workspace of those subagents and tools.json.
+#[salsa::tracked(returns(clone))]
+pub fn chunk_tool_lists(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    bucket: SourceBucket,
+    chunk: u32,
+) -> Arc<check::cross::ToolListFindings> {
+    let subagents = chunk_subagent_facts(db, bucket, chunk);
+    let tools = tools_docs(db, project);
+    let docs = subagents
+        .iter()
+        .cloned()
+        .chain(tools.iter().cloned().map(Parsed::Tools));
+    let workspace = workspace_of(db, project, docs);
+    let catalog = catalog(db, project);
+    Arc::new(check::cross::tool_list_findings(&workspace, &catalog))
+}
+
+/// Where the code-execution section is rendered (`check::tools::code_execution_contexts`), over
+/// the skills of the names of skills whose folders hold files, with their neighbours, and
+/// whether each context loads any skill (`contexts_loading_a_skill`). Asked only when tools.json
+/// removes one of that section's tools.
+#[salsa::tracked(returns(clone))]
+pub fn code_execution_detail(db: &dyn salsa::Database, project: ProjectInput) -> Option<String> {
+    let with_files: Vec<Option<Parsed>> = skills_with_files(db, project)
+        .iter()
+        .map(|file| facts(db, *file))
+        .collect();
+    let mut names: Vec<&str> = with_files
+        .iter()
+        .filter_map(|doc| match doc {
+            Some(Parsed::Skill(skill)) => skill.name.as_deref(),
+            _ => None,
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut groups: Vec<u32> = names.iter().map(|name| name_group_of(name)).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let facts: Vec<Arc<GroupFacts>> = groups
+        .iter()
+        .map(|group| name_group_facts(db, project, *group))
+        .collect();
+    let mut named: Vec<&(SourceFile, Arc<SkillDoc>)> = facts
+        .iter()
+        .flat_map(|group| group.iter())
+        .filter(|(_, doc)| {
+            doc.name
+                .as_deref()
+                .is_some_and(|name| names.binary_search(&name).is_ok())
+        })
+        .collect();
+    named.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+    let docs = with_neighbours(db, project, named);
+    let workspace = workspace_of(db, project, docs);
+    let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
+    check::tools::code_execution_contexts(&workspace, &contexts)
+}
