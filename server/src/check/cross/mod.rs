@@ -16,6 +16,7 @@
 //! split into the text's mentions and their comparison with the catalog, so that the engine keeps
 //! the first per file and a tools.json edit runs only the second.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::base::suggest::SuggestionPieces;
@@ -25,6 +26,7 @@ use crate::rules::Rule;
 use crate::workspace::catalog::{ToolCatalog, ToolInfo};
 use crate::workspace::resolution::{NotScanned, Outcome, Who};
 use crate::workspace::skill::SkillDoc;
+use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
 
@@ -40,10 +42,33 @@ mod subagent_tool_unknown;
 mod subagent_workspace_in_subagents;
 mod subagent_workspace_missing;
 
-pub use removed_tool_mentioned::{
-    mentioned_among, mentions_tools, removed_among, removed_tool_mentions, tool_mentions,
-    ToolMention,
-};
+pub use removed_tool_mentioned::{mentions_tools, removed_among, tool_mentions, ToolMention};
+
+/// The rules over the backticked tool names (`` `name` `` or `` `name(...)` ``) of one AGENTS.md
+/// or SKILL.md text ([`mentioned_among`]).
+pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<Diagnostic> {
+    if !mentions_tools(file.kind) {
+        return Vec::new();
+    }
+    let Some(text) = file.entry.content.text() else {
+        return Vec::new();
+    };
+    mentioned_among(catalog, file.path, &tool_mentions(text))
+}
+
+/// Every rule over the tool names a file's text mentions: removed ones (`XR010`) and other
+/// agents' (`XR017`).
+pub fn mentioned_among(
+    catalog: &ToolCatalog,
+    path: &Path,
+    mentions: &[ToolMention],
+) -> Vec<Diagnostic> {
+    let mut out = removed_among(catalog, path, mentions);
+    out.extend(foreign_tool_mentioned::foreign_among(
+        catalog, path, mentions,
+    ));
+    out
+}
 
 /// The rules declared here, beside their detection.
 pub static RULES: &[&Rule] = &[

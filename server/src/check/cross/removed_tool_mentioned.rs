@@ -8,7 +8,6 @@ use std::path::Path;
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::rules::{Example, Profile, Rule};
 use crate::workspace::catalog::{Removal, ToolCatalog};
-use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::FileKind;
 
 pub static RULE: Rule = Rule {
@@ -40,32 +39,6 @@ pub static RULE: Rule = Rule {
         },
     ],
 };
-
-/// Backticked tool names (`` `name` `` or `` `name(...)` ``) in AGENTS.md and SKILL.md text that
-/// name a registered tool tools.json removes.
-pub fn removed_tool_mentions(catalog: &ToolCatalog, file: WorkspaceFile) -> Vec<Diagnostic> {
-    if !mentions_tools(file.kind) {
-        return Vec::new();
-    }
-    let Some(text) = file.entry.content.text() else {
-        return Vec::new();
-    };
-    mentioned_among(catalog, file.path, &tool_mentions(text))
-}
-
-/// Every rule over the tool names a file's text mentions: removed ones (`XR010`) and other
-/// agents' (`XR017`).
-pub fn mentioned_among(
-    catalog: &ToolCatalog,
-    path: &Path,
-    mentions: &[ToolMention],
-) -> Vec<Diagnostic> {
-    let mut out = removed_among(catalog, path, mentions);
-    out.extend(super::foreign_tool_mentioned::foreign_among(
-        catalog, path, mentions,
-    ));
-    out
-}
 
 /// The kinds of file whose text `XR010` reads.
 pub fn mentions_tools(kind: FileKind) -> bool {
