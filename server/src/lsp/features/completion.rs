@@ -88,7 +88,25 @@ fn completion_items(
 ) -> Option<(Vec<CompletionItem>, bool)> {
     let kind = kind_of(view, path)?;
     let text = text_of(view, path);
-    let item = |label: &str, detail: &str, kind: CompletionItemKind| CompletionItem {
+    match kind {
+        FileKind::Skill | FileKind::Subagent => {
+            frontmatter_items(view, kind, text, offset, before, typed)
+        }
+        FileKind::ToolsJson => Some((tools_json_items(view, text, offset), false)),
+        FileKind::Config => Some((
+            keys_for(FileKind::Config)
+                .iter()
+                .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                .collect(),
+            false,
+        )),
+        _ => None,
+    }
+}
+
+/// A completion item with its documentation in markdown (none when `detail` is empty).
+fn item(label: &str, detail: &str, kind: CompletionItemKind) -> CompletionItem {
+    CompletionItem {
         label: label.to_string(),
         kind: Some(kind),
         documentation: (!detail.is_empty()).then(|| {
@@ -98,122 +116,122 @@ fn completion_items(
             })
         }),
         ..Default::default()
+    }
+}
+
+/// In the frontmatter of a SKILL.md or subagent spec: the keys on a line that has none yet, else
+/// the values of the key the cursor is under (skill names, tool names, the key's values).
+fn frontmatter_items(
+    view: &View,
+    kind: FileKind,
+    text: &str,
+    offset: usize,
+    before: &str,
+    typed: &str,
+) -> Option<(Vec<CompletionItem>, bool)> {
+    let block = frontmatter_range(text)?;
+    if offset < block.start || offset > block.end {
+        return None;
+    }
+    let current_key = scan_frontmatter(&text[..offset.max(block.start)])
+        .last()
+        .map(|e| e.key.clone());
+    let line_end = text[offset..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| offset + i);
+    let rest_blank = text[offset..line_end].trim().is_empty();
+    // Under `workspace:` of a subagent, the keys of that map.
+    let nested = kind == FileKind::Subagent
+        && before.starts_with([' ', '\t'])
+        && current_key.as_deref() == Some("workspace");
+    let table = match kind {
+        FileKind::Skill => keys::SKILL,
+        _ if nested => keys::SUBAGENT_WORKSPACE,
+        _ => keys::SUBAGENT,
     };
-    match kind {
-        FileKind::Skill | FileKind::Subagent => {
-            let block = frontmatter_range(text)?;
-            if offset < block.start || offset > block.end {
-                return None;
-            }
-            let current_key = scan_frontmatter(&text[..offset.max(block.start)])
-                .last()
-                .map(|e| e.key.clone());
-            let line_end = text[offset..]
-                .find(['\n', '\r'])
-                .map_or(text.len(), |i| offset + i);
-            let rest_blank = text[offset..line_end].trim().is_empty();
-            // Under `workspace:` of a subagent, the keys of that map.
-            let nested = kind == FileKind::Subagent
-                && before.starts_with([' ', '\t'])
-                && current_key.as_deref() == Some("workspace");
-            let table = match kind {
-                FileKind::Skill => keys::SKILL,
-                _ if nested => keys::SUBAGENT_WORKSPACE,
-                _ => keys::SUBAGENT,
-            };
-            if !before.contains(':') && !before.trim_start().starts_with('-') {
-                return Some((
-                    table
-                        .iter()
-                        .filter(|k| k.alias_of.is_none())
-                        .map(|k| CompletionItem {
-                            insert_text: key_insert_text(k, before, rest_blank),
-                            insert_text_format: Some(InsertTextFormat::PLAIN_TEXT),
-                            ..item(k.name, k.hover, CompletionItemKind::PROPERTY)
-                        })
-                        .collect(),
-                    false,
-                ));
-            }
-            let key = before
-                .split(':')
-                .next()
-                .map(str::trim)
-                .filter(|k| before.contains(':') && !k.starts_with('-'))
-                .map(str::to_string)
-                .or(current_key)?;
-            let mut cut = false;
-            let values: Vec<CompletionItem> = match (kind, key.as_str()) {
-                (FileKind::Subagent, "skills") => {
-                    let (names, narrowed) = skill_names_matching(view, typed);
-                    cut = narrowed;
-                    names
-                        .iter()
-                        .map(|(n, p)| {
-                            item(
-                                n,
-                                &format!("Skill at `{}`", p.display()),
-                                CompletionItemKind::REFERENCE,
-                            )
-                        })
-                        .collect()
-                }
-                (FileKind::Subagent, "tools") => tool_names(view)
-                    .iter()
-                    .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION))
-                    .collect(),
-                _ => {
-                    let spec = table.iter().find(|k| k.name == key);
-                    let kind = match spec.map(|k| k.ty) {
-                        Some(keys::KeyType::Boolean) => CompletionItemKind::VALUE,
-                        _ => CompletionItemKind::ENUM_MEMBER,
-                    };
-                    spec.map_or(&[][..], |k| k.ty.values())
-                        .iter()
-                        .map(|v| item(v, "", kind))
-                        .collect()
-                }
-            };
-            Some((values, cut))
-        }
-        FileKind::ToolsJson => {
-            let in_server = text[..offset].matches('{').count() >= 3;
-            if in_server {
-                Some((
-                    tools_schema::SERVER
-                        .iter()
-                        .map(|k| item(k.name, k.doc, CompletionItemKind::PROPERTY))
-                        .collect(),
-                    false,
-                ))
-            } else {
-                let mut items: Vec<CompletionItem> = tools_schema::TOP_LEVEL
-                    .iter()
-                    .chain([&tools_schema::MCP_SERVERS])
-                    .chain(tools_schema::SERVER.iter().take(1))
-                    .map(|k| item(k.name, k.doc, CompletionItemKind::PROPERTY))
-                    .collect();
-                items.extend(
-                    TRANSPORT_NAMES
-                        .iter()
-                        .map(|v| item(v, "MCP transport", CompletionItemKind::ENUM_MEMBER)),
-                );
-                items.extend(
-                    tool_names(view)
-                        .iter()
-                        .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION)),
-                );
-                Some((items, false))
-            }
-        }
-        FileKind::Config => Some((
-            keys_for(FileKind::Config)
+    if !before.contains(':') && !before.trim_start().starts_with('-') {
+        return Some((
+            table
                 .iter()
-                .map(|(k, d)| item(k, d, CompletionItemKind::PROPERTY))
+                .filter(|k| k.alias_of.is_none())
+                .map(|k| CompletionItem {
+                    insert_text: key_insert_text(k, before, rest_blank),
+                    insert_text_format: Some(InsertTextFormat::PLAIN_TEXT),
+                    ..item(k.name, k.hover, CompletionItemKind::PROPERTY)
+                })
                 .collect(),
             false,
-        )),
-        _ => None,
+        ));
+    }
+    let key = before
+        .split(':')
+        .next()
+        .map(str::trim)
+        .filter(|k| before.contains(':') && !k.starts_with('-'))
+        .map(str::to_string)
+        .or(current_key)?;
+    let mut cut = false;
+    let values: Vec<CompletionItem> = match (kind, key.as_str()) {
+        (FileKind::Subagent, "skills") => {
+            let (names, narrowed) = skill_names_matching(view, typed);
+            cut = narrowed;
+            names
+                .iter()
+                .map(|(n, p)| {
+                    item(
+                        n,
+                        &format!("Skill at `{}`", p.display()),
+                        CompletionItemKind::REFERENCE,
+                    )
+                })
+                .collect()
+        }
+        (FileKind::Subagent, "tools") => tool_names(view)
+            .iter()
+            .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION))
+            .collect(),
+        _ => {
+            let spec = table.iter().find(|k| k.name == key);
+            let kind = match spec.map(|k| k.ty) {
+                Some(keys::KeyType::Boolean) => CompletionItemKind::VALUE,
+                _ => CompletionItemKind::ENUM_MEMBER,
+            };
+            spec.map_or(&[][..], |k| k.ty.values())
+                .iter()
+                .map(|v| item(v, "", kind))
+                .collect()
+        }
+    };
+    Some((values, cut))
+}
+
+/// In tools.json: a server's keys inside a server, else the top-level keys, the transports and
+/// the tool names.
+fn tools_json_items(view: &View, text: &str, offset: usize) -> Vec<CompletionItem> {
+    let in_server = text[..offset].matches('{').count() >= 3;
+    if in_server {
+        tools_schema::SERVER
+            .iter()
+            .map(|k| item(k.name, k.doc, CompletionItemKind::PROPERTY))
+            .collect()
+    } else {
+        let mut items: Vec<CompletionItem> = tools_schema::TOP_LEVEL
+            .iter()
+            .chain([&tools_schema::MCP_SERVERS])
+            .chain(tools_schema::SERVER.iter().take(1))
+            .map(|k| item(k.name, k.doc, CompletionItemKind::PROPERTY))
+            .collect();
+        items.extend(
+            TRANSPORT_NAMES
+                .iter()
+                .map(|v| item(v, "MCP transport", CompletionItemKind::ENUM_MEMBER)),
+        );
+        items.extend(
+            tool_names(view)
+                .iter()
+                .map(|(n, d)| item(n, d, CompletionItemKind::FUNCTION)),
+        );
+        items
     }
 }
 

@@ -190,6 +190,17 @@ pub fn rename(
         range,
         new_text: written,
     }];
+    subagent_edits(view, &old, new_name, &mut edits)?;
+    let operations = document_changes(view, &edits, dir, new_name)?;
+    Ok(Some(WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Operations(operations)),
+        ..Default::default()
+    }))
+}
+
+/// The edits of every subagent's `skills:` entries named `old`, each written so that the YAML
+/// reads `new_name` back in its place and nothing else of the spec changes.
+fn subagent_edits(view: &View, old: &str, new_name: &str, edits: &mut Vec<FileEdit>) -> Result<()> {
     for subagent in &view.workspace.subagents {
         let names = subagent_names(view, &subagent.path, ListKey::Skills);
         // A plain comma string rewritten whole (see below): its other entries are in that edit.
@@ -205,7 +216,7 @@ pub fn rename(
                 // A name the parse could not pin down (inside a quoted string with escapes that
                 // holds more names) must not be replaced with the whole string around it.
                 let written = text_of(view, &subagent.path).get(item_range.start..item_range.end);
-                if written != Some(old.as_str()) {
+                if written != Some(old) {
                     return Err(invalid_params(format!(
                         "`{}` lists `{old}` inside a quoted string with escapes; rename that entry by hand",
                         subagent.path.display()
@@ -245,7 +256,7 @@ pub fn rename(
                 // One entry of a plain comma string (`skills: pdf, docs`) that must be quoted
                 // (`a #b` would start a comment): the whole string is double-quoted, with every
                 // entry of the old name in it renamed.
-                let whole = quoted_comma_string(subagent, text, &names, &old, new_name);
+                let whole = quoted_comma_string(subagent, text, &names, old, new_name);
                 if let Some((edit, _)) = whole.filter(|(edit, inside)| {
                     let mut edited = text.to_string();
                     edited.replace_range(edit.range.start..edit.range.end, &edit.new_text);
@@ -264,8 +275,19 @@ pub fn rename(
             }
         }
     }
+    Ok(())
+}
+
+/// `edits` as one text edit per file (at the version the editor holds), then the folder's rename
+/// when `dir` (the skill's folder, named after it) is renamed too.
+fn document_changes(
+    view: &View,
+    edits: &[FileEdit],
+    dir: Option<&Path>,
+    new_name: &str,
+) -> Result<Vec<DocumentChangeOperation>> {
     let mut by_file: HashMap<PathBuf, Vec<TextEdit>> = HashMap::new();
-    for edit in &edits {
+    for edit in edits {
         let positions = TextPositions::new(text_of(view, &edit.path), view.encoding);
         by_file
             .entry(edit.path.clone())
@@ -308,10 +330,7 @@ pub fn rename(
             )));
         }
     }
-    Ok(Some(WorkspaceEdit {
-        document_changes: Some(DocumentChanges::Operations(operations)),
-        ..Default::default()
-    }))
+    Ok(operations)
 }
 
 #[cfg(test)]
