@@ -86,7 +86,11 @@ check('render: exact prompt lines, one label per section at its first line, note
   eq(first_label, '── System prompt · ≈7 tokens · 0.7% of the prompt · agentws.toml:7', 'first label')
   eq(marks[8][4].virt_lines[1][1][1]:match('^── [^·]*· ≈472 tokens · 49.3%% of the prompt · cut to fit the 500%-token memory budget') ~= nil,
     true, 'MEMORY.md label: ' .. marks[8][4].virt_lines[1][1][1])
-  eq(vim.api.nvim_buf_get_var(buf, 'agentws_notes'), fixture.notes, 'notes')
+  local messages = {}
+  for _, note in ipairs(fixture.notes) do
+    table.insert(messages, note.message)
+  end
+  eq(vim.api.nvim_buf_get_var(buf, 'agentws_notes'), messages, 'notes')
   eq(vim.bo[buf].modifiable, false, 'read-only')
 end)
 
@@ -170,6 +174,15 @@ local function server_part()
     assert(all:find('── memory_context · ≈%d+ tokens · [%d.]+%% of the prompt · within the 8000%-token memory budget'), all)
     assert(all:find('── agents_context · ≈%d+ tokens · [%d.]+%% of the prompt'), all)
     assert(not all:find('memory-context', 1, true), all)
+    -- Source lines as the server sends them (`lines: {start, end}`): alice's AGENTS.md, lines 1-3.
+    local agents
+    for _, section in ipairs(vim.api.nvim_buf_get_var(pbuf, 'agentws_sections')) do
+      if section.title == 'agents_context' then
+        agents = section.sources[1]
+      end
+    end
+    assert(agents and agents.path:find('alice/AGENTS.md', 1, true), vim.inspect(agents))
+    eq({ agents.line, agents.end_line }, { 1, 3 }, 'AGENTS.md source lines')
   end)
 
   check('the preview refreshes when a workspace file is written', function()

@@ -309,16 +309,6 @@ function str(value: unknown, fallback = ''): string {
   return typeof value === 'string' ? value : fallback;
 }
 
-/** The first of `keys` that `obj` has, so a renamed field on the server is a one-word change here. */
-function pick(obj: Json, ...keys: string[]): unknown {
-  for (const key of keys) {
-    if (key in obj) {
-      return obj[key];
-    }
-  }
-  return undefined;
-}
-
 /** Cuts `text` by UTF-8 byte offsets (the server's unit) rather than UTF-16 string indices. */
 export function sliceByBytes(text: string, start: number, end: number): string {
   return cutByBytes(text, start, end).text;
@@ -381,36 +371,20 @@ function wholePairs(text: string, index: number): number {
   return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? index - 1 : index;
 }
 
+/** A section's `range`: `{start, end}`, UTF-8 byte offsets into the text. */
 function parseRange(raw: unknown): [number, number] {
-  if (Array.isArray(raw)) {
-    return [num(raw[0]), num(raw[1])];
-  }
-  if (isObject(raw)) {
-    return [num(pick(raw, 'start', 'startByte')), num(pick(raw, 'end', 'endByte'))];
-  }
-  return [0, 0];
+  return isObject(raw) ? [num(raw.start), num(raw.end)] : [0, 0];
 }
 
+/** A source: `{path, lines}`, `lines` being `{start, end}` (1-based, inclusive) or null when only
+ * the file's path or existence mattered. */
 function parseSource(raw: unknown): PreviewSource | undefined {
-  if (!isObject(raw)) {
+  if (!isObject(raw) || typeof raw.path !== 'string' || raw.path === '') {
     return undefined;
   }
-  const path = str(pick(raw, 'path', 'file'));
-  if (path === '') {
-    return undefined;
-  }
-  const lines = pick(raw, 'lines');
-  if (Array.isArray(lines)) {
-    return { path, startLine: num(lines[0], 1), endLine: num(lines[1], num(lines[0], 1)) };
-  }
-  if (isObject(lines)) {
-    // The server's shape: `lines: {start, end}` (1-based, inclusive), or null when only the
-    // file's path or existence mattered.
-    const start = num(lines.start, 1);
-    return { path, startLine: start, endLine: num(lines.end, start) };
-  }
-  const startLine = num(pick(raw, 'startLine', 'start_line', 'line'), 1);
-  return { path, startLine, endLine: num(pick(raw, 'endLine', 'end_line'), startLine) };
+  const lines = isObject(raw.lines) ? raw.lines : {};
+  const start = num(lines.start, 1);
+  return { path: raw.path, startLine: start, endLine: num(lines.end, start) };
 }
 
 /**
@@ -432,20 +406,20 @@ function readSources(raw: unknown): PreviewSource[] {
   return read;
 }
 
+/** A note: `{code, message, rule?, path?}`; the model keeps its message. */
 function parseNote(raw: unknown): string | undefined {
-  if (typeof raw === 'string') {
-    return raw;
-  }
-  if (isObject(raw)) {
-    const message = str(pick(raw, 'message', 'text'));
-    return message === '' ? undefined : message;
+  if (isObject(raw) && typeof raw.message === 'string' && raw.message !== '') {
+    return raw.message;
   }
   return undefined;
 }
 
 /**
- * Turns the server's preview JSON into the model the views render. Unknown or missing fields fall
- * back to empty values instead of throwing: a preview with a missing piece is still worth showing.
+ * Turns the server's preview JSON (`agentws/previewPrompt`, the shape `agentws preview --format
+ * json` prints; `PreviewPromptResult` in server/src/lsp/protocol.rs) into the model the views
+ * render. It reads exactly the field names the server sends; a missing or mistyped field falls
+ * back to an empty value instead of throwing: a preview with a missing piece is still worth
+ * showing.
  */
 export function toPreviewModel(raw: unknown): PreviewModel {
   if (!isObject(raw)) {
@@ -453,7 +427,7 @@ export function toPreviewModel(raw: unknown): PreviewModel {
   }
   const text = str(raw.text);
   const sections: PreviewSection[] = [];
-  const rawSections = pick(raw, 'sections');
+  const rawSections = raw.sections;
   // Sections come in text order: each cut counts on from where the one before ended.
   let counted: Place = { index: 0, byte: 0 };
   if (Array.isArray(rawSections)) {
@@ -461,30 +435,29 @@ export function toPreviewModel(raw: unknown): PreviewModel {
       if (!isObject(item)) {
         continue;
       }
-      const [start, end] = parseRange(pick(item, 'range', 'bytes'));
-      const rawSources = pick(item, 'sources', 'files');
+      const [start, end] = parseRange(item.range);
       const cut = cutByBytes(text, start, end, start >= counted.byte ? counted : undefined);
       counted = cut.end;
       sections.push({
-        title: str(pick(item, 'label', 'title', 'kind', 'name'), 'section'),
-        kind: str(pick(item, 'kind'), ''),
+        title: str(item.label, 'section'),
+        kind: str(item.kind, ''),
         start,
         end,
         body: cut.text,
-        sources: readSources(rawSources),
-        tokens: num(pick(item, 'tokens', 'estimatedTokens')),
+        sources: readSources(item.sources),
+        tokens: num(item.estimatedTokens),
       });
     }
   }
-  const rawBudget = pick(raw, 'budget');
+  const rawBudget = raw.budget;
   const budget: PreviewBudget = isObject(rawBudget)
     ? {
-        max: num(pick(rawBudget, 'max', 'maxTokens', 'maxContextTokens')),
-        used: num(pick(rawBudget, 'used', 'usedTokens')),
-        memoryTruncated: pick(rawBudget, 'memoryTruncated', 'truncated') === true,
+        max: num(rawBudget.maxContextTokens),
+        used: num(rawBudget.usedTokens),
+        memoryTruncated: rawBudget.truncated === true,
       }
     : { max: 0, used: 0, memoryTruncated: false };
-  const rawNotes = pick(raw, 'notes');
+  const rawNotes = raw.notes;
   const notes = Array.isArray(rawNotes)
     ? rawNotes.map(parseNote).filter((n): n is string => n !== undefined)
     : [];

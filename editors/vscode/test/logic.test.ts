@@ -90,32 +90,38 @@ test('toPreviewModel reads the fixture preview with exact section bodies', () =>
   assert.equal(model.notes.length, 3);
 });
 
-test('toPreviewModel accepts the field spellings the server may still switch to', () => {
+test('toPreviewModel reads exactly the field names the server sends', () => {
   const model = toPreviewModel({
     text: 'héllo world',
     sections: [
-      { kind: 'agents', range: [0, 6], files: [{ file: '/abs/AGENTS.md', lines: [2, 4] }], estimatedTokens: 2 },
-      { name: 'rest', bytes: { startByte: 6, endByte: 12 }, sources: [{ path: 'x.md', line: 7 }, { nope: 1 }] },
+      {
+        kind: 'agents-context',
+        label: 'AGENTS.md',
+        range: { start: 0, end: 6 },
+        sources: [{ path: '/abs/AGENTS.md', lines: { start: 2, end: 4 } }, { path: 'x.md', lines: null }, { nope: 1 }],
+        estimatedTokens: 2,
+      },
+      // Other spellings are not read: the fields they stand for come out empty.
+      { name: 'rest', bytes: { startByte: 6, endByte: 12 }, files: [{ file: 'y.md' }], tokens: 3 },
       'garbage',
     ],
-    budget: { maxTokens: 8000, usedTokens: 10, truncated: false },
-    notes: [{ message: 'from an object' }, 'plain', 42],
+    budget: { maxTokens: 8000, usedTokens: 10, memoryTruncated: true },
+    notes: [{ code: 'locale', message: 'from an object' }, { text: 'old' }, 'plain', 42],
   });
   assert.deepEqual(
-    model.sections.map((s) => [s.title, s.body, s.tokens]),
+    model.sections.map((s) => [s.title, s.kind, s.start, s.end, s.body, s.tokens]),
     [
-      ['agents', 'héllo', 2],
-      ['rest', ' world', 0],
+      ['AGENTS.md', 'agents-context', 0, 6, 'héllo', 2],
+      ['section', '', 0, 0, '', 0],
     ],
   );
-  assert.deepEqual(
-    model.sections.map((s) => s.kind),
-    ['agents', ''],
-  );
-  assert.deepEqual(model.sections[0].sources, [{ path: '/abs/AGENTS.md', startLine: 2, endLine: 4 }]);
-  assert.deepEqual(model.sections[1].sources, [{ path: 'x.md', startLine: 7, endLine: 7 }]);
-  assert.deepEqual(model.budget, { max: 8000, used: 10, memoryTruncated: false });
-  assert.deepEqual(model.notes, ['from an object', 'plain']);
+  assert.deepEqual(model.sections[0].sources, [
+    { path: '/abs/AGENTS.md', startLine: 2, endLine: 4 },
+    { path: 'x.md', startLine: 1, endLine: 1 },
+  ]);
+  assert.deepEqual(model.sections[1].sources, []);
+  assert.deepEqual(model.budget, { max: 0, used: 10, memoryTruncated: false });
+  assert.deepEqual(model.notes, ['from an object']);
   assert.throws(() => toPreviewModel(null), /no object/);
 });
 

@@ -74,6 +74,20 @@ function isMethodNotFound(error: unknown): boolean {
   return error instanceof ResponseError && error.code === METHOD_NOT_FOUND;
 }
 
+/** The JSON of a whole `agentws/previewPrompt` answer, as the server writes it. */
+interface RawPreview {
+  text: string;
+  sections: {
+    kind: string;
+    label: string;
+    range: { start: number; end: number };
+    sources: { path: string; lines: { start: number; end: number } | null }[];
+    estimatedTokens: number;
+  }[];
+  budget: { maxContextTokens: number; usedTokens: number; truncated: boolean };
+  notes: { code: string; message: string }[];
+}
+
 async function preview(connection: MessageConnection, context: object): Promise<PreviewModel> {
   return toPreviewModel(await connection.sendRequest(Methods.previewPrompt, { uri: uri(project), context }));
 }
@@ -240,6 +254,49 @@ test('agentws serve over JSON-RPC: initialize, diagnostics, previewPrompt', asyn
       const { resultId: _, ...whole } = (await ask(undefined)) as Record<string, unknown>;
       assert.deepEqual(taken, whole);
       assert.ok(toPreviewModel(taken).text.includes('SECOND-EDIT 回答'));
+    });
+
+    await t.test('a real agentws/previewPrompt reply is read by the names it uses; the fixture has its shape', async () => {
+      const raw = (await connection.sendRequest(Methods.previewPrompt, {
+        uri: uri(project),
+        context: { userId: 'alice', sessionId: 's1' },
+      })) as RawPreview;
+      const model = toPreviewModel(raw);
+      assert.equal(model.text, raw.text);
+      assert.deepEqual(
+        model.sections.map((s) => [s.title, s.kind, s.start, s.end, s.tokens]),
+        raw.sections.map((s) => [s.label, s.kind, s.range.start, s.range.end, s.estimatedTokens]),
+      );
+      assert.deepEqual(
+        model.sections.map((s) => s.sources),
+        raw.sections.map((s) =>
+          s.sources.map((src) => ({ path: src.path, startLine: src.lines?.start ?? 1, endLine: src.lines?.end ?? 1 })),
+        ),
+      );
+      assert.deepEqual(model.budget, {
+        max: raw.budget.maxContextTokens,
+        used: raw.budget.usedTokens,
+        memoryTruncated: raw.budget.truncated,
+      });
+      assert.deepEqual(model.notes, raw.notes.map((n) => n.message));
+      // Values the server sent, not the reader's defaults.
+      assert.equal(model.budget.max, 8000);
+      assert.ok(model.sections.every((s) => s.title !== 'section' && s.kind !== ''), JSON.stringify(raw.sections));
+      assert.ok(model.sections.some((s) => s.tokens > 0 && s.sources.some((src) => src.endLine > 1)));
+      assert.ok(model.notes.length > 0 && model.notes.every((n) => n !== ''));
+      // The fixture the other tests render is shaped as a real reply: the same keys at every level
+      // the client reads.
+      const fixture = JSON.parse(
+        fs.readFileSync(path.join(__dirname, '..', '..', 'test', 'fixtures', 'preview.json'), 'utf8'),
+      ) as RawPreview;
+      const keys = (...objects: object[]) => [...new Set(objects.flatMap((o) => Object.keys(o)))].sort();
+      assert.deepEqual(keys(fixture), keys(raw));
+      assert.deepEqual(keys(...fixture.sections), keys(...raw.sections));
+      assert.deepEqual(keys(...fixture.sections.flatMap((s) => s.sources)), keys(...raw.sections.flatMap((s) => s.sources)));
+      assert.deepEqual(keys(fixture.budget), keys(raw.budget));
+      for (const note of [...fixture.notes, ...raw.notes]) {
+        assert.deepEqual(keys(note).filter((k) => k !== 'rule' && k !== 'path'), ['code', 'message']);
+      }
     });
 
     await t.test('agentws/storeUsers: a project without a store offers no ids', async (st: TestContext) => {

@@ -19,7 +19,7 @@ pub fn run(_args: ServeArgs) -> u8 {
         .with_writer(|| LogLine(Vec::new()))
         .with_ansi(false)
         .try_init();
-    let machine = crate::lsp::methods::Machine {
+    let machine = crate::lsp::Machine {
         date: super::preview::machine_date,
         os: super::preview::machine_os,
         tmp_dir: super::preview::machine_tmp_dir,

@@ -1,36 +1,50 @@
 //! The language server front-end (`agentws serve`): LSP over stdio on tower-lsp-server, with our
 //! own framing guard in front of the library's transport.
 //!
-//! - `framing`: reads and checks `Content-Length` frames (bad frames answered, never fatal).
-//! - `transport`: stdin → guard → service → stdout, bounded end to end.
-//! - `state`: projects (one per workspace folder), files = disk + open buffers, snapshots.
-//! - `server`: the `LanguageServer` implementation, diagnostics (push and pull).
-//! - `features`: completion, hover, navigation, symbols, code actions, rename.
-//! - `methods`: the `agentws/…` custom methods (documented in docs/protocol.md).
-//! - `stored`: the files of a project's remote store, checked and shown as read-only documents.
-//! - `convert`: URIs, positions and diagnostics at the protocol edge.
+//! Its files, in order: a file imports only files listed before it (no cycle).
+//!
+//! 1. Leaves, importing no other file of `lsp`:
+//!    - `framing`: reads and checks `Content-Length` frames (bad frames answered, never fatal).
+//!    - `convert`: URIs, positions and diagnostics at the protocol edge.
+//!    - `protocol`: the `agentws/…` custom methods, each declared once as a type with its
+//!      parameters and its answer (documented in docs/protocol.md).
+//!    - `settings`: what the client negotiated and configured.
+//!    - `state`: projects (one per workspace folder), files = disk + open buffers, snapshots.
+//!    - `errors`: the panic guard, invalid parameters, refusals.
+//! 2. The state the server instance owns, besides `state`: `runs` (the path normalizer's runs;
+//!    `protocol`, `errors`), `previews` (the answers kept for edits; `protocol`), `store_reads`
+//!    (store reads of requests; `errors`), `stored` (what the stores hold, checked; `convert`,
+//!    `settings`).
+//! 3. `backend`: the `Backend`, its shared state and the `View` a request reads (all of the above).
+//! 4. `features`: one file per feature (its own order is in its module comment).
+//! 5. `server`: the dispatch (`LanguageServer` and the custom methods, to `features`).
+//! 6. `transport`: stdin → guard → service → stdout, bounded end to end (`framing`; any service).
 //!
 //! Depends on the core; the core never depends on this module.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use tower_lsp_server::LspService;
-
+pub mod backend;
 pub mod convert;
+pub mod errors;
 pub mod features;
 pub mod framing;
-pub mod methods;
+pub mod previews;
+pub mod protocol;
+pub mod runs;
 pub mod server;
+pub mod settings;
 pub mod state;
+pub mod store_reads;
 pub mod stored;
 pub mod transport;
 
-use server::Backend;
+pub use backend::Machine;
 
 /// Runs the language server on stdio until `exit` (or the end of input). Returns the process exit
 /// code: 0 when `shutdown` came first, 1 otherwise (as the LSP specification asks).
-pub fn run(env: crate::base::Env, machine: methods::Machine) -> u8 {
+pub fn run(env: crate::base::Env, machine: Machine) -> u8 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -46,7 +60,7 @@ pub fn run(env: crate::base::Env, machine: methods::Machine) -> u8 {
     let flag = shutdown_requested.clone();
     // The runs are shared by the service (runBegin) and the reading thread, which answers
     // normalizePath and runEnd directly (framing::DirectAnswer).
-    let runs = Arc::new(methods::Runs::default());
+    let runs = Arc::new(runs::Runs::default());
     let direct_runs = runs.clone();
     let shutdown_seen = shutdown_requested.clone();
     // `shutdown` is answered on the reading thread too: queued behind pending requests in the
@@ -73,17 +87,7 @@ pub fn run(env: crate::base::Env, machine: methods::Machine) -> u8 {
     let hard_exit: transport::HardExit =
         Box::new(move || std::process::exit(exit_code(exit_flag.load(Ordering::SeqCst)).into()));
     runtime.block_on(async move {
-        let (service, socket) =
-            LspService::build(move |client| Backend::new(client, env, machine, flag, runs))
-                .custom_method("agentws/previewPrompt", Backend::preview_prompt)
-                .custom_method("agentws/storeUsers", Backend::store_users)
-                .custom_method("agentws/checkStore", Backend::check_store)
-                .custom_method("agentws/storeDocument", Backend::store_document)
-                .custom_method("agentws/runBegin", Backend::run_begin)
-                .custom_method("agentws/normalizePath", Backend::normalize_path)
-                .custom_method("agentws/runEnd", Backend::run_end)
-                .custom_method("agentws/fileStatus", Backend::file_status)
-                .finish();
+        let (service, socket) = server::service(env, machine, flag, runs);
         transport::serve_stdio(service, socket, direct, hard_exit).await;
     });
     // The stdin thread may still be blocked in a read, blocking tasks may still be running:

@@ -16,13 +16,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use tower_lsp_server::jsonrpc::Result;
-use tower_lsp_server::ls_types::{self as lsp, MessageType, Uri};
+use tower_lsp_server::ls_types::{self as lsp, Uri};
 
 use super::convert::{self, TextPositions};
-use super::server::{guarded, invalid_params, Backend, Settings};
+use super::settings::Settings;
 use crate::base::{percent, Diagnostic, FileSet};
 use crate::check::CheckOptions;
 use crate::engine::Analysis;
@@ -67,18 +64,23 @@ pub struct StoreCheck {
 }
 
 impl StoreCheck {
-    fn text(&self, origin: &str) -> Option<&str> {
+    pub fn text(&self, origin: &str) -> Option<&str> {
         let (path, _) = self.docs.get(origin)?;
         self.files.text(path)
     }
 
-    fn diagnostic_count(&self) -> usize {
+    /// How many stored files were read.
+    pub fn file_count(&self) -> usize {
+        self.docs.len()
+    }
+
+    pub fn diagnostic_count(&self) -> usize {
         self.docs.values().map(|(_, list)| list.len()).sum()
     }
 
     /// The LSP diagnostics of the stored file `origin`; related locations in other stored files
     /// point at their documents.
-    fn lsp_diagnostics(&self, origin: &str, settings: &Settings) -> Vec<lsp::Diagnostic> {
+    pub fn lsp_diagnostics(&self, origin: &str, settings: &Settings) -> Vec<lsp::Diagnostic> {
         let Some((path, list)) = self.docs.get(origin) else {
             return Vec::new();
         };
@@ -234,7 +236,7 @@ impl ProjectStore {
     }
 }
 
-type Recorded = (
+pub type Recorded = (
     Vec<(String, Vec<Diagnostic>)>,
     Option<String>,
     tokio::sync::watch::Sender<Option<Finished>>,
@@ -242,9 +244,9 @@ type Recorded = (
 
 /// A read that reported: its number and what it found (or why it failed).
 #[derive(Clone)]
-struct Finished {
-    id: u64,
-    outcome: std::result::Result<Arc<StoreCheck>, String>,
+pub struct Finished {
+    pub id: u64,
+    pub outcome: std::result::Result<Arc<StoreCheck>, String>,
 }
 
 impl StoreChecks {
@@ -253,7 +255,7 @@ impl StoreChecks {
     }
 
     /// The last read that holds `origin`.
-    fn find(&self, origin: &str) -> Option<Arc<StoreCheck>> {
+    pub fn find(&self, origin: &str) -> Option<Arc<StoreCheck>> {
         self.lock()
             .values()
             .filter_map(|p| p.last.clone())
@@ -279,273 +281,44 @@ impl StoreChecks {
         }
         out
     }
-}
 
-/// Parameters of `agentws/checkStore`.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CheckStoreParams {
-    /// A file of the project (default: every project with a store).
-    pub uri: Option<Uri>,
-}
-
-/// The answer of `agentws/checkStore`, per project read.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StoreCheckSummary {
-    pub project: String,
-    pub store: String,
-    pub owners: usize,
-    pub files: usize,
-    pub diagnostics: usize,
-    pub notes: Vec<String>,
-}
-
-/// Parameters of `agentws/storeDocument`.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StoreDocumentParams {
-    pub uri: Uri,
-}
-
-/// The answer of `agentws/storeDocument`.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StoreDocument {
-    /// The stored file's printed location (`store:<namespace>:<key>`).
-    pub origin: String,
-    pub text: String,
-}
-
-impl Backend {
-    /// Starts a read of the store of every project that configures one (and clears the store
-    /// documents of a project that no longer does), without waiting for it.
-    pub(super) fn check_stores_soon(&self) {
-        for root in self.store_projects(None) {
-            let backend = self.clone();
-            tokio::spawn(async move {
-                let _ = backend.read_project_store(root).await;
-            });
-        }
+    /// Forgets the project at `root` (it no longer configures a store): the store documents it
+    /// gave diagnostics to, with what they were given.
+    pub fn forget(&self, root: &Path) -> BTreeMap<String, Vec<Diagnostic>> {
+        self.lock()
+            .remove(root)
+            .map(|p| p.published)
+            .unwrap_or_default()
     }
 
-    /// The roots of the projects (of the project of `path` when given): whether one has a store
-    /// is known once its configuration is read, by [`Backend::read_project_store`].
-    fn store_projects(&self, path: Option<&Path>) -> Vec<PathBuf> {
-        let state = self.shared.state.lock().unwrap_or_else(|e| e.into_inner());
-        let wanted = path.and_then(|p| state.project_of(p));
-        state
-            .projects
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| wanted.is_none_or(|w| w == *i))
-            .map(|(_, p)| p.root.clone())
-            .collect()
-    }
-
-    /// Reads the store of the project at `root` and publishes what changed; a read superseded by
-    /// a newer one answers what that one found. `None`: the project has no store (its store
-    /// documents, if any, were cleared).
-    async fn read_project_store(
-        &self,
-        root: PathBuf,
-    ) -> std::result::Result<Option<Arc<StoreCheck>>, String> {
-        let Some(view) = self
-            .files_view_of(Some(&root))
-            .map_err(|e| e.message.to_string())?
-        else {
-            return Ok(None);
-        };
-        let options = self
-            .shared
-            .state
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .options();
-        if view.workspace.config.store.url.is_none() {
-            let cleared = {
-                let mut projects = self.shared.stores.lock();
-                projects
-                    .remove(&root)
-                    .map(|p| p.published)
-                    .unwrap_or_default()
-            };
-            let changes = cleared.into_keys().map(|o| (o, Vec::new())).collect();
-            self.publish_store_changes(None, changes).await;
-            return Ok(None);
-        }
-        let id = self.shared.stores.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+    /// Registers a new read of the project at `root`, cancelling the one in flight: its number
+    /// and how to cancel it.
+    pub fn begin(&self, root: &Path) -> (u64, Cancel) {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let cancel = Cancel::never();
-        {
-            let mut projects = self.shared.stores.lock();
-            let project = projects.entry(root.clone()).or_default();
-            if let Some((_, older)) = project.running.replace((id, cancel.clone())) {
-                older.cancel();
-            }
+        let mut projects = self.lock();
+        let project = projects.entry(root.to_path_buf()).or_default();
+        if let Some((_, older)) = project.running.replace((id, cancel.clone())) {
+            older.cancel();
         }
-        let progress = self.store_progress(
-            None,
-            "checking the store's files",
-            format!("agentws/storeCheck/{id}"),
-        );
-        let workspace = view.workspace.clone();
-        let reading = cancel.clone();
-        let outcome = tokio::task::spawn_blocking(move || {
-            guarded("agentws/checkStore", || {
-                Ok(check_store(&workspace, options, &reading))
-            })
-        })
-        .await;
-        drop(progress);
-        let outcome: std::result::Result<Arc<StoreCheck>, String> = match outcome {
-            Ok(Ok(read)) => read.map(Arc::new).map_err(|err| {
-                if let Some(detail) = &err.detail {
-                    tracing::debug!("store read failed: {detail}");
-                }
-                err.message
-            }),
-            Ok(Err(err)) => Err(err.message.to_string()),
-            Err(err) => Err(format!("internal error: {err}")),
-        };
-        // Only the newest read of a project reports; an older one answers with its outcome.
-        let reported = {
-            let mut projects = self.shared.stores.lock();
-            let project = projects.entry(root.clone()).or_default();
-            if project.running.as_ref().map(|(i, _)| *i) != Some(id) {
-                Err(project.done.subscribe())
-            } else {
-                project.running = None;
-                Ok(project.record(&outcome))
-            }
-        };
-        let (changes, failure, done) = match reported {
-            Ok(reported) => reported,
-            Err(mut newer) => {
-                let finished = newer
-                    .wait_for(|f| f.as_ref().is_some_and(|f| f.id > id))
-                    .await
-                    .ok()
-                    .and_then(|f| f.clone());
-                return match finished {
-                    Some(finished) => finished.outcome.map(Some),
-                    None => Ok(None),
-                };
-            }
-        };
-        if let Some(message) = failure {
-            tracing::warn!("store of {}: {message}", root.display());
-            self.client
-                .show_message(
-                    MessageType::WARNING,
-                    format!(
-                        "agentws could not check the files of the store configured in {}: \
-                         {message} (the problems shown for stored files are from the last read \
-                         that succeeded, if any)",
-                        view.config_file.display()
-                    ),
-                )
-                .await;
-        }
-        if let Ok(check) = &outcome {
-            self.publish_store_changes(Some(check), changes).await;
-        }
-        done.send_replace(Some(Finished {
-            id,
-            outcome: outcome.clone(),
-        }));
-        outcome.map(Some)
+        (id, cancel)
     }
 
-    /// Gives the store documents in `changes` their diagnostics (from `check`, the read they
-    /// come from): published to a push client, announced to a pull client that can be asked to
-    /// pull again.
-    async fn publish_store_changes(
+    /// Takes the outcome of read `id` of the project at `root` when it is the newest
+    /// ([`ProjectStore::record`]); otherwise where the newest one announces what it found.
+    pub fn finish(
         &self,
-        check: Option<&StoreCheck>,
-        changes: Vec<(String, Vec<Diagnostic>)>,
-    ) {
-        if changes.is_empty() {
-            return;
+        root: &Path,
+        id: u64,
+        outcome: &std::result::Result<Arc<StoreCheck>, String>,
+    ) -> std::result::Result<Recorded, tokio::sync::watch::Receiver<Option<Finished>>> {
+        let mut projects = self.lock();
+        let project = projects.entry(root.to_path_buf()).or_default();
+        if project.running.as_ref().map(|(i, _)| *i) != Some(id) {
+            Err(project.done.subscribe())
+        } else {
+            project.running = None;
+            Ok(project.record(outcome))
         }
-        let settings = self.settings();
-        if settings.pull {
-            if settings.refresh_support {
-                let _ = self.client.workspace_diagnostic_refresh().await;
-            }
-            return;
-        }
-        for (origin, _) in changes {
-            let Some(uri) = store_uri(&origin) else {
-                continue;
-            };
-            let list = check
-                .map(|check| check.lsp_diagnostics(&origin, &settings))
-                .unwrap_or_default();
-            self.client.publish_diagnostics(uri, list, None).await;
-        }
-    }
-
-    /// `agentws/checkStore`: reads the store of the project of `uri` (every project with a store
-    /// when absent) now, and says what was read.
-    pub async fn check_store(&self, params: CheckStoreParams) -> Result<Value> {
-        let path =
-            match &params.uri {
-                Some(uri) => Some(convert::uri_to_path(uri).ok_or_else(|| {
-                    invalid_params(format!("`{}` is not a file URI", uri.as_str()))
-                })?),
-                None => None,
-            };
-        let mut summaries = Vec::new();
-        for root in self.store_projects(path.as_deref()) {
-            match self.read_project_store(root.clone()).await {
-                Ok(Some(check)) => summaries.push(StoreCheckSummary {
-                    project: root.display().to_string(),
-                    store: check.shown.clone(),
-                    owners: check.owners,
-                    files: check.docs.len(),
-                    diagnostics: check.diagnostic_count(),
-                    notes: check.notes.clone(),
-                }),
-                Ok(None) => {}
-                Err(message) => {
-                    return Err(super::methods::refused("store-unreadable", message));
-                }
-            }
-        }
-        serde_json::to_value(summaries).map_err(|err| invalid_params(err.to_string()))
-    }
-
-    /// `agentws/storeDocument`: the text of a stored file, from the last read of the store that
-    /// holds it (the stores are read again when no read holds it yet).
-    pub async fn store_document(&self, params: StoreDocumentParams) -> Result<Value> {
-        let origin = origin_of(&params.uri).ok_or_else(|| {
-            invalid_params(format!(
-                "`{}` is not an {STORE_SCHEME}: URI",
-                params.uri.as_str()
-            ))
-        })?;
-        let mut found = self.shared.stores.find(&origin);
-        if found.is_none() {
-            for root in self.store_projects(None) {
-                if let Err(message) = self.read_project_store(root).await {
-                    return Err(super::methods::refused("store-unreadable", message));
-                }
-            }
-            found = self.shared.stores.find(&origin);
-        }
-        let text = found
-            .as_deref()
-            .and_then(|check| check.text(&origin))
-            .ok_or_else(|| {
-                super::methods::refused(
-                    "not-in-store",
-                    format!("the store holds no file `{origin}` (or it is not text)"),
-                )
-            })?;
-        let answer = StoreDocument {
-            origin: origin.clone(),
-            text: text.to_string(),
-        };
-        serde_json::to_value(answer).map_err(|err| invalid_params(err.to_string()))
     }
 }

@@ -11,10 +11,9 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
-use tower_lsp_server::{ClientSocket, LspService, Server};
+use tower_lsp_server::{ClientSocket, LanguageServer, LspService, Server};
 
 use super::framing::{DirectAnswer, FrameReader, Inbound};
-use super::server::Backend;
 
 /// Bytes buffered in each in-memory pipe.
 const PIPE_BYTES: usize = 1024 * 1024;
@@ -33,8 +32,8 @@ const EXIT_DEADLINE: Duration = Duration::from_millis(500);
 pub type HardExit = Box<dyn FnOnce() + Send>;
 
 /// Serves `service` on stdin/stdout until `exit` or the end of input.
-pub async fn serve_stdio(
-    service: LspService<Backend>,
+pub async fn serve_stdio<S: LanguageServer>(
+    service: LspService<S>,
     socket: ClientSocket,
     direct: DirectAnswer,
     hard_exit: HardExit,

@@ -186,28 +186,30 @@ local function line_of_offset(text, offset)
   end
 end
 
---- The section list of a preview, tolerant of the field spellings the server may still use
---- (the same fallbacks as editors/vscode/src/protocol.ts).
+--- The section list of a preview, read by the names the server sends (`PreviewPromptResult` in
+--- server/src/lsp/protocol.rs, as editors/vscode/src/protocol.ts reads them): `range` in UTF-8
+--- bytes, `sources` with `lines` (1-based, inclusive; null when only the file mattered).
 function M.sections(result)
   local out = {}
   for _, s in ipairs(result.sections or {}) do
-    local range = s.range or s.bytes or {}
-    local start = range.start or range.startByte or range[1] or 0
-    local finish = range['end'] or range.endByte or range[2] or start
+    local range = type(s.range) == 'table' and s.range or {}
+    local start = range.start or 0
+    local finish = range['end'] or start
     local sources = {}
-    for _, src in ipairs(s.sources or s.files or {}) do
-      local path = src.path or src.file
-      if path then
-        table.insert(sources, { path = path, line = src.startLine or src.line or 1, end_line = src.endLine or src.startLine or 1 })
+    for _, src in ipairs(s.sources or {}) do
+      if type(src.path) == 'string' then
+        local lines = type(src.lines) == 'table' and src.lines or {}
+        local line = lines.start or 1
+        table.insert(sources, { path = src.path, line = line, end_line = lines['end'] or line })
       end
     end
     table.insert(out, {
       -- The server's `label` (the tag or heading the prompt shows), not its `kind` identifier.
-      title = s.label or s.title or s.kind or s.name or 'section',
-      kind = s.kind or '',
+      title = type(s.label) == 'string' and s.label or 'section',
+      kind = type(s.kind) == 'string' and s.kind or '',
       start = start,
       finish = finish,
-      tokens = s.tokens or s.estimatedTokens or 0,
+      tokens = s.estimatedTokens or 0,
       sources = sources,
     })
   end
@@ -217,10 +219,8 @@ end
 local function notes_of(result)
   local notes = {}
   for _, note in ipairs(result.notes or {}) do
-    if type(note) == 'string' then
-      table.insert(notes, note)
-    elseif type(note) == 'table' and (note.message or note.text) then
-      table.insert(notes, note.message or note.text)
+    if type(note) == 'table' and type(note.message) == 'string' then
+      table.insert(notes, note.message)
     end
   end
   return notes
@@ -267,8 +267,8 @@ function M.render(buf, result, context)
   vim.bo[buf].modifiable = false
   vim.api.nvim_buf_clear_namespace(buf, namespace, 0, -1)
   local budget = result.budget or {}
-  local max = budget.maxContextTokens or budget.max or budget.maxTokens or 0
-  local truncated = budget.truncated == true or budget.memoryTruncated == true
+  local max = budget.maxContextTokens or 0
+  local truncated = budget.truncated == true
   local sections = M.sections(result)
   local prompt = 0
   for _, s in ipairs(sections) do
