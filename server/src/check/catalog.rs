@@ -150,6 +150,30 @@ mod tests {
         assert_eq!(codes, expected);
     }
 
+    /// `declare_rule!` records the file of its call, and that file declares the rule.
+    #[test]
+    fn every_rule_records_the_file_that_declares_it() {
+        let ws001 = super::all().find(|r| r.code == "WS001").unwrap();
+        assert!(
+            std::path::Path::new(ws001.source)
+                .ends_with("server/src/check/files/workspace_missing.rs"),
+            "{}",
+            ws001.source
+        );
+        let server = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let repository = server.parent().unwrap_or(server);
+        for rule in super::all() {
+            let text = std::fs::read_to_string(repository.join(rule.source))
+                .unwrap_or_else(|e| panic!("{}: {}: {e}", rule.code, rule.source));
+            assert!(
+                text.contains(&format!("declare_rule! {{\n    code: \"{}\",", rule.code)),
+                "{}: {}",
+                rule.code,
+                rule.source
+            );
+        }
+    }
+
     #[test]
     fn the_nearest_code_of_a_typo() {
         assert_eq!(super::nearest_code("SK203"), Some("SK023"));

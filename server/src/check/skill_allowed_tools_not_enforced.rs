@@ -9,10 +9,10 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK025",
     name: "skill-allowed-tools-not-enforced",
     severity: Severity::Info,
@@ -47,7 +47,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 /// The range of the `allowed-tools` key of a skill the runtime loads, when it sets one (the
 /// skills this rule counts).

@@ -55,7 +55,40 @@ pub struct Rule {
     /// Small projects that show the rule; `engine::batch::rule_examples` checks each one. Empty
     /// only for the rules in `NOT_SHOWN_BY_A_WORKSPACE` and `NOT_YET_EXAMPLED`.
     pub examples: &'static [Example],
+    /// The file that declares the rule, as the compiler names it (`file!()` of the
+    /// [`declare_rule!`] call): relative to the workspace root when built in it.
+    pub source: &'static str,
 }
+
+/// Declares a rule: `pub static RULE: Rule` with these fields, in this order, and `source`, the
+/// file of the call. Every rule is declared this way, one file per rule beside its detection, and
+/// its family lists it.
+macro_rules! declare_rule {
+    (
+        code: $code:expr,
+        name: $name:expr,
+        severity: $severity:expr,
+        profile: $profile:expr,
+        summary: $summary:expr,
+        consequence: $consequence:expr,
+        explanation: $explanation:expr,
+        examples: $examples:expr $(,)?
+    ) => {
+        pub static RULE: $crate::rules::Rule = $crate::rules::Rule {
+            code: $code,
+            name: $name,
+            severity: $severity,
+            profile: $profile,
+            summary: $summary,
+            consequence: $consequence,
+            explanation: $explanation,
+            examples: $examples,
+            // `file!()` in a macro's expansion names the file of the outermost call: the rule's.
+            source: file!(),
+        };
+    };
+}
+pub(crate) use declare_rule;
 
 /// A project's files: (path relative to the project root, text). `agentws.toml` is one of them
 /// when the example needs a configuration.

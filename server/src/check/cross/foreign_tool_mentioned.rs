@@ -8,10 +8,10 @@ use std::path::Path;
 
 use super::removed_tool_mentioned::ToolMention;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::ToolCatalog;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR017",
     name: "foreign-tool-mentioned",
     severity: Severity::Warning,
@@ -51,7 +51,7 @@ Search the logs with `grep_files` for `ERROR`, then open the file with `read_fil
 "#,
         )],
     }],
-};
+}
 
 /// Claude Code's tools and the AgentScope tool that does the same, when there is one.
 const CLAUDE_TOOLS: &[(&str, Option<&str>)] = &[

@@ -6,11 +6,11 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::{Removal, ToolCatalog};
 use crate::workspace::FileKind;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR010",
     name: "removed-tool-mentioned",
     severity: Severity::Info,
@@ -38,7 +38,7 @@ pub static RULE: Rule = Rule {
             ],
         },
     ],
-};
+}
 
 /// The kinds of file whose text `XR010` reads.
 pub fn mentions_tools(kind: FileKind) -> bool {

@@ -4,12 +4,12 @@
 
 use super::Repeatable;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::models::{self, ModelLookup};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA025",
     name: "subagent-model-unresolvable",
     severity: Severity::Warning,
@@ -62,7 +62,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Repeatable> {
     let model = subagent.model.as_ref()?;

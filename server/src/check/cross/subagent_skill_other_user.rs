@@ -3,10 +3,10 @@
 
 use super::{ListedSkill, SkillFound, Span};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR011",
     name: "subagent-skill-other-user",
     severity: Severity::Warning,
@@ -73,7 +73,7 @@ You research a question and answer with sources.
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(
     subagent: &SubagentDoc,

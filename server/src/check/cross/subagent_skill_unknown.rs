@@ -7,12 +7,12 @@ use std::sync::Arc;
 use super::{ListedSkill, SkillFound, Span};
 use crate::base::suggest::{hint, SuggestionPieces, Suggestions};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::resolution::{Kind, Who};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR004",
     name: "subagent-skill-unknown",
     severity: Severity::Warning,
@@ -65,7 +65,7 @@ You research a question and answer with sources.
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(
     workspace: &Workspace,

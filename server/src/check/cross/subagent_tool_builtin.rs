@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use super::{names_list, tools_line, ListedTool};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::ToolOrigin;
 use crate::workspace::subagent::SubagentDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR003",
     name: "subagent-tool-builtin",
     severity: Severity::Info,
@@ -66,7 +66,7 @@ You research a question and answer with sources.
             ],
         },
     ],
-};
+}
 
 /// A subagent's `tools:` naming built-ins, kept per chunk of subagents until the lists are
 /// merged ([`said_once`]).

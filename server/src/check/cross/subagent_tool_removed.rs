@@ -3,11 +3,11 @@
 
 use super::{ListedTool, Span};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::{Removal, ToolOrigin};
 use crate::workspace::subagent::SubagentDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR002",
     name: "subagent-tool-removed",
     severity: Severity::Warning,
@@ -82,7 +82,7 @@ You research a question and answer with sources.
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(
     (subagent, line): (&SubagentDoc, TextRange),

@@ -3,12 +3,12 @@
 
 use super::{names_list, ListedTool, Span};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::ToolOrigin;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR015",
     name: "subagent-tool-removed-builtin",
     severity: Severity::Warning,
@@ -51,7 +51,7 @@ You research a question and answer with sources.
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(
     workspace: &Workspace,

@@ -5,12 +5,12 @@
 use super::{ListedTool, Repeatable};
 use crate::base::suggest::Suggestions;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, ToolOrigin};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR001",
     name: "subagent-tool-unknown",
     severity: Severity::Warning,
@@ -53,7 +53,7 @@ You research a question and answer with sources.
             ],
         },
     ],
-};
+}
 
 /// The names of `listed` the runtime does not register, one finding per name (a name the list
 /// repeats once); the workspace says each name once (`one_warning_per_name`).

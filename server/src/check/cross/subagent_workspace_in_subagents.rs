@@ -2,11 +2,11 @@
 //! `subagents/` folder, whose files the scans read as subagent specs.
 
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR008",
     name: "subagent-workspace-in-subagents",
     severity: Severity::Warning,
@@ -60,7 +60,7 @@ workspace:
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Diagnostic> {
     let spec = subagent.workspace_path.as_ref()?;

@@ -2,11 +2,11 @@
 //! has no AGENTS.md.
 
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR009",
     name: "subagent-workspace-missing",
     severity: Severity::Warning,
@@ -41,7 +41,7 @@ workspace:
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Diagnostic> {
     let spec = subagent.workspace_path.as_ref()?;

@@ -2,10 +2,10 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::layers::BINARY_EXTENSIONS;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS010",
     name: "additional-context-binary",
     severity: Severity::Warning,
@@ -54,7 +54,7 @@ additional_context_files = ["calendar.md"]
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     if !file.stays_inside() {

@@ -3,9 +3,9 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS009",
     name: "additional-context-dotdot",
     severity: Severity::Error,
@@ -57,7 +57,7 @@ additional_context_files = ["NOTES.md"]
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     (!file.escapes() && file.climbs()).then(|| {

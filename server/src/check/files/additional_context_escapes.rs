@@ -2,9 +2,9 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS008",
     name: "additional-context-escapes",
     severity: Severity::Error,
@@ -54,7 +54,7 @@ additional_context_files = ["STYLE.md"]
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     file.escapes().then(|| {

@@ -2,10 +2,10 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::Tree;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS011",
     name: "additional-context-missing",
     severity: Severity::Warning,
@@ -48,7 +48,7 @@ additional_context_files = ["NOTES.md"]
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     if !file.stays_inside() {

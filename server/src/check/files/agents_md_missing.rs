@@ -2,10 +2,10 @@
 
 use super::Anchor;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS002",
     name: "agents-md-missing",
     severity: Severity::Warning,
@@ -35,7 +35,7 @@ pub static RULE: Rule = Rule {
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, anchor: &Anchor) -> Option<Diagnostic> {
     let has_agents = [Tree::Shared, Tree::Project].iter().any(|tree| {

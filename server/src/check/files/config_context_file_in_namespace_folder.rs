@@ -7,9 +7,9 @@ use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
 use crate::config::Scope;
 use crate::context::{context_file_first_segment, id_shape_problem};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF012",
     name: "config-context-file-in-namespace-folder",
     severity: Severity::Warning,
@@ -45,7 +45,7 @@ additional_context_files = ["GUIDE.md"]
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     let config = &file.workspace.config;

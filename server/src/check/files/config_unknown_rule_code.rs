@@ -7,9 +7,9 @@ use crate::base::suggest::hint;
 use crate::base::{Diagnostic, Severity};
 use crate::check::catalog::{nearest_code, selects_a_rule};
 use crate::config::Config;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF013",
     name: "config-unknown-rule-code",
     severity: Severity::Warning,
@@ -35,7 +35,7 @@ of the file still apply.",
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
         ],
     }],
-};
+}
 
 /// The settings of `config` that select no rule.
 pub(super) fn check(config: &Config) -> Vec<Diagnostic> {

@@ -4,12 +4,12 @@
 //! part of the prompt and no key in it is read.
 
 use crate::base::{Diagnostic, FileContent, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::{self, Typing, Value};
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::{FileKind, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS016",
     name: "injected-file-frontmatter",
     severity: Severity::Warning,
@@ -41,7 +41,7 @@ You are a release assistant. Answer in short sentences.
 "#,
         )],
     }],
-};
+}
 
 /// WS016 of `file`: its frontmatter is a `---` line first (after the white space the runtime
 /// strips), a `---` line later, and between them a YAML map with at least one key; a Markdown

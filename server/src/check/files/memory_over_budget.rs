@@ -7,10 +7,10 @@
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::prompt::Date;
 use crate::prompt::{estimate_tokens, render, PreviewContext};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::{FileKind, Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS012",
     name: "memory-over-budget",
     severity: Severity::Info,
@@ -62,7 +62,7 @@ max_context_tokens = 200
             ],
         },
     ],
-};
+}
 
 /// Generous upper bound of the session context's tokens without the environment memory (its
 /// template, ids, paths, date and OS are well under this).

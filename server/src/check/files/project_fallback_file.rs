@@ -3,11 +3,11 @@
 
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::config::FilesystemMode;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::snapshot::placed;
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS013",
     name: "project-fallback-file",
     severity: Severity::Info,
@@ -45,7 +45,7 @@ read and nothing is reported.",
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, out: &mut Vec<Diagnostic>) {
     let config = &workspace.config;

@@ -15,11 +15,11 @@ use crate::config::Scope;
 use crate::prompt::{
     render_reusing, tokens_of_utf16_len, Date, Preview, PreviewContext, RenderMemo,
 };
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::java;
 use crate::workspace::{models, Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS017",
     name: "prompt-over-context-window",
     severity: Severity::Warning,
@@ -101,7 +101,7 @@ Start from the reviewed changelog. Lead with what changed for users; end with th
             ),
         ],
     }],
-};
+}
 
 /// How many of the costliest skills the finding names.
 const COSTLIEST_SHOWN: usize = 3;

@@ -5,11 +5,11 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::layout::Location;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK030",
     name: "skill-file-case",
     severity: Severity::Warning,
@@ -45,7 +45,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 /// SK030 of the file at `path` (`location`), a name [`super::misspelt_files`] found: reported
 /// when it spells `SKILL.md` in another case in a folder that is no skill's own subfolder

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::ends_in_md_in_any_case;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::layout::Location;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA026",
     name: "subagent-extension-case",
     severity: Severity::Warning,
@@ -34,7 +34,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 /// SA026 of the file at `path` (`location`), a name [`super::misspelt_files`] found.
 pub(super) fn check(path: &Path, location: &Location) -> Option<Diagnostic> {

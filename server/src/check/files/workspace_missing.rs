@@ -2,10 +2,10 @@
 
 use super::Anchor;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS001",
     name: "workspace-missing",
     severity: Severity::Warning,
@@ -29,7 +29,7 @@ agentws.toml, or create `.agentscope/workspace/`.",
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, anchor: &Anchor) -> Option<Diagnostic> {
     let folder = &workspace.config.workspace;

@@ -4,10 +4,10 @@
 
 use super::skill_pair;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR005",
     name: "duplicate-skill-name",
     severity: Severity::Warning,
@@ -77,7 +77,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
             ],
         },
     ],
-};
+}
 
 pub(super) fn shadowed(loser: &SkillDoc, winner: &SkillDoc, whom: &str) -> Diagnostic {
     let name = loser.name.clone().unwrap_or_default();

@@ -2,11 +2,11 @@
 //! which loses. Said at the file that loses, naming the winner and the mode that decides.
 
 use crate::base::{Diagnostic, Related, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR007",
     name: "duplicate-subagent-id",
     severity: Severity::Warning,
@@ -59,7 +59,7 @@ You research a question and answer with sources.
             ],
         },
     ],
-};
+}
 
 pub(super) fn shadowed(
     loser: &SubagentDoc,

@@ -5,11 +5,11 @@
 
 use super::{advertised_root, list, Outcomes};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK027",
     name: "skill-files-root-not-its-folder",
     severity: Severity::Warning,
@@ -43,7 +43,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 pub(super) fn check(ws: &Workspace, doc: &SkillDoc, outcomes: Outcomes) -> Option<Diagnostic> {
     let (name, range) = (doc.name.as_ref()?, doc.name_range?);

@@ -2,9 +2,9 @@
 //! context the configuration allows reads. The resolution finds it (`NotScanned`); `not_loaded`
 //! reports it with the contexts concerned.
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK026",
     name: "skill-folder-not-read",
     severity: Severity::Error,
@@ -60,4 +60,4 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
             ),
         ],
     }],
-};
+}

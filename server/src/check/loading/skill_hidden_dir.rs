@@ -4,9 +4,9 @@
 //! not to load.
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK018",
     name: "skill-hidden-dir",
     severity: Severity::Warning,
@@ -42,4 +42,4 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}

@@ -5,11 +5,11 @@
 use super::{advertised_root, list, Outcomes};
 use crate::base::unicode::normalization_note;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK016",
     name: "skill-name-directory-mismatch",
     severity: Severity::Warning,
@@ -65,7 +65,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
             ),
         ],
     }],
-};
+}
 
 /// The skill has a name other than its folder's (a skill without a folder name has none).
 pub(super) fn misnamed(doc: &SkillDoc, name: &str) -> bool {

@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use super::who_label;
 use crate::base::{Diagnostic, Related, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::resolution::Who;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR012",
     name: "skill-name-tie-directory-order",
     severity: Severity::Warning,
@@ -71,7 +71,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
             ],
         },
     ],
-};
+}
 
 /// The tie of `doc` with the files at `others`, for `who`.
 pub(super) fn tie(ws: &Workspace, doc: &SkillDoc, others: &[PathBuf], who: &Who) -> Diagnostic {

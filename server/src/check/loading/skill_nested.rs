@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK017",
     name: "skill-nested",
     severity: Severity::Error,
@@ -44,7 +44,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 /// The shared skill folder `skills/<dir>` that holds a nested SKILL.md and has a SKILL.md of its
 /// own the runtime loads: the direct scan stages and advertises that whole folder, so the nested

@@ -3,10 +3,10 @@
 
 use super::skill_pair;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR006",
     name: "skill-overridden-per-user",
     severity: Severity::Info,
@@ -79,7 +79,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
             ),
         ],
     }],
-};
+}
 
 pub(super) fn overridden(winner: &SkillDoc, overridden: &SkillDoc, whom: &str) -> Diagnostic {
     let name = winner.name.clone().unwrap_or_default();

@@ -3,9 +3,9 @@
 //! with the contexts concerned.
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA022",
     name: "subagent-folder-not-read",
     severity: Severity::Error,
@@ -53,4 +53,4 @@ You research a question and answer with sources.
             ),
         ],
     }],
-};
+}

@@ -4,12 +4,12 @@
 
 use super::{list, who_label, Outcomes};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::resolution::{Outcome, GENERAL_PURPOSE};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA006",
     name: "subagent-general-purpose",
     severity: Severity::Warning,
@@ -35,7 +35,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 pub(super) fn check(ws: &Workspace, doc: &SubagentDoc, outcomes: Outcomes) -> Option<Diagnostic> {
     if doc.id != GENERAL_PURPOSE {

@@ -4,9 +4,9 @@
 //! `nested_but_loaded` where only the recursive glob does.
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA007",
     name: "subagent-nested",
     severity: Severity::Error,
@@ -32,4 +32,4 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}

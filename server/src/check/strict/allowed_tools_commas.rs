@@ -3,10 +3,10 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Fix, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::Value;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST010",
     name: "strict-allowed-tools-commas",
     severity: Severity::Warning,
@@ -42,7 +42,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

@@ -2,10 +2,10 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::Value;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST006",
     name: "strict-allowed-tools-shape",
     severity: Severity::Warning,
@@ -45,7 +45,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

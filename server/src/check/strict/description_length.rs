@@ -2,12 +2,12 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
 /// The longest description the specification allows, in characters.
 const DESCRIPTION_MAX: usize = 1024;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST003",
     name: "strict-description-length",
     severity: Severity::Warning,
@@ -43,7 +43,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

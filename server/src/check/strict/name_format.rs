@@ -3,12 +3,12 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
 /// The longest name the specification allows, in characters.
 const NAME_MAX: usize = 64;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST001",
     name: "strict-name-format",
     severity: Severity::Warning,
@@ -48,7 +48,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

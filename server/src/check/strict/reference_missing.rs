@@ -3,9 +3,9 @@
 use super::references::inside_folder;
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST012",
     name: "strict-reference-missing",
     severity: Severity::Warning,
@@ -61,7 +61,7 @@ print(sys.argv[1])
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     for reference in &loaded.references {

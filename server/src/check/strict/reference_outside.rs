@@ -3,9 +3,9 @@
 use super::references::inside_folder;
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST011",
     name: "strict-reference-outside",
     severity: Severity::Warning,
@@ -57,7 +57,7 @@ Follow [the style guide](references/STYLE.md).
             ),
         ],
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     for reference in &loaded.references {

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use super::LoadedSkill;
 use crate::base::suggest::did_you_mean;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::keys;
 use crate::workspace::skill::SkillDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST007",
     name: "strict-unknown-key",
     severity: Severity::Warning,
@@ -54,7 +54,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 /// In the per-skill pass nothing: the key is said once per workspace ([`said_once`]).
 pub(super) fn check(_loaded: &LoadedSkill, _out: &mut Vec<Diagnostic>) {}

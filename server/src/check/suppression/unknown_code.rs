@@ -6,9 +6,9 @@ use std::path::Path;
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::check::settle::comments::NamedCode;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "IG002",
     name: "suppression-unknown-code",
     severity: Severity::Warning,
@@ -36,7 +36,7 @@ next when the comment stands alone) and `ignore-file`. The message suggests the 
             ),
         ],
     }],
-};
+}
 
 /// `named` is no rule's code; `near` the code it may have meant.
 pub(crate) fn code(path: &Path, named: &NamedCode, near: Option<&str>) -> Diagnostic {

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use crate::base::{Diagnostic, Fix, Severity};
 use crate::check::settle::comments::{Comment, NamedCode};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "IG001",
     name: "suppression-unused",
     severity: Severity::Warning,
@@ -39,7 +39,7 @@ reported as unused.",
             ),
         ],
     }],
-};
+}
 
 /// `named` of `comment` suppressed nothing. `whole`: no code of the comment did, so the fix takes
 /// the comment out.

@@ -6,9 +6,9 @@ use std::path::Path;
 
 use crate::base::{Diagnostic, Severity};
 use crate::check::settle::comments::NamedCode;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "IG003",
     name: "suppression-without-reason",
     severity: Severity::Warning,
@@ -42,7 +42,7 @@ turns this on so that every accepted finding carries its reason into review.",
             ),
         ],
     }],
-};
+}
 
 /// `named` of `comment` would suppress a diagnostic but the comment gives no reason.
 pub(crate) fn diagnostic(path: &Path, named: &NamedCode) -> Diagnostic {

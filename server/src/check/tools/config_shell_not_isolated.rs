@@ -8,11 +8,11 @@
 
 use crate::base::{Diagnostic, Severity};
 use crate::config::{FilesystemMode, Scope};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF015",
     name: "config-shell-not-isolated",
     severity: Severity::Warning,
@@ -67,7 +67,7 @@ shell_tool = false
             ),
         ],
     }],
-};
+}
 
 /// CF015 for `workspace`, whose tools are `catalog`'s.
 pub fn check(workspace: &Workspace, catalog: &ToolCatalog) -> Option<Diagnostic> {

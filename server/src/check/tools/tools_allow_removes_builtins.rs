@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::{BuiltinGroup, Removal, ToolCatalog};
 use crate::workspace::tools::ToolsDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ025",
     name: "tools-allow-removes-builtins",
     severity: Severity::Warning,
@@ -37,7 +37,7 @@ and the plan banner still name them (TJ030). List them, or use `deny` for the fe
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(doc: &ToolsDoc, catalog: &ToolCatalog, out: &mut Vec<Diagnostic>) {
     if doc.allow.is_empty() {

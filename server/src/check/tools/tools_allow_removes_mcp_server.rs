@@ -5,11 +5,11 @@
 //! `enableTools` is not reported when `allow` names tools agentws cannot place (they may be its).
 
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, ToolOrigin};
 use crate::workspace::tools::ToolsDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ033",
     name: "tools-allow-removes-mcp-server",
     severity: Severity::Warning,
@@ -58,7 +58,7 @@ for the few tools you want gone instead of `allow`.",
 "#,
         )],
     }],
-};
+}
 
 pub(super) fn check(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use super::ListEntry;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ022",
     name: "tools-allowed-and-denied",
     severity: Severity::Warning,
@@ -33,7 +33,7 @@ pub static RULE: Rule = Rule {
 "#,
         )],
     }],
-};
+}
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     // Each name's first `deny` entry.

@@ -1,11 +1,11 @@
 //! TJ027 `tools-config-disabled`: tools.json with `features.tools_config` off.
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ027",
     name: "tools-config-disabled",
     severity: Severity::Warning,
@@ -37,7 +37,7 @@ tools_config = false
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, doc: &ToolsDoc) -> Option<Diagnostic> {
     (!workspace.config.features.tools_config).then(|| {

@@ -3,11 +3,11 @@
 
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::config::FilesystemMode;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ026",
     name: "tools-ignored-in-sandbox",
     severity: Severity::Warning,
@@ -42,7 +42,7 @@ sandbox_root = "/home/user"
             ],
         },
     ],
-};
+}
 
 /// Reported only with the feature on: with it off, TJ027 already says the file is never read.
 pub(super) fn check(workspace: &Workspace, doc: &ToolsDoc) -> Option<Diagnostic> {

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::ListEntry;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::LOAD_SKILL_TOOL;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ023",
     name: "tools-load-skill-not-removable",
     severity: Severity::Warning,
@@ -31,7 +31,7 @@ block is rendered, so tools.json cannot remove it. To hide skills, configure the
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     for entry in entries {

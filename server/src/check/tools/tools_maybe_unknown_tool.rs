@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::{quoted_list, ListEntry};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::ToolOrigin;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ021",
     name: "tools-maybe-unknown-tool",
     severity: Severity::Info,
@@ -48,7 +48,7 @@ server knows their names. List the tools in `enableTools` to make them checkable
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     for entry in entries {

@@ -4,10 +4,10 @@ use std::path::Path;
 
 use super::ListEntry;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::LOAD_SKILL_TOOL;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ024",
     name: "tools-platform-tool-denied",
     severity: Severity::Info,
@@ -31,7 +31,7 @@ survive a restrictive `allow`, but `deny` removes them. Make sure the agent can 
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     for entry in entries {

@@ -2,11 +2,11 @@
 
 use super::shadowed_by;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ028",
     name: "tools-project-shadowed",
     severity: Severity::Warning,
@@ -37,7 +37,7 @@ workspace has none. Keep one of the two.",
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, doc: &ToolsDoc) -> Option<Diagnostic> {
     let shared = shadowed_by(workspace, doc)?;

@@ -3,12 +3,12 @@
 
 use super::{backticked, removal_anchor};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ030",
     name: "tools-prompt-promises-removed",
     severity: Severity::Warning,
@@ -47,7 +47,7 @@ memory_tools = false
             ],
         },
     ],
-};
+}
 
 /// The prompt sections that tell the model to use tools tools.json removes.
 ///

@@ -3,13 +3,13 @@
 
 use super::{backticked, registers_builtins_again, some_labels, tools_json_in_project_folder};
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::{Removal, ToolCatalog};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ029",
     name: "tools-removal-not-inherited",
     severity: Severity::Warning,
@@ -63,7 +63,7 @@ You research a question and answer with sources.
             ],
         },
     ],
-};
+}
 
 /// The built-ins tools.json removes that isolated subagents register again.
 pub(super) fn check(

@@ -7,10 +7,10 @@ use std::path::Path;
 use super::{quoted_list, ListEntry};
 use crate::base::suggest::{hint, Suggestions};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, ToolOrigin};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ020",
     name: "tools-unknown-tool",
     severity: Severity::Warning,
@@ -37,7 +37,7 @@ switched-off tool is ignored. agentws knows the built-ins, the platform tools an
             ],
         },
     ],
-};
+}
 
 pub(super) fn check(
     path: &Path,

@@ -6,9 +6,9 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF014",
     name: "build-file-version-unread",
     severity: Severity::Warning,
@@ -39,7 +39,7 @@ set `harness = \"2.0.2\"` in agentws.toml, which wins over the build file.",
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
         ],
     }],
-};
+}
 
 /// The build file at `path` names the runtime but its version is unknown, for `why`.
 pub fn diagnostic(path: &Path, range: TextRange, why: &str, modelled: &str) -> Diagnostic {

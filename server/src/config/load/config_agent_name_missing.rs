@@ -3,9 +3,9 @@
 
 use super::Loader;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF007",
     name: "config-agent-name-missing",
     severity: Severity::Warning,
@@ -34,7 +34,7 @@ max_context_tokens = 8000
             ],
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// Said at the `[agent]` header when there is one (`header`), else at the file's start.

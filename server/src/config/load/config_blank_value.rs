@@ -3,9 +3,9 @@
 
 use super::{fallback, span_of, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF011",
     name: "config-blank-value",
     severity: Severity::Warning,
@@ -42,7 +42,7 @@ name = "release"
             ),
         ],
     }],
-};
+}
 
 impl Loader<'_> {
     /// A string that must not be blank (paths, ids).

@@ -5,9 +5,9 @@ use super::{fallback, span_of, Item, Loader};
 use crate::base::suggest::did_you_mean;
 use crate::base::{Severity, TextRange};
 use crate::config::schema;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF004",
     name: "config-invalid-value",
     severity: Severity::Error,
@@ -52,7 +52,7 @@ scope = "user"
             ),
         ],
     }],
-};
+}
 
 impl Loader<'_> {
     /// `name`'s `value` is none of the key table's choices for it.

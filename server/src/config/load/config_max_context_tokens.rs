@@ -5,9 +5,9 @@ use toml::de::DeValue;
 
 use super::{span_of, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF010",
     name: "config-max-context-tokens",
     severity: Severity::Warning,
@@ -35,7 +35,7 @@ max_context_tokens = 8000
             ],
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// The budget `item` sets, or `None` (the default stays) after reporting why.

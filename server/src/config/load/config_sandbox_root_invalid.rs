@@ -3,9 +3,9 @@
 
 use super::{span_of, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF008",
     name: "config-sandbox-root-invalid",
     severity: Severity::Error,
@@ -40,7 +40,7 @@ sandbox_root = "/workspace"
             ],
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// The root `root` of the key `label` (valued `item`), checked; `None` after reporting it.

@@ -3,9 +3,9 @@
 
 use super::Loader;
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF009",
     name: "config-sandbox-roots-conflict",
     severity: Severity::Error,
@@ -41,7 +41,7 @@ sandbox_root = "/home/user"
             ],
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// Both roots with where each is written, when both are set.

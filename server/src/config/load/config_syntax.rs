@@ -6,9 +6,9 @@ use toml_parser::{Expected, ParseError};
 
 use super::{clamp, why_no_text, Loader};
 use crate::base::{FileContent, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF001",
     name: "config-syntax",
     severity: Severity::Error,
@@ -37,7 +37,7 @@ max_context_tokens = 8_000
             ],
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// A read that gave no text (not UTF-8, too large, unreadable).

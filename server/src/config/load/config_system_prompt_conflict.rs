@@ -3,9 +3,9 @@
 
 use super::Loader;
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF005",
     name: "config-system-prompt-conflict",
     severity: Severity::Warning,
@@ -54,7 +54,7 @@ system_prompt_file = "prompts/system.md"
             ),
         ],
     }],
-};
+}
 
 impl Loader<'_> {
     /// Said at the inline prompt's key (`inline`), pointing at the file's (`file_key`).

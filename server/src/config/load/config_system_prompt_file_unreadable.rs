@@ -5,9 +5,9 @@ use std::path::Path;
 
 use super::{span_of, why_no_text, Item, Loader};
 use crate::base::{FileContent, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF006",
     name: "config-system-prompt-file-unreadable",
     severity: Severity::Error,
@@ -51,7 +51,7 @@ system_prompt_file = "prompts/system.md"
             ),
         ],
     }],
-};
+}
 
 impl Loader<'_> {
     /// The text of the system prompt file at `path` (named by `item`), or an empty prompt and

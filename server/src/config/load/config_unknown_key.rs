@@ -6,9 +6,9 @@ use toml::Spanned;
 use super::{span_of, Loader};
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF002",
     name: "config-unknown-key",
     severity: Severity::Warning,
@@ -41,7 +41,7 @@ name = "release"
             ],
         },
     ],
-};
+}
 
 impl Loader<'_> {
     pub(super) fn unknown(

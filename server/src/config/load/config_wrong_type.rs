@@ -3,9 +3,9 @@
 
 use super::{fallback, span_of, type_name, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF003",
     name: "config-wrong-type",
     severity: Severity::Error,
@@ -45,7 +45,7 @@ max_context_tokens = 8000
             ),
         ],
     }],
-};
+}
 
 impl Loader<'_> {
     /// `name`'s value `item` is not `expected` (`a string`, `a boolean (true or false)`).

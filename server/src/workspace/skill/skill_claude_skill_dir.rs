@@ -4,9 +4,9 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK031",
     name: "skill-claude-skill-dir",
     severity: Severity::Warning,
@@ -44,7 +44,7 @@ Fill a form with `scripts/fill.py` in this skill's folder (its `<files-root>`).
 "#,
         )],
     }],
-};
+}
 
 /// The variable as Claude Code writes it.
 pub(crate) const CLAUDE_SKILL_DIR: &str = "${CLAUDE_SKILL_DIR}";

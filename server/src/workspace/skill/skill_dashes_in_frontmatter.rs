@@ -4,11 +4,11 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::frontmatter::{self, SkillSplit};
 use crate::syntax::java;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK006",
     name: "skill-dashes-in-frontmatter",
     severity: Severity::Error,
@@ -44,7 +44,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// A `---` that is not on a line of its own but closes the frontmatter all the same.

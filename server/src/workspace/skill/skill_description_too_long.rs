@@ -2,10 +2,10 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::java;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK020",
     name: "skill-description-too-long",
     severity: Severity::Info,
@@ -39,7 +39,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 pub const DESCRIPTION_MAX_CHARS: usize = 1_024;
 

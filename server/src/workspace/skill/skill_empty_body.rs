@@ -2,10 +2,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::frontmatter::SkillSplit;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK011",
     name: "skill-empty-body",
     severity: Severity::Error,
@@ -35,7 +35,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// Reported at the closing `---`, after which nothing follows.

@@ -2,10 +2,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::Node;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK015",
     name: "skill-frontmatter-not-a-map",
     severity: Severity::Error,
@@ -39,7 +39,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// `root` is the frontmatter's YAML document, which is not a map.

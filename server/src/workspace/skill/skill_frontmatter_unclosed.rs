@@ -2,9 +2,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK005",
     name: "skill-frontmatter-unclosed",
     severity: Severity::Error,
@@ -37,7 +37,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// An opening `---` the runtime finds no closing line for: reported on the first line.

@@ -2,10 +2,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::{LostKey, LostReason};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK014",
     name: "skill-key-lost-in-fallback",
     severity: Severity::Warning,
@@ -23,7 +23,7 @@ pub static RULE: Rule = Rule {
             "---\nname: pdf\ndescription: Split and merge PDF files.\nmetadata:\n  author: docs-team\n---\n\n# PDF\n\nRun `pdftotext -layout in.pdf out.txt` to read a PDF.\n",
         )],
     }],
-};
+}
 
 /// Why the fallback line parser skips a key.
 pub(super) fn why_lost(reason: &LostReason) -> &'static str {

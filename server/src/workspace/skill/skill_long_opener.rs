@@ -2,9 +2,9 @@
 
 use super::Parser;
 use crate::base::{Fix, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK004",
     name: "skill-long-opener",
     severity: Severity::Error,
@@ -38,7 +38,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn long_opener(&mut self, range: TextRange) {

@@ -1,9 +1,9 @@
 //! SK007 `skill-missing-name`: `name` is missing or blank (found with SK009 by `Parser::check_required`).
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK007",
     name: "skill-missing-name",
     severity: Severity::Error,
@@ -36,4 +36,4 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}

@@ -1,9 +1,9 @@
 //! SK008 `skill-name-not-string`: `name` is not a YAML string (found with SK010 by `Parser::check_required`).
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK008",
     name: "skill-name-not-string",
     severity: Severity::Error,
@@ -37,4 +37,4 @@ Slide the tiles with the arrow keys.
 "#,
         )],
     }],
-};
+}

@@ -2,9 +2,9 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK022",
     name: "skill-name-spaces",
     severity: Severity::Info,
@@ -38,7 +38,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn name_spaces(&mut self, doc: &SkillDoc) {

@@ -2,9 +2,9 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK019",
     name: "skill-name-style",
     severity: Severity::Info,
@@ -38,7 +38,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 pub const NAME_MAX_CHARS: usize = 64;
 

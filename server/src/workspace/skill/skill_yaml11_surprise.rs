@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::Surprise;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK023",
     name: "skill-yaml11-surprise",
     severity: Severity::Warning,
@@ -42,7 +42,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn yaml11_surprise(&mut self, surprise: &Surprise) {

@@ -4,10 +4,10 @@
 use super::skill_key_lost_in_fallback::why_lost;
 use super::Parser;
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::{self, ColonInValue, Fallback, YamlError, YamlErrorKind};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK013",
     name: "skill-yaml-fallback",
     severity: Severity::Warning,
@@ -43,7 +43,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// The YAML error an unquoted `: ` in `values` causes, which quoting them repairs: one

@@ -3,9 +3,9 @@
 
 use super::{Parser, SubagentDrop};
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA005",
     name: "subagent-bad-id",
     severity: Severity::Warning,
@@ -31,7 +31,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 /// Why an id is unsafe as a folder name (`agents/<id>/workspace`), if it is.
 pub(super) fn id_problem(id: &str) -> Option<&'static str> {

@@ -3,9 +3,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA011",
     name: "subagent-body-discarded",
     severity: Severity::Warning,
@@ -48,7 +48,7 @@ workspace:
             ),
         ],
     }],
-};
+}
 
 impl Parser<'_> {
     /// The non-empty `body`, beside `workspace.path` valued `workspace_path`.

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA015",
     name: "subagent-boolean-string",
     severity: Severity::Warning,
@@ -34,7 +34,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// `key`'s `entry`, not a YAML boolean: the runtime reads its `text` as `read_as`.

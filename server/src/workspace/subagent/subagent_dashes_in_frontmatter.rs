@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::frontmatter;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA020",
     name: "subagent-dashes-in-frontmatter",
     severity: Severity::Error,
@@ -34,7 +34,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// The `closing` `---` the runtime's split found.

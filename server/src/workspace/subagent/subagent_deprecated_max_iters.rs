@@ -3,10 +3,10 @@
 
 use super::{number, Parser};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA017",
     name: "subagent-deprecated-max-iters",
     severity: Severity::Info,
@@ -34,7 +34,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// The frontmatter's `max_iters` and `steps` entries, each `None` when not written.

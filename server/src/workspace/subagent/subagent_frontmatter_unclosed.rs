@@ -3,9 +3,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA002",
     name: "subagent-frontmatter-unclosed",
     severity: Severity::Error,
@@ -30,7 +30,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn frontmatter_unclosed(&mut self) {

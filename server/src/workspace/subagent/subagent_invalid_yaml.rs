@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::{self, Node, Typing, YamlError};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA003",
     name: "subagent-invalid-yaml",
     severity: Severity::Error,
@@ -32,7 +32,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn invalid_yaml(&mut self, error: &YamlError, yaml_range: TextRange) {

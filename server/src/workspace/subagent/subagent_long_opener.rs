@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::frontmatter::{self, OpeningTrap};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA021",
     name: "subagent-long-opener",
     severity: Severity::Warning,
@@ -32,7 +32,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn long_opener(&mut self) {

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::{Entry, Value};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA004",
     name: "subagent-missing-description",
     severity: Severity::Error,
@@ -33,7 +33,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// `description` is the frontmatter's entry, `None` when it has none: then the report is on

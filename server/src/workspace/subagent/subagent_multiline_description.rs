@@ -4,9 +4,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA027",
     name: "subagent-multiline-description",
     severity: Severity::Warning,
@@ -37,7 +37,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// `description` (as the runtime holds it: trimmed) written at `range`.

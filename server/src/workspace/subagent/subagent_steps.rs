@@ -3,10 +3,10 @@
 
 use super::{java_to_string, Parser};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA013",
     name: "subagent-steps",
     severity: Severity::Warning,
@@ -34,7 +34,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// `key`'s `entry` (`steps` or `maxIters`), whose value is not a number.

@@ -4,11 +4,11 @@
 use super::Parser;
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::Entry;
 use crate::workspace::keys;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA016",
     name: "subagent-unknown-key",
     severity: Severity::Info,
@@ -35,7 +35,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// A frontmatter `entry` other than `name:`, which has its own rule.

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA009",
     name: "subagent-workspace-not-map",
     severity: Severity::Warning,
@@ -35,7 +35,7 @@ You research a question and answer with sources.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn workspace_not_map(&mut self, workspace: &Entry) {

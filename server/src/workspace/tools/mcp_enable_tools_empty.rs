@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::{Member, Node};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ015",
     name: "mcp-enable-tools-empty",
     severity: Severity::Info,
@@ -45,7 +45,7 @@ list is the same as leaving it out. To register none of them, remove the server.
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// Server `server`'s `enableTools` `field`, when it is an empty array.

@@ -3,10 +3,10 @@
 
 use super::{transport_label, Parser, Transport};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ014",
     name: "mcp-irrelevant-field",
     severity: Severity::Warning,
@@ -44,7 +44,7 @@ only to `sse` and `http`. A field for the other transport usually means the tran
             ],
         },
     ],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn irrelevant_field(&mut self, field: &Member, transport: Transport) {

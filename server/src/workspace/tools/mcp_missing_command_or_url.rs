@@ -3,10 +3,10 @@
 
 use super::{transport_label, Parser, Transport};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ013",
     name: "mcp-missing-command-or-url",
     severity: Severity::Error,
@@ -42,7 +42,7 @@ servers are reached at `url` (+ `headers`, `queryParams`). A blank value counts 
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// Server `entry` of `transport` lacks the `required` key.

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ016",
     name: "mcp-server-skipped",
     severity: Severity::Error,
@@ -32,7 +32,7 @@ pub static RULE: Rule = Rule {
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn blank_server_name(&mut self, entry: &Member) {

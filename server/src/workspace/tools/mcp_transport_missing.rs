@@ -3,10 +3,10 @@
 
 use super::{Parser, Transport};
 use crate::base::{Fix, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ011",
     name: "mcp-transport-missing",
     severity: Severity::Error,
@@ -47,7 +47,7 @@ message says so, and when the value is one the runtime accepts, the fix renames 
             ],
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// At the server's name (`entry`); `type_field`, Claude Code's `type` written instead.

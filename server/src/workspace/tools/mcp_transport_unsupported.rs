@@ -4,10 +4,10 @@
 use super::{Parser, TRANSPORT_NAMES};
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::{Fix, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ012",
     name: "mcp-transport-unsupported",
     severity: Severity::Error,
@@ -43,7 +43,7 @@ it to `streamable-http`.",
             ],
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// Server `entry`'s `transport` `field`, valued `value`.

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::workspace::layers::EMPTY_FILE_REMINDER;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ004",
     name: "tools-json-blank",
     severity: Severity::Warning,
@@ -28,7 +28,7 @@ every build. Delete the file, or write `{}`.",
             ],
         },
     ],
-};
+}
 
 pub(super) fn diagnostic(path: &Path) -> Diagnostic {
     RULE.at(

@@ -3,10 +3,10 @@
 
 use super::{Parser, WHOLE_FILE};
 use crate::base::{Diagnostic, Fix, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Problem;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ002",
     name: "tools-json-bom",
     severity: Severity::Error,
@@ -32,7 +32,7 @@ the string to Jackson, whose character-based parser does not skip a BOM: parsing
             ],
         },
     ],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn bom(&self, problem: &Problem, range: TextRange) -> Diagnostic {

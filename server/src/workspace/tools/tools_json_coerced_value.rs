@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Node;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ017",
     name: "tools-json-coerced-value",
     severity: Severity::Info,
@@ -43,7 +43,7 @@ pub static RULE: Rule = Rule {
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     /// The text the runtime reads for the scalar `node`, said of `what` (`` `allow` entry ``,

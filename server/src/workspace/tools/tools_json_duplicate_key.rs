@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Problem;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ009",
     name: "tools-json-duplicate-key",
     severity: Severity::Warning,
@@ -32,7 +32,7 @@ counts (for `mcpServers`, the server keeps the position of its first occurrence)
             ],
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// `problem` at `range`, pointing at the earlier occurrence (`first`, in the substituted

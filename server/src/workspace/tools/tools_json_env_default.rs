@@ -4,9 +4,9 @@
 
 use super::{variable_name_len, Parser};
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ032",
     name: "tools-json-env-default",
     severity: Severity::Warning,
@@ -49,7 +49,7 @@ empty string, TJ007), or write the value itself.",
 "#,
         )],
     }],
-};
+}
 
 /// Every `${NAME:-…}` and `${NAME-…}` of `text`: its range (through the closing `}`), the name and
 /// the default as written. A `${` whose closing brace is not on the same line is left alone.

@@ -4,10 +4,10 @@
 
 use super::{Parser, WHOLE_FILE};
 use crate::base::{Diagnostic, Fix, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::{Problem, ProblemKind};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ001",
     name: "tools-json-invalid",
     severity: Severity::Error,
@@ -38,7 +38,7 @@ double quotes.",
             ],
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// `problem`, at `range` in the original text.

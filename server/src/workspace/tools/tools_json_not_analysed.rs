@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::Parser;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Problem;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ018",
     name: "tools-json-not-analysed",
     severity: Severity::Warning,
@@ -29,7 +29,7 @@ The runtime accepts up to 1000 levels; nothing realistic comes close to either."
             ],
         },
     ],
-};
+}
 
 /// The substitution starting at `at` makes the text grow beyond the limit.
 pub(super) fn too_large(path: &Path, at: TextRange) -> Diagnostic {

@@ -2,10 +2,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Node;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ005",
     name: "tools-json-null",
     severity: Severity::Info,
@@ -26,7 +26,7 @@ pub static RULE: Rule = Rule {
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn null_document(&mut self, root: &Node) {

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Node;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ019",
     name: "tools-json-null-value",
     severity: Severity::Info,
@@ -31,7 +31,7 @@ pub static RULE: Rule = Rule {
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn null_value(&mut self, key: &str, node: &Node) {

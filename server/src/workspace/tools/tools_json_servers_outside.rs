@@ -7,10 +7,10 @@
 
 use super::Parser;
 use crate::base::{FileEdit, Fix, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::{Member, Value};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ031",
     name: "tools-json-servers-outside-mcpservers",
     severity: Severity::Error,
@@ -57,7 +57,7 @@ writes `type`, and leaves it out for a server started by a command: `stdio`). Wh
 "#,
         )],
     }],
-};
+}
 
 /// Keys that make a top-level object look like an MCP server.
 const SERVER_SHAPE: &[&str] = &["command", "url", "type", "transport", "args"];

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Problem;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ010",
     name: "tools-json-trailing-content",
     severity: Severity::Warning,
@@ -36,7 +36,7 @@ configured there has no effect.",
 "#,
         )],
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn trailing_content(&self, problem: &Problem, range: TextRange) -> Diagnostic {

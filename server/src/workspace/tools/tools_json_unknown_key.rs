@@ -4,10 +4,10 @@
 use super::Parser;
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ006",
     name: "tools-json-unknown-key",
     severity: Severity::Info,
@@ -33,7 +33,7 @@ are case-sensitive. The message suggests the closest known key.",
             ],
         },
     ],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn unknown_key(&mut self, member: &Member, key: &str, known: &[&str], place: &str) {

@@ -3,9 +3,9 @@
 
 use super::{Parser, WHOLE_FILE};
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ003",
     name: "tools-json-wrong-type",
     severity: Severity::Error,
@@ -34,7 +34,7 @@ booleans where a string is expected are converted; anything else (`\"allow\": \"
             ],
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// Counted: one such error makes the runtime ignore the file.
