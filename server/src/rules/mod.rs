@@ -1,11 +1,12 @@
 //! What a rule is (code, severity, profile, the runtime consequence it reports, its documentation
 //! and examples), and the two families below every layer that reads files or stores: `workspace`,
 //! the rules a file's read alone decides, and `store`, the rules a stored key or value alone
-//! decides. Every rule is declared beside its detection, one file per rule: these two here, the
-//! others where their problems are found (`config::load`, the parsers `workspace::skill`,
-//! `workspace::subagent` and `workspace::tools`, and `check`'s modules); `check::catalog` lists
-//! every rule, for `docs/rules.md`, `agentws explain` and SARIF; `docs` gives each rule's
-//! documentation address.
+//! decides. Every rule is declared beside its detection, one file per rule ([`declare_rule!`]):
+//! these two here, the others where their problems are found (`config::load`, the parsers
+//! `workspace::skill`, `workspace::subagent` and `workspace::tools`, and `check`'s modules); each
+//! family's `mod.rs` declares its rule modules and lists them ([`declare_family!`]);
+//! `check::catalog` chains the lists, for `docs/rules.md`, `agentws explain` and SARIF; `docs`
+//! gives each rule's documentation address.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,
@@ -62,7 +63,7 @@ pub struct Rule {
 
 /// Declares a rule: `pub static RULE: Rule` with these fields, in this order, and `source`, the
 /// file of the call. Every rule is declared this way, one file per rule beside its detection, and
-/// its family lists it.
+/// its family's [`declare_family!`] lists it.
 macro_rules! declare_rule {
     (
         code: $code:expr,
@@ -89,6 +90,32 @@ macro_rules! declare_rule {
     };
 }
 pub(crate) use declare_rule;
+
+/// Declares a family's rule modules, one rule each ([`declare_rule!`]), and lists their rules as
+/// `pub static RULES: &[&Rule]` in the order written: code order, the family's own codes first.
+/// Each module keeps the visibility and attributes written before its `mod`. With
+/// `checks: NAME: TYPE = function;` first, it also lists each module's `function` as
+/// `static NAME: &[TYPE]`, in the same order (the strict rules' detections). `check::catalog`
+/// chains the families' lists; a rule module declared without it is in no list, and the catalog's
+/// test that every `declare_rule!` file is listed fails.
+macro_rules! declare_family {
+    (
+        checks: $checks:ident: $check_type:ty = $check:ident;
+        $($(#[$attr:meta])* $vis:vis mod $rule:ident;)*
+    ) => {
+        $crate::rules::declare_family! { $($(#[$attr])* $vis mod $rule;)* }
+
+        /// Each rule's detection, in the order of [`RULES`].
+        static $checks: &[$check_type] = &[$($rule::$check),*];
+    };
+    ($($(#[$attr:meta])* $vis:vis mod $rule:ident;)*) => {
+        $($(#[$attr])* $vis mod $rule;)*
+
+        /// The family's rules, in code order, for the catalog (`check::catalog`).
+        pub static RULES: &[&$crate::rules::Rule] = &[$(&$rule::RULE),*];
+    };
+}
+pub(crate) use declare_family;
 
 /// A project's files: (path relative to the project root, text). `agentws.toml` is one of them
 /// when the example needs a configuration.
