@@ -63,14 +63,18 @@ pub fn find(query: &str) -> Option<&'static Rule> {
         .find(|r| r.code.eq_ignore_ascii_case(query) || r.name.eq_ignore_ascii_case(query))
 }
 
-/// The text `agentws explain CODE` prints; it ends with the rule's page under `docs_url`.
+/// The text `agentws explain CODE` prints: its head names the file that declares the rule, with
+/// its link; it ends with the rule's page under `docs_url`.
 pub fn explain(rule: &Rule, docs_url: &str) -> String {
+    let source = rule.source_file();
     format!(
-        "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n\n{}See {}\n",
+        "{} {}\nseverity: {}, profile: {}\nsource: {} ({})\n\n{}\n\nRuntime: {}\n\n{}\n\n{}See {}\n",
         rule.code,
         rule.name,
         rule.severity_text(),
         rule.profile.name(),
+        source,
+        rules::docs::source_url(&source),
         rule.summary,
         rule.consequence,
         rule.explanation.trim_end(),
@@ -266,13 +270,16 @@ validators**, naming each case.\n\n\
         ));
     }
     for rule in catalog::all() {
+        let source = rule.source_file();
         out.push_str(&format!(
-            "\n<a id=\"{}\"></a>\n\n## {} `{}`\n\n**Severity:** {} · **Profile:** {}\n\n{}\n\n**Runtime:** {}\n\n{}\n{}",
+            "\n<a id=\"{}\"></a>\n\n## {} `{}`\n\n**Severity:** {} · **Profile:** {} · **Source:** [{}]({})\n\n{}\n\n**Runtime:** {}\n\n{}\n{}",
             rule.code.to_ascii_lowercase(),
             rule.code,
             rule.name,
             rule.severity_text(),
             rule.profile.name(),
+            source,
+            rules::docs::source_url(&source),
             rule.summary,
             rule.consequence,
             rule.explanation.trim_end(),
@@ -330,9 +337,12 @@ mod tests {
     fn explain_prints_every_part_of_the_rule() {
         let rule = find("WS003").unwrap();
         let text = explain(rule, "https://example.com/docs/rules.md");
-        assert!(
-            text.starts_with("WS003 blank-injected-file\nseverity: warning, profile: harness\n")
-        );
+        assert!(text.starts_with(&format!(
+            "WS003 blank-injected-file\nseverity: warning, profile: harness\n\
+             source: server/src/check/files/blank_injected_file.rs \
+             ({}/blob/main/server/src/check/files/blank_injected_file.rs)\n\n",
+            env!("CARGO_PKG_REPOSITORY")
+        )));
         assert!(text.contains(rule.summary));
         assert!(text.contains(&format!("Runtime: {}", rule.consequence)));
         assert!(text.contains(rule.explanation));

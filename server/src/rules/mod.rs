@@ -226,6 +226,12 @@ impl Rule {
             .map_or(self.severity.as_str(), |(_, text)| text)
     }
 
+    /// The file that declares the rule, as its path in the repository
+    /// (`server/src/check/files/workspace_missing.rs`).
+    pub fn source_file(&self) -> String {
+        docs::repository_path(self.source)
+    }
+
     /// A diagnostic of this rule with the rule's severity and default consequence.
     pub fn at(
         &'static self,
