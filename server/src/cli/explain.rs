@@ -134,8 +134,9 @@ pub fn project_levels(rule: &Rule, config: &crate::config::Config) -> String {
     )
 }
 
-/// A rule's examples as Markdown: each triggering project, file by file in fenced blocks, then
-/// its fixed variant; or why the rule has none. Ends with a blank line unless empty.
+/// A rule's examples as Markdown: each whole triggering project (an example written over the base
+/// project shows the base's files too), file by file in fenced blocks, then its fixed variant; or
+/// why the rule has none. Ends with a blank line unless empty.
 pub fn examples_markdown(rule: &Rule) -> String {
     let mut out = String::new();
     if let Some((_, why)) = rules::NOT_SHOWN_BY_A_WORKSPACE
@@ -152,15 +153,15 @@ pub fn examples_markdown(rule: &Rule) -> String {
             String::new()
         };
         out.push_str(&format!("**Example{number}**, reported:\n\n"));
-        out.push_str(&files_markdown(example.triggering));
+        out.push_str(&files_markdown(&example.triggering_project()));
         out.push_str(&format!("**Fixed{number}**, not reported:\n\n"));
-        out.push_str(&files_markdown(example.fixed));
+        out.push_str(&files_markdown(&example.fixed_project()));
     }
     out
 }
 
 /// Each file as its path and a fenced block, long enough that the text cannot close it early.
-fn files_markdown(files: rules::ExampleFiles) -> String {
+fn files_markdown(files: &[(&str, &str)]) -> String {
     let mut out = String::new();
     for (path, text) in files {
         let mut fence = String::from("```");

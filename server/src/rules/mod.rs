@@ -18,8 +18,11 @@ use std::path::Path;
 use crate::base::{Diagnostic, Severity, TextRange};
 
 pub mod docs;
+mod example;
 pub mod store;
 pub mod workspace;
+
+pub use example::{Base, Example, ExampleFiles, BASE};
 
 /// Which rule set a rule belongs to. `harness` is always on; `strict` adds to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -116,19 +119,6 @@ macro_rules! declare_family {
     };
 }
 pub(crate) use declare_family;
-
-/// A project's files: (path relative to the project root, text). `agentws.toml` is one of them
-/// when the example needs a configuration.
-pub type ExampleFiles = &'static [(&'static str, &'static str)];
-
-/// A rule shown on a tiny project: `triggering` reports the rule, `fixed` is the same project
-/// with the fix the explanation recommends and does not report it. Strict rules are checked with
-/// the strict profile, the others with the harness profile.
-#[derive(Debug)]
-pub struct Example {
-    pub triggering: ExampleFiles,
-    pub fixed: ExampleFiles,
-}
 
 /// Rules that no small project on disk can show, and why; they have no examples.
 pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{Removal, ToolCatalog};
 use crate::workspace::FileKind;
 
@@ -20,22 +20,24 @@ declare_rule! {
     explanation: "The prompt text is not checked against the toolkit. Reword the instruction or allow the tool.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Run the tests with `execute` before tagging.
-"#),
+                (".agentscope/workspace/AGENTS.md", "You are a release assistant. Run the tests with `execute` before tagging.\n"),
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
 }
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Ask the user to run the tests before tagging.
-"#),
+                (".agentscope/workspace/AGENTS.md", "You are a release assistant. Ask the user to run the tests before tagging.\n"),
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
 }
 "#),
             ],
+            at: ".agentscope/workspace/AGENTS.md:1:50",
         },
     ],
 }

@@ -3,7 +3,7 @@
 
 use super::{ListedSkill, SkillFound, Span};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 
 declare_rule! {
@@ -16,6 +16,7 @@ declare_rule! {
         "Only those users' calls see the skill; for everyone else the filter matches nothing.",
     explanation: "Move the skill to the shared `skills/` folder if every user should have it.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[
             (
                 ".agentscope/workspace/AGENTS.md",
@@ -72,6 +73,7 @@ You research a question and answer with sources.
 "#,
             ),
         ],
+        at: ".agentscope/workspace/subagents/researcher.md:3:10",
     }],
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::{names_list, tools_line, ListedTool};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::ToolOrigin;
 use crate::workspace::subagent::SubagentDoc;
 
@@ -22,9 +22,10 @@ declare_rule! {
 The fact holds for every list that names a built-in, so it is reported once, at the first one.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
     "github": {
@@ -44,8 +45,6 @@ You research a question and answer with sources.
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
     "github": {
@@ -64,6 +63,7 @@ tools: [search_issues]
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:3:8",
         },
     ],
 }

@@ -3,7 +3,7 @@
 
 use super::{names_list, ListedTool, Span};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::ToolOrigin;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
@@ -22,9 +22,10 @@ so the tool is gone there too and naming it in `tools:` brings nothing back. Eit
 not decide it: remove the tool in the builder (`disableShellTool()`, …) to take it from every agent.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
 }
@@ -37,8 +38,6 @@ You research a question and answer with sources.
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
 }
@@ -49,6 +48,7 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:3:9",
         },
     ],
 }

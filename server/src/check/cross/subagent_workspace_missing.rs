@@ -2,7 +2,7 @@
 //! has no AGENTS.md.
 
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
@@ -17,9 +17,10 @@ declare_rule! {
 is ignored. Create the file or remove `workspace.path`.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 workspace:
@@ -28,17 +29,15 @@ workspace:
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 workspace:
   path: researcher-home
 ---
 "#),
-                (".agentscope/workspace/researcher-home/AGENTS.md", r#"You research a question and answer with sources.
-"#),
+                (".agentscope/workspace/researcher-home/AGENTS.md", "You research a question and answer with sources.\n"),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:4:9",
         },
     ],
 }

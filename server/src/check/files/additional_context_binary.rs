@@ -2,7 +2,7 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::layers::BINARY_EXTENSIONS;
 
 declare_rule! {
@@ -15,44 +15,22 @@ declare_rule! {
         "The local filesystem returns it base64-encoded, and that text is injected into the prompt.",
     explanation: "Binary files are not useful prompt context. Convert the content to Markdown.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["calendar.pdf"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/calendar.pdf",
-                r#"%PDF-1.4
-"#,
-            ),
+"#),
+            (".agentscope/workspace/calendar.pdf", "%PDF-1.4\n"),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["calendar.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/calendar.md",
-                r#"Deploys are frozen on Fridays.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/calendar.md", "Deploys are frozen on Fridays.\n"),
         ],
+        at: "agentws.toml:3:29",
     }],
 }
 

@@ -2,7 +2,7 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "WS008",
@@ -15,44 +15,22 @@ declare_rule! {
         "`additionalContextFile` paths are resolved under the workspace; one whose normalized \
 path leaves it yields empty content. Move the file into the workspace.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["../STYLE.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/STYLE.md",
-                r#"Write dates as YYYY-MM-DD.
-"#,
-            ),
+"#),
+            (".agentscope/STYLE.md", "Write dates as YYYY-MM-DD.\n"),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["STYLE.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/STYLE.md",
-                r#"Write dates as YYYY-MM-DD.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/STYLE.md", "Write dates as YYYY-MM-DD.\n"),
         ],
+        at: "agentws.toml:3:29",
     }],
 }
 

@@ -2,7 +2,7 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::Tree;
 
 declare_rule! {
@@ -14,39 +14,21 @@ declare_rule! {
     consequence: "The runtime reads empty content and omits the tag from the prompt.",
     explanation: "Create the file in the workspace, or remove it from `additional_context_files`.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["NOTES.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["NOTES.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/NOTES.md",
-                r#"Deploys are frozen on Fridays.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/NOTES.md", "Deploys are frozen on Fridays.\n"),
         ],
+        at: "agentws.toml:3:29",
     }],
 }
 

@@ -2,7 +2,7 @@
 
 use super::Anchor;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::{Tree, Workspace};
 
 declare_rule! {
@@ -17,6 +17,7 @@ declare_rule! {
         "AGENTS.md is the only file the documentation calls needed. Without it the prompt's \
 `<agents_context></agents_context>` is empty. Create `AGENTS.md` in the workspace.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/MEMORY.md",
             r#"- The release branch is `main`.
@@ -34,6 +35,7 @@ declare_rule! {
 "#,
             ),
         ],
+        at: ".agentscope/workspace:1:1",
     }],
 }
 

@@ -4,7 +4,7 @@
 
 use crate::base::{Diagnostic, FileContent, Severity, TextRange};
 use crate::check::loading::who_label;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::java;
 use crate::workspace::layers::{blank_read, BlankRead};
 use crate::workspace::resolution::{check_contexts, Who};
@@ -22,16 +22,14 @@ declare_rule! {
 not empty, so it is injected verbatim into the prompt. Fill the file or delete it.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/MEMORY.md", r#"
-"#),
+                (".agentscope/workspace/MEMORY.md", "\n"),
             ],
-            fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-            ],
+            fixed: &[],
+            at: ".agentscope/workspace/MEMORY.md:1:1",
         },
     ],
 }

@@ -4,7 +4,7 @@
 //! part of the prompt and no key in it is read.
 
 use crate::base::{Diagnostic, FileContent, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::{self, Typing, Value};
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::{FileKind, Workspace};
@@ -25,21 +25,20 @@ AGENTS.md set nothing, and cost tokens on every call.
 Delete the block, or, when its keys mean something, move them where the runtime reads them (a \
 subagent's frontmatter, agentws.toml).",
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/AGENTS.md",
-            r#"---
+        base: Base::Shared {
+            without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+        },
+        triggering: &[
+            (".agentscope/workspace/AGENTS.md", r#"---
 name: release-assistant
 description: Answers questions about releases.
 ---
 
 You are a release assistant. Answer in short sentences.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/AGENTS.md",
-            r#"You are a release assistant. Answer in short sentences.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/AGENTS.md:1:1",
     }],
 }
 

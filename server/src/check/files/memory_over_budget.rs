@@ -7,7 +7,7 @@
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::prompt::Date;
 use crate::prompt::{estimate_tokens, render, PreviewContext};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::{FileKind, Tree, Workspace};
 
 declare_rule! {
@@ -21,12 +21,11 @@ declare_rule! {
 additional files is what MEMORY.md may use, counted as UTF-16 length / 4. Consolidate MEMORY.md.",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = 200
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
                 (".agentscope/workspace/MEMORY.md", r#"- The release branch is `main`; tags are `vX.Y.Z`.
 - The release branch is `main`; tags are `vX.Y.Z`.
@@ -55,11 +54,9 @@ max_context_tokens = 200
 name = "release"
 max_context_tokens = 200
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/MEMORY.md", r#"- Releases: `main`, tags `vX.Y.Z`.
-"#),
+                (".agentscope/workspace/MEMORY.md", "- Releases: `main`, tags `vX.Y.Z`.\n"),
             ],
+            at: ".agentscope/workspace/MEMORY.md:1:1",
         },
     ],
 }

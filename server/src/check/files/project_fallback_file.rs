@@ -3,7 +3,7 @@
 
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::config::FilesystemMode;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::snapshot::placed;
 use crate::workspace::{Tree, Workspace};
 
@@ -20,30 +20,16 @@ missing or empty, and the project defaults to the JVM's working folder. This is 
 Only the local filesystem has that overlay: in sandbox and remote mode the project folder is not \
 read and nothing is reported.",
     examples: &[Example {
+        base: Base::Shared {
+            without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+        },
         triggering: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                "MEMORY.md",
-                r#"- The release branch is `main`.
-"#,
-            ),
+            ("MEMORY.md", "- The release branch is `main`.\n"),
         ],
         fixed: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/MEMORY.md",
-                r#"- The release branch is `main`.
-"#,
-            ),
+            (".agentscope/workspace/MEMORY.md", "- The release branch is `main`.\n"),
         ],
+        at: "MEMORY.md:1:1",
     }],
 }
 

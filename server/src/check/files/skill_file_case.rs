@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::layout::Location;
 use crate::workspace::Workspace;
 
@@ -20,6 +20,7 @@ declare_rule! {
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): skills-ref falls back to `skill.md` when there is no `SKILL.md` and validates it as the skill (`skills-ref:test_find_skill_md_accepts_lowercase`, `skills-ref:test_read_properties_with_lowercase_skill_md`); agentws reports it, because the AgentScope runtime skips the folder. skills-ref also rejects a skill folder with no SKILL.md at all (`skills-ref:test_missing_skill_md`, `skills-ref:test_parser.py::test_missing_skill_md`, `skills-ref:test_find_skill_md_returns_none_when_missing`). agentws says nothing about such a folder: the runtime has nothing to load and loses nothing, and a folder under `skills/` may hold shared files rather than a skill."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/pdf/skill.md",
             r#"---
@@ -44,6 +45,7 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/pdf/skill.md:1:1",
     }],
 }
 

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::ends_in_md_in_any_case;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::layout::Location;
 
 declare_rule! {
@@ -17,6 +17,7 @@ declare_rule! {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"The local folder scan keeps names ending in `.md` and the filesystem scan globs `*.md`; neither matches another case. Rename the file (`researcher.MD` → `researcher.md`)."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.MD",
             r#"---
@@ -33,6 +34,7 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.MD:1:1",
     }],
 }
 

@@ -2,7 +2,7 @@
 
 use super::Anchor;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::Workspace;
 
 declare_rule! {
@@ -17,6 +17,9 @@ workspace file (AGENTS.md, skills, subagents, tools.json) is then simply absent.
 agentws.toml, or create `.agentscope/workspace/`.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &[".agentscope/workspace/AGENTS.md", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
                 ("agentws.toml", r#"workspace = "agent-files"
 "#),
@@ -24,9 +27,9 @@ agentws.toml, or create `.agentscope/workspace/`.",
             fixed: &[
                 ("agentws.toml", r#"workspace = "agent-files"
 "#),
-                ("agent-files/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
+                ("agent-files/AGENTS.md", "You are a release assistant. Answer in short sentences.\n"),
             ],
+            at: "agentws.toml:1:1",
         },
     ],
 }

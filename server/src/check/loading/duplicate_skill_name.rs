@@ -4,7 +4,7 @@
 
 use super::skill_pair;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 
 declare_rule! {
@@ -19,6 +19,7 @@ declare_rule! {
 is empty). A later layer wins; within a layer the later path wins. Rename one of them.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
@@ -75,6 +76,7 @@ description: Read and fill PDF forms.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#),
             ],
+            at: ".agentscope/workspace/skills/pdf-v2/SKILL.md:2:7",
         },
     ],
 }

@@ -2,7 +2,7 @@
 //! which loses. Said at the file that loses, naming the winner and the mode that decides.
 
 use crate::base::{Diagnostic, Related, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
@@ -17,6 +17,7 @@ declare_rule! {
 Rename one of the files.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
@@ -57,6 +58,7 @@ description: Searches the web.
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:1:1",
         },
     ],
 }

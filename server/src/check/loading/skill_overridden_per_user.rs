@@ -3,7 +3,7 @@
 
 use super::skill_pair;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 
 declare_rule! {
@@ -16,27 +16,9 @@ declare_rule! {
         "That user's calls get the per-user copy; everyone else gets the shared (or project) one.",
     explanation: "This is how per-user overrides work; the diagnostic makes the override visible.",
     examples: &[Example {
+        base: Base::Shared { without: &["agentws.toml"] },
         triggering: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
-            (
-                ".agentscope/workspace/alice/skills/pdf/SKILL.md",
-                r#"---
+            (".agentscope/workspace/alice/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read PDF files with OCR.
 ---
@@ -44,30 +26,10 @@ description: Read PDF files with OCR.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
-            (
-                ".agentscope/workspace/alice/skills/pdf-ocr/SKILL.md",
-                r#"---
+            (".agentscope/workspace/alice/skills/pdf-ocr/SKILL.md", r#"---
 name: pdf-ocr
 description: Read PDF files with OCR.
 ---
@@ -75,9 +37,9 @@ description: Read PDF files with OCR.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
+"#),
         ],
+        at: ".agentscope/workspace/alice/skills/pdf/SKILL.md:2:7",
     }],
 }
 

@@ -4,7 +4,7 @@
 
 use super::{list, who_label, Outcomes};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::resolution::{Outcome, GENERAL_PURPOSE};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
@@ -18,6 +18,7 @@ declare_rule! {
     consequence: r#"Dynamic mode: it replaces the built-in general-purpose subagent. Static mode: the shared folder's file is listed as a second entry; a per-user or project file is ignored (the built-in is already present)."#,
     explanation: r#"The message says what happens in the contexts the configuration allows (the subagent mode, the scope). Pick another id unless replacing the built-in is intended."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/general-purpose.md",
             r#"---
@@ -34,6 +35,7 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/general-purpose.md:1:1",
     }],
 }
 

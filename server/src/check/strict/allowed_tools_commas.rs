@@ -3,7 +3,7 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Fix, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Value;
 
 declare_rule! {
@@ -15,9 +15,9 @@ declare_rule! {
     consequence: r#"The specification splits on spaces: `Read, Grep` is read as the tools `Read,` and `Grep`."#,
     explanation: r#"Write `allowed-tools: Read Grep`; the fix removes the commas."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 allowed-tools: Read, Bash
@@ -26,11 +26,10 @@ allowed-tools: Read, Bash
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 allowed-tools: Read Bash
@@ -39,8 +38,9 @@ allowed-tools: Read Bash
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:16",
     }],
 }
 

@@ -2,7 +2,7 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 /// The longest `compatibility` the specification allows, in characters.
 const COMPATIBILITY_MAX: usize = 500;
@@ -16,9 +16,9 @@ declare_rule! {
     consequence: r#"Other runtimes may reject the skill."#,
     explanation: r#"Shorten `compatibility`."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 compatibility: Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils.
@@ -27,11 +27,10 @@ compatibility: Requires python3 and poppler-utils. Requires python3 and poppler-
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 compatibility: Requires python3 and poppler-utils.
@@ -40,8 +39,9 @@ compatibility: Requires python3 and poppler-utils.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:16",
     }],
 }
 

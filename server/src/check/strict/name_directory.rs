@@ -3,7 +3,7 @@
 use super::LoadedSkill;
 use crate::base::unicode::normalization_note;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "ST002",
@@ -16,6 +16,7 @@ declare_rule! {
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): skills-ref compares the name and the folder after NFKC normalization and accepts a decomposed name in a composed folder (`skills-ref:test_nfkc_normalization`). agentws compares them as the runtime does, code point by code point (Java `String.equals`, and Linux file names are bytes): the skill is served under its name, and `<files-root>` built from that name names a folder that does not exist on disk."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/pdf/SKILL.md",
             r#"---
@@ -40,6 +41,7 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:2:7",
     }],
 }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{BuiltinGroup, Removal, ToolCatalog};
 use crate::workspace::tools::ToolsDoc;
 
@@ -23,6 +23,7 @@ stay whatever `allow` says; at 2.0.2 `allow` removes them as well, while the `##
 and the plan banner still name them (TJ030). List them, or use `deny` for the few tools you want gone.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "allow": ["read_file", "list_files"]
@@ -35,6 +36,7 @@ and the plan banner still name them (TJ030). List them, or use `deny` for the fe
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:3",
         },
     ],
 }

@@ -5,7 +5,7 @@
 //! `enableTools` is not reported when `allow` names tools agentws cannot place (they may be its).
 
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, ToolOrigin};
 use crate::workspace::tools::ToolsDoc;
 
@@ -29,6 +29,7 @@ be that server's, and nothing is reported.
 Add the server's tools to `allow` (list them in `enableTools` to know their names), or use `deny` \
 for the few tools you want gone instead of `allow`.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -57,6 +58,7 @@ for the few tools you want gone instead of `allow`.",
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:4:5",
     }],
 }
 

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::ListEntry;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "TJ022",
@@ -16,6 +16,7 @@ declare_rule! {
     consequence: "deny always wins: the tool is removed.",
     explanation: "Remove it from one of the two lists.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -32,6 +33,7 @@ declare_rule! {
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:2:40",
     }],
 }
 

@@ -1,7 +1,7 @@
 //! TJ027 `tools-config-disabled`: tools.json with `features.tools_config` off.
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
@@ -15,6 +15,9 @@ declare_rule! {
     explanation: "`features.tools_config = false` stands for the builder's `disableToolsConfig()`. Turn the feature on or delete the file.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &[".agentscope/workspace/AGENTS.md", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "coder"
@@ -35,6 +38,7 @@ name = "coder"
 tools_config = false
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:1",
         },
     ],
 }

@@ -3,7 +3,7 @@
 
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::config::FilesystemMode;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
@@ -18,6 +18,9 @@ declare_rule! {
 tools in Java (`toolsConfig(...)`) instead.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &[".agentscope/workspace/AGENTS.md", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "coder"
@@ -40,6 +43,7 @@ mode = "sandbox"
 sandbox_root = "/home/user"
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:1",
         },
     ],
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::ListEntry;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::LOAD_SKILL_TOOL;
 
 declare_rule! {
@@ -19,6 +19,7 @@ declare_rule! {
 block is rendered, so tools.json cannot remove it. To hide skills, configure the skill layers instead.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["load_skill_through_path"]
@@ -29,6 +30,7 @@ block is rendered, so tools.json cannot remove it. To hide skills, configure the
                 (".agentscope/workspace/tools.json", r#"{}
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:12",
         },
     ],
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::{quoted_list, ListEntry};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::ToolOrigin;
 
 declare_rule! {
@@ -19,6 +19,7 @@ declare_rule! {
 server knows their names. List the tools in `enableTools` to make them checkable.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["create_issue"],
@@ -46,6 +47,7 @@ server knows their names. List the tools in `enableTools` to make them checkable
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:12",
         },
     ],
 }

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::ListEntry;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::LOAD_SKILL_TOOL;
 
 declare_rule! {
@@ -19,6 +19,7 @@ survive a restrictive `allow`, but `deny` removes them. Make sure the agent can 
 `agent_spawn` while subagents are on leaves the subagent section pointing at a missing tool).",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["task_output"]
@@ -29,6 +30,7 @@ survive a restrictive `allow`, but `deny` removes them. Make sure the agent can 
                 (".agentscope/workspace/tools.json", r#"{}
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:12",
         },
     ],
 }

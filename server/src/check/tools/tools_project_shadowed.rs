@@ -2,7 +2,7 @@
 
 use super::shadowed_by;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
@@ -19,6 +19,7 @@ declare_rule! {
 workspace has none. Keep one of the two.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["web_fetch"]
@@ -35,6 +36,7 @@ workspace has none. Keep one of the two.",
 }
 "#),
             ],
+            at: "tools.json:1:1",
         },
     ],
 }

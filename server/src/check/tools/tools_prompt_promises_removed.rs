@@ -3,7 +3,7 @@
 
 use super::{backticked, removal_anchor};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
@@ -31,6 +31,7 @@ in the builder instead (`disableShellTool()`, `disableMemoryTools()`), which als
 keep the tool.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["memory_search", "memory_get"]
@@ -45,6 +46,7 @@ name = "coder"
 memory_tools = false
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:3",
         },
     ],
 }

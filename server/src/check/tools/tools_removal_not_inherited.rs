@@ -3,7 +3,7 @@
 
 use super::{backticked, registers_builtins_again, some_labels, tools_json_in_project_folder};
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{Removal, ToolCatalog};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::tools::ToolsDoc;
@@ -37,6 +37,7 @@ prompt sections that still name them (TJ030); at `allow`, after the built-ins it
 Each subagent that keeps the tools is a related location.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
@@ -61,6 +62,7 @@ workspace:
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:3",
         },
     ],
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::{quoted_list, ListEntry};
 use crate::base::suggest::{hint, Suggestions};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, ToolOrigin};
 
 declare_rule! {
@@ -23,6 +23,7 @@ switched-off tool is ignored. agentws knows the built-ins, the platform tools an
 `enableTools`; a tool registered in Java code cannot be seen from the workspace.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["exec"]
@@ -35,6 +36,7 @@ switched-off tool is ignored. agentws knows the built-ins, the platform tools an
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:12",
         },
     ],
 }

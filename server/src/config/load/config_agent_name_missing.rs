@@ -3,7 +3,7 @@
 
 use super::Loader;
 use crate::base::{Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "CF007",
@@ -17,11 +17,10 @@ without a name such a call fails (a `NullPointerException` in the runtime). Set 
 It is also the default `agentId` used in runtime paths (`agents/<agentId>/…`).",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 max_context_tokens = 8000
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -29,9 +28,8 @@ max_context_tokens = 8000
 name = "release"
 max_context_tokens = 8000
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:1:2",
         },
     ],
 }

@@ -3,7 +3,7 @@
 
 use super::{fallback, span_of, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "CF011",
@@ -14,33 +14,15 @@ declare_rule! {
     consequence: "The setting behaves as if the key were not written.",
     explanation: "Remove the key to use the default, or give it a value.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 id = "  "
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
-        fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
-name = "release"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-        ],
+        fixed: &[],
+        at: "agentws.toml:3:6",
     }],
 }
 

@@ -5,7 +5,7 @@ use super::{fallback, span_of, Item, Loader};
 use crate::base::suggest::did_you_mean;
 use crate::base::{Severity, TextRange};
 use crate::config::schema;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "CF004",
@@ -19,38 +19,24 @@ declare_rule! {
 `global`; `filesystem.mode`: `local` | `sandbox` | `remote`; `filesystem.path_mode`: `rooted` | \
 `sandboxed` | `unrestricted`. Values are lower-case.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 
 [isolation]
 scope = "tenant"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 
 [isolation]
 scope = "user"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
+        at: "agentws.toml:5:9",
     }],
 }
 

@@ -5,7 +5,7 @@ use toml::de::DeValue;
 
 use super::{span_of, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "CF010",
@@ -17,12 +17,11 @@ declare_rule! {
     explanation: "Use a positive token budget (the runtime default is 8000).",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = 0
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -30,9 +29,8 @@ max_context_tokens = 0
 name = "release"
 max_context_tokens = 8000
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:3:22",
         },
     ],
 }

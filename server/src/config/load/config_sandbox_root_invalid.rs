@@ -3,7 +3,7 @@
 
 use super::{span_of, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "CF008",
@@ -16,6 +16,7 @@ declare_rule! {
 `/home/user` (E2B).",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
@@ -23,8 +24,6 @@ name = "release"
 [filesystem]
 mode = "sandbox"
 sandbox_root = "workspace"
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -35,9 +34,8 @@ name = "release"
 mode = "sandbox"
 sandbox_root = "/workspace"
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:6:16",
         },
     ],
 }

@@ -3,7 +3,7 @@
 
 use super::Loader;
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "CF009",
@@ -16,6 +16,7 @@ declare_rule! {
 agentws keeps `sandbox_root` for its own modelling.",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
@@ -24,8 +25,6 @@ name = "release"
 mode = "sandbox"
 sandbox_root = "/home/user"
 workspace_spec_root = "/workspace"
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -36,9 +35,8 @@ name = "release"
 mode = "sandbox"
 sandbox_root = "/home/user"
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:7:23",
         },
     ],
 }

@@ -6,7 +6,7 @@ use toml_parser::{Expected, ParseError};
 
 use super::{clamp, why_no_text, Loader};
 use crate::base::{FileContent, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "CF001",
@@ -19,12 +19,11 @@ declare_rule! {
 filesystem mode, …) is assumed to be the runtime default, which may not match your agent.",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = 8_000,
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -32,9 +31,8 @@ max_context_tokens = 8_000,
 name = "release"
 max_context_tokens = 8_000
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:3:27",
         },
     ],
 }

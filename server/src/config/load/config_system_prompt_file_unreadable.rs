@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::{span_of, why_no_text, Item, Loader};
 use crate::base::{FileContent, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "CF006",
@@ -17,39 +17,21 @@ declare_rule! {
     explanation:
         "The path is relative to agentws.toml's folder. The file must exist and be UTF-8 text.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 system_prompt_file = "prompts/system.md"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 system_prompt_file = "prompts/system.md"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                "prompts/system.md",
-                r#"You help with releases.
-"#,
-            ),
+"#),
+            ("prompts/system.md", "You help with releases.\n"),
         ],
+        at: "agentws.toml:3:22",
     }],
 }
 

@@ -3,7 +3,7 @@
 
 use super::{fallback, span_of, type_name, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "CF003",
@@ -16,34 +16,20 @@ declare_rule! {
         "Paths and names are strings, `additional_context_files` and `additional_roots` arrays \
 of strings, `max_context_tokens` an integer, feature switches and `project_writable` booleans.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = "8000"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = 8000
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
+        at: "agentws.toml:3:22",
     }],
 }
 

@@ -4,7 +4,7 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "SK031",
@@ -19,9 +19,9 @@ Write paths relative to the skill folder (`scripts/fill.py`, `references/forms.m
 
 Reported once per SKILL.md, at the first use; the others are listed."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -29,11 +29,10 @@ description: Read, merge and split PDF files.
 # PDF
 
 Fill a form with `python ${CLAUDE_SKILL_DIR}/scripts/fill.py form.pdf`.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -41,8 +40,9 @@ description: Read, merge and split PDF files.
 # PDF
 
 Fill a form with `scripts/fill.py` in this skill's folder (its `<files-root>`).
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:8:26",
     }],
 }
 

@@ -2,7 +2,7 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::{LostKey, LostReason};
 
 declare_rule! {
@@ -14,14 +14,25 @@ declare_rule! {
     consequence: r#"The runtime drops this key (block scalars, nested maps and lists are skipped by the fallback parser)."#,
     explanation: r#"Fix the YAML error reported by SK013 so the whole frontmatter is read; a lost `description` makes the skill drop."#,
     examples: &[Example {
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
         triggering: &[(
             ".agentscope/workspace/skills/pdf/SKILL.md",
             "---\nname: pdf\ndescription: Split and merge PDF files.\nmetadata:\n\tauthor: docs-team\n---\n\n# PDF\n\nRun `pdftotext -layout in.pdf out.txt` to read a PDF.\n",
         )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            "---\nname: pdf\ndescription: Split and merge PDF files.\nmetadata:\n  author: docs-team\n---\n\n# PDF\n\nRun `pdftotext -layout in.pdf out.txt` to read a PDF.\n",
-        )],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Split and merge PDF files.
+metadata:
+  author: docs-team
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:1",
     }],
 }
 

@@ -2,7 +2,7 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "SK022",
@@ -13,6 +13,7 @@ declare_rule! {
     consequence: r#"Accepted; the folder path the prompt gives for the skill's files (`<files-root>`) writes each space as `\ `, and tools must quote the path."#,
     explanation: r#"Use `-` instead of spaces."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/pdf tools/SKILL.md",
             r#"---
@@ -37,6 +38,7 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/pdf tools/SKILL.md:2:7",
     }],
 }
 

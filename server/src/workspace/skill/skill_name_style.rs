@@ -2,7 +2,7 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "SK019",
@@ -13,6 +13,7 @@ declare_rule! {
     consequence: r#"Accepted for hand-written skills; the runtime's skill_manage tool would reject it."#,
     explanation: r#"Use lowercase letters, digits, `.`, `_` and `-`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/PDF_Tools/SKILL.md",
             r#"---
@@ -37,6 +38,7 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/PDF_Tools/SKILL.md:2:7",
     }],
 }
 

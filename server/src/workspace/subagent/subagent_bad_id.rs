@@ -3,7 +3,7 @@
 
 use super::{Parser, SubagentDrop};
 use crate::base::{Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "SA005",
@@ -14,6 +14,7 @@ declare_rule! {
     consequence: r#"Accepted, but the isolated runtime folder `agents/<id>/workspace` may escape the workspace or fail to be created."#,
     explanation: r#"Rename the file to a plain id such as `researcher.md`. The rule is a warning, because the runtime loads such a spec; it is an error only for an empty id (a file named `.md`), which the runtime skips."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/web researcher.md",
             r#"---
@@ -30,6 +31,7 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/web researcher.md:1:1",
     }],
 }
 

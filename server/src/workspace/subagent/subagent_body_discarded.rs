@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "SA011",
@@ -14,6 +14,7 @@ declare_rule! {
     consequence: r#"Edits to this body change nothing; edit that AGENTS.md instead."#,
     explanation: r#"Move the prompt into `<path>/AGENTS.md`, or remove `workspace.path`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[
             (
                 ".agentscope/workspace/subagents/researcher.md",
@@ -47,6 +48,7 @@ workspace:
 "#,
             ),
         ],
+        at: ".agentscope/workspace/subagents/researcher.md:6:1",
     }],
 }
 

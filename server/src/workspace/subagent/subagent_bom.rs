@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "SA018",
@@ -14,6 +14,7 @@ declare_rule! {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Save as UTF-8 without BOM; the fix deletes it."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             "\u{feff}---
@@ -30,6 +31,7 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:1:1",
     }],
 }
 

@@ -3,7 +3,7 @@
 
 use super::{number, Parser};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     consequence: r#"Deprecated alias; used only when `steps` is not a number."#,
     explanation: r#"Write `steps:` instead."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,6 +34,7 @@ steps: 15
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:1",
     }],
 }
 

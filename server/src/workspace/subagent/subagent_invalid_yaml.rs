@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::{self, Node, Typing, YamlError};
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Fix the YAML; the frontmatter must be a map with at least `description`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -31,6 +32,7 @@ description: "Researches questions: web, papers."
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:2:14",
     }],
 }
 

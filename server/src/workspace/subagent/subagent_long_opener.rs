@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::frontmatter::{self, OpeningTrap};
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     consequence: r#"The runtime keeps the extra `-` as the first YAML character, which usually breaks the YAML."#,
     explanation: r#"The fix turns the line into `---`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"----
@@ -31,6 +32,7 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:1:1",
     }],
 }
 

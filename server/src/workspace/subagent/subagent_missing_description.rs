@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::{Entry, Value};
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Add a `description:` line; it is what the main agent reads in its subagent list."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -32,6 +33,7 @@ steps: 15
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:1:1",
     }],
 }
 

@@ -4,7 +4,7 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "SA027",
@@ -17,6 +17,7 @@ declare_rule! {
 
 Write the description on one line (a plain or `>` folded value); keep examples and long guidance in the body."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -36,6 +37,7 @@ description: Researches questions on the web and answers with sources; not for c
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:3",
     }],
 }
 

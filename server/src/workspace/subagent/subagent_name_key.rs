@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::java;
 use crate::syntax::yaml::Entry;
 
@@ -16,6 +16,7 @@ declare_rule! {
     consequence: r#"The main agent delegates to the subagent by its file name, not by `name:`."#,
     explanation: r#"Remove `name:` and rename the file instead."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,6 +34,7 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:2:1",
     }],
 }
 

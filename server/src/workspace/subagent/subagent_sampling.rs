@@ -3,7 +3,7 @@
 
 use super::{java_to_string, Parser};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     consequence: r#"A non-numeric value is ignored (WARN, the parent's value is inherited); an out-of-range one is passed to the model."#,
     explanation: r#"`temperature` is usually 0–2 and `top_p` 0–1."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,6 +34,7 @@ temperature: 0.7
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:14",
     }],
 }
 

@@ -4,7 +4,7 @@
 use super::Parser;
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 use crate::workspace::keys;
 
@@ -17,6 +17,7 @@ declare_rule! {
     consequence: r#"It changes nothing about the subagent."#,
     explanation: r#"Remote/url subagents (`url`, `headers`, …) are programmatic only; remove the key or check its spelling."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -34,6 +35,7 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:1",
     }],
 }
 

@@ -3,7 +3,7 @@
 
 use super::{java_to_string, Parser};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     consequence: r#"The subagent works in its own isolated workspace, the default."#,
     explanation: r#"Use `isolated` or `shared`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -35,6 +36,7 @@ workspace:
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:4:9",
     }],
 }
 

@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     consequence: r#"The subagent runs as if `workspace` were not set."#,
     explanation: r#"Write `workspace:` with `mode:` and/or `path:` keys below it."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -34,6 +35,7 @@ workspace:
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:12",
     }],
 }
 

@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::{Member, Node};
 
 declare_rule! {
@@ -17,6 +17,7 @@ declare_rule! {
         "`enableTools` restricts which of the server's tools are registered, but an empty \
 list is the same as leaving it out. To register none of them, remove the server.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -44,6 +45,7 @@ list is the same as leaving it out. To register none of them, remove the server.
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:7:22",
     }],
 }
 

@@ -3,7 +3,7 @@
 
 use super::{transport_label, Parser, Transport};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
 declare_rule! {
@@ -17,6 +17,7 @@ declare_rule! {
 only to `sse` and `http`. A field for the other transport usually means the transport is wrong.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
@@ -42,6 +43,7 @@ only to `sse` and `http`. A field for the other transport usually means the tran
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:7:7",
         },
     ],
 }

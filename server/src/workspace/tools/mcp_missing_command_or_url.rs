@@ -3,7 +3,7 @@
 
 use super::{transport_label, Parser, Transport};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
 declare_rule! {
@@ -16,6 +16,7 @@ declare_rule! {
     explanation: "`stdio` servers are started with `command` (+ `args`, `env`); `sse` and `http` \
 servers are reached at `url` (+ `headers`, `queryParams`). A blank value counts as missing.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -41,6 +42,7 @@ servers are reached at `url` (+ `headers`, `queryParams`). A blank value counts 
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:3:5",
     }],
 }
 

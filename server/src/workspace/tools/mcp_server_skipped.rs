@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     consequence: "The runtime logs a warning and skips the server.",
     explanation: "Each entry of `mcpServers` needs a non-blank name and an object value.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -31,6 +32,7 @@ declare_rule! {
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:3:15",
     }],
 }
 

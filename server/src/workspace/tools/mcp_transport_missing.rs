@@ -3,7 +3,7 @@
 
 use super::{Parser, Transport};
 use crate::base::{Fix, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
 declare_rule! {
@@ -22,6 +22,7 @@ the transport is missing and the server is skipped. When a server has `type` and
 message says so, and when the value is one the runtime accepts, the fix renames the key.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
@@ -45,6 +46,7 @@ message says so, and when the value is one the runtime accepts, the fix renames 
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:3:5",
         },
     ],
 }

@@ -4,7 +4,7 @@
 use super::{Parser, TRANSPORT_NAMES};
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::{Fix, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
 declare_rule! {
@@ -19,6 +19,7 @@ declare_rule! {
 it to `streamable-http`.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
@@ -41,6 +42,7 @@ it to `streamable-http`.",
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:4:20",
         },
     ],
 }

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::layers::EMPTY_FILE_REMINDER;
 
 declare_rule! {
@@ -18,6 +18,7 @@ declare_rule! {
 every build. Delete the file, or write `{}`.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"
 "#),
@@ -26,6 +27,7 @@ every build. Delete the file, or write `{}`.",
                 (".agentscope/workspace/tools.json", r#"{}
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:1",
         },
     ],
 }

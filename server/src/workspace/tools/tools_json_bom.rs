@@ -3,7 +3,7 @@
 
 use super::{Parser, WHOLE_FILE};
 use crate::base::{Diagnostic, Fix, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Problem;
 
 declare_rule! {
@@ -18,6 +18,7 @@ the string to Jackson, whose character-based parser does not skip a BOM: parsing
 (not observed in a running JVM; agentws treats it as failing, see docs/runtime-sources.md). Save the file as UTF-8 without BOM; the fix removes it.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", "\u{feff}{
   \"deny\": [\"execute\"]
@@ -30,6 +31,7 @@ the string to Jackson, whose character-based parser does not skip a BOM: parsing
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:1",
         },
     ],
 }

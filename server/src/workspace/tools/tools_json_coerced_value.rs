@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Node;
 
 declare_rule! {
@@ -16,6 +16,7 @@ declare_rule! {
     explanation:
         "Usually harmless, but a tool named `1` or an argument `true` is rarely what was meant.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -42,6 +43,7 @@ declare_rule! {
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:6:45",
     }],
 }
 

@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Problem;
 
 declare_rule! {
@@ -17,6 +17,7 @@ declare_rule! {
 counts (for `mcpServers`, the server keeps the position of its first occurrence). Merge them into one.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"],
@@ -30,6 +31,7 @@ counts (for `mcpServers`, the server keeps the position of its first occurrence)
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:3:3",
         },
     ],
 }

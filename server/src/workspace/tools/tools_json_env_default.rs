@@ -4,7 +4,7 @@
 
 use super::{variable_name_len, Parser};
 use crate::base::{Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "TJ032",
@@ -22,6 +22,7 @@ and the shell expand this syntax; AgentScope does not.
 Write `${NAME}` and make sure the agent's environment sets the variable (an unset one becomes an \
 empty string, TJ007), or write the value itself.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -48,6 +49,7 @@ empty string, TJ007), or write the value itself.",
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:6:44",
     }],
 }
 

@@ -4,7 +4,7 @@
 
 use super::{Parser, WHOLE_FILE};
 use crate::base::{Diagnostic, Fix, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::{Problem, ProblemKind};
 
 declare_rule! {
@@ -24,6 +24,7 @@ carries a fix that removes it; a single-quoted string without `\"` or `\\` insid
 double quotes.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"],
@@ -36,6 +37,7 @@ double quotes.",
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:22",
         },
     ],
 }

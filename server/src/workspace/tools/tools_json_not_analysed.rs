@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::Parser;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Problem;
 
 declare_rule! {
@@ -19,6 +19,7 @@ declare_rule! {
 The runtime accepts up to 1000 levels; nothing realistic comes close to either.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{"deny": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}
 "#),
@@ -27,6 +28,7 @@ The runtime accepts up to 1000 levels; nothing realistic comes close to either."
                 (".agentscope/workspace/tools.json", r#"{"deny": ["execute"]}
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:209",
         },
     ],
 }

@@ -2,7 +2,7 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Node;
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     explanation:
         "Equivalent to having no tools.json. Write `{}` if an empty configuration is meant.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"null
@@ -25,6 +26,7 @@ declare_rule! {
             r#"{}
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:1:1",
     }],
 }
 

@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Node;
 
 declare_rule! {
@@ -15,6 +15,7 @@ declare_rule! {
     consequence: "The runtime reads `null` as not set.",
     explanation: "`\"allow\": null` is the same as leaving `allow` out.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -30,6 +31,7 @@ declare_rule! {
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:2:12",
     }],
 }
 

@@ -7,7 +7,7 @@
 
 use super::Parser;
 use crate::base::{FileEdit, Fix, Severity};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::{Member, Value};
 
 declare_rule! {
@@ -26,6 +26,7 @@ Move the servers under `mcpServers`, and give each one the `transport` the runti
 writes `type`, and leaves it out for a server started by a command: `stdio`). When the file has no \
 `mcpServers` yet and no `${VAR}`, the fix does both.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -56,6 +57,7 @@ writes `type`, and leaves it out for a server started by a command: `stdio`). Wh
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:2:3",
     }],
 }
 

@@ -3,7 +3,7 @@
 
 use super::Parser;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Problem;
 
 declare_rule! {
@@ -18,6 +18,7 @@ declare_rule! {
 object, a comment or leftover text after the closing `}` is silently ignored. Anything meant to be \
 configured there has no effect.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -35,6 +36,7 @@ configured there has no effect.",
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:4:1",
     }],
 }
 

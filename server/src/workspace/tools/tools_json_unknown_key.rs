@@ -4,7 +4,7 @@
 use super::Parser;
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::Severity;
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
 declare_rule! {
@@ -19,6 +19,7 @@ never reported). Any other unknown key is usually a typo (`Allow`, `mcp_servers`
 are case-sensitive. The message suggests the closest known key.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "Deny": ["execute"]
@@ -31,6 +32,7 @@ are case-sensitive. The message suggests the closest known key.",
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:3",
         },
     ],
 }

@@ -3,7 +3,7 @@
 
 use super::{Parser, WHOLE_FILE};
 use crate::base::{Severity, TextRange};
-use crate::rules::{declare_rule, Example, Profile};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 declare_rule! {
     code: "TJ003",
@@ -20,6 +20,7 @@ booleans where a string is expected are converted; anything else (`\"allow\": \"
 `\"mcpServers\": []`, `\"timeout\": \"30s\"`) fails the WHOLE file, not just the entry.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": "execute"
@@ -32,6 +33,7 @@ booleans where a string is expected are converted; anything else (`\"allow\": \"
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:11",
         },
     ],
 }
