@@ -8,8 +8,9 @@
 //! (`CF012`), and `[rules]` settings that select no rule (`CF013`, which needs the catalog).
 //!
 //! One file per rule, its declaration beside its detection; [`RULES`] lists them for the catalog
-//! (`check::catalog`, which orders every rule by family and code), the rules a file's read alone
-//! decides included (`rules::workspace`, below the layers that read files). The entry points
+//! (`check::catalog`, which orders every rule by family and code, with the family's rules a
+//! file's read alone decides, which `rules::workspace` lists below the layers that read files;
+//! this module still runs them over every workspace file). The entry points
 //! below run each rule over what it reads, grouped as the engine asks them: one file's content,
 //! the workspace's layout, one configured additional context file.
 //!
