@@ -13,7 +13,7 @@ use super::texts::{self, format_java};
 use super::*;
 use crate::base::pathutil::normalize_lexically;
 use crate::config::release::Change;
-use crate::config::{FilesystemMode, PathMode};
+use crate::config::{Config, Features, FilesystemMode, PathMode};
 use crate::context::{self, ContextError, EffectiveRoot};
 use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Node, Value};
@@ -445,9 +445,45 @@ fn workspace_section(
     out: &mut Out,
 ) -> BudgetReport {
     let config = &ws.config;
-    let features = &config.features;
+    let memory_on = config.features.memory_tools || config.features.memory_hooks;
+    let session = session_context(ws, ctx, root, advertised, out);
+    let guidance = guidance(&config.features);
+    let paragraph = workspace_paragraph(ws, ctx, root, advertised, out);
+    // L: every piece is read before the budget is computed, MEMORY.md last: it gets what is left.
+    let loaded = read_loaded_context(ws, ctx, root, out);
+    let mut budget = budget_before_memory(config, &session, &loaded);
+    let memory = memory_on.then(|| read_memory(ws, root, &mut budget, out));
 
-    // S: the session context (A.1), Java-stripped.
+    out.section("session-context", "session context", Vec::new(), &session);
+    out.raw("\n\n");
+    out.section("guidance", "guidance", Vec::new(), &guidance);
+    out.raw("\n");
+    let paragraph_sources = vec![SourceRef {
+        path: context::display_path(&config.workspace).into(),
+        lines: None,
+    }];
+    out.section("workspace", "## Workspace", paragraph_sources, &paragraph);
+    out.raw("\n");
+    let notice = if memory_on {
+        texts::FILES_NOTICE_WITH_MEMORY
+    } else {
+        texts::FILES_NOTICE_WITHOUT_MEMORY
+    };
+    out.section("files-notice", "files notice", Vec::new(), notice);
+    write_loaded_context(config, &loaded, memory.as_ref(), &budget, out);
+    budget
+}
+
+/// S: the session context (A.1), Java-stripped; notes what the workspace directory line shows in
+/// sandbox mode.
+fn session_context(
+    ws: &Workspace,
+    ctx: &PreviewContext,
+    root: &EffectiveRoot,
+    advertised: &str,
+    out: &mut Out,
+) -> String {
+    let config = &ws.config;
     let mut dynamic = format!("AgentStateStore ID: {}", root.ids.session_id);
     if !java::is_blank(&config.agent.environment_memory) {
         dynamic.push('\n');
@@ -487,8 +523,11 @@ fn workspace_section(
             );
         }
     }
+    session
+}
 
-    // G: guidance.
+/// G: the guidance, its memory paragraphs chosen by which of the memory tools and hooks are on.
+fn guidance(features: &Features) -> String {
     let mut guidance = format!("{}\n\n", java::strip(texts::DOMAIN_KNOWLEDGE_GUIDANCE));
     if features.memory_tools {
         guidance.push_str(java::strip(texts::MEMORY_RECALL_GUIDANCE));
@@ -514,13 +553,32 @@ fn workspace_section(
         guidance.push_str(java::strip(&persistence));
         guidance.push_str("\n\n");
     }
-    let guidance = format!("{}\n", java::strip_trailing(&guidance));
+    format!("{}\n", java::strip_trailing(&guidance))
+}
 
-    // P: the `## Workspace` paragraph.
-    let paragraph = workspace_paragraph(ws, ctx, root, advertised, out);
+/// The pieces of L read before the budget: AGENTS.md, the knowledge index and list, the
+/// additional context files.
+struct LoadedContext {
+    agents: ContextRead,
+    /// AGENTS.md, Java-stripped.
+    agents_text: String,
+    knowledge_index: ContextRead,
+    /// The knowledge files listed, relative to the workspace.
+    knowledge_list: Vec<String>,
+    /// The `<domain_knowledge_context>` content: the index, then the list.
+    knowledge: String,
+    additional: Vec<AdditionalFile>,
+}
 
-    // L: the loaded context. Every piece is read before the budget is computed.
-    let memory_on = features.memory_tools || features.memory_hooks;
+/// Reads AGENTS.md, the knowledge index and files and the additional context files, noting what
+/// is missing or read in an order the preview cannot know.
+fn read_loaded_context(
+    ws: &Workspace,
+    ctx: &PreviewContext,
+    root: &EffectiveRoot,
+    out: &mut Out,
+) -> LoadedContext {
+    let config = &ws.config;
     let agents = layers::read_with_override(ws, root, "AGENTS.md");
     note_read(out, &agents);
     if agents.source.is_none() {
@@ -541,19 +599,40 @@ fn workspace_section(
     let knowledge_index = layers::read_with_override(ws, root, "knowledge/KNOWLEDGE.md");
     note_read(out, &knowledge_index);
     let knowledge_list = layers::knowledge_files(ws, root);
+    let knowledge = knowledge_content(ws, ctx, &knowledge_index, &knowledge_list, out);
+    let additional = additional_files(ws, root, out);
+    LoadedContext {
+        agents,
+        agents_text,
+        knowledge_index,
+        knowledge_list,
+        knowledge,
+        additional,
+    }
+}
+
+/// The `<domain_knowledge_context>` content: the index, a blank line, then `Knowledge files:` and
+/// the list; notes that the runtime lists them in directory order.
+fn knowledge_content(
+    ws: &Workspace,
+    ctx: &PreviewContext,
+    index: &ContextRead,
+    list: &[String],
+    out: &mut Out,
+) -> String {
     let mut knowledge = String::new();
-    let index_text = java::strip(&knowledge_index.text);
+    let index_text = java::strip(&index.text);
     if !index_text.is_empty() {
         knowledge.push_str(index_text);
         knowledge.push('\n');
     }
-    if !knowledge_list.is_empty() {
+    if !list.is_empty() {
         if !knowledge.is_empty() {
             knowledge.push('\n');
         }
         knowledge.push_str("Knowledge files:\n");
         knowledge.push_str(
-            &knowledge_list
+            &list
                 .iter()
                 .map(|rel| format!("- {rel}"))
                 .collect::<Vec<_>>()
@@ -562,7 +641,7 @@ fn workspace_section(
         knowledge.push('\n');
         let host_walk = ws
             .files
-            .files_under(&config.workspace.join("knowledge"))
+            .files_under(&ws.config.workspace.join("knowledge"))
             .take(2)
             .count();
         if host_walk > 1 || ctx.session.filesystem == FilesystemMode::Sandbox {
@@ -574,72 +653,55 @@ fn workspace_section(
             );
         }
     }
+    knowledge
+}
 
-    let additional = additional_files(ws, root, out);
-    let additional_block: String = additional.iter().map(|a| a.rendered.as_str()).collect();
-
-    let mut budget = BudgetReport {
+/// The budget with everything but MEMORY.md counted.
+fn budget_before_memory(config: &Config, session: &str, loaded: &LoadedContext) -> BudgetReport {
+    let additional_block: String = loaded
+        .additional
+        .iter()
+        .map(|a| a.rendered.as_str())
+        .collect();
+    let used_tokens = estimate_tokens(session)
+        + estimate_tokens(&loaded.agents_text)
+        + estimate_tokens(&loaded.knowledge)
+        + estimate_tokens(&additional_block);
+    BudgetReport {
         max_context_tokens: config.agent.max_context_tokens,
-        used_tokens: estimate_tokens(&session)
-            + estimate_tokens(&agents_text)
-            + estimate_tokens(&knowledge)
-            + estimate_tokens(&additional_block),
-        available_tokens: 0,
+        used_tokens,
+        available_tokens: i64::from(config.agent.max_context_tokens) - used_tokens as i64,
         memory_tokens: 0,
         memory: "omitted",
         truncated: false,
         cut: None,
-    };
-    budget.available_tokens =
-        i64::from(config.agent.max_context_tokens) - budget.used_tokens as i64;
-    let mut memory_read = None;
-    let mut memory_text = String::new();
-    if memory_on {
-        let read = layers::read_with_override(ws, root, "MEMORY.md");
-        note_read(out, &read);
-        let stripped = java::strip(&read.text).to_string();
-        budget.memory_tokens = estimate_tokens(&stripped);
-        budget.memory = "included";
-        memory_text = stripped;
-        if budget.available_tokens > 0 && budget.memory_tokens as i64 > budget.available_tokens {
-            let limit = budget.available_tokens as usize * 4;
-            let byte = utf16_floor(&memory_text, limit);
-            let kept = &memory_text[..byte];
-            budget.truncated = true;
-            budget.memory = "truncated";
-            budget.cut = Some(MemoryCut {
-                path: read.source.as_deref().map(context::display_path),
-                utf16_offset: java::utf16_len(kept),
-                byte_offset: byte,
-                line: java::lines(kept).len().max(1),
-            });
-            if java::utf16_len(kept) != limit {
-                out.note(
-                    "surrogate-cut",
-                    "Java cuts MEMORY.md inside a surrogate pair here; the preview cuts before the whole \
-                     character"
-                        .to_string(),
-                );
-            }
-            out.note(
-                "memory-truncated",
-                format!(
-                    "MEMORY.md ({} tokens) exceeds the {} tokens left of max_context_tokens = {}; cut after \
-                     {} UTF-16 units (line {})",
-                    budget.memory_tokens,
-                    budget.available_tokens,
-                    budget.max_context_tokens,
-                    java::utf16_len(kept),
-                    java::lines(kept).len().max(1)
-                ),
-            );
-            let notice = if config.features.memory_tools {
-                texts::MEMORY_TRUNCATED_WITH_TOOLS
-            } else {
-                texts::MEMORY_TRUNCATED
-            };
-            memory_text = format!("{kept}{notice}");
-        } else if budget.available_tokens <= 0 && budget.memory_tokens > 0 {
+    }
+}
+
+/// MEMORY.md as read, and the text rendered of it (cut, with the notice, when over the budget).
+struct MemoryContext {
+    read: ContextRead,
+    text: String,
+}
+
+/// Reads MEMORY.md and fits it to what the budget leaves, recording in `budget` how it went.
+fn read_memory(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    budget: &mut BudgetReport,
+    out: &mut Out,
+) -> MemoryContext {
+    let read = layers::read_with_override(ws, root, "MEMORY.md");
+    note_read(out, &read);
+    let stripped = java::strip(&read.text).to_string();
+    budget.memory_tokens = estimate_tokens(&stripped);
+    budget.memory = "included";
+    let text = if budget.available_tokens > 0
+        && budget.memory_tokens as i64 > budget.available_tokens
+    {
+        cut_memory(&ws.config, &read, stripped, budget, out)
+    } else {
+        if budget.available_tokens <= 0 && budget.memory_tokens > 0 {
             budget.memory = "over-budget-included";
             out.note(
                 "memory-over-budget",
@@ -650,33 +712,75 @@ fn workspace_section(
                 ),
             );
         }
-        memory_read = Some(read);
-    }
-
-    out.section("session-context", "session context", Vec::new(), &session);
-    out.raw("\n\n");
-    out.section("guidance", "guidance", Vec::new(), &guidance);
-    out.raw("\n");
-    let paragraph_sources = vec![SourceRef {
-        path: context::display_path(&config.workspace).into(),
-        lines: None,
-    }];
-    out.section("workspace", "## Workspace", paragraph_sources, &paragraph);
-    out.raw("\n");
-    let notice = if memory_on {
-        texts::FILES_NOTICE_WITH_MEMORY
-    } else {
-        texts::FILES_NOTICE_WITHOUT_MEMORY
+        stripped
     };
-    out.section("files-notice", "files notice", Vec::new(), notice);
+    MemoryContext { read, text }
+}
+
+/// MEMORY.md cut at the tokens left (four UTF-16 units a token), with the truncation notice.
+fn cut_memory(
+    config: &Config,
+    read: &ContextRead,
+    stripped: String,
+    budget: &mut BudgetReport,
+    out: &mut Out,
+) -> String {
+    let limit = budget.available_tokens as usize * 4;
+    let byte = utf16_floor(&stripped, limit);
+    let kept = &stripped[..byte];
+    budget.truncated = true;
+    budget.memory = "truncated";
+    budget.cut = Some(MemoryCut {
+        path: read.source.as_deref().map(context::display_path),
+        utf16_offset: java::utf16_len(kept),
+        byte_offset: byte,
+        line: java::lines(kept).len().max(1),
+    });
+    if java::utf16_len(kept) != limit {
+        out.note(
+            "surrogate-cut",
+            "Java cuts MEMORY.md inside a surrogate pair here; the preview cuts before the whole \
+             character"
+                .to_string(),
+        );
+    }
+    out.note(
+        "memory-truncated",
+        format!(
+            "MEMORY.md ({} tokens) exceeds the {} tokens left of max_context_tokens = {}; cut after \
+             {} UTF-16 units (line {})",
+            budget.memory_tokens,
+            budget.available_tokens,
+            budget.max_context_tokens,
+            java::utf16_len(kept),
+            java::lines(kept).len().max(1)
+        ),
+    );
+    let notice = if config.features.memory_tools {
+        texts::MEMORY_TRUNCATED_WITH_TOOLS
+    } else {
+        texts::MEMORY_TRUNCATED
+    };
+    format!("{kept}{notice}")
+}
+
+/// L: `<loaded_context>` with its sections, MEMORY.md's source ending at the line of the cut.
+fn write_loaded_context(
+    config: &Config,
+    loaded: &LoadedContext,
+    memory: Option<&MemoryContext>,
+    budget: &BudgetReport,
+    out: &mut Out,
+) {
     out.raw("\n<loaded_context>\n");
     out.section(
         "agents-context",
         "agents_context",
-        read_sources(&agents),
-        &xml("agents_context", &agents_text),
+        read_sources(&loaded.agents),
+        &xml("agents_context", &loaded.agents_text),
     );
-    if let Some(read) = &memory_read {
+    if let Some(memory) = memory {
+        let read = &memory.read;
         let mut sources = read_sources(read);
         if let (Some(cut), Some(first)) = (&budget.cut, sources.first_mut()) {
             if read.transform == ReadTransform::Verbatim {
@@ -695,11 +799,11 @@ fn workspace_section(
             "memory-context",
             "memory_context",
             sources,
-            &xml("memory_context", &memory_text),
+            &xml("memory_context", &memory.text),
         );
     }
-    let mut knowledge_sources = read_sources(&knowledge_index);
-    knowledge_sources.extend(knowledge_list.iter().map(|rel| SourceRef {
+    let mut knowledge_sources = read_sources(&loaded.knowledge_index);
+    knowledge_sources.extend(loaded.knowledge_list.iter().map(|rel| SourceRef {
         path: context::display_path(&layers::join_rel(&config.workspace, rel)).into(),
         lines: None,
     }));
@@ -707,9 +811,9 @@ fn workspace_section(
         "domain-knowledge-context",
         "domain_knowledge_context",
         knowledge_sources,
-        &xml("domain_knowledge_context", &knowledge),
+        &xml("domain_knowledge_context", &loaded.knowledge),
     );
-    for file in &additional {
+    for file in &loaded.additional {
         out.section(
             "additional-context",
             &file.tag,
@@ -718,7 +822,6 @@ fn workspace_section(
         );
     }
     out.raw("</loaded_context>\n");
-    budget
 }
 
 fn note_read(out: &mut Out, read: &ContextRead) {
