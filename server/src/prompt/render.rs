@@ -850,134 +850,149 @@ fn workspace_paragraph(
     advertised: &str,
     out: &mut Out,
 ) -> String {
-    let config = &ws.config;
     let tail = "AGENTS.md defines persona and local conventions — honor them when consistent with safety and policy.\n";
     match ctx.session.filesystem {
-        FilesystemMode::Local => {
-            let project = context::display_path(&config.project);
-            let mut s = format!(
-                "## Workspace\nProject (the user's source tree you're assisting with): {project}\n\
-                 Workspace (your home base — memory, sessions, skills, runtime data): {advertised}\n"
-            );
-            let project_norm = normalize_lexically(&config.project);
-            let workspace_norm = normalize_lexically(&config.workspace);
-            let extra: Vec<String> = config
-                .filesystem
-                .additional_roots
-                .iter()
-                .map(|r| normalize_lexically(r))
-                .filter(|r| *r != project_norm && *r != workspace_norm)
-                .map(|r| context::display_path(&r))
-                .collect();
-            if !extra.is_empty() {
-                s.push_str(&format!("Additional roots: {}\n", extra.join(", ")));
-            }
-            let (mode, security) = match config.filesystem.path_mode {
-                PathMode::Rooted => (
-                    "ROOTED (absolute paths accepted only inside the roots above)",
-                    " with a security error",
-                ),
-                PathMode::Sandboxed => (
-                    "SANDBOXED (all paths anchored to the workspace; `..` blocked)",
-                    "",
-                ),
-                PathMode::Unrestricted => {
-                    ("UNRESTRICTED (absolute paths pass through unchanged)", "")
-                }
-            };
-            s.push_str(&format!(
-                "Path access policy: {mode}. File tools reject absolute paths outside the roots above{security}.\n"
-            ));
-            if config.filesystem.project_writable {
-                s.push_str(
-                    "File tools write project files (code, configs, etc.) to the project directory. \
-                     Workspace metadata paths (memory, sessions, skills, agents, knowledge) are written to \
-                     the workspace.\n",
-                );
-            } else {
-                s.push_str(
-                    "Relative paths resolve under the workspace and read-fall-back to the project \
-                     (overlay copy-on-write).\n",
-                );
-            }
-            s.push_str("Shell commands run with `pwd` set to the project directory.\n");
-            s.push_str(tail);
-            s
-        }
-        FilesystemMode::Sandbox => {
-            let harness = ctx.session.harness;
-            let sandbox_root = if harness.has(Change::ActiveSandboxRoot) {
-                root.root.as_str()
-            } else {
-                if root.root != HEAD_SANDBOX_ROOT {
-                    out.note(
-                        "sandbox-root",
-                        format!(
-                            "runtime {} prints `Sandbox root: /workspace` whatever the backend's root \
-                             (`{}` here); file tools then disagree with the container (issue #3161; \
-                             the #3645 proposal, `pending = [\"3645\"]`, prints the active root)",
-                            harness.label(),
-                            root.root
-                        ),
-                    );
-                }
-                HEAD_SANDBOX_ROOT
-            };
-            out.note(
-                "sandbox-id",
-                format!(
-                    "the runtime prints a random filesystem id (`sandbox-` + 8 hex digits, new per agent \
-                     build); the preview prints the stand-in `{SANDBOX_ID_STAND_IN}`"
-                ),
-            );
-            let isolation = if !harness.has(Change::ArtifactDelivery) {
-                texts::SANDBOX_ISOLATION_BEFORE_2667
-            } else if config.agent.artifact_delivery {
-                texts::SANDBOX_ISOLATION_DELIVERING
-            } else {
-                texts::SANDBOX_ISOLATION_CLOSED
-            };
-            let notice = if harness.has(Change::ArtifactDelivery) && config.agent.artifact_delivery
-            {
-                texts::FILE_ISOLATION_NOTICE
-            } else {
-                ""
-            };
-            format!(
-                "## Workspace\nSandbox root: {sandbox_root} (container id: {SANDBOX_ID_STAND_IN})\n\
-                 {isolation}\n{tail}{notice}"
-            )
-        }
-        FilesystemMode::Remote => {
-            let stored = root
-                .namespace
-                .as_ref()
-                .is_some_and(|ns| ws.files.is_stored(&config.workspace.join(ns)))
-                || ws.files.has_origins();
-            if stored {
-                out.note(
-                    "remote-store-read",
-                    "remote mode: files the store holds for this call are rendered from the store, \
-                     the rest from the workspace template"
-                        .to_string(),
-                );
-            } else {
-                out.note(
-                    "remote-store",
-                    "remote mode: the shared store's content cannot be known before a session; the preview \
-                     renders as if it were empty, so reads fall back to the workspace template"
-                        .to_string(),
-                );
-            }
-            format!(
-                "## Workspace\nDistributed workspace template root: {}\n\
-                 Runtime data (MEMORY.md, sessions, tasks, skills) lives in a shared remote store, not on the \
-                 local host. Reads of project-authored template files fall back to the workspace template \
-                 root above.\n{tail}",
-                context::display_path(&config.workspace)
-            )
-        }
+        FilesystemMode::Local => local_paragraph(&ws.config, advertised, tail),
+        FilesystemMode::Sandbox => sandbox_paragraph(&ws.config, ctx, root, tail, out),
+        FilesystemMode::Remote => remote_paragraph(ws, root, tail, out),
     }
+}
+
+/// Local mode: the project and workspace, the additional roots that are neither, the path policy
+/// and where writes go.
+fn local_paragraph(config: &Config, advertised: &str, tail: &str) -> String {
+    let project = context::display_path(&config.project);
+    let mut s = format!(
+        "## Workspace\nProject (the user's source tree you're assisting with): {project}\n\
+         Workspace (your home base — memory, sessions, skills, runtime data): {advertised}\n"
+    );
+    let project_norm = normalize_lexically(&config.project);
+    let workspace_norm = normalize_lexically(&config.workspace);
+    let extra: Vec<String> = config
+        .filesystem
+        .additional_roots
+        .iter()
+        .map(|r| normalize_lexically(r))
+        .filter(|r| *r != project_norm && *r != workspace_norm)
+        .map(|r| context::display_path(&r))
+        .collect();
+    if !extra.is_empty() {
+        s.push_str(&format!("Additional roots: {}\n", extra.join(", ")));
+    }
+    let (mode, security) = match config.filesystem.path_mode {
+        PathMode::Rooted => (
+            "ROOTED (absolute paths accepted only inside the roots above)",
+            " with a security error",
+        ),
+        PathMode::Sandboxed => (
+            "SANDBOXED (all paths anchored to the workspace; `..` blocked)",
+            "",
+        ),
+        PathMode::Unrestricted => ("UNRESTRICTED (absolute paths pass through unchanged)", ""),
+    };
+    s.push_str(&format!(
+        "Path access policy: {mode}. File tools reject absolute paths outside the roots above{security}.\n"
+    ));
+    if config.filesystem.project_writable {
+        s.push_str(
+            "File tools write project files (code, configs, etc.) to the project directory. \
+             Workspace metadata paths (memory, sessions, skills, agents, knowledge) are written to \
+             the workspace.\n",
+        );
+    } else {
+        s.push_str(
+            "Relative paths resolve under the workspace and read-fall-back to the project \
+             (overlay copy-on-write).\n",
+        );
+    }
+    s.push_str("Shell commands run with `pwd` set to the project directory.\n");
+    s.push_str(tail);
+    s
+}
+
+/// Sandbox mode: the sandbox root the release prints (HEAD prints `/workspace` whatever the
+/// backend's), the stand-in container id, and the isolation text of the release and
+/// artifact-delivery setting.
+fn sandbox_paragraph(
+    config: &Config,
+    ctx: &PreviewContext,
+    root: &EffectiveRoot,
+    tail: &str,
+    out: &mut Out,
+) -> String {
+    let harness = ctx.session.harness;
+    let sandbox_root = if harness.has(Change::ActiveSandboxRoot) {
+        root.root.as_str()
+    } else {
+        if root.root != HEAD_SANDBOX_ROOT {
+            out.note(
+                "sandbox-root",
+                format!(
+                    "runtime {} prints `Sandbox root: /workspace` whatever the backend's root \
+                     (`{}` here); file tools then disagree with the container (issue #3161; \
+                     the #3645 proposal, `pending = [\"3645\"]`, prints the active root)",
+                    harness.label(),
+                    root.root
+                ),
+            );
+        }
+        HEAD_SANDBOX_ROOT
+    };
+    out.note(
+        "sandbox-id",
+        format!(
+            "the runtime prints a random filesystem id (`sandbox-` + 8 hex digits, new per agent \
+             build); the preview prints the stand-in `{SANDBOX_ID_STAND_IN}`"
+        ),
+    );
+    let isolation = if !harness.has(Change::ArtifactDelivery) {
+        texts::SANDBOX_ISOLATION_BEFORE_2667
+    } else if config.agent.artifact_delivery {
+        texts::SANDBOX_ISOLATION_DELIVERING
+    } else {
+        texts::SANDBOX_ISOLATION_CLOSED
+    };
+    let notice = if harness.has(Change::ArtifactDelivery) && config.agent.artifact_delivery {
+        texts::FILE_ISOLATION_NOTICE
+    } else {
+        ""
+    };
+    format!(
+        "## Workspace\nSandbox root: {sandbox_root} (container id: {SANDBOX_ID_STAND_IN})\n\
+         {isolation}\n{tail}{notice}"
+    )
+}
+
+/// Remote mode: the template root; notes whether the files of this call came from a store.
+fn remote_paragraph(ws: &Workspace, root: &EffectiveRoot, tail: &str, out: &mut Out) -> String {
+    let config = &ws.config;
+    let stored = root
+        .namespace
+        .as_ref()
+        .is_some_and(|ns| ws.files.is_stored(&config.workspace.join(ns)))
+        || ws.files.has_origins();
+    if stored {
+        out.note(
+            "remote-store-read",
+            "remote mode: files the store holds for this call are rendered from the store, \
+             the rest from the workspace template"
+                .to_string(),
+        );
+    } else {
+        out.note(
+            "remote-store",
+            "remote mode: the shared store's content cannot be known before a session; the preview \
+             renders as if it were empty, so reads fall back to the workspace template"
+                .to_string(),
+        );
+    }
+    format!(
+        "## Workspace\nDistributed workspace template root: {}\n\
+         Runtime data (MEMORY.md, sessions, tasks, skills) lives in a shared remote store, not on the \
+         local host. Reads of project-authored template files fall back to the workspace template \
+         root above.\n{tail}",
+        context::display_path(&config.workspace)
+    )
 }
 
 struct AdditionalFile {
