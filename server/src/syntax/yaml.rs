@@ -636,87 +636,12 @@ impl Builder<'_> {
             Event::DocumentEnd if self.documents > 0 => {
                 self.done = true;
             }
-            Event::Alias(id) => {
-                self.depth_check(span)?;
-                let range = self.range(span);
-                if self.typing == Typing::Jackson {
-                    let name = self.source[range.start - self.base..range.end - self.base]
-                        .trim_start_matches('*')
-                        .to_string();
-                    self.count_node(1, span)?;
-                    return self.complete(Completed {
-                        node: Node {
-                            value: Value::Str(name.clone()),
-                            range,
-                            tag: None,
-                        },
-                        raw: Some(name),
-                        plain: false,
-                        count: 1,
-                    });
-                }
-                let Some((node, count, raw, plain)) = self.anchors.get(&id).cloned() else {
-                    return Err(self.error(
-                        YamlErrorKind::Syntax,
-                        "found undefined alias".into(),
-                        range,
-                    ));
-                };
-                if raw.is_none() {
-                    self.collection_aliases += 1;
-                    let limit = self.typing.runtime_alias_limit();
-                    if self.collection_aliases > limit {
-                        return Err(self.error(
-                            YamlErrorKind::TooManyAliases { limit },
-                            format!(
-                                "number of aliases for non-scalar nodes exceeds the runtime's max={limit}"
-                            ),
-                            range,
-                        ));
-                    }
-                }
-                self.count_node(count, span)?;
-                let mut node = node;
-                node.range = range;
-                node.tag = None;
-                self.complete(Completed {
-                    node,
-                    raw,
-                    plain,
-                    count,
-                })?;
-            }
+            Event::Alias(id) => self.alias(id, span)?,
             Event::Scalar(text, style, anchor, tag) => {
-                self.depth_check(span)?;
-                self.count_node(1, span)?;
-                let range = self.range(span);
-                let plain = style == ScalarStyle::Plain;
-                let text = self.without_missing_break(text, style, range);
-                let value = self.type_scalar(&text, style, tag.as_deref(), range)?;
-                let tag = tag.and(span.tag_span()).map(|t| self.range(&t));
-                let completed = Completed {
-                    node: Node { value, range, tag },
-                    raw: Some(text.into_owned()),
-                    plain,
-                    count: 1,
-                };
-                if anchor != 0 {
-                    self.anchors.insert(
-                        anchor,
-                        (
-                            completed.node.clone(),
-                            1,
-                            completed.raw.clone(),
-                            completed.plain,
-                        ),
-                    );
-                }
-                self.complete(completed)?;
+                self.scalar(text, style, anchor, tag.as_deref(), span)?
             }
             Event::SequenceStart(_, anchor, tag) => {
-                self.depth_check(span)?;
-                self.count_node(1, span)?;
-                self.collection_tag(tag.as_deref(), "seq", span)?;
+                self.open_collection(tag.as_deref(), "seq", span)?;
                 let r = self.range(span);
                 self.stack.push(Frame::Seq {
                     items: Vec::new(),
@@ -727,9 +652,7 @@ impl Builder<'_> {
                 });
             }
             Event::MappingStart(_, anchor, tag) => {
-                self.depth_check(span)?;
-                self.count_node(1, span)?;
-                self.collection_tag(tag.as_deref(), "map", span)?;
+                self.open_collection(tag.as_deref(), "map", span)?;
                 let r = self.range(span);
                 self.stack.push(Frame::Map {
                     entries: Vec::new(),
@@ -742,66 +665,156 @@ impl Builder<'_> {
                     merges: Vec::new(),
                 });
             }
-            Event::SequenceEnd | Event::MappingEnd => {
-                let end_range = self.range(span);
-                let Some(frame) = self.stack.pop() else {
-                    return Ok(());
-                };
-                let (node, anchor, count) = match frame {
-                    Frame::Seq {
-                        items,
-                        start,
-                        end,
-                        anchor,
-                        count,
-                    } => {
-                        let end = flow_end(self.source, self.base, end, end_range);
-                        (
-                            Node {
-                                value: Value::List(items),
-                                range: TextRange::new(start, end),
-                                tag: None,
-                            },
-                            anchor,
-                            count,
-                        )
-                    }
-                    Frame::Map {
-                        entries,
-                        start,
-                        end,
-                        anchor,
-                        count,
-                        merges,
-                        ..
-                    } => {
-                        let end = flow_end(self.source, self.base, end, end_range);
-                        let entries = apply_merges(entries, merges);
-                        (
-                            Node {
-                                value: Value::Map(entries),
-                                range: TextRange::new(start, end),
-                                tag: None,
-                            },
-                            anchor,
-                            count,
-                        )
-                    }
-                };
-                if anchor != 0 {
-                    self.anchors
-                        .insert(anchor, (node.clone(), count, None, false));
-                }
-                self.complete(Completed {
-                    node,
-                    raw: None,
-                    plain: false,
-                    count,
-                })?;
-            }
+            Event::SequenceEnd | Event::MappingEnd => self.close_collection(span)?,
             _ => {}
         }
         Ok(())
+    }
+
+    /// `*name`: Jackson hands back the anchor's name as a string; SnakeYAML repeats the anchored
+    /// node, counting it again against the node budget and, for a collection, the alias limit.
+    fn alias(&mut self, id: usize, span: &Span) -> Result<(), YamlError> {
+        self.depth_check(span)?;
+        let range = self.range(span);
+        if self.typing == Typing::Jackson {
+            let name = self.source[range.start - self.base..range.end - self.base]
+                .trim_start_matches('*')
+                .to_string();
+            self.count_node(1, span)?;
+            return self.complete(Completed {
+                node: Node {
+                    value: Value::Str(name.clone()),
+                    range,
+                    tag: None,
+                },
+                raw: Some(name),
+                plain: false,
+                count: 1,
+            });
+        }
+        let Some((node, count, raw, plain)) = self.anchors.get(&id).cloned() else {
+            return Err(self.error(YamlErrorKind::Syntax, "found undefined alias".into(), range));
+        };
+        if raw.is_none() {
+            self.collection_aliases += 1;
+            let limit = self.typing.runtime_alias_limit();
+            if self.collection_aliases > limit {
+                return Err(self.error(
+                    YamlErrorKind::TooManyAliases { limit },
+                    format!(
+                        "number of aliases for non-scalar nodes exceeds the runtime's max={limit}"
+                    ),
+                    range,
+                ));
+            }
+        }
+        self.count_node(count, span)?;
+        let mut node = node;
+        node.range = range;
+        node.tag = None;
+        self.complete(Completed {
+            node,
+            raw,
+            plain,
+            count,
+        })
+    }
+
+    /// A scalar typed as the runtime types it, remembered under its anchor if it has one.
+    fn scalar(
+        &mut self,
+        text: std::borrow::Cow<'_, str>,
+        style: ScalarStyle,
+        anchor: usize,
+        tag: Option<&Tag>,
+        span: &Span,
+    ) -> Result<(), YamlError> {
+        self.depth_check(span)?;
+        self.count_node(1, span)?;
+        let range = self.range(span);
+        let plain = style == ScalarStyle::Plain;
+        let text = self.without_missing_break(text, style, range);
+        let value = self.type_scalar(&text, style, tag, range)?;
+        let tag = tag.and(span.tag_span()).map(|t| self.range(&t));
+        let completed = Completed {
+            node: Node { value, range, tag },
+            raw: Some(text.into_owned()),
+            plain,
+            count: 1,
+        };
+        if anchor != 0 {
+            self.anchors.insert(
+                anchor,
+                (
+                    completed.node.clone(),
+                    1,
+                    completed.raw.clone(),
+                    completed.plain,
+                ),
+            );
+        }
+        self.complete(completed)
+    }
+
+    /// The checks before a sequence or map is entered: depth, node budget, its tag.
+    fn open_collection(
+        &mut self,
+        tag: Option<&Tag>,
+        expected: &str,
+        span: &Span,
+    ) -> Result<(), YamlError> {
+        self.depth_check(span)?;
+        self.count_node(1, span)?;
+        self.collection_tag(tag, expected, span)
+    }
+
+    /// The end of a sequence or map: its node (a map with its `<<` merges applied) reaches to the
+    /// closing bracket of a flow collection, and is remembered under its anchor if it has one.
+    fn close_collection(&mut self, span: &Span) -> Result<(), YamlError> {
+        let end_range = self.range(span);
+        let Some(frame) = self.stack.pop() else {
+            return Ok(());
+        };
+        let (value, start, end, anchor, count) = match frame {
+            Frame::Seq {
+                items,
+                start,
+                end,
+                anchor,
+                count,
+            } => (Value::List(items), start, end, anchor, count),
+            Frame::Map {
+                entries,
+                start,
+                end,
+                anchor,
+                count,
+                merges,
+                ..
+            } => (
+                Value::Map(apply_merges(entries, merges)),
+                start,
+                end,
+                anchor,
+                count,
+            ),
+        };
+        let end = flow_end(self.source, self.base, end, end_range);
+        let node = Node {
+            value,
+            range: TextRange::new(start, end),
+            tag: None,
+        };
+        if anchor != 0 {
+            self.anchors
+                .insert(anchor, (node.clone(), count, None, false));
+        }
+        self.complete(Completed {
+            node,
+            raw: None,
+            plain: false,
+            count,
+        })
     }
 
     fn collection_tag(
