@@ -2,11 +2,13 @@
 //! `files_root` the skills block advertises, and the memo that lets a render reuse the last one's
 //! skill entries.
 
+use super::workspace_context::xml;
 use super::*;
 use crate::base::TextRange;
 use crate::base::{Env, FileSet};
 use crate::config::{Config, Scope};
 use crate::syntax::yaml::Entry;
+use crate::workspace::layers;
 use std::path::PathBuf;
 use std::sync::Arc;
 
