@@ -9,7 +9,6 @@
 //! context with the memory budget) is written by `workspace_context`.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use std::sync::Arc;
 
 use super::texts::{self, format_java};
@@ -18,19 +17,16 @@ use crate::context::{self, ContextError};
 use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Node, Value};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
-use crate::workspace::layers::{ContextRead, ReadTransform};
 use crate::workspace::resolution::{self, Kind, MergedSkill, Outcome, Resolution};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
+mod builder;
 mod workspace_context;
 
+use builder::{source, PromptBuilder};
 use workspace_context::workspace_section;
-
-/// The stand-in for the random `sandbox-` + 8 hex id of `SandboxBackedFilesystem`.
-pub const SANDBOX_ID_STAND_IN: &str = "sandbox-00000000";
-/// The sandbox root HEAD prints whatever the backend's root.
-const HEAD_SANDBOX_ROOT: &str = "/workspace";
+pub use workspace_context::SANDBOX_ID_STAND_IN;
 
 /// Renders the system prompt of the first reasoning step for `ctx`.
 pub fn render(ws: &Workspace, ctx: &PreviewContext) -> Result<Preview, ContextError> {
@@ -214,7 +210,7 @@ fn render_with(
     let config = &ws.config;
     let root = context::effective_root(config, &ctx.session)?;
     let advertised = context::advertised_workspace(config, &ctx.session)?;
-    let mut out = Out::default();
+    let mut out = PromptBuilder::default();
     out.note(
         "locale",
         format!(
@@ -298,131 +294,8 @@ fn render_with(
     })
 }
 
-/// The text being built, its sections and notes.
-#[derive(Default)]
-struct Out {
-    text: String,
-    sections: Vec<Section>,
-    notes: Vec<Note>,
-    /// A range of `text` whose UTF-16 length is known, with that length: the skills block,
-    /// counted by its entries (megabytes not counted twice a render).
-    counted: Option<(ByteRange, usize)>,
-}
-
-impl Out {
-    fn raw(&mut self, s: &str) {
-        self.text.push_str(s);
-    }
-
-    /// The `"\n"` added before a piece when the prompt is non-empty and does not end with `\n`.
-    fn join_if_needed(&mut self) {
-        if !self.text.is_empty() && !self.text.ends_with('\n') {
-            self.text.push('\n');
-        }
-    }
-
-    fn section(&mut self, kind: &'static str, label: &str, sources: Vec<SourceRef>, s: &str) {
-        let start = self.text.len();
-        self.text.push_str(s);
-        self.section_since(start, kind, label, sources, None);
-    }
-
-    /// The text written from `start` on as a section. `counted` is its UTF-16 length when the
-    /// caller knows it (the skills block, from its entries): the whole text is then counted
-    /// around it.
-    fn section_since(
-        &mut self,
-        start: usize,
-        kind: &'static str,
-        label: &str,
-        sources: Vec<SourceRef>,
-        counted: Option<usize>,
-    ) {
-        let range = ByteRange {
-            start,
-            end: self.text.len(),
-        };
-        let utf16 = match counted {
-            Some(utf16) => {
-                debug_assert!(self.counted.is_none(), "one counted section");
-                debug_assert_eq!(utf16, java::utf16_len(&self.text[start..]));
-                self.counted = Some((range, utf16));
-                utf16
-            }
-            None => java::utf16_len(&self.text[start..]),
-        };
-        self.sections.push(Section {
-            kind,
-            label: label.to_string(),
-            range,
-            sources,
-            estimated_tokens: tokens_of_utf16_len(utf16),
-        });
-    }
-
-    /// The UTF-16 length of the whole text.
-    fn utf16_len(&self) -> usize {
-        match self.counted {
-            Some((range, utf16)) => {
-                java::utf16_len(&self.text[..range.start])
-                    + utf16
-                    + java::utf16_len(&self.text[range.end..])
-            }
-            None => java::utf16_len(&self.text),
-        }
-    }
-
-    fn note(&mut self, code: &'static str, message: String) {
-        self.note_about(code, None, None, message);
-    }
-
-    /// A note about one file, naming the rule that reports it in `agentws check`.
-    fn note_about(
-        &mut self,
-        code: &'static str,
-        rule: Option<&'static str>,
-        path: Option<&Path>,
-        message: String,
-    ) {
-        let message = crate::base::redact::redact_text(&message).into_owned();
-        if !self
-            .notes
-            .iter()
-            .any(|n| n.code == code && n.message == message)
-        {
-            self.notes.push(Note {
-                code,
-                message,
-                rule,
-                path: path.map(context::display_path),
-            });
-        }
-    }
-}
-
-fn source(path: &Path, text: Option<&str>) -> SourceRef {
-    SourceRef {
-        path: context::display_path(path).into(),
-        lines: text.map(|t| LineRange {
-            start: 1,
-            end: java::lines(t).len().max(1),
-        }),
-    }
-}
-
-/// The sources of a per-context read: the file, with its lines when the text is the file's own.
-fn read_sources(read: &ContextRead) -> Vec<SourceRef> {
-    read.source
-        .iter()
-        .map(|p| {
-            let text = (read.transform == ReadTransform::Verbatim).then_some(read.text.as_str());
-            source(p, text)
-        })
-        .collect()
-}
-
 /// The plan banner or build hint (harness-spec §5.8), appended raw.
-fn plan_banner(ws: &Workspace, ctx: &PreviewContext, out: &mut Out) {
+fn plan_banner(ws: &Workspace, ctx: &PreviewContext, out: &mut PromptBuilder) {
     if ctx.plan == PlanState::Off {
         return;
     }
@@ -540,7 +413,7 @@ fn append_xml_node(s: &mut String, key: &str, value: &Value, depth: usize) {
 
 /// Notes for rendered sections that tell the model to use tools tools.json removes (the check
 /// reports the same as TJ030).
-fn removed_tool_notes(ws: &Workspace, ctx: &PreviewContext, out: &mut Out) {
+fn removed_tool_notes(ws: &Workspace, ctx: &PreviewContext, out: &mut PromptBuilder) {
     // Under the runtime the call is previewed for, which may not be the project's.
     let catalog = if ctx.session.harness == ws.config.harness {
         ToolCatalog::for_workspace(ws)
@@ -599,7 +472,7 @@ fn skills_block(
     ws: &Workspace,
     resolution: &Resolution,
     memo: &mut Option<&mut RenderMemo>,
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) {
     let skills = resolution.skills();
     if skills.is_empty() {
@@ -704,7 +577,7 @@ fn skills_block(
 /// A `not-rendered` note for every skill and subagent file this call's layers could read but the
 /// prompt leaves out, with the rule `agentws check` reports it under. Files of other per-user
 /// folders are not this call's and get none.
-fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut Out) {
+fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut PromptBuilder) {
     // A loaded skill gets no note: most of them are, and telling their outcome costs.
     let skills = resolution
         .skills_not_merged()
@@ -811,7 +684,7 @@ fn frontmatter_lines(closing_line: usize) -> LineRange {
 }
 
 /// The subagents section (A.12) the middleware appends at each reasoning step after `"\n"`.
-fn subagents_section(resolution: &Resolution, out: &mut Out) {
+fn subagents_section(resolution: &Resolution, out: &mut PromptBuilder) {
     let entries = resolution.subagents();
     let mut lines = Vec::new();
     let mut sources = Vec::new();

@@ -10,19 +10,21 @@
 //!
 //! Knows nothing of skills or subagents: the callers decide what a value means.
 
-use super::java;
 use std::path::Path;
 
 use crate::base::{FileEdit, Fix, TextRange};
 
 mod fallback;
 mod scalars;
+mod value;
 
+use fallback::lines;
 pub use fallback::{fallback, Fallback, LostKey, LostReason};
 use scalars::{
     jackson_bool, jackson_float, jackson_int, resolve_yaml11, yaml11_bool, yaml11_float,
     yaml11_int, yaml11_timestamp, Resolved,
 };
+pub use value::{Entry, Node, Value};
 
 /// How scalars are typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,98 +38,6 @@ pub enum Typing {
     /// `0x`/`0b`/leading-0 octal and `_`. Aliases are not resolved: Jackson hands back the anchor
     /// name as a string. Duplicate keys: the last value wins (Jackson's default).
     Jackson,
-}
-
-/// A value as the runtime ends up holding it after YAML typing.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Null,
-    Bool(bool),
-    /// An integer; kept as its decimal text so big integers print like Java's `BigInteger`.
-    Int(String),
-    /// A floating-point number, with the text Java's `Double.toString` prints for it.
-    Float {
-        value: f64,
-        java: String,
-    },
-    Str(String),
-    /// A YAML 1.1 timestamp, with the text `java.util.Date.toString()` prints for it in UTC.
-    Date {
-        source: String,
-        java: String,
-    },
-    List(Vec<Node>),
-    /// Entries in document order; keys are strings (non-string keys are dropped by the runtime).
-    Map(Vec<Entry>),
-}
-
-impl Value {
-    /// `String.valueOf(v)` for a scalar; `None` for lists and maps.
-    pub fn java_string(&self) -> Option<String> {
-        match self {
-            Value::Null => Some("null".to_string()),
-            Value::Bool(b) => Some(b.to_string()),
-            Value::Int(text) => Some(text.clone()),
-            Value::Float { java, .. } => Some(java.clone()),
-            Value::Str(s) => Some(s.clone()),
-            Value::Date { java, .. } => Some(java.clone()),
-            Value::List(_) | Value::Map(_) => None,
-        }
-    }
-
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// Name of the runtime type, for messages (`string`, `boolean`, `integer`, …).
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Value::Null => "null",
-            Value::Bool(_) => "boolean",
-            Value::Int(_) => "integer",
-            Value::Float { .. } => "floating-point number",
-            Value::Str(_) => "string",
-            Value::Date { .. } => "date",
-            Value::List(_) => "list",
-            Value::Map(_) => "map",
-        }
-    }
-
-    /// The type name with its article (`a string`, `an integer`, `null`), for "is {}" in
-    /// messages: the one place that chooses between "a" and "an".
-    pub fn type_phrase(&self) -> &'static str {
-        match self {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Int(_) => "an integer",
-            Value::Float { .. } => "a floating-point number",
-            Value::Str(_) => "a string",
-            Value::Date { .. } => "a date",
-            Value::List(_) => "a list",
-            Value::Map(_) => "a map",
-        }
-    }
-}
-
-/// A value with the byte range of its source text (in the whole file, not the frontmatter).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Node {
-    pub value: Value,
-    pub range: TextRange,
-    /// The explicit tag written before a scalar (`!!bool` in `!!bool yes`), outside `range`;
-    /// `None` for collections and aliases.
-    pub tag: Option<TextRange>,
-}
-
-/// One map entry.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub key: String,
-    pub key_range: TextRange,
-    pub value: Node,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,26 +316,6 @@ fn separator(line: &str, from: usize) -> Option<usize> {
         .match_indices(':')
         .map(|(i, _)| from + i)
         .find(|&i| matches!(line.as_bytes().get(i + 1), None | Some(b' ' | b'\t')))
-}
-
-/// The lines of `source` with their offsets: split at `\n`, `\r\n` and `\r`; a final empty line
-/// after a last line break is included.
-fn lines(source: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut line_start = Some(0);
-    std::iter::from_fn(move || {
-        let start = line_start?;
-        let end = source[start..]
-            .find(['\n', '\r'])
-            .map_or(source.len(), |i| start + i);
-        line_start = if end >= source.len() {
-            None
-        } else if source[end..].starts_with("\r\n") {
-            Some(end + 2)
-        } else {
-            Some(end + 1)
-        };
-        Some((start, &source[start..end]))
-    })
 }
 
 /// Parses `text[range]` (a frontmatter block inside a whole file) with the runtime's typing.

@@ -35,8 +35,6 @@ use crate::workspace::{Location, Tree, Workspace};
 
 mod answers;
 
-pub use answers::{Kind, Resolution};
-
 /// Skill-id source of the Layer 4 repository.
 pub const WORKSPACE_NAMESPACED_SOURCE: &str = "workspace-namespaced";
 /// The built-in subagent's id.
@@ -85,6 +83,27 @@ pub enum NotScanned {
     ReadThroughWorkspace { instead: PathBuf },
     /// `features.subagents = false`: no subagent subsystem.
     SubagentsOff,
+}
+
+/// The outcome of every skill and subagent file for one context.
+pub struct Resolution<'r> {
+    resolver: Arc<Resolver<'r>>,
+    /// Whether the context's namespace is not empty.
+    namespaced: bool,
+    /// The tree Layer 4's upper half globs (`None`: Layer 4 is off).
+    pub skill_upper: Option<Tree>,
+    /// The tree the subagent filesystem scan's upper half globs.
+    pub subagent_upper: Tree,
+    skills: Arc<Overlay<'r, MergedSkill>>,
+    subagents: Arc<SubagentOverlay>,
+    files_root_base: Option<Arc<str>>,
+}
+
+/// Skill or subagent: the two kinds of file a resolution answers for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Skill,
+    Subagent,
 }
 
 /// A loaded entry.

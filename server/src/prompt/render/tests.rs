@@ -9,7 +9,7 @@ use crate::base::{Env, FileSet};
 use crate::config::{Config, Scope};
 use crate::syntax::yaml::Entry;
 use crate::workspace::layers;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 fn workspace(files: &[(&str, &str)], edit: impl FnOnce(&mut Config)) -> Workspace {

@@ -3,20 +3,25 @@
 //! paragraph of the filesystem mode and the loaded context, with the memory budget that cuts
 //! MEMORY.md.
 //!
-//! Writes through the parent's `Out`; knows nothing of skills or subagents.
+//! Writes through `builder::PromptBuilder`; knows nothing of skills or subagents.
 
-use super::texts::{self, format_java};
-use super::{
-    estimate_tokens, read_sources, BudgetReport, LineRange, MemoryCut, Out, PreviewContext,
-    SourceRef, HEAD_SANDBOX_ROOT, SANDBOX_ID_STAND_IN,
-};
+use super::builder::{read_sources, PromptBuilder};
 use crate::base::pathutil::normalize_lexically;
 use crate::config::release::Change;
 use crate::config::{Config, Features, FilesystemMode, PathMode};
 use crate::context::{self, EffectiveRoot};
+use crate::prompt::texts::{self, format_java};
+use crate::prompt::{
+    estimate_tokens, BudgetReport, LineRange, MemoryCut, PreviewContext, SourceRef,
+};
 use crate::syntax::java;
 use crate::workspace::layers::{self, ContextRead, ReadTransform};
 use crate::workspace::Workspace;
+
+/// The stand-in for the random `sandbox-` + 8 hex id of `SandboxBackedFilesystem`.
+pub const SANDBOX_ID_STAND_IN: &str = "sandbox-00000000";
+/// The sandbox root HEAD prints whatever the backend's root.
+const HEAD_SANDBOX_ROOT: &str = "/workspace";
 
 /// `xml(tag, content)` of WorkspaceContextMiddleware (harness-spec §5.6).
 pub(super) fn xml(tag: &str, content: &str) -> String {
@@ -43,7 +48,7 @@ pub(super) fn workspace_section(
     ctx: &PreviewContext,
     root: &EffectiveRoot,
     advertised: &str,
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) -> BudgetReport {
     let config = &ws.config;
     let memory_on = config.features.memory_tools || config.features.memory_hooks;
@@ -82,7 +87,7 @@ fn session_context(
     ctx: &PreviewContext,
     root: &EffectiveRoot,
     advertised: &str,
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) -> String {
     let config = &ws.config;
     let mut dynamic = format!("AgentStateStore ID: {}", root.ids.session_id);
@@ -177,7 +182,7 @@ fn read_loaded_context(
     ws: &Workspace,
     ctx: &PreviewContext,
     root: &EffectiveRoot,
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) -> LoadedContext {
     let config = &ws.config;
     let agents = layers::read_with_override(ws, root, "AGENTS.md");
@@ -219,7 +224,7 @@ fn knowledge_content(
     ctx: &PreviewContext,
     index: &ContextRead,
     list: &[String],
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) -> String {
     let mut knowledge = String::new();
     let index_text = java::strip(&index.text);
@@ -290,7 +295,7 @@ fn read_memory(
     ws: &Workspace,
     root: &EffectiveRoot,
     budget: &mut BudgetReport,
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) -> MemoryContext {
     let read = layers::read_with_override(ws, root, "MEMORY.md");
     note_read(out, &read);
@@ -324,7 +329,7 @@ fn cut_memory(
     read: &ContextRead,
     stripped: String,
     budget: &mut BudgetReport,
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) -> String {
     let limit = budget.available_tokens as usize * 4;
     let byte = utf16_floor(&stripped, limit);
@@ -371,7 +376,7 @@ fn write_loaded_context(
     loaded: &LoadedContext,
     memory: Option<&MemoryContext>,
     budget: &BudgetReport,
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) {
     out.raw("\n<loaded_context>\n");
     out.section(
@@ -425,7 +430,7 @@ fn write_loaded_context(
     out.raw("</loaded_context>\n");
 }
 
-fn note_read(out: &mut Out, read: &ContextRead) {
+fn note_read(out: &mut PromptBuilder, read: &ContextRead) {
     if let Some(problem) = &read.problem {
         out.note("stand-in", problem.clone());
     }
@@ -449,7 +454,7 @@ fn workspace_paragraph(
     ctx: &PreviewContext,
     root: &EffectiveRoot,
     advertised: &str,
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) -> String {
     let tail = "AGENTS.md defines persona and local conventions — honor them when consistent with safety and policy.\n";
     match ctx.session.filesystem {
@@ -519,7 +524,7 @@ fn sandbox_paragraph(
     ctx: &PreviewContext,
     root: &EffectiveRoot,
     tail: &str,
-    out: &mut Out,
+    out: &mut PromptBuilder,
 ) -> String {
     let harness = ctx.session.harness;
     let sandbox_root = if harness.has(Change::ActiveSandboxRoot) {
@@ -565,7 +570,12 @@ fn sandbox_paragraph(
 }
 
 /// Remote mode: the template root; notes whether the files of this call came from a store.
-fn remote_paragraph(ws: &Workspace, root: &EffectiveRoot, tail: &str, out: &mut Out) -> String {
+fn remote_paragraph(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    tail: &str,
+    out: &mut PromptBuilder,
+) -> String {
     let config = &ws.config;
     let stored = root
         .namespace
@@ -603,7 +613,11 @@ struct AdditionalFile {
 }
 
 /// The configured additional context files that render (non-blank), in builder order.
-fn additional_files(ws: &Workspace, root: &EffectiveRoot, out: &mut Out) -> Vec<AdditionalFile> {
+fn additional_files(
+    ws: &Workspace,
+    root: &EffectiveRoot,
+    out: &mut PromptBuilder,
+) -> Vec<AdditionalFile> {
     let config = &ws.config;
     let mut files = Vec::new();
     for configured in &config.agent.additional_context_files {

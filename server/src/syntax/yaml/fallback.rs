@@ -3,8 +3,9 @@
 //!
 //! Knows nothing of the YAML parser: it reads lines, as the runtime does.
 
-use super::{java, lines, Entry, Node, Value};
+use super::value::{Entry, Node, Value};
 use crate::base::TextRange;
+use crate::syntax::java;
 
 /// Why a top-level key written in the frontmatter does not survive the fallback parser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,4 +136,24 @@ fn fallback_line(line: &str, base: usize, out: &mut Fallback) {
 
 fn is_java_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
+}
+
+/// The lines of `source` with their offsets: split at `\n`, `\r\n` and `\r`; a final empty line
+/// after a last line break is included.
+pub(super) fn lines(source: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut line_start = Some(0);
+    std::iter::from_fn(move || {
+        let start = line_start?;
+        let end = source[start..]
+            .find(['\n', '\r'])
+            .map_or(source.len(), |i| start + i);
+        line_start = if end >= source.len() {
+            None
+        } else if source[end..].starts_with("\r\n") {
+            Some(end + 2)
+        } else {
+            Some(end + 1)
+        };
+        Some((start, &source[start..end]))
+    })
 }

@@ -4,7 +4,8 @@
 //!
 //! Knows only the scalar's text: styles, tags and the tree are the parser's (`super`).
 
-use super::{java, Value};
+use super::value::Value;
+use crate::syntax::java;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Resolved {

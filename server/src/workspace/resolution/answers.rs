@@ -10,8 +10,7 @@ use std::sync::Arc;
 
 use super::{
     below, has_one_slash, is_hidden_below_skills, shared_twin, skill_loadable, subagent_loadable,
-    Layer, ListedSubagent, Loaded, MergedSkill, NotScanned, Outcome, Overlay, Resolver,
-    SubagentOverlay,
+    Kind, Layer, ListedSubagent, Loaded, MergedSkill, NotScanned, Outcome, Resolution,
 };
 use crate::base::{FileContent, Severity, TextRange};
 use crate::config::FilesystemMode;
@@ -19,20 +18,6 @@ use crate::context;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
-
-/// The outcome of every skill and subagent file for one context.
-pub struct Resolution<'r> {
-    pub(super) resolver: Arc<Resolver<'r>>,
-    /// Whether the context's namespace is not empty.
-    pub(super) namespaced: bool,
-    /// The tree Layer 4's upper half globs (`None`: Layer 4 is off).
-    pub skill_upper: Option<Tree>,
-    /// The tree the subagent filesystem scan's upper half globs.
-    pub subagent_upper: Tree,
-    pub(super) skills: Arc<Overlay<'r, MergedSkill>>,
-    pub(super) subagents: Arc<SubagentOverlay>,
-    pub(super) files_root_base: Option<Arc<str>>,
-}
 
 impl<'r> Resolution<'r> {
     fn ws(&self) -> &'r Workspace {
@@ -380,13 +365,6 @@ impl<'r> Resolution<'r> {
             })
             .collect()
     }
-}
-
-/// Skill or subagent: the two kinds of file a resolution answers for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Skill,
-    Subagent,
 }
 
 impl NotScanned {
