@@ -12,15 +12,15 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use super::output::{self, FixSummary, Format, Report, Rerun, Shower, ShownRuntime, Style};
-use super::project::{display_relative, process_env, Loaded};
+use super::output::{self, FixSummary, Format, Presenter, Report, Rerun, ShownRuntime, Style};
+use super::project::{display_relative, process_env, LoadedProject};
 use super::say;
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
 use crate::base::pathutil::normalize_lexically;
 use crate::base::{Diagnostic, Env, FileContent};
 use crate::check::settle::Suppressed;
 use crate::check::{fix, CheckOptions, CheckReport};
-use crate::config::discover::{absolute, find_project, Project};
+use crate::config::discover::{absolute, find_project, FoundProject};
 use crate::engine;
 use crate::rules::workspace::too_many_problems;
 use crate::rules::Profile;
@@ -162,7 +162,7 @@ type ProjectKey = (Option<PathBuf>, PathBuf, PathBuf);
 pub(super) struct Target {
     first_path: PathBuf,
     /// The project found for the first path: its `agentws.toml` is read once, here.
-    project: Project,
+    project: FoundProject,
     selection: Selection,
 }
 
@@ -263,7 +263,7 @@ fn add_to_report(report: &mut Report, mut checked: Checked, args: &CheckArgs, cw
     report
         .runtimes
         .push(ShownRuntime::of(&checked.loaded.workspace.config, cwd));
-    let mut shower = Shower::new(&checked.loaded.workspace.files, cwd)
+    let mut shower = Presenter::new(&checked.loaded.workspace.files, cwd)
         .with_excerpts(args.format == Format::Human);
     if matches!(args.format, Format::Json | Format::Sarif)
         || args.baseline.is_some()
@@ -390,7 +390,7 @@ fn exit_code(report: &Report, usage_error: bool, error_on_warnings: bool) -> u8 
 }
 
 pub(super) struct Checked {
-    pub loaded: Loaded,
+    pub loaded: LoadedProject,
     pub diagnostics: Vec<Diagnostic>,
     /// What the project's per-path settings and suppression comments kept aside.
     pub suppressed: Vec<Suppressed>,
@@ -444,7 +444,7 @@ fn check_stored(
 }
 
 /// The report's diagnostics (the walk's problems among them) of the files the target selects.
-fn select(target: &Target, loaded: Loaded, report: CheckReport) -> Checked {
+fn select(target: &Target, loaded: LoadedProject, report: CheckReport) -> Checked {
     let selected = |d: &Diagnostic| target.selection.contains(&d.path);
     let diagnostics: Vec<Diagnostic> = report
         .diagnostics

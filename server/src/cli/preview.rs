@@ -260,7 +260,7 @@ fn print_diff(
 
 /// Reads the store entries of the call `ctx` into `loaded` (docs/stores.md).
 fn read_call_store(
-    loaded: &mut super::project::Loaded,
+    loaded: &mut super::project::LoadedProject,
     url: Option<String>,
     ctx: &PreviewContext,
     verbose: bool,

@@ -17,7 +17,7 @@ use crate::context::{self, ContextError};
 use crate::syntax::java;
 use crate::syntax::yaml::{Entry, Node, Value};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
-use crate::workspace::resolution::{self, Kind, MergedSkill, Outcome, Resolution};
+use crate::workspace::resolution::{self, EntryKind, MergedSkill, Outcome, Resolution};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
@@ -579,17 +579,21 @@ fn skills_block(
 /// folders are not this call's and get none.
 fn left_out_notes(ws: &Workspace, resolution: &Resolution, out: &mut PromptBuilder) {
     // A loaded skill gets no note: most of them are, and telling their outcome costs.
-    let skills = resolution
-        .skills_not_merged()
-        .map(|d| (d.path.as_path(), resolution.skill_outcome(d), Kind::Skill));
+    let skills = resolution.skills_not_merged().map(|d| {
+        (
+            d.path.as_path(),
+            resolution.skill_outcome(d),
+            EntryKind::Skill,
+        )
+    });
     let subagents = resolution.subagent_outcomes();
     let subagents = subagents
         .into_iter()
-        .map(|(d, o)| (d.path.as_path(), o, Kind::Subagent));
+        .map(|(d, o)| (d.path.as_path(), o, EntryKind::Subagent));
     for (path, outcome, kind) in skills.chain(subagents) {
         let what = match kind {
-            Kind::Skill => "skill",
-            Kind::Subagent => "subagent",
+            EntryKind::Skill => "skill",
+            EntryKind::Subagent => "subagent",
         };
         // The rule is the one `agentws check` reports this outcome under (`Outcome::rule_code`).
         let rule = outcome.rule_code(ws, path, kind);

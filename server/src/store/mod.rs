@@ -49,7 +49,7 @@ pub const ROOT_KEYS: &[&str] = &["/AGENTS.md", "/MEMORY.md", "/tools.json"];
 
 /// Which server, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum StoreKind {
     Sqlite(PathBuf),
     Redis,
     Postgres,
@@ -60,7 +60,7 @@ pub enum Kind {
 /// options of the Java builder that wrote it.
 #[derive(Clone, Debug)]
 pub struct StoreSpec {
-    pub kind: Kind,
+    pub kind: StoreKind,
     url: String,
     /// The URL with its password masked: the only form that is ever printed.
     pub shown: String,
@@ -137,15 +137,15 @@ impl StoreSpec {
                     return Err(StoreError::new(format!("store URL `{shown}` names no database file")));
                 }
                 let path = PathBuf::from(crate::base::percent::decode_lossy(path));
-                Kind::Sqlite(if path.is_absolute() {
+                StoreKind::Sqlite(if path.is_absolute() {
                     path
                 } else {
                     base.join(path)
                 })
             }
-            Some("redis" | "rediss") => Kind::Redis,
-            Some("postgres" | "postgresql") => Kind::Postgres,
-            Some("mysql" | "mariadb") => Kind::Mysql,
+            Some("redis" | "rediss") => StoreKind::Redis,
+            Some("postgres" | "postgresql") => StoreKind::Postgres,
+            Some("mysql" | "mariadb") => StoreKind::Mysql,
             _ => {
                 return Err(StoreError::new(format!(
                     "store URL `{shown}`: expected redis://, rediss://, postgres://, mysql:// or sqlite://PATH"
@@ -154,7 +154,7 @@ impl StoreSpec {
         };
         let table = config.table.clone().unwrap_or_else(|| {
             match (config.layout, &kind) {
-                (StoreLayout::SqliteBase, Kind::Sqlite(_)) => "store",
+                (StoreLayout::SqliteBase, StoreKind::Sqlite(_)) => "store",
                 _ => "agentscope_store",
             }
             .to_string()
@@ -239,12 +239,14 @@ impl StoreSpec {
     /// Opens the backend. Every wait on the server from here on (connecting, logging in, each
     /// query) ends at its deadline (`connect_timeout`) or when `cancel` is cancelled: see
     /// [`io`]. Blocks the calling thread, which must not be an async runtime's worker.
-    pub fn open(&self, cancel: &io::Cancel) -> Result<Box<dyn Backend>, StoreError> {
+    pub fn open(&self, cancel: &io::Cancel) -> Result<Box<dyn StoreBackend>, StoreError> {
         match &self.kind {
-            Kind::Sqlite(path) => Ok(Box::new(sqlite::SqliteBackend::open(self, path, cancel)?)),
-            Kind::Redis => Ok(Box::new(redis::RedisBackend::open(self, cancel)?)),
-            Kind::Postgres => Ok(Box::new(postgres::PostgresBackend::open(self, cancel)?)),
-            Kind::Mysql => Ok(Box::new(mysql::MysqlBackend::open(self, cancel)?)),
+            StoreKind::Sqlite(path) => {
+                Ok(Box::new(sqlite::SqliteBackend::open(self, path, cancel)?))
+            }
+            StoreKind::Redis => Ok(Box::new(redis::RedisBackend::open(self, cancel)?)),
+            StoreKind::Postgres => Ok(Box::new(postgres::PostgresBackend::open(self, cancel)?)),
+            StoreKind::Mysql => Ok(Box::new(mysql::MysqlBackend::open(self, cancel)?)),
         }
     }
 }
@@ -412,7 +414,7 @@ pub struct Scan {
 }
 
 /// A store backend: lists, never writes.
-pub trait Backend {
+pub trait StoreBackend {
     /// Every row whose namespace starts with `base` (`base` itself and deeper, as far as the
     /// backend's own search reaches).
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError>;
@@ -642,7 +644,7 @@ pub enum Owners {
 
 /// What loading the store into a file set found.
 #[derive(Debug, Default)]
-pub struct Loaded {
+pub struct StoreLoad {
     /// The ids read (user or session ids; one empty id under the agent and global scopes).
     pub owners: Vec<String>,
     /// Files put into the file set.
@@ -667,7 +669,7 @@ pub struct OwnerIds {
 /// runtime through its exact-path reads (`exact`): it is included when one of its rows is such a
 /// read, with a note; otherwise its rows never reach a prompt, and a note says it was left out.
 pub fn list_owners(
-    backend: &mut dyn Backend,
+    backend: &mut dyn StoreBackend,
     config: &Config,
     exact: &[ExactRead],
 ) -> Result<OwnerIds, StoreError> {
@@ -769,12 +771,12 @@ pub fn users(
 pub fn load_into(
     files: &mut FileSet,
     config: &Config,
-    backend: &mut dyn Backend,
+    backend: &mut dyn StoreBackend,
     spec: &StoreSpec,
     owners: &Owners,
-) -> Result<Loaded, StoreError> {
+) -> Result<StoreLoad, StoreError> {
     let agent = config.agent.agent_id().to_string();
-    let mut loaded = Loaded::default();
+    let mut loaded = StoreLoad::default();
     // Computed before any stored file is put into `files`: the template's own listing.
     let exact = exact_read_keys(config, files);
     let ids = owner_ids(backend, config, owners, &exact, &mut loaded)?;
@@ -817,11 +819,11 @@ pub fn load_into(
 /// The owners to read, as (store id, folder name): the ids given, every owner the store lists,
 /// or the call's; under the agent and global scopes the one anonymous owner, at the workspace.
 fn owner_ids(
-    backend: &mut dyn Backend,
+    backend: &mut dyn StoreBackend,
     config: &Config,
     owners: &Owners,
     exact: &[ExactRead],
-    loaded: &mut Loaded,
+    loaded: &mut StoreLoad,
 ) -> Result<Vec<(Option<String>, String)>, StoreError> {
     let ids: Vec<(Option<String>, String)> = match owners {
         Owners::Ids(ids) => ids.iter().map(|i| (Some(i.clone()), i.clone())).collect(),
@@ -850,7 +852,7 @@ fn owner_folder(
     config: &Config,
     id: &str,
     base: &[String],
-    loaded: &mut Loaded,
+    loaded: &mut StoreLoad,
 ) -> Option<PathBuf> {
     match config.scope {
         Scope::User | Scope::Session => {
@@ -905,9 +907,9 @@ type OnlyRead = std::collections::HashSet<(Vec<String>, String)>;
 /// entries (the other owners are still read).
 fn read_owner(
     files: &mut FileSet,
-    backend: &mut dyn Backend,
+    backend: &mut dyn StoreBackend,
     owner: &OwnerRead,
-    loaded: &mut Loaded,
+    loaded: &mut StoreLoad,
 ) -> Result<Option<(Scan, OnlyRead)>, StoreError> {
     let read = backend.scan(owner.base).and_then(|scan| {
         Ok((
@@ -942,10 +944,10 @@ fn read_owner(
 fn load_tools_json(
     files: &mut FileSet,
     config: &Config,
-    backend: &mut dyn Backend,
+    backend: &mut dyn StoreBackend,
     spec: &StoreSpec,
     agent: &str,
-    loaded: &mut Loaded,
+    loaded: &mut StoreLoad,
 ) -> Result<(), StoreError> {
     let anonymous = base_namespace(config.scope, agent, None, &spec.anonymous_user);
     let mut root_ns = anonymous.clone();
@@ -977,7 +979,7 @@ fn load_tools_json(
 pub struct Read {
     pub config: Arc<Config>,
     pub files: FileSet,
-    pub loaded: Loaded,
+    pub loaded: StoreLoad,
     /// The store URL with its password masked.
     pub shown: String,
 }
@@ -1059,7 +1061,7 @@ fn place(
     base: &[String],
     scan: Scan,
     only_read: &OnlyRead,
-    loaded: &mut Loaded,
+    loaded: &mut StoreLoad,
     scope: Scope,
 ) {
     for (ns, key, rule, message) in scan.problems {
@@ -1121,7 +1123,7 @@ fn routed_path(
     dir: &Path,
     base: &[String],
     item: &RawItem,
-    loaded: &mut Loaded,
+    loaded: &mut StoreLoad,
 ) -> Option<(PathBuf, bool)> {
     let rel_ns = &item.namespace[base.len().min(item.namespace.len())..];
     let segment = match rel_ns {
@@ -1171,7 +1173,12 @@ fn routed_path(
 /// The file content of a stored value, with the problems of its encoding and content: an
 /// oversized value is a file over the size cap (WS005 reports it at the store location), a value
 /// that is not the runtime's JSON document an unreadable file.
-fn stored_content(item: &RawItem, path: &Path, in_root: bool, loaded: &mut Loaded) -> FileContent {
+fn stored_content(
+    item: &RawItem,
+    path: &Path,
+    in_root: bool,
+    loaded: &mut StoreLoad,
+) -> FileContent {
     match (item.oversized, decode(item.value.as_deref())) {
         (Some(size), _) => FileContent::TooLarge { size },
         (None, Decoded::Text { content, encoding }) => {
@@ -1403,13 +1410,13 @@ mod tests {
             Path::new("/p"),
         )
         .unwrap();
-        assert_eq!(spec.kind, Kind::Redis);
+        assert_eq!(spec.kind, StoreKind::Redis);
         assert_eq!(spec.shown, "redis://:***@h:6379/0");
         assert_eq!(spec.prefix, "agentscope:store:");
         assert_eq!(spec.scrub("bad pass hunter2"), "bad pass ***");
         let spec =
             StoreSpec::new(&config, Some("sqlite://data/ws.db"), &env, Path::new("/p")).unwrap();
-        assert_eq!(spec.kind, Kind::Sqlite(PathBuf::from("/p/data/ws.db")));
+        assert_eq!(spec.kind, StoreKind::Sqlite(PathBuf::from("/p/data/ws.db")));
         let err =
             StoreSpec::new(&config, Some("ftp://u:hunter2@h"), &env, Path::new("/p")).unwrap_err();
         assert!(!err.message.contains("hunter2"), "{err}");

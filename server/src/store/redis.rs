@@ -11,7 +11,7 @@ use redis::aio::MultiplexedConnection;
 use redis::{AsyncConnectionConfig, Client, ConnectionAddr, Value};
 
 use super::io::{self, Driver, Step};
-use super::{Backend, ExactRead, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
+use super::{ExactRead, RawItem, Scan, StoreBackend, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::rules::store::{
     store_entry_unreadable, store_id_separator, store_index_stale, store_listing_cut,
@@ -547,7 +547,7 @@ fn glob_escape(literal: &[u8]) -> Vec<u8> {
     out
 }
 
-impl Backend for RedisBackend {
+impl StoreBackend for RedisBackend {
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
         let mut scan = Scan::default();
         for (segment, _) in SEGMENTS {

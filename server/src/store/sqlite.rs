@@ -12,7 +12,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use super::io;
-use super::{Backend, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
+use super::{RawItem, Scan, StoreBackend, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::config::StoreLayout;
 use crate::rules::store::{store_id_collation, store_id_separator, store_listing_cut};
@@ -401,7 +401,7 @@ fn tie_across_page(position: usize, previous: Option<Option<i64>>, updated: Opti
     position > 0 && position.is_multiple_of(PAGE_SIZE) && previous == Some(updated)
 }
 
-impl Backend for SqliteBackend {
+impl StoreBackend for SqliteBackend {
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
         let mut scan = Scan::default();
         match self.layout {

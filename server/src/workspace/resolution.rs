@@ -101,7 +101,7 @@ pub struct Resolution<'r> {
 
 /// Skill or subagent: the two kinds of file a resolution answers for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum EntryKind {
     Skill,
     Subagent,
 }
@@ -109,7 +109,7 @@ pub enum Kind {
 /// A loaded entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Loaded {
+pub struct LoadedEntry {
     /// `name_source` for skills (the skill-id), the agent id for subagents.
     pub id: String,
     pub layer: Layer,
@@ -128,7 +128,7 @@ pub struct Loaded {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "outcome", rename_all = "kebab-case")]
 pub enum Outcome {
-    Loaded(Loaded),
+    Loaded(LoadedEntry),
     /// Scanned and valid, but another file of the same name or id wins. `by` is `None` for the
     /// built-in `general-purpose` subagent.
     Shadowed {
@@ -154,17 +154,17 @@ impl Outcome {
     /// itself, or, for a shared skill a per-user one overrides (XR006), at the winner with this
     /// file as related location. `None` for a loaded file and for a drop check says nothing of.
     /// The one choice the preview's notes and `check::loading` both make.
-    pub fn rule_code(&self, ws: &Workspace, path: &Path, kind: Kind) -> Option<&'static str> {
+    pub fn rule_code(&self, ws: &Workspace, path: &Path, kind: EntryKind) -> Option<&'static str> {
         match self {
             Outcome::Loaded(_) => None,
             Outcome::NotScanned(reason) => Some(reason.rule_code(kind)),
             Outcome::Dropped { rule, .. } => *rule,
             // The built-in `general-purpose` wins over a file of its name: SA006.
             Outcome::Shadowed { by: None, .. } => match kind {
-                Kind::Subagent => Some("SA006"),
-                Kind::Skill => None,
+                EntryKind::Subagent => Some("SA006"),
+                EntryKind::Skill => None,
             },
-            Outcome::Shadowed { .. } if kind == Kind::Subagent => Some("XR007"),
+            Outcome::Shadowed { .. } if kind == EntryKind::Subagent => Some("XR007"),
             Outcome::Shadowed {
                 by: Some(by),
                 by_directory_order,
@@ -235,7 +235,7 @@ pub fn is_hidden_below_skills(rel: &str) -> bool {
 
 /// Whom a context of [`check_contexts`] stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Who {
+pub enum Callers {
     /// Every call: the scope (agent, global) gives every call the empty namespace.
     EveryCall,
     /// Any user (or session) without a per-user folder: a namespace no folder has.
@@ -252,7 +252,7 @@ pub const REPRESENTATIVE_NAMESPACE: &str = "_agentws-any-user";
 /// per-session folder of the workspace; under the agent and global scopes the one empty
 /// namespace. Contexts the context rules refuse (a folder name that is not a valid id) are
 /// skipped.
-pub fn check_contexts(ws: &Workspace) -> Vec<(Who, EffectiveRoot)> {
+pub fn check_contexts(ws: &Workspace) -> Vec<(Callers, EffectiveRoot)> {
     check_contexts_of(&ws.config, &ws.namespaces)
 }
 
@@ -260,7 +260,7 @@ pub fn check_contexts(ws: &Workspace) -> Vec<(Who, EffectiveRoot)> {
 pub fn check_contexts_of(
     config: &crate::config::Config,
     namespaces: &[String],
-) -> Vec<(Who, EffectiveRoot)> {
+) -> Vec<(Callers, EffectiveRoot)> {
     use crate::config::Scope;
     let make = |id: &str| {
         let mut ctx = context::SessionContext::from_config(config);
@@ -277,16 +277,16 @@ pub fn check_contexts_of(
     };
     match config.scope {
         Scope::Agent | Scope::Global => make(REPRESENTATIVE_NAMESPACE)
-            .map(|root| (Who::EveryCall, root))
+            .map(|root| (Callers::EveryCall, root))
             .into_iter()
             .collect(),
         Scope::User | Scope::Session => make(REPRESENTATIVE_NAMESPACE)
-            .map(|root| (Who::AnyUser, root))
+            .map(|root| (Callers::AnyUser, root))
             .into_iter()
             .chain(
                 namespaces
                     .iter()
-                    .filter_map(|ns| make(ns).map(|root| (Who::Folder(ns.clone()), root))),
+                    .filter_map(|ns| make(ns).map(|root| (Callers::Folder(ns.clone()), root))),
             )
             .collect(),
     }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::{
     below, has_one_slash, is_hidden_below_skills, shared_twin, skill_loadable, subagent_loadable,
-    Kind, Layer, ListedSubagent, Loaded, MergedSkill, NotScanned, Outcome, Resolution,
+    EntryKind, Layer, ListedSubagent, LoadedEntry, MergedSkill, NotScanned, Outcome, Resolution,
 };
 use crate::base::{FileContent, Severity, TextRange};
 use crate::config::FilesystemMode;
@@ -203,7 +203,7 @@ impl<'r> Resolution<'r> {
         };
         let ties = self.directory_order_ties(winner);
         if winner.doc.path == doc.path {
-            Outcome::Loaded(Loaded {
+            Outcome::Loaded(LoadedEntry {
                 id: [winner.name(), "_", &winner.source].concat(),
                 layer: winner.layer,
                 position,
@@ -220,7 +220,7 @@ impl<'r> Resolution<'r> {
     }
 
     /// The skill files the merge does not hold, in path order: every one whose `skill_outcome` is
-    /// not `Loaded`. Found by identity (the merge holds the workspace's `Arc`s), so no loaded
+    /// not `LoadedEntry`. Found by identity (the merge holds the workspace's `Arc`s), so no loaded
     /// skill's name or path is read: for ten thousand of them that reading showed in a preview.
     pub fn skills_not_merged(&self) -> impl Iterator<Item = &'r Arc<SkillDoc>> + '_ {
         let merged: HashSet<*const SkillDoc> = self
@@ -343,7 +343,7 @@ impl<'r> Resolution<'r> {
                         dropped(self.ws(), &doc.path, &doc.diagnostics)
                     }
                     Ok(()) => match position.get(&Arc::as_ptr(doc)) {
-                        Some((i, entry)) => Outcome::Loaded(Loaded {
+                        Some((i, entry)) => Outcome::Loaded(LoadedEntry {
                             id: doc.id.clone(),
                             layer: entry.layer.unwrap_or(Layer::WorkspaceGlob),
                             position: *i,
@@ -369,24 +369,24 @@ impl<'r> Resolution<'r> {
 
 impl NotScanned {
     /// The rule that reports this outcome (codes of the catalog).
-    pub fn rule_code(&self, kind: Kind) -> &'static str {
+    pub fn rule_code(&self, kind: EntryKind) -> &'static str {
         match (self, kind) {
-            (NotScanned::NestedInSharedFolder { .. }, Kind::Skill) => "SK017",
-            (NotScanned::NestedInSharedFolder { .. }, Kind::Subagent) => "SA007",
+            (NotScanned::NestedInSharedFolder { .. }, EntryKind::Skill) => "SK017",
+            (NotScanned::NestedInSharedFolder { .. }, EntryKind::Subagent) => "SA007",
             (NotScanned::HiddenFolder, _) => "SK018",
-            (NotScanned::ReadThroughWorkspace { .. }, Kind::Skill) => "XR005",
-            (NotScanned::ReadThroughWorkspace { .. }, Kind::Subagent) => "XR007",
-            (_, Kind::Skill) => "SK026",
-            (_, Kind::Subagent) => "SA022",
+            (NotScanned::ReadThroughWorkspace { .. }, EntryKind::Skill) => "XR005",
+            (NotScanned::ReadThroughWorkspace { .. }, EntryKind::Subagent) => "XR007",
+            (_, EntryKind::Skill) => "SK026",
+            (_, EntryKind::Subagent) => "SA022",
         }
     }
 
     /// Why nothing reads the file. `ns_label` stands in for the context's namespace in paths
     /// (`<user>` when the context represents every user).
-    pub fn describe(&self, ws: &Workspace, kind: Kind, ns_label: Option<&str>) -> String {
+    pub fn describe(&self, ws: &Workspace, kind: EntryKind, ns_label: Option<&str>) -> String {
         let folder = match kind {
-            Kind::Skill => "skills",
-            Kind::Subagent => "subagents",
+            EntryKind::Skill => "skills",
+            EntryKind::Subagent => "subagents",
         };
         let ws_dir = context::display_path(&ws.config.workspace);
         let reads = |tree: &Tree| match tree {
@@ -396,8 +396,8 @@ impl NotScanned {
         match self {
             NotScanned::NestedInSharedFolder { upper } => {
                 let direct = match kind {
-                    Kind::Skill => "the runtime's scan of the shared `skills/` folder reads only `skills/*/SKILL.md`",
-                    Kind::Subagent => "the local scan reads only `subagents/*.md`",
+                    EntryKind::Skill => "the runtime's scan of the shared `skills/` folder reads only `skills/*/SKILL.md`",
+                    EntryKind::Subagent => "the local scan reads only `subagents/*.md`",
                 };
                 let glob = match upper {
                     Some(tree) => format!("the deeper search reads only {}", reads(tree)),
