@@ -269,7 +269,7 @@ pub fn tool_references(
 }
 
 /// The names of the workspace's skills, in path order, prepared for suggesting one for a name
-/// no skill has: one piece (the engine keeps one per bucket, `engine::skill_name_index`).
+/// no skill has: one piece (the engine keeps one per bucket, `engine::skills::skill_name_index`).
 pub fn skill_name_index(workspace: &Workspace) -> SuggestionPieces {
     let names = workspace
         .skills

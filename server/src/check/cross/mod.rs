@@ -24,7 +24,7 @@ use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
 use crate::rules::declare_family;
 use crate::workspace::catalog::{ToolCatalog, ToolInfo};
-use crate::workspace::resolution::{NotScanned, Outcome, Who};
+use crate::workspace::resolution::{Callers, NotScanned, Outcome};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::subagent::SubagentDoc;
@@ -138,7 +138,7 @@ enum SkillFound<'s> {
     NotLoaded {
         doc: &'s SkillDoc,
         reason: NotScanned,
-        who: Who,
+        who: Callers,
     },
     /// No skill file has the name.
     Nowhere,
@@ -159,7 +159,7 @@ fn listed_skills<'s>(
             .iter()
             .filter(|(_, r)| r.skill_named(name).is_some())
             .map(|(who, _)| match who {
-                Who::Folder(ns) => format!("`{ns}`"),
+                Callers::Folder(ns) => format!("`{ns}`"),
                 other => loading::who_label(workspace, other),
             })
             .collect();

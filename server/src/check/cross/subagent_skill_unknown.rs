@@ -8,7 +8,7 @@ use super::{ListedSkill, SkillFound, Span};
 use crate::base::suggest::{hint, SuggestionPieces, Suggestions};
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::rules::{declare_rule, Base, Example, Profile};
-use crate::workspace::resolution::{Kind, Who};
+use crate::workspace::resolution::{Callers, EntryKind};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
@@ -67,9 +67,9 @@ pub(super) fn check(
                     doc.location.rel,
                     reason.describe(
                         workspace,
-                        Kind::Skill,
+                        EntryKind::Skill,
                         match who {
-                            Who::AnyUser => Some("<user>"),
+                            Callers::AnyUser => Some("<user>"),
                             _ => None,
                         }
                     )

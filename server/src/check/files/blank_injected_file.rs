@@ -7,7 +7,7 @@ use crate::check::loading::who_label;
 use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::java;
 use crate::workspace::layers::{blank_read, BlankRead};
-use crate::workspace::resolution::{check_contexts, Who};
+use crate::workspace::resolution::{check_contexts, Callers};
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::{FileKind, Tree, Workspace};
 
@@ -49,7 +49,7 @@ pub(super) fn check(workspace: &Workspace, file: WorkspaceFile) -> Option<Diagno
     let reading = match &location.tree {
         Tree::Namespace(ns) => contexts
             .iter()
-            .find(|(who, _)| matches!(who, Who::Folder(folder) if folder == ns)),
+            .find(|(who, _)| matches!(who, Callers::Folder(folder) if folder == ns)),
         Tree::Shared | Tree::Project => contexts.first(),
     };
     let (who, root) = reading?;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::who_label;
 use crate::base::{Diagnostic, Related, Severity};
 use crate::rules::{declare_rule, Base, Example, Profile};
-use crate::workspace::resolution::Who;
+use crate::workspace::resolution::Callers;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
@@ -54,7 +54,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 }
 
 /// The tie of `doc` with the files at `others`, for `who`.
-pub(super) fn tie(ws: &Workspace, doc: &SkillDoc, others: &[PathBuf], who: &Who) -> Diagnostic {
+pub(super) fn tie(ws: &Workspace, doc: &SkillDoc, others: &[PathBuf], who: &Callers) -> Diagnostic {
     let name = doc.name.clone().unwrap_or_default();
     let names: Vec<String> = others
         .iter()

@@ -54,7 +54,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 /// other agents lay them out), not a file nobody reads.
 pub(super) fn enclosing_skill(ws: &Workspace, path: &Path) -> Option<String> {
     // The skill's own document, not the workspace's kinds: the engine's rule families hold the
-    // kinds of the files other than skills and subagent specs only (`engine::frame`).
+    // kinds of the files other than skills and subagent specs only (`engine::inputs::ProjectInput::frame`).
     let location = &ws.skill(path)?.location;
     if location.tree != Tree::Shared {
         return None;

@@ -3,7 +3,7 @@
 //! instead of once per skill, so that a large workspace's report stays readable.
 //!
 //! Which skills count and what the note says; the analysis engine decides who is first and how
-//! many (`engine::allowed_tools_setters`), from answers that hold no position. Its test is the
+//! many (`engine::skills::allowed_tools_setters`), from answers that hold no position. Its test is the
 //! engine's (`engine::batch`), which runs the rule.
 
 use std::path::Path;

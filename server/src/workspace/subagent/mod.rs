@@ -292,9 +292,9 @@ impl Parser<'_> {
         self.doc.metadata = entries;
     }
 
+    /// Reads each key the runtime reads, in the order its builder does, with the diagnostics of
+    /// each.
     fn read_keys(&mut self, entries: &[Entry], split: SubagentSplit) {
-        let get = |key: &str| entries.iter().find(|e| e.key == key);
-
         for entry in entries {
             if entry.key == "name" {
                 self.name_key(entry);
@@ -302,9 +302,29 @@ impl Parser<'_> {
                 self.unknown_key(entry);
             }
         }
+        self.read_description(entries, split);
+        if let Some(e) = get(entries, "workspace") {
+            self.read_workspace(e);
+        }
+        self.read_body(split);
+        self.read_model(entries);
+        self.read_steps(entries);
+        self.read_sampling(entries);
+        if let Some(e) = get(entries, "mode") {
+            self.read_mode(e);
+        }
+        self.read_visibility(entries);
+        if let Some(e) = get(entries, "tools") {
+            self.doc.tools = name_list(&e.value);
+        }
+        if let Some(e) = get(entries, "skills") {
+            self.doc.skills = name_list(&e.value);
+        }
+    }
 
-        // description
-        let description = get("description");
+    /// `description`, trimmed: without one (or blank), the runtime drops the file.
+    fn read_description(&mut self, entries: &[Entry], split: SubagentSplit) {
+        let description = get(entries, "description");
         let text = description
             .filter(|e| !matches!(e.value.value, Value::Null))
             .map(|e| java::trim(&java_to_string(&e.value.value)).to_string())
@@ -320,40 +340,41 @@ impl Parser<'_> {
                 self.missing_description(description, split.opening);
             }
         }
+    }
 
-        // workspace
-        if let Some(e) = get("workspace") {
-            match &e.value.value {
-                Value::Map(_) => {
-                    if let Some(mode) = e.value.get("mode") {
-                        if !matches!(mode.value.value, Value::Null) {
-                            let text =
-                                java::trim(&java_to_string(&mode.value.value)).to_lowercase();
-                            match text.as_str() {
-                                "isolated" => self.doc.workspace_mode = WorkspaceMode::Isolated,
-                                "shared" => self.doc.workspace_mode = WorkspaceMode::Shared,
-                                _ => self.unknown_workspace_mode(mode),
-                            }
-                        }
-                    }
-                    if let Some(p) = e.value.get("path") {
-                        if let Some(s) = p.value.value.java_string() {
-                            let s = java::trim(&s).to_string();
-                            if !s.is_empty() && !matches!(p.value.value, Value::Null) {
-                                self.doc.workspace_path = Some(Spanned {
-                                    value: s,
-                                    range: p.value.range,
-                                });
-                            }
+    /// `workspace:`, a map of `mode` (isolated or shared) and `path`.
+    fn read_workspace(&mut self, e: &Entry) {
+        match &e.value.value {
+            Value::Map(_) => {
+                if let Some(mode) = e.value.get("mode") {
+                    if !matches!(mode.value.value, Value::Null) {
+                        let text = java::trim(&java_to_string(&mode.value.value)).to_lowercase();
+                        match text.as_str() {
+                            "isolated" => self.doc.workspace_mode = WorkspaceMode::Isolated,
+                            "shared" => self.doc.workspace_mode = WorkspaceMode::Shared,
+                            _ => self.unknown_workspace_mode(mode),
                         }
                     }
                 }
-                Value::Null => {}
-                _ => self.workspace_not_map(e),
+                if let Some(p) = e.value.get("path") {
+                    if let Some(s) = p.value.value.java_string() {
+                        let s = java::trim(&s).to_string();
+                        if !s.is_empty() && !matches!(p.value.value, Value::Null) {
+                            self.doc.workspace_path = Some(Spanned {
+                                value: s,
+                                range: p.value.range,
+                            });
+                        }
+                    }
+                }
             }
+            Value::Null => {}
+            _ => self.workspace_not_map(e),
         }
+    }
 
-        // body
+    /// The body is the subagent's prompt, unless a workspace path is set: then it is discarded.
+    fn read_body(&mut self, split: SubagentSplit) {
         let body = &self.text[split.body.start..split.body.end];
         if !body.is_empty() {
             self.doc.body_range = Some(split.body);
@@ -362,9 +383,11 @@ impl Parser<'_> {
                 None => self.doc.body = Some(body.to_string()),
             }
         }
+    }
 
-        // model / variant
-        if let Some(e) = get("model") {
+    /// `model` (a string, trimmed) and `variant`.
+    fn read_model(&mut self, entries: &[Entry]) {
+        if let Some(e) = get(entries, "model") {
             if let Some(s) = e.value.value.java_string() {
                 if !matches!(e.value.value, Value::Null) {
                     self.doc.model = Some(Spanned {
@@ -374,15 +397,17 @@ impl Parser<'_> {
                 }
             }
         }
-        if let Some(e) = get("variant") {
+        if let Some(e) = get(entries, "variant") {
             if !matches!(e.value.value, Value::Null) {
                 self.doc.variant = Some(java::trim(&java_to_string(&e.value.value)).to_string());
             }
         }
+    }
 
-        // steps / maxIters
-        let steps = get("steps");
-        let max_iters = get("maxIters");
+    /// `steps`, else the deprecated `maxIters`: the first that is a number wins, truncated.
+    fn read_steps(&mut self, entries: &[Entry]) {
+        let steps = get(entries, "steps");
+        let max_iters = get(entries, "maxIters");
         self.deprecated_max_iters(max_iters, steps);
         let mut steps_set = false;
         for (key, e) in [("steps", steps), ("maxIters", max_iters)] {
@@ -398,11 +423,13 @@ impl Parser<'_> {
                 None => self.steps_not_a_number(key, e),
             }
         }
+    }
 
-        // temperature / top_p
-        let top_p = get("top_p").or_else(|| get("topP"));
+    /// `temperature` and `top_p` (or `topP`): numbers, or strings Java parses as doubles.
+    fn read_sampling(&mut self, entries: &[Entry]) {
+        let top_p = get(entries, "top_p").or_else(|| get(entries, "topP"));
         for (key, e, max) in [
-            ("temperature", get("temperature"), 2.0),
+            ("temperature", get(entries, "temperature"), 2.0),
             ("top_p", top_p, 1.0),
         ] {
             let Some(e) = e else { continue };
@@ -427,26 +454,32 @@ impl Parser<'_> {
                 None => self.sampling_not_numeric(key, e),
             }
         }
+    }
 
-        // mode
-        if let Some(e) = get("mode") {
-            if !matches!(e.value.value, Value::Null) {
-                let text = java::trim(&java_to_string(&e.value.value)).to_lowercase();
-                self.doc.mode = match text.as_str() {
-                    "primary" => AgentMode::Primary,
-                    "subagent" => AgentMode::Subagent,
-                    "all" => AgentMode::All,
-                    _ => {
-                        self.unknown_mode(e);
-                        AgentMode::All
-                    }
-                };
-            }
+    /// `mode`: primary, subagent or all; anything else reads as all.
+    fn read_mode(&mut self, e: &Entry) {
+        if !matches!(e.value.value, Value::Null) {
+            let text = java::trim(&java_to_string(&e.value.value)).to_lowercase();
+            self.doc.mode = match text.as_str() {
+                "primary" => AgentMode::Primary,
+                "subagent" => AgentMode::Subagent,
+                "all" => AgentMode::All,
+                _ => {
+                    self.unknown_mode(e);
+                    AgentMode::All
+                }
+            };
         }
+    }
 
-        // hidden / expose_to_user
-        let expose = get("expose_to_user").or_else(|| get("exposeToUser"));
-        for (key, e) in [("hidden", get("hidden")), ("expose_to_user", expose)] {
+    /// `hidden` and `expose_to_user` (or `exposeToUser`): booleans, or strings that are true only
+    /// when they say `true`.
+    fn read_visibility(&mut self, entries: &[Entry]) {
+        let expose = get(entries, "expose_to_user").or_else(|| get(entries, "exposeToUser"));
+        for (key, e) in [
+            ("hidden", get(entries, "hidden")),
+            ("expose_to_user", expose),
+        ] {
             let Some(e) = e else { continue };
             let value = match &e.value.value {
                 Value::Bool(b) => Some(*b),
@@ -466,15 +499,12 @@ impl Parser<'_> {
                 }
             }
         }
-
-        // tools / skills
-        if let Some(e) = get("tools") {
-            self.doc.tools = name_list(&e.value);
-        }
-        if let Some(e) = get("skills") {
-            self.doc.skills = name_list(&e.value);
-        }
     }
+}
+
+/// The entry of `key`, if the frontmatter has one.
+fn get<'e>(entries: &'e [Entry], key: &str) -> Option<&'e Entry> {
+    entries.iter().find(|e| e.key == key)
 }
 
 /// Java `Object.toString()` of a value as Jackson builds it (`List`/`LinkedHashMap` formats).
