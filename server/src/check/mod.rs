@@ -32,7 +32,6 @@ pub mod fix;
 pub mod loading;
 pub mod rewrite;
 pub mod settle;
-pub mod skill_allowed_tools_not_enforced;
 pub mod strict;
 pub mod suppression;
 pub mod tools;

@@ -7,12 +7,12 @@ use std::sync::Arc;
 use super::{ListedSkill, SkillFound, Span};
 use crate::base::suggest::{hint, SuggestionPieces, Suggestions};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::resolution::{Callers, EntryKind};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR004",
     name: "subagent-skill-unknown",
     severity: Severity::Warning,
@@ -25,18 +25,8 @@ pub static RULE: Rule = Rule {
 spelling against the skill's `name:`.",
     examples: &[
         Example {
+            base: Base::Shared { without: &["agentws.toml"] },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 skills: [pdf-tools]
@@ -45,17 +35,6 @@ You research a question and answer with sources.
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 skills: [pdf]
@@ -63,9 +42,10 @@ skills: [pdf]
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:3:10",
         },
     ],
-};
+}
 
 pub(super) fn check(
     workspace: &Workspace,

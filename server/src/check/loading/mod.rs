@@ -25,7 +25,7 @@ use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::{Config, Scope};
 use crate::context;
 use crate::context::EffectiveRoot;
-use crate::rules::Rule;
+use crate::rules::{declare_family, Rule};
 use crate::workspace::layout::Location;
 use crate::workspace::resolution::{
     check_contexts, Callers, EntryKind, Layer, NotScanned, Outcome, Resolution, Resolver,
@@ -34,36 +34,21 @@ use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
 
-mod duplicate_skill_name;
-mod duplicate_subagent_id;
-mod skill_files_root_not_its_folder;
-mod skill_folder_not_read;
-mod skill_hidden_dir;
-mod skill_linked_twice;
-mod skill_name_directory_mismatch;
-mod skill_name_tie_directory_order;
-mod skill_nested;
-mod skill_overridden_per_user;
-mod subagent_folder_not_read;
-mod subagent_general_purpose;
-mod subagent_nested;
-
-/// The rules decided over the loading outcomes, each declared beside its detection.
-pub static RULES: &[&Rule] = &[
-    &skill_name_directory_mismatch::RULE,   // SK016
-    &skill_nested::RULE,                    // SK017
-    &skill_hidden_dir::RULE,                // SK018
-    &skill_folder_not_read::RULE,           // SK026
-    &skill_files_root_not_its_folder::RULE, // SK027
-    &subagent_general_purpose::RULE,        // SA006
-    &subagent_nested::RULE,                 // SA007
-    &subagent_folder_not_read::RULE,        // SA022
-    &duplicate_skill_name::RULE,            // XR005
-    &skill_overridden_per_user::RULE,       // XR006
-    &duplicate_subagent_id::RULE,           // XR007
-    &skill_name_tie_directory_order::RULE,  // XR012
-    &skill_linked_twice::RULE,              // XR016
-];
+declare_family! {
+    mod skill_name_directory_mismatch;   // SK016
+    mod skill_nested;                    // SK017
+    mod skill_hidden_dir;                // SK018
+    mod skill_folder_not_read;           // SK026
+    mod skill_files_root_not_its_folder; // SK027
+    mod subagent_general_purpose;        // SA006
+    mod subagent_nested;                 // SA007
+    mod subagent_folder_not_read;        // SA022
+    mod duplicate_skill_name;            // XR005
+    mod skill_overridden_per_user;       // XR006
+    mod duplicate_subagent_id;           // XR007
+    mod skill_name_tie_directory_order;  // XR012
+    mod skill_linked_twice;              // XR016
+}
 
 /// The resolutions of every check context, in [`check_contexts`] order.
 pub struct Contexts<'a> {

@@ -15,57 +15,36 @@ use std::path::{Path, PathBuf};
 
 use crate::base::{Diagnostic, FileContent, Fix, TextRange};
 use crate::rules::workspace::too_many_problems::Capped;
-use crate::rules::Rule;
+use crate::rules::{declare_family, Rule};
 use crate::syntax::frontmatter::{self, OpeningTrap, SubagentSplit, SubagentSplitError};
 use crate::syntax::java;
 use crate::syntax::yaml::{self, Entry, Node, Typing, Value};
 use crate::workspace::layout::Location;
 
-mod subagent_bad_id;
-mod subagent_body_discarded;
-mod subagent_bom;
-mod subagent_boolean_string;
-mod subagent_dashes_in_frontmatter;
-mod subagent_deprecated_max_iters;
-mod subagent_frontmatter_unclosed;
-mod subagent_invalid_yaml;
-mod subagent_leading_whitespace;
-mod subagent_long_opener;
-mod subagent_missing_description;
-mod subagent_mode;
-mod subagent_multiline_description;
-mod subagent_name_key;
-mod subagent_no_frontmatter;
-mod subagent_sampling;
-mod subagent_steps;
-mod subagent_unknown_key;
-mod subagent_workspace_mode;
-mod subagent_workspace_not_map;
-
-/// The subagent-spec rules found while parsing (SA006, SA007 and SA022 follow from the
-/// resolution, SA025 from the configured models, SA026 from a file's name: `check` reports them).
-pub static RULES: &[&Rule] = &[
-    &subagent_no_frontmatter::RULE,        // SA001
-    &subagent_frontmatter_unclosed::RULE,  // SA002
-    &subagent_invalid_yaml::RULE,          // SA003
-    &subagent_missing_description::RULE,   // SA004
-    &subagent_bad_id::RULE,                // SA005
-    &subagent_name_key::RULE,              // SA008
-    &subagent_workspace_not_map::RULE,     // SA009
-    &subagent_workspace_mode::RULE,        // SA010
-    &subagent_body_discarded::RULE,        // SA011
-    &subagent_mode::RULE,                  // SA012
-    &subagent_steps::RULE,                 // SA013
-    &subagent_sampling::RULE,              // SA014
-    &subagent_boolean_string::RULE,        // SA015
-    &subagent_unknown_key::RULE,           // SA016
-    &subagent_deprecated_max_iters::RULE,  // SA017
-    &subagent_bom::RULE,                   // SA018
-    &subagent_leading_whitespace::RULE,    // SA019
-    &subagent_dashes_in_frontmatter::RULE, // SA020
-    &subagent_long_opener::RULE,           // SA021
-    &subagent_multiline_description::RULE, // SA027
-];
+// The subagent-spec rules found while parsing (SA006, SA007 and SA022 follow from the
+// resolution, SA025 from the configured models, SA026 from a file's name: `check` reports them).
+declare_family! {
+    mod subagent_no_frontmatter;        // SA001
+    mod subagent_frontmatter_unclosed;  // SA002
+    mod subagent_invalid_yaml;          // SA003
+    mod subagent_missing_description;   // SA004
+    mod subagent_bad_id;                // SA005
+    mod subagent_name_key;              // SA008
+    mod subagent_workspace_not_map;     // SA009
+    mod subagent_workspace_mode;        // SA010
+    mod subagent_body_discarded;        // SA011
+    mod subagent_mode;                  // SA012
+    mod subagent_steps;                 // SA013
+    mod subagent_sampling;              // SA014
+    mod subagent_boolean_string;        // SA015
+    mod subagent_unknown_key;           // SA016
+    mod subagent_deprecated_max_iters;  // SA017
+    mod subagent_bom;                   // SA018
+    mod subagent_leading_whitespace;    // SA019
+    mod subagent_dashes_in_frontmatter; // SA020
+    mod subagent_long_opener;           // SA021
+    mod subagent_multiline_description; // SA027
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorkspaceMode {
