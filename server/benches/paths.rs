@@ -1,4 +1,4 @@
-//! In-process throughput of the path normalizer on one core (docs/bench-notes/paths.md).
+//! In-process throughput of the path normalizer on one core (docs/benchmarks.md, "Path normalizer").
 //!
 //! `lexical`: typical inputs of a namespaced local run without disk access (DiskAccess::Lexical).
 //! `symlinks`: the same inputs with the symlink walk, on a real workspace in a temporary folder

@@ -49,10 +49,10 @@
 //! requests in all), typical relative and absolute paths; prints throughput and latency
 //! percentiles (client side, pipe round trip included).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use agentws::base::json_delta::{self, Edit};
@@ -62,6 +62,10 @@ use serde_json::{json, Value};
 #[allow(dead_code)]
 #[path = "genws.rs"]
 mod genws;
+
+/// The client side of the wire, shared with the end-to-end tests' client.
+#[path = "shared/lsp_wire.rs"]
+mod wire;
 
 struct Server {
     child: Child,
@@ -79,46 +83,19 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn agentws serve");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut length = 0;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(v) = line.strip_prefix("Content-Length: ") {
-                        length = v.parse().unwrap();
-                    }
-                }
-                let mut body = vec![0; length];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                let value: Value = serde_json::from_slice(&body).unwrap();
-                if tx.send((Instant::now(), value)).is_err() {
-                    return;
-                }
-            }
-        });
+        let incoming = wire::read_frames(child.stdout.take().unwrap());
         Server {
             stdin: child.stdin.take().unwrap(),
             child,
-            incoming: rx,
+            incoming,
             next_id: 0,
         }
     }
 
     fn send(&mut self, value: Value) {
-        let body = value.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{}", body.len(), body).unwrap();
+        self.stdin
+            .write_all(&wire::frame(&value.to_string()))
+            .unwrap();
         self.stdin.flush().unwrap();
     }
 

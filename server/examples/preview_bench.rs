@@ -3,7 +3,7 @@
 //! `agentws preview` on the 10 000-skill workspace written to disk.
 //!
 //! Run: `cargo build --release -p agentws && cargo run --release -p agentws --example preview_bench`
-//! (`-- --no-cli` skips the cold-start part.) Results go to docs/bench-notes/preview.md. Not a test: nothing here asserts a time.
+//! (`-- --no-cli` skips the cold-start part.) Results go to docs/benchmarks.md ("Prompt preview"). Not a test: nothing here asserts a time.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -468,6 +468,12 @@ fn rule_links_can_point_at_a_mirror() {
         .output()
         .unwrap();
     assert!(stdout(&explain).ends_with(&format!("\n\nSee {mirror}#ws011\n")));
+    // The mirror moves the rule pages; the rule's source stays the repository's.
+    let file = "server/src/check/files/additional_context_missing.rs";
+    assert!(stdout(&explain).contains(&format!(
+        "\nsource: {file} ({}/blob/main/{file})\n\n",
+        env!("CARGO_PKG_REPOSITORY")
+    )));
 }
 
 #[test]

@@ -10,14 +10,18 @@ use serde_json::{json, Value};
 use super::support::{copy_tree, fixture};
 use client::{Client, Options};
 
+/// The client side of the wire, shared with `lsp_bench`.
+#[path = "../../server/examples/shared/lsp_wire.rs"]
+mod wire;
+
 pub mod client {
     //! A minimal LSP client: frames, request/response matching, automatic answers to the
     //! server's requests (progress tokens, registrations, configuration), and a log of every
     //! notification received. Timeouts only guard against hangs; nothing asserts on time.
 
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::Write;
     use std::process::{Child, ChildStdin, Command, Stdio};
-    use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+    use std::sync::mpsc::{Receiver, RecvTimeoutError};
     use std::time::{Duration, Instant};
 
     use serde_json::{json, Value};
@@ -55,7 +59,7 @@ pub mod client {
     pub struct Client {
         pub child: Child,
         stdin: Option<ChildStdin>,
-        incoming: Receiver<Value>,
+        incoming: Receiver<(Instant, Value)>,
         next_id: i64,
         /// Every message from the server that was not a response to us, in arrival order.
         pub log: Vec<Value>,
@@ -64,11 +68,8 @@ pub mod client {
         configuration: Option<Value>,
     }
 
-    pub fn frame(body: &str) -> Vec<u8> {
-        let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-        out.extend_from_slice(body.as_bytes());
-        out
-    }
+    use super::wire;
+    pub use wire::frame;
 
     impl Client {
         /// Spawns the server with `env` added to the environment (and no rule-links base from
@@ -88,39 +89,11 @@ pub mod client {
                 None => command.stderr(Stdio::null()),
             };
             let mut child = command.spawn().expect("spawn agentws serve");
-            let stdout = child.stdout.take().unwrap();
-            let (tx, rx) = channel();
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                loop {
-                    let mut length = None;
-                    loop {
-                        let mut line = String::new();
-                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                            return;
-                        }
-                        let line = line.trim_end();
-                        if line.is_empty() {
-                            break;
-                        }
-                        if let Some(v) = line.strip_prefix("Content-Length: ") {
-                            length = v.parse::<usize>().ok();
-                        }
-                    }
-                    let mut body = vec![0; length.expect("Content-Length")];
-                    if reader.read_exact(&mut body).is_err() {
-                        return;
-                    }
-                    let value: Value = serde_json::from_slice(&body).expect("server sent JSON");
-                    if tx.send(value).is_err() {
-                        return;
-                    }
-                }
-            });
+            let incoming = wire::read_frames(child.stdout.take().unwrap());
             Client {
                 stdin: child.stdin.take(),
                 child,
-                incoming: rx,
+                incoming,
                 next_id: 0,
                 log: Vec::new(),
                 unclaimed: Vec::new(),
@@ -228,7 +201,7 @@ pub mod client {
             loop {
                 let left = deadline.saturating_duration_since(Instant::now());
                 let message = match self.incoming.recv_timeout(left) {
-                    Ok(m) => m,
+                    Ok((_, m)) => m,
                     Err(RecvTimeoutError::Timeout) => {
                         panic!("no matching message; log: {:#?}", self.log)
                     }

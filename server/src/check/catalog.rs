@@ -11,31 +11,36 @@ use std::sync::LazyLock;
 
 use crate::rules::{self, Rule};
 
-use super::{cross, files, loading, skill_allowed_tools_not_enforced, strict, suppression, tools};
+use super::{cross, files, loading, strict, suppression, tools};
 
 /// The families in the order the catalog lists them (by the file kind they are about), each
 /// named by its codes' prefix.
 const FAMILIES: [&str; 9] = ["WS", "SK", "SA", "TJ", "CF", "XR", "ST", "RS", "IG"];
 
-/// Every rule, grouped by family in [`FAMILIES`] order, in code order within each. A family's
-/// rules are declared in several places (each beside its detection), so the catalog orders them
-/// itself.
+/// Every family's list of rules (`rules::declare_family!`), each declared where its rules are
+/// found: a family's own codes first, then the rules of other families found with them.
+fn families() -> [&'static [&'static Rule]; 12] {
+    [
+        files::RULES,
+        rules::workspace::RULES,
+        crate::workspace::skill::RULES,
+        crate::workspace::subagent::RULES,
+        crate::workspace::tools::RULES,
+        crate::config::load::RULES,
+        cross::RULES,
+        loading::RULES,
+        tools::RULES,
+        strict::RULES,
+        rules::store::RULES,
+        suppression::RULES,
+    ]
+}
+
+/// Every rule, grouped by family in [`FAMILIES`] order, in code order within each. A code
+/// family's rules are listed by several of [`families`] (each beside its detection), so the
+/// catalog orders them itself.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    let mut rules: Vec<&'static Rule> = files::RULES
-        .iter()
-        .chain(crate::workspace::skill::RULES)
-        .chain(crate::workspace::subagent::RULES)
-        .chain(crate::workspace::tools::RULES)
-        .chain(crate::config::load::RULES)
-        .chain(cross::RULES)
-        .chain(loading::RULES)
-        .chain(tools::RULES)
-        .copied()
-        .chain([&skill_allowed_tools_not_enforced::RULE])
-        .chain(strict::RULES.iter().map(|strict| strict.rule))
-        .chain(rules::store::RULES.iter().copied())
-        .chain(suppression::RULES.iter().copied())
-        .collect();
+    let mut rules: Vec<&'static Rule> = families().into_iter().flatten().copied().collect();
     rules.sort_by_key(|rule| (family_rank(rule.code), rule.code));
     rules.into_iter()
 }
@@ -125,6 +130,8 @@ pub fn selects_a_rule(selector: &str) -> bool {
 mod tests {
     use std::collections::HashSet;
 
+    use crate::rules::Rule;
+
     #[test]
     fn codes_and_names_are_unique_and_well_formed() {
         let mut codes = HashSet::new();
@@ -142,12 +149,72 @@ mod tests {
         }
     }
 
-    /// The strict family lists its rules in code order, ST001 on.
+    /// Each list gives its first code family in code order, then the other families' rules
+    /// found with them in catalog order; the strict list is ST001 on, without a gap.
     #[test]
-    fn strict_rules_are_listed_in_code_order() {
-        let codes: Vec<&str> = super::strict::RULES.iter().map(|r| r.rule.code).collect();
-        let expected: Vec<String> = (1..=codes.len()).map(|n| format!("ST{n:03}")).collect();
-        assert_eq!(codes, expected);
+    fn every_family_lists_its_rules_in_code_order() {
+        let order = |rule: &&Rule| (super::family_rank(rule.code), rule.code);
+        for list in super::families() {
+            let own = list.iter().take_while(|r| r.code[..2] == list[0].code[..2]);
+            let others = &list[own.clone().count()..];
+            assert!(own.is_sorted_by_key(|r| r.code), "{:?}", codes(list));
+            assert!(others.is_sorted_by_key(order), "{:?}", codes(list));
+        }
+        let strict = codes(super::strict::RULES);
+        let expected: Vec<String> = (1..=strict.len()).map(|n| format!("ST{n:03}")).collect();
+        assert_eq!(strict, expected);
+    }
+
+    fn codes(list: &[&Rule]) -> Vec<&'static str> {
+        list.iter().map(|r| r.code).collect()
+    }
+
+    /// Every file that declares a rule is in a family's list: the catalog misses none.
+    #[test]
+    fn every_declared_rule_is_in_the_catalog() {
+        let server = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut declaring = Vec::new();
+        let mut folders = vec![server.join("src")];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if std::fs::read_to_string(&path)
+                    .is_ok_and(|text| text.contains("\ndeclare_rule! {"))
+                {
+                    declaring.push(path);
+                }
+            }
+        }
+        let listed: HashSet<std::path::PathBuf> = super::all()
+            .map(|r| server.parent().unwrap_or(server).join(r.source_file()))
+            .collect();
+        let missing: Vec<_> = declaring.iter().filter(|p| !listed.contains(*p)).collect();
+        assert_eq!(missing, Vec::<&std::path::PathBuf>::new());
+        assert_eq!(declaring.len(), listed.len());
+    }
+
+    /// `declare_rule!` records the file of its call, and that file declares the rule.
+    #[test]
+    fn every_rule_records_the_file_that_declares_it() {
+        let ws001 = super::all().find(|r| r.code == "WS001").unwrap();
+        assert_eq!(
+            ws001.source_file(),
+            "server/src/check/files/workspace_missing.rs"
+        );
+        let server = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let repository = server.parent().unwrap_or(server);
+        for rule in super::all() {
+            let text = std::fs::read_to_string(repository.join(rule.source_file()))
+                .unwrap_or_else(|e| panic!("{}: {}: {e}", rule.code, rule.source));
+            assert!(
+                text.contains(&format!("declare_rule! {{\n    code: \"{}\",", rule.code)),
+                "{}: {}",
+                rule.code,
+                rule.source
+            );
+        }
     }
 
     #[test]

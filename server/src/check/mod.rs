@@ -32,7 +32,6 @@ pub mod fix;
 pub mod loading;
 pub mod rewrite;
 pub mod settle;
-pub mod skill_allowed_tools_not_enforced;
 pub mod strict;
 pub mod suppression;
 pub mod tools;
@@ -271,7 +270,7 @@ pub fn tool_references(
 }
 
 /// The names of the workspace's skills, in path order, prepared for suggesting one for a name
-/// no skill has: one piece (the engine keeps one per bucket, `engine::skill_name_index`).
+/// no skill has: one piece (the engine keeps one per bucket, `engine::skills::skill_name_index`).
 pub fn skill_name_index(workspace: &Workspace) -> SuggestionPieces {
     let names = workspace
         .skills

@@ -12,15 +12,15 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use super::output::{self, FixSummary, Format, Report, Rerun, Shower, ShownRuntime, Style};
-use super::project::{display_relative, process_env, Loaded};
+use super::output::{self, FixSummary, Format, Presenter, Report, Rerun, ShownRuntime, Style};
+use super::project::{display_relative, process_env, LoadedProject};
 use super::say;
 use super::{EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE};
 use crate::base::pathutil::normalize_lexically;
 use crate::base::{Diagnostic, Env, FileContent};
 use crate::check::settle::Suppressed;
 use crate::check::{fix, CheckOptions, CheckReport};
-use crate::config::discover::{absolute, find_project, Project};
+use crate::config::discover::{absolute, find_project, FoundProject};
 use crate::engine;
 use crate::rules::workspace::too_many_problems;
 use crate::rules::Profile;
@@ -162,7 +162,7 @@ type ProjectKey = (Option<PathBuf>, PathBuf, PathBuf);
 pub(super) struct Target {
     first_path: PathBuf,
     /// The project found for the first path: its `agentws.toml` is read once, here.
-    project: Project,
+    project: FoundProject,
     selection: Selection,
 }
 
@@ -199,80 +199,19 @@ pub fn run(args: CheckArgs) -> u8 {
             },
         };
         if let Some(summary) = &mut fix_summary {
-            let outcome = fix::apply(&checked.loaded.workspace.files, &checked.diagnostics);
-            summary.fixes_applied += outcome.fixes_applied;
-            summary.files_written += outcome.written.len();
-            for skipped in &outcome.skipped {
-                summary.not_applied.push(format!(
-                    "{}: {}{} ({})",
-                    display_relative(&skipped.path, &cwd),
-                    if skipped.code.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{} ", skipped.code)
-                    },
-                    skipped.title,
-                    skipped.reason.describe()
-                ));
-            }
-            for (path, reason) in &outcome.kept_aside {
-                summary.notes.push(format!(
-                    "{}: written by another process during the fix: {}",
-                    display_relative(path, &cwd),
-                    reason.describe()
-                ));
-            }
-            if !outcome.written.is_empty() {
+            if apply_fixes(&checked, summary, &cwd) {
                 // A fix may have written agentws.toml too.
                 target.project = find_project(&target.first_path);
                 checked = check_target(target, &env, options);
             }
         }
-        report
-            .runtimes
-            .push(ShownRuntime::of(&checked.loaded.workspace.config, &cwd));
-        let mut shower = Shower::new(&checked.loaded.workspace.files, &cwd)
-            .with_excerpts(args.format == Format::Human);
-        if matches!(args.format, Format::Json | Format::Sarif)
-            || args.baseline.is_some()
-            || args.write_baseline.is_some()
-        {
-            shower = shower.with_fingerprints(&checked.loaded.workspace.config);
-        }
-        report
-            .diagnostics
-            .extend(checked.diagnostics.iter().map(|d| shower.show(d)));
-        report
-            .suppressed
-            .extend(checked.suppressed.iter().map(|d| shower.show_suppressed(d)));
-        for (kind, n) in std::mem::take(&mut checked.files_checked) {
-            *report.files_checked.entry(kind).or_insert(0) += n;
-        }
-        // The process ends soon: freeing every parsed file one by one only costs time.
-        std::mem::forget(checked);
+        add_to_report(&mut report, checked, &args, &cwd);
     }
     report.fix = fix_summary;
     report.rerun = args.rerun(&env, &cwd);
     report.number_fingerprints();
     if let Some(file) = &args.write_baseline {
-        return match super::baseline::write(file, &report) {
-            Ok(count) => {
-                say!(
-                    "wrote {} to the baseline `{}`",
-                    output::plural(count, "finding", "findings"),
-                    display_relative(&absolute(file), &cwd)
-                );
-                if usage_error {
-                    EXIT_USAGE
-                } else {
-                    EXIT_OK
-                }
-            }
-            Err(err) => {
-                say!("error: {err}");
-                EXIT_USAGE
-            }
-        };
+        return write_baseline(file, &report, &cwd, usage_error);
     }
     if let Some(file) = &args.baseline {
         if let Err(err) = super::baseline::apply(file, &cwd, &mut report) {
@@ -280,13 +219,102 @@ pub fn run(args: CheckArgs) -> u8 {
             return EXIT_USAGE;
         }
     }
+    print_report(&report, &args, &env);
 
+    let nothing_read = report.total_files() == 0;
+    if nothing_read && !usage_error {
+        say!("error: no workspace file found to check");
+    }
+    exit_code(&report, usage_error || nothing_read, args.error_on_warnings)
+}
+
+/// `--fix`: applies the fixes of one target's diagnostics and adds what happened to `summary`;
+/// true when a file was written (the target is then checked again).
+fn apply_fixes(checked: &Checked, summary: &mut FixSummary, cwd: &Path) -> bool {
+    let outcome = fix::apply(&checked.loaded.workspace.files, &checked.diagnostics);
+    summary.fixes_applied += outcome.fixes_applied;
+    summary.files_written += outcome.written.len();
+    for skipped in &outcome.skipped {
+        summary.not_applied.push(format!(
+            "{}: {}{} ({})",
+            display_relative(&skipped.path, cwd),
+            if skipped.code.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", skipped.code)
+            },
+            skipped.title,
+            skipped.reason.describe()
+        ));
+    }
+    for (path, reason) in &outcome.kept_aside {
+        summary.notes.push(format!(
+            "{}: written by another process during the fix: {}",
+            display_relative(path, cwd),
+            reason.describe()
+        ));
+    }
+    !outcome.written.is_empty()
+}
+
+/// Adds one target's runtime, diagnostics and file counts to the report, shown for the output
+/// format (excerpts for people, fingerprints for machines and baselines).
+fn add_to_report(report: &mut Report, mut checked: Checked, args: &CheckArgs, cwd: &Path) {
+    report
+        .runtimes
+        .push(ShownRuntime::of(&checked.loaded.workspace.config, cwd));
+    let mut shower = Presenter::new(&checked.loaded.workspace.files, cwd)
+        .with_excerpts(args.format == Format::Human);
+    if matches!(args.format, Format::Json | Format::Sarif)
+        || args.baseline.is_some()
+        || args.write_baseline.is_some()
+    {
+        shower = shower.with_fingerprints(&checked.loaded.workspace.config);
+    }
+    report
+        .diagnostics
+        .extend(checked.diagnostics.iter().map(|d| shower.show(d)));
+    report
+        .suppressed
+        .extend(checked.suppressed.iter().map(|d| shower.show_suppressed(d)));
+    for (kind, n) in std::mem::take(&mut checked.files_checked) {
+        *report.files_checked.entry(kind).or_insert(0) += n;
+    }
+    // The process ends soon: freeing every parsed file one by one only costs time.
+    std::mem::forget(checked);
+}
+
+/// `--write-baseline`: writes the report's findings to `file` instead of printing them.
+fn write_baseline(file: &Path, report: &Report, cwd: &Path, usage_error: bool) -> u8 {
+    match super::baseline::write(file, report) {
+        Ok(count) => {
+            say!(
+                "wrote {} to the baseline `{}`",
+                output::plural(count, "finding", "findings"),
+                display_relative(&absolute(file), cwd)
+            );
+            if usage_error {
+                EXIT_USAGE
+            } else {
+                EXIT_OK
+            }
+        }
+        Err(err) => {
+            say!("error: {err}");
+            EXIT_USAGE
+        }
+    }
+}
+
+/// Prints the report on stdout in the chosen format; with `--fix` and a machine format, what the
+/// fix did goes to stderr.
+fn print_report(report: &Report, args: &CheckArgs, env: &Env) {
     let color = !args.no_color
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::stdout().is_terminal();
-    let docs_url = super::rules_docs_url(&env);
+    let docs_url = super::rules_docs_url(env);
     output::print_stdout(&output::render(
-        &report,
+        report,
         args.format,
         Style { color },
         &docs_url,
@@ -305,12 +333,6 @@ pub fn run(args: CheckArgs) -> u8 {
             say!("note: {line}");
         }
     }
-
-    let nothing_read = report.total_files() == 0;
-    if nothing_read && !usage_error {
-        say!("error: no workspace file found to check");
-    }
-    exit_code(&report, usage_error || nothing_read, args.error_on_warnings)
 }
 
 /// Groups command-line paths by project (each project is loaded once). The flag is set when a
@@ -368,13 +390,13 @@ fn exit_code(report: &Report, usage_error: bool, error_on_warnings: bool) -> u8 
 }
 
 pub(super) struct Checked {
-    pub loaded: Loaded,
+    pub loaded: LoadedProject,
     pub diagnostics: Vec<Diagnostic>,
     /// What the project's per-path settings and suppression comments kept aside.
     pub suppressed: Vec<Suppressed>,
     pub files_checked: BTreeMap<FileKind, usize>,
     /// The database the diagnostics came from, held so that the caller decides when it is freed
-    /// (`run` never frees it: the process ends soon after).
+    /// (`add_to_report` never frees it: the process ends soon after).
     pub _analysis: Option<engine::Analysis>,
 }
 
@@ -422,7 +444,7 @@ fn check_stored(
 }
 
 /// The report's diagnostics (the walk's problems among them) of the files the target selects.
-fn select(target: &Target, loaded: Loaded, report: CheckReport) -> Checked {
+fn select(target: &Target, loaded: LoadedProject, report: CheckReport) -> Checked {
     let selected = |d: &Diagnostic| target.selection.contains(&d.path);
     let diagnostics: Vec<Diagnostic> = report
         .diagnostics

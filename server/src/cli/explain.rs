@@ -63,14 +63,18 @@ pub fn find(query: &str) -> Option<&'static Rule> {
         .find(|r| r.code.eq_ignore_ascii_case(query) || r.name.eq_ignore_ascii_case(query))
 }
 
-/// The text `agentws explain CODE` prints; it ends with the rule's page under `docs_url`.
+/// The text `agentws explain CODE` prints: its head names the file that declares the rule, with
+/// its link; it ends with the rule's page under `docs_url`.
 pub fn explain(rule: &Rule, docs_url: &str) -> String {
+    let source = rule.source_file();
     format!(
-        "{} {}\nseverity: {}, profile: {}\n\n{}\n\nRuntime: {}\n\n{}\n\n{}See {}\n",
+        "{} {}\nseverity: {}, profile: {}\nsource: {} ({})\n\n{}\n\nRuntime: {}\n\n{}\n\n{}See {}\n",
         rule.code,
         rule.name,
         rule.severity_text(),
         rule.profile.name(),
+        source,
+        rules::docs::source_url(&source),
         rule.summary,
         rule.consequence,
         rule.explanation.trim_end(),
@@ -130,8 +134,9 @@ pub fn project_levels(rule: &Rule, config: &crate::config::Config) -> String {
     )
 }
 
-/// A rule's examples as Markdown: each triggering project, file by file in fenced blocks, then
-/// its fixed variant; or why the rule has none. Ends with a blank line unless empty.
+/// A rule's examples as Markdown: each whole triggering project (an example written over the base
+/// project shows the base's files too), file by file in fenced blocks, then its fixed variant; or
+/// why the rule has none. Ends with a blank line unless empty.
 pub fn examples_markdown(rule: &Rule) -> String {
     let mut out = String::new();
     if let Some((_, why)) = rules::NOT_SHOWN_BY_A_WORKSPACE
@@ -148,15 +153,15 @@ pub fn examples_markdown(rule: &Rule) -> String {
             String::new()
         };
         out.push_str(&format!("**Example{number}**, reported:\n\n"));
-        out.push_str(&files_markdown(example.triggering));
+        out.push_str(&files_markdown(&example.triggering_project()));
         out.push_str(&format!("**Fixed{number}**, not reported:\n\n"));
-        out.push_str(&files_markdown(example.fixed));
+        out.push_str(&files_markdown(&example.fixed_project()));
     }
     out
 }
 
 /// Each file as its path and a fenced block, long enough that the text cannot close it early.
-fn files_markdown(files: rules::ExampleFiles) -> String {
+fn files_markdown(files: &[(&str, &str)]) -> String {
     let mut out = String::new();
     for (path, text) in files {
         let mut fence = String::from("```");
@@ -266,13 +271,16 @@ validators**, naming each case.\n\n\
         ));
     }
     for rule in catalog::all() {
+        let source = rule.source_file();
         out.push_str(&format!(
-            "\n<a id=\"{}\"></a>\n\n## {} `{}`\n\n**Severity:** {} · **Profile:** {}\n\n{}\n\n**Runtime:** {}\n\n{}\n{}",
+            "\n<a id=\"{}\"></a>\n\n## {} `{}`\n\n**Severity:** {} · **Profile:** {} · **Source:** [{}]({})\n\n{}\n\n**Runtime:** {}\n\n{}\n{}",
             rule.code.to_ascii_lowercase(),
             rule.code,
             rule.name,
             rule.severity_text(),
             rule.profile.name(),
+            source,
+            rules::docs::source_url(&source),
             rule.summary,
             rule.consequence,
             rule.explanation.trim_end(),
@@ -330,9 +338,12 @@ mod tests {
     fn explain_prints_every_part_of_the_rule() {
         let rule = find("WS003").unwrap();
         let text = explain(rule, "https://example.com/docs/rules.md");
-        assert!(
-            text.starts_with("WS003 blank-injected-file\nseverity: warning, profile: harness\n")
-        );
+        assert!(text.starts_with(&format!(
+            "WS003 blank-injected-file\nseverity: warning, profile: harness\n\
+             source: server/src/check/files/blank_injected_file.rs \
+             ({}/blob/main/server/src/check/files/blank_injected_file.rs)\n\n",
+            env!("CARGO_PKG_REPOSITORY")
+        )));
         assert!(text.contains(rule.summary));
         assert!(text.contains(&format!("Runtime: {}", rule.consequence)));
         assert!(text.contains(rule.explanation));

@@ -156,30 +156,47 @@ pub fn run(args: PreviewArgs) -> u8 {
         }
     }
     let ws = &loaded.workspace;
-
     if !args.diff {
-        let mut preview = match render(ws, &left_ctx) {
-            Ok(p) => p,
-            Err(code) => return code,
-        };
-        preview.relabel_sources(&ws.files);
-        if args.format == "json" {
-            println!("{}", to_json(&preview));
-        } else {
-            say!(
-                "note[runtime]: AgentScope Harness {}, {}",
-                preview.context.harness,
-                preview.context.harness_from
-            );
-            if let Some(note) = namespace_note(ws, &left_ctx) {
-                say!("note[namespace]: {note}");
-            }
-            print_notes(&preview);
-            print!("{}", preview.text);
-        }
-        return EXIT_OK;
+        return print_preview(ws, &left_ctx, &args.format);
     }
+    let Some(right_args) = against_args(&args) else {
+        say!("error: --diff needs at least one --against-… flag naming what differs in the second context");
+        return EXIT_USAGE;
+    };
+    let right_ctx = match apply(base, &ws.config, &right_args) {
+        Ok(ctx) => ctx,
+        Err(code) => return code,
+    };
+    print_diff(ws, &left_ctx, &right_ctx, &args.format)
+}
 
+/// The prompt of one context, with the notes on stderr, or its previewPrompt JSON.
+fn print_preview(ws: &Workspace, ctx: &PreviewContext, format: &str) -> u8 {
+    let mut preview = match render(ws, ctx) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    preview.relabel_sources(&ws.files);
+    if format == "json" {
+        println!("{}", to_json(&preview));
+    } else {
+        say!(
+            "note[runtime]: AgentScope Harness {}, {}",
+            preview.context.harness,
+            preview.context.harness_from
+        );
+        if let Some(note) = namespace_note(ws, ctx) {
+            say!("note[namespace]: {note}");
+        }
+        print_notes(&preview);
+        print!("{}", preview.text);
+    }
+    EXIT_OK
+}
+
+/// The second context of `--diff`: the first one's flags with the `--against-…` ones over them;
+/// `None` when no `--against-…` flag is given.
+fn against_args(args: &PreviewOptions) -> Option<ContextArgs> {
     let mut right_args = args.context.clone();
     let mut changed = false;
     for (slot, value) in [
@@ -196,15 +213,18 @@ pub fn run(args: PreviewArgs) -> u8 {
             changed = true;
         }
     }
-    if !changed {
-        say!("error: --diff needs at least one --against-… flag naming what differs in the second context");
-        return EXIT_USAGE;
-    }
-    let right_ctx = match apply(base, &ws.config, &right_args) {
-        Ok(ctx) => ctx,
-        Err(code) => return code,
-    };
-    let (left, right) = match (render(ws, &left_ctx), render(ws, &right_ctx)) {
+    changed.then_some(right_args)
+}
+
+/// The unified diff between the prompts of two contexts (with both previews in JSON); exits 1
+/// when they differ.
+fn print_diff(
+    ws: &Workspace,
+    left_ctx: &PreviewContext,
+    right_ctx: &PreviewContext,
+    format: &str,
+) -> u8 {
+    let (left, right) = match (render(ws, left_ctx), render(ws, right_ctx)) {
         (Ok(l), Ok(r)) => (l, r),
         (Err(code), _) | (_, Err(code)) => return code,
     };
@@ -213,7 +233,7 @@ pub fn run(args: PreviewArgs) -> u8 {
         .context_radius(3)
         .header(&label(&left), &label(&right))
         .to_string();
-    if args.format == "json" {
+    if format == "json" {
         #[derive(Serialize)]
         struct DiffJson<'a> {
             diff: &'a str,
@@ -240,7 +260,7 @@ pub fn run(args: PreviewArgs) -> u8 {
 
 /// Reads the store entries of the call `ctx` into `loaded` (docs/stores.md).
 fn read_call_store(
-    loaded: &mut super::project::Loaded,
+    loaded: &mut super::project::LoadedProject,
     url: Option<String>,
     ctx: &PreviewContext,
     verbose: bool,

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::base::Env;
-pub use crate::workspace::discover::{load, Loaded};
+pub use crate::workspace::discover::{load, LoadedProject};
 
 /// The process environment, captured once at the edge.
 pub fn process_env() -> Env {
@@ -35,7 +35,7 @@ pub struct StoreRead {
 /// filesystem mode; the caller builds the snapshot from it (`store::Read::parsed_snapshot`, or the
 /// analysis that built `loaded`). The error is the message for exit 2, without secrets.
 pub fn read_store(
-    loaded: &Loaded,
+    loaded: &LoadedProject,
     request: &StoreRequest,
 ) -> Result<crate::store::Read, crate::store::StoreError> {
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -51,7 +51,7 @@ pub fn read_store(
 /// Puts the snapshot built from a store's `read` into `loaded`, the store-level problems with
 /// the walk problems, and says what was read.
 pub fn took_store(
-    loaded: &mut Loaded,
+    loaded: &mut LoadedProject,
     workspace: crate::workspace::Workspace,
     read: crate::store::Read,
 ) -> StoreRead {

@@ -19,12 +19,12 @@ pub fn run(_args: ServeArgs) -> u8 {
         .with_writer(|| LogLine(Vec::new()))
         .with_ansi(false)
         .try_init();
-    let machine = crate::lsp::Machine {
+    let jvm = crate::lsp::JvmFacts {
         date: super::preview::machine_date,
         os: super::preview::machine_os,
         tmp_dir: super::preview::machine_tmp_dir,
     };
-    crate::lsp::run(super::project::process_env(), machine)
+    crate::lsp::run(super::project::process_env(), jvm)
 }
 
 /// One log event, written to stderr whole and redacted when it is dropped: a log line quoting a

@@ -19,7 +19,7 @@ use notify_debouncer_mini::notify::{RecursiveMode, Watcher};
 use notify_debouncer_mini::{new_debouncer, DebounceEventResult};
 
 use super::check::{check_target, targets, ProfileArg, Target};
-use super::output::{self, plural, Report, Rerun, Shower, ShownDiagnostic};
+use super::output::{self, plural, Presenter, Report, Rerun, ShownDiagnostic};
 use super::project::process_env;
 use super::say;
 use super::{EXIT_OK, EXIT_USAGE};
@@ -125,9 +125,13 @@ struct Run {
 fn one_check(target: &Target, env: &Arc<Env>, options: CheckOptions, cwd: &Path) -> Run {
     let checked = check_target(target, env, options);
     let workspace = &checked.loaded.workspace;
-    let shower = Shower::new(&workspace.files, cwd).with_excerpts(false);
+    let presenter = Presenter::new(&workspace.files, cwd).with_excerpts(false);
     let report = Report {
-        diagnostics: checked.diagnostics.iter().map(|d| shower.show(d)).collect(),
+        diagnostics: checked
+            .diagnostics
+            .iter()
+            .map(|d| presenter.show(d))
+            .collect(),
         files_checked: checked.files_checked.clone(),
         rerun: Rerun {
             program: super::shown_program(env, cwd),

@@ -12,7 +12,7 @@ use crate::base::Diagnostic;
 
 /// A project found for a path, with the problems of its `agentws.toml`.
 #[derive(Clone, Debug)]
-pub struct Project {
+pub struct FoundProject {
     pub config: Config,
     pub diagnostics: Vec<Diagnostic>,
     /// False when neither an agentws.toml nor a workspace folder was found at or above the
@@ -23,7 +23,7 @@ pub struct Project {
 /// Finds the project for `path` (a project folder, a workspace folder or any file inside them),
 /// with the runtime release its build file pins when agentws.toml does not say. `path` must be
 /// absolute.
-pub fn find_project(path: &Path) -> Project {
+pub fn find_project(path: &Path) -> FoundProject {
     let mut project = find_configured(path);
     if project.config.harness_from.source == HarnessSource::Default {
         read_build_file(&mut project);
@@ -59,7 +59,7 @@ pub const BUILD_FILE_GLOBS: &[&str] = &[
 
 /// The release the build file next to or above the project pins, put into its configuration;
 /// a build file naming the runtime with a version agentws cannot read is reported (CF014).
-fn read_build_file(project: &mut Project) {
+fn read_build_file(project: &mut FoundProject) {
     let read = |path: &Path| {
         crate::base::FileContent::read(path)
             .text()
@@ -140,7 +140,7 @@ fn read_build_file(project: &mut Project) {
     }
 }
 
-fn find_configured(path: &Path) -> Project {
+fn find_configured(path: &Path) -> FoundProject {
     let start = if path.is_dir() {
         path.to_path_buf()
     } else {
@@ -154,7 +154,7 @@ fn find_configured(path: &Path) -> Project {
         if std::fs::metadata(&candidate).is_ok_and(|m| !m.is_dir()) {
             let text = crate::base::FileContent::read(&candidate);
             let (config, diagnostics) = load::load(&candidate, &text);
-            return Project {
+            return FoundProject {
                 config,
                 diagnostics,
                 found: true,
@@ -169,14 +169,14 @@ fn find_configured(path: &Path) -> Project {
             return defaults(Config::defaults_for_workspace(dir));
         }
     }
-    Project {
+    FoundProject {
         found: false,
         ..defaults(Config::defaults_for(&start))
     }
 }
 
-fn defaults(config: Config) -> Project {
-    Project {
+fn defaults(config: Config) -> FoundProject {
+    FoundProject {
         config,
         diagnostics: Vec::new(),
         found: true,

@@ -61,7 +61,7 @@ pub struct Analysis {
     /// the last ones a discovery set: the next change applies both to them rather than to
     /// copies, because copying eleven thousand paths per created skill, and freeing the old
     /// ones, was a fifth of its time.
-    spare: Option<Spare>,
+    spare: Option<LayoutCopy>,
     /// The buckets of `HIGH` durability: those a whole discovery ([`Analysis::set_files`])
     /// made, and those settled again. They are never written (a write reports a change at the
     /// durability the field had, so that every memo of the project is verified again, edge by
@@ -97,7 +97,7 @@ enum Taken {
 }
 
 /// See [`Analysis::spare`].
-struct Spare {
+struct LayoutCopy {
     layout: Arc<FileSet>,
     kinds: Arc<Kinds>,
     /// `None` for the copies a whole discovery makes ([`Analysis::set_files`]).
@@ -328,7 +328,7 @@ impl Analysis {
         let kinds = snapshot::file_kinds(&config, &layout);
         // Copied now, while the whole discovery takes hundreds of milliseconds anyway, rather
         // than by the first created or deleted file (five of its milliseconds at 10 000 skills).
-        let spare = Spare {
+        let spare = LayoutCopy {
             layout: Arc::new(layout.clone()),
             kinds: Arc::new(kinds.clone()),
             last: None,
@@ -447,7 +447,7 @@ impl Analysis {
     fn layout_with(&mut self, edit: &LayoutEdit) -> (FileSet, Kinds) {
         let config = self.project.config(&self.db).clone();
         let (mut layout, mut kinds) = (None, None);
-        if let Some(Spare {
+        if let Some(LayoutCopy {
             layout: spare_layout,
             kinds: spare_kinds,
             last,
@@ -473,7 +473,7 @@ impl Analysis {
     /// Sets the layout and kinds that `edit` made, keeping the ones they replace as the spare.
     fn set_layout_by(&mut self, layout: FileSet, kinds: Kinds, edit: LayoutEdit) {
         let (layout, kinds) = self.set_layout(layout, kinds);
-        self.spare = Some(Spare {
+        self.spare = Some(LayoutCopy {
             layout,
             kinds,
             last: Some(edit),

@@ -20,9 +20,9 @@ use super::sources::{facts, parsed, sets_allowed_tools, source_diagnostics};
 use super::{Analysis, Change, Outside};
 use crate::base::{Diagnostic, Env, FileSet};
 use crate::check::{self, CheckOptions, CheckReport};
-use crate::config::discover::Project;
+use crate::config::discover::FoundProject;
 use crate::config::Config;
-use crate::workspace::discover::{self, Loaded};
+use crate::workspace::discover::{self, LoadedProject};
 use crate::workspace::Workspace;
 
 impl Analysis {
@@ -144,7 +144,11 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
 /// walk (`workspace::discover`) as the analysis's files, every source parsed in parallel, the
 /// files outside the walk that its subagents name followed (`Analysis::follow_outside`), and the
 /// snapshot taken from the database, so every file is parsed once.
-pub fn load(project: Project, env: Arc<Env>, options: CheckOptions) -> (Loaded, Analysis) {
+pub fn load(
+    project: FoundProject,
+    env: Arc<Env>,
+    options: CheckOptions,
+) -> (LoadedProject, Analysis) {
     let config = Arc::new(project.config);
     let discovered = discover::discover(&config);
     let diagnostics = Arc::new(project.diagnostics);
@@ -153,7 +157,7 @@ pub fn load(project: Project, env: Arc<Env>, options: CheckOptions) -> (Loaded, 
     analysis.parse_all();
     analysis.follow_outside(&mut files, &mut Outside::default());
     let workspace = analysis.snapshot(files);
-    let loaded = Loaded {
+    let loaded = LoadedProject {
         workspace,
         walk_problems: discovered.problems,
         found_project: project.found,
@@ -163,7 +167,11 @@ pub fn load(project: Project, env: Arc<Env>, options: CheckOptions) -> (Loaded, 
 
 /// `load` of the project found for `path`, as `agentws check` finds it.
 #[cfg(test)]
-fn load_path(path: &std::path::Path, env: Arc<Env>, options: CheckOptions) -> (Loaded, Analysis) {
+fn load_path(
+    path: &std::path::Path,
+    env: Arc<Env>,
+    options: CheckOptions,
+) -> (LoadedProject, Analysis) {
     let project = crate::config::discover::find_project(&crate::config::discover::absolute(path));
     load(project, env, options)
 }

@@ -130,7 +130,7 @@ pub(super) fn sort(list: &mut Vec<Diagnostic>) {
 mod tests {
     use super::*;
     use crate::base::TextRange;
-    use crate::check::skill_allowed_tools_not_enforced::RULE as SK025;
+    use crate::check::tools::skill_allowed_tools_not_enforced::RULE as SK025;
 
     fn at(path: &str, message: &str) -> Diagnostic {
         SK025.at(Path::new(path), TextRange::empty(0), message)

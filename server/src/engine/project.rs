@@ -13,7 +13,7 @@ use super::sources::facts;
 use crate::base::{Diagnostic, FileSet};
 use crate::context::EffectiveRoot;
 use crate::workspace::layout::{FileKind, Location};
-use crate::workspace::resolution::{check_contexts_of, Who};
+use crate::workspace::resolution::{check_contexts_of, Callers};
 use crate::workspace::snapshot::{self, Parsed};
 use crate::workspace::Workspace;
 
@@ -102,7 +102,7 @@ pub fn namespaces(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<St
 pub fn check_roots(
     db: &dyn salsa::Database,
     project: ProjectInput,
-) -> Arc<Vec<(Who, EffectiveRoot)>> {
+) -> Arc<Vec<(Callers, EffectiveRoot)>> {
     Arc::new(check_contexts_of(
         project.config(db),
         &namespaces(db, project),

@@ -401,12 +401,14 @@ pub fn allowed_tools_note(db: &dyn salsa::Database, project: ProjectInput) -> Op
     let Some(Parsed::Skill(skill)) = parsed(db, first) else {
         return None;
     };
-    let range = check::skill_allowed_tools_not_enforced::allowed_tools_key(&skill)?;
-    Some(check::skill_allowed_tools_not_enforced::allowed_tools_note(
-        first.path(db),
-        range,
-        count,
-    ))
+    let range = check::tools::skill_allowed_tools_not_enforced::allowed_tools_key(&skill)?;
+    Some(
+        check::tools::skill_allowed_tools_not_enforced::allowed_tools_note(
+            first.path(db),
+            range,
+            count,
+        ),
+    )
 }
 
 /// The skills of a bucket with keys outside the specification, with those keys.

@@ -143,7 +143,7 @@ pub fn tool_mentions(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<Tool
 pub fn sets_allowed_tools(db: &dyn salsa::Database, file: SourceFile) -> bool {
     match parsed(db, file) {
         Some(Parsed::Skill(skill)) => {
-            check::skill_allowed_tools_not_enforced::allowed_tools_key(&skill).is_some()
+            check::tools::skill_allowed_tools_not_enforced::allowed_tools_key(&skill).is_some()
         }
         _ => false,
     }

@@ -36,7 +36,7 @@ use crate::workspace::Workspace;
 
 /// What the runtime takes from its JVM, read at the edge when a preview is asked for.
 #[derive(Clone, Copy)]
-pub struct Machine {
+pub struct JvmFacts {
     pub date: fn() -> Date,
     pub os: fn() -> String,
     pub tmp_dir: fn() -> String,
@@ -70,7 +70,7 @@ pub struct Shared {
 pub struct Backend {
     pub(crate) client: Client,
     pub(crate) shared: Arc<Shared>,
-    pub(crate) machine: Machine,
+    pub(crate) jvm: JvmFacts,
 }
 
 pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -82,7 +82,7 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// What a request reads: the diagnostics too, or only the files and their parses.
 #[derive(Clone, Copy)]
-enum Needs {
+enum ViewParts {
     Diagnostics,
     Files,
     /// The files and the skills by name group.
@@ -117,7 +117,7 @@ impl Backend {
     pub fn new(
         client: Client,
         env: Env,
-        machine: Machine,
+        jvm: JvmFacts,
         shutdown_requested: Arc<AtomicBool>,
         runs: Arc<Runs>,
     ) -> Backend {
@@ -129,7 +129,7 @@ impl Backend {
         }
         Backend {
             client,
-            machine,
+            jvm,
             shared: Arc::new(Shared {
                 state: Mutex::new(State::new(env)),
                 settings: Mutex::new(Settings {
@@ -156,17 +156,17 @@ impl Backend {
     /// The current view of the project `path` belongs to, its diagnostics brought up to date;
     /// `None` for a path outside every project.
     pub fn view_of(&self, path: Option<&Path>) -> Result<Option<View>> {
-        self.view(path, Needs::Diagnostics)
+        self.view(path, ViewParts::Diagnostics)
     }
 
     /// The current files and their parses, for requests that read no diagnostics (hover,
     /// completion, navigation, symbols, rename, the preview): they never wait for cross-file
     /// rules to run again. The view's diagnostics are the last computed ones.
     pub fn files_view_of(&self, path: Option<&Path>) -> Result<Option<View>> {
-        self.view(path, Needs::Files)
+        self.view(path, ViewParts::Files)
     }
 
-    fn view(&self, path: Option<&Path>, needs: Needs) -> Result<Option<View>> {
+    fn view(&self, path: Option<&Path>, parts: ViewParts) -> Result<Option<View>> {
         let settings = self.settings();
         guarded("refresh", || {
             let mut state = lock(&self.shared.state);
@@ -180,9 +180,9 @@ impl Backend {
             let env = state.env.clone();
             let open = std::mem::take(&mut state.open);
             let project = &mut state.projects[index];
-            let diagnostics = match needs {
-                Needs::Diagnostics => project.refresh(&env, &open),
-                Needs::Files | Needs::Names => {
+            let diagnostics = match parts {
+                ViewParts::Diagnostics => project.refresh(&env, &open),
+                ViewParts::Files | ViewParts::Names => {
                     project.sync(&env, &open);
                     project.last_diagnostics()
                 }
@@ -191,7 +191,7 @@ impl Backend {
             let view = View {
                 workspace,
                 catalog: project.catalog(),
-                skills_by_name: matches!(needs, Needs::Names).then(|| project.skills_by_name()),
+                skills_by_name: matches!(parts, ViewParts::Names).then(|| project.skills_by_name()),
                 diagnostics,
                 encoding: settings.encoding,
                 rules_doc_url: settings.rules_doc_url.clone(),
@@ -210,7 +210,7 @@ impl Backend {
         let Some(path) = uri_to_path(uri) else {
             return Ok(None);
         };
-        Ok(self.view(Some(&path), Needs::Names)?.map(|v| (path, v)))
+        Ok(self.view(Some(&path), ViewParts::Names)?.map(|v| (path, v)))
     }
 
     pub fn view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {

@@ -40,11 +40,11 @@ pub mod store_reads;
 pub mod stored;
 pub mod transport;
 
-pub use backend::Machine;
+pub use backend::JvmFacts;
 
 /// Runs the language server on stdio until `exit` (or the end of input). Returns the process exit
 /// code: 0 when `shutdown` came first, 1 otherwise (as the LSP specification asks).
-pub fn run(env: crate::base::Env, machine: Machine) -> u8 {
+pub fn run(env: crate::base::Env, jvm: JvmFacts) -> u8 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -87,7 +87,7 @@ pub fn run(env: crate::base::Env, machine: Machine) -> u8 {
     let hard_exit: transport::HardExit =
         Box::new(move || std::process::exit(exit_code(exit_flag.load(Ordering::SeqCst)).into()));
     runtime.block_on(async move {
-        let (service, socket) = server::service(env, machine, flag, runs);
+        let (service, socket) = server::service(env, jvm, flag, runs);
         transport::serve_stdio(service, socket, direct, hard_exit).await;
     });
     // The stdin thread may still be blocked in a read, blocking tasks may still be running:

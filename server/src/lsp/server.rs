@@ -12,7 +12,7 @@ use tower_lsp_server::jsonrpc::{Method, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{LanguageServer, LspService, LspServiceBuilder};
 
-use super::backend::{lock, Backend, Machine};
+use super::backend::{lock, Backend, JvmFacts};
 use super::errors::guarded;
 use super::features::{code_actions, completion, hover, navigation, rename, symbols};
 use super::protocol::{
@@ -25,13 +25,12 @@ use crate::base::{Encoding, Env};
 /// The service the transport serves: the backend with every custom method registered.
 pub fn service(
     env: Env,
-    machine: Machine,
+    jvm: JvmFacts,
     shutdown_requested: Arc<AtomicBool>,
     runs: Arc<Runs>,
 ) -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
-    let builder = LspService::build(move |client| {
-        Backend::new(client, env, machine, shutdown_requested, runs)
-    });
+    let builder =
+        LspService::build(move |client| Backend::new(client, env, jvm, shutdown_requested, runs));
     let builder = register::<PreviewPrompt, _>(builder, Backend::preview_prompt);
     let builder = register::<StoreUsers, _>(builder, Backend::store_users);
     let builder = register::<CheckStore, _>(builder, Backend::check_store);

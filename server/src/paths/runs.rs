@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::normalize::{DiskAccess, Normalized, Op, Run, RunOptions};
 use super::refusal::{Refusal, RefusalCode};
 use crate::base::{Diagnostic, Severity};
-use crate::config::discover::{absolute, find_project, Project};
+use crate::config::discover::{absolute, find_project, FoundProject};
 use crate::config::{Config, PathMode};
 use crate::context::{session_context, ContextOverrides};
 
@@ -119,7 +119,7 @@ pub fn bind(config: &Config, params: &RunParams, disk: DiskAccess) -> Result<Run
 /// project) or a `file://` URI of one. Refused (`invalid-config`) when it does not exist or its
 /// `agentws.toml` has errors, because no run should bind to a configuration the runtime would
 /// refuse (e.g. both sandbox roots set and different). Warnings stay in the returned diagnostics.
-pub fn load_project(project: &str) -> Result<Project, Refusal> {
+pub fn load_project(project: &str) -> Result<FoundProject, Refusal> {
     let path = if project.len() >= 5 && project[..5].eq_ignore_ascii_case("file:") {
         let clean = super::input::clean(project)?;
         if clean.shape != super::input::Shape::Posix {

@@ -6,10 +6,34 @@
 
 use crate::base::Env;
 
-/// The published `docs/rules.md`: the crate's `repository` (Cargo.toml's `[workspace.package]`)
-/// on its `main` branch.
+/// The repository's files on its `main` branch: the crate's `repository` (Cargo.toml's
+/// `[workspace.package]`), the base of every link into it.
+const FILES_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/");
+
+/// The published `docs/rules.md`.
 pub const DEFAULT_DOCS_URL: &str =
-    concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
+    concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/", "docs/rules.md");
+
+/// The crate's folder in the repository: where a source file's path inside the crate is.
+const CRATE_FOLDER: &str = "server";
+
+/// The path in the repository (`/` separated) of a source file `file!()` named: relative to the
+/// workspace root, the repository's, when the crate is built in it; else absolute, under the
+/// crate's folder.
+pub fn repository_path(file: &str) -> String {
+    let file = file.replace('\\', "/");
+    let crate_dir = env!("CARGO_MANIFEST_DIR").replace('\\', "/");
+    match file.strip_prefix(&format!("{crate_dir}/")) {
+        Some(in_crate) => format!("{CRATE_FOLDER}/{in_crate}"),
+        None => file,
+    }
+}
+
+/// The published copy of the repository's file at `path` (from [`repository_path`]). Always the
+/// crate's `repository`: `AGENTWS_RULES_URL` moves the rule pages, not the source.
+pub fn source_url(path: &str) -> String {
+    format!("{FILES_URL}{path}")
+}
 
 /// The variable that points the rule links at another copy of `docs/rules.md` (a mirror, an
 /// internal host): its absolute URL, without an anchor.
@@ -86,6 +110,27 @@ mod tests {
         assert_eq!(
             docs_url(&env(Some(""))),
             (DEFAULT_DOCS_URL.to_string(), None)
+        );
+    }
+
+    #[test]
+    fn a_source_file_is_linked_by_its_path_in_the_repository() {
+        let manifest = env!("CARGO_MANIFEST_DIR");
+        let inside = format!("{manifest}/src/check/files/workspace_missing.rs");
+        assert_eq!(
+            repository_path(&inside),
+            "server/src/check/files/workspace_missing.rs"
+        );
+        assert_eq!(
+            repository_path("server/src/rules/store/store_listing_cut.rs"),
+            "server/src/rules/store/store_listing_cut.rs"
+        );
+        assert_eq!(
+            source_url("server/src/rules/docs.rs"),
+            format!(
+                "{}/blob/main/server/src/rules/docs.rs",
+                env!("CARGO_PKG_REPOSITORY")
+            )
         );
     }
 

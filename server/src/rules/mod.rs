@@ -1,11 +1,12 @@
 //! What a rule is (code, severity, profile, the runtime consequence it reports, its documentation
 //! and examples), and the two families below every layer that reads files or stores: `workspace`,
 //! the rules a file's read alone decides, and `store`, the rules a stored key or value alone
-//! decides. Every rule is declared beside its detection, one file per rule: these two here, the
-//! others where their problems are found (`config::load`, the parsers `workspace::skill`,
-//! `workspace::subagent` and `workspace::tools`, and `check`'s modules); `check::catalog` lists
-//! every rule, for `docs/rules.md`, `agentws explain` and SARIF; `docs` gives each rule's
-//! documentation address.
+//! decides. Every rule is declared beside its detection, one file per rule ([`declare_rule!`]):
+//! these two here, the others where their problems are found (`config::load`, the parsers
+//! `workspace::skill`, `workspace::subagent` and `workspace::tools`, and `check`'s modules); each
+//! family's `mod.rs` declares its rule modules and lists them ([`declare_family!`]);
+//! `check::catalog` chains the lists, for `docs/rules.md`, `agentws explain` and SARIF; `docs`
+//! gives each rule's documentation address.
 //!
 //! Codes are stable: never renumber, only add. Prefixes: `WS` workspace and general files, `SK`
 //! SKILL.md, `SA` subagent specs, `TJ` tools.json, `CF` agentws.toml, `XR` cross-file references,
@@ -17,8 +18,11 @@ use std::path::Path;
 use crate::base::{Diagnostic, Severity, TextRange};
 
 pub mod docs;
+mod example;
 pub mod store;
 pub mod workspace;
+
+pub use example::{Base, Example, ExampleFiles, BASE};
 
 /// Which rule set a rule belongs to. `harness` is always on; `strict` adds to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -55,20 +59,66 @@ pub struct Rule {
     /// Small projects that show the rule; `engine::batch::rule_examples` checks each one. Empty
     /// only for the rules in `NOT_SHOWN_BY_A_WORKSPACE` and `NOT_YET_EXAMPLED`.
     pub examples: &'static [Example],
+    /// The file that declares the rule, as the compiler names it (`file!()` of the
+    /// [`declare_rule!`] call): relative to the workspace root when built in it.
+    pub source: &'static str,
 }
 
-/// A project's files: (path relative to the project root, text). `agentws.toml` is one of them
-/// when the example needs a configuration.
-pub type ExampleFiles = &'static [(&'static str, &'static str)];
-
-/// A rule shown on a tiny project: `triggering` reports the rule, `fixed` is the same project
-/// with the fix the explanation recommends and does not report it. Strict rules are checked with
-/// the strict profile, the others with the harness profile.
-#[derive(Debug)]
-pub struct Example {
-    pub triggering: ExampleFiles,
-    pub fixed: ExampleFiles,
+/// Declares a rule: `pub static RULE: Rule` with these fields, in this order, and `source`, the
+/// file of the call. Every rule is declared this way, one file per rule beside its detection, and
+/// its family's [`declare_family!`] lists it.
+macro_rules! declare_rule {
+    (
+        code: $code:expr,
+        name: $name:expr,
+        severity: $severity:expr,
+        profile: $profile:expr,
+        summary: $summary:expr,
+        consequence: $consequence:expr,
+        explanation: $explanation:expr,
+        examples: $examples:expr $(,)?
+    ) => {
+        pub static RULE: $crate::rules::Rule = $crate::rules::Rule {
+            code: $code,
+            name: $name,
+            severity: $severity,
+            profile: $profile,
+            summary: $summary,
+            consequence: $consequence,
+            explanation: $explanation,
+            examples: $examples,
+            // `file!()` in a macro's expansion names the file of the outermost call: the rule's.
+            source: file!(),
+        };
+    };
 }
+pub(crate) use declare_rule;
+
+/// Declares a family's rule modules, one rule each ([`declare_rule!`]), and lists their rules as
+/// `pub static RULES: &[&Rule]` in the order written: code order, the family's own codes first.
+/// Each module keeps the visibility and attributes written before its `mod`. With
+/// `checks: NAME: TYPE = function;` first, it also lists each module's `function` as
+/// `static NAME: &[TYPE]`, in the same order (the strict rules' detections). `check::catalog`
+/// chains the families' lists; a rule module declared without it is in no list, and the catalog's
+/// test that every `declare_rule!` file is listed fails.
+macro_rules! declare_family {
+    (
+        checks: $checks:ident: $check_type:ty = $check:ident;
+        $($(#[$attr:meta])* $vis:vis mod $rule:ident;)*
+    ) => {
+        $crate::rules::declare_family! { $($(#[$attr])* $vis mod $rule;)* }
+
+        /// Each rule's detection, in the order of [`RULES`].
+        static $checks: &[$check_type] = &[$($rule::$check),*];
+    };
+    ($($(#[$attr:meta])* $vis:vis mod $rule:ident;)*) => {
+        $($(#[$attr])* $vis mod $rule;)*
+
+        /// The family's rules, in code order, for the catalog (`check::catalog`).
+        pub static RULES: &[&$crate::rules::Rule] = &[$(&$rule::RULE),*];
+    };
+}
+pub(crate) use declare_family;
 
 /// Rules that no small project on disk can show, and why; they have no examples.
 pub const NOT_SHOWN_BY_A_WORKSPACE: &[(&str, &str)] = &[
@@ -164,6 +214,12 @@ impl Rule {
             .iter()
             .find(|(code, _)| *code == self.code)
             .map_or(self.severity.as_str(), |(_, text)| text)
+    }
+
+    /// The file that declares the rule, as its path in the repository
+    /// (`server/src/check/files/workspace_missing.rs`).
+    pub fn source_file(&self) -> String {
+        docs::repository_path(self.source)
     }
 
     /// A diagnostic of this rule with the rule's severity and default consequence.

@@ -49,7 +49,7 @@ pub const ROOT_KEYS: &[&str] = &["/AGENTS.md", "/MEMORY.md", "/tools.json"];
 
 /// Which server, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub enum StoreKind {
     Sqlite(PathBuf),
     Redis,
     Postgres,
@@ -60,7 +60,7 @@ pub enum Kind {
 /// options of the Java builder that wrote it.
 #[derive(Clone, Debug)]
 pub struct StoreSpec {
-    pub kind: Kind,
+    pub kind: StoreKind,
     url: String,
     /// The URL with its password masked: the only form that is ever printed.
     pub shown: String,
@@ -137,15 +137,15 @@ impl StoreSpec {
                     return Err(StoreError::new(format!("store URL `{shown}` names no database file")));
                 }
                 let path = PathBuf::from(crate::base::percent::decode_lossy(path));
-                Kind::Sqlite(if path.is_absolute() {
+                StoreKind::Sqlite(if path.is_absolute() {
                     path
                 } else {
                     base.join(path)
                 })
             }
-            Some("redis" | "rediss") => Kind::Redis,
-            Some("postgres" | "postgresql") => Kind::Postgres,
-            Some("mysql" | "mariadb") => Kind::Mysql,
+            Some("redis" | "rediss") => StoreKind::Redis,
+            Some("postgres" | "postgresql") => StoreKind::Postgres,
+            Some("mysql" | "mariadb") => StoreKind::Mysql,
             _ => {
                 return Err(StoreError::new(format!(
                     "store URL `{shown}`: expected redis://, rediss://, postgres://, mysql:// or sqlite://PATH"
@@ -154,7 +154,7 @@ impl StoreSpec {
         };
         let table = config.table.clone().unwrap_or_else(|| {
             match (config.layout, &kind) {
-                (StoreLayout::SqliteBase, Kind::Sqlite(_)) => "store",
+                (StoreLayout::SqliteBase, StoreKind::Sqlite(_)) => "store",
                 _ => "agentscope_store",
             }
             .to_string()
@@ -239,12 +239,14 @@ impl StoreSpec {
     /// Opens the backend. Every wait on the server from here on (connecting, logging in, each
     /// query) ends at its deadline (`connect_timeout`) or when `cancel` is cancelled: see
     /// [`io`]. Blocks the calling thread, which must not be an async runtime's worker.
-    pub fn open(&self, cancel: &io::Cancel) -> Result<Box<dyn Backend>, StoreError> {
+    pub fn open(&self, cancel: &io::Cancel) -> Result<Box<dyn StoreBackend>, StoreError> {
         match &self.kind {
-            Kind::Sqlite(path) => Ok(Box::new(sqlite::SqliteBackend::open(self, path, cancel)?)),
-            Kind::Redis => Ok(Box::new(redis::RedisBackend::open(self, cancel)?)),
-            Kind::Postgres => Ok(Box::new(postgres::PostgresBackend::open(self, cancel)?)),
-            Kind::Mysql => Ok(Box::new(mysql::MysqlBackend::open(self, cancel)?)),
+            StoreKind::Sqlite(path) => {
+                Ok(Box::new(sqlite::SqliteBackend::open(self, path, cancel)?))
+            }
+            StoreKind::Redis => Ok(Box::new(redis::RedisBackend::open(self, cancel)?)),
+            StoreKind::Postgres => Ok(Box::new(postgres::PostgresBackend::open(self, cancel)?)),
+            StoreKind::Mysql => Ok(Box::new(mysql::MysqlBackend::open(self, cancel)?)),
         }
     }
 }
@@ -412,7 +414,7 @@ pub struct Scan {
 }
 
 /// A store backend: lists, never writes.
-pub trait Backend {
+pub trait StoreBackend {
     /// Every row whose namespace starts with `base` (`base` itself and deeper, as far as the
     /// backend's own search reaches).
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError>;
@@ -642,7 +644,7 @@ pub enum Owners {
 
 /// What loading the store into a file set found.
 #[derive(Debug, Default)]
-pub struct Loaded {
+pub struct StoreLoad {
     /// The ids read (user or session ids; one empty id under the agent and global scopes).
     pub owners: Vec<String>,
     /// Files put into the file set.
@@ -667,7 +669,7 @@ pub struct OwnerIds {
 /// runtime through its exact-path reads (`exact`): it is included when one of its rows is such a
 /// read, with a note; otherwise its rows never reach a prompt, and a note says it was left out.
 pub fn list_owners(
-    backend: &mut dyn Backend,
+    backend: &mut dyn StoreBackend,
     config: &Config,
     exact: &[ExactRead],
 ) -> Result<OwnerIds, StoreError> {
@@ -769,31 +771,15 @@ pub fn users(
 pub fn load_into(
     files: &mut FileSet,
     config: &Config,
-    backend: &mut dyn Backend,
+    backend: &mut dyn StoreBackend,
     spec: &StoreSpec,
     owners: &Owners,
-) -> Result<Loaded, StoreError> {
+) -> Result<StoreLoad, StoreError> {
     let agent = config.agent.agent_id().to_string();
-    let mut loaded = Loaded::default();
+    let mut loaded = StoreLoad::default();
     // Computed before any stored file is put into `files`: the template's own listing.
     let exact = exact_read_keys(config, files);
-    let ids: Vec<(Option<String>, String)> = match owners {
-        Owners::Ids(ids) => ids.iter().map(|i| (Some(i.clone()), i.clone())).collect(),
-        Owners::All => {
-            let listed = list_owners(backend, config, &exact)?;
-            loaded.notes = listed.notes;
-            listed
-                .ids
-                .into_iter()
-                .map(|i| (Some(i.clone()), i))
-                .collect()
-        }
-        Owners::Call { id, folder } => vec![(id.clone(), folder.clone())],
-    };
-    let ids = match config.scope {
-        Scope::Agent | Scope::Global => vec![(None, String::new())],
-        _ => ids,
-    };
+    let ids = owner_ids(backend, config, owners, &exact, &mut loaded)?;
     // A check looks for every row the listings miss; a preview only for those its prompt reads.
     let all = !matches!(owners, Owners::Call { .. });
     for (store_id, id) in &ids {
@@ -803,65 +789,18 @@ pub fn load_into(
             store_id.as_deref(),
             &spec.anonymous_user,
         );
-        let dir = match config.scope {
-            Scope::User | Scope::Session => {
-                let dir = config.workspace.join(id);
-                if !layout::is_namespace_name(id) || id.contains(['/', '\\']) || id.is_empty() {
-                    let path = dir.clone();
-                    files.set_origin(path.clone(), origin_label(&base, "").into());
-                    loaded.diagnostics.push(store_id_not_a_folder::RULE.at(
-                        &path,
-                        TextRange::empty(0),
-                        format!(
-                            "id `{}` has no per-user folder agentws can check; skipped",
-                            id.escape_debug()
-                        ),
-                    ));
-                    continue;
-                }
-                for (_, folder) in SEGMENTS {
-                    match folder {
-                        Some(folder) => {
-                            files.remove_under(&dir.join(folder));
-                        }
-                        None => {
-                            for key in ROOT_KEYS {
-                                files.remove(&dir.join(&key[1..]));
-                            }
-                        }
-                    }
-                }
-                files.insert_dir(dir.clone());
-                files.mark_stored(dir.clone());
-                dir
-            }
-            Scope::Agent | Scope::Global => config.workspace.clone(),
+        let Some(dir) = owner_folder(files, config, id, &base, &mut loaded) else {
+            continue;
         };
-        // One owner whose entries the store refuses to read is reported; the others are read.
-        let read = backend
-            .scan(&base)
-            .and_then(|scan| Ok((backend.unlisted(&base, &exact, all, &scan)?, scan)));
-        let (unlisted, mut scan) = match read {
-            Ok(read) => read,
-            Err(err) if err.entries => {
-                files.set_origin(dir.clone(), origin_label(&base, "").into());
-                loaded.diagnostics.push(store_entry_unreadable::RULE.at(
-                    &dir,
-                    TextRange::empty(0),
-                    format!("the entries of this id cannot be read: {}", err.message),
-                ));
-                continue;
-            }
-            Err(err) => return Err(err),
+        let owner = OwnerRead {
+            base: &base,
+            exact: &exact,
+            all,
+            dir: &dir,
         };
-        // Read by their exact path only: no listing of the runtime returns them.
-        let only_read: std::collections::HashSet<(Vec<String>, String)> = unlisted
-            .items
-            .iter()
-            .map(|i| (i.namespace.clone(), i.key.clone()))
-            .collect();
-        scan.items.extend(unlisted.items);
-        scan.problems.extend(unlisted.problems);
+        let Some((scan, only_read)) = read_owner(files, backend, &owner, &mut loaded)? else {
+            continue;
+        };
         place(
             files,
             &dir,
@@ -873,8 +812,144 @@ pub fn load_into(
         );
         loaded.owners.push(id.clone());
     }
-    // tools.json: read once at build with an empty context.
-    let anonymous = base_namespace(config.scope, &agent, None, &spec.anonymous_user);
+    load_tools_json(files, config, backend, spec, &agent, &mut loaded)?;
+    Ok(loaded)
+}
+
+/// The owners to read, as (store id, folder name): the ids given, every owner the store lists,
+/// or the call's; under the agent and global scopes the one anonymous owner, at the workspace.
+fn owner_ids(
+    backend: &mut dyn StoreBackend,
+    config: &Config,
+    owners: &Owners,
+    exact: &[ExactRead],
+    loaded: &mut StoreLoad,
+) -> Result<Vec<(Option<String>, String)>, StoreError> {
+    let ids: Vec<(Option<String>, String)> = match owners {
+        Owners::Ids(ids) => ids.iter().map(|i| (Some(i.clone()), i.clone())).collect(),
+        Owners::All => {
+            let listed = list_owners(backend, config, exact)?;
+            loaded.notes = listed.notes;
+            listed
+                .ids
+                .into_iter()
+                .map(|i| (Some(i.clone()), i))
+                .collect()
+        }
+        Owners::Call { id, folder } => vec![(id.clone(), folder.clone())],
+    };
+    Ok(match config.scope {
+        Scope::Agent | Scope::Global => vec![(None, String::new())],
+        _ => ids,
+    })
+}
+
+/// The folder an owner's files go to. Under the user and session scopes, `<ws>/<id>` with its
+/// routed folders emptied (the store's replace them), or `None`, reported, for an id that names
+/// no folder; under the agent and global scopes the workspace itself.
+fn owner_folder(
+    files: &mut FileSet,
+    config: &Config,
+    id: &str,
+    base: &[String],
+    loaded: &mut StoreLoad,
+) -> Option<PathBuf> {
+    match config.scope {
+        Scope::User | Scope::Session => {
+            let dir = config.workspace.join(id);
+            if !layout::is_namespace_name(id) || id.contains(['/', '\\']) || id.is_empty() {
+                let path = dir.clone();
+                files.set_origin(path.clone(), origin_label(base, "").into());
+                loaded.diagnostics.push(store_id_not_a_folder::RULE.at(
+                    &path,
+                    TextRange::empty(0),
+                    format!(
+                        "id `{}` has no per-user folder agentws can check; skipped",
+                        id.escape_debug()
+                    ),
+                ));
+                return None;
+            }
+            for (_, folder) in SEGMENTS {
+                match folder {
+                    Some(folder) => {
+                        files.remove_under(&dir.join(folder));
+                    }
+                    None => {
+                        for key in ROOT_KEYS {
+                            files.remove(&dir.join(&key[1..]));
+                        }
+                    }
+                }
+            }
+            files.insert_dir(dir.clone());
+            files.mark_stored(dir.clone());
+            Some(dir)
+        }
+        Scope::Agent | Scope::Global => Some(config.workspace.clone()),
+    }
+}
+
+/// One owner to read: its namespace, the keys the prompt reads by path, whether to look for
+/// every row the listings miss, and the folder its files go to.
+struct OwnerRead<'a> {
+    base: &'a [String],
+    exact: &'a [ExactRead],
+    all: bool,
+    dir: &'a Path,
+}
+
+/// The keys of rows no listing of the runtime returns, read by their exact path only.
+type OnlyRead = std::collections::HashSet<(Vec<String>, String)>;
+
+/// What the store lists for one owner with what it misses but the runtime reads, and which rows
+/// are the latter; `None`, reported on the owner's folder, when the store refuses to read its
+/// entries (the other owners are still read).
+fn read_owner(
+    files: &mut FileSet,
+    backend: &mut dyn StoreBackend,
+    owner: &OwnerRead,
+    loaded: &mut StoreLoad,
+) -> Result<Option<(Scan, OnlyRead)>, StoreError> {
+    let read = backend.scan(owner.base).and_then(|scan| {
+        Ok((
+            backend.unlisted(owner.base, owner.exact, owner.all, &scan)?,
+            scan,
+        ))
+    });
+    let (unlisted, mut scan) = match read {
+        Ok(read) => read,
+        Err(err) if err.entries => {
+            files.set_origin(owner.dir.to_path_buf(), origin_label(owner.base, "").into());
+            loaded.diagnostics.push(store_entry_unreadable::RULE.at(
+                owner.dir,
+                TextRange::empty(0),
+                format!("the entries of this id cannot be read: {}", err.message),
+            ));
+            return Ok(None);
+        }
+        Err(err) => return Err(err),
+    };
+    let only_read: OnlyRead = unlisted
+        .items
+        .iter()
+        .map(|i| (i.namespace.clone(), i.key.clone()))
+        .collect();
+    scan.items.extend(unlisted.items);
+    scan.problems.extend(unlisted.problems);
+    Ok(Some((scan, only_read)))
+}
+
+/// tools.json: read once at build with an empty context, from the anonymous namespace's `root`.
+fn load_tools_json(
+    files: &mut FileSet,
+    config: &Config,
+    backend: &mut dyn StoreBackend,
+    spec: &StoreSpec,
+    agent: &str,
+    loaded: &mut StoreLoad,
+) -> Result<(), StoreError> {
+    let anonymous = base_namespace(config.scope, agent, None, &spec.anonymous_user);
     let mut root_ns = anonymous.clone();
     root_ns.push("root".into());
     let mut scan = backend.scan(&anonymous)?;
@@ -895,7 +970,7 @@ pub fn load_into(
             }
         }
     }
-    Ok(loaded)
+    Ok(())
 }
 
 /// What reading a store into a workspace gave: the workspace's file set with the stored files
@@ -904,7 +979,7 @@ pub fn load_into(
 pub struct Read {
     pub config: Arc<Config>,
     pub files: FileSet,
-    pub loaded: Loaded,
+    pub loaded: StoreLoad,
     /// The store URL with its password masked.
     pub shown: String,
 }
@@ -978,79 +1053,30 @@ fn key_problem(key: &str) -> Option<(&'static crate::rules::Rule, String)> {
     }
 }
 
+/// Puts one owner's scan into `files` under its folder `dir`: each item at the path its route
+/// reads, each problem on its item or, for one without a file of its own, on a stand-in path.
 fn place(
     files: &mut FileSet,
     dir: &Path,
     base: &[String],
     scan: Scan,
-    only_read: &std::collections::HashSet<(Vec<String>, String)>,
-    loaded: &mut Loaded,
+    only_read: &OnlyRead,
+    loaded: &mut StoreLoad,
     scope: Scope,
 ) {
-    // Problems that have no file of their own sit on the owner's folder, labelled with the namespace.
-    let at_namespace = |files: &mut FileSet, ns: &[String], key: &str| -> PathBuf {
-        let mut path = dir.join(".store");
-        for seg in ns.iter().skip(base.len()) {
-            path.push(sanitize(seg));
-        }
-        path.push(sanitize(key.trim_start_matches('/')));
-        files.set_origin(path.clone(), origin_label(ns, key).into());
-        path
-    };
     for (ns, key, rule, message) in scan.problems {
-        let path = at_namespace(files, &ns, &key);
+        let path = problem_path(files, dir, base, &ns, &key);
         loaded
             .diagnostics
             .push(rule.at(&path, TextRange::empty(0), message));
     }
+    let per_caller = !matches!(scope, Scope::Agent | Scope::Global);
     for item in scan.items {
-        let rel_ns = &item.namespace[base.len().min(item.namespace.len())..];
-        let segment = match rel_ns {
-            [segment] => segment.as_str(),
-            _ => {
-                let path = at_namespace(files, &item.namespace, &item.key);
-                loaded.diagnostics.push(store_child_namespace::RULE.at(
-                    &path,
-                    TextRange::empty(0),
-                    format!(
-                        "row in namespace `{}`, below a file namespace: listed, never read",
-                        item.namespace.join("/").escape_debug()
-                    ),
-                ));
-                continue;
-            }
-        };
-        let Some((_, folder)) = SEGMENTS.iter().find(|(s, _)| *s == segment) else {
-            continue; // A namespace no route reads (e.g. sessions, tasks): not a workspace file here.
-        };
-        if let Some((rule, message)) = key_problem(&item.key) {
-            let path = at_namespace(files, &item.namespace, &item.key);
-            loaded
-                .diagnostics
-                .push(rule.at(&path, TextRange::empty(0), message));
+        let Some((path, in_root)) = routed_path(files, dir, base, &item, loaded) else {
             continue;
-        }
-        let rel = &item.key[1..];
-        let path = match folder {
-            Some(folder) => dir.join(folder).join(rel),
-            None if ROOT_KEYS.contains(&item.key.as_str()) => dir.join(rel),
-            None => {
-                let path = at_namespace(files, &item.namespace, &item.key);
-                loaded.diagnostics.push(store_root_stray_key::RULE.at(
-                    &path,
-                    TextRange::empty(0),
-                    format!(
-                        "key `{}` in the `root` namespace is never listed or loaded",
-                        item.key.escape_debug()
-                    ),
-                ));
-                continue;
-            }
         };
         let origin: Arc<str> = origin_label(&item.namespace, &item.key).into();
-        let per_caller = !matches!(scope, Scope::Agent | Scope::Global);
-        if let Some(message) = store_user_tools_json::check(&item.key, folder.is_none(), per_caller)
-        {
+        if let Some(message) = store_user_tools_json::check(&item.key, in_root, per_caller) {
             files.set_origin(path.clone(), origin);
             loaded.diagnostics.push(store_user_tools_json::RULE.at(
                 &path,
@@ -1059,47 +1085,7 @@ fn place(
             ));
             continue;
         }
-        let content = match (item.oversized, decode(item.value.as_deref())) {
-            // WS005 reports it, at the store location, like any file over the size cap.
-            (Some(size), _) => FileContent::TooLarge { size },
-            (None, Decoded::Text { content, encoding }) => {
-                if let Some(message) = store_value_encoding::check(&encoding) {
-                    loaded.diagnostics.push(store_value_encoding::RULE.at(
-                        &path,
-                        TextRange::empty(0),
-                        message,
-                    ));
-                }
-                if let Some(message) = store_empty_content::check(&content, folder.is_none()) {
-                    loaded.diagnostics.push(store_empty_content::RULE.at(
-                        &path,
-                        TextRange::empty(0),
-                        message,
-                    ));
-                }
-                FileContent::Text(Arc::from(content))
-            }
-            (None, Decoded::NotJson(why)) => {
-                loaded.diagnostics.push(store_value_not_json::RULE.at(
-                    &path,
-                    TextRange::empty(0),
-                    format!("the stored value is {why}"),
-                ));
-                FileContent::Unreadable {
-                    error: "the stored value is not a JSON object".into(),
-                }
-            }
-            (None, Decoded::NoContent(why)) => {
-                loaded.diagnostics.push(store_value_no_content::RULE.at(
-                    &path,
-                    TextRange::empty(0),
-                    format!("unreadable entry: {why}"),
-                ));
-                FileContent::Unreadable {
-                    error: "the stored value has no content".into(),
-                }
-            }
-        };
+        let content = stored_content(&item, &path, in_root, loaded);
         // The template's own file at this path (agent and global scopes) is still listed.
         let listed_by_template = files.contains_file(&path);
         files.insert(path.clone(), content, None);
@@ -1108,6 +1094,130 @@ fn place(
         }
         files.set_origin(path, origin);
         loaded.files += 1;
+    }
+}
+
+/// Where a problem that has no file of its own sits: a path under the owner's folder named after
+/// the namespace and key, labelled with them.
+fn problem_path(
+    files: &mut FileSet,
+    dir: &Path,
+    base: &[String],
+    ns: &[String],
+    key: &str,
+) -> PathBuf {
+    let mut path = dir.join(".store");
+    for seg in ns.iter().skip(base.len()) {
+        path.push(sanitize(seg));
+    }
+    path.push(sanitize(key.trim_start_matches('/')));
+    files.set_origin(path.clone(), origin_label(ns, key).into());
+    path
+}
+
+/// The path the runtime's routes read `item` at under the owner's folder, and whether it is in
+/// the `root` namespace; `None` for an item no route reads as a file (reported, unless its
+/// namespace is simply not a workspace one).
+fn routed_path(
+    files: &mut FileSet,
+    dir: &Path,
+    base: &[String],
+    item: &RawItem,
+    loaded: &mut StoreLoad,
+) -> Option<(PathBuf, bool)> {
+    let rel_ns = &item.namespace[base.len().min(item.namespace.len())..];
+    let segment = match rel_ns {
+        [segment] => segment.as_str(),
+        _ => {
+            let path = problem_path(files, dir, base, &item.namespace, &item.key);
+            loaded.diagnostics.push(store_child_namespace::RULE.at(
+                &path,
+                TextRange::empty(0),
+                format!(
+                    "row in namespace `{}`, below a file namespace: listed, never read",
+                    item.namespace.join("/").escape_debug()
+                ),
+            ));
+            return None;
+        }
+    };
+    // A namespace no route reads (e.g. sessions, tasks): not a workspace file here.
+    let (_, folder) = SEGMENTS.iter().find(|(s, _)| *s == segment)?;
+    if let Some((rule, message)) = key_problem(&item.key) {
+        let path = problem_path(files, dir, base, &item.namespace, &item.key);
+        loaded
+            .diagnostics
+            .push(rule.at(&path, TextRange::empty(0), message));
+        return None;
+    }
+    let rel = &item.key[1..];
+    let path = match folder {
+        Some(folder) => dir.join(folder).join(rel),
+        None if ROOT_KEYS.contains(&item.key.as_str()) => dir.join(rel),
+        None => {
+            let path = problem_path(files, dir, base, &item.namespace, &item.key);
+            loaded.diagnostics.push(store_root_stray_key::RULE.at(
+                &path,
+                TextRange::empty(0),
+                format!(
+                    "key `{}` in the `root` namespace is never listed or loaded",
+                    item.key.escape_debug()
+                ),
+            ));
+            return None;
+        }
+    };
+    Some((path, folder.is_none()))
+}
+
+/// The file content of a stored value, with the problems of its encoding and content: an
+/// oversized value is a file over the size cap (WS005 reports it at the store location), a value
+/// that is not the runtime's JSON document an unreadable file.
+fn stored_content(
+    item: &RawItem,
+    path: &Path,
+    in_root: bool,
+    loaded: &mut StoreLoad,
+) -> FileContent {
+    match (item.oversized, decode(item.value.as_deref())) {
+        (Some(size), _) => FileContent::TooLarge { size },
+        (None, Decoded::Text { content, encoding }) => {
+            if let Some(message) = store_value_encoding::check(&encoding) {
+                loaded.diagnostics.push(store_value_encoding::RULE.at(
+                    path,
+                    TextRange::empty(0),
+                    message,
+                ));
+            }
+            if let Some(message) = store_empty_content::check(&content, in_root) {
+                loaded.diagnostics.push(store_empty_content::RULE.at(
+                    path,
+                    TextRange::empty(0),
+                    message,
+                ));
+            }
+            FileContent::Text(Arc::from(content))
+        }
+        (None, Decoded::NotJson(why)) => {
+            loaded.diagnostics.push(store_value_not_json::RULE.at(
+                path,
+                TextRange::empty(0),
+                format!("the stored value is {why}"),
+            ));
+            FileContent::Unreadable {
+                error: "the stored value is not a JSON object".into(),
+            }
+        }
+        (None, Decoded::NoContent(why)) => {
+            loaded.diagnostics.push(store_value_no_content::RULE.at(
+                path,
+                TextRange::empty(0),
+                format!("unreadable entry: {why}"),
+            ));
+            FileContent::Unreadable {
+                error: "the stored value has no content".into(),
+            }
+        }
     }
 }
 
@@ -1300,13 +1410,13 @@ mod tests {
             Path::new("/p"),
         )
         .unwrap();
-        assert_eq!(spec.kind, Kind::Redis);
+        assert_eq!(spec.kind, StoreKind::Redis);
         assert_eq!(spec.shown, "redis://:***@h:6379/0");
         assert_eq!(spec.prefix, "agentscope:store:");
         assert_eq!(spec.scrub("bad pass hunter2"), "bad pass ***");
         let spec =
             StoreSpec::new(&config, Some("sqlite://data/ws.db"), &env, Path::new("/p")).unwrap();
-        assert_eq!(spec.kind, Kind::Sqlite(PathBuf::from("/p/data/ws.db")));
+        assert_eq!(spec.kind, StoreKind::Sqlite(PathBuf::from("/p/data/ws.db")));
         let err =
             StoreSpec::new(&config, Some("ftp://u:hunter2@h"), &env, Path::new("/p")).unwrap_err();
         assert!(!err.message.contains("hunter2"), "{err}");

@@ -15,7 +15,7 @@ use mysql_async::{ClientIdentity, Conn, Opts, OptsBuilder, SslOpts};
 
 use super::io::{self, Driver, Step};
 use super::sqlite::{jdbc_like, jdbc_namespace, split_jdbc};
-use super::{Backend, RawItem, Scan, StoreError, StoreSpec};
+use super::{RawItem, Scan, StoreBackend, StoreError, StoreSpec};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::rules::store::store_id_collation;
 
@@ -162,7 +162,7 @@ fn text(v: Option<Vec<u8>>) -> Option<String> {
     v.map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-impl Backend for MysqlBackend {
+impl StoreBackend for MysqlBackend {
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
         let sql = format!(
             "SELECT namespace_path, item_key, \

@@ -18,7 +18,7 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::io::{self, Driver, Progress, Step};
 use super::sqlite::{jdbc_like, jdbc_namespace, split_jdbc};
-use super::{Backend, RawItem, Scan, StoreError, StoreSpec};
+use super::{RawItem, Scan, StoreBackend, StoreError, StoreSpec};
 use crate::base::files::MAX_TEXT_BYTES;
 
 pub struct PostgresBackend {
@@ -276,7 +276,7 @@ fn client_cert_connector(paths: &super::ClientCertPaths) -> Result<MakeRustlsCon
     Ok(MakeRustlsConnect::new(config))
 }
 
-impl Backend for PostgresBackend {
+impl StoreBackend for PostgresBackend {
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
         let sql = format!(
             "SELECT namespace_path::text, item_key::text, \

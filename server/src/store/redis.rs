@@ -11,7 +11,7 @@ use redis::aio::MultiplexedConnection;
 use redis::{AsyncConnectionConfig, Client, ConnectionAddr, Value};
 
 use super::io::{self, Driver, Step};
-use super::{Backend, ExactRead, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
+use super::{ExactRead, RawItem, Scan, StoreBackend, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::rules::store::{
     store_entry_unreadable, store_id_separator, store_index_stale, store_listing_cut,
@@ -216,6 +216,272 @@ impl RedisBackend {
             .collect();
         Ok((keys, cut))
     }
+
+    /// One namespace's listing, page by page through its index as `searchAllItems` does: it
+    /// stops at the first page with fewer than [`PAGE_SIZE`] items.
+    fn scan_namespace(&mut self, ns: &[String], scan: &mut Scan) -> Result<(), StoreError> {
+        let index = index_key(&self.prefix, ns);
+        let mut offset = 0usize;
+        loop {
+            let page = self.query(
+                redis::cmd("ZRANGEBYLEX")
+                    .arg(&index)
+                    .arg("-")
+                    .arg("+")
+                    .arg("LIMIT")
+                    .arg(offset)
+                    .arg(PAGE_SIZE),
+            );
+            let members: Vec<Vec<u8>> = match page {
+                Ok(members) => members,
+                // Not a sorted set: the runtime's listing of this namespace fails.
+                Err(e) if e.entries => {
+                    scan.problems.push((
+                        ns.to_vec(),
+                        String::new(),
+                        &store_entry_unreadable::RULE,
+                        format!(
+                            "the index of namespace `{}` is not a sorted set ({}): the runtime's listing of it fails; not read",
+                            ns.join("/").escape_debug(),
+                            e.message
+                        ),
+                    ));
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            };
+            if members.is_empty() {
+                return Ok(());
+            }
+            let found = self.read_page(ns, &members, scan)?;
+            if found < PAGE_SIZE {
+                if members.len() == PAGE_SIZE {
+                    self.note_listing_cut(ns, &index, offset, found, scan)?;
+                }
+                return Ok(());
+            }
+            offset += PAGE_SIZE;
+        }
+    }
+
+    /// The items of one page of index members, read as the runtime reads them; returns how many
+    /// members have an item hash (a stale member does not count toward the page).
+    fn read_page(
+        &mut self,
+        ns: &[String],
+        members: &[Vec<u8>],
+        scan: &mut Scan,
+    ) -> Result<usize, StoreError> {
+        let keys: Vec<String> = members
+            .iter()
+            .map(|m| String::from_utf8_lossy(m).into_owned())
+            .collect();
+        let mut pipe = redis::pipe();
+        for key in &keys {
+            let item = item_key(&self.prefix, ns, key);
+            pipe.cmd("EXISTS").arg(&item);
+            pipe.cmd("HSTRLEN").arg(&item).arg("value");
+        }
+        // One entry of the wrong type answers an error of its own, not the page's.
+        pipe.ignore_errors();
+        let sizes: Vec<redis::RedisResult<i64>> = self.pipeline(&pipe)?;
+        let mut read = Vec::new();
+        let mut found = 0usize;
+        for (i, key) in keys.into_iter().enumerate() {
+            let exists = matches!(sizes[2 * i], Ok(n) if n > 0);
+            let size = match &sizes[2 * i + 1] {
+                Ok(size) => (*size).max(0) as u64,
+                Err(e) if exists => {
+                    found += 1;
+                    scan.problems.push((
+                        ns.to_vec(),
+                        key.clone(),
+                        &store_entry_unreadable::RULE,
+                        format!(
+                            "item `{}` is not a hash ({}): the runtime's read of it fails; not read",
+                            key.escape_debug(),
+                            wrong_type(e)
+                        ),
+                    ));
+                    continue;
+                }
+                Err(_) => 0,
+            };
+            if !exists {
+                scan.problems.push((
+                    ns.to_vec(),
+                    key.clone(),
+                    &store_index_stale::RULE,
+                    format!(
+                        "index member `{}` has no item hash: skipped, and its page comes back short",
+                        key.escape_debug()
+                    ),
+                ));
+                continue;
+            }
+            found += 1;
+            if key.as_bytes().contains(&SEPARATOR) {
+                scan.problems.push((
+                    ns.to_vec(),
+                    key,
+                    &store_id_separator::RULE,
+                    "key holds NUL, which RedisStore rejects on read".to_string(),
+                ));
+                continue;
+            }
+            read.push((ns.to_vec(), key, size));
+        }
+        self.read_values(read, scan)?;
+        Ok(found)
+    }
+
+    /// A full page that held fewer items than members ends the runtime's listing: says how many
+    /// later entries it never lists, if the index has any.
+    fn note_listing_cut(
+        &mut self,
+        ns: &[String],
+        index: &[u8],
+        offset: usize,
+        found: usize,
+        scan: &mut Scan,
+    ) -> Result<(), StoreError> {
+        let more: i64 = self.query(redis::cmd("ZCARD").arg(index))?;
+        if more as usize > offset + PAGE_SIZE {
+            scan.problems.push((
+                ns.to_vec(),
+                String::new(),
+                &store_listing_cut::RULE,
+                format!(
+                    "the listing stops after {} entries: a page of {PAGE_SIZE} index members held only {found} items, so {} later entries are never listed",
+                    offset + found,
+                    more as usize - offset - PAGE_SIZE
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The values of items known to exist, as `(namespace, key, size)`: one over
+    /// [`MAX_TEXT_BYTES`] is recorded with its size and not fetched, the rest are fetched in one
+    /// pipeline.
+    fn read_values(
+        &mut self,
+        items: Vec<(Vec<String>, String, u64)>,
+        scan: &mut Scan,
+    ) -> Result<(), StoreError> {
+        let mut fetch = redis::pipe();
+        let mut wanted = Vec::new();
+        for (namespace, key, size) in items {
+            if size > MAX_TEXT_BYTES {
+                scan.items.push(RawItem {
+                    namespace,
+                    key,
+                    value: None,
+                    oversized: Some(size),
+                });
+            } else {
+                fetch
+                    .cmd("HGET")
+                    .arg(item_key(&self.prefix, &namespace, &key))
+                    .arg("value");
+                wanted.push((namespace, key));
+            }
+        }
+        if !wanted.is_empty() {
+            let values: Vec<Option<Vec<u8>>> = self.pipeline(&fetch)?;
+            for ((namespace, key), value) in wanted.into_iter().zip(values) {
+                scan.items.push(RawItem {
+                    namespace,
+                    key,
+                    value: value.map(|v| String::from_utf8_lossy(&v).into_owned()),
+                    oversized: None,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every hash of the owner's route namespaces that the listing did not return (`seen`), with
+    /// why the runtime reads it by its exact path, if it does.
+    fn unindexed_candidates(
+        &mut self,
+        base: &[String],
+        exact: &[ExactRead],
+        seen: &HashSet<(&[String], &str)>,
+        scan: &mut Scan,
+    ) -> Result<Vec<Candidate>, StoreError> {
+        let (names, cut) = self.item_keys_under(base)?;
+        if cut {
+            scan.problems.push((
+                base.to_vec(),
+                String::new(),
+                &store_index_stale::RULE,
+                format!(
+                    "more than {SCAN_LIMIT} item hashes: the search for hashes missing from their index stopped there"
+                ),
+            ));
+        }
+        let mut candidates = Vec::new();
+        for name in names {
+            let Some(at) = name.iter().position(|b| *b == SEPARATOR) else {
+                continue;
+            };
+            let segment = String::from_utf8_lossy(&name[..at]).into_owned();
+            if !SEGMENTS.iter().any(|(s, _)| *s == segment) {
+                continue; // A deeper namespace or one no route reads.
+            }
+            let key = String::from_utf8_lossy(&name[at + 1..]).into_owned();
+            let ns = child(base, &segment);
+            if !seen.contains(&(ns.as_slice(), key.as_str())) {
+                let why = exact
+                    .iter()
+                    .find(|e| e.segment == segment && e.key == key)
+                    .map(|e| e.why);
+                candidates.push((ns, key, why));
+            }
+        }
+        Ok(candidates)
+    }
+
+    /// For each candidate, in one pipeline: its index score, whether its hash exists, and the
+    /// size of its value (three answers a candidate).
+    fn probe(&mut self, candidates: &[Candidate]) -> Result<Vec<Value>, StoreError> {
+        let mut pipe = redis::pipe();
+        for (ns, key, _) in candidates {
+            let item = item_key(&self.prefix, ns, key);
+            pipe.cmd("ZSCORE").arg(index_key(&self.prefix, ns)).arg(key);
+            pipe.cmd("EXISTS").arg(&item);
+            pipe.cmd("HSTRLEN").arg(&item).arg("value");
+        }
+        // An index or item of the wrong type answers an error of its own (the listing reports it).
+        pipe.ignore_errors();
+        self.pipeline(&pipe)
+    }
+}
+
+/// An item hash the listing missed: its namespace, its key, and why the runtime reads it by its
+/// exact path (`None`: it does not).
+type Candidate = (Vec<String>, String, Option<&'static str>);
+
+/// `base` and one more segment.
+fn child(base: &[String], segment: &str) -> Vec<String> {
+    let mut ns = base.to_vec();
+    ns.push(segment.to_string());
+    ns
+}
+
+/// The `store_index_stale` message for an item hash without an index member.
+fn unindexed_message(key: &str, why: Option<&str>) -> String {
+    match why {
+        Some(why) => format!(
+            "item hash `{}` has no index member: never listed, yet read by its exact path ({why}), so it is used",
+            key.escape_debug()
+        ),
+        None => format!(
+            "item hash `{}` has no index member: never listed, so it does not load (only a read of its exact path finds it)",
+            key.escape_debug()
+        ),
+    }
 }
 
 /// The error in words, with the client's report as the detail.
@@ -281,150 +547,11 @@ fn glob_escape(literal: &[u8]) -> Vec<u8> {
     out
 }
 
-impl Backend for RedisBackend {
+impl StoreBackend for RedisBackend {
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
         let mut scan = Scan::default();
         for (segment, _) in SEGMENTS {
-            let mut ns = base.to_vec();
-            ns.push(segment.to_string());
-            let index = index_key(&self.prefix, &ns);
-            let mut offset = 0usize;
-            loop {
-                let page = self.query(
-                    redis::cmd("ZRANGEBYLEX")
-                        .arg(&index)
-                        .arg("-")
-                        .arg("+")
-                        .arg("LIMIT")
-                        .arg(offset)
-                        .arg(PAGE_SIZE),
-                );
-                let members: Vec<Vec<u8>> = match page {
-                    Ok(members) => members,
-                    // Not a sorted set: the runtime's listing of this namespace fails.
-                    Err(e) if e.entries => {
-                        scan.problems.push((
-                            ns.clone(),
-                            String::new(),
-                            &store_entry_unreadable::RULE,
-                            format!(
-                                "the index of namespace `{}` is not a sorted set ({}): the runtime's listing of it fails; not read",
-                                ns.join("/").escape_debug(),
-                                e.message
-                            ),
-                        ));
-                        break;
-                    }
-                    Err(e) => return Err(e),
-                };
-                if members.is_empty() {
-                    break;
-                }
-                let keys: Vec<String> = members
-                    .iter()
-                    .map(|m| String::from_utf8_lossy(m).into_owned())
-                    .collect();
-                let mut pipe = redis::pipe();
-                for key in &keys {
-                    let item = item_key(&self.prefix, &ns, key);
-                    pipe.cmd("EXISTS").arg(&item);
-                    pipe.cmd("HSTRLEN").arg(&item).arg("value");
-                }
-                // One entry of the wrong type answers an error of its own, not the page's.
-                pipe.ignore_errors();
-                let sizes: Vec<redis::RedisResult<i64>> = self.pipeline(&pipe)?;
-                let mut fetch = redis::pipe();
-                let mut wanted = Vec::new();
-                let mut found = 0usize;
-                for (i, key) in keys.iter().enumerate() {
-                    let exists = matches!(sizes[2 * i], Ok(n) if n > 0);
-                    let size = match &sizes[2 * i + 1] {
-                        Ok(size) => (*size).max(0) as u64,
-                        Err(e) if exists => {
-                            found += 1;
-                            scan.problems.push((
-                                ns.clone(),
-                                key.clone(),
-                                &store_entry_unreadable::RULE,
-                                format!(
-                                    "item `{}` is not a hash ({}): the runtime's read of it fails; not read",
-                                    key.escape_debug(),
-                                    wrong_type(e)
-                                ),
-                            ));
-                            continue;
-                        }
-                        Err(_) => 0,
-                    };
-                    if !exists {
-                        scan.problems.push((
-                            ns.clone(),
-                            key.clone(),
-                            &store_index_stale::RULE,
-                            format!(
-                                "index member `{}` has no item hash: skipped, and its page comes back short",
-                                key.escape_debug()
-                            ),
-                        ));
-                        continue;
-                    }
-                    found += 1;
-                    if key.as_bytes().contains(&SEPARATOR) {
-                        scan.problems.push((
-                            ns.clone(),
-                            key.clone(),
-                            &store_id_separator::RULE,
-                            "key holds NUL, which RedisStore rejects on read".to_string(),
-                        ));
-                        continue;
-                    }
-                    if size > MAX_TEXT_BYTES {
-                        scan.items.push(RawItem {
-                            namespace: ns.clone(),
-                            key: key.clone(),
-                            value: None,
-                            oversized: Some(size),
-                        });
-                    } else {
-                        fetch
-                            .cmd("HGET")
-                            .arg(item_key(&self.prefix, &ns, key))
-                            .arg("value");
-                        wanted.push(key.clone());
-                    }
-                }
-                if !wanted.is_empty() {
-                    let values: Vec<Option<Vec<u8>>> = self.pipeline(&fetch)?;
-                    for (key, value) in wanted.into_iter().zip(values) {
-                        scan.items.push(RawItem {
-                            namespace: ns.clone(),
-                            key,
-                            value: value.map(|v| String::from_utf8_lossy(&v).into_owned()),
-                            oversized: None,
-                        });
-                    }
-                }
-                // `searchAllItems` stops at the first page with fewer than 100 items.
-                if found < PAGE_SIZE {
-                    if members.len() == PAGE_SIZE {
-                        let more: i64 = self.query(redis::cmd("ZCARD").arg(&index))?;
-                        if more as usize > offset + PAGE_SIZE {
-                            scan.problems.push((
-                                ns.clone(),
-                                String::new(),
-                                &store_listing_cut::RULE,
-                                format!(
-                                    "the listing stops after {} entries: a page of {PAGE_SIZE} index members held only {found} items, so {} later entries are never listed",
-                                    offset + found,
-                                    more as usize - offset - PAGE_SIZE
-                                ),
-                            ));
-                        }
-                    }
-                    break;
-                }
-                offset += PAGE_SIZE;
-            }
+            self.scan_namespace(&child(base, segment), &mut scan)?;
         }
         Ok(scan)
     }
@@ -447,76 +574,26 @@ impl Backend for RedisBackend {
                     .map(|(ns, key, _, _)| (ns.as_slice(), key.as_str())),
             )
             .collect();
-        let namespace = |segment: &str| {
-            let mut ns = base.to_vec();
-            ns.push(segment.to_string());
-            ns
-        };
-        let why = |segment: &str, key: &str| {
-            exact
-                .iter()
-                .find(|e| e.segment == segment && e.key == key)
-                .map(|e| e.why)
-        };
-        // (namespace, key, why the runtime reads it by its exact path)
-        let mut candidates: Vec<(Vec<String>, String, Option<&'static str>)> = Vec::new();
         let mut scan = Scan::default();
-        if all {
-            // Every hash of the owner's route namespaces that the listing did not return.
-            let (names, cut) = self.item_keys_under(base)?;
-            if cut {
-                scan.problems.push((
-                    base.to_vec(),
-                    String::new(),
-                    &store_index_stale::RULE,
-                    format!(
-                        "more than {SCAN_LIMIT} item hashes: the search for hashes missing from their index stopped there"
-                    ),
-                ));
-            }
-            for name in names {
-                let Some(at) = name.iter().position(|b| *b == SEPARATOR) else {
-                    continue;
-                };
-                let segment = String::from_utf8_lossy(&name[..at]).into_owned();
-                if !SEGMENTS.iter().any(|(s, _)| *s == segment) {
-                    continue; // A deeper namespace or one no route reads.
-                }
-                let key = String::from_utf8_lossy(&name[at + 1..]).into_owned();
-                let ns = namespace(&segment);
-                if !seen.contains(&(ns.as_slice(), key.as_str())) {
-                    let why = why(&segment, &key);
-                    candidates.push((ns, key, why));
-                }
-            }
+        let candidates = if all {
+            self.unindexed_candidates(base, exact, &seen, &mut scan)?
         } else {
             // Only what the prompt reads by path: a few keys, one round trip.
-            for e in exact {
-                let ns = namespace(e.segment);
-                if !seen.contains(&(ns.as_slice(), e.key.as_str())) {
-                    candidates.push((ns, e.key.clone(), Some(e.why)));
-                }
-            }
-        }
+            exact
+                .iter()
+                .map(|e| (child(base, e.segment), e.key.clone(), Some(e.why)))
+                .filter(|(ns, key, _)| !seen.contains(&(ns.as_slice(), key.as_str())))
+                .collect()
+        };
         if candidates.is_empty() {
             return Ok(scan);
         }
-        let mut pipe = redis::pipe();
-        for (ns, key, _) in &candidates {
-            let item = item_key(&self.prefix, ns, key);
-            pipe.cmd("ZSCORE").arg(index_key(&self.prefix, ns)).arg(key);
-            pipe.cmd("EXISTS").arg(&item);
-            pipe.cmd("HSTRLEN").arg(&item).arg("value");
-        }
-        // An index or item of the wrong type answers an error of its own (the listing reports it).
-        pipe.ignore_errors();
-        let answers: Vec<Value> = self.pipeline(&pipe)?;
+        let answers = self.probe(&candidates)?;
         let int = |v: &Value| match v {
             Value::Int(i) => *i,
             _ => 0,
         };
-        let mut fetch = redis::pipe();
-        let mut wanted = Vec::new();
+        let mut read = Vec::new();
         for (i, (ns, key, why)) in candidates.into_iter().enumerate() {
             let indexed = !matches!(answers[3 * i], Value::Nil);
             let (exists, size) = (
@@ -539,49 +616,16 @@ impl Backend for RedisBackend {
                 continue;
             }
             if !indexed {
-                let message = match why {
-                    Some(why) => format!(
-                        "item hash `{}` has no index member: never listed, yet read by its exact path ({why}), so it is used",
-                        key.escape_debug()
-                    ),
-                    None => format!(
-                        "item hash `{}` has no index member: never listed, so it does not load (only a read of its exact path finds it)",
-                        key.escape_debug()
-                    ),
-                };
+                let message = unindexed_message(&key, why);
                 scan.problems
                     .push((ns.clone(), key.clone(), &store_index_stale::RULE, message));
             }
             // Indexed but not listed: after a listing cut short (RS011); only exact reads reach it.
-            if why.is_none() {
-                continue;
-            }
-            if size > MAX_TEXT_BYTES {
-                scan.items.push(RawItem {
-                    namespace: ns,
-                    key,
-                    value: None,
-                    oversized: Some(size),
-                });
-            } else {
-                fetch
-                    .cmd("HGET")
-                    .arg(item_key(&self.prefix, &ns, &key))
-                    .arg("value");
-                wanted.push((ns, key));
+            if why.is_some() {
+                read.push((ns, key, size));
             }
         }
-        if !wanted.is_empty() {
-            let values: Vec<Option<Vec<u8>>> = self.pipeline(&fetch)?;
-            for ((namespace, key), value) in wanted.into_iter().zip(values) {
-                scan.items.push(RawItem {
-                    namespace,
-                    key,
-                    value: value.map(|v| String::from_utf8_lossy(&v).into_owned()),
-                    oversized: None,
-                });
-            }
-        }
+        self.read_values(read, &mut scan)?;
         Ok(scan)
     }
 

@@ -12,7 +12,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use super::io;
-use super::{Backend, RawItem, Scan, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
+use super::{RawItem, Scan, StoreBackend, StoreError, StoreSpec, PAGE_SIZE, SEGMENTS};
 use crate::base::files::MAX_TEXT_BYTES;
 use crate::config::StoreLayout;
 use crate::rules::store::{store_id_collation, store_id_separator, store_listing_cut};
@@ -195,6 +195,141 @@ impl SqliteBackend {
         }
         Ok(())
     }
+
+    /// `JdbcStore`: the rows the runtime's LIKE prefix search lists (every route of the owner at
+    /// once: its per-route searches are prefixes of this one), found as the namespaces that match
+    /// it, each read through the primary key: the LIKE itself scans the whole table, once per
+    /// owner, which made checking every owner quadratic.
+    fn scan_jdbc(&mut self, base: &[String], scan: &mut Scan) -> Result<(), StoreError> {
+        let limit = MAX_TEXT_BYTES as i64;
+        if jdbc_like(base).len() > MAX_LIKE_PATTERN_BYTES {
+            return Err(self.spec.entries_failure(
+                "SQLite refuses the runtime's prefix search for them (LIKE or GLOB pattern too complex)",
+                &format!("the LIKE pattern is over SQLite's {MAX_LIKE_PATTERN_BYTES}-byte limit"),
+            ));
+        }
+        let exact = jdbc_namespace(base);
+        let listed = self.namespaces_like(&exact)?;
+        let sql = format!(
+            "SELECT namespace_path, item_key, \
+             CASE WHEN length(CAST(value_json AS BLOB)) > ?2 THEN NULL ELSE value_json END, \
+             length(CAST(value_json AS BLOB)) \
+             FROM {} WHERE namespace_path = ?1 ORDER BY item_key",
+            self.table
+        );
+        for ns_text in listed {
+            self.start_query();
+            let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.fail(e))?;
+            let mut rows = stmt
+                .query(rusqlite::params![ns_text, limit])
+                .map_err(|e| self.fail(e))?;
+            while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
+                let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+                let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
+                let value = text_of(row.get_ref_unwrap(2));
+                let size: Option<i64> = row.get(3).ok();
+                let namespace = split_jdbc(&ns_text);
+                if !ns_text.starts_with(&exact) {
+                    // SQLite's LIKE is ASCII-case-insensitive: the runtime lists these rows
+                    // under this owner too, but reads them by exact key.
+                    scan.problems.push((
+                        namespace.clone(),
+                        key,
+                        &store_id_collation::RULE,
+                        format!(
+                            "row of namespace `{}` is listed under `{}` (SQLite's LIKE ignores ASCII case) but never read there",
+                            namespace.join("/").escape_debug(),
+                            base.join("/").escape_debug()
+                        ),
+                    ));
+                    continue;
+                }
+                let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
+                scan.items.push(RawItem {
+                    namespace,
+                    key,
+                    value,
+                    oversized,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `SqliteBaseStore`: the rows of each route namespace of the owner, newest first, as its
+    /// exact-namespace search pages them.
+    fn scan_base_store(&mut self, base: &[String], scan: &mut Scan) -> Result<(), StoreError> {
+        let limit = MAX_TEXT_BYTES as i64;
+        let names: Vec<String> = SEGMENTS
+            .iter()
+            .map(|(seg, _)| {
+                let mut ns = base.to_vec();
+                ns.push(seg.to_string());
+                base_store_namespace(&ns)
+            })
+            .collect();
+        let placeholders = (0..names.len())
+            .map(|i| format!("?{}", i + 2))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT namespace, key, \
+             CASE WHEN length(CAST(value AS BLOB)) > ?1 THEN NULL ELSE value END, \
+             length(CAST(value AS BLOB)), updated_at \
+             FROM {} WHERE namespace IN ({placeholders}) ORDER BY namespace, updated_at DESC",
+            self.table
+        );
+        self.start_query();
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
+        let mut params: Vec<rusqlite::types::Value> = vec![limit.into()];
+        params.extend(
+            names
+                .iter()
+                .map(|n| rusqlite::types::Value::Text(n.clone())),
+        );
+        let mut rows = stmt
+            .query(rusqlite::params_from_iter(params))
+            .map_err(|e| self.fail(e))?;
+        let mut last: Option<(String, usize, Option<i64>)> = None;
+        while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
+            let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
+            let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
+            let value = text_of(row.get_ref_unwrap(2));
+            let size: Option<i64> = row.get(3).ok();
+            let updated: Option<i64> = row.get(4).ok();
+            // Map the joined name back to base + segment (the one this query asked for).
+            let seg = ns_text
+                .strip_prefix(&base_store_namespace(base))
+                .and_then(|s| s.strip_prefix('/'))
+                .unwrap_or("")
+                .to_string();
+            let mut namespace = base.to_vec();
+            namespace.push(seg);
+            let position = match &last {
+                Some((n, i, _)) if *n == ns_text => i + 1,
+                _ => 0,
+            };
+            if tie_across_page(position, last.as_ref().map(|(_, _, prev)| *prev), updated) {
+                scan.problems.push((
+                    namespace.clone(),
+                    key.clone(),
+                    &store_listing_cut::RULE,
+                    format!(
+                        "more than {PAGE_SIZE} entries with the same `updated_at` across a page boundary: paging by OFFSET over `updated_at DESC` can skip or repeat entries here"
+                    ),
+                ));
+            }
+            last = Some((ns_text, position, updated));
+            let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
+            scan.items.push(RawItem {
+                namespace,
+                key,
+                value,
+                oversized,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// Every route segment the runtime registers (the file routes and the transcript and task ones).
@@ -259,145 +394,20 @@ fn text_of(v: ValueRef<'_>) -> Option<String> {
     }
 }
 
-impl Backend for SqliteBackend {
+/// Whether the row at `position` of its namespace starts a page and shares its `updated_at`
+/// with the row before: OFFSET paging over `updated_at DESC` (1-second ties) may skip or repeat
+/// rows at a page boundary.
+fn tie_across_page(position: usize, previous: Option<Option<i64>>, updated: Option<i64>) -> bool {
+    position > 0 && position.is_multiple_of(PAGE_SIZE) && previous == Some(updated)
+}
+
+impl StoreBackend for SqliteBackend {
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
-        let limit = MAX_TEXT_BYTES as i64;
         let mut scan = Scan::default();
         match self.layout {
-            StoreLayout::Jdbc => {
-                // The rows the runtime's LIKE prefix search lists (every route of the owner at
-                // once: its per-route searches are prefixes of this one), found as the namespaces
-                // that match it, each read through the primary key: the LIKE itself scans the
-                // whole table, once per owner, which made checking every owner quadratic.
-                if jdbc_like(base).len() > MAX_LIKE_PATTERN_BYTES {
-                    return Err(self.spec.entries_failure(
-                        "SQLite refuses the runtime's prefix search for them (LIKE or GLOB pattern too complex)",
-                        &format!(
-                            "the LIKE pattern is over SQLite's {MAX_LIKE_PATTERN_BYTES}-byte limit"
-                        ),
-                    ));
-                }
-                let exact = jdbc_namespace(base);
-                let listed = self.namespaces_like(&exact)?;
-                let sql = format!(
-                    "SELECT namespace_path, item_key, \
-                     CASE WHEN length(CAST(value_json AS BLOB)) > ?2 THEN NULL ELSE value_json END, \
-                     length(CAST(value_json AS BLOB)) \
-                     FROM {} WHERE namespace_path = ?1 ORDER BY item_key",
-                    self.table
-                );
-                for ns_text in listed {
-                    self.start_query();
-                    let mut stmt = self.conn.prepare_cached(&sql).map_err(|e| self.fail(e))?;
-                    let mut rows = stmt
-                        .query(rusqlite::params![ns_text, limit])
-                        .map_err(|e| self.fail(e))?;
-                    while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
-                        let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
-                        let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
-                        let value = text_of(row.get_ref_unwrap(2));
-                        let size: Option<i64> = row.get(3).ok();
-                        let namespace = split_jdbc(&ns_text);
-                        if !ns_text.starts_with(&exact) {
-                            // SQLite's LIKE is ASCII-case-insensitive: the runtime lists these rows
-                            // under this owner too, but reads them by exact key.
-                            scan.problems.push((
-                            namespace.clone(),
-                            key,
-                            &store_id_collation::RULE,
-                            format!(
-                                "row of namespace `{}` is listed under `{}` (SQLite's LIKE ignores ASCII case) but never read there",
-                                namespace.join("/").escape_debug(),
-                                base.join("/").escape_debug()
-                            ),
-                        ));
-                            continue;
-                        }
-                        let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
-                        scan.items.push(RawItem {
-                            namespace,
-                            key,
-                            value,
-                            oversized,
-                        });
-                    }
-                }
-            }
+            StoreLayout::Jdbc => self.scan_jdbc(base, &mut scan)?,
             StoreLayout::SqliteBase => {
-                let names: Vec<String> = SEGMENTS
-                    .iter()
-                    .map(|(seg, _)| {
-                        let mut ns = base.to_vec();
-                        ns.push(seg.to_string());
-                        base_store_namespace(&ns)
-                    })
-                    .collect();
-                let placeholders = (0..names.len())
-                    .map(|i| format!("?{}", i + 2))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let sql = format!(
-                    "SELECT namespace, key, \
-                     CASE WHEN length(CAST(value AS BLOB)) > ?1 THEN NULL ELSE value END, \
-                     length(CAST(value AS BLOB)), updated_at \
-                     FROM {} WHERE namespace IN ({placeholders}) ORDER BY namespace, updated_at DESC",
-                    self.table
-                );
-                self.start_query();
-                let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
-                let mut params: Vec<rusqlite::types::Value> = vec![limit.into()];
-                params.extend(
-                    names
-                        .iter()
-                        .map(|n| rusqlite::types::Value::Text(n.clone())),
-                );
-                let mut rows = stmt
-                    .query(rusqlite::params_from_iter(params))
-                    .map_err(|e| self.fail(e))?;
-                let mut last: Option<(String, usize, Option<i64>)> = None;
-                while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
-                    let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
-                    let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
-                    let value = text_of(row.get_ref_unwrap(2));
-                    let size: Option<i64> = row.get(3).ok();
-                    let updated: Option<i64> = row.get(4).ok();
-                    // Map the joined name back to base + segment (the one this query asked for).
-                    let seg = ns_text
-                        .strip_prefix(&base_store_namespace(base))
-                        .and_then(|s| s.strip_prefix('/'))
-                        .unwrap_or("")
-                        .to_string();
-                    let mut namespace = base.to_vec();
-                    namespace.push(seg);
-                    let position = match &last {
-                        Some((n, i, _)) if *n == ns_text => i + 1,
-                        _ => 0,
-                    };
-                    // OFFSET paging over `updated_at DESC` (1-second ties) may skip or repeat rows
-                    // at a page boundary.
-                    if position > 0 && position % PAGE_SIZE == 0 {
-                        if let Some((_, _, prev)) = &last {
-                            if *prev == updated {
-                                scan.problems.push((
-                                    namespace.clone(),
-                                    key.clone(),
-                                    &store_listing_cut::RULE,
-                                    format!(
-                                        "more than {PAGE_SIZE} entries with the same `updated_at` across a page boundary: paging by OFFSET over `updated_at DESC` can skip or repeat entries here"
-                                    ),
-                                ));
-                            }
-                        }
-                    }
-                    last = Some((ns_text, position, updated));
-                    let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
-                    scan.items.push(RawItem {
-                        namespace,
-                        key,
-                        value,
-                        oversized,
-                    });
-                }
+                self.scan_base_store(base, &mut scan)?;
                 self.ids_with_slash(base, &mut scan)?;
             }
         }

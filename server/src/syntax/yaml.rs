@@ -10,10 +10,21 @@
 //!
 //! Knows nothing of skills or subagents: the callers decide what a value means.
 
-use super::java;
 use std::path::Path;
 
 use crate::base::{FileEdit, Fix, TextRange};
+
+mod fallback;
+mod scalars;
+mod value;
+
+use fallback::lines;
+pub use fallback::{fallback, Fallback, LostKey, LostReason};
+use scalars::{
+    jackson_bool, jackson_float, jackson_int, resolve_yaml11, yaml11_bool, yaml11_float,
+    yaml11_int, yaml11_timestamp, Resolved,
+};
+pub use value::{Entry, Node, Value};
 
 /// How scalars are typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,98 +38,6 @@ pub enum Typing {
     /// `0x`/`0b`/leading-0 octal and `_`. Aliases are not resolved: Jackson hands back the anchor
     /// name as a string. Duplicate keys: the last value wins (Jackson's default).
     Jackson,
-}
-
-/// A value as the runtime ends up holding it after YAML typing.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Null,
-    Bool(bool),
-    /// An integer; kept as its decimal text so big integers print like Java's `BigInteger`.
-    Int(String),
-    /// A floating-point number, with the text Java's `Double.toString` prints for it.
-    Float {
-        value: f64,
-        java: String,
-    },
-    Str(String),
-    /// A YAML 1.1 timestamp, with the text `java.util.Date.toString()` prints for it in UTC.
-    Date {
-        source: String,
-        java: String,
-    },
-    List(Vec<Node>),
-    /// Entries in document order; keys are strings (non-string keys are dropped by the runtime).
-    Map(Vec<Entry>),
-}
-
-impl Value {
-    /// `String.valueOf(v)` for a scalar; `None` for lists and maps.
-    pub fn java_string(&self) -> Option<String> {
-        match self {
-            Value::Null => Some("null".to_string()),
-            Value::Bool(b) => Some(b.to_string()),
-            Value::Int(text) => Some(text.clone()),
-            Value::Float { java, .. } => Some(java.clone()),
-            Value::Str(s) => Some(s.clone()),
-            Value::Date { java, .. } => Some(java.clone()),
-            Value::List(_) | Value::Map(_) => None,
-        }
-    }
-
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    /// Name of the runtime type, for messages (`string`, `boolean`, `integer`, …).
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Value::Null => "null",
-            Value::Bool(_) => "boolean",
-            Value::Int(_) => "integer",
-            Value::Float { .. } => "floating-point number",
-            Value::Str(_) => "string",
-            Value::Date { .. } => "date",
-            Value::List(_) => "list",
-            Value::Map(_) => "map",
-        }
-    }
-
-    /// The type name with its article (`a string`, `an integer`, `null`), for "is {}" in
-    /// messages: the one place that chooses between "a" and "an".
-    pub fn type_phrase(&self) -> &'static str {
-        match self {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Int(_) => "an integer",
-            Value::Float { .. } => "a floating-point number",
-            Value::Str(_) => "a string",
-            Value::Date { .. } => "a date",
-            Value::List(_) => "a list",
-            Value::Map(_) => "a map",
-        }
-    }
-}
-
-/// A value with the byte range of its source text (in the whole file, not the frontmatter).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Node {
-    pub value: Value,
-    pub range: TextRange,
-    /// The explicit tag written before a scalar (`!!bool` in `!!bool yes`), outside `range`;
-    /// `None` for collections and aliases.
-    pub tag: Option<TextRange>,
-}
-
-/// One map entry.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub key: String,
-    pub key_range: TextRange,
-    pub value: Node,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -399,26 +318,6 @@ fn separator(line: &str, from: usize) -> Option<usize> {
         .find(|&i| matches!(line.as_bytes().get(i + 1), None | Some(b' ' | b'\t')))
 }
 
-/// The lines of `source` with their offsets: split at `\n`, `\r\n` and `\r`; a final empty line
-/// after a last line break is included.
-fn lines(source: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut line_start = Some(0);
-    std::iter::from_fn(move || {
-        let start = line_start?;
-        let end = source[start..]
-            .find(['\n', '\r'])
-            .map_or(source.len(), |i| start + i);
-        line_start = if end >= source.len() {
-            None
-        } else if source[end..].starts_with("\r\n") {
-            Some(end + 2)
-        } else {
-            Some(end + 1)
-        };
-        Some((start, &source[start..end]))
-    })
-}
-
 /// Parses `text[range]` (a frontmatter block inside a whole file) with the runtime's typing.
 /// Ranges in the result are whole-file byte offsets.
 pub fn parse(text: &str, range: TextRange, typing: Typing) -> Result<YamlDoc, YamlError> {
@@ -627,87 +526,12 @@ impl Builder<'_> {
             Event::DocumentEnd if self.documents > 0 => {
                 self.done = true;
             }
-            Event::Alias(id) => {
-                self.depth_check(span)?;
-                let range = self.range(span);
-                if self.typing == Typing::Jackson {
-                    let name = self.source[range.start - self.base..range.end - self.base]
-                        .trim_start_matches('*')
-                        .to_string();
-                    self.count_node(1, span)?;
-                    return self.complete(Completed {
-                        node: Node {
-                            value: Value::Str(name.clone()),
-                            range,
-                            tag: None,
-                        },
-                        raw: Some(name),
-                        plain: false,
-                        count: 1,
-                    });
-                }
-                let Some((node, count, raw, plain)) = self.anchors.get(&id).cloned() else {
-                    return Err(self.error(
-                        YamlErrorKind::Syntax,
-                        "found undefined alias".into(),
-                        range,
-                    ));
-                };
-                if raw.is_none() {
-                    self.collection_aliases += 1;
-                    let limit = self.typing.runtime_alias_limit();
-                    if self.collection_aliases > limit {
-                        return Err(self.error(
-                            YamlErrorKind::TooManyAliases { limit },
-                            format!(
-                                "number of aliases for non-scalar nodes exceeds the runtime's max={limit}"
-                            ),
-                            range,
-                        ));
-                    }
-                }
-                self.count_node(count, span)?;
-                let mut node = node;
-                node.range = range;
-                node.tag = None;
-                self.complete(Completed {
-                    node,
-                    raw,
-                    plain,
-                    count,
-                })?;
-            }
+            Event::Alias(id) => self.alias(id, span)?,
             Event::Scalar(text, style, anchor, tag) => {
-                self.depth_check(span)?;
-                self.count_node(1, span)?;
-                let range = self.range(span);
-                let plain = style == ScalarStyle::Plain;
-                let text = self.without_missing_break(text, style, range);
-                let value = self.type_scalar(&text, style, tag.as_deref(), range)?;
-                let tag = tag.and(span.tag_span()).map(|t| self.range(&t));
-                let completed = Completed {
-                    node: Node { value, range, tag },
-                    raw: Some(text.into_owned()),
-                    plain,
-                    count: 1,
-                };
-                if anchor != 0 {
-                    self.anchors.insert(
-                        anchor,
-                        (
-                            completed.node.clone(),
-                            1,
-                            completed.raw.clone(),
-                            completed.plain,
-                        ),
-                    );
-                }
-                self.complete(completed)?;
+                self.scalar(text, style, anchor, tag.as_deref(), span)?
             }
             Event::SequenceStart(_, anchor, tag) => {
-                self.depth_check(span)?;
-                self.count_node(1, span)?;
-                self.collection_tag(tag.as_deref(), "seq", span)?;
+                self.open_collection(tag.as_deref(), "seq", span)?;
                 let r = self.range(span);
                 self.stack.push(Frame::Seq {
                     items: Vec::new(),
@@ -718,9 +542,7 @@ impl Builder<'_> {
                 });
             }
             Event::MappingStart(_, anchor, tag) => {
-                self.depth_check(span)?;
-                self.count_node(1, span)?;
-                self.collection_tag(tag.as_deref(), "map", span)?;
+                self.open_collection(tag.as_deref(), "map", span)?;
                 let r = self.range(span);
                 self.stack.push(Frame::Map {
                     entries: Vec::new(),
@@ -733,66 +555,156 @@ impl Builder<'_> {
                     merges: Vec::new(),
                 });
             }
-            Event::SequenceEnd | Event::MappingEnd => {
-                let end_range = self.range(span);
-                let Some(frame) = self.stack.pop() else {
-                    return Ok(());
-                };
-                let (node, anchor, count) = match frame {
-                    Frame::Seq {
-                        items,
-                        start,
-                        end,
-                        anchor,
-                        count,
-                    } => {
-                        let end = flow_end(self.source, self.base, end, end_range);
-                        (
-                            Node {
-                                value: Value::List(items),
-                                range: TextRange::new(start, end),
-                                tag: None,
-                            },
-                            anchor,
-                            count,
-                        )
-                    }
-                    Frame::Map {
-                        entries,
-                        start,
-                        end,
-                        anchor,
-                        count,
-                        merges,
-                        ..
-                    } => {
-                        let end = flow_end(self.source, self.base, end, end_range);
-                        let entries = apply_merges(entries, merges);
-                        (
-                            Node {
-                                value: Value::Map(entries),
-                                range: TextRange::new(start, end),
-                                tag: None,
-                            },
-                            anchor,
-                            count,
-                        )
-                    }
-                };
-                if anchor != 0 {
-                    self.anchors
-                        .insert(anchor, (node.clone(), count, None, false));
-                }
-                self.complete(Completed {
-                    node,
-                    raw: None,
-                    plain: false,
-                    count,
-                })?;
-            }
+            Event::SequenceEnd | Event::MappingEnd => self.close_collection(span)?,
             _ => {}
         }
         Ok(())
+    }
+
+    /// `*name`: Jackson hands back the anchor's name as a string; SnakeYAML repeats the anchored
+    /// node, counting it again against the node budget and, for a collection, the alias limit.
+    fn alias(&mut self, id: usize, span: &Span) -> Result<(), YamlError> {
+        self.depth_check(span)?;
+        let range = self.range(span);
+        if self.typing == Typing::Jackson {
+            let name = self.source[range.start - self.base..range.end - self.base]
+                .trim_start_matches('*')
+                .to_string();
+            self.count_node(1, span)?;
+            return self.complete(Completed {
+                node: Node {
+                    value: Value::Str(name.clone()),
+                    range,
+                    tag: None,
+                },
+                raw: Some(name),
+                plain: false,
+                count: 1,
+            });
+        }
+        let Some((node, count, raw, plain)) = self.anchors.get(&id).cloned() else {
+            return Err(self.error(YamlErrorKind::Syntax, "found undefined alias".into(), range));
+        };
+        if raw.is_none() {
+            self.collection_aliases += 1;
+            let limit = self.typing.runtime_alias_limit();
+            if self.collection_aliases > limit {
+                return Err(self.error(
+                    YamlErrorKind::TooManyAliases { limit },
+                    format!(
+                        "number of aliases for non-scalar nodes exceeds the runtime's max={limit}"
+                    ),
+                    range,
+                ));
+            }
+        }
+        self.count_node(count, span)?;
+        let mut node = node;
+        node.range = range;
+        node.tag = None;
+        self.complete(Completed {
+            node,
+            raw,
+            plain,
+            count,
+        })
+    }
+
+    /// A scalar typed as the runtime types it, remembered under its anchor if it has one.
+    fn scalar(
+        &mut self,
+        text: std::borrow::Cow<'_, str>,
+        style: ScalarStyle,
+        anchor: usize,
+        tag: Option<&Tag>,
+        span: &Span,
+    ) -> Result<(), YamlError> {
+        self.depth_check(span)?;
+        self.count_node(1, span)?;
+        let range = self.range(span);
+        let plain = style == ScalarStyle::Plain;
+        let text = self.without_missing_break(text, style, range);
+        let value = self.type_scalar(&text, style, tag, range)?;
+        let tag = tag.and(span.tag_span()).map(|t| self.range(&t));
+        let completed = Completed {
+            node: Node { value, range, tag },
+            raw: Some(text.into_owned()),
+            plain,
+            count: 1,
+        };
+        if anchor != 0 {
+            self.anchors.insert(
+                anchor,
+                (
+                    completed.node.clone(),
+                    1,
+                    completed.raw.clone(),
+                    completed.plain,
+                ),
+            );
+        }
+        self.complete(completed)
+    }
+
+    /// The checks before a sequence or map is entered: depth, node budget, its tag.
+    fn open_collection(
+        &mut self,
+        tag: Option<&Tag>,
+        expected: &str,
+        span: &Span,
+    ) -> Result<(), YamlError> {
+        self.depth_check(span)?;
+        self.count_node(1, span)?;
+        self.collection_tag(tag, expected, span)
+    }
+
+    /// The end of a sequence or map: its node (a map with its `<<` merges applied) reaches to the
+    /// closing bracket of a flow collection, and is remembered under its anchor if it has one.
+    fn close_collection(&mut self, span: &Span) -> Result<(), YamlError> {
+        let end_range = self.range(span);
+        let Some(frame) = self.stack.pop() else {
+            return Ok(());
+        };
+        let (value, start, end, anchor, count) = match frame {
+            Frame::Seq {
+                items,
+                start,
+                end,
+                anchor,
+                count,
+            } => (Value::List(items), start, end, anchor, count),
+            Frame::Map {
+                entries,
+                start,
+                end,
+                anchor,
+                count,
+                merges,
+                ..
+            } => (
+                Value::Map(apply_merges(entries, merges)),
+                start,
+                end,
+                anchor,
+                count,
+            ),
+        };
+        let end = flow_end(self.source, self.base, end, end_range);
+        let node = Node {
+            value,
+            range: TextRange::new(start, end),
+            tag: None,
+        };
+        if anchor != 0 {
+            self.anchors
+                .insert(anchor, (node.clone(), count, None, false));
+        }
+        self.complete(Completed {
+            node,
+            raw: None,
+            plain: false,
+            count,
+        })
     }
 
     fn collection_tag(
@@ -1098,964 +1010,5 @@ fn char_to_byte(s: &str, chars: usize) -> usize {
     s.char_indices().nth(chars).map_or(s.len(), |(i, _)| i)
 }
 
-// ---------------------------------------------------------------------------------------------
-// YAML 1.1 scalar resolution (SnakeYAML `Resolver`), without regex: each matcher mirrors one
-// pattern of the resolver.
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Resolved {
-    Str,
-    Null,
-    Bool,
-    Int,
-    Float,
-    Timestamp,
-}
-
-/// SnakeYAML's implicit resolvers, tried in registration order (BOOL, INT, FLOAT, MERGE, NULL,
-/// TIMESTAMP) for the scalar's first character.
-fn resolve_yaml11(s: &str) -> Resolved {
-    if s.is_empty() {
-        return Resolved::Null;
-    }
-    let first = s.as_bytes()[0];
-    if b"yYnNtTfFoO".contains(&first) && is_yaml11_bool(s) {
-        return Resolved::Bool;
-    }
-    if b"-+0123456789".contains(&first) && is_yaml11_int(s) {
-        return Resolved::Int;
-    }
-    if b"-+0123456789.".contains(&first) && is_yaml11_float(s) {
-        return Resolved::Float;
-    }
-    if matches!(s, "~" | "null" | "Null" | "NULL") {
-        return Resolved::Null;
-    }
-    if first.is_ascii_digit() && parse_timestamp(s).is_some() {
-        return Resolved::Timestamp;
-    }
-    Resolved::Str
-}
-
-fn is_yaml11_bool(s: &str) -> bool {
-    matches!(
-        s,
-        "yes"
-            | "Yes"
-            | "YES"
-            | "no"
-            | "No"
-            | "NO"
-            | "true"
-            | "True"
-            | "TRUE"
-            | "false"
-            | "False"
-            | "FALSE"
-            | "on"
-            | "On"
-            | "ON"
-            | "off"
-            | "Off"
-            | "OFF"
-    )
-}
-
-fn strip_sign(s: &str) -> (bool, &str) {
-    match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    }
-}
-
-/// `_*[digits]+[digits_]*`: only digits and `_`, at least one digit.
-fn digits_with_underscores(s: &str, digit: impl Fn(u8) -> bool) -> bool {
-    s.bytes().all(|b| b == b'_' || digit(b)) && s.bytes().any(digit)
-}
-
-/// `(:[0-5]?[0-9])+` after a first part.
-fn sexagesimal_tail(parts: &[&str]) -> bool {
-    !parts.is_empty()
-        && parts.iter().all(|p| {
-            let b = p.as_bytes();
-            match b.len() {
-                1 => b[0].is_ascii_digit(),
-                2 => (b'0'..=b'5').contains(&b[0]) && b[1].is_ascii_digit(),
-                _ => false,
-            }
-        })
-}
-
-/// `[1-9][0-9_]*` (or `[0-9][0-9_]*` when `zero_ok`).
-fn decimal_head(s: &str, zero_ok: bool) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && (if zero_ok {
-            b[0].is_ascii_digit()
-        } else {
-            (b'1'..=b'9').contains(&b[0])
-        })
-        && b[1..].iter().all(|c| c.is_ascii_digit() || *c == b'_')
-}
-
-fn is_yaml11_int(s: &str) -> bool {
-    let (_, r) = strip_sign(s);
-    if let Some(bin) = r.strip_prefix("0b") {
-        return digits_with_underscores(bin, |b| b == b'0' || b == b'1');
-    }
-    if let Some(hex) = r.strip_prefix("0x") {
-        return digits_with_underscores(hex, |b| b.is_ascii_hexdigit());
-    }
-    if r == "0" {
-        return true;
-    }
-    if let Some(oct) = r.strip_prefix('0') {
-        return digits_with_underscores(oct, |b| (b'0'..=b'7').contains(&b));
-    }
-    if decimal_head(r, false) {
-        return true;
-    }
-    let parts: Vec<&str> = r.split(':').collect();
-    parts.len() > 1 && decimal_head(parts[0], false) && sexagesimal_tail(&parts[1..])
-}
-
-/// `[eE][-+]?[0-9]+`
-fn is_exponent(s: &str) -> bool {
-    let Some(rest) = s.strip_prefix(['e', 'E']) else {
-        return false;
-    };
-    let rest = rest.strip_prefix(['-', '+']).unwrap_or(rest);
-    !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit())
-}
-
-fn split_exponent(s: &str) -> (&str, Option<&str>) {
-    match s.find(['e', 'E']) {
-        Some(i) => (&s[..i], Some(&s[i..])),
-        None => (s, None),
-    }
-}
-
-fn is_yaml11_float(s: &str) -> bool {
-    if matches!(s, ".nan" | ".NaN" | ".NAN") {
-        return true;
-    }
-    let (_, r) = strip_sign(s);
-    if matches!(r, ".inf" | ".Inf" | ".INF") {
-        return true;
-    }
-    let frac_ok = |f: &str| f.bytes().all(|b| b.is_ascii_digit() || b == b'_');
-    // [0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*
-    if r.contains(':') {
-        let Some((whole, frac)) = r.rsplit_once('.') else {
-            return false;
-        };
-        let parts: Vec<&str> = whole.split(':').collect();
-        return parts.len() > 1
-            && decimal_head(parts[0], true)
-            && sexagesimal_tail(&parts[1..])
-            && frac_ok(frac);
-    }
-    let (mantissa, exp) = split_exponent(r);
-    if let Some(exp) = exp {
-        if !is_exponent(exp) {
-            return false;
-        }
-    }
-    match mantissa.split_once('.') {
-        // [0-9][0-9_]*\.[0-9_]*(exp)?  |  \.[0-9_]+(exp)?
-        Some(("", frac)) => !frac.is_empty() && frac_ok(frac),
-        Some((whole, frac)) => decimal_head(whole, true) && frac_ok(frac),
-        // [0-9][0-9_]*[eE][-+]?[0-9]+
-        None => exp.is_some() && decimal_head(mantissa, true),
-    }
-}
-
-fn yaml11_bool(s: &str) -> Option<Value> {
-    match s.to_ascii_lowercase().as_str() {
-        "yes" | "true" | "on" => Some(Value::Bool(true)),
-        "no" | "false" | "off" => Some(Value::Bool(false)),
-        _ => None,
-    }
-}
-
-/// `ConstructYamlInt`: `_` removed, then base by prefix, base 60 with `:`.
-fn yaml11_int(s: &str) -> Option<Value> {
-    let cleaned: String = s.chars().filter(|c| *c != '_').collect();
-    let (negative, r) = strip_sign(&cleaned);
-    let magnitude = if r == "0" {
-        vec![0]
-    } else if let Some(bin) = r.strip_prefix("0b") {
-        big_from_digits(bin, 2)?
-    } else if let Some(hex) = r.strip_prefix("0x") {
-        big_from_digits(hex, 16)?
-    } else if let Some(oct) = r.strip_prefix('0') {
-        big_from_digits(oct, 8)?
-    } else if r.contains(':') {
-        let mut acc = vec![0u32];
-        for part in r.split(':') {
-            let v: u32 = part.parse().ok()?;
-            big_mul_add(&mut acc, 60, 0);
-            big_mul_add(&mut acc, 1, v);
-        }
-        acc
-    } else {
-        big_from_digits(r, 10)?
-    };
-    Some(Value::Int(big_to_string(&magnitude, negative)))
-}
-
-fn jackson_int(s: &str) -> Option<Value> {
-    if s.contains(':') {
-        return None;
-    }
-    yaml11_int(s)
-}
-
-fn jackson_bool(s: &str) -> Option<Value> {
-    match s.to_ascii_lowercase().as_str() {
-        "true" => Some(Value::Bool(true)),
-        "false" => Some(Value::Bool(false)),
-        _ => None,
-    }
-}
-
-fn jackson_float(s: &str) -> Option<Value> {
-    let cleaned: String = s.chars().filter(|c| *c != '_').collect();
-    if cleaned.contains(':') || cleaned.to_ascii_lowercase().contains("inf") {
-        return None;
-    }
-    let value: f64 = cleaned.parse().ok()?;
-    value.is_finite().then(|| Value::Float {
-        value,
-        java: java::double_to_string(value),
-    })
-}
-
-/// `ConstructYamlFloat`.
-fn yaml11_float(s: &str) -> Option<Value> {
-    let cleaned: String = s.chars().filter(|c| *c != '_').collect();
-    let (negative, r) = strip_sign(&cleaned);
-    let sign = if negative { -1.0 } else { 1.0 };
-    let lower = r.to_ascii_lowercase();
-    let value = if lower == ".inf" {
-        sign * f64::INFINITY
-    } else if lower == ".nan" {
-        f64::NAN
-    } else if r.contains(':') {
-        let mut val = 0.0;
-        let mut bes = 1.0;
-        for part in r.split(':').rev() {
-            val += java::parse_double(part)? * bes;
-            bes *= 60.0;
-        }
-        sign * val
-    } else {
-        sign * java::parse_double(r)?
-    };
-    Some(Value::Float {
-        value,
-        java: java::double_to_string(value),
-    })
-}
-
-fn big_from_digits(s: &str, base: u32) -> Option<Vec<u32>> {
-    if s.is_empty() {
-        return None;
-    }
-    let mut acc = vec![0u32];
-    for c in s.chars() {
-        let d = c.to_digit(base)?;
-        big_mul_add(&mut acc, base, d);
-    }
-    Some(acc)
-}
-
-/// Little-endian base-10^9 limbs: `acc = acc * mul + add`.
-fn big_mul_add(acc: &mut Vec<u32>, mul: u32, add: u32) {
-    const LIMB: u64 = 1_000_000_000;
-    let mut carry = add as u64;
-    for limb in acc.iter_mut() {
-        let v = *limb as u64 * mul as u64 + carry;
-        *limb = (v % LIMB) as u32;
-        carry = v / LIMB;
-    }
-    while carry > 0 {
-        acc.push((carry % LIMB) as u32);
-        carry /= LIMB;
-    }
-}
-
-fn big_to_string(limbs: &[u32], negative: bool) -> String {
-    let mut out = String::new();
-    let mut iter = limbs.iter().rev().skip_while(|l| **l == 0).peekable();
-    if iter.peek().is_none() {
-        return "0".to_string();
-    }
-    if negative {
-        out.push('-');
-    }
-    let mut first = true;
-    for limb in iter {
-        if first {
-            out.push_str(&limb.to_string());
-            first = false;
-        } else {
-            out.push_str(&format!("{limb:09}"));
-        }
-    }
-    out
-}
-
-// ---------------------------------------------------------------------------------------------
-// Timestamps (`ConstructYamlTimestamp`), rendered like `java.util.Date.toString()` in UTC.
-
-struct Timestamp {
-    year: i64,
-    month: i64,
-    day: i64,
-    hour: i64,
-    minute: i64,
-    second: i64,
-    /// Offset east of UTC in minutes.
-    offset: i64,
-}
-
-fn take_digits(s: &str, min: usize, max: usize) -> Option<(i64, &str)> {
-    let n = s
-        .bytes()
-        .take(max)
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    if n < min {
-        return None;
-    }
-    Some((s[..n].parse().ok()?, &s[n..]))
-}
-
-fn parse_timestamp(s: &str) -> Option<Timestamp> {
-    let (year, r) = take_digits(s, 4, 4)?;
-    let r = r.strip_prefix('-')?;
-    let (month, r) = take_digits(r, 1, 2)?;
-    let r = r.strip_prefix('-')?;
-    let (day, r) = take_digits(r, 1, 2)?;
-    let mut ts = Timestamp {
-        year,
-        month,
-        day,
-        hour: 0,
-        minute: 0,
-        second: 0,
-        offset: 0,
-    };
-    if r.is_empty() {
-        // The date-only branch of the resolver wants exactly two digits each.
-        return (s.len() == 10).then_some(ts);
-    }
-    let r = if let Some(rest) = r.strip_prefix(['T', 't']) {
-        rest
-    } else {
-        let rest = r.trim_start_matches([' ', '\t']);
-        if rest.len() == r.len() {
-            return None;
-        }
-        rest
-    };
-    let (hour, r) = take_digits(r, 1, 2)?;
-    let r = r.strip_prefix(':')?;
-    let (minute, r) = take_digits(r, 2, 2)?;
-    let r = r.strip_prefix(':')?;
-    let (second, mut r) = take_digits(r, 2, 2)?;
-    if let Some(rest) = r.strip_prefix('.') {
-        r = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-    }
-    let r = r.trim_start_matches([' ', '\t']);
-    if r == "Z" {
-        // UTC, the default.
-    } else if let Some(rest) = r.strip_prefix(['+', '-']) {
-        let negative = r.starts_with('-');
-        let (hh, rest) = take_digits(rest, 1, 2)?;
-        let mm = if let Some(rest) = rest.strip_prefix(':') {
-            let (mm, rest) = take_digits(rest, 2, 2)?;
-            if !rest.is_empty() {
-                return None;
-            }
-            mm
-        } else if rest.is_empty() {
-            0
-        } else {
-            return None;
-        };
-        ts.offset = if negative {
-            -(hh * 60 + mm)
-        } else {
-            hh * 60 + mm
-        };
-    } else if !r.is_empty() {
-        return None;
-    }
-    ts.hour = hour;
-    ts.minute = minute;
-    ts.second = second;
-    Some(ts)
-}
-
-fn yaml11_timestamp(s: &str) -> Option<Value> {
-    let ts = parse_timestamp(s)?;
-    let seconds = java::days_from_civil(ts.year, ts.month, ts.day) * 86_400
-        + ts.hour * 3600
-        + ts.minute * 60
-        + ts.second
-        - ts.offset * 60;
-    let java = java::util_date_utc(seconds);
-    Some(Value::Date {
-        source: s.to_string(),
-        java,
-    })
-}
-
-// ---------------------------------------------------------------------------------------------
-// The runtime's fallback line parser (harness-spec §2.3), used by the skill parser after any YAML
-// exception.
-
-/// Why a top-level key written in the frontmatter does not survive the fallback parser.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LostReason {
-    /// `key: |` / `key: >`: block scalars are skipped.
-    BlockScalar,
-    /// `key:` with nothing after it (a nested map or list follows, or the value is empty).
-    EmptyValue,
-    /// The line does not match `^[A-Za-z][A-Za-z0-9_-]*\s*:` (quoted key, spaces in the key, …).
-    NotAKeyLine,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct LostKey {
-    /// The key as written (best effort for lines that do not match the key pattern).
-    pub key: String,
-    /// The line's key (or whole line) range.
-    pub range: TextRange,
-    pub reason: LostReason,
-}
-
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Fallback {
-    /// Entries as the runtime holds them: all values strings, duplicates keep the last value in
-    /// the first position.
-    pub entries: Vec<Entry>,
-    pub lost: Vec<LostKey>,
-}
-
-/// The runtime's fallback line parser over `text[range]`.
-pub fn fallback(text: &str, range: TextRange) -> Fallback {
-    let mut out = Fallback::default();
-    for (start, line) in lines(&text[range.start..range.end]) {
-        fallback_line(line, range.start + start, &mut out);
-    }
-    out
-}
-
-fn fallback_line(line: &str, base: usize, out: &mut Fallback) {
-    if java::trim(line).is_empty()
-        || line.starts_with([' ', '\t'])
-        || java::trim(line).starts_with('-')
-    {
-        return;
-    }
-    // ^([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)$
-    let key_len = line
-        .bytes()
-        .enumerate()
-        .take_while(|(i, b)| {
-            if *i == 0 {
-                b.is_ascii_alphabetic()
-            } else {
-                b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-'
-            }
-        })
-        .count();
-    let after_key = &line[key_len..];
-    let after_space =
-        after_key.trim_start_matches(|c: char| c.is_ascii() && is_java_space(c as u8));
-    let matched = key_len > 0 && after_space.starts_with(':');
-    if !matched {
-        if let Some(colon) = line.find(':') {
-            out.lost.push(LostKey {
-                key: line[..colon].trim().to_string(),
-                range: TextRange::new(base, base + colon),
-                reason: LostReason::NotAKeyLine,
-            });
-        }
-        return;
-    }
-    let key = &line[..key_len];
-    let key_range = TextRange::new(base, base + key_len);
-    let value_part = &after_space[1..];
-    let value_trimmed_start =
-        value_part.trim_start_matches(|c: char| c.is_ascii() && is_java_space(c as u8));
-    let value_offset = base + (line.len() - value_trimmed_start.len());
-    // `.` does not match Java line terminators; `$` may sit before a final one.
-    let mut value = value_trimmed_start;
-    if let Some(stripped) = value.strip_suffix(['\u{85}', '\u{2028}', '\u{2029}']) {
-        value = stripped;
-    }
-    if value.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
-        return;
-    }
-    let value = java::trim(value);
-    if value.is_empty() {
-        out.lost.push(LostKey {
-            key: key.to_string(),
-            range: key_range,
-            reason: LostReason::EmptyValue,
-        });
-        return;
-    }
-    if value.starts_with(['|', '>']) {
-        out.lost.push(LostKey {
-            key: key.to_string(),
-            range: key_range,
-            reason: LostReason::BlockScalar,
-        });
-        return;
-    }
-    let value_range = TextRange::new(value_offset, value_offset + value.len());
-    let bytes = value.as_bytes();
-    let unquoted = if bytes.len() >= 2
-        && (bytes[0] == b'"' || bytes[0] == b'\'')
-        && bytes[bytes.len() - 1] == bytes[0]
-    {
-        &value[1..value.len() - 1]
-    } else {
-        value
-    };
-    let node = Node {
-        value: Value::Str(unquoted.to_string()),
-        range: value_range,
-        tag: None,
-    };
-    if let Some(existing) = out.entries.iter_mut().find(|e| e.key == key) {
-        existing.value = node;
-    } else {
-        out.entries.push(Entry {
-            key: key.to_string(),
-            key_range,
-            value: node,
-        });
-    }
-}
-
-fn is_java_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn doc(text: &str, typing: Typing) -> YamlDoc {
-        parse(text, TextRange::new(0, text.len()), typing).unwrap()
-    }
-
-    fn value(text: &str, typing: Typing) -> Value {
-        let d = doc(&format!("k: {text}"), typing);
-        d.root.unwrap().get("k").unwrap().value.value.clone()
-    }
-
-    fn java(text: &str) -> String {
-        value(text, Typing::Yaml11).java_string().unwrap()
-    }
-
-    #[test]
-    fn ranges_are_whole_file_offsets() {
-        let text = "---\nname: 技能\ndescription: \"🌐 web\"\n---\n";
-        let d = parse(text, TextRange::new(4, 40), Typing::Yaml11).unwrap();
-        let root = d.root.unwrap();
-        let name = root.get("name").unwrap();
-        assert_eq!(name.key_range, TextRange::new(4, 8));
-        assert_eq!(name.value.range, TextRange::new(10, 16));
-        assert_eq!(&text[10..16], "技能");
-        let desc = root.get("description").unwrap();
-        assert_eq!(desc.value.value, Value::Str("🌐 web".into()));
-        assert_eq!(
-            &text[desc.value.range.start..desc.value.range.end],
-            "\"🌐 web\""
-        );
-        assert_eq!(root.range, TextRange::new(4, 40));
-    }
-
-    #[test]
-    fn yaml11_typing() {
-        for (src, expected) in [
-            ("yes", "true"),
-            ("No", "false"),
-            ("OFF", "false"),
-            ("on", "true"),
-            ("1.0", "1.0"),
-            ("1.10", "1.1"),
-            ("1e10", "1.0E10"),
-            ("0.0001", "1.0E-4"),
-            ("12345678.5", "1.23456785E7"),
-            (".inf", "Infinity"),
-            ("-.inf", "-Infinity"),
-            (".nan", "NaN"),
-            ("1:30", "90"),
-            ("-1:30", "-90"),
-            ("1:30.5", "90.5"),
-            ("0x1F", "31"),
-            ("010", "8"),
-            ("0b101", "5"),
-            ("1_000", "1000"),
-            (
-                "123456789012345678901234567890",
-                "123456789012345678901234567890",
-            ),
-            ("2024-01-01", "Mon Jan 01 00:00:00 UTC 2024"),
-            (
-                "2001-12-14t21:59:43.10-05:00",
-                "Sat Dec 15 02:59:43 UTC 2001",
-            ),
-            ("2024-1-1 10:00:00", "Mon Jan 01 10:00:00 UTC 2024"),
-            ("~", "null"),
-            ("0o17", "0o17"),
-            ("08", "08"),
-            ("1.0.0", "1.0.0"),
-            ("y", "y"),
-            ("tRuE", "tRuE"),
-        ] {
-            assert_eq!(java(src), expected, "{src}");
-        }
-        assert_eq!(value("\"yes\"", Typing::Yaml11), Value::Str("yes".into()));
-        assert_eq!(value("!!str 123", Typing::Yaml11), Value::Str("123".into()));
-        assert_eq!(value("", Typing::Yaml11), Value::Null);
-    }
-
-    #[test]
-    fn jackson_typing() {
-        assert_eq!(value("yes", Typing::Jackson), Value::Str("yes".into()));
-        assert_eq!(value("True", Typing::Jackson), Value::Bool(true));
-        assert_eq!(
-            value("2024-01-01", Typing::Jackson),
-            Value::Str("2024-01-01".into())
-        );
-        assert_eq!(value("1:30", Typing::Jackson), Value::Str("1:30".into()));
-        assert_eq!(value("15", Typing::Jackson), Value::Int("15".into()));
-        assert_eq!(value("0x10", Typing::Jackson), Value::Int("16".into()));
-        assert_eq!(
-            value("0.85", Typing::Jackson).java_string().unwrap(),
-            "0.85"
-        );
-        assert_eq!(value("~", Typing::Jackson), Value::Null);
-        // Aliases are not resolved: the anchor's name comes back as a string.
-        let d = doc("a: &x [1, 2]\nb: *x\n", Typing::Jackson);
-        assert_eq!(
-            d.root.unwrap().get("b").unwrap().value.value,
-            Value::Str("x".into())
-        );
-        // Duplicate keys: last value, first position.
-        let d = doc("a: 1\nb: 2\na: 3\n", Typing::Jackson);
-        let root = d.root.unwrap();
-        let Value::Map(entries) = &root.value else {
-            panic!()
-        };
-        assert_eq!(entries[0].key, "a");
-        assert_eq!(entries[0].value.value, Value::Int("3".into()));
-    }
-
-    #[test]
-    fn non_string_keys_are_dropped_and_duplicates_fail() {
-        let d = doc("1: a\nyes: b\nname: c\n", Typing::Yaml11);
-        assert_eq!(d.dropped_keys.len(), 2);
-        assert_eq!(d.dropped_keys[1].value, Value::Bool(true));
-        assert_eq!(d.dropped_keys[1].range, TextRange::new(5, 8));
-        let err = parse("a: 1\na: 2\n", TextRange::new(0, 10), Typing::Yaml11).unwrap_err();
-        assert_eq!(
-            err.kind,
-            YamlErrorKind::DuplicateKey {
-                key: "a".into(),
-                first: TextRange::new(0, 1)
-            }
-        );
-        assert_eq!(err.range, TextRange::new(5, 6));
-    }
-
-    #[test]
-    fn surprises_carry_rendered_values() {
-        let d = doc(
-            "version: 1.0\nrelease: 1.10\nbig: 1.5e+3\nwhen: 2024-01-01\nok: hello\nflag: true\nlist: [yes]\n",
-            Typing::Yaml11,
-        );
-        let found: Vec<(&str, &str)> = d
-            .surprises
-            .iter()
-            .map(|s| (s.key_path.as_str(), s.source.as_str()))
-            .collect();
-        assert_eq!(
-            found,
-            // `1.0` is a double that Java prints as `1.0`: what was written, so no surprise.
-            vec![
-                ("release", "1.10"),
-                ("big", "1.5e+3"),
-                ("when", "2024-01-01"),
-                ("", "yes")
-            ]
-        );
-    }
-
-    #[test]
-    fn block_scalars_and_nested_maps() {
-        let d = doc(
-            "a: |\n  line1\n  line2\nb: >\n  a\n  b\nmetadata: {\"clawdbot\":{\"emoji\":\"🌐\"}}\n",
-            Typing::Yaml11,
-        );
-        let root = d.root.unwrap();
-        assert_eq!(
-            root.get("a").unwrap().value.value,
-            Value::Str("line1\nline2\n".into())
-        );
-        assert_eq!(
-            root.get("b").unwrap().value.value,
-            Value::Str("a b\n".into())
-        );
-        let meta = &root.get("metadata").unwrap().value;
-        let inner = &meta.get("clawdbot").unwrap().value;
-        assert_eq!(
-            inner.get("emoji").unwrap().value.value,
-            Value::Str("🌐".into())
-        );
-    }
-
-    #[test]
-    fn runtime_limits() {
-        // 11 nested levels of nodes pass SnakeYAML's limit of 10, 12 do not.
-        let ok = format!("{}x{}", "[".repeat(10), "]".repeat(10));
-        assert!(parse(&ok, TextRange::new(0, ok.len()), Typing::Yaml11).is_ok());
-        let deep = format!("{}x{}", "[".repeat(11), "]".repeat(11));
-        let err = parse(&deep, TextRange::new(0, deep.len()), Typing::Yaml11).unwrap_err();
-        assert_eq!(err.kind, YamlErrorKind::TooDeep { limit: 10 });
-        let mut aliases = String::from("a: &a [1]\nb: [");
-        aliases.push_str(&["*a"; 11].join(", "));
-        aliases.push_str("]\n");
-        let err = parse(&aliases, TextRange::new(0, aliases.len()), Typing::Yaml11).unwrap_err();
-        assert_eq!(err.kind, YamlErrorKind::TooManyAliases { limit: 10 });
-        let err = parse("a: !custom x", TextRange::new(0, 12), Typing::Yaml11).unwrap_err();
-        assert!(matches!(err.kind, YamlErrorKind::UnsupportedTag(_)));
-    }
-
-    #[test]
-    fn hostile_documents_are_errors() {
-        // Billion laughs with scalar aliases only (the runtime's collection-alias limit does not
-        // count those), so our node budget is what stops it.
-        let mut laughs = String::from("a: &a [\"lol\"]\n");
-        let mut prev = "a".to_string();
-        for i in 0..10 {
-            let name = format!("l{i}");
-            laughs.push_str(&format!(
-                "{name}: &{name} [{}]\n",
-                vec![format!("*{prev}"); 10].join(",")
-            ));
-            prev = name;
-        }
-        let err = parse(&laughs, TextRange::new(0, laughs.len()), Typing::Yaml11).unwrap_err();
-        assert_eq!(err.kind, YamlErrorKind::TooManyAliases { limit: 10 });
-        // Within the runtime's 10 aliases a document can still grow 32-fold: our node budget
-        // stops it.
-        let mut grow = format!("l0: &l0 [{}]\n", ["x"; 5000].join(","));
-        for i in 1..=5 {
-            grow.push_str(&format!("l{i}: &l{i} [*l{}, *l{}]\n", i - 1, i - 1));
-        }
-        let err = parse(&grow, TextRange::new(0, grow.len()), Typing::Yaml11).unwrap_err();
-        assert_eq!(err.kind, YamlErrorKind::OverBudget);
-        assert!(parse(&laughs, TextRange::new(0, laughs.len()), Typing::Jackson).is_ok());
-        let deep = format!("{}x{}", "[".repeat(10_000), "]".repeat(10_000));
-        for typing in [Typing::Yaml11, Typing::Jackson] {
-            assert!(parse(&deep, TextRange::new(0, deep.len()), typing).is_err());
-        }
-        let deep_block: String = (0..10_000)
-            .map(|i| format!("{}k:\n", " ".repeat(i)))
-            .collect();
-        assert!(parse(
-            &deep_block,
-            TextRange::new(0, deep_block.len()),
-            Typing::Jackson
-        )
-        .is_err());
-        let huge = "a: b\n".repeat(MAX_YAML_BYTES / 5 + 1);
-        let err = parse(&huge, TextRange::new(0, huge.len()), Typing::Jackson).unwrap_err();
-        assert_eq!(err.kind, YamlErrorKind::OverBudget);
-        let many = format!("[{}]", vec!["1"; MAX_NODES + 1].join(","));
-        let err = parse(&many, TextRange::new(0, many.len()), Typing::Jackson).unwrap_err();
-        assert_eq!(err.kind, YamlErrorKind::OverBudget);
-    }
-
-    #[test]
-    fn syntax_errors_have_positions() {
-        let text = "name: a\n\tdescription: b\n";
-        let err = parse(text, TextRange::new(0, text.len()), Typing::Yaml11).unwrap_err();
-        assert_eq!(err.kind, YamlErrorKind::Syntax);
-        assert!(err.range.start <= text.len());
-    }
-
-    #[test]
-    fn fallback_parser_matches_the_runtime() {
-        let text = "name: \"my skill\"\ndescription: |\n  long\nmetadata:\n  a: b\n- item\n  indented: x\nlicense: 'MIT'\nname: second\n\"quoted\": v\nempty:\r\nx : y\n";
-        let f = fallback(text, TextRange::new(0, text.len()));
-        let kept: Vec<(&str, &str)> = f
-            .entries
-            .iter()
-            .map(|e| (e.key.as_str(), e.value.value.as_str().unwrap()))
-            .collect();
-        assert_eq!(
-            kept,
-            vec![("name", "second"), ("license", "MIT"), ("x", "y")]
-        );
-        let lost: Vec<(&str, LostReason)> =
-            f.lost.iter().map(|l| (l.key.as_str(), l.reason)).collect();
-        assert_eq!(
-            lost,
-            vec![
-                ("description", LostReason::BlockScalar),
-                ("metadata", LostReason::EmptyValue),
-                ("\"quoted\"", LostReason::NotAKeyLine),
-                ("empty", LostReason::EmptyValue),
-            ]
-        );
-        let license = &f.entries[1];
-        assert_eq!(
-            &text[license.value.range.start..license.value.range.end],
-            "'MIT'"
-        );
-        assert_eq!(license.key_range, TextRange::new(77, 84));
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
-        #[test]
-        fn parse_never_panics_and_ranges_stay_inside(
-            text in "([a-z]{1,3}|:|-|\\[|\\]|\\{|\\}|,|&a|\\*a|!!str|\"|'|\\||>|#| |\n|\t|\r|1|0x1|1:30|yes|~|é|😀){0,60}"
-        ) {
-            for typing in [Typing::Yaml11, Typing::Jackson] {
-                let range = TextRange::new(0, text.len());
-                if let Ok(doc) = parse(&text, range, typing) {
-                    let mut stack: Vec<&Node> = doc.root.iter().collect();
-                    while let Some(node) = stack.pop() {
-                        proptest::prop_assert!(node.range.start <= node.range.end && node.range.end <= text.len());
-                        match &node.value {
-                            Value::List(items) => stack.extend(items.iter()),
-                            Value::Map(entries) => {
-                                for e in entries {
-                                    proptest::prop_assert!(e.key_range.end <= text.len());
-                                    stack.push(&e.value);
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                } else if let Err(err) = parse(&text, range, typing) {
-                    proptest::prop_assert!(err.range.end <= text.len());
-                }
-                let f = fallback(&text, range);
-                for e in &f.entries {
-                    proptest::prop_assert!(e.value.range.end <= text.len());
-                }
-            }
-        }
-    }
-
-    /// Applies the repair [`colon_in_values`] proposes for the whole text `yaml`.
-    fn repaired(yaml: &str, typing: Typing) -> Option<String> {
-        let found = colon_in_values(yaml, TextRange::new(0, yaml.len()), typing)?;
-        let mut out = yaml.to_string();
-        for c in found.iter().rev() {
-            out.replace_range(c.range.start..c.range.end, &c.quoted);
-        }
-        Some(out)
-    }
-
-    fn string_at(yaml: &str, key: &str) -> String {
-        let doc = parse(yaml, TextRange::new(0, yaml.len()), Typing::Yaml11).unwrap();
-        let mut node = doc.root.as_ref().unwrap();
-        for part in key.split('.') {
-            node = &node.get(part).unwrap().value;
-        }
-        node.value.as_str().unwrap().to_string()
-    }
-
-    #[test]
-    fn quoting_chooses_the_quotes_that_need_no_escape() {
-        assert_eq!(quoted("a: b"), "\"a: b\"");
-        assert_eq!(quoted("it's: fine"), "\"it's: fine\"");
-        assert_eq!(quoted("say \"hi\": now"), "'say \"hi\": now'");
-        assert_eq!(quoted(r"C:\temp: dir"), r"'C:\temp: dir'");
-        assert_eq!(quoted("it's \"x\": y"), "\"it's \\\"x\\\": y\"");
-        // Every one reads back as the text it quotes.
-        for text in [
-            "a: b",
-            "it's: fine",
-            "say \"hi\": now",
-            r"C:\temp: dir",
-            "it's \"x\": \\y",
-            "tab\there: 字 😀",
-        ] {
-            let yaml = format!("k: {}", quoted(text));
-            assert_eq!(string_at(&yaml, "k"), text, "{yaml}");
-        }
-    }
-
-    #[test]
-    fn an_unquoted_colon_in_a_value_is_repaired_by_quoting() {
-        let yaml = "name: weather\ndescription: Look up the forecast: temperature, rain and wind\nmetadata:\n  author: me\n";
-        assert!(parse(yaml, TextRange::new(0, yaml.len()), Typing::Yaml11).is_err());
-        let found = colon_in_values(yaml, TextRange::new(0, yaml.len()), Typing::Yaml11).unwrap();
-        assert_eq!(
-            found,
-            vec![ColonInValue {
-                key: "description".into(),
-                range: TextRange::new(27, 75),
-                quoted: "\"Look up the forecast: temperature, rain and wind\"".into(),
-            }]
-        );
-        let fixed = repaired(yaml, Typing::Yaml11).unwrap();
-        assert_eq!(
-            string_at(&fixed, "description"),
-            "Look up the forecast: temperature, rain and wind"
-        );
-        assert_eq!(string_at(&fixed, "metadata.author"), "me");
-        // Nested and list values, quotes inside, a trailing colon, CRLF, trailing blanks.
-        let yaml = "a: x: \"y\"\r\nb:\r\n  c: it's: z  \r\n  d:\r\n    - e: f:\r\n";
-        let fixed = repaired(yaml, Typing::Yaml11).unwrap();
-        assert_eq!(
-            fixed,
-            "a: 'x: \"y\"'\r\nb:\r\n  c: \"it's: z\"  \r\n  d:\r\n    - e: \"f:\"\r\n"
-        );
-        assert_eq!(string_at(&fixed, "a"), "x: \"y\"");
-        assert_eq!(string_at(&fixed, "b.c"), "it's: z");
-        // Jackson reads the repair too.
-        assert!(repaired("description: a: b\n", Typing::Jackson).is_some());
-    }
-
-    #[test]
-    fn no_repair_when_quoting_is_not_certain() {
-        for yaml in [
-            // Valid YAML, nothing to repair.
-            "a: b\nc: d:e\n",
-            // Another error remains.
-            "a: x: y\nb: [\n",
-            "a: x: y\na: z\n",
-            // A comment, or a value that runs on over the next line.
-            "a: issue #1: fix\n",
-            "a: x: y\n  and more\n",
-            // Already quoted, or a flow collection.
-            "a: \"x\": y\n",
-            "a: [x]: y\n",
-        ] {
-            assert_eq!(repaired(yaml, Typing::Yaml11), None, "{yaml:?}");
-        }
-        // A line inside a block scalar is text, never a key: left alone, so the other value's
-        // repair is not certain either (quoting both would change the block's text).
-        let yaml = "a: |\n  note: see: x\nb: c: d\n";
-        assert_eq!(repaired(yaml, Typing::Yaml11), None);
-        let yaml = "a: |\n  note: see: x\n";
-        assert_eq!(repaired(yaml, Typing::Yaml11), None);
-    }
-}
+mod tests;

@@ -417,12 +417,12 @@ pub fn remove_referenced(files: &mut FileSet, added: &Referenced) {
 }
 
 /// A workspace loaded from disk for a path (a command-line argument, a test fixture).
-pub struct Loaded {
+pub struct LoadedProject {
     pub workspace: Workspace,
     /// Problems met while walking the disk.
     pub walk_problems: Vec<Diagnostic>,
     /// False when no agentws.toml or workspace folder was found for the path
-    /// (`config::discover::Project::found`).
+    /// (`config::discover::FoundProject::found`).
     pub found_project: bool,
 }
 
@@ -430,7 +430,7 @@ pub struct Loaded {
 /// files its snapshot refers to outside the scanned trees, built into one snapshot parsed here
 /// (`Workspace::build`), for a caller that keeps no analysis engine (`agentws preview`, tests).
 /// `agentws check` loads a project into the engine instead (`engine::batch::load`).
-pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
+pub fn load(path: &Path, env: Arc<Env>) -> LoadedProject {
     let project = find_project(&absolute(path));
     let config = Arc::new(project.config);
     let discovered = discover(&config);
@@ -447,7 +447,7 @@ pub fn load(path: &Path, env: Arc<Env>) -> Loaded {
             workspace = build(files, Some(&workspace));
         }
     }
-    Loaded {
+    LoadedProject {
         workspace,
         walk_problems: discovered.problems,
         found_project: project.found,

@@ -25,13 +25,15 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use crate::base::{FileContent, Severity, TextRange};
+use crate::base::TextRange;
 use crate::config::FilesystemMode;
 use crate::context::{self, EffectiveRoot};
 use crate::syntax::java;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Location, Tree, Workspace};
+
+mod answers;
 
 /// Skill-id source of the Layer 4 repository.
 pub const WORKSPACE_NAMESPACED_SOURCE: &str = "workspace-namespaced";
@@ -83,10 +85,31 @@ pub enum NotScanned {
     SubagentsOff,
 }
 
+/// The outcome of every skill and subagent file for one context.
+pub struct Resolution<'r> {
+    resolver: Arc<Resolver<'r>>,
+    /// Whether the context's namespace is not empty.
+    namespaced: bool,
+    /// The tree Layer 4's upper half globs (`None`: Layer 4 is off).
+    pub skill_upper: Option<Tree>,
+    /// The tree the subagent filesystem scan's upper half globs.
+    pub subagent_upper: Tree,
+    skills: Arc<Overlay<'r, MergedSkill>>,
+    subagents: Arc<SubagentOverlay>,
+    files_root_base: Option<Arc<str>>,
+}
+
+/// Skill or subagent: the two kinds of file a resolution answers for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    Skill,
+    Subagent,
+}
+
 /// A loaded entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Loaded {
+pub struct LoadedEntry {
     /// `name_source` for skills (the skill-id), the agent id for subagents.
     pub id: String,
     pub layer: Layer,
@@ -105,7 +128,7 @@ pub struct Loaded {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "outcome", rename_all = "kebab-case")]
 pub enum Outcome {
-    Loaded(Loaded),
+    Loaded(LoadedEntry),
     /// Scanned and valid, but another file of the same name or id wins. `by` is `None` for the
     /// built-in `general-purpose` subagent.
     Shadowed {
@@ -131,17 +154,17 @@ impl Outcome {
     /// itself, or, for a shared skill a per-user one overrides (XR006), at the winner with this
     /// file as related location. `None` for a loaded file and for a drop check says nothing of.
     /// The one choice the preview's notes and `check::loading` both make.
-    pub fn rule_code(&self, ws: &Workspace, path: &Path, kind: Kind) -> Option<&'static str> {
+    pub fn rule_code(&self, ws: &Workspace, path: &Path, kind: EntryKind) -> Option<&'static str> {
         match self {
             Outcome::Loaded(_) => None,
             Outcome::NotScanned(reason) => Some(reason.rule_code(kind)),
             Outcome::Dropped { rule, .. } => *rule,
             // The built-in `general-purpose` wins over a file of its name: SA006.
             Outcome::Shadowed { by: None, .. } => match kind {
-                Kind::Subagent => Some("SA006"),
-                Kind::Skill => None,
+                EntryKind::Subagent => Some("SA006"),
+                EntryKind::Skill => None,
             },
-            Outcome::Shadowed { .. } if kind == Kind::Subagent => Some("XR007"),
+            Outcome::Shadowed { .. } if kind == EntryKind::Subagent => Some("XR007"),
             Outcome::Shadowed {
                 by: Some(by),
                 by_directory_order,
@@ -212,7 +235,7 @@ pub fn is_hidden_below_skills(rel: &str) -> bool {
 
 /// Whom a context of [`check_contexts`] stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Who {
+pub enum Callers {
     /// Every call: the scope (agent, global) gives every call the empty namespace.
     EveryCall,
     /// Any user (or session) without a per-user folder: a namespace no folder has.
@@ -229,7 +252,7 @@ pub const REPRESENTATIVE_NAMESPACE: &str = "_agentws-any-user";
 /// per-session folder of the workspace; under the agent and global scopes the one empty
 /// namespace. Contexts the context rules refuse (a folder name that is not a valid id) are
 /// skipped.
-pub fn check_contexts(ws: &Workspace) -> Vec<(Who, EffectiveRoot)> {
+pub fn check_contexts(ws: &Workspace) -> Vec<(Callers, EffectiveRoot)> {
     check_contexts_of(&ws.config, &ws.namespaces)
 }
 
@@ -237,7 +260,7 @@ pub fn check_contexts(ws: &Workspace) -> Vec<(Who, EffectiveRoot)> {
 pub fn check_contexts_of(
     config: &crate::config::Config,
     namespaces: &[String],
-) -> Vec<(Who, EffectiveRoot)> {
+) -> Vec<(Callers, EffectiveRoot)> {
     use crate::config::Scope;
     let make = |id: &str| {
         let mut ctx = context::SessionContext::from_config(config);
@@ -254,16 +277,16 @@ pub fn check_contexts_of(
     };
     match config.scope {
         Scope::Agent | Scope::Global => make(REPRESENTATIVE_NAMESPACE)
-            .map(|root| (Who::EveryCall, root))
+            .map(|root| (Callers::EveryCall, root))
             .into_iter()
             .collect(),
         Scope::User | Scope::Session => make(REPRESENTATIVE_NAMESPACE)
-            .map(|root| (Who::AnyUser, root))
+            .map(|root| (Callers::AnyUser, root))
             .into_iter()
             .chain(
                 namespaces
                     .iter()
-                    .filter_map(|ns| make(ns).map(|root| (Who::Folder(ns.clone()), root))),
+                    .filter_map(|ns| make(ns).map(|root| (Callers::Folder(ns.clone()), root))),
             )
             .collect(),
     }
@@ -1343,1038 +1366,5 @@ fn subagent_base(
     list
 }
 
-// ---------------------------------------------------------------------------------------------
-// Resolution
-
-/// The outcome of every skill and subagent file for one context.
-pub struct Resolution<'r> {
-    resolver: Arc<Resolver<'r>>,
-    /// Whether the context's namespace is not empty.
-    namespaced: bool,
-    /// The tree Layer 4's upper half globs (`None`: Layer 4 is off).
-    pub skill_upper: Option<Tree>,
-    /// The tree the subagent filesystem scan's upper half globs.
-    pub subagent_upper: Tree,
-    skills: Arc<Overlay<'r, MergedSkill>>,
-    subagents: Arc<SubagentOverlay>,
-    files_root_base: Option<Arc<str>>,
-}
-
-impl<'r> Resolution<'r> {
-    fn ws(&self) -> &'r Workspace {
-        self.resolver.ws
-    }
-
-    /// The loaded skills in merge order: what the prompt renders.
-    pub fn skills(&self) -> Vec<&MergedSkill> {
-        self.skills.iter(self.resolver.skill_base()).collect()
-    }
-
-    /// The loaded skill of this name, with its position.
-    pub fn skill_named(&self, name: &str) -> Option<(usize, &MergedSkill)> {
-        self.skills.get(self.resolver.skill_base(), name)
-    }
-
-    /// True when this context's prompt has the code-execution section: it follows the skills
-    /// block when at least one rendered skill has a `<files-root>` (harness-spec §2.5, A.11).
-    pub fn renders_code_execution(&self) -> bool {
-        self.renders_code_execution_if(self.loads_a_skill())
-    }
-
-    /// [`Self::renders_code_execution`], given whether the context loads any skill (known
-    /// elsewhere when this resolution was built over only some of the skills).
-    pub fn renders_code_execution_if(&self, loads_a_skill: bool) -> bool {
-        self.files_root_base.is_some() && loads_a_skill
-    }
-
-    /// True when the merge holds at least one skill.
-    pub fn loads_a_skill(&self) -> bool {
-        self.skills
-            .iter(self.resolver.skill_base())
-            .next()
-            .is_some()
-    }
-
-    /// What every `<files-root>` of this context starts with; `None` when the skills have none.
-    pub fn files_root_base(&self) -> Option<&str> {
-        self.files_root_base.as_deref()
-    }
-
-    /// `<files-root>` of a loaded skill (harness-spec §2.5): raw path, spaces not escaped.
-    pub fn files_root(&self, skill: &MergedSkill) -> Option<String> {
-        let base = self.files_root_base.as_ref()?;
-        // `concat` allocates the whole string once; `format!` grows it piece by piece, and a
-        // check asks this of every loaded skill in every context of its name group.
-        Some(if skill.workspace_native {
-            [base, "/skills/", skill.name()].concat()
-        } else {
-            [base, "/.skills-cache/", &skill.source, "/", skill.name()].concat()
-        })
-    }
-
-    /// The other Layer 3 files a loaded skill's name ties with (the JVM's directory order picks).
-    pub fn directory_order_ties(&self, skill: &MergedSkill) -> Vec<PathBuf> {
-        // Asked of every skill the preview lists; most workspaces have no tie, and hashing ten
-        // thousand names to learn so was a twentieth of a preview.
-        if skill.layer != Layer::SkillsFolderScan || self.resolver.base.shared_ties.is_empty() {
-            return Vec::new();
-        }
-        // The same SKILL.md reached through a symbolic link is no tie: whichever copy wins, the
-        // text is the same (XR016, not XR012).
-        let files = &self.ws().files;
-        match self.resolver.base.shared_ties.get(skill.name()) {
-            Some(paths) => paths
-                .iter()
-                .filter(|p| **p != skill.doc.path && !files.same_real_file(p, &skill.doc.path))
-                .cloned()
-                .collect(),
-            None => Vec::new(),
-        }
-    }
-
-    /// The subagent entries of one reasoning step, in list order (visible or not).
-    pub fn subagents(&self) -> Vec<&ListedSubagent> {
-        let base = &self.resolver.base.subagents;
-        base.entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| self.subagents.replaced.get(&i).unwrap_or(e))
-            .chain(self.subagents.appended.iter())
-            .collect()
-    }
-
-    /// Which layers of this context scan a skill file, or why none does.
-    fn skill_scan(&self, doc: &SkillDoc) -> Result<(), NotScanned> {
-        let ws = self.ws();
-        let features = &ws.config.features;
-        let Some(rel) = below(&doc.location.rel, "skills") else {
-            return Err(NotScanned::HiddenFolder);
-        };
-        let hidden = is_hidden_below_skills(rel);
-        let upper = self.skill_upper.as_ref();
-        match &doc.location.tree {
-            Tree::Shared => {
-                let direct = has_one_slash(rel);
-                // The project half of the glob re-reads a project file as `<ws>/<rel>` when that
-                // exists: a shared file the upper half does not see can still load that way.
-                // Asked last: a lookup per file and context.
-                let via_project = || {
-                    self.resolver.filesystem == FilesystemMode::Local
-                        && features.default_workspace_skills
-                        && !hidden
-                        && ws
-                            .skill(&ws.path_in(&Tree::Project, &doc.location.rel))
-                            .is_some_and(|d| d.location.tree == Tree::Project)
-                };
-                if direct || (upper == Some(&Tree::Shared) && !hidden) || via_project() {
-                    Ok(())
-                } else if hidden {
-                    Err(NotScanned::HiddenFolder)
-                } else {
-                    Err(NotScanned::NestedInSharedFolder {
-                        upper: upper.cloned(),
-                    })
-                }
-            }
-            Tree::Project => {
-                if self.resolver.filesystem != FilesystemMode::Local {
-                    Err(NotScanned::FilesystemMode {
-                        mode: self.resolver.filesystem,
-                    })
-                } else if !features.default_workspace_skills {
-                    Err(NotScanned::WorkspaceRepositoryOff)
-                } else if hidden {
-                    Err(NotScanned::HiddenFolder)
-                } else {
-                    let twin = ws.path_in(&Tree::Shared, &doc.location.rel);
-                    if ws.skill(&twin).is_some() {
-                        Err(NotScanned::ReadThroughWorkspace { instead: twin })
-                    } else {
-                        Ok(())
-                    }
-                }
-            }
-            Tree::Namespace(ns) => match upper {
-                None => Err(NotScanned::WorkspaceRepositoryOff),
-                Some(Tree::Namespace(own)) if own == ns => {
-                    if hidden {
-                        Err(NotScanned::HiddenFolder)
-                    } else {
-                        Ok(())
-                    }
-                }
-                Some(Tree::Namespace(_)) => Err(NotScanned::OtherNamespace {
-                    namespace: ns.clone(),
-                }),
-                _ => Err(self.no_namespace_reason(true)),
-            },
-        }
-    }
-
-    /// Why a per-user folder is not read when the upper tree is the shared one.
-    fn no_namespace_reason(&self, skills: bool) -> NotScanned {
-        if self.resolver.filesystem != FilesystemMode::Local {
-            NotScanned::FilesystemMode {
-                mode: self.resolver.filesystem,
-            }
-        } else if !self.namespaced {
-            NotScanned::EmptyNamespace
-        } else if skills {
-            NotScanned::FrozenMerge
-        } else {
-            NotScanned::EmptyNamespace
-        }
-    }
-
-    /// What happens to a skill file in this context.
-    pub fn skill_outcome(&self, doc: &SkillDoc) -> Outcome {
-        if let Err(reason) = self.skill_scan(doc) {
-            return Outcome::NotScanned(reason);
-        }
-        let name = match (&doc.name, skill_loadable(doc)) {
-            (Some(name), true) => name,
-            _ => return dropped(self.ws(), &doc.path, &doc.diagnostics),
-        };
-        let Some((position, winner)) = self.skill_named(name) else {
-            // Scanned and loadable always puts the name; kept total for safety.
-            return Outcome::Shadowed {
-                by: None,
-                by_directory_order: false,
-            };
-        };
-        let ties = self.directory_order_ties(winner);
-        if winner.doc.path == doc.path {
-            Outcome::Loaded(Loaded {
-                id: [winner.name(), "_", &winner.source].concat(),
-                layer: winner.layer,
-                position,
-                files_root: self.files_root(winner),
-                directory_order_ties: ties,
-                listed: true,
-            })
-        } else {
-            Outcome::Shadowed {
-                by_directory_order: ties.contains(&doc.path),
-                by: Some(winner.doc.path.clone()),
-            }
-        }
-    }
-
-    /// The skill files the merge does not hold, in path order: every one whose `skill_outcome` is
-    /// not `Loaded`. Found by identity (the merge holds the workspace's `Arc`s), so no loaded
-    /// skill's name or path is read: for ten thousand of them that reading showed in a preview.
-    pub fn skills_not_merged(&self) -> impl Iterator<Item = &'r Arc<SkillDoc>> + '_ {
-        let merged: HashSet<*const SkillDoc> = self
-            .skills
-            .iter(self.resolver.skill_base())
-            .map(|s| Arc::as_ptr(&s.doc))
-            .collect();
-        self.ws()
-            .skills
-            .iter()
-            .filter(move |d| !merged.contains(&Arc::as_ptr(d)))
-    }
-
-    /// Every skill file with its outcome, in path order.
-    pub fn skill_outcomes(&self) -> impl Iterator<Item = (&'r Arc<SkillDoc>, Outcome)> + '_ {
-        self.ws().skills.iter().map(|d| (d, self.skill_outcome(d)))
-    }
-
-    fn subagent_scan(&self, doc: &SubagentDoc) -> Result<(), NotScanned> {
-        let ws = self.ws();
-        if !ws.config.features.subagents {
-            return Err(NotScanned::SubagentsOff);
-        }
-        let upper = &self.subagent_upper;
-        match &doc.location.tree {
-            Tree::Shared => {
-                let direct = has_one_slash(&doc.location.rel);
-                // Asked last: a lookup per file and context.
-                let via_project = || {
-                    self.resolver.filesystem == FilesystemMode::Local
-                        && ws
-                            .subagent(&ws.path_in(&Tree::Project, &doc.location.rel))
-                            .is_some_and(|d| d.location.tree == Tree::Project)
-                };
-                if direct || *upper == Tree::Shared || via_project() {
-                    Ok(())
-                } else {
-                    Err(NotScanned::NestedInSharedFolder {
-                        upper: Some(upper.clone()),
-                    })
-                }
-            }
-            Tree::Project => {
-                if self.resolver.filesystem != FilesystemMode::Local {
-                    Err(NotScanned::FilesystemMode {
-                        mode: self.resolver.filesystem,
-                    })
-                } else if let Some(twin) = shared_twin(ws, doc) {
-                    Err(NotScanned::ReadThroughWorkspace {
-                        instead: twin.path.clone(),
-                    })
-                } else {
-                    Ok(())
-                }
-            }
-            Tree::Namespace(ns) => match upper {
-                Tree::Namespace(own) if own == ns => Ok(()),
-                Tree::Namespace(_) => Err(NotScanned::OtherNamespace {
-                    namespace: ns.clone(),
-                }),
-                _ => Err(self.no_namespace_reason(false)),
-            },
-        }
-    }
-
-    /// What happens to a subagent file in this context (one lookup in [`Self::subagent_outcomes`]).
-    pub fn subagent_outcome(&self, doc: &SubagentDoc) -> Outcome {
-        self.subagent_outcomes_of(|d| d.path == doc.path)
-            .into_iter()
-            .next()
-            .map(|(_, o)| o)
-            // A document of another snapshot: none of this workspace's folders holds it.
-            .unwrap_or(Outcome::NotScanned(NotScanned::OtherNamespace {
-                namespace: String::new(),
-            }))
-    }
-
-    /// Every subagent file with its outcome, in path order.
-    pub fn subagent_outcomes(&self) -> Vec<(&'r Arc<SubagentDoc>, Outcome)> {
-        self.subagent_outcomes_of(|_| true)
-    }
-
-    /// The subagent files `wanted` keeps, with their outcomes, in path order. A caller that
-    /// needs a few files of many contexts (a per-user folder's own specs) pays for those only.
-    pub fn subagent_outcomes_of(
-        &self,
-        wanted: impl Fn(&SubagentDoc) -> bool,
-    ) -> Vec<(&'r Arc<SubagentDoc>, Outcome)> {
-        if !self.ws().config.features.subagents {
-            return self
-                .ws()
-                .subagents
-                .iter()
-                .filter(|d| wanted(d))
-                .map(|d| (d, Outcome::NotScanned(NotScanned::SubagentsOff)))
-                .collect();
-        }
-        // One pass over the list instead of a search per file.
-        let list = self.subagents();
-        // Keyed by the document's address: every entry shares the snapshot's `Arc`, and hashing a
-        // pointer costs far less than hashing a path, once per file and context.
-        let mut position: HashMap<*const SubagentDoc, (usize, &ListedSubagent)> = HashMap::new();
-        let mut first_of: HashMap<&str, Option<&Path>> = HashMap::new();
-        for (i, entry) in list.iter().enumerate() {
-            if let Some(doc) = entry.doc.as_ref().filter(|d| wanted(d)) {
-                position.entry(Arc::as_ptr(doc)).or_insert((i, entry));
-            }
-            first_of
-                .entry(entry.id.as_str())
-                .or_insert(entry.doc.as_ref().map(|d| d.path.as_path()));
-        }
-        self.ws()
-            .subagents
-            .iter()
-            .filter(|d| wanted(d))
-            .map(|doc| {
-                let outcome = match self.subagent_scan(doc) {
-                    Err(reason) => Outcome::NotScanned(reason),
-                    Ok(()) if !subagent_loadable(doc) => {
-                        dropped(self.ws(), &doc.path, &doc.diagnostics)
-                    }
-                    Ok(()) => match position.get(&Arc::as_ptr(doc)) {
-                        Some((i, entry)) => Outcome::Loaded(Loaded {
-                            id: doc.id.clone(),
-                            layer: entry.layer.unwrap_or(Layer::WorkspaceGlob),
-                            position: *i,
-                            files_root: None,
-                            directory_order_ties: Vec::new(),
-                            listed: entry.is_visible(),
-                        }),
-                        None => Outcome::Shadowed {
-                            by: first_of
-                                .get(doc.id.as_str())
-                                .copied()
-                                .flatten()
-                                .map(Path::to_path_buf),
-                            by_directory_order: false,
-                        },
-                    },
-                };
-                (doc, outcome)
-            })
-            .collect()
-    }
-}
-
-/// Skill or subagent: the two kinds of file a resolution answers for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Skill,
-    Subagent,
-}
-
-impl NotScanned {
-    /// The rule that reports this outcome (codes of the catalog).
-    pub fn rule_code(&self, kind: Kind) -> &'static str {
-        match (self, kind) {
-            (NotScanned::NestedInSharedFolder { .. }, Kind::Skill) => "SK017",
-            (NotScanned::NestedInSharedFolder { .. }, Kind::Subagent) => "SA007",
-            (NotScanned::HiddenFolder, _) => "SK018",
-            (NotScanned::ReadThroughWorkspace { .. }, Kind::Skill) => "XR005",
-            (NotScanned::ReadThroughWorkspace { .. }, Kind::Subagent) => "XR007",
-            (_, Kind::Skill) => "SK026",
-            (_, Kind::Subagent) => "SA022",
-        }
-    }
-
-    /// Why nothing reads the file. `ns_label` stands in for the context's namespace in paths
-    /// (`<user>` when the context represents every user).
-    pub fn describe(&self, ws: &Workspace, kind: Kind, ns_label: Option<&str>) -> String {
-        let folder = match kind {
-            Kind::Skill => "skills",
-            Kind::Subagent => "subagents",
-        };
-        let ws_dir = context::display_path(&ws.config.workspace);
-        let reads = |tree: &Tree| match tree {
-            Tree::Namespace(ns) => format!("`{ws_dir}/{}/{folder}`", ns_label.unwrap_or(ns)),
-            _ => format!("`{ws_dir}/{folder}`"),
-        };
-        match self {
-            NotScanned::NestedInSharedFolder { upper } => {
-                let direct = match kind {
-                    Kind::Skill => "the runtime's scan of the shared `skills/` folder reads only `skills/*/SKILL.md`",
-                    Kind::Subagent => "the local scan reads only `subagents/*.md`",
-                };
-                let glob = match upper {
-                    Some(tree) => format!("the deeper search reads only {}", reads(tree)),
-                    None => "the reader of per-user and project skills is off (`features.default_workspace_skills = false`)".to_string(),
-                };
-                format!("nested below the shared `{folder}/` folder: {direct}, and {glob}")
-            }
-            NotScanned::HiddenFolder => {
-                "below a `skills/` folder starting with `_` or `.`: the runtime skips such folders when it reads per-user and project skills".to_string()
-            }
-            NotScanned::OtherNamespace { namespace } => {
-                format!("in the per-user folder `{namespace}`, which only its own calls read")
-            }
-            NotScanned::EmptyNamespace => format!(
-                "in a per-user folder, and the call has no user or session folder: the runtime reads only `{ws_dir}/{folder}`"
-            ),
-            NotScanned::FrozenMerge => format!(
-                "in a per-user folder, and the skill list is built once, before any user's call \
-                 (`features.dynamic_skills = false`): the runtime reads only `{ws_dir}/{folder}`"
-            ),
-            NotScanned::FilesystemMode { mode } => format!(
-                "the {} filesystem reads `{folder}/` from the shared workspace only (per-user and project folders are not part of it)",
-                mode.as_str()
-            ),
-            NotScanned::WorkspaceRepositoryOff => {
-                "the reader of per-user and project skills is off \
-                 (`features.default_workspace_skills = false`)"
-                    .to_string()
-            }
-            NotScanned::ReadThroughWorkspace { instead } => format!(
-                "the overlay re-reads this relative path through the workspace and gets `{}` instead",
-                instead.display()
-            ),
-            NotScanned::SubagentsOff => "subagents are off (`features.subagents = false`)".to_string(),
-        }
-    }
-}
-
-/// The rule that says why a scanned file is dropped: its first error, else the file-content rule.
-fn dropped(ws: &Workspace, path: &Path, diagnostics: &[crate::base::Diagnostic]) -> Outcome {
-    if let Some(d) = diagnostics.iter().find(|d| d.severity == Severity::Error) {
-        return Outcome::Dropped {
-            rule: Some(d.code),
-            range: d.range,
-        };
-    }
-    let rule = match ws.files.get(path).map(|e| &e.content) {
-        Some(FileContent::TooLarge { .. }) => Some("WS005"),
-        Some(FileContent::Unreadable { .. }) => Some("WS007"),
-        Some(FileContent::NotUtf8 { .. }) => Some("WS004"),
-        Some(FileContent::NotRegular { .. }) => Some("WS014"),
-        _ => None,
-    };
-    Outcome::Dropped {
-        rule,
-        range: TextRange::empty(0),
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::{Config, Scope};
-    use crate::context::{effective_root, SessionContext};
-
-    const W: &str = "/p/.agentscope/workspace";
-
-    fn snapshot(files: &[(&str, &str)], edit: impl FnOnce(&mut Config)) -> Workspace {
-        let mut config = Config::defaults_for(Path::new("/p"));
-        config.agent.name = Some("assistant".into());
-        edit(&mut config);
-        Workspace::from_texts(config, files.iter().copied())
-    }
-
-    fn root_for(ws: &Workspace, user: Option<&str>, scope: Scope) -> EffectiveRoot {
-        let mut ctx = SessionContext::from_config(&ws.config);
-        ctx.user_id = user.map(str::to_string);
-        ctx.scope = scope;
-        effective_root(&ws.config, &ctx).unwrap()
-    }
-
-    fn skill(n: &str) -> String {
-        format!("---\nname: {n}\ndescription: d {n}\n---\nbody\n")
-    }
-
-    #[test]
-    fn nested_shared_skill_is_not_scanned_in_user_scope_and_loaded_in_agent_scope() {
-        let text = skill("deep");
-        let ws = snapshot(
-            &[(&format!("{W}/skills/group/deep/SKILL.md"), &text)],
-            |_| {},
-        );
-        let doc = &ws.skills[0];
-        let user = root_for(&ws, Some("alice"), Scope::User);
-        assert_eq!(
-            resolve(&ws, &user).skill_outcome(doc),
-            Outcome::NotScanned(NotScanned::NestedInSharedFolder {
-                upper: Some(Tree::Namespace("alice".into()))
-            })
-        );
-        let agent = root_for(&ws, None, Scope::Agent);
-        let Outcome::Loaded(loaded) = resolve(&ws, &agent).skill_outcome(doc) else {
-            panic!("not loaded");
-        };
-        assert_eq!(loaded.id, "deep_workspace-namespaced");
-        assert_eq!(
-            loaded.files_root.as_deref(),
-            Some(format!("{W}/skills/deep").as_str())
-        );
-    }
-
-    #[test]
-    fn layer3_name_ties_are_decided_by_directory_order() {
-        let x = skill("x");
-        let ws = snapshot(
-            &[
-                (&format!("{W}/skills/a/SKILL.md"), &x),
-                (&format!("{W}/skills/b/SKILL.md"), &x),
-            ],
-            |_| {},
-        );
-        let user = root_for(&ws, Some("alice"), Scope::User);
-        let res = resolve(&ws, &user);
-        let a = res.skill_outcome(&ws.skills[0]);
-        let b = res.skill_outcome(&ws.skills[1]);
-        assert_eq!(
-            a,
-            Outcome::Shadowed {
-                by: Some(PathBuf::from(format!("{W}/skills/b/SKILL.md"))),
-                by_directory_order: true
-            }
-        );
-        let Outcome::Loaded(b) = b else { panic!() };
-        assert_eq!(
-            b.directory_order_ties,
-            vec![PathBuf::from(format!("{W}/skills/a/SKILL.md"))]
-        );
-        // With the agent scope Layer 4 re-reads both, sorted: the winner is decided.
-        let agent = root_for(&ws, None, Scope::Agent);
-        let res = resolve(&ws, &agent);
-        assert_eq!(
-            res.skill_outcome(&ws.skills[0]),
-            Outcome::Shadowed {
-                by: Some(PathBuf::from(format!("{W}/skills/b/SKILL.md"))),
-                by_directory_order: false
-            }
-        );
-    }
-
-    #[test]
-    fn the_skills_not_merged_are_those_not_loaded_in_every_context() {
-        let (a, x) = (skill("a"), skill("x"));
-        let ws = snapshot(
-            &[
-                (&format!("{W}/skills/a/SKILL.md"), a.as_str()),
-                (&format!("{W}/skills/t1/SKILL.md"), &x),
-                (&format!("{W}/skills/t2/SKILL.md"), &x),
-                (&format!("{W}/skills/bad/SKILL.md"), "no frontmatter\n"),
-                (&format!("{W}/skills/group/deep/SKILL.md"), &skill("deep")),
-                (&format!("{W}/alice/skills/a/SKILL.md"), &a),
-                (&format!("{W}/bob/skills/c/SKILL.md"), &skill("c")),
-            ],
-            |_| {},
-        );
-        let contexts = [
-            (Some("alice"), Scope::User),
-            (Some("bob"), Scope::User),
-            (None, Scope::Agent),
-        ];
-        for (user, scope) in contexts {
-            let res = resolve(&ws, &root_for(&ws, user, scope));
-            let not_merged: Vec<&Path> =
-                res.skills_not_merged().map(|d| d.path.as_path()).collect();
-            let not_loaded: Vec<&Path> = res
-                .skill_outcomes()
-                .filter(|(_, o)| !matches!(o, Outcome::Loaded(_)))
-                .map(|(d, _)| d.path.as_path())
-                .collect();
-            assert_eq!(not_merged, not_loaded, "{user:?} {scope:?}");
-            assert!(!not_merged.is_empty() && not_merged.len() < ws.skills.len());
-        }
-    }
-
-    #[test]
-    fn a_kept_base_resolves_as_a_fresh_one_through_edits_creations_and_moves() {
-        let files = |extra: &[(&str, &str)]| {
-            let mut files = vec![
-                (format!("{W}/skills/b/SKILL.md"), skill("b")),
-                (format!("{W}/skills/a/SKILL.md"), skill("a")),
-                (format!("{W}/alice/skills/a/SKILL.md"), skill("a")),
-                (
-                    format!("{W}/subagents/r.md"),
-                    "---\nname: r\ndescription: d\n---\nx\n".into(),
-                ),
-            ];
-            files.extend(
-                extra
-                    .iter()
-                    .map(|(p, t)| (format!("{W}/{p}"), t.to_string())),
-            );
-            snapshot(
-                &files
-                    .iter()
-                    .map(|(p, t)| (p.as_str(), t.as_str()))
-                    .collect::<Vec<_>>(),
-                |_| {},
-            )
-        };
-        let steps = [
-            files(&[]),
-            // A text edit that renames a skill: the same files, the base followed.
-            files(&[("skills/c/SKILL.md", "---\nname: b\ndescription: d\n---\n")]),
-            files(&[("skills/c/SKILL.md", "---\nname: zz\ndescription: d\n---\n")]),
-            // The same number of files in other places: the base built again.
-            files(&[("skills/0/SKILL.md", "---\nname: zz\ndescription: d\n---\n")]),
-            files(&[(
-                "alice/skills/0/SKILL.md",
-                "---\nname: b\ndescription: d\n---\n",
-            )]),
-            files(&[]),
-        ];
-        let summary = |res: &Resolution| {
-            let skills: Vec<(String, PathBuf)> = res
-                .skills()
-                .iter()
-                .map(|s| (s.name().to_string(), s.doc.path.clone()))
-                .collect();
-            let outcomes: Vec<Outcome> = res.skill_outcomes().map(|(_, o)| o).collect();
-            let subagents = res
-                .subagent_outcomes()
-                .into_iter()
-                .map(|(_, o)| o)
-                .collect::<Vec<_>>();
-            (skills, outcomes, subagents)
-        };
-        let mut kept = KeptBase::default();
-        for (step, ws) in steps.iter().enumerate() {
-            for user in [Some("alice"), Some("bob")] {
-                let root = root_for(ws, user, Scope::User);
-                let fresh = summary(&resolve(ws, &root));
-                let with_kept = summary(&resolve_kept(ws, &root, &mut kept));
-                assert_eq!(with_kept, fresh, "step {step}, {user:?}");
-            }
-        }
-        // Step 1 holds a Layer 3 tie (`c` renamed `b`), so the order a kept base gives is what
-        // decides the winner there.
-        let root = root_for(&steps[1], Some("bob"), Scope::User);
-        let names: Vec<String> = summary(&resolve(&steps[1], &root))
-            .0
-            .into_iter()
-            .map(|s| s.0)
-            .collect();
-        assert_eq!(names, ["a", "b"]);
-    }
-
-    #[test]
-    fn per_user_overlays_share_the_base_merge() {
-        let (a, b) = (skill("a"), skill("b"));
-        let ws = snapshot(
-            &[
-                (&format!("{W}/skills/a/SKILL.md"), &a),
-                (&format!("{W}/skills/b/SKILL.md"), &b),
-                (&format!("{W}/alice/skills/a/SKILL.md"), &a),
-                (&format!("{W}/bob/skills/c/SKILL.md"), &skill("c")),
-            ],
-            |_| {},
-        );
-        let resolver = Arc::new(Resolver::new(&ws, FilesystemMode::Local));
-        let alice = resolver.resolve(&root_for(&ws, Some("alice"), Scope::User));
-        let names: Vec<(&str, &str)> = alice
-            .skills()
-            .iter()
-            .map(|s| (s.name(), &*s.source))
-            .collect();
-        assert_eq!(
-            names,
-            vec![
-                ("a", "workspace-namespaced"),
-                ("b", "filesystem-workspace_skills")
-            ]
-        );
-        let bob = resolver.resolve(&root_for(&ws, Some("bob"), Scope::User));
-        assert_eq!(bob.skills().len(), 3);
-        let alice_doc = ws
-            .skills
-            .iter()
-            .find(|d| d.path.starts_with(format!("{W}/alice")))
-            .unwrap();
-        assert_eq!(
-            bob.skill_outcome(alice_doc),
-            Outcome::NotScanned(NotScanned::OtherNamespace {
-                namespace: "alice".into()
-            })
-        );
-        let agent = resolve(&ws, &root_for(&ws, None, Scope::Agent));
-        assert_eq!(
-            agent.skill_outcome(alice_doc),
-            Outcome::NotScanned(NotScanned::EmptyNamespace)
-        );
-    }
-
-    /// A per-user folder read from a store holds none of the files here, yet its overlay globs
-    /// the template's below it (the remote union): it must not be taken for an upper tree that
-    /// globs nothing, whose contexts share the empty overlay. A folder that is not stored does
-    /// glob nothing, and its context lists what the shared context lists.
-    #[test]
-    fn a_stored_folder_without_files_of_its_own_still_globs_the_template() {
-        let mut ws = snapshot(
-            &[
-                (&format!("{W}/skills/a/SKILL.md"), &skill("a")),
-                (&format!("{W}/subagents/s.md"), "---\ndescription: s\n---\n"),
-                (&format!("{W}/bob/skills/b/SKILL.md"), &skill("b")),
-            ],
-            |c| c.filesystem.mode = FilesystemMode::Remote,
-        );
-        let mut files = (*ws.files).clone();
-        files.mark_stored(PathBuf::from(format!("{W}/alice")));
-        ws.files = Arc::new(files);
-        let resolver = Arc::new(Resolver::new(&ws, FilesystemMode::Remote));
-        let listed = |user: Option<&str>| {
-            let res = resolver.resolve(&root_for(&ws, user, Scope::User));
-            let skills: Vec<(String, String, Layer)> = res
-                .skills()
-                .iter()
-                .map(|s| (s.name().to_string(), s.source.to_string(), s.layer))
-                .collect();
-            let subagents: Vec<(String, Option<Layer>)> = res
-                .subagents()
-                .iter()
-                .map(|e| (e.id.clone(), e.layer))
-                .collect();
-            (skills, subagents)
-        };
-        let (alice_skills, alice_subagents) = listed(Some("alice"));
-        assert_eq!(
-            alice_skills,
-            vec![(
-                "a".to_string(),
-                WORKSPACE_NAMESPACED_SOURCE.to_string(),
-                Layer::WorkspaceGlob
-            )]
-        );
-        assert_eq!(
-            alice_subagents,
-            vec![
-                ("general-purpose".to_string(), None),
-                ("s".to_string(), Some(Layer::WorkspaceGlob))
-            ]
-        );
-        assert_eq!(listed(Some("carol")), listed(None));
-    }
-
-    #[test]
-    fn subagent_outcomes_in_both_modes() {
-        let ws = |dynamic: bool| {
-            snapshot(
-                &[
-                    (
-                        &format!("{W}/subagents/general-purpose.md"),
-                        "---\ndescription: mine\n---\n",
-                    ),
-                    (&format!("{W}/subagents/z.md"), "---\ndescription: z\n---\n"),
-                    (
-                        &format!("{W}/subagents/deep/y.md"),
-                        "---\ndescription: y\n---\n",
-                    ),
-                    (
-                        &format!("{W}/alice/subagents/deep/z.md"),
-                        "---\ndescription: alice z\n---\n",
-                    ),
-                ],
-                |c| c.features.dynamic_subagents = dynamic,
-            )
-        };
-        let dynamic = ws(true);
-        let root = root_for(&dynamic, Some("alice"), Scope::User);
-        let res = resolve(&dynamic, &root);
-        let ids: Vec<&str> = res.subagents().iter().map(|e| e.id.as_str()).collect();
-        assert_eq!(ids, vec!["general-purpose", "z"]);
-        let outcomes = res.subagent_outcomes();
-        let kinds: Vec<(&str, &str)> = outcomes
-            .iter()
-            .map(|(d, o)| {
-                (
-                    d.location.rel.as_str(),
-                    match o {
-                        Outcome::Loaded(_) => "loaded",
-                        Outcome::Shadowed { .. } => "shadowed",
-                        Outcome::NotScanned(_) => "not-scanned",
-                        Outcome::Dropped { .. } => "dropped",
-                    },
-                )
-            })
-            .collect();
-        assert_eq!(
-            kinds,
-            vec![
-                ("subagents/deep/z.md", "loaded"),
-                ("subagents/deep/y.md", "not-scanned"),
-                ("subagents/general-purpose.md", "loaded"),
-                ("subagents/z.md", "shadowed"),
-            ]
-        );
-        let fixed = ws(false);
-        let root = root_for(&fixed, Some("alice"), Scope::User);
-        let res = resolve(&fixed, &root);
-        let ids: Vec<&str> = res.subagents().iter().map(|e| e.id.as_str()).collect();
-        assert_eq!(ids, vec!["general-purpose", "general-purpose", "z"]);
-        let alice_z = fixed
-            .subagents
-            .iter()
-            .find(|d| d.path.starts_with(format!("{W}/alice")))
-            .unwrap();
-        assert_eq!(
-            res.subagent_outcome(alice_z),
-            Outcome::Shadowed {
-                by: Some(PathBuf::from(format!("{W}/subagents/z.md"))),
-                by_directory_order: false
-            }
-        );
-    }
-
-    /// Everything a resolution answers, with whether each merged document is the workspace's
-    /// own `Arc` (what the preview's memo and `skills_not_merged` compare by identity).
-    fn everything(ws: &Workspace, res: &Resolution) -> String {
-        let mut out = String::new();
-        for s in res.skills() {
-            let own = ws
-                .skill(&s.doc.path)
-                .is_some_and(|d| Arc::ptr_eq(d, &s.doc));
-            let ties = res.directory_order_ties(s);
-            out += &format!(
-                "skill {} {:?} {} {:?} {} own={own} ties={ties:?}\n",
-                s.name(),
-                s.doc.path,
-                s.source,
-                s.layer,
-                s.workspace_native
-            );
-        }
-        for (d, o) in res.skill_outcomes() {
-            out += &format!("skill outcome {:?} {o:?}\n", d.path);
-        }
-        for d in res.skills_not_merged() {
-            out += &format!("not merged {:?}\n", d.path);
-        }
-        for s in res.subagents() {
-            let own = s
-                .doc
-                .as_ref()
-                .is_none_or(|s| ws.subagent(&s.path).is_some_and(|d| Arc::ptr_eq(d, s)));
-            out += &format!(
-                "subagent {} {:?} {:?} own={own}\n",
-                s.id,
-                s.doc.as_ref().map(|d| &d.path),
-                s.layer
-            );
-        }
-        for (d, o) in res.subagent_outcomes() {
-            out += &format!("subagent outcome {:?} {o:?}\n", d.path);
-        }
-        out
-    }
-
-    /// The files the kept-base property test edits: shared Layer 3 skills (names drawn from a
-    /// few, so they tie and untie), a nested one, a project skill with a shared twin and one
-    /// without, users' skills, shared and user subagents.
-    const EDITED: &[&str] = &[
-        "{W}/skills/s0/SKILL.md",
-        "{W}/skills/s1/SKILL.md",
-        "{W}/skills/s2/SKILL.md",
-        "{W}/skills/s3/SKILL.md",
-        "{W}/skills/g/deep/SKILL.md",
-        "/p/skills/s1/SKILL.md",
-        "/p/skills/p/SKILL.md",
-        "{W}/alice/skills/s0/SKILL.md",
-        "{W}/bob/skills/q/SKILL.md",
-        "{W}/subagents/r0.md",
-        "{W}/subagents/r1.md",
-        "{W}/alice/subagents/r0.md",
-    ];
-
-    /// The text of edited file `slot` for `choice`: a skill or subagent of one of a few names,
-    /// with one of two bodies, or a file the runtime drops; `None`: the file is absent.
-    fn edited_text(slot: usize, choice: usize) -> Option<String> {
-        let names = ["a", "b", "c", "d"];
-        match choice {
-            0 => None,
-            1 => Some("no frontmatter\n".into()),
-            c if EDITED[slot].contains("/subagents/") => Some(format!(
-                "---\nname: {}\ndescription: d\n---\nbody {}\n",
-                ["r", "s"][c % 2],
-                c % 3
-            )),
-            c => Some(format!(
-                "---\nname: {}\ndescription: d\n---\nbody {}\n",
-                names[c % 4],
-                c % 3
-            )),
-        }
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
-        /// After every edit, a resolution on the kept base (followed or built again) answers
-        /// exactly what a fresh one does, in every context, with the workspace's own documents.
-        #[test]
-        fn a_kept_base_resolves_as_a_fresh_one_through_any_edits(
-            start in proptest::collection::vec(1usize..9, EDITED.len()),
-            edits in proptest::collection::vec((0..EDITED.len(), 0usize..9), 1..16),
-            dynamic_subagents: bool,
-            project_glob: bool,
-        ) {
-            let mut config = Config::defaults_for(Path::new("/p"));
-            config.agent.name = Some("assistant".into());
-            config.features.dynamic_subagents = dynamic_subagents;
-            config.features.default_workspace_skills = project_glob;
-            let config = Arc::new(config);
-            let env = Arc::new(crate::base::Env::new());
-            let path = |slot: usize| PathBuf::from(EDITED[slot].replace("{W}", W));
-            let mut files = crate::base::FileSet::new();
-            files.insert_dir(config.workspace.clone());
-            for (slot, &choice) in start.iter().enumerate() {
-                if let Some(text) = edited_text(slot, choice) {
-                    files.insert_text(path(slot), &text);
-                }
-            }
-            let mut ws = Workspace::build(config.clone(), Vec::new(), Arc::new(files.clone()), env.clone(), None);
-            let mut kept = KeptBase::default();
-            for (step, &(slot, choice)) in [(0, start[0])].iter().chain(&edits).enumerate() {
-                match edited_text(slot, choice) {
-                    Some(text) => files.insert_text(path(slot), &text),
-                    None => {
-                        files.remove(&path(slot));
-                    }
-                }
-                ws = Workspace::build(config.clone(), Vec::new(), Arc::new(files.clone()), env.clone(), Some(&ws));
-                for (user, scope) in [(Some("alice"), Scope::User), (Some("bob"), Scope::User), (None, Scope::Agent)] {
-                    let root = root_for(&ws, user, scope);
-                    let fresh = everything(&ws, &resolve(&ws, &root));
-                    let with_kept = everything(&ws, &resolve_kept(&ws, &root, &mut kept));
-                    proptest::prop_assert_eq!(with_kept, fresh, "step {}, {:?} {:?}", step, user, scope);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_kept_base_follows_a_rename_and_is_built_again_for_a_tie() {
-        let config = {
-            let mut config = Config::defaults_for(Path::new("/p"));
-            config.agent.name = Some("assistant".into());
-            Arc::new(config)
-        };
-        let env = Arc::new(crate::base::Env::new());
-        let mut files = crate::base::FileSet::new();
-        files.insert_dir(config.workspace.clone());
-        for n in ["a", "b", "c"] {
-            files.insert_text(format!("{W}/skills/{n}/SKILL.md").into(), &skill(n));
-        }
-        let build = |files: &crate::base::FileSet, previous: Option<&Workspace>| {
-            Workspace::build(
-                config.clone(),
-                Vec::new(),
-                Arc::new(files.clone()),
-                env.clone(),
-                previous,
-            )
-        };
-        let mut kept = KeptBase::default();
-        let ws = build(&files, None);
-        let root = root_for(&ws, None, Scope::Agent);
-        let base_of = |kept: &KeptBase| Arc::as_ptr(&kept.kept.as_ref().unwrap().base);
-        let names = |res: &Resolution| {
-            res.skills()
-                .iter()
-                .map(|s| s.name().to_string())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(names(&resolve_kept(&ws, &root, &mut kept)), ["a", "b", "c"]);
-        let first = base_of(&kept);
-
-        // `b` renamed `z` keeps its place; `z` dropped takes it out.
-        files.insert_text(format!("{W}/skills/b/SKILL.md").into(), &skill("z"));
-        let ws = build(&files, Some(&ws));
-        assert_eq!(names(&resolve_kept(&ws, &root, &mut kept)), ["a", "z", "c"]);
-        assert_eq!(base_of(&kept), first, "a rename is followed");
-        files.insert_text(
-            format!("{W}/skills/b/SKILL.md").into(),
-            "---\nname: yes\n---\n",
-        );
-        let ws = build(&files, Some(&ws));
-        assert_eq!(names(&resolve_kept(&ws, &root, &mut kept)), ["a", "c"]);
-        assert_eq!(base_of(&kept), first, "a file dropped is followed");
-
-        // Skills created and deleted one at a time, before, between and after the others in
-        // Layer 3's order: each followed, every name where a fresh merge puts it.
-        let mut ws = ws;
-        let steps: [(&str, bool, &[&str]); 6] = [
-            ("0-early", true, &["0-early", "a", "c"]),
-            ("b2", true, &["0-early", "a", "b2", "c"]),
-            ("0-early", false, &["a", "b2", "c"]),
-            ("b3", true, &["a", "b2", "b3", "c"]),
-            ("b2", false, &["a", "b3", "c"]),
-            ("b3", false, &["a", "c"]),
-        ];
-        for (folder, created, expected) in steps {
-            let path = PathBuf::from(format!("{W}/skills/{folder}/SKILL.md"));
-            if created {
-                files.insert_text(path, &skill(folder));
-            } else {
-                files.remove(&path);
-            }
-            ws = build(&files, Some(&ws));
-            assert_eq!(names(&resolve_kept(&ws, &root, &mut kept)), expected);
-            assert_eq!(base_of(&kept), first, "{folder} followed");
-            assert_eq!(names(&resolve(&ws, &root)), expected);
-        }
-
-        // Named `c`, it ties with `skills/c`: directory order decides, the base is built again.
-        files.insert_text(format!("{W}/skills/b/SKILL.md").into(), &skill("c"));
-        let ws = build(&files, Some(&ws));
-        let res = resolve_kept(&ws, &root, &mut kept);
-        assert_eq!(names(&res), ["a", "c"]);
-        assert_eq!(
-            res.skills()[1].doc.path,
-            PathBuf::from(format!("{W}/skills/c/SKILL.md"))
-        );
-        drop(res);
-        assert_ne!(base_of(&kept), first, "a tie builds the base again");
-    }
-}
+mod tests;

@@ -8,10 +8,10 @@ use std::path::Path;
 
 use super::removed_tool_mentioned::ToolMention;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::ToolCatalog;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR017",
     name: "foreign-tool-mentioned",
     severity: Severity::Warning,
@@ -30,6 +30,7 @@ and only where the line tells the model to use them (`use`, `call` or `invoke` b
 sentence about Claude Code's `Bash` tells the model nothing to call, and the word grep in a sentence \
 is not a tool name.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/logs/SKILL.md",
             r#"---
@@ -50,8 +51,9 @@ description: Find errors in the service logs.
 Search the logs with `grep_files` for `ERROR`, then open the file with `read_file`.
 "#,
         )],
+        at: ".agentscope/workspace/skills/logs/SKILL.md:6:23",
     }],
-};
+}
 
 /// Claude Code's tools and the AgentScope tool that does the same, when there is one.
 const CLAUDE_TOOLS: &[(&str, Option<&str>)] = &[

@@ -21,25 +21,27 @@ use std::path::Path;
 use crate::base::suggest::{SuggestEach, Suggestions};
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
-use crate::rules::Rule;
+use crate::rules::declare_family;
 use crate::workspace::catalog::{ToolCatalog, ToolInfo};
-use crate::workspace::resolution::{NotScanned, Outcome, Who};
+use crate::workspace::resolution::{Callers, NotScanned, Outcome};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
 
-mod foreign_tool_mentioned;
-mod removed_tool_mentioned;
-mod subagent_model_unresolvable;
-mod subagent_skill_other_user;
-mod subagent_skill_unknown;
-mod subagent_tool_builtin;
-mod subagent_tool_removed;
-mod subagent_tool_removed_builtin;
-mod subagent_tool_unknown;
-mod subagent_workspace_in_subagents;
-mod subagent_workspace_missing;
+declare_family! {
+    mod subagent_tool_unknown;           // XR001
+    mod subagent_tool_removed;           // XR002
+    mod subagent_tool_builtin;           // XR003
+    mod subagent_skill_unknown;          // XR004
+    mod subagent_workspace_in_subagents; // XR008
+    mod subagent_workspace_missing;      // XR009
+    mod removed_tool_mentioned;          // XR010
+    mod subagent_skill_other_user;       // XR011
+    mod subagent_tool_removed_builtin;   // XR015
+    mod foreign_tool_mentioned;          // XR017
+    mod subagent_model_unresolvable;     // SA025, found with the tool lists
+}
 
 pub use removed_tool_mentioned::{mentions_tools, removed_among, tool_mentions, ToolMention};
 
@@ -68,21 +70,6 @@ pub fn mentioned_among(
     ));
     out
 }
-
-/// The rules declared here, beside their detection.
-pub static RULES: &[&Rule] = &[
-    &subagent_tool_unknown::RULE,           // XR001
-    &subagent_tool_removed::RULE,           // XR002
-    &subagent_tool_builtin::RULE,           // XR003
-    &subagent_skill_unknown::RULE,          // XR004
-    &subagent_workspace_in_subagents::RULE, // XR008
-    &subagent_workspace_missing::RULE,      // XR009
-    &removed_tool_mentioned::RULE,          // XR010
-    &subagent_skill_other_user::RULE,       // XR011
-    &subagent_tool_removed_builtin::RULE,   // XR015
-    &foreign_tool_mentioned::RULE,          // XR017
-    &subagent_model_unresolvable::RULE,     // SA025, found with the tool lists
-];
 
 /// Every cross-file diagnostic of the workspace.
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
@@ -152,7 +139,7 @@ enum SkillFound<'s> {
     NotLoaded {
         doc: &'s SkillDoc,
         reason: NotScanned,
-        who: Who,
+        who: Callers,
     },
     /// No skill file has the name.
     Nowhere,
@@ -173,7 +160,7 @@ fn listed_skills<'s>(
             .iter()
             .filter(|(_, r)| r.skill_named(name).is_some())
             .map(|(who, _)| match who {
-                Who::Folder(ns) => format!("`{ns}`"),
+                Callers::Folder(ns) => format!("`{ns}`"),
                 other => loading::who_label(workspace, other),
             })
             .collect();

@@ -6,11 +6,11 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{Removal, ToolCatalog};
 use crate::workspace::FileKind;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR010",
     name: "removed-tool-mentioned",
     severity: Severity::Info,
@@ -20,25 +20,27 @@ pub static RULE: Rule = Rule {
     explanation: "The prompt text is not checked against the toolkit. Reword the instruction or allow the tool.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Run the tests with `execute` before tagging.
-"#),
+                (".agentscope/workspace/AGENTS.md", "You are a release assistant. Run the tests with `execute` before tagging.\n"),
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
 }
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Ask the user to run the tests before tagging.
-"#),
+                (".agentscope/workspace/AGENTS.md", "You are a release assistant. Ask the user to run the tests before tagging.\n"),
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
 }
 "#),
             ],
+            at: ".agentscope/workspace/AGENTS.md:1:50",
         },
     ],
-};
+}
 
 /// The kinds of file whose text `XR010` reads.
 pub fn mentions_tools(kind: FileKind) -> bool {

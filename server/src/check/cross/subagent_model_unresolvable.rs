@@ -4,12 +4,12 @@
 
 use super::Repeatable;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::models::{self, ModelLookup};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA025",
     name: "subagent-model-unresolvable",
     severity: Severity::Warning,
@@ -43,6 +43,7 @@ The providers the AgentScope repository ships, and the ids their `supports` acce
 
 The lookup itself is `agentscope-core/src/main/java/io/agentscope/core/model/ModelRegistry.java` (`canResolve`: trimmed id, named models, user factories, then the providers listed in `META-INF/services/io.agentscope.core.model.spi.ModelProvider`), and the spawn-time fallback is `resolveModel` in `agentscope-harness/src/main/java/io/agentscope/harness/agent/HarnessAgentBuilderSupport.java`. Whether a provider's module is on the classpath, and whether its API key is set, cannot be seen from the workspace: agentws accepts every id one of these providers supports."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -61,8 +62,9 @@ model: anthropic:claude-sonnet-4-5
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:8",
     }],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Repeatable> {
     let model = subagent.model.as_ref()?;

@@ -3,10 +3,10 @@
 
 use super::{ListedSkill, SkillFound, Span};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR011",
     name: "subagent-skill-other-user",
     severity: Severity::Warning,
@@ -16,6 +16,7 @@ pub static RULE: Rule = Rule {
         "Only those users' calls see the skill; for everyone else the filter matches nothing.",
     explanation: "Move the skill to the shared `skills/` folder if every user should have it.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[
             (
                 ".agentscope/workspace/AGENTS.md",
@@ -72,8 +73,9 @@ You research a question and answer with sources.
 "#,
             ),
         ],
+        at: ".agentscope/workspace/subagents/researcher.md:3:10",
     }],
-};
+}
 
 pub(super) fn check(
     subagent: &SubagentDoc,

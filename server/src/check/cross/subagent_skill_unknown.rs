@@ -5,12 +5,12 @@
 use super::{ListedSkill, SkillFound, Span};
 use crate::base::suggest::{hint, SuggestEach};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
-use crate::workspace::resolution::{Kind, Who};
+use crate::rules::{declare_rule, Base, Example, Profile};
+use crate::workspace::resolution::{Callers, EntryKind};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR004",
     name: "subagent-skill-unknown",
     severity: Severity::Warning,
@@ -23,18 +23,8 @@ pub static RULE: Rule = Rule {
 spelling against the skill's `name:`.",
     examples: &[
         Example {
+            base: Base::Shared { without: &["agentws.toml"] },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 skills: [pdf-tools]
@@ -43,17 +33,6 @@ You research a question and answer with sources.
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 skills: [pdf]
@@ -61,9 +40,10 @@ skills: [pdf]
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:3:10",
         },
     ],
-};
+}
 
 pub(super) fn check(
     workspace: &Workspace,
@@ -85,9 +65,9 @@ pub(super) fn check(
                     doc.location.rel,
                     reason.describe(
                         workspace,
-                        Kind::Skill,
+                        EntryKind::Skill,
                         match who {
-                            Who::AnyUser => Some("<user>"),
+                            Callers::AnyUser => Some("<user>"),
                             _ => None,
                         }
                     )

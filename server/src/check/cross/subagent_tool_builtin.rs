@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use super::{names_list, tools_line, ListedTool};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::ToolOrigin;
 use crate::workspace::subagent::SubagentDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR003",
     name: "subagent-tool-builtin",
     severity: Severity::Info,
@@ -22,9 +22,10 @@ pub static RULE: Rule = Rule {
 The fact holds for every list that names a built-in, so it is reported once, at the first one.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
     "github": {
@@ -44,8 +45,6 @@ You research a question and answer with sources.
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
     "github": {
@@ -64,9 +63,10 @@ tools: [search_issues]
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:3:8",
         },
     ],
-};
+}
 
 /// A subagent's `tools:` naming built-ins, kept per chunk of subagents until the lists are
 /// merged ([`said_once`]).

@@ -3,11 +3,11 @@
 
 use super::{ListedTool, Span};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{Removal, ToolOrigin};
 use crate::workspace::subagent::SubagentDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR002",
     name: "subagent-tool-removed",
     severity: Severity::Warning,
@@ -19,15 +19,11 @@ pub static RULE: Rule = Rule {
         "tools.json `allow`/`deny` is applied once at build to the main agent's toolkit; the \
 child only inherits what survived. Allow the tool in tools.json or drop it from `tools:`.",
     examples: &[Example {
+        base: Base::Shared {
+            without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+        },
         triggering: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/tools.json",
-                r#"{
+            (".agentscope/workspace/tools.json", r#"{
   "deny": ["create_issue"],
   "mcpServers": {
     "github": {
@@ -38,27 +34,16 @@ child only inherits what survived. Allow the tool in tools.json or drop it from 
     }
   }
 }
-"#,
-            ),
-            (
-                ".agentscope/workspace/subagents/researcher.md",
-                r#"---
+"#),
+            (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 tools: [search_issues, create_issue]
 ---
 You research a question and answer with sources.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/tools.json",
-                r#"{
+            (".agentscope/workspace/tools.json", r#"{
   "deny": ["create_issue"],
   "mcpServers": {
     "github": {
@@ -69,20 +54,17 @@ You research a question and answer with sources.
     }
   }
 }
-"#,
-            ),
-            (
-                ".agentscope/workspace/subagents/researcher.md",
-                r#"---
+"#),
+            (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 tools: [search_issues]
 ---
 You research a question and answer with sources.
-"#,
-            ),
+"#),
         ],
+        at: ".agentscope/workspace/subagents/researcher.md:3:24",
     }],
-};
+}
 
 pub(super) fn check(
     (subagent, line): (&SubagentDoc, TextRange),

@@ -3,12 +3,12 @@
 
 use super::{names_list, ListedTool, Span};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::ToolOrigin;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR015",
     name: "subagent-tool-removed-builtin",
     severity: Severity::Warning,
@@ -22,9 +22,10 @@ so the tool is gone there too and naming it in `tools:` brings nothing back. Eit
 not decide it: remove the tool in the builder (`disableShellTool()`, …) to take it from every agent.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
 }
@@ -37,8 +38,6 @@ You research a question and answer with sources.
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
 }
@@ -49,9 +48,10 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:3:9",
         },
     ],
-};
+}
 
 pub(super) fn check(
     workspace: &Workspace,

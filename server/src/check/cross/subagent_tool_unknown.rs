@@ -5,12 +5,12 @@
 use super::{ListedTool, Repeatable};
 use crate::base::suggest::Suggestions;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, ToolOrigin};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR001",
     name: "subagent-tool-unknown",
     severity: Severity::Warning,
@@ -32,9 +32,10 @@ server's related information, SARIF's `relatedLocations`, a `note:` line of the 
 files get no diagnostic of their own for that name.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 tools: Read, Grep, Glob
@@ -43,17 +44,16 @@ You research a question and answer with sources.
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 ---
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:3:8",
         },
     ],
-};
+}
 
 /// The names of `listed` the runtime does not register, one finding per name (a name the list
 /// repeats once); the workspace says each name once (`one_warning_per_name`).

@@ -2,11 +2,11 @@
 //! `subagents/` folder, whose files the scans read as subagent specs.
 
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR008",
     name: "subagent-workspace-in-subagents",
     severity: Severity::Warning,
@@ -17,50 +17,30 @@ pub static RULE: Rule = Rule {
     explanation:
         "Keep subagent workspaces outside the `subagents/` folder, e.g. under `agents/<id>/`.",
     examples: &[Example {
+        base: Base::Shared {
+            without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+        },
         triggering: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/subagents/researcher.md",
-                r#"---
+            (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 workspace:
   path: subagents/researcher-home
 ---
-"#,
-            ),
-            (
-                ".agentscope/workspace/subagents/researcher-home/AGENTS.md",
-                r#"You research a question and answer with sources.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/subagents/researcher-home/AGENTS.md", "You research a question and answer with sources.\n"),
         ],
         fixed: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/subagents/researcher.md",
-                r#"---
+            (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 workspace:
   path: researcher-home
 ---
-"#,
-            ),
-            (
-                ".agentscope/workspace/researcher-home/AGENTS.md",
-                r#"You research a question and answer with sources.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/researcher-home/AGENTS.md", "You research a question and answer with sources.\n"),
         ],
+        at: ".agentscope/workspace/subagents/researcher.md:4:9",
     }],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Diagnostic> {
     let spec = subagent.workspace_path.as_ref()?;

@@ -2,11 +2,11 @@
 //! has no AGENTS.md.
 
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR009",
     name: "subagent-workspace-missing",
     severity: Severity::Warning,
@@ -17,9 +17,10 @@ pub static RULE: Rule = Rule {
 is ignored. Create the file or remove `workspace.path`.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 workspace:
@@ -28,20 +29,18 @@ workspace:
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
                 (".agentscope/workspace/subagents/researcher.md", r#"---
 description: Researches questions on the web.
 workspace:
   path: researcher-home
 ---
 "#),
-                (".agentscope/workspace/researcher-home/AGENTS.md", r#"You research a question and answer with sources.
-"#),
+                (".agentscope/workspace/researcher-home/AGENTS.md", "You research a question and answer with sources.\n"),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:4:9",
         },
     ],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, subagent: &SubagentDoc) -> Option<Diagnostic> {
     let spec = subagent.workspace_path.as_ref()?;

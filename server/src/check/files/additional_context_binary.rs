@@ -2,10 +2,10 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::layers::BINARY_EXTENSIONS;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS010",
     name: "additional-context-binary",
     severity: Severity::Warning,
@@ -15,46 +15,24 @@ pub static RULE: Rule = Rule {
         "The local filesystem returns it base64-encoded, and that text is injected into the prompt.",
     explanation: "Binary files are not useful prompt context. Convert the content to Markdown.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["calendar.pdf"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/calendar.pdf",
-                r#"%PDF-1.4
-"#,
-            ),
+"#),
+            (".agentscope/workspace/calendar.pdf", "%PDF-1.4\n"),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["calendar.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/calendar.md",
-                r#"Deploys are frozen on Fridays.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/calendar.md", "Deploys are frozen on Fridays.\n"),
         ],
+        at: "agentws.toml:3:29",
     }],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     if !file.stays_inside() {

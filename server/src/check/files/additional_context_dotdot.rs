@@ -3,9 +3,9 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS009",
     name: "additional-context-dotdot",
     severity: Severity::Error,
@@ -18,46 +18,24 @@ pub static RULE: Rule = Rule {
         "The runtime throws `IllegalArgumentException` on such a path. The project layer is always SANDBOXED and rejects `..` segments, so `a/../b.md` fails \
 the call in every path mode. Write the normalized path (`b.md`).",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["notes/../NOTES.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/NOTES.md",
-                r#"Deploys are frozen on Fridays.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/NOTES.md", "Deploys are frozen on Fridays.\n"),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["NOTES.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/NOTES.md",
-                r#"Deploys are frozen on Fridays.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/NOTES.md", "Deploys are frozen on Fridays.\n"),
         ],
+        at: "agentws.toml:3:29",
     }],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     (!file.escapes() && file.climbs()).then(|| {

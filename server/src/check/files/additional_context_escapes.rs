@@ -2,9 +2,9 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS008",
     name: "additional-context-escapes",
     severity: Severity::Error,
@@ -15,46 +15,24 @@ pub static RULE: Rule = Rule {
         "`additionalContextFile` paths are resolved under the workspace; one whose normalized \
 path leaves it yields empty content. Move the file into the workspace.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["../STYLE.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/STYLE.md",
-                r#"Write dates as YYYY-MM-DD.
-"#,
-            ),
+"#),
+            (".agentscope/STYLE.md", "Write dates as YYYY-MM-DD.\n"),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["STYLE.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/STYLE.md",
-                r#"Write dates as YYYY-MM-DD.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/STYLE.md", "Write dates as YYYY-MM-DD.\n"),
         ],
+        at: "agentws.toml:3:29",
     }],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     file.escapes().then(|| {

@@ -2,10 +2,10 @@
 
 use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::Tree;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS011",
     name: "additional-context-missing",
     severity: Severity::Warning,
@@ -14,41 +14,23 @@ pub static RULE: Rule = Rule {
     consequence: "The runtime reads empty content and omits the tag from the prompt.",
     explanation: "Create the file in the workspace, or remove it from `additional_context_files`.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["NOTES.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["NOTES.md"]
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/NOTES.md",
-                r#"Deploys are frozen on Fridays.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/NOTES.md", "Deploys are frozen on Fridays.\n"),
         ],
+        at: "agentws.toml:3:29",
     }],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     if !file.stays_inside() {

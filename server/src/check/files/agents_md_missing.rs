@@ -2,10 +2,10 @@
 
 use super::Anchor;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS002",
     name: "agents-md-missing",
     severity: Severity::Warning,
@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
         "AGENTS.md is the only file the documentation calls needed. Without it the prompt's \
 `<agents_context></agents_context>` is empty. Create `AGENTS.md` in the workspace.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/MEMORY.md",
             r#"- The release branch is `main`.
@@ -34,8 +35,9 @@ pub static RULE: Rule = Rule {
 "#,
             ),
         ],
+        at: ".agentscope/workspace:1:1",
     }],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, anchor: &Anchor) -> Option<Diagnostic> {
     let has_agents = [Tree::Shared, Tree::Project].iter().any(|tree| {

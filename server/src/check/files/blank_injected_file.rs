@@ -4,14 +4,14 @@
 
 use crate::base::{Diagnostic, FileContent, Severity, TextRange};
 use crate::check::loading::who_label;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::java;
 use crate::workspace::layers::{blank_read, BlankRead};
-use crate::workspace::resolution::{check_contexts, Who};
+use crate::workspace::resolution::{check_contexts, Callers};
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::{FileKind, Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS003",
     name: "blank-injected-file",
     severity: Severity::Warning,
@@ -22,19 +22,17 @@ pub static RULE: Rule = Rule {
 not empty, so it is injected verbatim into the prompt. Fill the file or delete it.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/MEMORY.md", r#"
-"#),
+                (".agentscope/workspace/MEMORY.md", "\n"),
             ],
-            fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-            ],
+            fixed: &[],
+            at: ".agentscope/workspace/MEMORY.md:1:1",
         },
     ],
-};
+}
 
 /// WS003 of `file`, written from the layer table the preview reads with: the filesystem's
 /// reminder, the sandbox's white space, or nothing at all when only the direct disk read reaches
@@ -51,7 +49,7 @@ pub(super) fn check(workspace: &Workspace, file: WorkspaceFile) -> Option<Diagno
     let reading = match &location.tree {
         Tree::Namespace(ns) => contexts
             .iter()
-            .find(|(who, _)| matches!(who, Who::Folder(folder) if folder == ns)),
+            .find(|(who, _)| matches!(who, Callers::Folder(folder) if folder == ns)),
         Tree::Shared | Tree::Project => contexts.first(),
     };
     let (who, root) = reading?;

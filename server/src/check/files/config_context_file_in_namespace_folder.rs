@@ -7,9 +7,9 @@ use super::AdditionalFile;
 use crate::base::{Diagnostic, Severity};
 use crate::config::Scope;
 use crate::context::{context_file_first_segment, id_shape_problem};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF012",
     name: "config-context-file-in-namespace-folder",
     severity: Severity::Warning,
@@ -23,29 +23,25 @@ pub static RULE: Rule = Rule {
 refuse the folder's name as a user or session id.",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["docs/GUIDE.md"]
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/docs/GUIDE.md", r#"Tag releases as vX.Y.Z.
-"#),
+                (".agentscope/workspace/docs/GUIDE.md", "Tag releases as vX.Y.Z.\n"),
             ],
             fixed: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
 additional_context_files = ["GUIDE.md"]
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/GUIDE.md", r#"Tag releases as vX.Y.Z.
-"#),
+                (".agentscope/workspace/GUIDE.md", "Tag releases as vX.Y.Z.\n"),
             ],
+            at: "agentws.toml:3:29",
         },
     ],
-};
+}
 
 pub(super) fn check(file: &AdditionalFile) -> Option<Diagnostic> {
     let config = &file.workspace.config;

@@ -7,9 +7,9 @@ use crate::base::suggest::hint;
 use crate::base::{Diagnostic, Severity};
 use crate::check::catalog::{nearest_code, selects_a_rule};
 use crate::config::Config;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF013",
     name: "config-unknown-rule-code",
     severity: Severity::Warning,
@@ -20,22 +20,28 @@ pub static RULE: Rule = Rule {
 `agentws explain --list` lists every code. The message suggests the nearest one. The other settings \
 of the file still apply.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                "[agent]\nname = \"release\"\n\n[rules]\nSK250 = \"off\"\n",
-            ),
+            ("agentws.toml", r#"[agent]
+name = "release"
+
+[rules]
+SK250 = "off"
+"#),
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                "[agent]\nname = \"release\"\n\n[rules]\nSK025 = \"off\"\n",
-            ),
+            ("agentws.toml", r#"[agent]
+name = "release"
+
+[rules]
+SK025 = "off"
+"#),
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
         ],
+        at: "agentws.toml:5:1",
     }],
-};
+}
 
 /// The settings of `config` that select no rule.
 pub(super) fn check(config: &Config) -> Vec<Diagnostic> {

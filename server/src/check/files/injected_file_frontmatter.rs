@@ -4,12 +4,12 @@
 //! part of the prompt and no key in it is read.
 
 use crate::base::{Diagnostic, FileContent, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::{self, Typing, Value};
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::{FileKind, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS016",
     name: "injected-file-frontmatter",
     severity: Severity::Warning,
@@ -25,23 +25,22 @@ AGENTS.md set nothing, and cost tokens on every call.
 Delete the block, or, when its keys mean something, move them where the runtime reads them (a \
 subagent's frontmatter, agentws.toml).",
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/AGENTS.md",
-            r#"---
+        base: Base::Shared {
+            without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+        },
+        triggering: &[
+            (".agentscope/workspace/AGENTS.md", r#"---
 name: release-assistant
 description: Answers questions about releases.
 ---
 
 You are a release assistant. Answer in short sentences.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/AGENTS.md",
-            r#"You are a release assistant. Answer in short sentences.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/AGENTS.md:1:1",
     }],
-};
+}
 
 /// WS016 of `file`: its frontmatter is a `---` line first (after the white space the runtime
 /// strips), a `---` line later, and between them a YAML map with at least one key; a Markdown

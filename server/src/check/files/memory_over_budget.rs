@@ -7,10 +7,10 @@
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::prompt::Date;
 use crate::prompt::{estimate_tokens, render, PreviewContext};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::{FileKind, Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS012",
     name: "memory-over-budget",
     severity: Severity::Info,
@@ -21,12 +21,11 @@ pub static RULE: Rule = Rule {
 additional files is what MEMORY.md may use, counted as UTF-16 length / 4. Consolidate MEMORY.md.",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = 200
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
                 (".agentscope/workspace/MEMORY.md", r#"- The release branch is `main`; tags are `vX.Y.Z`.
 - The release branch is `main`; tags are `vX.Y.Z`.
@@ -55,14 +54,12 @@ max_context_tokens = 200
 name = "release"
 max_context_tokens = 200
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/MEMORY.md", r#"- Releases: `main`, tags `vX.Y.Z`.
-"#),
+                (".agentscope/workspace/MEMORY.md", "- Releases: `main`, tags `vX.Y.Z`.\n"),
             ],
+            at: ".agentscope/workspace/MEMORY.md:1:1",
         },
     ],
-};
+}
 
 /// Generous upper bound of the session context's tokens without the environment memory (its
 /// template, ids, paths, date and OS are well under this).

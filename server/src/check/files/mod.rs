@@ -8,63 +8,42 @@
 //! (`CF012`), and `[rules]` settings that select no rule (`CF013`, which needs the catalog).
 //!
 //! One file per rule, its declaration beside its detection; [`RULES`] lists them for the catalog
-//! (`check::catalog`, which orders every rule by family and code), the rules a file's read alone
-//! decides included (`rules::workspace`, below the layers that read files). The entry points
+//! (`check::catalog`, which orders every rule by family and code, with the family's rules a
+//! file's read alone decides, which `rules::workspace` lists below the layers that read files;
+//! this module still runs them over every workspace file). The entry points
 //! below run each rule over what it reads, grouped as the engine asks them: one file's content,
 //! the workspace's layout, one configured additional context file.
 //!
 //! Pure over the snapshot: existence questions are answered by the file set.
 
-mod additional_context_binary;
-mod additional_context_dotdot;
-mod additional_context_escapes;
-mod additional_context_missing;
-mod agents_md_missing;
-mod blank_injected_file;
-mod config_context_file_in_namespace_folder;
-mod config_unknown_rule_code;
-mod injected_file_frontmatter;
-pub mod memory_over_budget;
-mod project_fallback_file;
-pub mod prompt_over_context_window;
-mod skill_file_case;
-mod subagent_extension_case;
-mod workspace_missing;
+// The workspace family in code order, then the other families' rules found with it; the
+// family's rules that a file's read alone decides are `rules::workspace`'s.
+declare_family! {
+    mod workspace_missing;                       // WS001
+    mod agents_md_missing;                       // WS002
+    mod blank_injected_file;                     // WS003
+    mod additional_context_escapes;              // WS008
+    mod additional_context_dotdot;               // WS009
+    mod additional_context_binary;               // WS010
+    mod additional_context_missing;              // WS011
+    pub mod memory_over_budget;                  // WS012
+    mod project_fallback_file;                   // WS013
+    mod injected_file_frontmatter;               // WS016
+    pub mod prompt_over_context_window;          // WS017
+    mod skill_file_case;                         // SK030
+    mod subagent_extension_case;                 // SA026
+    mod config_context_file_in_namespace_folder; // CF012
+    mod config_unknown_rule_code;                // CF013
+}
 
 use std::path::{Component, Path, PathBuf};
 
 use crate::base::{Diagnostic, FileSet, TextRange};
-use crate::rules::workspace::{self as read, content_problem};
-use crate::rules::Rule;
+use crate::rules::declare_family;
+use crate::rules::workspace::content_problem;
 use crate::workspace::layout::normalize_relative;
 use crate::workspace::snapshot::WorkspaceFile;
 use crate::workspace::Workspace;
-
-/// The rules declared here and in `rules::workspace`: the workspace family in code order, then
-/// the other families' rules found with it.
-pub static RULES: &[&Rule] = &[
-    &workspace_missing::RULE,                       // WS001
-    &agents_md_missing::RULE,                       // WS002
-    &blank_injected_file::RULE,                     // WS003
-    &read::file_not_utf8::RULE,                     // WS004
-    &read::file_too_large::RULE,                    // WS005
-    &read::walk_failed::RULE,                       // WS006
-    &read::file_unreadable::RULE,                   // WS007
-    &additional_context_escapes::RULE,              // WS008
-    &additional_context_dotdot::RULE,               // WS009
-    &additional_context_binary::RULE,               // WS010
-    &additional_context_missing::RULE,              // WS011
-    &memory_over_budget::RULE,                      // WS012
-    &project_fallback_file::RULE,                   // WS013
-    &read::not_a_regular_file::RULE,                // WS014
-    &read::too_many_problems::RULE,                 // WS015
-    &injected_file_frontmatter::RULE,               // WS016
-    &prompt_over_context_window::RULE,              // WS017
-    &skill_file_case::RULE,                         // SK030
-    &subagent_extension_case::RULE,                 // SA026
-    &config_context_file_in_namespace_folder::RULE, // CF012
-    &config_unknown_rule_code::RULE,                // CF013
-];
 
 /// Every `WS…` diagnostic of the workspace but the walk's (WS006) and the memory budget's
 /// (WS012, with the rules that read tools.json), with `SA026`, `SK030` and `CF012`.

@@ -3,11 +3,11 @@
 
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::config::FilesystemMode;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::snapshot::placed;
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS013",
     name: "project-fallback-file",
     severity: Severity::Info,
@@ -20,32 +20,18 @@ missing or empty, and the project defaults to the JVM's working folder. This is 
 Only the local filesystem has that overlay: in sandbox and remote mode the project folder is not \
 read and nothing is reported.",
     examples: &[Example {
+        base: Base::Shared {
+            without: &["agentws.toml", ".agentscope/workspace/skills/pdf/SKILL.md"],
+        },
         triggering: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                "MEMORY.md",
-                r#"- The release branch is `main`.
-"#,
-            ),
+            ("MEMORY.md", "- The release branch is `main`.\n"),
         ],
         fixed: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/MEMORY.md",
-                r#"- The release branch is `main`.
-"#,
-            ),
+            (".agentscope/workspace/MEMORY.md", "- The release branch is `main`.\n"),
         ],
+        at: "MEMORY.md:1:1",
     }],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, out: &mut Vec<Diagnostic>) {
     let config = &workspace.config;

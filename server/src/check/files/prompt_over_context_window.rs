@@ -15,11 +15,11 @@ use crate::config::Scope;
 use crate::prompt::{
     render_reusing, tokens_of_utf16_len, Date, Preview, PreviewContext, RenderMemo,
 };
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::java;
 use crate::workspace::{models, Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS017",
     name: "prompt-over-context-window",
     severity: Severity::Warning,
@@ -34,74 +34,48 @@ shorten the longest descriptions and metadata, move skills only some users need 
 per-user folders, or give the agent a model with a larger window. A subagent's prompt is not \
 weighed: the runtime builds it over the subagent's own workspace.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 model = "openai:gpt-4o"
 context_window = 2860
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/changelog/SKILL.md",
-                r#"---
+"#),
+            (".agentscope/workspace/skills/changelog/SKILL.md", r#"---
 name: changelog
 description: Writes the changelog of a release from the merged pull requests. Groups them by area (server, editors, docs, build), names every breaking change first with its migration step, links each entry to its pull request, credits first-time contributors, leaves out dependency bumps unless they change behaviour, and keeps the wording of the previous releases so that readers can compare them line by line. Use it for every release and every release candidate, and again when a pull request is reverted after the changelog was written.
 ---
 Read the merged pull requests since the last tag.
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/release-notes/SKILL.md",
-                r#"---
+"#),
+            (".agentscope/workspace/skills/release-notes/SKILL.md", r#"---
 name: release-notes
 description: Writes the release notes users read, from the changelog of the release. Leads with what changed for them, not for the maintainers; explains each new setting with an example; says which editors and which operating systems each change reaches; keeps internal refactorings, test changes and build changes out; ends with the upgrade steps and the known problems of the release, each with its workaround and the issue that tracks it. Use it after the changelog is written and reviewed.
 ---
 Start from the reviewed changelog.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 model = "openai:gpt-4o"
 context_window = 2860
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/changelog/SKILL.md",
-                r#"---
+"#),
+            (".agentscope/workspace/skills/changelog/SKILL.md", r#"---
 name: changelog
 description: Writes a release's changelog from its merged pull requests.
 ---
 Read the merged pull requests since the last tag. Group them by area, breaking changes first.
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/release-notes/SKILL.md",
-                r#"---
+"#),
+            (".agentscope/workspace/skills/release-notes/SKILL.md", r#"---
 name: release-notes
 description: Writes a release's notes for users from its changelog.
 ---
 Start from the reviewed changelog. Lead with what changed for users; end with the upgrade steps.
-"#,
-            ),
+"#),
         ],
+        at: "agentws.toml:4:18",
     }],
-};
+}
 
 /// How many of the costliest skills the finding names.
 const COSTLIEST_SHOWN: usize = 3;

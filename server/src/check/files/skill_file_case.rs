@@ -5,11 +5,11 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::layout::Location;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK030",
     name: "skill-file-case",
     severity: Severity::Warning,
@@ -20,6 +20,7 @@ pub static RULE: Rule = Rule {
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): skills-ref falls back to `skill.md` when there is no `SKILL.md` and validates it as the skill (`skills-ref:test_find_skill_md_accepts_lowercase`, `skills-ref:test_read_properties_with_lowercase_skill_md`); agentws reports it, because the AgentScope runtime skips the folder. skills-ref also rejects a skill folder with no SKILL.md at all (`skills-ref:test_missing_skill_md`, `skills-ref:test_parser.py::test_missing_skill_md`, `skills-ref:test_find_skill_md_returns_none_when_missing`). agentws says nothing about such a folder: the runtime has nothing to load and loses nothing, and a folder under `skills/` may hold shared files rather than a skill."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/pdf/skill.md",
             r#"---
@@ -44,8 +45,9 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/pdf/skill.md:1:1",
     }],
-};
+}
 
 /// SK030 of the file at `path` (`location`), a name [`super::misspelt_files`] found: reported
 /// when it spells `SKILL.md` in another case in a folder that is no skill's own subfolder

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::ends_in_md_in_any_case;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::layout::Location;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA026",
     name: "subagent-extension-case",
     severity: Severity::Warning,
@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"The local folder scan keeps names ending in `.md` and the filesystem scan globs `*.md`; neither matches another case. Rename the file (`researcher.MD` → `researcher.md`)."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.MD",
             r#"---
@@ -33,8 +34,9 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.MD:1:1",
     }],
-};
+}
 
 /// SA026 of the file at `path` (`location`), a name [`super::misspelt_files`] found.
 pub(super) fn check(path: &Path, location: &Location) -> Option<Diagnostic> {

@@ -2,10 +2,10 @@
 
 use super::Anchor;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS001",
     name: "workspace-missing",
     severity: Severity::Warning,
@@ -17,6 +17,9 @@ workspace file (AGENTS.md, skills, subagents, tools.json) is then simply absent.
 agentws.toml, or create `.agentscope/workspace/`.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &[".agentscope/workspace/AGENTS.md", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
                 ("agentws.toml", r#"workspace = "agent-files"
 "#),
@@ -24,12 +27,12 @@ agentws.toml, or create `.agentscope/workspace/`.",
             fixed: &[
                 ("agentws.toml", r#"workspace = "agent-files"
 "#),
-                ("agent-files/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
+                ("agent-files/AGENTS.md", "You are a release assistant. Answer in short sentences.\n"),
             ],
+            at: "agentws.toml:1:1",
         },
     ],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, anchor: &Anchor) -> Option<Diagnostic> {
     let folder = &workspace.config.workspace;

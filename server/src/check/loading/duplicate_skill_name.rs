@@ -4,10 +4,10 @@
 
 use super::skill_pair;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR005",
     name: "duplicate-skill-name",
     severity: Severity::Warning,
@@ -19,6 +19,7 @@ pub static RULE: Rule = Rule {
 is empty). A later layer wins; within a layer the later path wins. Rename one of them.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
@@ -75,9 +76,10 @@ description: Read and fill PDF forms.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#),
             ],
+            at: ".agentscope/workspace/skills/pdf-v2/SKILL.md:2:7",
         },
     ],
-};
+}
 
 pub(super) fn shadowed(loser: &SkillDoc, winner: &SkillDoc, whom: &str) -> Diagnostic {
     let name = loser.name.clone().unwrap_or_default();

@@ -2,11 +2,11 @@
 //! which loses. Said at the file that loses, naming the winner and the mode that decides.
 
 use crate::base::{Diagnostic, Related, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR007",
     name: "duplicate-subagent-id",
     severity: Severity::Warning,
@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
 Rename one of the files.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
@@ -57,9 +58,10 @@ description: Searches the web.
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/subagents/researcher.md:1:1",
         },
     ],
-};
+}
 
 pub(super) fn shadowed(
     loser: &SubagentDoc,

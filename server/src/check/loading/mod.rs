@@ -25,49 +25,34 @@ use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::config::{Config, Scope};
 use crate::context;
 use crate::context::EffectiveRoot;
-use crate::rules::Rule;
+use crate::rules::{declare_family, Rule};
 use crate::workspace::layout::Location;
 use crate::workspace::resolution::{
-    check_contexts, Kind, Layer, NotScanned, Outcome, Resolution, Resolver, Who,
+    check_contexts, Callers, EntryKind, Layer, NotScanned, Outcome, Resolution, Resolver,
 };
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::{Tree, Workspace};
 
-mod duplicate_skill_name;
-mod duplicate_subagent_id;
-mod skill_files_root_not_its_folder;
-mod skill_folder_not_read;
-mod skill_hidden_dir;
-mod skill_linked_twice;
-mod skill_name_directory_mismatch;
-mod skill_name_tie_directory_order;
-mod skill_nested;
-mod skill_overridden_per_user;
-mod subagent_folder_not_read;
-mod subagent_general_purpose;
-mod subagent_nested;
-
-/// The rules decided over the loading outcomes, each declared beside its detection.
-pub static RULES: &[&Rule] = &[
-    &skill_name_directory_mismatch::RULE,   // SK016
-    &skill_nested::RULE,                    // SK017
-    &skill_hidden_dir::RULE,                // SK018
-    &skill_folder_not_read::RULE,           // SK026
-    &skill_files_root_not_its_folder::RULE, // SK027
-    &subagent_general_purpose::RULE,        // SA006
-    &subagent_nested::RULE,                 // SA007
-    &subagent_folder_not_read::RULE,        // SA022
-    &duplicate_skill_name::RULE,            // XR005
-    &skill_overridden_per_user::RULE,       // XR006
-    &duplicate_subagent_id::RULE,           // XR007
-    &skill_name_tie_directory_order::RULE,  // XR012
-    &skill_linked_twice::RULE,              // XR016
-];
+declare_family! {
+    mod skill_name_directory_mismatch;   // SK016
+    mod skill_nested;                    // SK017
+    mod skill_hidden_dir;                // SK018
+    mod skill_folder_not_read;           // SK026
+    mod skill_files_root_not_its_folder; // SK027
+    mod subagent_general_purpose;        // SA006
+    mod subagent_nested;                 // SA007
+    mod subagent_folder_not_read;        // SA022
+    mod duplicate_skill_name;            // XR005
+    mod skill_overridden_per_user;       // XR006
+    mod duplicate_subagent_id;           // XR007
+    mod skill_name_tie_directory_order;  // XR012
+    mod skill_linked_twice;              // XR016
+}
 
 /// The resolutions of every check context, in [`check_contexts`] order.
 pub struct Contexts<'a> {
-    pub list: Vec<(Who, Resolution<'a>)>,
+    pub list: Vec<(Callers, Resolution<'a>)>,
     /// The indexes in `list` of the contexts of per-user folders, by folder name (then in list
     /// order): looked up without a copy of each name, which a check made a hundred of per name
     /// group.
@@ -87,14 +72,14 @@ impl<'a> Contexts<'a> {
 
     /// [`Contexts::new`] with the check contexts given (`check_contexts` of `ws`, computed once
     /// by a caller that resolves many workspaces of one configuration and layout).
-    pub fn of_roots(ws: &'a Workspace, roots: &[(Who, EffectiveRoot)]) -> Self {
+    pub fn of_roots(ws: &'a Workspace, roots: &[(Callers, EffectiveRoot)]) -> Self {
         let resolver = Arc::new(Resolver::new(ws, ws.config.filesystem.mode));
         let list = roots
             .iter()
             .map(|(who, root)| (who.clone(), resolver.resolve(root)))
             .collect::<Vec<_>>();
         let (mut folders, shared): (Vec<usize>, Vec<usize>) =
-            (0..list.len()).partition(|&index| matches!(list[index].0, Who::Folder(_)));
+            (0..list.len()).partition(|&index| matches!(list[index].0, Callers::Folder(_)));
         folders.sort_by(|&a, &b| folder_of(&list[a].0).cmp(folder_of(&list[b].0)));
         let loads_a_skill = list.iter().map(|(_, r)| r.loads_a_skill()).collect();
         Self {
@@ -117,7 +102,7 @@ impl<'a> Contexts<'a> {
     /// configuration gives it any, else the context standing for every other caller (the one
     /// context whose outcome a shared or project file can have: per-user folders only add
     /// overrides, reported at the per-user copy).
-    pub fn for_tree(&self, tree: &Tree) -> Vec<&(Who, Resolution<'a>)> {
+    pub fn for_tree(&self, tree: &Tree) -> Vec<&(Callers, Resolution<'a>)> {
         // Asked once per skill: the answer is looked up, not filtered out of every context.
         let own = match tree {
             Tree::Namespace(ns) => Some(self.of_folder(ns)).filter(|own| !own.is_empty()),
@@ -130,11 +115,11 @@ impl<'a> Contexts<'a> {
     }
 
     /// True when `who`'s context is one of [`Contexts::for_tree`]'s for `tree`.
-    pub fn reads(&self, who: &Who, tree: &Tree) -> bool {
+    pub fn reads(&self, who: &Callers, tree: &Tree) -> bool {
         match (tree, who) {
-            (Tree::Namespace(ns), Who::Folder(own)) => ns == own,
+            (Tree::Namespace(ns), Callers::Folder(own)) => ns == own,
             (Tree::Namespace(ns), _) => self.of_folder(ns).is_empty(),
-            (_, Who::Folder(_)) => false,
+            (_, Callers::Folder(_)) => false,
             _ => true,
         }
     }
@@ -151,29 +136,29 @@ impl<'a> Contexts<'a> {
     pub fn base(&self) -> Option<&Resolution<'a>> {
         self.list
             .iter()
-            .find(|(who, _)| !matches!(who, Who::Folder(_)))
+            .find(|(who, _)| !matches!(who, Callers::Folder(_)))
             .map(|(_, r)| r)
     }
 }
 
 /// The per-user folder of a context, empty for the others.
-fn folder_of(who: &Who) -> &str {
+fn folder_of(who: &Callers) -> &str {
     match who {
-        Who::Folder(own) => own,
+        Callers::Folder(own) => own,
         _ => "",
     }
 }
 
 /// "every call (scope `agent`)", "any user (scope `user`)", "user `alice`".
-pub fn who_label(ws: &Workspace, who: &Who) -> String {
+pub fn who_label(ws: &Workspace, who: &Callers) -> String {
     let scope = ws.config.scope;
     match who {
-        Who::EveryCall => format!("every call (scope `{}`)", scope.as_str()),
-        Who::AnyUser => match scope {
+        Callers::EveryCall => format!("every call (scope `{}`)", scope.as_str()),
+        Callers::AnyUser => match scope {
             Scope::Session => "any session (scope `session`)".to_string(),
             _ => "any user (scope `user`)".to_string(),
         },
-        Who::Folder(ns) => match scope {
+        Callers::Folder(ns) => match scope {
             Scope::Session => format!("session `{ns}`"),
             _ => format!("user `{ns}`"),
         },
@@ -181,10 +166,10 @@ pub fn who_label(ws: &Workspace, who: &Who) -> String {
 }
 
 /// How a context's namespace appears in paths of messages (`<user>` for the representative).
-fn ns_label(ws: &Workspace, who: &Who) -> Option<&'static str> {
+fn ns_label(ws: &Workspace, who: &Callers) -> Option<&'static str> {
     match (who, ws.config.scope) {
-        (Who::AnyUser, Scope::Session) => Some("<session>"),
-        (Who::AnyUser, _) => Some("<user>"),
+        (Callers::AnyUser, Scope::Session) => Some("<session>"),
+        (Callers::AnyUser, _) => Some("<user>"),
         _ => None,
     }
 }
@@ -219,13 +204,13 @@ pub fn check_skills(
     };
     for doc in ws.skills.iter().filter(|doc| reported(doc)) {
         let relevant = contexts.for_tree(&doc.location.tree);
-        let outcomes: Vec<(&Who, &Resolution, Outcome)> = relevant
+        let outcomes: Vec<(&Callers, &Resolution, Outcome)> = relevant
             .iter()
             .map(|(who, r)| (who, r, r.skill_outcome(doc)))
             .collect();
         let range = doc.name_range.unwrap_or(doc.opening_range);
         let file = (doc.path.as_path(), &doc.location);
-        not_loaded(ws, file, range, Kind::Skill, &outcomes, &mut out);
+        not_loaded(ws, file, range, EntryKind::Skill, &outcomes, &mut out);
         for (who, resolution, outcome) in &outcomes {
             match outcome {
                 Outcome::Loaded(loaded) => {
@@ -239,7 +224,7 @@ pub fn check_skills(
                         out.push(skill_name_tie_directory_order::tie(ws, doc, &ties, who));
                     }
                     if let Tree::Namespace(ns) = &doc.location.tree {
-                        if matches!(who, Who::Folder(_)) {
+                        if matches!(who, Callers::Folder(_)) {
                             if let Some((_, shared)) = base.skill_named(skill.name()) {
                                 out.push(skill_overridden_per_user::overridden(
                                     doc,
@@ -253,7 +238,7 @@ pub fn check_skills(
                 Outcome::Shadowed { by: Some(by), .. } => {
                     let Some(winner) = ws.skill(by) else { continue };
                     // The rule the preview's note names too (`Outcome::rule_code`).
-                    match outcome.rule_code(ws, &doc.path, Kind::Skill) {
+                    match outcome.rule_code(ws, &doc.path, EntryKind::Skill) {
                         Some("XR016") => {
                             out.push(skill_linked_twice::linked_twice(doc, winner));
                         }
@@ -314,7 +299,7 @@ pub fn check_subagents(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
         })
         .collect();
     for doc in &ws.subagents {
-        let outcomes: Vec<(&Who, &Resolution, Outcome)> = contexts
+        let outcomes: Vec<(&Callers, &Resolution, Outcome)> = contexts
             .list
             .iter()
             .zip(&subagent_outcomes)
@@ -325,7 +310,7 @@ pub fn check_subagents(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
             ws,
             (&doc.path, &doc.location),
             TextRange::empty(0),
-            Kind::Subagent,
+            EntryKind::Subagent,
             &outcomes,
             &mut out,
         );
@@ -344,7 +329,7 @@ pub fn check_subagents(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
                 }
                 // A per-user spec that replaces another caller's entry: reported at the file
                 // that loses, for that user (dynamic mode: the later one wins).
-                Outcome::Loaded(_) if matches!(who, Who::Folder(_)) => {
+                Outcome::Loaded(_) if matches!(who, Callers::Folder(_)) => {
                     let replaced = base
                         .subagents()
                         .into_iter()
@@ -368,10 +353,10 @@ pub fn check_subagents(ws: &Workspace, contexts: &Contexts) -> Vec<Diagnostic> {
 }
 
 /// "every caller", "every caller without a per-user copy", "`alice`".
-fn whom(ws: &Workspace, who: &Who) -> String {
+fn whom(ws: &Workspace, who: &Callers) -> String {
     match who {
-        Who::Folder(ns) => format!("`{ns}`"),
-        Who::AnyUser if !ws.namespaces.is_empty() => {
+        Callers::Folder(ns) => format!("`{ns}`"),
+        Callers::AnyUser if !ws.namespaces.is_empty() => {
             "every caller without a per-user copy".to_string()
         }
         _ => "every caller".to_string(),
@@ -384,7 +369,7 @@ fn not_loaded(
     ws: &Workspace,
     file: (&Path, &Location),
     range: TextRange,
-    kind: Kind,
+    kind: EntryKind,
     outcomes: Outcomes,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -402,7 +387,7 @@ fn not_loaded(
             .entry(reason.rule_code(kind))
             .or_insert_with(|| (reason.describe(ws, kind, ns_label(ws, who)), Vec::new()));
         entry.1.push(match who {
-            Who::EveryCall => format!("any call (scope `{}`)", ws.config.scope.as_str()),
+            Callers::EveryCall => format!("any call (scope `{}`)", ws.config.scope.as_str()),
             other => who_label(ws, other),
         });
     }
@@ -488,27 +473,27 @@ fn nested_but_loaded(
     ws: &Workspace,
     (path, location): (&Path, &Location),
     range: TextRange,
-    kind: Kind,
+    kind: EntryKind,
     outcomes: Outcomes,
     out: &mut Vec<Diagnostic>,
 ) {
     let depth = location.rel.matches('/').count();
     let nested = location.tree == Tree::Shared
         && match kind {
-            Kind::Skill => depth > 2,
-            Kind::Subagent => depth > 1,
+            EntryKind::Skill => depth > 2,
+            EntryKind::Subagent => depth > 1,
         };
     if !nested || outcomes.is_empty() || !outcomes.iter().all(|(_, _, o)| o.is_loaded()) {
         return;
     }
     let whom: Vec<String> = outcomes.iter().map(|(w, _, _)| who_label(ws, w)).collect();
     let (rule, severity, what) = match kind {
-        Kind::Skill => (
+        EntryKind::Skill => (
             &skill_nested::RULE,
             Severity::Warning,
             "the folder the prompt gives for its files (`<files-root>`, `skills/<name>`) is not its folder, and with scope `user` or `session` no call would load it",
         ),
-        Kind::Subagent => (
+        EntryKind::Subagent => (
             &subagent_nested::RULE,
             Severity::Info,
             "with scope `user` or `session` no call would load it",
@@ -522,8 +507,8 @@ fn nested_but_loaded(
                 "nested: loaded for {} only through the deeper search of `{}` (the scan of the shared folder does not see it); {what}",
                 list(&whom),
                 context::display_path(&ws.config.workspace.join(match kind {
-                    Kind::Skill => "skills",
-                    Kind::Subagent => "subagents",
+                    EntryKind::Skill => "skills",
+                    EntryKind::Subagent => "subagents",
                 }))
             ),
         )
@@ -548,7 +533,7 @@ fn rule_for(code: &str) -> Option<&'static Rule> {
 
 /// The contexts a skill is loaded for, with what each found of it: what every rule over one
 /// file's loading outcomes reads.
-type Outcomes<'o, 'w> = &'o [(&'o Who, &'o Resolution<'w>, Outcome)];
+type Outcomes<'o, 'w> = &'o [(&'o Callers, &'o Resolution<'w>, Outcome)];
 
 /// The `<files-root>` the prompt advertises for a skill named `name` where the namespaced
 /// repository serves it (Layer 3 stages the folder under the name, so that path holds the

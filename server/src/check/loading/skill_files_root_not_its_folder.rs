@@ -5,11 +5,11 @@
 
 use super::{advertised_root, list, Outcomes};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK027",
     name: "skill-files-root-not-its-folder",
     severity: Severity::Warning,
@@ -18,6 +18,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The prompt gives the skill's files a folder (`<files-root>`) built from its name in the shared workspace: shell commands the model runs there reach the shared skill of the same name, or a folder that does not exist, instead of this skill's scripts and references."#,
     explanation: r#"`ShellPathPolicy` builds the files-root of a workspace-native skill as `<host workspace>/skills/<name>`: namespaces are not applied, and the project folder is not part of it. A per-user skill `<ws>/alice/skills/pdf/SKILL.md` is advertised at `<ws>/skills/pdf`, which is the shared `pdf` skill's folder when there is one (its scripts are run instead) or a folder that does not exist. `load_skill_through_path` still reads the right files (it goes through the repository); only the shell path is wrong. Keep scripts that per-user skills need in the shared skill, or reference them by absolute path."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/alice/skills/pdf/SKILL.md",
             r#"---
@@ -42,8 +43,9 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/alice/skills/pdf/SKILL.md:2:7",
     }],
-};
+}
 
 pub(super) fn check(ws: &Workspace, doc: &SkillDoc, outcomes: Outcomes) -> Option<Diagnostic> {
     let (name, range) = (doc.name.as_ref()?, doc.name_range?);

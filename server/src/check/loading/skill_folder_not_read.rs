@@ -2,9 +2,9 @@
 //! context the configuration allows reads. The resolution finds it (`NotScanned`); `not_loaded`
 //! reports it with the contexts concerned.
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK026",
     name: "skill-folder-not-read",
     severity: Severity::Error,
@@ -13,6 +13,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"No call loads the skill."#,
     explanation: r#"Per-user skills (`<ws>/<ns>/skills/**`) are read by the namespaced repository only for calls whose namespace is `<ns>`: never with scope `agent` or `global` (the namespace is empty), never with a frozen merge (`features.dynamic_skills = false`), never in sandbox or remote mode (the filesystem holds the shared folders only). Project-folder skills (`<project>/skills/**`) are read only in local mode. Neither is read when `features.default_workspace_skills = false`. Move the skill to the shared `skills/` folder, or change the configuration."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[
             (
                 "agentws.toml",
@@ -59,5 +60,6 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
             ),
         ],
+        at: ".agentscope/workspace/alice/skills/pdf/SKILL.md:2:7",
     }],
-};
+}

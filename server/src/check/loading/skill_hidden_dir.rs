@@ -4,9 +4,9 @@
 //! not to load.
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK018",
     name: "skill-hidden-dir",
     severity: Severity::Warning,
@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
     // that is not loaded there is usually meant not to be.
     explanation: r#"`_drafts`, `.archive` and similar folders belong to the runtime. Rename the folder if the skill should be loaded."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/_drafts/pdf/SKILL.md",
             r#"---
@@ -41,5 +42,6 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/_drafts/pdf/SKILL.md:2:7",
     }],
-};
+}

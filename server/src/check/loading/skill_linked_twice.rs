@@ -4,10 +4,10 @@
 
 use super::skill_pair;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 use crate::workspace::skill::SkillDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR016",
     name: "skill-linked-twice",
     severity: Severity::Info,
@@ -18,7 +18,7 @@ pub static RULE: Rule = Rule {
 the real folder) makes the scans see the same SKILL.md twice. This is not a conflict between two \
 skills; remove the link if it is not needed.",
     examples: &[],
-};
+}
 
 pub(super) fn linked_twice(loser: &SkillDoc, winner: &SkillDoc) -> Diagnostic {
     let name = loser.name.clone().unwrap_or_default();

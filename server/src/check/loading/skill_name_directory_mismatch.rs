@@ -5,11 +5,11 @@
 use super::{advertised_root, list, Outcomes};
 use crate::base::unicode::normalization_note;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK016",
     name: "skill-name-directory-mismatch",
     severity: Severity::Warning,
@@ -18,19 +18,15 @@ pub static RULE: Rule = Rule {
     consequence: r#"The prompt tells the model the skill's files are in `skills/<name>` (its `<files-root>`), which is not the skill's folder: commands the model runs there miss its scripts."#,
     explanation: r#"`<files-root>` is built from the skill's name. Where Layer 4 serves the skill (scope `agent` or `global`, a frozen merge, sandbox and remote mode, per-user and project-folder skills), the prompt advertises `<root>/skills/<name>`: not this skill's folder. Where Layer 3 serves a shared skill (the default `user` scope), the runtime stages it under `.skills-cache/<source>/<name>` and advertises that path, which holds the skill: no diagnostic then (the strict profile's ST002 still asks for matching names). The message names the contexts. Rename the folder or the skill so they match."#,
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/AGENTS.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "docs"
 
 [isolation]
 scope = "agent"
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
+"#),
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf-tools
 description: Read, merge and split PDF files.
 ---
@@ -38,34 +34,19 @@ description: Read, merge and split PDF files.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "docs"
 
 [isolation]
 scope = "agent"
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
+"#),
         ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:2:7",
     }],
-};
+}
 
 /// The skill has a name other than its folder's (a skill without a folder name has none).
 pub(super) fn misnamed(doc: &SkillDoc, name: &str) -> bool {

@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use super::who_label;
 use crate::base::{Diagnostic, Related, Severity};
-use crate::rules::{Example, Profile, Rule};
-use crate::workspace::resolution::Who;
+use crate::rules::{declare_rule, Base, Example, Profile};
+use crate::workspace::resolution::Callers;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR012",
     name: "skill-name-tie-directory-order",
     severity: Severity::Warning,
@@ -25,18 +25,8 @@ Java `String` order of `<folder>/SKILL.md` for determinism, shows the last of th
 notes the tie; `agentws check` reports it on every tied file. Rename one of them.",
     examples: &[
         Example {
+            base: Base::Shared { without: &["agentws.toml"] },
             triggering: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#),
                 (".agentscope/workspace/skills/pdf-v2/SKILL.md", r#"---
 name: pdf
 description: Read and fill PDF forms.
@@ -48,17 +38,6 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#),
             ],
             fixed: &[
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
-                (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#),
                 (".agentscope/workspace/skills/pdf-v2/SKILL.md", r#"---
 name: pdf-v2
 description: Read and fill PDF forms.
@@ -69,12 +48,13 @@ description: Read and fill PDF forms.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#),
             ],
+            at: ".agentscope/workspace/skills/pdf/SKILL.md:2:7",
         },
     ],
-};
+}
 
 /// The tie of `doc` with the files at `others`, for `who`.
-pub(super) fn tie(ws: &Workspace, doc: &SkillDoc, others: &[PathBuf], who: &Who) -> Diagnostic {
+pub(super) fn tie(ws: &Workspace, doc: &SkillDoc, others: &[PathBuf], who: &Callers) -> Diagnostic {
     let name = doc.name.clone().unwrap_or_default();
     let names: Vec<String> = others
         .iter()

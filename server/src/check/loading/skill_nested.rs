@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK017",
     name: "skill-nested",
     severity: Severity::Error,
@@ -19,6 +19,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The runtime's scan of the shared `skills/` folder reads only `skills/<folder>/SKILL.md`; the deeper search, made for per-user skills, reads the shared folder only for calls without a user or session folder (scope `agent` or `global`)."#,
     explanation: r#"Severity follows the outcome over the contexts the configuration allows. In the default `user` scope (and `session`) every call has a namespace, so the namespaced repository reads `<ws>/<ns>/skills`: a nested shared skill is loaded for no call (error; a warning when it lies in the folder of a skill the runtime loads, whose whole folder it advertises, so the file stays readable as one of that skill's files, as router skills written for other agents intend). With scope `agent` or `global`, or a frozen merge, the recursive glob reads `<ws>/skills` and loads it (warning: its `<files-root>` `skills/<name>` is not its folder, and it can collide with a skill of the same name). Move the skill folder directly under `skills/`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/documents/pdf/SKILL.md",
             r#"---
@@ -43,8 +44,9 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/documents/pdf/SKILL.md:2:7",
     }],
-};
+}
 
 /// The shared skill folder `skills/<dir>` that holds a nested SKILL.md and has a SKILL.md of its
 /// own the runtime loads: the direct scan stages and advertises that whole folder, so the nested
@@ -52,7 +54,7 @@ Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 /// other agents lay them out), not a file nobody reads.
 pub(super) fn enclosing_skill(ws: &Workspace, path: &Path) -> Option<String> {
     // The skill's own document, not the workspace's kinds: the engine's rule families hold the
-    // kinds of the files other than skills and subagent specs only (`engine::frame`).
+    // kinds of the files other than skills and subagent specs only (`engine::inputs::ProjectInput::frame`).
     let location = &ws.skill(path)?.location;
     if location.tree != Tree::Shared {
         return None;

@@ -3,10 +3,10 @@
 
 use super::skill_pair;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "XR006",
     name: "skill-overridden-per-user",
     severity: Severity::Info,
@@ -16,27 +16,9 @@ pub static RULE: Rule = Rule {
         "That user's calls get the per-user copy; everyone else gets the shared (or project) one.",
     explanation: "This is how per-user overrides work; the diagnostic makes the override visible.",
     examples: &[Example {
+        base: Base::Shared { without: &["agentws.toml"] },
         triggering: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
-            (
-                ".agentscope/workspace/alice/skills/pdf/SKILL.md",
-                r#"---
+            (".agentscope/workspace/alice/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read PDF files with OCR.
 ---
@@ -44,30 +26,10 @@ description: Read PDF files with OCR.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
-            (
-                ".agentscope/workspace/alice/skills/pdf-ocr/SKILL.md",
-                r#"---
+            (".agentscope/workspace/alice/skills/pdf-ocr/SKILL.md", r#"---
 name: pdf-ocr
 description: Read PDF files with OCR.
 ---
@@ -75,11 +37,11 @@ description: Read PDF files with OCR.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-            ),
+"#),
         ],
+        at: ".agentscope/workspace/alice/skills/pdf/SKILL.md:2:7",
     }],
-};
+}
 
 pub(super) fn overridden(winner: &SkillDoc, overridden: &SkillDoc, whom: &str) -> Diagnostic {
     let name = winner.name.clone().unwrap_or_default();

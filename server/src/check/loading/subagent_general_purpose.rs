@@ -4,12 +4,12 @@
 
 use super::{list, who_label, Outcomes};
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::resolution::{Outcome, GENERAL_PURPOSE};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA006",
     name: "subagent-general-purpose",
     severity: Severity::Warning,
@@ -18,6 +18,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"Dynamic mode: it replaces the built-in general-purpose subagent. Static mode: the shared folder's file is listed as a second entry; a per-user or project file is ignored (the built-in is already present)."#,
     explanation: r#"The message says what happens in the contexts the configuration allows (the subagent mode, the scope). Pick another id unless replacing the built-in is intended."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/general-purpose.md",
             r#"---
@@ -34,8 +35,9 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/general-purpose.md:1:1",
     }],
-};
+}
 
 pub(super) fn check(ws: &Workspace, doc: &SubagentDoc, outcomes: Outcomes) -> Option<Diagnostic> {
     if doc.id != GENERAL_PURPOSE {

@@ -4,9 +4,9 @@
 //! `nested_but_loaded` where only the recursive glob does.
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA007",
     name: "subagent-nested",
     severity: Severity::Error,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The local folder scan does not see it; only the filesystem scan's recursive glob does, and that glob reads `<ws>/subagents` only when the call's namespace is empty."#,
     explanation: r#"Severity follows the outcome over the contexts the configuration allows. In the default `user` scope (and `session`) every call has a namespace, so the filesystem scan reads `<ws>/<ns>/subagents`: a nested shared spec is loaded for no call (error). With scope `agent` or `global`, or in sandbox and remote mode, the glob reads `<ws>/subagents` and loads it, as id = file name (info). Move it directly into `subagents/`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/web/researcher.md",
             r#"---
@@ -31,5 +32,6 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/web/researcher.md:1:1",
     }],
-};
+}

@@ -3,10 +3,10 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Fix, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Value;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST010",
     name: "strict-allowed-tools-commas",
     severity: Severity::Warning,
@@ -15,9 +15,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"The specification splits on spaces: `Read, Grep` is read as the tools `Read,` and `Grep`."#,
     explanation: r#"Write `allowed-tools: Read Grep`; the fix removes the commas."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 allowed-tools: Read, Bash
@@ -26,11 +26,10 @@ allowed-tools: Read, Bash
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 allowed-tools: Read Bash
@@ -39,10 +38,11 @@ allowed-tools: Read Bash
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:16",
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

@@ -2,10 +2,10 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Value;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST006",
     name: "strict-allowed-tools-shape",
     severity: Severity::Warning,
@@ -16,9 +16,9 @@ pub static RULE: Rule = Rule {
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): agnix checks the tool names against Claude Code's tools and rejects a plain `Bash` (`agnix:invalid/skills/deploy-prod`). Tool names depend on the runtime that reads the skill, and the AgentScope harness does not enforce `allowed-tools` at all (SK025), so agentws checks only the shape of the value."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 allowed-tools:
@@ -29,11 +29,10 @@ allowed-tools:
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 allowed-tools: Read Bash
@@ -42,10 +41,11 @@ allowed-tools: Read Bash
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:5:3",
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

@@ -2,13 +2,13 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 use crate::syntax::java;
 
 /// The specification recommends fewer lines than this.
 const RECOMMENDED_MAX_LINES: usize = 500;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST008",
     name: "strict-body-lines",
     severity: Severity::Warning,
@@ -19,7 +19,7 @@ pub static RULE: Rule = Rule {
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): agnix also rejects a skill folder over 8 MB (`agnix:test_as_015_directory_size_exceeds`), an upload limit of one vendor's platform, not a rule of the specification. The AgentScope runtime reads skills from disk without a size limit, so agentws counts only the lines of SKILL.md."#,
     examples: &[],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let text = loaded.text;

@@ -2,12 +2,12 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 /// The longest `compatibility` the specification allows, in characters.
 const COMPATIBILITY_MAX: usize = 500;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST004",
     name: "strict-compatibility-length",
     severity: Severity::Warning,
@@ -16,9 +16,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"Other runtimes may reject the skill."#,
     explanation: r#"Shorten `compatibility`."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 compatibility: Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils. Requires python3 and poppler-utils.
@@ -27,11 +27,10 @@ compatibility: Requires python3 and poppler-utils. Requires python3 and poppler-
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 compatibility: Requires python3 and poppler-utils.
@@ -40,10 +39,11 @@ compatibility: Requires python3 and poppler-utils.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:16",
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

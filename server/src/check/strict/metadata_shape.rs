@@ -2,10 +2,10 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Value;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST005",
     name: "strict-metadata-shape",
     severity: Severity::Warning,
@@ -16,9 +16,9 @@ pub static RULE: Rule = Rule {
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): skills-ref turns every metadata key and value into a string (`version: 1.0` becomes `"1.0"`) and accepts `skills-ref:test_read_with_metadata`. agentws warns: the specification defines `metadata` as "a map from string keys to string values" and quotes its own example (`version: "1.0"`), and the AgentScope runtime keeps the YAML 1.1 type, so `1.10` is rendered as `1.1`."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 metadata:
@@ -28,11 +28,10 @@ metadata:
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 metadata:
@@ -42,10 +41,11 @@ metadata:
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:5:12",
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

@@ -4,7 +4,7 @@
 //!
 //! One file per rule: each declares its rule (code, severity, summary, consequence, explanation
 //! and examples) beside its detection over a [`LoadedSkill`]; [`RULES`] lists them, for the
-//! catalog (`check::catalog`) and for [`check_source`]. The rules read a parsed `SkillDoc`, its
+//! catalog (`check::catalog`), and `CHECKS` their detections, for [`check_source`]. The rules read a parsed `SkillDoc`, its
 //! text and whether the files SKILL.md refers to exist; never re-parse YAML, never touch the disk.
 
 mod references;
@@ -12,7 +12,7 @@ mod references;
 use std::path::Path;
 
 use crate::base::{Diagnostic, FileSet};
-use crate::rules::Rule;
+use crate::rules::declare_family;
 use crate::workspace::skill::SkillDoc;
 pub(crate) use references::is_illustrative;
 use references::Reference;
@@ -29,38 +29,21 @@ pub struct LoadedSkill<'a> {
     references: Vec<Reference>,
 }
 
-/// A strict rule: its declaration and its detection.
-pub struct StrictRule {
-    pub rule: &'static Rule,
-    check: fn(&LoadedSkill, &mut Vec<Diagnostic>),
+declare_family! {
+    checks: CHECKS: fn(&LoadedSkill, &mut Vec<Diagnostic>) = check;
+    mod name_format;          // ST001
+    mod name_directory;       // ST002
+    mod description_length;   // ST003
+    mod compatibility_length; // ST004
+    mod metadata_shape;       // ST005
+    mod allowed_tools_shape;  // ST006
+    mod unknown_key;          // ST007
+    mod body_lines;           // ST008
+    mod reference_depth;      // ST009
+    mod allowed_tools_commas; // ST010
+    mod reference_outside;    // ST011
+    mod reference_missing;    // ST012
 }
-
-/// Declares each rule's module and lists the rules, so that a rule is its file and one line here.
-macro_rules! strict_rules {
-    ($($rule:ident),* $(,)?) => {
-        $(mod $rule;)*
-
-        /// Every strict rule, in code order.
-        pub static RULES: &[StrictRule] = &[
-            $(StrictRule { rule: &$rule::RULE, check: $rule::check },)*
-        ];
-    };
-}
-
-strict_rules![
-    name_format,          // ST001
-    name_directory,       // ST002
-    description_length,   // ST003
-    compatibility_length, // ST004
-    metadata_shape,       // ST005
-    allowed_tools_shape,  // ST006
-    unknown_key,          // ST007
-    body_lines,           // ST008
-    reference_depth,      // ST009
-    allowed_tools_commas, // ST010
-    reference_outside,    // ST011
-    reference_missing,    // ST012
-];
 
 /// The strict rules of one skill (nothing for a skill the runtime drops). Besides the skill's own
 /// text they read only whether a referenced path exists in `files`.
@@ -89,8 +72,8 @@ fn check_skill(skill: &SkillDoc, text: &str, has: &dyn Fn(&str) -> bool) -> Vec<
         references,
     };
     let mut out = Vec::new();
-    for rule in RULES {
-        (rule.check)(&loaded, &mut out);
+    for check in CHECKS {
+        check(&loaded, &mut out);
     }
     out
 }

@@ -3,9 +3,9 @@
 use super::LoadedSkill;
 use crate::base::unicode::normalization_note;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST002",
     name: "strict-name-directory",
     severity: Severity::Warning,
@@ -16,6 +16,7 @@ pub static RULE: Rule = Rule {
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): skills-ref compares the name and the folder after NFKC normalization and accepts a decomposed name in a composed folder (`skills-ref:test_nfkc_normalization`). agentws compares them as the runtime does, code point by code point (Java `String.equals`, and Linux file names are bytes): the skill is served under its name, and `<files-root>` built from that name names a folder that does not exist on disk."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/pdf/SKILL.md",
             r#"---
@@ -40,8 +41,9 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:2:7",
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

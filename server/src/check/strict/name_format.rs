@@ -3,12 +3,12 @@
 
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
 /// The longest name the specification allows, in characters.
 const NAME_MAX: usize = 64;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST001",
     name: "strict-name-format",
     severity: Severity::Warning,
@@ -23,6 +23,7 @@ pub static RULE: Rule = Rule {
 - *Reserved and vague names.* agnix rejects `anthropic`, `claude` and `skill` (a rule of one vendor's hosted platform) and warns on names like `helper` (a style opinion). Neither is in the specification, and the AgentScope runtime loads such skills like any other: `agnix:test_as_007_reserved_name`, `agnix:test_as_007_all_reserved_names (anthropic)`, `agnix:test_as_007_all_reserved_names (skill)`, `agnix:test_as_019_vague_name`.
 - *`prefix:name` names.* Some clients show a plugin's skills as `plugin:skill`; written into `name`, the prefix is reported, as both validators' name rules do (the case `agnix:test_as_016_invalid_yaml_colon_in_value` has such a name): the specification allows no `:`, and the AgentScope runtime takes the whole text as the skill's name, building `<files-root>` as `skills/plugin:skill`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/pdf--tools/SKILL.md",
             r#"---
@@ -47,8 +48,9 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/pdf--tools/SKILL.md:2:7",
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     let skill = loaded.skill;

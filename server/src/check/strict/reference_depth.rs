@@ -4,9 +4,9 @@
 use super::references::inside_folder;
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST009",
     name: "strict-reference-depth",
     severity: Severity::Warning,
@@ -17,10 +17,9 @@ pub static RULE: Rule = Rule {
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): agnix reads any word starting with `reference/`, `references/` or `refs/` as a reference, and reports paths written with backslashes. agentws does not take `reference/deep/guide.md` for a reference when the skill has no `reference/` folder, since the specification names `references/` (`agnix:test_as_013_reference_single_name_too_deep`), and does not read `references\guide.md` as a path: a backslash is an escape character in Markdown and a file-name character on Linux (`agnix:test_as_014_windows_path_separator`)."#,
     examples: &[Example {
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
         triggering: &[
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -30,18 +29,11 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 
 See [the form guide](references/forms/fill/guide.md).
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/references/forms/fill/guide.md",
-                r#"# Filling forms
-"#,
-            ),
+"#),
+            (".agentscope/workspace/skills/pdf/references/forms/fill/guide.md", "# Filling forms\n"),
         ],
         fixed: &[
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -51,16 +43,12 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 
 See [the form guide](references/forms.md).
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/references/forms.md",
-                r#"# Filling forms
-"#,
-            ),
+"#),
+            (".agentscope/workspace/skills/pdf/references/forms.md", "# Filling forms\n"),
         ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:10:22",
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     for reference in &loaded.references {

@@ -3,9 +3,9 @@
 use super::references::inside_folder;
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST012",
     name: "strict-reference-missing",
     severity: Severity::Warning,
@@ -16,9 +16,9 @@ pub static RULE: Rule = Rule {
 
 Files git ignores are not read, so a reference to one is reported too. A path meant for the project the agent works in (its own `scripts/test.sh`) reads like a path of the skill and is reported too. Paths with glob or placeholder characters (`scripts/*.py`, `references/{topic}.md`) are not checked, nor are paths that illustrate: one after `for example`, `e.g.`, `such as` or `like` on its line (`for example references/finance.md`), and a path in prose whose last part is not a file name (`create scripts/references/examples as needed` lists folders). A leading `${CLAUDE_SKILL_DIR}/` is Claude Code's name for the skill folder: the path after it is checked."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -32,36 +32,31 @@ To pull out tables, run:
 ```bash
 python3 scripts/extract.py in.pdf
 ```
-"#,
-        )],
-        fixed: &[
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-
-To pull out tables, run:
-
-```bash
-python3 scripts/extract.py in.pdf
-```
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/scripts/extract.py",
-                r#"import sys
-print(sys.argv[1])
-"#,
-            ),
+"#),
         ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Read, merge and split PDF files.
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+
+To pull out tables, run:
+
+```bash
+python3 scripts/extract.py in.pdf
+```
+"#),
+            (".agentscope/workspace/skills/pdf/scripts/extract.py", r#"import sys
+print(sys.argv[1])
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:13:9",
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     for reference in &loaded.references {

@@ -3,9 +3,9 @@
 use super::references::inside_folder;
 use super::LoadedSkill;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST011",
     name: "strict-reference-outside",
     severity: Severity::Warning,
@@ -14,10 +14,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"A skill is shared as its folder: the linked file does not travel with it."#,
     explanation: r#"Copy the file into the skill (for example under `references/`) and link it there. References are read as for ST009."#,
     examples: &[Example {
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
         triggering: &[
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -27,18 +26,11 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 
 Follow [the style guide](../../STYLE.md).
-"#,
-            ),
-            (
-                ".agentscope/workspace/STYLE.md",
-                r#"# Style
-"#,
-            ),
+"#),
+            (".agentscope/workspace/STYLE.md", "# Style\n"),
         ],
         fixed: &[
-            (
-                ".agentscope/workspace/skills/pdf/SKILL.md",
-                r#"---
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -48,16 +40,12 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 
 Follow [the style guide](references/STYLE.md).
-"#,
-            ),
-            (
-                ".agentscope/workspace/skills/pdf/references/STYLE.md",
-                r#"# Style
-"#,
-            ),
+"#),
+            (".agentscope/workspace/skills/pdf/references/STYLE.md", "# Style\n"),
         ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:10:26",
     }],
-};
+}
 
 pub(super) fn check(loaded: &LoadedSkill, out: &mut Vec<Diagnostic>) {
     for reference in &loaded.references {

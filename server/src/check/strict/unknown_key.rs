@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use super::LoadedSkill;
 use crate::base::suggest::did_you_mean;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::keys;
 use crate::workspace::skill::SkillDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "ST007",
     name: "strict-unknown-key",
     severity: Severity::Warning,
@@ -26,9 +26,9 @@ A key is reported once per workspace: at the first skill in path order that sets
 
 **Differences from the reference validators** (`tests/e2e/peer_suites.rs`): agnix accepts Claude Code's own keys (`model`, `context`, `agent`, `hooks`, `argument-hint`, `disable-model-invocation`, `user-invocable`) and checks their values; skills-ref, like agentws, allows only the six keys of the specification (`skills-ref:test_unexpected_fields`). These keys mean nothing to the AgentScope runtime (it renders them into the prompt as text), so agentws reports them as keys outside the specification: `agnix:valid/skills/deploy-prod`, `agnix:valid/skills/fork-with-instructions`, `agnix:valid/skills/with-argument-hint`, `agnix:valid/skills/with-context-agent`, `agnix:valid/skills/with-custom-agent`, `agnix:valid/skills/with-hooks`, `agnix:valid/skills/with-model`. For the same reason agentws does not check Claude Code's `$ARGUMENTS` placeholders in the body (`agnix:invalid/skills/indexed-arguments-no-hint`)."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 model: sonnet
@@ -37,11 +37,10 @@ model: sonnet
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 metadata:
@@ -51,10 +50,11 @@ metadata:
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:1",
     }],
-};
+}
 
 /// In the per-skill pass nothing: the key is said once per workspace ([`said_once`]).
 pub(super) fn check(_loaded: &LoadedSkill, _out: &mut Vec<Diagnostic>) {}

@@ -3,15 +3,10 @@
 //! finds the comments and calls these; the catalog lists them. Depends on `base`, `rules` and
 //! `settle::comments` (what a comment names); never on the catalog, which lists them.
 
-pub(crate) mod unknown_code;
-pub(crate) mod unused;
-pub(crate) mod without_reason;
+use crate::rules::declare_family;
 
-use crate::rules::Rule;
-
-/// The rules about suppression comments, in code order.
-pub static RULES: &[&Rule] = &[
-    &unused::RULE,         // IG001
-    &unknown_code::RULE,   // IG002
-    &without_reason::RULE, // IG003
-];
+declare_family! {
+    pub(crate) mod unused;         // IG001
+    pub(crate) mod unknown_code;   // IG002
+    pub(crate) mod without_reason; // IG003
+}

@@ -6,9 +6,9 @@ use std::path::Path;
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::check::settle::comments::NamedCode;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "IG002",
     name: "suppression-unknown-code",
     severity: Severity::Warning,
@@ -19,24 +19,30 @@ pub static RULE: Rule = Rule {
 `agentws explain --list` lists them. The only words after `agentws:` are `ignore` (this line, or the \
 next when the comment stands alone) and `ignore-file`. The message suggests the nearest code or word.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            ("agentws.toml", "[agent]\nname = \"release\"\n"),
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
-            (
-                ".agentscope/workspace/skills/notes/SKILL.md",
-                "---\nname: notes\ndescription: Keep release notes.\ncreated: 2024-01-01 # agentws: ignore SK203\n---\nWrite them down.\n",
-            ),
+            (".agentscope/workspace/skills/notes/SKILL.md", r#"---
+name: notes
+description: Keep release notes.
+created: 2024-01-01 # agentws: ignore SK203
+---
+Write them down.
+"#),
         ],
         fixed: &[
-            ("agentws.toml", "[agent]\nname = \"release\"\n"),
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
-            (
-                ".agentscope/workspace/skills/notes/SKILL.md",
-                "---\nname: notes\ndescription: Keep release notes.\ncreated: 2024-01-01 # agentws: ignore SK023 -- a date is fine here\n---\nWrite them down.\n",
-            ),
+            (".agentscope/workspace/skills/notes/SKILL.md", r#"---
+name: notes
+description: Keep release notes.
+created: 2024-01-01 # agentws: ignore SK023 -- a date is fine here
+---
+Write them down.
+"#),
         ],
+        at: ".agentscope/workspace/skills/notes/SKILL.md:4:39",
     }],
-};
+}
 
 /// `named` is no rule's code; `near` the code it may have meant.
 pub(crate) fn code(path: &Path, named: &NamedCode, near: Option<&str>) -> Diagnostic {

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use crate::base::{Diagnostic, Fix, Severity};
 use crate::check::settle::comments::{Comment, NamedCode};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "IG001",
     name: "suppression-unused",
     severity: Severity::Warning,
@@ -22,24 +22,28 @@ of the comment, or the comment out of the file when it names nothing else. A cod
 off for the file (`[rules]`, `[rules.per-path]`, a strict rule under the harness profile) is not \
 reported as unused.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            ("agentws.toml", "[agent]\nname = \"release\"\n"),
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
-            (
-                ".agentscope/workspace/skills/notes/SKILL.md",
-                "---\nname: notes # agentws: ignore SK023\ndescription: Keep release notes.\n---\nWrite them down.\n",
-            ),
+            (".agentscope/workspace/skills/notes/SKILL.md", r#"---
+name: notes # agentws: ignore SK023
+description: Keep release notes.
+---
+Write them down.
+"#),
         ],
         fixed: &[
-            ("agentws.toml", "[agent]\nname = \"release\"\n"),
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
-            (
-                ".agentscope/workspace/skills/notes/SKILL.md",
-                "---\nname: notes\ndescription: Keep release notes.\n---\nWrite them down.\n",
-            ),
+            (".agentscope/workspace/skills/notes/SKILL.md", r#"---
+name: notes
+description: Keep release notes.
+---
+Write them down.
+"#),
         ],
+        at: ".agentscope/workspace/skills/notes/SKILL.md:2:31",
     }],
-};
+}
 
 /// `named` of `comment` suppressed nothing. `whole`: no code of the comment did, so the fix takes
 /// the comment out.

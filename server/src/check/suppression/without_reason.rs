@@ -6,9 +6,9 @@ use std::path::Path;
 
 use crate::base::{Diagnostic, Severity};
 use crate::check::settle::comments::NamedCode;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "IG003",
     name: "suppression-without-reason",
     severity: Severity::Warning,
@@ -19,30 +19,42 @@ pub static RULE: Rule = Rule {
 suppression must say why after `--`: `# agentws: ignore SK023 -- the date is meant as text`. A team \
 turns this on so that every accepted finding carries its reason into review.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                "[agent]\nname = \"release\"\n\n[rules]\nrequire-reason = true\n",
-            ),
+            ("agentws.toml", r#"[agent]
+name = "release"
+
+[rules]
+require-reason = true
+"#),
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
-            (
-                ".agentscope/workspace/skills/notes/SKILL.md",
-                "---\nname: notes\ndescription: Keep release notes.\ncreated: 2024-01-01 # agentws: ignore SK023\n---\nWrite them down.\n",
-            ),
+            (".agentscope/workspace/skills/notes/SKILL.md", r#"---
+name: notes
+description: Keep release notes.
+created: 2024-01-01 # agentws: ignore SK023
+---
+Write them down.
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                "[agent]\nname = \"release\"\n\n[rules]\nrequire-reason = true\n",
-            ),
+            ("agentws.toml", r#"[agent]
+name = "release"
+
+[rules]
+require-reason = true
+"#),
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
-            (
-                ".agentscope/workspace/skills/notes/SKILL.md",
-                "---\nname: notes\ndescription: Keep release notes.\ncreated: 2024-01-01 # agentws: ignore SK023 -- the date is meant as text\n---\nWrite them down.\n",
-            ),
+            (".agentscope/workspace/skills/notes/SKILL.md", r#"---
+name: notes
+description: Keep release notes.
+created: 2024-01-01 # agentws: ignore SK023 -- the date is meant as text
+---
+Write them down.
+"#),
         ],
+        at: ".agentscope/workspace/skills/notes/SKILL.md:4:39",
     }],
-};
+}
 
 /// `named` of `comment` would suppress a diagnostic but the comment gives no reason.
 pub(crate) fn diagnostic(path: &Path, named: &NamedCode) -> Diagnostic {

@@ -8,11 +8,11 @@
 
 use crate::base::{Diagnostic, Severity};
 use crate::config::{FilesystemMode, Scope};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF015",
     name: "config-shell-not-isolated",
     severity: Severity::Warning,
@@ -31,26 +31,18 @@ When callers must not see each other's files, turn the shell off (`features.shel
 caller's files. A `deny` of `execute` in tools.json takes the shell from the main agent only: an \
 isolated subagent registers the built-ins again and keeps it.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "support"
 
 [isolation]
 scope = "user"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a support assistant.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/AGENTS.md", "You are a support assistant.\n"),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "support"
 
 [isolation]
@@ -58,16 +50,12 @@ scope = "user"
 
 [features]
 shell_tool = false
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a support assistant.
-"#,
-            ),
+"#),
+            (".agentscope/workspace/AGENTS.md", "You are a support assistant.\n"),
         ],
+        at: "agentws.toml:5:9",
     }],
-};
+}
 
 /// CF015 for `workspace`, whose tools are `catalog`'s.
 pub fn check(workspace: &Workspace, catalog: &ToolCatalog) -> Option<Diagnostic> {

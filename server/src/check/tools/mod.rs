@@ -6,7 +6,9 @@
 //! the workspace one, removals that isolated subagents do not see (they register the built-ins
 //! again), prompt sections that still name removed tools, and an `allow` that removes every tool
 //! of an MCP server. The per-file rules are found while
-//! parsing (`workspace::tools`).
+//! parsing (`workspace::tools`). Beside them, two rules of other families about the tools a run
+//! gets: `CF015` (the shell tool without isolation) and `SK025` (skills set `allowed-tools`, which
+//! the harness does not enforce; said once per workspace, the engine decides where).
 //!
 //! One file per rule, declaration beside detection ([`RULES`]); the list rules (TJ020–TJ025) read
 //! each `allow` and `deny` entry with what the catalog says of it (`ListEntry`).
@@ -18,44 +20,31 @@ use std::sync::Arc;
 use crate::base::{Diagnostic, TextRange};
 use crate::check::loading;
 use crate::config::FilesystemMode;
-use crate::rules::Rule;
+use crate::rules::declare_family;
 use crate::workspace::catalog::{Removal, ToolCatalog, ToolInfo};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::subagent::{AgentMode, SubagentDoc, WorkspaceMode};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{Tree, Workspace};
 
-mod config_shell_not_isolated;
-mod tools_allow_removes_builtins;
-mod tools_allow_removes_mcp_server;
-mod tools_allowed_and_denied;
-mod tools_config_disabled;
-mod tools_ignored_in_sandbox;
-mod tools_load_skill_not_removable;
-mod tools_maybe_unknown_tool;
-mod tools_platform_tool_denied;
-mod tools_project_shadowed;
-mod tools_prompt_promises_removed;
-mod tools_removal_not_inherited;
-mod tools_unknown_tool;
-
-/// The rules declared here, beside their detection (the others of the family are found while
-/// parsing, beside the parser: `workspace::tools::RULES`).
-pub static RULES: &[&Rule] = &[
-    &tools_unknown_tool::RULE,             // TJ020
-    &tools_maybe_unknown_tool::RULE,       // TJ021
-    &tools_allowed_and_denied::RULE,       // TJ022
-    &tools_load_skill_not_removable::RULE, // TJ023
-    &tools_platform_tool_denied::RULE,     // TJ024
-    &tools_allow_removes_builtins::RULE,   // TJ025
-    &tools_ignored_in_sandbox::RULE,       // TJ026
-    &tools_config_disabled::RULE,          // TJ027
-    &tools_project_shadowed::RULE,         // TJ028
-    &tools_removal_not_inherited::RULE,    // TJ029
-    &tools_prompt_promises_removed::RULE,  // TJ030
-    &tools_allow_removes_mcp_server::RULE, // TJ033
-    &config_shell_not_isolated::RULE,      // CF015
-];
+// The others of the family are found while parsing, beside the parser (`workspace::tools`);
+// SK025 reads the same `allowed-tools` question of every skill.
+declare_family! {
+    mod tools_unknown_tool;                   // TJ020
+    mod tools_maybe_unknown_tool;             // TJ021
+    mod tools_allowed_and_denied;             // TJ022
+    mod tools_load_skill_not_removable;       // TJ023
+    mod tools_platform_tool_denied;           // TJ024
+    mod tools_allow_removes_builtins;         // TJ025
+    mod tools_ignored_in_sandbox;             // TJ026
+    mod tools_config_disabled;                // TJ027
+    mod tools_project_shadowed;               // TJ028
+    mod tools_removal_not_inherited;          // TJ029
+    mod tools_prompt_promises_removed;        // TJ030
+    mod tools_allow_removes_mcp_server;       // TJ033
+    pub mod skill_allowed_tools_not_enforced; // SK025
+    mod config_shell_not_isolated;            // CF015
+}
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let code_execution = || code_execution_contexts(workspace, &loading::Contexts::new(workspace));

@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{BuiltinGroup, Removal, ToolCatalog};
 use crate::workspace::tools::ToolsDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ025",
     name: "tools-allow-removes-builtins",
     severity: Severity::Warning,
@@ -23,6 +23,7 @@ stay whatever `allow` says; at 2.0.2 `allow` removes them as well, while the `##
 and the plan banner still name them (TJ030). List them, or use `deny` for the few tools you want gone.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "allow": ["read_file", "list_files"]
@@ -35,9 +36,10 @@ and the plan banner still name them (TJ030). List them, or use `deny` for the fe
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:3",
         },
     ],
-};
+}
 
 pub(super) fn check(doc: &ToolsDoc, catalog: &ToolCatalog, out: &mut Vec<Diagnostic>) {
     if doc.allow.is_empty() {

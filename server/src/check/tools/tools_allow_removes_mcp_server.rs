@@ -5,11 +5,11 @@
 //! `enableTools` is not reported when `allow` names tools agentws cannot place (they may be its).
 
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, ToolOrigin};
 use crate::workspace::tools::ToolsDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ033",
     name: "tools-allow-removes-mcp-server",
     severity: Severity::Warning,
@@ -29,6 +29,7 @@ be that server's, and nothing is reported.
 Add the server's tools to `allow` (list them in `enableTools` to know their names), or use `deny` \
 for the few tools you want gone instead of `allow`.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -57,8 +58,9 @@ for the few tools you want gone instead of `allow`.",
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:4:5",
     }],
-};
+}
 
 pub(super) fn check(doc: &ToolsDoc, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut out = Vec::new();

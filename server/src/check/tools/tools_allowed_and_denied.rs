@@ -5,9 +5,9 @@ use std::path::Path;
 
 use super::ListEntry;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ022",
     name: "tools-allowed-and-denied",
     severity: Severity::Warning,
@@ -16,6 +16,7 @@ pub static RULE: Rule = Rule {
     consequence: "deny always wins: the tool is removed.",
     explanation: "Remove it from one of the two lists.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -32,8 +33,9 @@ pub static RULE: Rule = Rule {
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:2:40",
     }],
-};
+}
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     // Each name's first `deny` entry.

@@ -1,11 +1,11 @@
 //! TJ027 `tools-config-disabled`: tools.json with `features.tools_config` off.
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ027",
     name: "tools-config-disabled",
     severity: Severity::Warning,
@@ -15,6 +15,9 @@ pub static RULE: Rule = Rule {
     explanation: "`features.tools_config = false` stands for the builder's `disableToolsConfig()`. Turn the feature on or delete the file.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &[".agentscope/workspace/AGENTS.md", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "coder"
@@ -35,9 +38,10 @@ name = "coder"
 tools_config = false
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:1",
         },
     ],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, doc: &ToolsDoc) -> Option<Diagnostic> {
     (!workspace.config.features.tools_config).then(|| {

@@ -3,11 +3,11 @@
 
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::config::FilesystemMode;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ026",
     name: "tools-ignored-in-sandbox",
     severity: Severity::Warning,
@@ -18,6 +18,9 @@ pub static RULE: Rule = Rule {
 tools in Java (`toolsConfig(...)`) instead.",
     examples: &[
         Example {
+            base: Base::Shared {
+                without: &[".agentscope/workspace/AGENTS.md", ".agentscope/workspace/skills/pdf/SKILL.md"],
+            },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "coder"
@@ -40,9 +43,10 @@ mode = "sandbox"
 sandbox_root = "/home/user"
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:1",
         },
     ],
-};
+}
 
 /// Reported only with the feature on: with it off, TJ027 already says the file is never read.
 pub(super) fn check(workspace: &Workspace, doc: &ToolsDoc) -> Option<Diagnostic> {

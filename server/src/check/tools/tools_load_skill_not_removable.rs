@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::ListEntry;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::LOAD_SKILL_TOOL;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ023",
     name: "tools-load-skill-not-removable",
     severity: Severity::Warning,
@@ -19,6 +19,7 @@ pub static RULE: Rule = Rule {
 block is rendered, so tools.json cannot remove it. To hide skills, configure the skill layers instead.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["load_skill_through_path"]
@@ -29,9 +30,10 @@ block is rendered, so tools.json cannot remove it. To hide skills, configure the
                 (".agentscope/workspace/tools.json", r#"{}
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:12",
         },
     ],
-};
+}
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     for entry in entries {

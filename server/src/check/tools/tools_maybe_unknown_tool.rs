@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::{quoted_list, ListEntry};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::ToolOrigin;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ021",
     name: "tools-maybe-unknown-tool",
     severity: Severity::Info,
@@ -19,6 +19,7 @@ pub static RULE: Rule = Rule {
 server knows their names. List the tools in `enableTools` to make them checkable.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["create_issue"],
@@ -46,9 +47,10 @@ server knows their names. List the tools in `enableTools` to make them checkable
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:12",
         },
     ],
-};
+}
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     for entry in entries {

@@ -4,10 +4,10 @@ use std::path::Path;
 
 use super::ListEntry;
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::LOAD_SKILL_TOOL;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ024",
     name: "tools-platform-tool-denied",
     severity: Severity::Info,
@@ -19,6 +19,7 @@ survive a restrictive `allow`, but `deny` removes them. Make sure the agent can 
 `agent_spawn` while subagents are on leaves the subagent section pointing at a missing tool).",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["task_output"]
@@ -29,9 +30,10 @@ survive a restrictive `allow`, but `deny` removes them. Make sure the agent can 
                 (".agentscope/workspace/tools.json", r#"{}
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:12",
         },
     ],
-};
+}
 
 pub(super) fn check(path: &Path, entries: &[ListEntry], out: &mut Vec<Diagnostic>) {
     for entry in entries {

@@ -2,11 +2,11 @@
 
 use super::shadowed_by;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ028",
     name: "tools-project-shadowed",
     severity: Severity::Warning,
@@ -19,6 +19,7 @@ pub static RULE: Rule = Rule {
 workspace has none. Keep one of the two.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["web_fetch"]
@@ -35,9 +36,10 @@ workspace has none. Keep one of the two.",
 }
 "#),
             ],
+            at: "tools.json:1:1",
         },
     ],
-};
+}
 
 pub(super) fn check(workspace: &Workspace, doc: &ToolsDoc) -> Option<Diagnostic> {
     let shared = shadowed_by(workspace, doc)?;

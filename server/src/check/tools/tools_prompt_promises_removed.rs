@@ -3,12 +3,12 @@
 
 use super::{backticked, removal_anchor};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, PROMPT_TOOL_SECTIONS};
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ030",
     name: "tools-prompt-promises-removed",
     severity: Severity::Warning,
@@ -31,6 +31,7 @@ in the builder instead (`disableShellTool()`, `disableMemoryTools()`), which als
 keep the tool.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["memory_search", "memory_get"]
@@ -45,9 +46,10 @@ name = "coder"
 memory_tools = false
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:3",
         },
     ],
-};
+}
 
 /// The prompt sections that tell the model to use tools tools.json removes.
 ///

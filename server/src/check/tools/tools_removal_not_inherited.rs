@@ -3,13 +3,13 @@
 
 use super::{backticked, registers_builtins_again, some_labels, tools_json_in_project_folder};
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{Removal, ToolCatalog};
 use crate::workspace::subagent::SubagentDoc;
 use crate::workspace::tools::ToolsDoc;
 use crate::workspace::{Tree, Workspace};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ029",
     name: "tools-removal-not-inherited",
     severity: Severity::Warning,
@@ -37,6 +37,7 @@ prompt sections that still name them (TJ030); at `allow`, after the built-ins it
 Each subagent that keeps the tools is a related location.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"]
@@ -61,9 +62,10 @@ workspace:
 You research a question and answer with sources.
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:3",
         },
     ],
-};
+}
 
 /// The built-ins tools.json removes that isolated subagents register again.
 pub(super) fn check(

@@ -7,10 +7,10 @@ use std::path::Path;
 use super::{quoted_list, ListEntry};
 use crate::base::suggest::{hint, Suggestions};
 use crate::base::{Diagnostic, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::catalog::{ToolCatalog, ToolOrigin};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ020",
     name: "tools-unknown-tool",
     severity: Severity::Warning,
@@ -23,6 +23,7 @@ switched-off tool is ignored. agentws knows the built-ins, the platform tools an
 `enableTools`; a tool registered in Java code cannot be seen from the workspace.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["exec"]
@@ -35,9 +36,10 @@ switched-off tool is ignored. agentws knows the built-ins, the platform tools an
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:12",
         },
     ],
-};
+}
 
 pub(super) fn check(
     path: &Path,

@@ -332,7 +332,7 @@ pub fn print_stdout(text: &str) {
 
 /// Converts diagnostics of one file set to their shown form: positions from the texts in
 /// `files`, paths relative to `cwd`.
-pub struct Shower<'a> {
+pub struct Presenter<'a> {
     files: &'a FileSet,
     cwd: &'a Path,
     /// The project the files belong to, when shown diagnostics carry fingerprints: they name
@@ -344,7 +344,7 @@ pub struct Shower<'a> {
     indexes: std::cell::RefCell<BTreeMap<std::path::PathBuf, (LineIndex, Option<ColumnHint>)>>,
 }
 
-impl<'a> Shower<'a> {
+impl<'a> Presenter<'a> {
     pub fn new(files: &'a FileSet, cwd: &'a Path) -> Self {
         Self {
             files,
@@ -972,7 +972,7 @@ pub(crate) mod tests {
             },
         ];
         let config = crate::config::Config::defaults_for(Path::new("/p"));
-        let shower = Shower::new(&files, &cwd).with_fingerprints(&config);
+        let presenter = Presenter::new(&files, &cwd).with_fingerprints(&config);
         let mut files_checked = BTreeMap::new();
         files_checked.insert(FileKind::Skill, 1);
         files_checked.insert(FileKind::ToolsJson, 1);
@@ -990,8 +990,8 @@ pub(crate) mod tests {
                 has_config: true,
             }],
             files_checked,
-            diagnostics: diagnostics.iter().map(|d| shower.show(d)).collect(),
-            suppressed: vec![shower.show_suppressed(&suppressed)],
+            diagnostics: diagnostics.iter().map(|d| presenter.show(d)).collect(),
+            suppressed: vec![presenter.show_suppressed(&suppressed)],
             ..Report::default()
         };
         report.number_fingerprints();
@@ -1147,7 +1147,7 @@ pub(crate) mod tests {
                 omitted: None,
                 part: None,
             };
-            let shown = Shower::new(&files, Path::new("/p")).show(&d);
+            let shown = Presenter::new(&files, Path::new("/p")).show(&d);
             proptest::prop_assert!(shown.range.start.line >= 1 && shown.range.start.column >= 1);
             proptest::prop_assert!(shown.range.start <= shown.range.end);
             let report = Report {

@@ -6,9 +6,9 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF014",
     name: "build-file-version-unread",
     severity: Severity::Warning,
@@ -24,6 +24,7 @@ version it cannot resolve (a property defined in a profile or on the command lin
 parent pom that is not on disk) is reported here. Write the version where agentws can read it, or \
 set `harness = \"2.0.2\"` in agentws.toml, which wins over the build file.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[
             (
                 "pom.xml",
@@ -38,8 +39,9 @@ set `harness = \"2.0.2\"` in agentws.toml, which wins over the build file.",
             ),
             (".agentscope/workspace/AGENTS.md", "You are a release assistant.\n"),
         ],
+        at: "pom.xml:6:7",
     }],
-};
+}
 
 /// The build file at `path` names the runtime but its version is unknown, for `why`.
 pub fn diagnostic(path: &Path, range: TextRange, why: &str, modelled: &str) -> Diagnostic {

@@ -3,9 +3,9 @@
 
 use super::Loader;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF007",
     name: "config-agent-name-missing",
     severity: Severity::Warning,
@@ -17,11 +17,10 @@ without a name such a call fails (a `NullPointerException` in the runtime). Set 
 It is also the default `agentId` used in runtime paths (`agents/<agentId>/…`).",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 max_context_tokens = 8000
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -29,12 +28,11 @@ max_context_tokens = 8000
 name = "release"
 max_context_tokens = 8000
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:1:2",
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// Said at the `[agent]` header when there is one (`header`), else at the file's start.

@@ -3,9 +3,9 @@
 
 use super::{fallback, span_of, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF011",
     name: "config-blank-value",
     severity: Severity::Warning,
@@ -14,35 +14,17 @@ pub static RULE: Rule = Rule {
     consequence: "The setting behaves as if the key were not written.",
     explanation: "Remove the key to use the default, or give it a value.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 id = "  "
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
-        fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
-name = "release"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-        ],
+        fixed: &[],
+        at: "agentws.toml:3:6",
     }],
-};
+}
 
 impl Loader<'_> {
     /// A string that must not be blank (paths, ids).

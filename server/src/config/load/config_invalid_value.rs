@@ -5,9 +5,9 @@ use super::{fallback, span_of, Item, Loader};
 use crate::base::suggest::did_you_mean;
 use crate::base::{Severity, TextRange};
 use crate::config::schema;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF004",
     name: "config-invalid-value",
     severity: Severity::Error,
@@ -19,40 +19,26 @@ pub static RULE: Rule = Rule {
 `global`; `filesystem.mode`: `local` | `sandbox` | `remote`; `filesystem.path_mode`: `rooted` | \
 `sandboxed` | `unrestricted`. Values are lower-case.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 
 [isolation]
 scope = "tenant"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 
 [isolation]
 scope = "user"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
+        at: "agentws.toml:5:9",
     }],
-};
+}
 
 impl Loader<'_> {
     /// `name`'s `value` is none of the key table's choices for it.

@@ -5,9 +5,9 @@ use toml::de::DeValue;
 
 use super::{span_of, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF010",
     name: "config-max-context-tokens",
     severity: Severity::Warning,
@@ -17,12 +17,11 @@ pub static RULE: Rule = Rule {
     explanation: "Use a positive token budget (the runtime default is 8000).",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = 0
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -30,12 +29,11 @@ max_context_tokens = 0
 name = "release"
 max_context_tokens = 8000
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:3:22",
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// The budget `item` sets, or `None` (the default stays) after reporting why.

@@ -3,9 +3,9 @@
 
 use super::{span_of, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF008",
     name: "config-sandbox-root-invalid",
     severity: Severity::Error,
@@ -16,6 +16,7 @@ pub static RULE: Rule = Rule {
 `/home/user` (E2B).",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
@@ -23,8 +24,6 @@ name = "release"
 [filesystem]
 mode = "sandbox"
 sandbox_root = "workspace"
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -35,12 +34,11 @@ name = "release"
 mode = "sandbox"
 sandbox_root = "/workspace"
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:6:16",
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// The root `root` of the key `label` (valued `item`), checked; `None` after reporting it.

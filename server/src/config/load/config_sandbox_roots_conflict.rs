@@ -3,9 +3,9 @@
 
 use super::Loader;
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF009",
     name: "config-sandbox-roots-conflict",
     severity: Severity::Error,
@@ -16,6 +16,7 @@ pub static RULE: Rule = Rule {
 agentws keeps `sandbox_root` for its own modelling.",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
@@ -24,8 +25,6 @@ name = "release"
 mode = "sandbox"
 sandbox_root = "/home/user"
 workspace_spec_root = "/workspace"
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -36,12 +35,11 @@ name = "release"
 mode = "sandbox"
 sandbox_root = "/home/user"
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:7:23",
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// Both roots with where each is written, when both are set.

@@ -6,9 +6,9 @@ use toml_parser::{Expected, ParseError};
 
 use super::{clamp, why_no_text, Loader};
 use crate::base::{FileContent, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF001",
     name: "config-syntax",
     severity: Severity::Error,
@@ -19,12 +19,11 @@ pub static RULE: Rule = Rule {
 filesystem mode, …) is assumed to be the runtime default, which may not match your agent.",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = 8_000,
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -32,12 +31,11 @@ max_context_tokens = 8_000,
 name = "release"
 max_context_tokens = 8_000
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:3:27",
         },
     ],
-};
+}
 
 impl Loader<'_> {
     /// A read that gave no text (not UTF-8, too large, unreadable).

@@ -3,9 +3,9 @@
 
 use super::Loader;
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF005",
     name: "config-system-prompt-conflict",
     severity: Severity::Warning,
@@ -14,47 +14,25 @@ pub static RULE: Rule = Rule {
     consequence: "agentws uses `system_prompt_file`; `system_prompt` is ignored.",
     explanation: "The builder has one `sysPrompt`. Keep one of the two keys.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 system_prompt = "You help with releases."
 system_prompt_file = "prompts/system.md"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                "prompts/system.md",
-                r#"You help with releases.
-"#,
-            ),
+"#),
+            ("prompts/system.md", "You help with releases.\n"),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 system_prompt_file = "prompts/system.md"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                "prompts/system.md",
-                r#"You help with releases.
-"#,
-            ),
+"#),
+            ("prompts/system.md", "You help with releases.\n"),
         ],
+        at: "agentws.toml:3:1",
     }],
-};
+}
 
 impl Loader<'_> {
     /// Said at the inline prompt's key (`inline`), pointing at the file's (`file_key`).

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use super::{span_of, why_no_text, Item, Loader};
 use crate::base::{FileContent, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF006",
     name: "config-system-prompt-file-unreadable",
     severity: Severity::Error,
@@ -17,41 +17,23 @@ pub static RULE: Rule = Rule {
     explanation:
         "The path is relative to agentws.toml's folder. The file must exist and be UTF-8 text.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 system_prompt_file = "prompts/system.md"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 system_prompt_file = "prompts/system.md"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
-            (
-                "prompts/system.md",
-                r#"You help with releases.
-"#,
-            ),
+"#),
+            ("prompts/system.md", "You help with releases.\n"),
         ],
+        at: "agentws.toml:3:22",
     }],
-};
+}
 
 impl Loader<'_> {
     /// The text of the system prompt file at `path` (named by `item`), or an empty prompt and

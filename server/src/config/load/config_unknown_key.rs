@@ -6,9 +6,9 @@ use toml::Spanned;
 use super::{span_of, Loader};
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF002",
     name: "config-unknown-key",
     severity: Severity::Warning,
@@ -21,13 +21,12 @@ its type, default and the builder call it stands for. Keys are case-sensitive; t
 suggests the closest known key.",
     examples: &[
         Example {
+            base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
             triggering: &[
                 ("agentws.toml", r#"workspce = ".agentscope/workspace"
 
 [agent]
 name = "release"
-"#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
 "#),
             ],
             fixed: &[
@@ -36,12 +35,11 @@ name = "release"
 [agent]
 name = "release"
 "#),
-                (".agentscope/workspace/AGENTS.md", r#"You are a release assistant. Answer in short sentences.
-"#),
             ],
+            at: "agentws.toml:1:1",
         },
     ],
-};
+}
 
 impl Loader<'_> {
     pub(super) fn unknown(

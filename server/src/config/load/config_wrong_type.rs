@@ -3,9 +3,9 @@
 
 use super::{fallback, span_of, type_name, Item, Loader};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "CF003",
     name: "config-wrong-type",
     severity: Severity::Error,
@@ -16,36 +16,22 @@ pub static RULE: Rule = Rule {
         "Paths and names are strings, `additional_context_files` and `additional_roots` arrays \
 of strings, `max_context_tokens` an integer, feature switches and `project_writable` booleans.",
     examples: &[Example {
+        base: Base::Shared { without: &[".agentscope/workspace/skills/pdf/SKILL.md"] },
         triggering: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = "8000"
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
         fixed: &[
-            (
-                "agentws.toml",
-                r#"[agent]
+            ("agentws.toml", r#"[agent]
 name = "release"
 max_context_tokens = 8000
-"#,
-            ),
-            (
-                ".agentscope/workspace/AGENTS.md",
-                r#"You are a release assistant. Answer in short sentences.
-"#,
-            ),
+"#),
         ],
+        at: "agentws.toml:3:22",
     }],
-};
+}
 
 impl Loader<'_> {
     /// `name`'s value `item` is not `expected` (`a string`, `a boolean (true or false)`).

@@ -20,37 +20,24 @@ use super::schema;
 use super::*;
 use crate::base::{Diagnostic, FileContent, TextRange};
 use crate::rules::workspace::too_many_problems::Capped;
-use crate::rules::Rule;
+use crate::rules::{declare_family, Rule};
 
-pub mod build_file_version_unread;
-mod config_agent_name_missing;
-mod config_blank_value;
-mod config_invalid_value;
-mod config_max_context_tokens;
-mod config_sandbox_root_invalid;
-mod config_sandbox_roots_conflict;
-mod config_syntax;
-mod config_system_prompt_conflict;
-mod config_system_prompt_file_unreadable;
-mod config_unknown_key;
-mod config_wrong_type;
-
-/// The agentws.toml rules (`CF…`) the loader reports (CF012, about a configured file's place,
-/// is `check::files`').
-pub static RULES: &[&Rule] = &[
-    &config_syntax::RULE,                        // CF001
-    &config_unknown_key::RULE,                   // CF002
-    &config_wrong_type::RULE,                    // CF003
-    &config_invalid_value::RULE,                 // CF004
-    &config_system_prompt_conflict::RULE,        // CF005
-    &config_system_prompt_file_unreadable::RULE, // CF006
-    &config_agent_name_missing::RULE,            // CF007
-    &config_sandbox_root_invalid::RULE,          // CF008
-    &config_sandbox_roots_conflict::RULE,        // CF009
-    &config_max_context_tokens::RULE,            // CF010
-    &config_blank_value::RULE,                   // CF011
-    &build_file_version_unread::RULE,            // CF014
-];
+// The agentws.toml rules (`CF…`) the loader reports (CF012, about a configured file's place,
+// is `check::files`').
+declare_family! {
+    mod config_syntax;                        // CF001
+    mod config_unknown_key;                   // CF002
+    mod config_wrong_type;                    // CF003
+    mod config_invalid_value;                 // CF004
+    mod config_system_prompt_conflict;        // CF005
+    mod config_system_prompt_file_unreadable; // CF006
+    mod config_agent_name_missing;            // CF007
+    mod config_sandbox_root_invalid;          // CF008
+    mod config_sandbox_roots_conflict;        // CF009
+    mod config_max_context_tokens;            // CF010
+    mod config_blank_value;                   // CF011
+    pub mod build_file_version_unread;        // CF014
+}
 
 type Table<'i> = DeTable<'i>;
 type Item<'i> = Spanned<DeValue<'i>>;

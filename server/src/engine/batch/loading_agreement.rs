@@ -18,7 +18,7 @@ use crate::config::{Config, FilesystemMode, Scope};
 use crate::engine::DiagnosticsByFile;
 use crate::prompt::{self, Date, PreviewContext};
 use crate::workspace::resolution::REPRESENTATIVE_NAMESPACE;
-use crate::workspace::resolution::{check_contexts, Who};
+use crate::workspace::resolution::{check_contexts, Callers};
 use crate::workspace::Workspace;
 
 const W: &str = "/p/.agentscope/workspace";
@@ -99,7 +99,7 @@ fn tools_json(deny_execute: bool) -> (String, String) {
 fn left_out(
     ws: &Workspace,
     diagnostics: &[Diagnostic],
-    who: &Who,
+    who: &Callers,
 ) -> (BTreeSet<PathBuf>, BTreeSet<String>, BTreeSet<PathBuf>) {
     let mut out = BTreeSet::new();
     let mut ties = BTreeSet::new();
@@ -108,7 +108,7 @@ fn left_out(
         let for_this = |message: &str| match message.rsplit_once("wins for `") {
             Some((_, rest)) => {
                 let ns = rest.split('`').next().unwrap_or_default();
-                *who == Who::Folder(ns.to_string())
+                *who == Callers::Folder(ns.to_string())
             }
             None => true,
         };
@@ -123,7 +123,7 @@ fn left_out(
                 out.insert(d.path.clone());
             }
             "XR006" => {
-                if let Who::Folder(ns) = who {
+                if let Callers::Folder(ns) = who {
                     if d.message.ends_with(&format!("for `{ns}`")) {
                         out.extend(d.related.iter().map(|r| r.path.clone()));
                     }
@@ -146,14 +146,14 @@ fn left_out(
 }
 
 /// The files of `who`'s context: the shared and project trees, and its own folder.
-fn of_context(path: &Path, who: &Who) -> bool {
+fn of_context(path: &Path, who: &Callers) -> bool {
     let rel = path.strip_prefix(W).ok();
     match rel.and_then(|r| r.components().next()) {
         Some(first) => {
             let first = first.as_os_str().to_string_lossy();
             match first.as_ref() {
                 "skills" | "subagents" => true,
-                ns => *who == Who::Folder(ns.to_string()),
+                ns => *who == Callers::Folder(ns.to_string()),
             }
         }
         None => true,

@@ -1,6 +1,6 @@
 //! Runs every rule's examples (`rules::Rule::examples`): each project is written to a temporary
 //! folder, loaded by the same loader as `agentws check` and checked; the triggering project must
-//! report the rule and the fixed one must not. Also keeps the tables of rules without examples
+//! report the rule where the example says (`at`) and the fixed one must not. Also keeps the tables of rules without examples
 //! honest. Here rather than in `rules`, which depends on `base` alone: running a rule needs the
 //! whole check, which is the engine's.
 
@@ -11,12 +11,12 @@ use super::load_path as load;
 use crate::base::{Diagnostic, Env};
 use crate::check::CheckOptions;
 use crate::rules::{
-    Example, ExampleFiles, Profile, Rule, NOT_SHOWN_BY_A_WORKSPACE, NOT_YET_EXAMPLED,
+    Base, Example, Profile, Rule, BASE, NOT_SHOWN_BY_A_WORKSPACE, NOT_YET_EXAMPLED,
 };
 
 /// The diagnostics `agentws check` would report for `files` under `profile`: the analysis's
 /// report with the walk's problems, as `cli::check` gathers them.
-fn diagnostics_of(files: ExampleFiles, profile: Profile) -> Vec<Diagnostic> {
+fn diagnostics_of(files: &[(&str, &str)], profile: Profile) -> Vec<Diagnostic> {
     // Under /tmp whatever TMPDIR says: the prompt prints the project's path, so the token
     // figures the snapshot holds (WS017) depend on the length of the folder's name.
     let parent = if cfg!(unix) {
@@ -39,8 +39,27 @@ fn diagnostics_of(files: ExampleFiles, profile: Profile) -> Vec<Diagnostic> {
     for d in &mut diagnostics {
         d.message = d.message.replace(&root, "<project>");
         d.consequence = d.consequence.replace(&root, "<project>");
+        if let Ok(relative) = d.path.strip_prefix(dir.path()) {
+            d.path = relative.to_path_buf();
+        }
     }
     diagnostics
+}
+
+/// Where `d` starts as `path:line:col` (one-based, columns in characters, as `agentws check`
+/// prints), its path relative to the project whose `files` it was found in.
+fn position(d: &Diagnostic, files: &[(&str, &str)]) -> String {
+    let path = d.path.to_string_lossy().replace('\\', "/");
+    let text = files
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map_or("", |(_, t)| *t);
+    let at = crate::base::LineIndex::new(text).position(
+        text,
+        d.range.start,
+        crate::base::Encoding::Utf32,
+    );
+    format!("{path}:{}:{}", at.line + 1, at.col + 1)
 }
 
 fn describe(diagnostics: &[Diagnostic]) -> Vec<String> {
@@ -53,8 +72,9 @@ fn describe(diagnostics: &[Diagnostic]) -> Vec<String> {
 /// Problems with one example of `rule`, empty when it behaves as documented; and what the rule
 /// says in the triggering project, for the snapshot of every rule's words.
 fn check_example(rule: &Rule, index: usize, example: &Example) -> (Vec<String>, Vec<String>) {
-    let mut problems = Vec::new();
-    let found = diagnostics_of(example.triggering, rule.profile);
+    let mut problems = written_over_the_base(rule, index, example);
+    let triggering = example.triggering_project();
+    let found = diagnostics_of(&triggering, rule.profile);
     let by_outcome = crate::rules::SEVERITY_BY_OUTCOME
         .iter()
         .any(|(code, _)| *code == rule.code);
@@ -82,14 +102,26 @@ fn check_example(rule: &Rule, index: usize, example: &Example) -> (Vec<String>, 
             )
         })
         .collect();
-    if !found.iter().any(|d| d.code == rule.code) {
+    let positions: Vec<String> = found
+        .iter()
+        .filter(|d| d.code == rule.code)
+        .map(|d| position(d, &triggering))
+        .collect();
+    if positions.is_empty() {
         problems.push(format!(
             "{} example {index}: the triggering project does not report it; it reports {:?}",
             rule.code,
             describe(&found)
         ));
+    } else if !positions.iter().any(|at| at == example.at) {
+        problems.push(format!(
+            "{} example {index}: expected at {}, reported at {}",
+            rule.code,
+            example.at,
+            positions.join(", ")
+        ));
     }
-    let found = diagnostics_of(example.fixed, rule.profile);
+    let found = diagnostics_of(&example.fixed_project(), rule.profile);
     let still: Vec<Diagnostic> = found.into_iter().filter(|d| d.code == rule.code).collect();
     if !still.is_empty() {
         problems.push(format!(
@@ -99,6 +131,36 @@ fn check_example(rule: &Rule, index: usize, example: &Example) -> (Vec<String>, 
         ));
     }
     (problems, said)
+}
+
+/// Problems with how an example is written over [`BASE`]: `without` names only base files, and a
+/// file that replaces a base file differs from it (else the base already says it).
+fn written_over_the_base(rule: &Rule, index: usize, example: &Example) -> Vec<String> {
+    let Base::Shared { without } = example.base else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    for path in without
+        .iter()
+        .filter(|p| !BASE.iter().any(|(q, _)| q == *p))
+    {
+        problems.push(format!(
+            "{} example {index}: `without` names {path}, which is no file of the base",
+            rule.code
+        ));
+    }
+    for (path, _) in example
+        .triggering
+        .iter()
+        .chain(example.fixed)
+        .filter(|file| BASE.contains(file))
+    {
+        problems.push(format!(
+            "{} example {index}: {path} is the base's own file; leave it out",
+            rule.code
+        ));
+    }
+    problems
 }
 
 /// Words of the runtime's insides that a message or note must not use: a user reads what happens
@@ -139,6 +201,51 @@ fn every_example_triggers_its_rule_and_its_fix_does_not() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("src/engine/batch/snapshots/every_rule_s_words.txt");
     crate::base::expect::assert_file(&path, &(said.join("\n") + "\n"));
+}
+
+/// The base reports nothing: what an example written over it reports is the example's.
+#[test]
+fn the_base_project_reports_nothing() {
+    for profile in [Profile::Harness, Profile::Strict] {
+        assert_eq!(
+            describe(&diagnostics_of(BASE, profile)),
+            Vec::<String>::new()
+        );
+    }
+}
+
+/// The checks of `at` and of the base's use fail on an example that breaks them.
+#[test]
+fn a_wrong_position_or_a_base_file_repeated_is_a_problem() {
+    let rule = crate::check::catalog::all()
+        .find(|r| r.code == "SK001")
+        .unwrap();
+    let example = &rule.examples[0];
+    assert_eq!(check_example(rule, 0, example).0, Vec::<String>::new());
+    let moved = Example {
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:2:1",
+        ..*example
+    };
+    assert_eq!(
+        check_example(rule, 0, &moved).0,
+        ["SK001 example 0: expected at .agentscope/workspace/skills/pdf/SKILL.md:2:1, reported at \
+          .agentscope/workspace/skills/pdf/SKILL.md:1:1"]
+    );
+    let repeated = Example {
+        base: Base::Shared {
+            without: &["AGENTS.md"],
+        },
+        fixed: Box::leak(Box::new([BASE[2]])),
+        ..*example
+    };
+    assert_eq!(
+        written_over_the_base(rule, 0, &repeated),
+        [
+            "SK001 example 0: `without` names AGENTS.md, which is no file of the base",
+            "SK001 example 0: .agentscope/workspace/skills/pdf/SKILL.md is the base's own file; \
+             leave it out"
+        ]
+    );
 }
 
 #[test]

@@ -111,7 +111,7 @@ fn skill_hover_text(ws: &Workspace, name: &str) -> String {
                 text.push_str(&format!(
                     "\n\n`{}` is not loaded: {}.",
                     doc.path.display(),
-                    reason.describe(ws, resolution::Kind::Skill, None)
+                    reason.describe(ws, resolution::EntryKind::Skill, None)
                 ));
             }
         }

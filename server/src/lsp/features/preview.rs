@@ -9,7 +9,7 @@ use tower_lsp_server::jsonrpc::Result;
 
 use crate::config::Config;
 use crate::context::{session_context, ContextOverrides, SessionContext};
-use crate::lsp::backend::{project_path, view_for, Backend, Machine};
+use crate::lsp::backend::{project_path, view_for, Backend, JvmFacts};
 use crate::lsp::errors::{guarded, invalid_params, refused, store_unreadable};
 use crate::lsp::protocol::{
     ContextParams, CustomRequest, PreviewPrompt, PreviewPromptParams, PreviewPromptResult,
@@ -34,14 +34,14 @@ impl Backend {
         let from_store = session.filesystem == crate::config::FilesystemMode::Remote
             && view.workspace.config.store.url.is_some();
         let fresh = if from_store {
-            let (workspace, machine) = (view.workspace.clone(), self.machine);
+            let (workspace, jvm) = (view.workspace.clone(), self.jvm);
             let ctx = params.context.clone();
             let key = format!("previewPrompt\0{}\0{context}", view.project_root.display());
             self.off_the_request_path(
                 PreviewPrompt::METHOD,
                 key,
                 params.work_done_token.clone(),
-                move |cancel| preview_from_store(&workspace, session, &ctx, &machine, cancel),
+                move |cancel| preview_from_store(&workspace, session, &ctx, &jvm, cancel),
             )
             .await?
         } else {
@@ -51,7 +51,7 @@ impl Backend {
                         &view.workspace,
                         session,
                         &params.context,
-                        &self.machine,
+                        &self.jvm,
                         Some(memo),
                     )
                 })
@@ -94,7 +94,7 @@ fn preview_from_store(
     workspace: &Workspace,
     session: SessionContext,
     context: &ContextParams,
-    machine: &Machine,
+    jvm: &JvmFacts,
     cancel: &Cancel,
 ) -> Result<Preview> {
     let owners = crate::store::call_owners(&workspace.config, &session)
@@ -104,7 +104,7 @@ fn preview_from_store(
         .map_err(store_unreadable)?;
     // The store's files are read again for each call: nothing to reuse.
     let workspace = read.parsed_snapshot(workspace);
-    render_preview(&workspace, session, context, machine, None)
+    render_preview(&workspace, session, context, jvm, None)
 }
 
 /// The prompt renderer: the preview `agentws preview --format json` prints.
@@ -112,7 +112,7 @@ fn render_preview(
     workspace: &Workspace,
     session: SessionContext,
     context: &ContextParams,
-    machine: &Machine,
+    jvm: &JvmFacts,
     memo: Option<&mut RenderMemo>,
 ) -> Result<Preview> {
     let date = match &context.date {
@@ -121,10 +121,10 @@ fn render_preview(
                 "date `{text}` is not a calendar date in the form YYYY-MM-DD"
             ))
         })?,
-        None => (machine.date)(),
+        None => (jvm.date)(),
     };
-    let os = context.os.clone().unwrap_or_else(machine.os);
-    let tmp_dir = context.tmp_dir.clone().unwrap_or_else(machine.tmp_dir);
+    let os = context.os.clone().unwrap_or_else(jvm.os);
+    let tmp_dir = context.tmp_dir.clone().unwrap_or_else(jvm.tmp_dir);
     let mut ctx = PreviewContext::new(&workspace.config, date, &os, &tmp_dir);
     ctx.session = session;
     if let Some(plan) = &context.plan {

@@ -4,38 +4,22 @@
 //! are found by the store's readers (`store`), which see the rows, the listings and the pages.
 //! See the module docs of `rules` for the code scheme.
 
-use super::Rule;
+use super::declare_family;
 
-pub mod store_child_namespace;
-pub mod store_empty_content;
-pub mod store_entry_unreadable;
-pub mod store_id_collation;
-pub mod store_id_not_a_folder;
-pub mod store_id_separator;
-pub mod store_index_stale;
-pub mod store_key_not_absolute;
-pub mod store_key_unreachable;
-pub mod store_listing_cut;
-pub mod store_root_stray_key;
-pub mod store_user_tools_json;
-pub mod store_value_encoding;
-pub mod store_value_no_content;
-pub mod store_value_not_json;
-
-pub static RULES: &[&Rule] = &[
-    &store_key_not_absolute::RULE, // RS001
-    &store_key_unreachable::RULE,  // RS002
-    &store_root_stray_key::RULE,   // RS003
-    &store_value_not_json::RULE,   // RS004
-    &store_value_no_content::RULE, // RS005
-    &store_value_encoding::RULE,   // RS006
-    &store_id_separator::RULE,     // RS008
-    &store_child_namespace::RULE,  // RS009
-    &store_index_stale::RULE,      // RS010
-    &store_listing_cut::RULE,      // RS011
-    &store_id_collation::RULE,     // RS012
-    &store_user_tools_json::RULE,  // RS013
-    &store_empty_content::RULE,    // RS015
-    &store_id_not_a_folder::RULE,  // RS016
-    &store_entry_unreadable::RULE, // RS017
-];
+declare_family! {
+    pub mod store_key_not_absolute; // RS001
+    pub mod store_key_unreachable;  // RS002
+    pub mod store_root_stray_key;   // RS003
+    pub mod store_value_not_json;   // RS004
+    pub mod store_value_no_content; // RS005
+    pub mod store_value_encoding;   // RS006
+    pub mod store_id_separator;     // RS008
+    pub mod store_child_namespace;  // RS009
+    pub mod store_index_stale;      // RS010
+    pub mod store_listing_cut;      // RS011
+    pub mod store_id_collation;     // RS012
+    pub mod store_user_tools_json;  // RS013
+    pub mod store_empty_content;    // RS015
+    pub mod store_id_not_a_folder;  // RS016
+    pub mod store_entry_unreadable; // RS017
+}

@@ -1,9 +1,9 @@
 //! RS009 `store-child-namespace`: rows sit in a namespace below a file namespace (SQL layouts).
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS009",
     name: "store-child-namespace",
     severity: Severity::Warning,
@@ -13,4 +13,4 @@ pub static RULE: Rule = Rule {
     explanation: "JdbcStore searches with `namespace_path LIKE '<ns>%'`, which also matches deeper namespaces; the \
 runtime never reads those rows by key.",
     examples: &[],
-};
+}

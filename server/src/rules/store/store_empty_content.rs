@@ -1,9 +1,9 @@
 //! RS015 `store-empty-content`: a stored AGENTS.md, MEMORY.md or context file has empty `content`.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS015",
     name: "store-empty-content",
     severity: Severity::Info,
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     explanation:
         "`readWithOverride` treats an empty string as absent and reads `<ws>/<path>` from disk.",
     examples: &[],
-};
+}
 
 /// The message for a stored file of the `root` namespace (AGENTS.md, MEMORY.md, a context file)
 /// whose `content` is empty.

@@ -2,9 +2,9 @@
 //! index or one item (a key of the wrong type, an id too long for the runtime's search).
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS017",
     name: "store-entry-unreadable",
     severity: Severity::Error,
@@ -16,4 +16,4 @@ hash) answers `WRONGTYPE` to every read; a SQLite id so long that the runtime's 
 (`LIKE or GLOB pattern too complex`) cannot be listed at all. Something other than the runtime wrote such \
 entries: delete or rename them.",
     examples: &[],
-};
+}

@@ -2,9 +2,9 @@
 //! store.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS012",
     name: "store-id-collation",
     severity: Severity::Warning,
@@ -14,4 +14,4 @@ pub static RULE: Rule = Rule {
     explanation: "The JdbcStore DDL sets no `COLLATE`, so the server default (`utf8mb4_0900_ai_ci`, or \
 `utf8mb4_general_ci` on MariaDB) compares `Alice` and `alice` as equal.",
     examples: &[],
-};
+}

@@ -2,9 +2,9 @@
 //! folder.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS016",
     name: "store-id-not-a-folder",
     severity: Severity::Warning,
@@ -14,4 +14,4 @@ pub static RULE: Rule = Rule {
     explanation: "Ids that start with `.` or `_`, or equal a workspace folder name (`skills`, `memory`, …), have no \
 per-user folder in the local layout agentws maps stored files to.",
     examples: &[],
-};
+}

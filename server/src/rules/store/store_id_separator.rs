@@ -2,9 +2,9 @@
 //! `/` in the sqlite-base layout).
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS008",
     name: "store-id-separator",
     severity: Severity::Error,
@@ -14,4 +14,4 @@ pub static RULE: Rule = Rule {
     explanation: "JdbcStore rejects segments with `\\x1F`; RedisStore joins segments with NUL and rejects keys with \
 it; SqliteBaseStore joins segments with `/`, so a user id with `/` collides with a deeper namespace.",
     examples: &[],
-};
+}

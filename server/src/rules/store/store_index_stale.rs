@@ -2,9 +2,9 @@
 //! from its index.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS010",
     name: "store-index-stale",
     severity: Severity::Warning,
@@ -16,4 +16,4 @@ something else deletes or evicts keys. Listings page through the sorted set (`ZR
 hash (`HGETALL`): a hash whose member is gone is invisible to every listing and glob, but `read` and `exists` \
 still find it. agentws finds such hashes with one `SCAN` per check (not per preview).",
     examples: &[],
-};
+}

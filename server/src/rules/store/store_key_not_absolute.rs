@@ -1,9 +1,9 @@
 //! RS001 `store-key-not-absolute`: a store key does not start with `/`.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS001",
     name: "store-key-not-absolute",
     severity: Severity::Warning,
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
 starts with `/` (`skills/foo/SKILL.md` ⇒ key `/foo/SKILL.md`). Listings add the `/` when it is missing, so the \
 entry looks present in `ls` and `glob`, yet reading it finds nothing. Rewrite the key with a leading `/`.",
     examples: &[],
-};
+}
 
 /// The message for `key` when it does not start with `/`.
 pub fn check(key: &str) -> Option<String> {

@@ -2,9 +2,9 @@
 //! a `\`.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS002",
     name: "store-key-unreachable",
     severity: Severity::Warning,
@@ -15,7 +15,7 @@ pub static RULE: Rule = Rule {
 are typed with the same odd form reach such a key; the skill and subagent scans never do. A `..` key also makes \
 the template fallback throw. Rename the entry to its plain form.",
     examples: &[],
-};
+}
 
 /// The message for an absolute `key` that no routed path reaches.
 pub fn check(key: &str) -> Option<String> {

@@ -2,9 +2,9 @@
 //! there.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS011",
     name: "store-listing-cut",
     severity: Severity::Warning,
@@ -14,4 +14,4 @@ pub static RULE: Rule = Rule {
     explanation: "`searchAllItems` reads pages of 100 and stops at the first page with fewer than 100 items. A page \
 shortened by stale index members (Redis) ends the listing early.",
     examples: &[],
-};
+}

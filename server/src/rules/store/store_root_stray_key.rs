@@ -2,9 +2,9 @@
 //! `/MEMORY.md` or `/tools.json`.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS003",
     name: "store-root-stray-key",
     severity: Severity::Warning,
@@ -14,4 +14,4 @@ pub static RULE: Rule = Rule {
     explanation: "The exact-file routes map `AGENTS.md`, `MEMORY.md` and `tools.json` to the `root` namespace; \
 everything else there is unreachable for the agent.",
     examples: &[],
-};
+}

@@ -1,9 +1,9 @@
 //! RS013 `store-user-tools-json`: a per-user or per-session `/tools.json` entry.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS013",
     name: "store-user-tools-json",
     severity: Severity::Info,
@@ -13,7 +13,7 @@ pub static RULE: Rule = Rule {
     explanation: "`ToolsConfigLoader` reads `tools.json` with `RuntimeContext.empty()`, so only the anonymous user's \
 (`_default`, user scope), the `default` session's, or the shared entry counts.",
     examples: &[],
-};
+}
 
 /// The message for `key` when it is the `root` namespace's (`in_root`) tools.json stored for one
 /// caller (`per_caller`: scope `user` or `session`).

@@ -1,9 +1,9 @@
 //! RS006 `store-value-encoding`: a stored value's `encoding` is not `utf-8`.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS006",
     name: "store-value-encoding",
     severity: Severity::Warning,
@@ -12,7 +12,7 @@ pub static RULE: Rule = Rule {
     consequence: "Reads return the stored text unchanged (only downloads decode base64): the agent sees the encoded text.",
     explanation: "The runtime writes `utf-8` in practice; a `base64` value is honoured only by `downloadFiles`.",
     examples: &[],
-};
+}
 
 /// The message for a value stored with `encoding`, unless it is UTF-8.
 pub fn check(encoding: &str) -> Option<String> {

@@ -1,9 +1,9 @@
 //! RS005 `store-value-no-content`: a stored value has no string (or array of lines) `content`.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS005",
     name: "store-value-no-content",
     severity: Severity::Error,
@@ -13,4 +13,4 @@ pub static RULE: Rule = Rule {
     explanation: "`convertItemToFileData` accepts `content` as a string or, in the legacy form, an array of lines \
 joined with `\\n`; any other value makes the file unreadable.",
     examples: &[],
-};
+}

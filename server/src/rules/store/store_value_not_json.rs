@@ -1,9 +1,9 @@
 //! RS004 `store-value-not-json`: a stored value is not a JSON object.
 
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "RS004",
     name: "store-value-not-json",
     severity: Severity::Error,
@@ -13,4 +13,4 @@ pub static RULE: Rule = Rule {
     explanation: "Every backend stores the file as the JSON of a map (`{\"content\": …, \"encoding\": \"utf-8\", …}`) \
 and decodes it with Jackson, which throws `IllegalStateException` on anything else.",
     examples: &[],
-};
+}

@@ -4,9 +4,9 @@ use std::path::Path;
 
 use super::file_name;
 use crate::base::{Diagnostic, FileContent, Severity, TextRange};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS004",
     name: "file-not-utf8",
     severity: Severity::Error,
@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
     explanation: "All workspace files are read as UTF-8. Re-save the file as UTF-8, or remove the binary \
 file that carries a workspace file's name.",
     examples: &[],
-};
+}
 
 /// The read of `path` found bytes that are not UTF-8.
 pub fn check(path: &Path, content: &FileContent) -> Option<Diagnostic> {

@@ -4,9 +4,9 @@ use std::path::Path;
 
 use super::file_name;
 use crate::base::{Diagnostic, FileContent, Severity, TextRange};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS005",
     name: "file-too-large",
     severity: Severity::Warning,
@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
     explanation: "No hand-written workspace file should come near this size; the runtime would put all of \
 it into the prompt or parse it on every call. Split it or move it out of the workspace.",
     examples: &[],
-};
+}
 
 /// The read of `path` stopped at the size cap.
 pub fn check(path: &Path, content: &FileContent) -> Option<Diagnostic> {

@@ -4,9 +4,9 @@ use std::path::Path;
 
 use super::file_name;
 use crate::base::{Diagnostic, FileContent, Severity, TextRange};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS007",
     name: "file-unreadable",
     severity: Severity::Error,
@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
         "The runtime's read fails: the file is skipped (skills, subagents) or treated as missing.",
     explanation: "Fix the file's permissions.",
     examples: &[],
-};
+}
 
 /// The read of `path` failed.
 pub fn check(path: &Path, content: &FileContent) -> Option<Diagnostic> {

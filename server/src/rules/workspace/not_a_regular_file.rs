@@ -5,9 +5,9 @@ use std::path::Path;
 
 use super::file_name;
 use crate::base::{Diagnostic, FileContent, Severity, TextRange};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS014",
     name: "not-a-regular-file",
     severity: Severity::Error,
@@ -21,7 +21,7 @@ context files, agentws.toml) must be regular files. agentws checks the type befo
 and never reads such a path, so a pipe cannot block the check, the preview or the language server. \
 Replace it with a regular file, or remove it.",
     examples: &[],
-};
+}
 
 /// `path` was not opened: it is no regular file.
 pub fn check(path: &Path, content: &FileContent) -> Option<Diagnostic> {

@@ -15,12 +15,12 @@ use std::path::Path;
 
 use crate::base::diagnostic::Omitted;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
 /// The most diagnostics listed for one file; the others are counted in one WS015.
 pub const MAX_PER_FILE: usize = 1000;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS015",
     name: "too-many-problems",
     severity: Severity::Warning,
@@ -33,7 +33,7 @@ one not listed. Such a count usually means one mistake repeated, or a file that 
 says (generated text, another format): fix what is listed and check again to see the rest. \
 `check --fix` applies the fixes of the listed diagnostics only.",
     examples: &[],
-};
+}
 
 /// The summary of `omitted` diagnostics of `path`, placed at `range` (the first one's).
 fn summary(path: &Path, range: TextRange, omitted: Omitted) -> Diagnostic {

@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "WS006",
     name: "walk-failed",
     severity: Severity::Warning,
@@ -16,7 +16,7 @@ pub static RULE: Rule = Rule {
         "The runtime's scan may fail or loop the same way; files below it were not checked.",
     explanation: "Remove the symbolic link loop or fix the folder's permissions.",
     examples: &[],
-};
+}
 
 /// The walk could not go into `path` (or past it) for `reason`.
 pub fn at(path: &Path, reason: &str) -> Diagnostic {

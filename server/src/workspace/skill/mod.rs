@@ -17,64 +17,41 @@ use std::sync::Arc;
 
 use crate::base::suggest::did_you_mean;
 use crate::base::{Diagnostic, FileContent, FileEdit, Fix, TextRange};
-use crate::rules::Rule;
+use crate::rules::{declare_family, Rule};
 use crate::syntax::frontmatter::{self, OpeningTrap, SkillSplit};
 use crate::syntax::java;
 use crate::syntax::yaml::{self, Entry, LostKey, LostReason, Node, Typing, Value};
 use crate::workspace::keys;
 use crate::workspace::layout::{Location, Tree};
 
-mod skill_body_too_long;
-mod skill_bom;
-mod skill_claude_skill_dir;
-mod skill_dashes_in_frontmatter;
-mod skill_description_not_string;
-mod skill_description_too_long;
-mod skill_empty_body;
-mod skill_frontmatter_not_a_map;
-mod skill_frontmatter_too_long;
-mod skill_frontmatter_unclosed;
-mod skill_key_lost_in_fallback;
-mod skill_leading_whitespace;
-mod skill_long_opener;
-mod skill_missing_description;
-mod skill_missing_name;
-mod skill_name_not_string;
-mod skill_name_spaces;
-mod skill_name_style;
-mod skill_no_frontmatter;
-mod skill_non_string_key;
-mod skill_yaml11_surprise;
-mod skill_yaml_fallback;
+// The SKILL.md rules found while parsing (the others are decided where the resolution is:
+// `check::loading`, and SK025 in `check::tools`).
+declare_family! {
+    mod skill_no_frontmatter;         // SK001
+    mod skill_bom;                    // SK002
+    mod skill_leading_whitespace;     // SK003
+    mod skill_long_opener;            // SK004
+    mod skill_frontmatter_unclosed;   // SK005
+    mod skill_dashes_in_frontmatter;  // SK006
+    mod skill_missing_name;           // SK007
+    mod skill_name_not_string;        // SK008
+    mod skill_missing_description;    // SK009
+    mod skill_description_not_string; // SK010
+    mod skill_empty_body;             // SK011
+    mod skill_frontmatter_too_long;   // SK012
+    mod skill_yaml_fallback;          // SK013
+    mod skill_key_lost_in_fallback;   // SK014
+    mod skill_frontmatter_not_a_map;  // SK015
+    mod skill_name_style;             // SK019
+    mod skill_description_too_long;   // SK020
+    mod skill_body_too_long;          // SK021
+    mod skill_name_spaces;            // SK022
+    mod skill_yaml11_surprise;        // SK023
+    mod skill_non_string_key;         // SK024
+    mod skill_claude_skill_dir;       // SK031
+}
 
 pub(crate) use skill_claude_skill_dir::CLAUDE_SKILL_DIR;
-
-/// The SKILL.md rules found while parsing (the others are decided where the resolution is:
-/// `check::loading`, `check::skill_allowed_tools_not_enforced`).
-pub static RULES: &[&Rule] = &[
-    &skill_no_frontmatter::RULE,         // SK001
-    &skill_bom::RULE,                    // SK002
-    &skill_leading_whitespace::RULE,     // SK003
-    &skill_long_opener::RULE,            // SK004
-    &skill_frontmatter_unclosed::RULE,   // SK005
-    &skill_dashes_in_frontmatter::RULE,  // SK006
-    &skill_missing_name::RULE,           // SK007
-    &skill_name_not_string::RULE,        // SK008
-    &skill_missing_description::RULE,    // SK009
-    &skill_description_not_string::RULE, // SK010
-    &skill_empty_body::RULE,             // SK011
-    &skill_frontmatter_too_long::RULE,   // SK012
-    &skill_yaml_fallback::RULE,          // SK013
-    &skill_key_lost_in_fallback::RULE,   // SK014
-    &skill_frontmatter_not_a_map::RULE,  // SK015
-    &skill_name_style::RULE,             // SK019
-    &skill_description_too_long::RULE,   // SK020
-    &skill_body_too_long::RULE,          // SK021
-    &skill_name_spaces::RULE,            // SK022
-    &skill_yaml11_surprise::RULE,        // SK023
-    &skill_non_string_key::RULE,         // SK024
-    &skill_claude_skill_dir::RULE,       // SK031
-];
 
 /// A range of a file's text that shares the file's buffer instead of copying it (a large workspace
 /// would otherwise hold every skill body twice). Derefs to
@@ -323,7 +300,7 @@ impl Parser<'_> {
         self.body_too_long(doc, split);
         self.claude_skill_dir(doc);
         // `allowed-tools` (SK025) holds for every skill that sets it: said once, by
-        // `check::skill_allowed_tools_not_enforced`.
+        // `check::tools::skill_allowed_tools_not_enforced`.
     }
 
     /// No frontmatter the runtime finds: what the file starts with says which rule and fix.

@@ -2,11 +2,11 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::{Severity, TextRange};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 use crate::syntax::frontmatter::SkillSplit;
 use crate::syntax::java;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK021",
     name: "skill-body-too-long",
     severity: Severity::Info,
@@ -15,7 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"Accepted; skill_manage would reject it."#,
     explanation: r#"Move long material into references/."#,
     examples: &[],
-};
+}
 
 pub const BODY_MAX_CHARS: usize = 100_000;
 

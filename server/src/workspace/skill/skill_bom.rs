@@ -2,9 +2,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK002",
     name: "skill-bom",
     severity: Severity::Error,
@@ -13,6 +13,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"Java keeps U+FEFF as the first character of the text, so the `^---` match fails. Save the file as UTF-8 without BOM; the fix deletes the three BOM bytes."#,
     examples: &[Example {
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
         triggering: &[(
             ".agentscope/workspace/skills/pdf/SKILL.md",
             "\u{feff}---
@@ -25,20 +26,10 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 ",
         )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+        fixed: &[],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn bom(&mut self, range: TextRange) {

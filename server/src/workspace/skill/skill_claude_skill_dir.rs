@@ -4,9 +4,9 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK031",
     name: "skill-claude-skill-dir",
     severity: Severity::Warning,
@@ -19,9 +19,9 @@ Write paths relative to the skill folder (`scripts/fill.py`, `references/forms.m
 
 Reported once per SKILL.md, at the first use; the others are listed."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -29,11 +29,10 @@ description: Read, merge and split PDF files.
 # PDF
 
 Fill a form with `python ${CLAUDE_SKILL_DIR}/scripts/fill.py form.pdf`.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -41,10 +40,11 @@ description: Read, merge and split PDF files.
 # PDF
 
 Fill a form with `scripts/fill.py` in this skill's folder (its `<files-root>`).
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:8:26",
     }],
-};
+}
 
 /// The variable as Claude Code writes it.
 pub(crate) const CLAUDE_SKILL_DIR: &str = "${CLAUDE_SKILL_DIR}";

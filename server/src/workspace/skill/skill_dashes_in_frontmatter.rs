@@ -4,11 +4,11 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::frontmatter::{self, SkillSplit};
 use crate::syntax::java;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK006",
     name: "skill-dashes-in-frontmatter",
     severity: Severity::Error,
@@ -19,9 +19,9 @@ pub static RULE: Rule = Rule {
 
 Severity follows the outcome: an error when the early close makes the runtime drop the skill (no `name` or `description` left, or no body), a warning when `name` and `description` survive and the runtime loads the skill with a cut value and the later keys lost (the prompt preview renders it that way)."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Split---merge PDF files.
 ---
@@ -29,11 +29,10 @@ description: Split---merge PDF files.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Split and merge PDF files.
 ---
@@ -41,10 +40,11 @@ description: Split and merge PDF files.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:3:19",
     }],
-};
+}
 
 impl Parser<'_> {
     /// A `---` that is not on a line of its own but closes the frontmatter all the same.

@@ -2,9 +2,9 @@
 //! `Parser::check_required`).
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK010",
     name: "skill-description-not-string",
     severity: Severity::Error,
@@ -13,9 +13,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"The runtime requires a string and skips the skill."#,
     explanation: r#"Quote the value so YAML 1.1 does not turn it into a boolean, number or date."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: 2024-06-30
 ---
@@ -23,11 +23,10 @@ description: 2024-06-30
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: "2024-06-30"
 ---
@@ -35,7 +34,8 @@ description: "2024-06-30"
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:3:14",
     }],
-};
+}

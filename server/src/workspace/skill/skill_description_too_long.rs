@@ -2,10 +2,10 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::java;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK020",
     name: "skill-description-too-long",
     severity: Severity::Info,
@@ -14,9 +14,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"Accepted; the whole description is rendered into every prompt (skill_manage would reject it)."#,
     explanation: r#"Keep descriptions short: they are sent on every call."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files. Read, merge and split PDF files.
 ---
@@ -24,22 +24,12 @@ description: Read, merge and split PDF files. Read, merge and split PDF files. R
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:3:14",
     }],
-};
+}
 
 pub const DESCRIPTION_MAX_CHARS: usize = 1_024;
 

@@ -2,10 +2,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::frontmatter::SkillSplit;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK011",
     name: "skill-empty-body",
     severity: Severity::Error,
@@ -14,28 +14,18 @@ pub static RULE: Rule = Rule {
     consequence: r#"The runtime rejects the skill ("must have content except for the YAML Front Matter") and skips it."#,
     explanation: r#"Write the skill's instructions below the closing `---`."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 ---
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// Reported at the closing `---`, after which nothing follows.

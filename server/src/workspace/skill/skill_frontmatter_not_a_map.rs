@@ -2,10 +2,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Node;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK015",
     name: "skill-frontmatter-not-a-map",
     severity: Severity::Error,
@@ -14,9 +14,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"Write the frontmatter as `key: value` lines."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 - pdf
 - Read, merge and split PDF files.
 ---
@@ -24,22 +24,12 @@ pub static RULE: Rule = Rule {
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:2:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// `root` is the frontmatter's YAML document, which is not a map.

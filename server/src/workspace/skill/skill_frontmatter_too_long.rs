@@ -3,9 +3,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK012",
     name: "skill-frontmatter-too-long",
     severity: Severity::Error,
@@ -14,7 +14,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The YAML parser refuses it: the runtime uses empty metadata and skips the skill."#,
     explanation: r#"The skill parser sets SnakeYAML's code-point limit to 16 384. Shorten the frontmatter; move long text into the body or references/."#,
     examples: &[],
-};
+}
 
 /// SnakeYAML's code-point limit as the skill parser sets it.
 pub const FRONTMATTER_CODE_POINT_LIMIT: usize = 16_384;

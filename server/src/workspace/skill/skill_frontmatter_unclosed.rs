@@ -2,9 +2,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK005",
     name: "skill-frontmatter-unclosed",
     severity: Severity::Error,
@@ -13,31 +13,21 @@ pub static RULE: Rule = Rule {
     consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"Add a closing `---` line after the YAML block."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// An opening `---` the runtime finds no closing line for: reported on the first line.

@@ -2,10 +2,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::{LostKey, LostReason};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK014",
     name: "skill-key-lost-in-fallback",
     severity: Severity::Warning,
@@ -14,16 +14,27 @@ pub static RULE: Rule = Rule {
     consequence: r#"The runtime drops this key (block scalars, nested maps and lists are skipped by the fallback parser)."#,
     explanation: r#"Fix the YAML error reported by SK013 so the whole frontmatter is read; a lost `description` makes the skill drop."#,
     examples: &[Example {
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
         triggering: &[(
             ".agentscope/workspace/skills/pdf/SKILL.md",
             "---\nname: pdf\ndescription: Split and merge PDF files.\nmetadata:\n\tauthor: docs-team\n---\n\n# PDF\n\nRun `pdftotext -layout in.pdf out.txt` to read a PDF.\n",
         )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            "---\nname: pdf\ndescription: Split and merge PDF files.\nmetadata:\n  author: docs-team\n---\n\n# PDF\n\nRun `pdftotext -layout in.pdf out.txt` to read a PDF.\n",
-        )],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
+name: pdf
+description: Split and merge PDF files.
+metadata:
+  author: docs-team
+---
+
+# PDF
+
+Run `pdftotext -layout in.pdf out.txt` to read a PDF.
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:1",
     }],
-};
+}
 
 /// Why the fallback line parser skips a key.
 pub(super) fn why_lost(reason: &LostReason) -> &'static str {

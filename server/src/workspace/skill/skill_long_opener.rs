@@ -2,9 +2,9 @@
 
 use super::Parser;
 use crate::base::{Fix, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK004",
     name: "skill-long-opener",
     severity: Severity::Error,
@@ -13,9 +13,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"The skill is missing from the prompt's skill list: the agent never sees or loads it."#,
     explanation: r#"`---` followed by another `-` is not an opening delimiter for the runtime's regex. The fix turns the line into `---`."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"----
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"----
 name: pdf
 description: Read, merge and split PDF files.
 ---
@@ -23,22 +23,12 @@ description: Read, merge and split PDF files.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn long_opener(&mut self, range: TextRange) {

@@ -1,9 +1,9 @@
 //! SK007 `skill-missing-name`: `name` is missing or blank (found with SK009 by `Parser::check_required`).
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK007",
     name: "skill-missing-name",
     severity: Severity::Error,
@@ -12,28 +12,18 @@ pub static RULE: Rule = Rule {
     consequence: r#"The runtime rejects the skill ("must have a YAML Front Matter including `name` and `description`") and skips it."#,
     explanation: r#"Every skill needs a non-blank `name` string in its frontmatter."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 description: Read, merge and split PDF files.
 ---
 
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:1:1",
     }],
-};
+}

@@ -1,9 +1,9 @@
 //! SK008 `skill-name-not-string`: `name` is not a YAML string (found with SK010 by `Parser::check_required`).
 
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK008",
     name: "skill-name-not-string",
     severity: Severity::Error,
@@ -12,6 +12,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The runtime requires a string and skips the skill."#,
     explanation: r#"SnakeYAML types plain scalars with YAML 1.1 rules: `name: yes` is the boolean true and `name: 123` an integer, so the runtime rejects them. Quote the value (`name: "yes"`); the fix does that, and removes an explicit tag such as `!!bool`, which types even a quoted value."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/2048/SKILL.md",
             r#"---
@@ -36,5 +37,6 @@ description: Play the 2048 puzzle.
 Slide the tiles with the arrow keys.
 "#,
         )],
+        at: ".agentscope/workspace/skills/2048/SKILL.md:2:7",
     }],
-};
+}

@@ -2,9 +2,9 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK022",
     name: "skill-name-spaces",
     severity: Severity::Info,
@@ -13,6 +13,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"Accepted; the folder path the prompt gives for the skill's files (`<files-root>`) writes each space as `\ `, and tools must quote the path."#,
     explanation: r#"Use `-` instead of spaces."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/pdf tools/SKILL.md",
             r#"---
@@ -37,8 +38,9 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/pdf tools/SKILL.md:2:7",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn name_spaces(&mut self, doc: &SkillDoc) {

@@ -2,9 +2,9 @@
 
 use super::{Parser, SkillDoc};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK019",
     name: "skill-name-style",
     severity: Severity::Info,
@@ -13,6 +13,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"Accepted for hand-written skills; the runtime's skill_manage tool would reject it."#,
     explanation: r#"Use lowercase letters, digits, `.`, `_` and `-`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/skills/PDF_Tools/SKILL.md",
             r#"---
@@ -37,8 +38,9 @@ description: Read, merge and split PDF files.
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
 "#,
         )],
+        at: ".agentscope/workspace/skills/PDF_Tools/SKILL.md:2:7",
     }],
-};
+}
 
 pub const NAME_MAX_CHARS: usize = 64;
 

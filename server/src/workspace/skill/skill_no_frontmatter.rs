@@ -3,9 +3,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK001",
     name: "skill-no-frontmatter",
     severity: Severity::Error,
@@ -22,27 +22,17 @@ description: Work with PDF files.
 # PDF
 ```"#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"# PDF
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"# PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// `---` with more on its line: not an opening the runtime sees.

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::DroppedKey;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK024",
     name: "skill-non-string-key",
     severity: Severity::Warning,
@@ -15,9 +15,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"The key and its value are missing from the rendered metadata."#,
     explanation: r#"Quote the key."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 on: upload
@@ -26,11 +26,10 @@ on: upload
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 "on": upload
@@ -39,10 +38,11 @@ description: Read, merge and split PDF files.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:1",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn non_string_keys(&mut self, dropped: &[DroppedKey]) {

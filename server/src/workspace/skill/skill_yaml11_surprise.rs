@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Surprise;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK023",
     name: "skill-yaml11-surprise",
     severity: Severity::Warning,
@@ -15,9 +15,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"The prompt shows the value as the runtime prints its type, not as written (e.g. `1.10` → `1.1`, `yes` → `true`, a date → `Mon Jan 01 00:00:00 UTC 2024`)."#,
     explanation: r#"SnakeYAML reads `yes/no/on/off` as booleans, `1.0` as a double, `2024-01-01` as a Date and `1:30` as 90, and the runtime renders the typed value with Java's `String.valueOf`. Quote the value to keep it as written."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 version: 1.10
@@ -26,11 +26,10 @@ version: 1.10
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 version: "1.10"
@@ -39,10 +38,11 @@ version: "1.10"
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:10",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn yaml11_surprise(&mut self, surprise: &Surprise) {

@@ -4,10 +4,10 @@
 use super::skill_key_lost_in_fallback::why_lost;
 use super::Parser;
 use crate::base::{Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::{self, ColonInValue, Fallback, YamlError, YamlErrorKind};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK013",
     name: "skill-yaml-fallback",
     severity: Severity::Warning,
@@ -18,9 +18,9 @@ pub static RULE: Rule = Rule {
 
 The most common cause is a `: ` inside an unquoted value (`description: Merge: split and merge PDF files.`), which YAML reads as the start of another key. agentws reports that as one diagnostic on the value, with the lost keys as related locations (no SK014 for each), and a fix that quotes the value (`agentws check --fix`, or the editor's quick fix). The fix picks double quotes, or single quotes when the value holds `"` or `\` and no `'`, so that the value reads back exactly as written; it is offered only when quoting makes the whole frontmatter valid YAML, and never for a value with ` #` in it (which may be meant as a comment). agentscope-java pull request #1443 proposes that the runtime repair such values itself when loading."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Merge: split and merge PDF files.
 ---
@@ -28,11 +28,10 @@ description: Merge: split and merge PDF files.
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+"#),
+        ],
+        fixed: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: "Merge: split and merge PDF files."
 ---
@@ -40,10 +39,11 @@ description: "Merge: split and merge PDF files."
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:3:14",
     }],
-};
+}
 
 impl Parser<'_> {
     /// The YAML error an unquoted `: ` in `values` causes, which quoting them repairs: one

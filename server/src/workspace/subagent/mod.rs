@@ -15,57 +15,36 @@ use std::path::{Path, PathBuf};
 
 use crate::base::{Diagnostic, FileContent, Fix, TextRange};
 use crate::rules::workspace::too_many_problems::Capped;
-use crate::rules::Rule;
+use crate::rules::{declare_family, Rule};
 use crate::syntax::frontmatter::{self, OpeningTrap, SubagentSplit, SubagentSplitError};
 use crate::syntax::java;
 use crate::syntax::yaml::{self, Entry, Node, Typing, Value};
 use crate::workspace::layout::Location;
 
-mod subagent_bad_id;
-mod subagent_body_discarded;
-mod subagent_bom;
-mod subagent_boolean_string;
-mod subagent_dashes_in_frontmatter;
-mod subagent_deprecated_max_iters;
-mod subagent_frontmatter_unclosed;
-mod subagent_invalid_yaml;
-mod subagent_leading_whitespace;
-mod subagent_long_opener;
-mod subagent_missing_description;
-mod subagent_mode;
-mod subagent_multiline_description;
-mod subagent_name_key;
-mod subagent_no_frontmatter;
-mod subagent_sampling;
-mod subagent_steps;
-mod subagent_unknown_key;
-mod subagent_workspace_mode;
-mod subagent_workspace_not_map;
-
-/// The subagent-spec rules found while parsing (SA006, SA007 and SA022 follow from the
-/// resolution, SA025 from the configured models, SA026 from a file's name: `check` reports them).
-pub static RULES: &[&Rule] = &[
-    &subagent_no_frontmatter::RULE,        // SA001
-    &subagent_frontmatter_unclosed::RULE,  // SA002
-    &subagent_invalid_yaml::RULE,          // SA003
-    &subagent_missing_description::RULE,   // SA004
-    &subagent_bad_id::RULE,                // SA005
-    &subagent_name_key::RULE,              // SA008
-    &subagent_workspace_not_map::RULE,     // SA009
-    &subagent_workspace_mode::RULE,        // SA010
-    &subagent_body_discarded::RULE,        // SA011
-    &subagent_mode::RULE,                  // SA012
-    &subagent_steps::RULE,                 // SA013
-    &subagent_sampling::RULE,              // SA014
-    &subagent_boolean_string::RULE,        // SA015
-    &subagent_unknown_key::RULE,           // SA016
-    &subagent_deprecated_max_iters::RULE,  // SA017
-    &subagent_bom::RULE,                   // SA018
-    &subagent_leading_whitespace::RULE,    // SA019
-    &subagent_dashes_in_frontmatter::RULE, // SA020
-    &subagent_long_opener::RULE,           // SA021
-    &subagent_multiline_description::RULE, // SA027
-];
+// The subagent-spec rules found while parsing (SA006, SA007 and SA022 follow from the
+// resolution, SA025 from the configured models, SA026 from a file's name: `check` reports them).
+declare_family! {
+    mod subagent_no_frontmatter;        // SA001
+    mod subagent_frontmatter_unclosed;  // SA002
+    mod subagent_invalid_yaml;          // SA003
+    mod subagent_missing_description;   // SA004
+    mod subagent_bad_id;                // SA005
+    mod subagent_name_key;              // SA008
+    mod subagent_workspace_not_map;     // SA009
+    mod subagent_workspace_mode;        // SA010
+    mod subagent_body_discarded;        // SA011
+    mod subagent_mode;                  // SA012
+    mod subagent_steps;                 // SA013
+    mod subagent_sampling;              // SA014
+    mod subagent_boolean_string;        // SA015
+    mod subagent_unknown_key;           // SA016
+    mod subagent_deprecated_max_iters;  // SA017
+    mod subagent_bom;                   // SA018
+    mod subagent_leading_whitespace;    // SA019
+    mod subagent_dashes_in_frontmatter; // SA020
+    mod subagent_long_opener;           // SA021
+    mod subagent_multiline_description; // SA027
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorkspaceMode {
@@ -313,9 +292,9 @@ impl Parser<'_> {
         self.doc.metadata = entries;
     }
 
+    /// Reads each key the runtime reads, in the order its builder does, with the diagnostics of
+    /// each.
     fn read_keys(&mut self, entries: &[Entry], split: SubagentSplit) {
-        let get = |key: &str| entries.iter().find(|e| e.key == key);
-
         for entry in entries {
             if entry.key == "name" {
                 self.name_key(entry);
@@ -323,9 +302,29 @@ impl Parser<'_> {
                 self.unknown_key(entry);
             }
         }
+        self.read_description(entries, split);
+        if let Some(e) = get(entries, "workspace") {
+            self.read_workspace(e);
+        }
+        self.read_body(split);
+        self.read_model(entries);
+        self.read_steps(entries);
+        self.read_sampling(entries);
+        if let Some(e) = get(entries, "mode") {
+            self.read_mode(e);
+        }
+        self.read_visibility(entries);
+        if let Some(e) = get(entries, "tools") {
+            self.doc.tools = name_list(&e.value);
+        }
+        if let Some(e) = get(entries, "skills") {
+            self.doc.skills = name_list(&e.value);
+        }
+    }
 
-        // description
-        let description = get("description");
+    /// `description`, trimmed: without one (or blank), the runtime drops the file.
+    fn read_description(&mut self, entries: &[Entry], split: SubagentSplit) {
+        let description = get(entries, "description");
         let text = description
             .filter(|e| !matches!(e.value.value, Value::Null))
             .map(|e| java::trim(&java_to_string(&e.value.value)).to_string())
@@ -341,40 +340,41 @@ impl Parser<'_> {
                 self.missing_description(description, split.opening);
             }
         }
+    }
 
-        // workspace
-        if let Some(e) = get("workspace") {
-            match &e.value.value {
-                Value::Map(_) => {
-                    if let Some(mode) = e.value.get("mode") {
-                        if !matches!(mode.value.value, Value::Null) {
-                            let text =
-                                java::trim(&java_to_string(&mode.value.value)).to_lowercase();
-                            match text.as_str() {
-                                "isolated" => self.doc.workspace_mode = WorkspaceMode::Isolated,
-                                "shared" => self.doc.workspace_mode = WorkspaceMode::Shared,
-                                _ => self.unknown_workspace_mode(mode),
-                            }
-                        }
-                    }
-                    if let Some(p) = e.value.get("path") {
-                        if let Some(s) = p.value.value.java_string() {
-                            let s = java::trim(&s).to_string();
-                            if !s.is_empty() && !matches!(p.value.value, Value::Null) {
-                                self.doc.workspace_path = Some(Spanned {
-                                    value: s,
-                                    range: p.value.range,
-                                });
-                            }
+    /// `workspace:`, a map of `mode` (isolated or shared) and `path`.
+    fn read_workspace(&mut self, e: &Entry) {
+        match &e.value.value {
+            Value::Map(_) => {
+                if let Some(mode) = e.value.get("mode") {
+                    if !matches!(mode.value.value, Value::Null) {
+                        let text = java::trim(&java_to_string(&mode.value.value)).to_lowercase();
+                        match text.as_str() {
+                            "isolated" => self.doc.workspace_mode = WorkspaceMode::Isolated,
+                            "shared" => self.doc.workspace_mode = WorkspaceMode::Shared,
+                            _ => self.unknown_workspace_mode(mode),
                         }
                     }
                 }
-                Value::Null => {}
-                _ => self.workspace_not_map(e),
+                if let Some(p) = e.value.get("path") {
+                    if let Some(s) = p.value.value.java_string() {
+                        let s = java::trim(&s).to_string();
+                        if !s.is_empty() && !matches!(p.value.value, Value::Null) {
+                            self.doc.workspace_path = Some(Spanned {
+                                value: s,
+                                range: p.value.range,
+                            });
+                        }
+                    }
+                }
             }
+            Value::Null => {}
+            _ => self.workspace_not_map(e),
         }
+    }
 
-        // body
+    /// The body is the subagent's prompt, unless a workspace path is set: then it is discarded.
+    fn read_body(&mut self, split: SubagentSplit) {
         let body = &self.text[split.body.start..split.body.end];
         if !body.is_empty() {
             self.doc.body_range = Some(split.body);
@@ -383,9 +383,11 @@ impl Parser<'_> {
                 None => self.doc.body = Some(body.to_string()),
             }
         }
+    }
 
-        // model / variant
-        if let Some(e) = get("model") {
+    /// `model` (a string, trimmed) and `variant`.
+    fn read_model(&mut self, entries: &[Entry]) {
+        if let Some(e) = get(entries, "model") {
             if let Some(s) = e.value.value.java_string() {
                 if !matches!(e.value.value, Value::Null) {
                     self.doc.model = Some(Spanned {
@@ -395,15 +397,17 @@ impl Parser<'_> {
                 }
             }
         }
-        if let Some(e) = get("variant") {
+        if let Some(e) = get(entries, "variant") {
             if !matches!(e.value.value, Value::Null) {
                 self.doc.variant = Some(java::trim(&java_to_string(&e.value.value)).to_string());
             }
         }
+    }
 
-        // steps / maxIters
-        let steps = get("steps");
-        let max_iters = get("maxIters");
+    /// `steps`, else the deprecated `maxIters`: the first that is a number wins, truncated.
+    fn read_steps(&mut self, entries: &[Entry]) {
+        let steps = get(entries, "steps");
+        let max_iters = get(entries, "maxIters");
         self.deprecated_max_iters(max_iters, steps);
         let mut steps_set = false;
         for (key, e) in [("steps", steps), ("maxIters", max_iters)] {
@@ -419,11 +423,13 @@ impl Parser<'_> {
                 None => self.steps_not_a_number(key, e),
             }
         }
+    }
 
-        // temperature / top_p
-        let top_p = get("top_p").or_else(|| get("topP"));
+    /// `temperature` and `top_p` (or `topP`): numbers, or strings Java parses as doubles.
+    fn read_sampling(&mut self, entries: &[Entry]) {
+        let top_p = get(entries, "top_p").or_else(|| get(entries, "topP"));
         for (key, e, max) in [
-            ("temperature", get("temperature"), 2.0),
+            ("temperature", get(entries, "temperature"), 2.0),
             ("top_p", top_p, 1.0),
         ] {
             let Some(e) = e else { continue };
@@ -448,26 +454,32 @@ impl Parser<'_> {
                 None => self.sampling_not_numeric(key, e),
             }
         }
+    }
 
-        // mode
-        if let Some(e) = get("mode") {
-            if !matches!(e.value.value, Value::Null) {
-                let text = java::trim(&java_to_string(&e.value.value)).to_lowercase();
-                self.doc.mode = match text.as_str() {
-                    "primary" => AgentMode::Primary,
-                    "subagent" => AgentMode::Subagent,
-                    "all" => AgentMode::All,
-                    _ => {
-                        self.unknown_mode(e);
-                        AgentMode::All
-                    }
-                };
-            }
+    /// `mode`: primary, subagent or all; anything else reads as all.
+    fn read_mode(&mut self, e: &Entry) {
+        if !matches!(e.value.value, Value::Null) {
+            let text = java::trim(&java_to_string(&e.value.value)).to_lowercase();
+            self.doc.mode = match text.as_str() {
+                "primary" => AgentMode::Primary,
+                "subagent" => AgentMode::Subagent,
+                "all" => AgentMode::All,
+                _ => {
+                    self.unknown_mode(e);
+                    AgentMode::All
+                }
+            };
         }
+    }
 
-        // hidden / expose_to_user
-        let expose = get("expose_to_user").or_else(|| get("exposeToUser"));
-        for (key, e) in [("hidden", get("hidden")), ("expose_to_user", expose)] {
+    /// `hidden` and `expose_to_user` (or `exposeToUser`): booleans, or strings that are true only
+    /// when they say `true`.
+    fn read_visibility(&mut self, entries: &[Entry]) {
+        let expose = get(entries, "expose_to_user").or_else(|| get(entries, "exposeToUser"));
+        for (key, e) in [
+            ("hidden", get(entries, "hidden")),
+            ("expose_to_user", expose),
+        ] {
             let Some(e) = e else { continue };
             let value = match &e.value.value {
                 Value::Bool(b) => Some(*b),
@@ -487,15 +499,12 @@ impl Parser<'_> {
                 }
             }
         }
-
-        // tools / skills
-        if let Some(e) = get("tools") {
-            self.doc.tools = name_list(&e.value);
-        }
-        if let Some(e) = get("skills") {
-            self.doc.skills = name_list(&e.value);
-        }
     }
+}
+
+/// The entry of `key`, if the frontmatter has one.
+fn get<'e>(entries: &'e [Entry], key: &str) -> Option<&'e Entry> {
+    entries.iter().find(|e| e.key == key)
 }
 
 /// Java `Object.toString()` of a value as Jackson builds it (`List`/`LinkedHashMap` formats).

@@ -3,9 +3,9 @@
 
 use super::{Parser, SubagentDrop};
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA005",
     name: "subagent-bad-id",
     severity: Severity::Warning,
@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"Accepted, but the isolated runtime folder `agents/<id>/workspace` may escape the workspace or fail to be created."#,
     explanation: r#"Rename the file to a plain id such as `researcher.md`. The rule is a warning, because the runtime loads such a spec; it is an error only for an empty id (a file named `.md`), which the runtime skips."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/web researcher.md",
             r#"---
@@ -30,8 +31,9 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/web researcher.md:1:1",
     }],
-};
+}
 
 /// Why an id is unsafe as a folder name (`agents/<id>/workspace`), if it is.
 pub(super) fn id_problem(id: &str) -> Option<&'static str> {

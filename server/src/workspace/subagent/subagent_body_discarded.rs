@@ -3,9 +3,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA011",
     name: "subagent-body-discarded",
     severity: Severity::Warning,
@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"Edits to this body change nothing; edit that AGENTS.md instead."#,
     explanation: r#"Move the prompt into `<path>/AGENTS.md`, or remove `workspace.path`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[
             (
                 ".agentscope/workspace/subagents/researcher.md",
@@ -47,8 +48,9 @@ workspace:
 "#,
             ),
         ],
+        at: ".agentscope/workspace/subagents/researcher.md:6:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// The non-empty `body`, beside `workspace.path` valued `workspace_path`.

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA015",
     name: "subagent-boolean-string",
     severity: Severity::Warning,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"Any text but `true` (in any case) is read as false."#,
     explanation: r#"The runtime reads the value as text with Java's `Boolean.parseBoolean`, which is true only for `true` in any letter case. Write `true` or `false` without quotes."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,8 +34,9 @@ hidden: true
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:9",
     }],
-};
+}
 
 impl Parser<'_> {
     /// `key`'s `entry`, not a YAML boolean: the runtime reads its `text` as `read_as`.

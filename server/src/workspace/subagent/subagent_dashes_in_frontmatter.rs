@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::frontmatter;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA020",
     name: "subagent-dashes-in-frontmatter",
     severity: Severity::Error,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The subagent loads without the keys after that line, and its prompt starts with the rest of the frontmatter."#,
     explanation: r#"Rephrase the value so it holds no `---`. Severity follows the outcome: an error when the early close makes the runtime drop the declaration, a warning when what is left still loads."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,8 +34,9 @@ steps: 15
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:2:24",
     }],
-};
+}
 
 impl Parser<'_> {
     /// The `closing` `---` the runtime's split found.

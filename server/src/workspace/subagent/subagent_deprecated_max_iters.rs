@@ -3,10 +3,10 @@
 
 use super::{number, Parser};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA017",
     name: "subagent-deprecated-max-iters",
     severity: Severity::Info,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"Deprecated alias; used only when `steps` is not a number."#,
     explanation: r#"Write `steps:` instead."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,8 +34,9 @@ steps: 15
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// The frontmatter's `max_iters` and `steps` entries, each `None` when not written.

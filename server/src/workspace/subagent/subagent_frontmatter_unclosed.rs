@@ -3,9 +3,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA002",
     name: "subagent-frontmatter-unclosed",
     severity: Severity::Error,
@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Add a closing `---` line."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -29,8 +30,9 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn frontmatter_unclosed(&mut self) {

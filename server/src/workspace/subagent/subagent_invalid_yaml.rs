@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::{self, Node, Typing, YamlError};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA003",
     name: "subagent-invalid-yaml",
     severity: Severity::Error,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Fix the YAML; the frontmatter must be a map with at least `description`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -31,8 +32,9 @@ description: "Researches questions: web, papers."
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:2:14",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn invalid_yaml(&mut self, error: &YamlError, yaml_range: TextRange) {

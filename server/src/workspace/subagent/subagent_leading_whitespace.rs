@@ -3,9 +3,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA019",
     name: "subagent-leading-whitespace",
     severity: Severity::Error,
@@ -14,6 +14,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"The fix removes what comes before `---`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"
@@ -31,8 +32,9 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// The whitespace at `range`, before the `---`.

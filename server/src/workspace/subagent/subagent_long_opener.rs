@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::frontmatter::{self, OpeningTrap};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA021",
     name: "subagent-long-opener",
     severity: Severity::Warning,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The runtime keeps the extra `-` as the first YAML character, which usually breaks the YAML."#,
     explanation: r#"The fix turns the line into `---`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"----
@@ -31,8 +32,9 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn long_opener(&mut self) {

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::{Entry, Value};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA004",
     name: "subagent-missing-description",
     severity: Severity::Error,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"Add a `description:` line; it is what the main agent reads in its subagent list."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -32,8 +33,9 @@ steps: 15
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// `description` is the frontmatter's entry, `None` when it has none: then the report is on

@@ -3,10 +3,10 @@
 
 use super::{java_to_string, Parser};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA012",
     name: "subagent-mode",
     severity: Severity::Warning,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The declaration loads with mode `all`, the default."#,
     explanation: r#"Use `primary`, `subagent` or `all`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,8 +34,9 @@ mode: subagent
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:7",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn unknown_mode(&mut self, mode: &Entry) {

@@ -4,9 +4,9 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA027",
     name: "subagent-multiline-description",
     severity: Severity::Warning,
@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
 
 Write the description on one line (a plain or `>` folded value); keep examples and long guidance in the body."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -36,8 +37,9 @@ description: Researches questions on the web and answers with sources; not for c
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:3",
     }],
-};
+}
 
 impl Parser<'_> {
     /// `description` (as the runtime holds it: trimmed) written at `range`.

@@ -3,11 +3,11 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::java;
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA008",
     name: "subagent-name-key",
     severity: Severity::Warning,
@@ -16,6 +16,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The main agent delegates to the subagent by its file name, not by `name:`."#,
     explanation: r#"Remove `name:` and rename the file instead."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,8 +34,9 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:2:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// The frontmatter's `name:` entry.

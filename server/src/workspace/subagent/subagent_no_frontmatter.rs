@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::java;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA001",
     name: "subagent-no-frontmatter",
     severity: Severity::Error,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The subagent is not declared: the main agent cannot delegate to it."#,
     explanation: r#"`AgentSpecLoader` returns null unless the text starts with `---`. Put the frontmatter at the very start."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"description: Researches questions on the web.
@@ -30,8 +31,9 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// The text has no frontmatter and no BOM or whitespace before a `---`.

@@ -3,10 +3,10 @@
 
 use super::{java_to_string, Parser};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA014",
     name: "subagent-sampling",
     severity: Severity::Warning,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"A non-numeric value is ignored (WARN, the parent's value is inherited); an out-of-range one is passed to the model."#,
     explanation: r#"`temperature` is usually 0–2 and `top_p` 0–1."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,8 +34,9 @@ temperature: 0.7
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:14",
     }],
-};
+}
 
 impl Parser<'_> {
     /// `key`'s `entry` (`temperature` or `top_p`), which is neither null nor a number.

@@ -3,10 +3,10 @@
 
 use super::{java_to_string, Parser};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA013",
     name: "subagent-steps",
     severity: Severity::Warning,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"A non-number is ignored (default 10); zero or negative is accepted as is."#,
     explanation: r#"Use a positive integer such as `steps: 15`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -33,8 +34,9 @@ steps: 15
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:8",
     }],
-};
+}
 
 impl Parser<'_> {
     /// `key`'s `entry` (`steps` or `maxIters`), whose value is not a number.

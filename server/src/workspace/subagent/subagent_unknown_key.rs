@@ -4,11 +4,11 @@
 use super::Parser;
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 use crate::workspace::keys;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA016",
     name: "subagent-unknown-key",
     severity: Severity::Info,
@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"It changes nothing about the subagent."#,
     explanation: r#"Remote/url subagents (`url`, `headers`, …) are programmatic only; remove the key or check its spelling."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -34,8 +35,9 @@ description: Researches questions on the web.
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:1",
     }],
-};
+}
 
 impl Parser<'_> {
     /// A frontmatter `entry` other than `name:`, which has its own rule.

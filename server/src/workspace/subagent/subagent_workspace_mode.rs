@@ -3,10 +3,10 @@
 
 use super::{java_to_string, Parser};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA010",
     name: "subagent-workspace-mode",
     severity: Severity::Warning,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The subagent works in its own isolated workspace, the default."#,
     explanation: r#"Use `isolated` or `shared`."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -35,8 +36,9 @@ workspace:
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:4:9",
     }],
-};
+}
 
 impl Parser<'_> {
     /// `mode` is the `workspace` map's entry.

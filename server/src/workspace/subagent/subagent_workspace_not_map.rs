@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::yaml::Entry;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SA009",
     name: "subagent-workspace-not-map",
     severity: Severity::Warning,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: r#"The subagent runs as if `workspace` were not set."#,
     explanation: r#"Write `workspace:` with `mode:` and/or `path:` keys below it."#,
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/subagents/researcher.md",
             r#"---
@@ -34,8 +35,9 @@ workspace:
 You research a question and answer with sources.
 "#,
         )],
+        at: ".agentscope/workspace/subagents/researcher.md:3:12",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn workspace_not_map(&mut self, workspace: &Entry) {

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::{Member, Node};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ015",
     name: "mcp-enable-tools-empty",
     severity: Severity::Info,
@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
         "`enableTools` restricts which of the server's tools are registered, but an empty \
 list is the same as leaving it out. To register none of them, remove the server.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -44,8 +45,9 @@ list is the same as leaving it out. To register none of them, remove the server.
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:7:22",
     }],
-};
+}
 
 impl Parser<'_> {
     /// Server `server`'s `enableTools` `field`, when it is an empty array.

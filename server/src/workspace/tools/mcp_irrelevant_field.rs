@@ -3,10 +3,10 @@
 
 use super::{transport_label, Parser, Transport};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ014",
     name: "mcp-irrelevant-field",
     severity: Severity::Warning,
@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
 only to `sse` and `http`. A field for the other transport usually means the transport is wrong.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
@@ -42,9 +43,10 @@ only to `sse` and `http`. A field for the other transport usually means the tran
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:7:7",
         },
     ],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn irrelevant_field(&mut self, field: &Member, transport: Transport) {

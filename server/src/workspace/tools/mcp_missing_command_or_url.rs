@@ -3,10 +3,10 @@
 
 use super::{transport_label, Parser, Transport};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ013",
     name: "mcp-missing-command-or-url",
     severity: Severity::Error,
@@ -16,6 +16,7 @@ pub static RULE: Rule = Rule {
     explanation: "`stdio` servers are started with `command` (+ `args`, `env`); `sse` and `http` \
 servers are reached at `url` (+ `headers`, `queryParams`). A blank value counts as missing.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -41,8 +42,9 @@ servers are reached at `url` (+ `headers`, `queryParams`). A blank value counts 
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:3:5",
     }],
-};
+}
 
 impl Parser<'_> {
     /// Server `entry` of `transport` lacks the `required` key.

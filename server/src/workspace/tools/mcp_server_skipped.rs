@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ016",
     name: "mcp-server-skipped",
     severity: Severity::Error,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: "The runtime logs a warning and skips the server.",
     explanation: "Each entry of `mcpServers` needs a non-blank name and an object value.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -31,8 +32,9 @@ pub static RULE: Rule = Rule {
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:3:15",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn blank_server_name(&mut self, entry: &Member) {

@@ -3,10 +3,10 @@
 
 use super::{Parser, Transport};
 use crate::base::{Fix, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ011",
     name: "mcp-transport-missing",
     severity: Severity::Error,
@@ -22,6 +22,7 @@ the transport is missing and the server is skipped. When a server has `type` and
 message says so, and when the value is one the runtime accepts, the fix renames the key.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
@@ -45,9 +46,10 @@ message says so, and when the value is one the runtime accepts, the fix renames 
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:3:5",
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// At the server's name (`entry`); `type_field`, Claude Code's `type` written instead.

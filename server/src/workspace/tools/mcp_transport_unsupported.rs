@@ -4,10 +4,10 @@
 use super::{Parser, TRANSPORT_NAMES};
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::{Fix, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ012",
     name: "mcp-transport-unsupported",
     severity: Severity::Error,
@@ -19,6 +19,7 @@ pub static RULE: Rule = Rule {
 it to `streamable-http`.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "mcpServers": {
@@ -41,9 +42,10 @@ it to `streamable-http`.",
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:4:20",
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// Server `entry`'s `transport` `field`, valued `value`.

@@ -11,58 +11,36 @@
 use std::path::PathBuf;
 
 use crate::base::{Diagnostic, Env, FileContent, TextRange};
-use crate::rules::Rule;
+use crate::rules::{declare_family, Rule};
 use crate::syntax::java;
 use crate::syntax::json::{self, Member, Node, ProblemKind, Value};
 use crate::workspace::subagent::Spanned;
 
-mod mcp_enable_tools_empty;
-mod mcp_irrelevant_field;
-mod mcp_missing_command_or_url;
-mod mcp_server_skipped;
-mod mcp_transport_missing;
-mod mcp_transport_unsupported;
-mod tools_json_blank;
-mod tools_json_bom;
-mod tools_json_coerced_value;
-mod tools_json_duplicate_key;
-mod tools_json_env_breaks_json;
-mod tools_json_env_default;
-mod tools_json_env_unset;
-mod tools_json_invalid;
-mod tools_json_not_analysed;
-mod tools_json_null;
-mod tools_json_null_value;
-mod tools_json_servers_outside;
-mod tools_json_trailing_content;
-mod tools_json_unknown_key;
-mod tools_json_wrong_type;
-
-/// The tools.json rules found while parsing (TJ020 and later read the configuration and the
-/// catalog: `check::tools`).
-pub static RULES: &[&Rule] = &[
-    &tools_json_invalid::RULE,          // TJ001
-    &tools_json_bom::RULE,              // TJ002
-    &tools_json_wrong_type::RULE,       // TJ003
-    &tools_json_blank::RULE,            // TJ004
-    &tools_json_null::RULE,             // TJ005
-    &tools_json_unknown_key::RULE,      // TJ006
-    &tools_json_env_unset::RULE,        // TJ007
-    &tools_json_env_breaks_json::RULE,  // TJ008
-    &tools_json_duplicate_key::RULE,    // TJ009
-    &tools_json_trailing_content::RULE, // TJ010
-    &mcp_transport_missing::RULE,       // TJ011
-    &mcp_transport_unsupported::RULE,   // TJ012
-    &mcp_missing_command_or_url::RULE,  // TJ013
-    &mcp_irrelevant_field::RULE,        // TJ014
-    &mcp_enable_tools_empty::RULE,      // TJ015
-    &mcp_server_skipped::RULE,          // TJ016
-    &tools_json_coerced_value::RULE,    // TJ017
-    &tools_json_not_analysed::RULE,     // TJ018
-    &tools_json_null_value::RULE,       // TJ019
-    &tools_json_servers_outside::RULE,  // TJ031
-    &tools_json_env_default::RULE,      // TJ032
-];
+// The tools.json rules found while parsing (TJ020 and later read the configuration and the
+// catalog: `check::tools`).
+declare_family! {
+    mod tools_json_invalid;          // TJ001
+    mod tools_json_bom;              // TJ002
+    mod tools_json_wrong_type;       // TJ003
+    mod tools_json_blank;            // TJ004
+    mod tools_json_null;             // TJ005
+    mod tools_json_unknown_key;      // TJ006
+    mod tools_json_env_unset;        // TJ007
+    mod tools_json_env_breaks_json;  // TJ008
+    mod tools_json_duplicate_key;    // TJ009
+    mod tools_json_trailing_content; // TJ010
+    mod mcp_transport_missing;       // TJ011
+    mod mcp_transport_unsupported;   // TJ012
+    mod mcp_missing_command_or_url;  // TJ013
+    mod mcp_irrelevant_field;        // TJ014
+    mod mcp_enable_tools_empty;      // TJ015
+    mod mcp_server_skipped;          // TJ016
+    mod tools_json_coerced_value;    // TJ017
+    mod tools_json_not_analysed;     // TJ018
+    mod tools_json_null_value;       // TJ019
+    mod tools_json_servers_outside;  // TJ031
+    mod tools_json_env_default;      // TJ032
+}
 
 /// The consequence of every problem that makes the runtime ignore the whole file.
 const WHOLE_FILE: &str =

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::layers::EMPTY_FILE_REMINDER;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ004",
     name: "tools-json-blank",
     severity: Severity::Warning,
@@ -18,6 +18,7 @@ pub static RULE: Rule = Rule {
 every build. Delete the file, or write `{}`.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"
 "#),
@@ -26,9 +27,10 @@ every build. Delete the file, or write `{}`.",
                 (".agentscope/workspace/tools.json", r#"{}
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:1",
         },
     ],
-};
+}
 
 pub(super) fn diagnostic(path: &Path) -> Diagnostic {
     RULE.at(

@@ -3,10 +3,10 @@
 
 use super::{Parser, WHOLE_FILE};
 use crate::base::{Diagnostic, Fix, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Problem;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ002",
     name: "tools-json-bom",
     severity: Severity::Error,
@@ -18,6 +18,7 @@ the string to Jackson, whose character-based parser does not skip a BOM: parsing
 (not observed in a running JVM; agentws treats it as failing, see docs/runtime-sources.md). Save the file as UTF-8 without BOM; the fix removes it.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", "\u{feff}{
   \"deny\": [\"execute\"]
@@ -30,9 +31,10 @@ the string to Jackson, whose character-based parser does not skip a BOM: parsing
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:1",
         },
     ],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn bom(&self, problem: &Problem, range: TextRange) -> Diagnostic {

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Node;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ017",
     name: "tools-json-coerced-value",
     severity: Severity::Info,
@@ -16,6 +16,7 @@ pub static RULE: Rule = Rule {
     explanation:
         "Usually harmless, but a tool named `1` or an argument `true` is rarely what was meant.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -42,8 +43,9 @@ pub static RULE: Rule = Rule {
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:6:45",
     }],
-};
+}
 
 impl Parser<'_> {
     /// The text the runtime reads for the scalar `node`, said of `what` (`` `allow` entry ``,

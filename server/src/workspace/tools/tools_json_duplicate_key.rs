@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Diagnostic, Related, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Problem;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ009",
     name: "tools-json-duplicate-key",
     severity: Severity::Warning,
@@ -17,6 +17,7 @@ pub static RULE: Rule = Rule {
 counts (for `mcpServers`, the server keeps the position of its first occurrence). Merge them into one.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"],
@@ -30,9 +31,10 @@ counts (for `mcpServers`, the server keeps the position of its first occurrence)
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:3:3",
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// `problem` at `range`, pointing at the earlier occurrence (`first`, in the substituted

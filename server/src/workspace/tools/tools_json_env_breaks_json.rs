@@ -4,9 +4,9 @@
 
 use super::{tools_json_invalid, Parser, Variable};
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ008",
     name: "tools-json-env-breaks-json",
     severity: Severity::Warning,
@@ -18,7 +18,7 @@ pasted into the JSON as is: a `\"` ends the string early, a `\\` starts an escap
 control character. When this breaks the JSON in the current environment, the message says so and the \
 file counts as ignored. Use values without these characters, or put the whole value in the file.",
     examples: &[],
-};
+}
 
 impl Parser<'_> {
     /// At the variable's place in the original text.

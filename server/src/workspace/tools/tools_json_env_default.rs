@@ -4,9 +4,9 @@
 
 use super::{variable_name_len, Parser};
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ032",
     name: "tools-json-env-default",
     severity: Severity::Warning,
@@ -22,6 +22,7 @@ and the shell expand this syntax; AgentScope does not.
 Write `${NAME}` and make sure the agent's environment sets the variable (an unset one becomes an \
 empty string, TJ007), or write the value itself.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -48,8 +49,9 @@ empty string, TJ007), or write the value itself.",
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:6:44",
     }],
-};
+}
 
 /// Every `${NAME:-…}` and `${NAME-…}` of `text`: its range (through the closing `}`), the name and
 /// the default as written. A `${` whose closing brace is not on the same line is left alone.

@@ -3,9 +3,9 @@
 
 use super::{Parser, Variable};
 use crate::base::Severity;
-use crate::rules::{Profile, Rule};
+use crate::rules::{declare_rule, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ007",
     name: "tools-json-env-unset",
     severity: Severity::Warning,
@@ -17,7 +17,7 @@ text before parsing, with the process environment's value or `\"\"`. There is no
 (`${A:-b}` stays as written) and no escaping (`$${A}` is `$` plus the value). agentws checks against the \
 environment it runs in; make sure the agent's environment sets the variable.",
     examples: &[],
-};
+}
 
 impl Parser<'_> {
     /// At the variable's place in the original text.

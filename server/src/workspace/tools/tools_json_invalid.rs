@@ -4,10 +4,10 @@
 
 use super::{Parser, WHOLE_FILE};
 use crate::base::{Diagnostic, Fix, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::{Problem, ProblemKind};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ001",
     name: "tools-json-invalid",
     severity: Severity::Error,
@@ -24,6 +24,7 @@ carries a fix that removes it; a single-quoted string without `\"` or `\\` insid
 double quotes.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": ["execute"],
@@ -36,9 +37,10 @@ double quotes.",
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:22",
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// `problem`, at `range` in the original text.

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::Parser;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Problem;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ018",
     name: "tools-json-not-analysed",
     severity: Severity::Warning,
@@ -19,6 +19,7 @@ pub static RULE: Rule = Rule {
 The runtime accepts up to 1000 levels; nothing realistic comes close to either.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{"deny": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}
 "#),
@@ -27,9 +28,10 @@ The runtime accepts up to 1000 levels; nothing realistic comes close to either."
                 (".agentscope/workspace/tools.json", r#"{"deny": ["execute"]}
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:1:209",
         },
     ],
-};
+}
 
 /// The substitution starting at `at` makes the text grow beyond the limit.
 pub(super) fn too_large(path: &Path, at: TextRange) -> Diagnostic {

@@ -2,10 +2,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Node;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ005",
     name: "tools-json-null",
     severity: Severity::Info,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     explanation:
         "Equivalent to having no tools.json. Write `{}` if an empty configuration is meant.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"null
@@ -25,8 +26,9 @@ pub static RULE: Rule = Rule {
             r#"{}
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:1:1",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn null_document(&mut self, root: &Node) {

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Node;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ019",
     name: "tools-json-null-value",
     severity: Severity::Info,
@@ -15,6 +15,7 @@ pub static RULE: Rule = Rule {
     consequence: "The runtime reads `null` as not set.",
     explanation: "`\"allow\": null` is the same as leaving `allow` out.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -30,8 +31,9 @@ pub static RULE: Rule = Rule {
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:2:12",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn null_value(&mut self, key: &str, node: &Node) {

@@ -7,10 +7,10 @@
 
 use super::Parser;
 use crate::base::{FileEdit, Fix, Severity};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::{Member, Value};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ031",
     name: "tools-json-servers-outside-mcpservers",
     severity: Severity::Error,
@@ -26,6 +26,7 @@ Move the servers under `mcpServers`, and give each one the `transport` the runti
 writes `type`, and leaves it out for a server started by a command: `stdio`). When the file has no \
 `mcpServers` yet and no `${VAR}`, the fix does both.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -56,8 +57,9 @@ writes `type`, and leaves it out for a server started by a command: `stdio`). Wh
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:2:3",
     }],
-};
+}
 
 /// Keys that make a top-level object look like an MCP server.
 const SERVER_SHAPE: &[&str] = &["command", "url", "type", "transport", "args"];

@@ -3,10 +3,10 @@
 
 use super::Parser;
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Problem;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ010",
     name: "tools-json-trailing-content",
     severity: Severity::Warning,
@@ -18,6 +18,7 @@ pub static RULE: Rule = Rule {
 object, a comment or leftover text after the closing `}` is silently ignored. Anything meant to be \
 configured there has no effect.",
     examples: &[Example {
+        base: Base::None,
         triggering: &[(
             ".agentscope/workspace/tools.json",
             r#"{
@@ -35,8 +36,9 @@ configured there has no effect.",
 }
 "#,
         )],
+        at: ".agentscope/workspace/tools.json:4:1",
     }],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn trailing_content(&self, problem: &Problem, range: TextRange) -> Diagnostic {

@@ -4,10 +4,10 @@
 use super::Parser;
 use crate::base::suggest::{did_you_mean, hint};
 use crate::base::Severity;
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::syntax::json::Member;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ006",
     name: "tools-json-unknown-key",
     severity: Severity::Info,
@@ -19,6 +19,7 @@ never reported). Any other unknown key is usually a typo (`Allow`, `mcp_servers`
 are case-sensitive. The message suggests the closest known key.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "Deny": ["execute"]
@@ -31,9 +32,10 @@ are case-sensitive. The message suggests the closest known key.",
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:3",
         },
     ],
-};
+}
 
 impl Parser<'_> {
     pub(super) fn unknown_key(&mut self, member: &Member, key: &str, known: &[&str], place: &str) {

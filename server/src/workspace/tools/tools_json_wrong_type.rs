@@ -3,9 +3,9 @@
 
 use super::{Parser, WHOLE_FILE};
 use crate::base::{Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "TJ003",
     name: "tools-json-wrong-type",
     severity: Severity::Error,
@@ -20,6 +20,7 @@ booleans where a string is expected are converted; anything else (`\"allow\": \"
 `\"mcpServers\": []`, `\"timeout\": \"30s\"`) fails the WHOLE file, not just the entry.",
     examples: &[
         Example {
+            base: Base::None,
             triggering: &[
                 (".agentscope/workspace/tools.json", r#"{
   "deny": "execute"
@@ -32,9 +33,10 @@ booleans where a string is expected are converted; anything else (`\"allow\": \"
 }
 "#),
             ],
+            at: ".agentscope/workspace/tools.json:2:11",
         },
     ],
-};
+}
 
 impl Parser<'_> {
     /// Counted: one such error makes the runtime ignore the file.

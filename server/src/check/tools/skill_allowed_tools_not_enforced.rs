@@ -3,16 +3,16 @@
 //! instead of once per skill, so that a large workspace's report stays readable.
 //!
 //! Which skills count and what the note says; the analysis engine decides who is first and how
-//! many (`engine::allowed_tools_setters`), from answers that hold no position. Its test is the
+//! many (`engine::skills::allowed_tools_setters`), from answers that hold no position. Its test is the
 //! engine's (`engine::batch`), which runs the rule.
 
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::rules::{Example, Profile, Rule};
+use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::skill::SkillDoc;
 
-pub static RULE: Rule = Rule {
+declare_rule! {
     code: "SK025",
     name: "skill-allowed-tools-not-enforced",
     severity: Severity::Info,
@@ -21,9 +21,9 @@ pub static RULE: Rule = Rule {
     consequence: r#"Tools the skill leaves out of `allowed-tools` stay available to the model."#,
     explanation: r#"The harness does not enforce `allowed-tools`; restrict tools with tools.json or a subagent's `tools:`. The fact holds for every skill that sets the key, so it is reported once per workspace, at the first such skill (in path order), with their number."#,
     examples: &[Example {
-        triggering: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
+        base: Base::Shared { without: &["agentws.toml", ".agentscope/workspace/AGENTS.md"] },
+        triggering: &[
+            (".agentscope/workspace/skills/pdf/SKILL.md", r#"---
 name: pdf
 description: Read, merge and split PDF files.
 allowed-tools: read_file
@@ -32,22 +32,12 @@ allowed-tools: read_file
 # PDF
 
 Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
-        fixed: &[(
-            ".agentscope/workspace/skills/pdf/SKILL.md",
-            r#"---
-name: pdf
-description: Read, merge and split PDF files.
----
-
-# PDF
-
-Run `pdftotext -layout in.pdf out.txt` to read a PDF.
-"#,
-        )],
+"#),
+        ],
+        fixed: &[],
+        at: ".agentscope/workspace/skills/pdf/SKILL.md:4:1",
     }],
-};
+}
 
 /// The range of the `allowed-tools` key of a skill the runtime loads, when it sets one (the
 /// skills this rule counts).
