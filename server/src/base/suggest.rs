@@ -127,43 +127,137 @@ impl<'i> Suggestions<'i> {
     /// The closest candidate to `word`: one with the same squashed form, else the nearest within
     /// an edit distance of a third of its length (at least 1), the earlier candidate on a tie.
     pub fn best(&self, word: &str) -> Option<&str> {
-        if word.len() > MAX_NAME_BYTES {
-            return None;
-        }
-        let squashed = squash(word);
-        for index in self.known.pieces() {
-            if let Some(&at) = index.exact.get(&squashed) {
-                return Some(&index.names[at].1);
-            }
-        }
+        search_pieces(
+            word,
+            self.known.pieces().count(),
+            &self.budget,
+            &|piece, squashed| self.known.piece(piece)?.exact(squashed),
+            &|piece, squashed, left| match self.known.piece(piece) {
+                Some(index) => index.nearest(squashed, left),
+                None => Nearest::END,
+            },
+        )
+    }
+
+    /// [`Suggestions::best`] of each of `words` in turn (one budget for all of them), owned.
+    pub fn best_each(&self, words: &[&str]) -> Vec<Option<String>> {
+        words
+            .iter()
+            .map(|word| self.best(word).map(str::to_string))
+            .collect()
+    }
+}
+
+/// Suggests a known name for each of the words given, in turn, as one [`Suggestions`] does
+/// ([`Suggestions::best_each`]): what a rule asks, so that its caller may answer from
+/// [`search_pieces`] over answers it keeps (the engine keeps each bucket's per word, so that a
+/// changed name searches its bucket again, not every name).
+pub type SuggestEach<'a> = dyn Fn(&[&str]) -> Vec<Option<String>> + 'a;
+
+/// What searching one piece for one squashed word found ([`SuggestionIndex::nearest`]): the
+/// budget it spent and its nearest candidate within the limit, as (distance, position, name).
+/// A `cost` above the `left` it was given means it stopped there: the budget is spent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Nearest<N> {
+    pub cost: usize,
+    pub best: Option<(usize, usize, N)>,
+}
+
+impl<N> Nearest<N> {
+    /// No piece: nothing spent, nothing found.
+    const END: Self = Nearest {
+        cost: 0,
+        best: None,
+    };
+}
+
+impl SuggestionIndex {
+    /// The first candidate whose squashed form is `squashed`.
+    pub fn exact(&self, squashed: &str) -> Option<&str> {
+        let &at = self.exact.get(squashed)?;
+        Some(&self.names[at].1)
+    }
+
+    /// The candidates nearest to `squashed` within the limit (a third of its length, at least
+    /// 1), the first of them, compared in length order; spending at most `left` edit-distance
+    /// steps: past it, stops with a cost above `left`.
+    pub fn nearest(&self, squashed: &str, left: usize) -> Nearest<&str> {
         let word: Vec<char> = squashed.chars().collect();
         let limit = (word.len() / 3).max(1);
-        // (distance, piece, position): the earlier candidate wins a tie, across pieces too.
-        let mut best: Option<(usize, usize, usize)> = None;
-        for (piece, index) in self.known.pieces().enumerate() {
-            for (_, indexes) in index
-                .by_len
-                .range(word.len().saturating_sub(limit)..=word.len() + limit)
-            {
-                for &at in indexes {
-                    let candidate = &index.names[at].0;
-                    let cost = (word.len() + 1) * (candidate.len() + 1);
-                    let left = self.budget.get();
-                    if cost > left {
-                        self.budget.set(0);
-                        return None;
-                    }
-                    self.budget.set(left - cost);
-                    let distance = bounded_distance(&word, candidate, limit);
-                    if distance <= limit && best.is_none_or(|b| (distance, piece, at) < b) {
-                        best = Some((distance, piece, at));
-                    }
+        let mut spent = 0;
+        let mut best: Option<(usize, usize)> = None;
+        for (_, indexes) in self
+            .by_len
+            .range(word.len().saturating_sub(limit)..=word.len() + limit)
+        {
+            for &at in indexes {
+                let candidate = &self.names[at].0;
+                let cost = (word.len() + 1) * (candidate.len() + 1);
+                if spent + cost > left {
+                    return Nearest {
+                        cost: spent + cost,
+                        best: None,
+                    };
+                }
+                spent += cost;
+                let distance = bounded_distance(&word, candidate, limit);
+                if distance <= limit && best.is_none_or(|b| (distance, at) < b) {
+                    best = Some((distance, at));
                 }
             }
         }
-        let (_, piece, at) = best?;
-        Some(self.known.piece(piece)?.names[at].1.as_str())
+        Nearest {
+            cost: spent,
+            best: best.map(|(distance, at)| (distance, at, self.names[at].1.as_str())),
+        }
     }
+}
+
+/// The one search of known names given as pieces, each asked through `exact` and `nearest`
+/// (given the piece's number, the squashed word, and for `nearest` the budget left): a piece
+/// with the same squashed form first, the earlier piece winning; else the nearest over every
+/// piece, the earlier piece then the earlier position on a tie, spending `budget`. Once a
+/// search finds it spent, that word gets nothing and the budget is 0: a later word still gets
+/// a squashed match, nothing else. [`Suggestions`] asks its indexes; the engine its memoised
+/// answers of each bucket's.
+pub fn search_pieces<N>(
+    word: &str,
+    pieces: usize,
+    budget: &Cell<usize>,
+    exact: &dyn Fn(usize, &str) -> Option<N>,
+    nearest: &dyn Fn(usize, &str, usize) -> Nearest<N>,
+) -> Option<N> {
+    if word.len() > MAX_NAME_BYTES {
+        return None;
+    }
+    let squashed = squash(word);
+    if let Some(found) = (0..pieces).find_map(|piece| exact(piece, &squashed)) {
+        return Some(found);
+    }
+    // Every candidate compared costs a step or more: with none left, none is.
+    if budget.get() == 0 {
+        return None;
+    }
+    // (distance, piece, position): the earlier candidate wins a tie, across pieces too.
+    let mut best: Option<(usize, usize, usize, N)> = None;
+    for piece in 0..pieces {
+        let left = budget.get();
+        let found = nearest(piece, &squashed, left);
+        if found.cost > left {
+            budget.set(0);
+            return None;
+        }
+        budget.set(left - found.cost);
+        if let Some((distance, at, name)) = found.best {
+            if best
+                .as_ref()
+                .is_none_or(|b| (distance, piece, at) < (b.0, b.1, b.2))
+            {
+                best = Some((distance, piece, at, name));
+            }
+        }
+    }
+    best.map(|(_, _, _, name)| name)
 }
 
 fn squash(s: &str) -> String {
@@ -268,6 +362,54 @@ mod tests {
                         "{word} split at {first} and {second}"
                     );
                 }
+            }
+        }
+    }
+
+    /// Pieces answered with the whole budget, as the engine memoises them, give what the
+    /// pieces searched within what is left give, word after word, however little is left: a
+    /// word the budget does not cover gets nothing and spends the rest.
+    #[test]
+    fn answers_with_the_whole_budget_search_as_the_pieces() {
+        let names: Vec<String> = (0..60).map(|i| format!("skill-{i:03}")).collect();
+        let pieces: Vec<Arc<SuggestionIndex>> = names
+            .chunks(7)
+            .map(|part| Arc::new(SuggestionIndex::new(part.iter().map(String::as_str))))
+            .collect();
+        let words = [
+            "skil-007",
+            "SKILL_012",
+            "skill-9999",
+            "zzz",
+            "skill-05",
+            "kill-041",
+        ];
+        for budget in [
+            0,
+            1,
+            50,
+            99,
+            100,
+            101,
+            500,
+            1_000,
+            2_000,
+            5_000,
+            EDIT_BUDGET,
+        ] {
+            let searched = Suggestions::of_pieces(&pieces);
+            searched.budget.set(budget);
+            let left = Cell::new(budget);
+            for word in words {
+                let answered = search_pieces(
+                    word,
+                    pieces.len(),
+                    &left,
+                    &|piece, squashed| pieces[piece].exact(squashed),
+                    &|piece, squashed, _| pieces[piece].nearest(squashed, EDIT_BUDGET),
+                );
+                assert_eq!(answered, searched.best(word), "{word} from {budget}");
+                assert_eq!(left.get(), searched.budget.get(), "{word} from {budget}");
             }
         }
     }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::base::suggest::{SuggestionIndex, SuggestionPieces};
+use crate::base::suggest::{SuggestEach, SuggestionIndex, SuggestionPieces, Suggestions};
 use crate::base::Diagnostic;
 use crate::rules::workspace::content_problem;
 use crate::rules::Profile;
@@ -143,7 +143,8 @@ pub fn workspace_diagnostics(
     checkpoint: &dyn Fn(),
 ) -> Vec<Diagnostic> {
     let mut diagnostics = file_diagnostics(workspace, catalog, checkpoint);
-    let known_skills = || Arc::new(skill_name_index(workspace));
+    let known_skills =
+        |names: &[&str]| Suggestions::of_pieces(&skill_name_index(workspace)).best_each(names);
     let contexts = loading::Contexts::new(workspace);
     let code_execution = || tools::code_execution_contexts(workspace, &contexts);
     diagnostics.extend(tool_references(workspace, catalog, &code_execution));
@@ -243,12 +244,12 @@ pub fn configured_diagnostics(workspace: &Workspace, catalog: &ToolCatalog) -> V
 /// they read the session contexts' resolution of the subagents and of the skills they name
 /// (`contexts`, resolved over `workspace`). The engine runs them over a workspace holding the
 /// subagents and only those skills (whole classes of one name, with their neighbours:
-/// `loading::neighbour_rels`). `known_skills` gives every skill name prepared for suggestions
-/// ([`skill_name_index`]), asked only to suggest one for a name no skill has.
+/// `loading::neighbour_rels`). `known_skills` suggests skill names for names no skill has, as one search of
+/// every skill name ([`skill_name_index`]) does, asked only when a subagent lists such a name.
 pub fn skill_references(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    known_skills: &dyn Fn() -> Arc<SuggestionPieces>,
+    known_skills: &SuggestEach,
 ) -> Vec<Diagnostic> {
     cross::check_skill_references(workspace, contexts, known_skills)
 }

@@ -15,7 +15,9 @@ use super::project::{
     bucket_places, check_roots, each_bucket, frame_kinds, frame_with_skill_folders, workspace_over,
 };
 use super::sources::{facts, parsed, sets_allowed_tools, strict_unknown_keys};
-use crate::base::suggest::{SuggestionIndex, SuggestionPieces};
+use crate::base::suggest::{
+    search_pieces, Nearest, SuggestionIndex, SuggestionPieces, EDIT_BUDGET,
+};
 use crate::base::{same, Diagnostic};
 use crate::check;
 use crate::workspace::layout::FileKind;
@@ -279,13 +281,69 @@ pub fn bucket_name_index(db: &dyn salsa::Database, bucket: SourceBucket) -> Arc<
 }
 
 /// Every skill's name, in path order, prepared for suggestions (`check::skill_name_index`), as
-/// one piece per bucket: asked only to suggest a name for a `skills:` entry no skill has, once
-/// for every chunk that asks. A changed name builds its bucket's piece again, not an index of
-/// every name; the server asks for it after reading the project, so the first such
-/// entry does not build every piece either.
+/// one piece per bucket ([`bucket_name_index`]): the server asks for it after reading the
+/// project, so that the first name no skill has does not build every piece.
 #[salsa::tracked(returns(clone))]
 pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<SuggestionPieces> {
     Arc::new(each_bucket(db, project, bucket_name_index))
+}
+
+/// The first skill name of a bucket whose squashed form is `squashed`
+/// (`SuggestionIndex::exact`): one piece's answer to [`skill_suggestions`].
+#[salsa::tracked(returns(clone))]
+pub fn bucket_exact_skill(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+    squashed: String,
+) -> Option<String> {
+    bucket_name_index(db, bucket)
+        .exact(&squashed)
+        .map(str::to_string)
+}
+
+/// A bucket's skill names nearest to the squashed word `squashed` (`SuggestionIndex::nearest`),
+/// with the whole budget: one piece's answer to [`skill_suggestions`], which weighs its cost
+/// against what is left.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_nearest_skill(
+    db: &dyn salsa::Database,
+    bucket: SourceBucket,
+    squashed: String,
+) -> Nearest<String> {
+    let index = bucket_name_index(db, bucket);
+    let found = index.nearest(&squashed, EDIT_BUDGET);
+    Nearest {
+        cost: found.cost,
+        best: found
+            .best
+            .map(|(distance, at, name)| (distance, at, name.to_string())),
+    }
+}
+
+/// The skill names suggested for `names` (names some subagent's `skills:` lists and no skill
+/// has), in turn, with one budget (`Suggestions::best_each` over [`skill_name_index`]), from the
+/// buckets' answers for each word: a changed name searches its own bucket again, and the
+/// chunks that asked run again only when a suggestion changed (searching every name again, for
+/// every chunk that lists such a name, was a large part of a rename's time).
+#[salsa::tracked(returns(clone))]
+pub fn skill_suggestions(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    names: Vec<String>,
+) -> Arc<Vec<Option<String>>> {
+    let buckets = project.buckets(db);
+    let budget = std::cell::Cell::new(EDIT_BUDGET);
+    let exact =
+        |piece: usize, squashed: &str| bucket_exact_skill(db, buckets[piece], squashed.to_string());
+    let nearest = |piece: usize, squashed: &str, _left: usize| {
+        bucket_nearest_skill(db, buckets[piece], squashed.to_string())
+    };
+    Arc::new(
+        names
+            .iter()
+            .map(|name| search_pieces(name, buckets.len(), &budget, &exact, &nearest))
+            .collect(),
+    )
 }
 
 /// The skills whose folder holds a file besides SKILL.md (from the layout alone).

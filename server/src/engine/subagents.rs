@@ -14,7 +14,7 @@ use super::project::{
     check_roots, concat_each_bucket, each_bucket, frame_with_skill_folders, workspace_of,
     workspace_over,
 };
-use super::skills::{name_group_facts, skill_name_index, with_neighbours};
+use super::skills::{name_group_facts, skill_suggestions, with_neighbours};
 use super::sources::facts;
 use crate::base::{Diagnostic, SharedList};
 use crate::check;
@@ -97,7 +97,10 @@ pub fn chunk_skill_references(
     });
     let frame = frame_with_skill_folders(db, project, folders.collect::<Vec<_>>());
     let workspace = workspace_over(db, project, frame, docs);
-    let known_skills = || skill_name_index(db, project);
+    let known_skills = |names: &[&str]| {
+        let names = names.iter().map(|name| name.to_string()).collect();
+        skill_suggestions(db, project, names).to_vec()
+    };
     let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     let mut found = check::skill_references(&workspace, &contexts, &known_skills);
     sort(&mut found);

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::inputs::{ProjectInput, SourceBucket, SourceFile};
 use super::partition::name_group_of;
-use super::project::{bucket_places, check_roots, concat_each_bucket, workspace_of};
+use super::project::{bucket_places, check_roots, concat_each_bucket, each_bucket, workspace_of};
 use super::skills::{
     contexts_loading_a_skill, name_group_facts, skills_with_files, with_neighbours, GroupFacts,
 };
@@ -239,19 +239,16 @@ pub fn chunk_tool_lists(
 /// removes one of that section's tools.
 #[salsa::tracked(returns(clone))]
 pub fn code_execution_detail(db: &dyn salsa::Database, project: ProjectInput) -> Option<String> {
-    let with_files: Vec<Option<Parsed>> = skills_with_files(db, project)
-        .iter()
-        .map(|file| facts(db, *file))
-        .collect();
-    let mut names: Vec<&str> = with_files
+    let files = skills_with_files(db, project);
+    let with_files: Vec<Option<Parsed>> = files.iter().map(|file| facts(db, *file)).collect();
+    // Looked up once per skill of their name groups: a set, not a search of a sorted list.
+    let names: foldhash::HashSet<&str> = with_files
         .iter()
         .filter_map(|doc| match doc {
             Some(Parsed::Skill(skill)) => skill.name.as_deref(),
             _ => None,
         })
         .collect();
-    names.sort_unstable();
-    names.dedup();
     let mut groups: Vec<u32> = names.iter().map(|name| name_group_of(name)).collect();
     groups.sort_unstable();
     groups.dedup();
@@ -259,19 +256,29 @@ pub fn code_execution_detail(db: &dyn salsa::Database, project: ProjectInput) ->
         .iter()
         .map(|group| name_group_facts(db, project, *group))
         .collect();
-    let mut named: Vec<&(SourceFile, Arc<SkillDoc>)> = facts
+    let named: foldhash::HashMap<SourceFile, &(SourceFile, Arc<SkillDoc>)> = facts
         .iter()
         .flat_map(|group| group.iter())
-        .filter(|(_, doc)| {
-            doc.name
-                .as_deref()
-                .is_some_and(|name| names.binary_search(&name).is_ok())
-        })
+        .filter(|(_, doc)| doc.name.as_deref().is_some_and(|name| names.contains(name)))
+        .map(|entry| (entry.0, entry))
         .collect();
-    named.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+    // In path order, as the buckets hold them: sorting thousands of paths compared them
+    // component by component.
+    let places = each_bucket(db, project, bucket_places);
+    let named: Vec<&(SourceFile, Arc<SkillDoc>)> = places
+        .iter()
+        .flat_map(|places| places.iter())
+        .filter_map(|place| named.get(&place.file).copied())
+        .collect();
     let docs = with_neighbours(db, project, named);
     let workspace = workspace_of(db, project, docs);
     let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
     contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
-    check::tools::code_execution_contexts(&workspace, &contexts)
+    // Which skills have files, from the layout's memo (`skills_with_files`), not found again
+    // over every file of the workspace.
+    let paths: foldhash::HashSet<&std::ffi::OsStr> =
+        files.iter().map(|file| file.path(db).as_os_str()).collect();
+    check::tools::code_execution_contexts_given(&workspace, &contexts, &|skill| {
+        paths.contains(skill.as_os_str())
+    })
 }

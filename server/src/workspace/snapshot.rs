@@ -83,17 +83,25 @@ impl Parsed {
 /// whose folder is one has files besides its SKILL.md (`has_files`). One pass over the
 /// resources instead of a walk of every skill's folder.
 pub fn resource_folders(kinds: &BTreeMap<PathBuf, (Location, FileKind)>) -> ResourceFolders<'_> {
-    ResourceFolders(
-        kinds
-            .iter()
-            .filter(|(_, (_, kind))| *kind == FileKind::SkillResource)
-            .flat_map(|(path, _)| path.ancestors().skip(1))
-            .collect(),
-    )
+    let mut folders: foldhash::HashSet<&Path> = Default::default();
+    let resources = kinds
+        .iter()
+        .filter(|(_, (_, kind))| *kind == FileKind::SkillResource);
+    for (path, _) in resources {
+        // A folder already there came with every folder above it: resources share their
+        // skill's folders, and hashing each of them again for every resource (a path hashes
+        // component by component) was most of the time this took.
+        for folder in path.ancestors().skip(1) {
+            if !folders.insert(folder) {
+                break;
+            }
+        }
+    }
+    ResourceFolders(folders)
 }
 
 /// See [`resource_folders`].
-pub struct ResourceFolders<'k>(std::collections::HashSet<&'k Path>);
+pub struct ResourceFolders<'k>(foldhash::HashSet<&'k Path>);
 
 impl ResourceFolders<'_> {
     /// True when no skill has files besides its SKILL.md (nothing need be looked up).

@@ -17,9 +17,8 @@
 //! the first per file and a tools.json edit runs only the second.
 
 use std::path::Path;
-use std::sync::Arc;
 
-use crate::base::suggest::SuggestionPieces;
+use crate::base::suggest::{SuggestEach, Suggestions};
 use crate::base::{Diagnostic, Related, Severity, TextRange};
 use crate::check::loading;
 use crate::rules::declare_family;
@@ -86,7 +85,9 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 /// duplicate names and ids (everything but the per-file tool mentions).
 pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let contexts = loading::Contexts::new(workspace);
-    let known_skills = || Arc::new(super::skill_name_index(workspace));
+    let known_skills = |names: &[&str]| {
+        Suggestions::of_pieces(&super::skill_name_index(workspace)).best_each(names)
+    };
     let mut out = check_skill_references(workspace, &contexts, &known_skills);
     out.extend(check_tool_references(workspace, catalog));
     out.extend(loading::check_skills(workspace, &contexts, &|_| true));
@@ -99,7 +100,7 @@ pub fn check_references(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Dia
 pub fn check_skill_references(
     workspace: &Workspace,
     contexts: &loading::Contexts,
-    known_skills: &dyn Fn() -> Arc<SuggestionPieces>,
+    known_skills: &SuggestEach,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for subagent in workspace.subagents.iter().filter(|s| s.outcome.is_ok()) {

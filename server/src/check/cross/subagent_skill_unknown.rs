@@ -2,10 +2,8 @@
 //! the subagent loads: a file of that name that is not loaded (one diagnostic each, saying why),
 //! or no skill of that name at all (one diagnostic for the list, with suggestions).
 
-use std::sync::Arc;
-
 use super::{ListedSkill, SkillFound, Span};
-use crate::base::suggest::{hint, SuggestionPieces, Suggestions};
+use crate::base::suggest::{hint, SuggestEach};
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::resolution::{Callers, EntryKind};
@@ -52,7 +50,7 @@ pub(super) fn check(
     subagent: &SubagentDoc,
     listed: &[ListedSkill],
     line: TextRange,
-    known_skills: &dyn Fn() -> Arc<SuggestionPieces>,
+    known_skills: &SuggestEach,
     out: &mut Vec<Diagnostic>,
 ) {
     let mut unknown = Vec::new();
@@ -82,19 +80,20 @@ pub(super) fn check(
     if unknown.is_empty() {
         return;
     }
-    let index = known_skills();
-    let known = Suggestions::of_pieces(&index);
+    let names: Vec<&str> = unknown.iter().map(|entry| entry.name).collect();
+    let best = known_skills(&names);
     let message = match unknown.as_slice() {
         [entry] => format!(
             "no skill is named `{}`{}",
             entry.name,
-            hint(known.best(entry.name))
+            hint(best[0].as_deref())
         ),
         _ => format!(
             "no skills are named {}",
             unknown
                 .iter()
-                .map(|entry| match known.best(entry.name) {
+                .zip(&best)
+                .map(|(entry, best)| match best {
                     Some(best) => format!("`{}` (did you mean `{best}`?)", entry.name),
                     None => format!("`{}`", entry.name),
                 })

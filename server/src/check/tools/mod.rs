@@ -208,27 +208,49 @@ pub fn code_execution_contexts(
     workspace: &Workspace,
     contexts: &loading::Contexts,
 ) -> Option<String> {
-    // Skill files whose folder holds more than SKILL.md, looked at once each: the contexts list
-    // the same files again and again (a hundred per-user contexts over ten thousand skills).
     let resource_folders = crate::workspace::snapshot::resource_folders(&workspace.kinds);
     // Hashing every skill's folder showed on a workspace with no resources at all.
-    let docs_with_files: std::collections::HashSet<*const SkillDoc> = if resource_folders.is_empty()
-    {
-        Default::default()
-    } else {
-        workspace
-            .skills
-            .iter()
-            .filter(|doc| resource_folders.has_files(&doc.path))
-            .map(Arc::as_ptr)
-            .collect()
-    };
+    if resource_folders.is_empty() {
+        return code_execution_contexts_given(workspace, contexts, &|_| false);
+    }
+    code_execution_contexts_given(workspace, contexts, &|skill| {
+        resource_folders.has_files(skill)
+    })
+}
+
+/// [`code_execution_contexts`], told which skills' folders hold files besides SKILL.md (by the
+/// SKILL.md's path): the engine keeps them, where finding them again walks every file.
+pub fn code_execution_contexts_given(
+    workspace: &Workspace,
+    contexts: &loading::Contexts,
+    has_files: &dyn Fn(&std::path::Path) -> bool,
+) -> Option<String> {
+    // Skill files whose folder holds more than SKILL.md, looked at once each: the contexts list
+    // the same files again and again (a hundred per-user contexts over ten thousand skills).
+    // Each is given the number of its name, so that the walk of every context below looks a
+    // pointer up and reads a flag, rather than hashing a name per skill per context (that walk
+    // is as long as the contexts times the skills, and SipHash of the names was most of it).
+    let mut names: Vec<&str> = Vec::new();
+    let mut numbers: foldhash::HashMap<&str, usize> = Default::default();
+    let docs_with_files: foldhash::HashMap<*const SkillDoc, usize> = workspace
+        .skills
+        .iter()
+        .filter(|doc| has_files(&doc.path))
+        .map(|doc| {
+            // A merged skill's name is its document's (`MergedSkill::name`).
+            let name = doc.name.as_deref().unwrap_or_default();
+            let number = *numbers.entry(name).or_insert_with(|| {
+                names.push(name);
+                names.len() - 1
+            });
+            (Arc::as_ptr(doc), number)
+        })
+        .collect();
     let mut shown: Vec<String> = Vec::new();
     let mut not_shown: Vec<String> = Vec::new();
-    // In the order first met (the message names the first few), and as a set: looking each up
-    // in the list grew with the square of the skills with files, once per context.
+    // In the order first met (the message names the first few), and as a set by name number.
     let mut with_files: Vec<&str> = Vec::new();
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut seen: Vec<bool> = vec![false; names.len()];
     for (index, (who, resolution)) in contexts.list.iter().enumerate() {
         let label = loading::who_label(workspace, who);
         if !contexts.renders_code_execution(index) {
@@ -241,8 +263,10 @@ pub fn code_execution_contexts(
         }
         for skill in resolution.skills() {
             // A skill seen twice (a linked folder, or in several contexts) is one skill.
-            if docs_with_files.contains(&Arc::as_ptr(&skill.doc)) && seen.insert(skill.name()) {
-                with_files.push(skill.name());
+            if let Some(&number) = docs_with_files.get(&Arc::as_ptr(&skill.doc)) {
+                if !std::mem::replace(&mut seen[number], true) {
+                    with_files.push(names[number]);
+                }
             }
         }
     }

@@ -878,6 +878,19 @@ fn subagent_rules_run_again_only_for_the_chunks_that_read_a_change() {
         .iter()
         .any(|found| found.iter().any(|d| d.code == "XR004")));
 
+    // A rename that changes no suggestion runs no chunk again, not even the one that asks for
+    // one: it reads the suggestions for its names, not every name.
+    let before = results(&analysis);
+    set(
+        &mut analysis,
+        format!("{ws}/skills/s0500/SKILL.md"),
+        skill(500).replace("s500", "u500"),
+    );
+    assert_eq!(
+        ran_again(&before.references, &results(&analysis).references),
+        0
+    );
+
     // Its `tools:` list now names the first subagent's unknown tool and another.
     let before = results(&analysis);
     set(
