@@ -163,6 +163,11 @@ pub fn prompt_size_diagnostics(workspace: &Workspace) -> Vec<Diagnostic> {
     files::prompt_over_context_window::check(workspace)
 }
 
+/// Whether [`prompt_size_diagnostics`] has anything to weigh: a context window agentws knows.
+pub fn prompt_window_named(config: &crate::config::Config) -> bool {
+    files::prompt_over_context_window::names_a_window(config)
+}
+
 /// The rules that read no skill or subagent spec: [`layout_diagnostics`] and
 /// [`configured_diagnostics`]. The engine runs them over a workspace with no skill or subagent in
 /// it, so that no edit of one runs them again, and each over what it reads, so that a tools.json

@@ -25,32 +25,34 @@ use crate::workspace::Workspace;
 /// at once, which the rule families' smaller workspaces must add up to (the agreement tests).
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Workspace> {
-    let tools = tools_docs(db, project);
     let buckets: Vec<Arc<Vec<Parsed>>> = each_bucket(db, project, bucket_facts);
-    let docs = buckets
-        .iter()
-        .flat_map(|facts| facts.iter().cloned())
-        .chain(tools.iter().cloned().map(Parsed::Tools));
-    Arc::new(layout_workspace_of(
+    whole_workspace(
         db,
         project,
-        project.config_diagnostics(db).clone(),
-        docs,
-        project.kinds(db).clone(),
-    ))
+        buckets.iter().flat_map(|facts| facts.iter().cloned()),
+    )
 }
 
 /// Every source fully parsed, over the layout: the workspace the preview renders, for the one rule
 /// that weighs the rendered prompt.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn parsed_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Workspace> {
-    let tools = tools_docs(db, project);
     let sources: Vec<Parsed> = project
         .buckets(db)
         .iter()
         .flat_map(|bucket| bucket.sources(db).iter())
         .filter_map(|file| parsed(db, *file))
         .collect();
+    whole_workspace(db, project, sources)
+}
+
+/// `sources` with the tools.json documents over the layout: a whole project's workspace.
+fn whole_workspace(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    sources: impl IntoIterator<Item = Parsed>,
+) -> Arc<Workspace> {
+    let tools = tools_docs(db, project);
     let docs = sources
         .into_iter()
         .chain(tools.iter().cloned().map(Parsed::Tools));
@@ -64,14 +66,14 @@ pub fn parsed_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
 }
 
 /// `check::prompt_size_diagnostics`: the whole prompt, so over every source fully parsed; it asks
-/// for them only when the configuration names a context window, and reads nothing else otherwise.
+/// for them only when the configuration names a context window agentws knows, and reads nothing
+/// else otherwise.
 #[salsa::tracked(returns(clone))]
 pub fn prompt_size_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<Vec<Diagnostic>> {
-    let agent = &project.config(db).agent;
-    if agent.model.is_none() && agent.context_window.is_none() {
+    if !check::prompt_window_named(project.config(db)) {
         return Arc::new(Vec::new());
     }
     Arc::new(check::prompt_size_diagnostics(&parsed_workspace(

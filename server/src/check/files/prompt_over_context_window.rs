@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
-use crate::config::Scope;
+use crate::config::{Config, Scope};
 use crate::prompt::{
     render_reusing, tokens_of_utf16_len, Date, Preview, PreviewContext, RenderMemo,
 };
@@ -92,9 +92,9 @@ struct Window<'a> {
     at: TextRange,
 }
 
-fn window(workspace: &Workspace) -> Option<Window<'_>> {
-    let agent = &workspace.config.agent;
-    let file = workspace.config.file.as_deref()?;
+fn window(config: &Config) -> Option<Window<'_>> {
+    let agent = &config.agent;
+    let file = config.file.as_deref()?;
     if let Some((tokens, at)) = agent.context_window {
         return Some(Window {
             tokens: tokens as usize,
@@ -111,6 +111,11 @@ fn window(workspace: &Workspace) -> Option<Window<'_>> {
         file,
         at: *at,
     })
+}
+
+/// Whether the project names a context window agentws knows: only then is the prompt rendered.
+pub fn names_a_window(config: &Config) -> bool {
+    window(config).is_some()
 }
 
 /// One kind of caller whose prompt differs: those without a per-user folder, or one folder's.
@@ -198,26 +203,32 @@ fn catalog_cost(workspace: &Workspace, preview: &Preview) -> Option<CatalogCost>
 }
 
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
-    let Some(window) = window(workspace) else {
+    let Some(window) = window(&workspace.config) else {
         return Vec::new();
     };
     let mut memo = RenderMemo::default();
-    let mut over: Vec<(Option<String>, Preview)> = Vec::new();
+    // Only the largest prompt is kept whole (a project's prompt can be megabytes per caller); the
+    // others over the window are named after it, in caller order.
+    let mut largest: Option<(Option<String>, Preview)> = None;
+    let mut over: Vec<Option<String>> = Vec::new();
     for folder in callers(workspace) {
         let Some(preview) = preview_for(workspace, folder.as_deref(), &mut memo) else {
             continue;
         };
-        if preview.estimated_tokens > window.tokens {
-            over.push((folder, preview));
+        if preview.estimated_tokens <= window.tokens {
+            continue;
+        }
+        over.push(folder.clone());
+        let larger = largest
+            .as_ref()
+            .is_none_or(|(_, kept)| preview.estimated_tokens > kept.estimated_tokens);
+        if larger {
+            largest = Some((folder, preview));
         }
     }
-    // Said once, of the largest prompt; the others over the window are named after it.
-    let Some(largest) =
-        (0..over.len()).max_by_key(|&i| (over[i].1.estimated_tokens, usize::MAX - i))
-    else {
+    let Some((folder, preview)) = &largest else {
         return Vec::new();
     };
-    let (folder, preview) = &over[largest];
     let mut message = format!(
         "The system prompt for {} is about {} tokens, more than the {}-token context window {}",
         caller_name(workspace.config.scope, folder.as_deref()),
@@ -242,9 +253,8 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     }
     let others: Vec<String> = over
         .iter()
-        .enumerate()
-        .filter(|&(i, _)| i != largest)
-        .map(|(_, (folder, _))| caller_name(workspace.config.scope, folder.as_deref()))
+        .filter(|other| *other != folder)
+        .map(|other| caller_name(workspace.config.scope, other.as_deref()))
         .collect();
     if !others.is_empty() {
         let shown = others
