@@ -188,6 +188,22 @@ fn kind_of(file_type: &std::fs::FileType) -> &'static str {
     "not a regular file"
 }
 
+/// The order of `Path`'s comparison for paths without `.` components, repeated or trailing
+/// separators (as a walk gives them), found on their bytes: a separator sorts before any other
+/// byte. On other paths it is only close to it, which is enough where the path order is
+/// established afterwards anyway (`FileSet::from_lists`).
+fn clean_path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
+    let key = |byte: u8| if byte == b'/' { 0 } else { u16::from(byte) + 1 };
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(at) => key(a[at]).cmp(&key(b[at])),
+        None => a.len().cmp(&b.len()),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileEntry {
     pub content: FileContent,
@@ -219,6 +235,59 @@ pub struct FileSet {
 impl FileSet {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A file set of `files` read from disk (a path given twice keeps its last content) and of
+    /// the folders `dirs`, with every folder above each of them: what inserting them one by one
+    /// gives. Each list is put in order once and its map built from it; inserting path by path
+    /// looked up each path and its folder in the maps, comparing paths component by component,
+    /// which is most of the time a walk of tens of thousands of files spends after reading them.
+    pub fn from_lists(mut files: Vec<(PathBuf, FileContent)>, mut dirs: Vec<PathBuf>) -> FileSet {
+        files.sort_by(|a, b| clean_path_order(&a.0, &b.0));
+        // Of two entries for one path the later wins, as `insert` would have it; the sort is
+        // stable, so that is the last of each run.
+        files.dedup_by(|later, earlier| {
+            let same = later.0 == earlier.0;
+            if same {
+                std::mem::swap(later, earlier);
+            }
+            same
+        });
+        dirs.extend(
+            files
+                .iter()
+                .filter_map(|(path, _)| path.parent().map(Path::to_path_buf)),
+        );
+        dirs.sort_by(|a, b| clean_path_order(a, b));
+        dirs.dedup();
+        let known: foldhash::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+        let mut above: Vec<PathBuf> = dirs
+            .iter()
+            .flat_map(|dir| dir.ancestors().skip(1).take_while(|d| !known.contains(d)))
+            .map(Path::to_path_buf)
+            .collect();
+        if !above.is_empty() {
+            above.sort_by(|a, b| clean_path_order(a, b));
+            above.dedup();
+            dirs.extend(above);
+            dirs.sort_by(|a, b| clean_path_order(a, b));
+        }
+        // `from_iter` sorts again in path order, which takes one comparison per path on a
+        // list already in that order, and builds the tree in one pass.
+        FileSet {
+            entries: files
+                .into_iter()
+                .map(|(path, content)| {
+                    let entry = FileEntry {
+                        content,
+                        version: None,
+                    };
+                    (path, entry)
+                })
+                .collect(),
+            dirs: dirs.into_iter().map(|dir| (dir, ())).collect(),
+            ..FileSet::default()
+        }
     }
 
     pub fn insert(&mut self, path: PathBuf, content: FileContent, version: Option<i32>) {
@@ -496,6 +565,42 @@ fn subtree_end(dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Built from lists, a file set is the one inserting each path gives: folders above every
+    /// file and folder, the later of two contents for one path, path order where bytes and
+    /// components disagree (`a-b`, `a.b` and `a0` sort after `a/x` by component, before it by
+    /// byte), and paths a walk never gives (`b//c`, `./`) placed by `Path`'s own order.
+    #[test]
+    fn a_file_set_built_from_lists_is_the_one_built_path_by_path() {
+        let text = |t: &str| FileContent::Text(Arc::from(t));
+        let files: Vec<(PathBuf, FileContent)> = [
+            ("/w/a-b/f", text("1")),
+            ("/w/a/x/f", text("2")),
+            ("/w/a0/f", FileContent::NotLoaded),
+            ("/w/a.b/f", text("3")),
+            ("/w/a/x/f", text("4")),
+            ("/w/b//c/f", text("5")),
+            ("/w/./d/f", text("6")),
+            ("/w/a/x/g", text("7")),
+        ]
+        .into_iter()
+        .map(|(path, content)| (PathBuf::from(path), content))
+        .collect();
+        let dirs: Vec<PathBuf> = ["/w/e/empty", "/w/a", "/w/a/x/y", "/w/a/x"]
+            .map(PathBuf::from)
+            .to_vec();
+        let built = FileSet::from_lists(files.clone(), dirs.clone());
+        let mut expected = FileSet::new();
+        for dir in dirs {
+            expected.insert_dir(dir);
+        }
+        for (path, content) in files {
+            expected.insert(path, content, None);
+        }
+        assert_eq!(built, expected);
+        assert_eq!(built.text(Path::new("/w/a/x/f")), Some("4"));
+        assert!(built.contains_dir(Path::new("/")));
+    }
 
     /// A folder deleted takes the folders below it, not those whose names only start alike.
     #[test]

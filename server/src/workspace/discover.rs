@@ -119,10 +119,8 @@ pub fn discover(config: &Config) -> Discovered {
     found
         .problems
         .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    let mut files = FileSet::new();
-    for dir in found.dirs {
-        files.insert_dir(dir);
-    }
+    let walked = found.files.into_iter().chain(fixed_read).collect();
+    let mut files = FileSet::from_lists(walked, found.dirs);
     // A tree reached through a link itself (`/tmp` → `/private/tmp`) resolves like the links
     // inside it, so paths through either compare equal.
     for root in &roots {
@@ -134,9 +132,6 @@ pub fn discover(config: &Config) -> Discovered {
     }
     for (link, real) in found.links {
         files.insert_link(link, real);
-    }
-    for (path, content) in found.files.into_iter().chain(fixed_read) {
-        files.insert(path, content, None);
     }
     Discovered {
         files,
