@@ -188,20 +188,17 @@ fn kind_of(file_type: &std::fs::FileType) -> &'static str {
     "not a regular file"
 }
 
-/// The order of `Path`'s comparison for paths without `.` components, repeated or trailing
-/// separators (as a walk gives them), found on their bytes: a separator sorts before any other
-/// byte. On other paths it is only close to it, which is enough where the path order is
-/// established afterwards anyway (`FileSet::from_lists`).
-fn clean_path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
-    let (a, b) = (
-        a.as_os_str().as_encoded_bytes(),
-        b.as_os_str().as_encoded_bytes(),
-    );
-    let key = |byte: u8| if byte == b'/' { 0 } else { u16::from(byte) + 1 };
-    match a.iter().zip(b).position(|(x, y)| x != y) {
-        Some(at) => key(a[at]).cmp(&key(b[at])),
-        None => a.len().cmp(&b.len()),
-    }
+/// A key whose byte order is `Path`'s order for paths without `.` components, repeated or
+/// trailing separators (as a walk gives them): the path's bytes with each separator made the
+/// lowest byte. On other paths it is only close to that order, which is enough where the path
+/// order is established afterwards anyway (`FileSet::from_lists`).
+fn clean_path_key(path: &Path) -> Vec<u8> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    // A NUL cannot be in a path, so it sorts a separator before every byte a name can hold.
+    bytes
+        .iter()
+        .map(|&b| if b == b'/' { 0 } else { b })
+        .collect()
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,7 +240,8 @@ impl FileSet {
     /// looked up each path and its folder in the maps, comparing paths component by component,
     /// which is most of the time a walk of tens of thousands of files spends after reading them.
     pub fn from_lists(mut files: Vec<(PathBuf, FileContent)>, mut dirs: Vec<PathBuf>) -> FileSet {
-        files.sort_by(|a, b| clean_path_order(&a.0, &b.0));
+        // Keys compared as plain bytes: comparing the paths themselves parsed their components.
+        files.sort_by_cached_key(|(path, _)| clean_path_key(path));
         // Of two entries for one path the later wins, as `insert` would have it; the sort is
         // stable, so that is the last of each run.
         files.dedup_by(|later, earlier| {
@@ -258,7 +256,7 @@ impl FileSet {
                 .iter()
                 .filter_map(|(path, _)| path.parent().map(Path::to_path_buf)),
         );
-        dirs.sort_by(|a, b| clean_path_order(a, b));
+        dirs.sort_by_cached_key(|dir| clean_path_key(dir));
         dirs.dedup();
         let known: foldhash::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
         let mut above: Vec<PathBuf> = dirs
@@ -267,10 +265,10 @@ impl FileSet {
             .map(Path::to_path_buf)
             .collect();
         if !above.is_empty() {
-            above.sort_by(|a, b| clean_path_order(a, b));
+            above.sort_by_cached_key(|dir| clean_path_key(dir));
             above.dedup();
             dirs.extend(above);
-            dirs.sort_by(|a, b| clean_path_order(a, b));
+            dirs.sort_by_cached_key(|dir| clean_path_key(dir));
         }
         // `from_iter` sorts again in path order, which takes one comparison per path on a
         // list already in that order, and builds the tree in one pass.
