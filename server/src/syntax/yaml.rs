@@ -665,14 +665,19 @@ impl Builder<'_> {
         let Some(frame) = self.stack.pop() else {
             return Ok(());
         };
+        // A document's collections are kept as long as its parse (every skill's frontmatter,
+        // for the whole session): the room a growing list leaves over is given back.
         let (value, start, end, anchor, count) = match frame {
             Frame::Seq {
-                items,
+                mut items,
                 start,
                 end,
                 anchor,
                 count,
-            } => (Value::List(items), start, end, anchor, count),
+            } => {
+                items.shrink_to_fit();
+                (Value::List(items), start, end, anchor, count)
+            }
             Frame::Map {
                 entries,
                 start,
@@ -681,13 +686,11 @@ impl Builder<'_> {
                 count,
                 merges,
                 ..
-            } => (
-                Value::Map(apply_merges(entries, merges)),
-                start,
-                end,
-                anchor,
-                count,
-            ),
+            } => {
+                let mut entries = apply_merges(entries, merges);
+                entries.shrink_to_fit();
+                (Value::Map(entries), start, end, anchor, count)
+            }
         };
         let end = flow_end(self.source, self.base, end, end_range);
         let node = Node {
