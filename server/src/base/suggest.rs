@@ -45,6 +45,8 @@ pub fn hint(best: Option<&str>) -> String {
 pub struct SuggestionIndex {
     /// Squashed form and original, in the candidates' order (which breaks ties).
     names: Vec<(Vec<char>, String)>,
+    /// The character counts of each squashed form, by position in `names`.
+    counts: Vec<CharCounts>,
     /// Squashed form → index of its first candidate.
     exact: HashMap<String, usize>,
     /// Squashed length in chars → indexes of candidates of that length.
@@ -63,6 +65,7 @@ impl SuggestionIndex {
             index.exact.entry(squashed.clone()).or_insert(at);
             let chars: Vec<char> = squashed.chars().collect();
             index.by_len.entry(chars.len()).or_default().push(at);
+            index.counts.push(CharCounts::of(&chars));
             index.names.push((chars, candidate.to_string()));
         }
         index
@@ -183,9 +186,11 @@ impl SuggestionIndex {
     /// steps: past it, stops with a cost above `left`.
     pub fn nearest(&self, squashed: &str, left: usize) -> Nearest<&str> {
         let word: Vec<char> = squashed.chars().collect();
+        let word_counts = CharCounts::of(&word);
         let limit = (word.len() / 3).max(1);
         let mut spent = 0;
         let mut best: Option<(usize, usize)> = None;
+        let mut row = Vec::new();
         for (_, indexes) in self
             .by_len
             .range(word.len().saturating_sub(limit)..=word.len() + limit)
@@ -199,8 +204,13 @@ impl SuggestionIndex {
                         best: None,
                     };
                 }
+                // Charged whether or not the table is filled: the budget decides which words
+                // get an answer, and must not depend on how fast the answer is found.
                 spent += cost;
-                let distance = bounded_distance(&word, candidate, limit);
+                if word_counts.distance_at_least(&self.counts[at]) > limit {
+                    continue;
+                }
+                let distance = bounded_distance_in(&mut row, &word, candidate, limit);
                 if distance <= limit && best.is_none_or(|b| (distance, at) < b) {
                     best = Some((distance, at));
                 }
@@ -260,6 +270,46 @@ pub fn search_pieces<N>(
     best.map(|(_, _, _, name)| name)
 }
 
+/// How many of a name's characters fall in each of a few buckets (letters and digits one
+/// each, every other character in one of twelve), saturating: a lower bound of the edit
+/// distance of two names that is far cheaper than the distance, so that most candidates are
+/// ruled out without filling a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct CharCounts([u8; CharCounts::BUCKETS]);
+
+impl CharCounts {
+    const BUCKETS: usize = 48;
+
+    fn of(chars: &[char]) -> Self {
+        let mut counts = [0u8; Self::BUCKETS];
+        for &c in chars {
+            let bucket = match c {
+                'a'..='z' => c as usize - 'a' as usize,
+                '0'..='9' => 26 + (c as usize - '0' as usize),
+                _ => 36 + c as usize % 12,
+            };
+            counts[bucket] = counts[bucket].saturating_add(1);
+        }
+        CharCounts(counts)
+    }
+
+    /// A number the edit distance of the two names is at least: an insertion, deletion or
+    /// substitution changes at most one bucket's count up and one down, so it takes at least as
+    /// many edits as the larger of the counts one name has over the other, in all, and the
+    /// counts it lacks. Saturated counts only make the bound smaller.
+    fn distance_at_least(&self, other: &CharCounts) -> usize {
+        let (mut more, mut fewer) = (0usize, 0usize);
+        for (&a, &b) in self.0.iter().zip(&other.0) {
+            if a > b {
+                more += usize::from(a - b);
+            } else {
+                fewer += usize::from(b - a);
+            }
+        }
+        more.max(fewer)
+    }
+}
+
 fn squash(s: &str) -> String {
     s.chars()
         .filter(|c| *c != '_' && *c != '-')
@@ -278,7 +328,13 @@ pub fn edit_distance(a: &str, b: &str, limit: usize) -> usize {
 /// [`edit_distance`] on chars: a row's minimum never decreases, so a row entirely above `limit`
 /// ends the search.
 fn bounded_distance(a: &[char], b: &[char], limit: usize) -> usize {
-    let mut row: Vec<usize> = (0..=b.len()).collect();
+    bounded_distance_in(&mut Vec::new(), a, b, limit)
+}
+
+/// [`bounded_distance`] in the table row `row`, reused from one candidate to the next.
+fn bounded_distance_in(row: &mut Vec<usize>, a: &[char], b: &[char], limit: usize) -> usize {
+    row.clear();
+    row.extend(0..=b.len());
     for (i, ca) in a.iter().enumerate() {
         let mut previous = row[0];
         row[0] = i + 1;
@@ -321,6 +377,47 @@ mod tests {
             Some("enableTools")
         );
         assert_eq!(did_you_mean("banana", &["allow", "deny"]), None);
+    }
+
+    /// The character counts' bound never exceeds the edit distance, on names of letters,
+    /// digits, other characters (which share buckets) and long runs (which saturate), and it
+    /// rules out most of a set of unrelated names.
+    #[test]
+    fn the_counts_bound_the_edit_distance_from_below() {
+        let alphabet: Vec<char> = "abcxyz019-é日ü.".chars().collect();
+        let mut state = 0x2545_f491_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut names: Vec<Vec<char>> = (0..400)
+            .map(|_| {
+                (0..next(12))
+                    .map(|_| alphabet[next(alphabet.len())])
+                    .collect()
+            })
+            .collect();
+        names.push(vec!['a'; 300]);
+        names.push(vec!['a'; 280]);
+        names.push(
+            ["a"; 270]
+                .iter()
+                .chain(&["b"; 20])
+                .flat_map(|s| s.chars())
+                .collect(),
+        );
+        let mut ruled_out = 0;
+        for a in &names {
+            for b in &names {
+                let distance = bounded_distance(a, b, usize::MAX - 1);
+                let bound = CharCounts::of(a).distance_at_least(&CharCounts::of(b));
+                assert!(bound <= distance, "{a:?} {b:?}: {bound} > {distance}");
+                ruled_out += usize::from(bound > (a.len() / 3).max(1));
+            }
+        }
+        assert!(ruled_out > names.len() * names.len() / 2, "{ruled_out}");
     }
 
     /// Indexes searched as pieces give what one index of all their candidates gives, however the
