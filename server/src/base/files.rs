@@ -58,6 +58,23 @@ impl FileContent {
         }
     }
 
+    /// [`FileContent::read`] of a path a folder listing has just reported as a regular file:
+    /// opened without looking at its type first, since the listing did (the handle's type is
+    /// still checked, so a path replaced since by a pipe or a folder is not read). A walk reads
+    /// tens of thousands of files, and the look before opening was a system call for each.
+    pub fn read_listed_regular(path: &Path) -> FileContent {
+        match open_checked(path) {
+            Opened::File(file, size) => Self::read_open(file, size),
+            Opened::NotRegular(kind) => FileContent::NotRegular { kind },
+            Opened::Missing(err) | Opened::Failed(err) => FileContent::Unreadable {
+                error: err.to_string(),
+            },
+            Opened::Dir => FileContent::Unreadable {
+                error: "is a directory".into(),
+            },
+        }
+    }
+
     /// Like [`FileContent::read`], but `None` when there is no file at `path` (missing, or a
     /// folder).
     pub fn read_existing(path: &Path) -> Option<FileContent> {
@@ -146,6 +163,12 @@ fn open_regular(path: &Path) -> Opened {
     if !meta.is_file() {
         return Opened::NotRegular(kind_of(&meta.file_type()));
     }
+    open_checked(path)
+}
+
+/// Opens `path` for reading, non-blocking on Unix, and says what the opened handle is: the
+/// second step of [`open_regular`], on its own for a path known to be a regular file.
+fn open_checked(path: &Path) -> Opened {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -718,6 +741,18 @@ mod tests {
         let link = dir.path().join("link.md");
         std::os::unix::fs::symlink(&pipe, &link).unwrap();
         assert_eq!(FileContent::read(&link), fifo);
+        // A path a listing said was a regular file, replaced by a pipe or a folder since: the
+        // opened handle is looked at, and the pipe's open does not wait for a writer.
+        assert_eq!(FileContent::read_listed_regular(&pipe), fifo);
+        assert_eq!(
+            FileContent::read_listed_regular(dir.path()),
+            FileContent::Unreadable {
+                error: "is a directory".into()
+            }
+        );
+        let file = dir.path().join("SKILL.md");
+        std::fs::write(&file, "text").unwrap();
+        assert_eq!(FileContent::read_listed_regular(&file).text(), Some("text"));
         assert_eq!(
             FileContent::read(Path::new("/dev/null")),
             FileContent::NotRegular {

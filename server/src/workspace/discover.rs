@@ -313,11 +313,14 @@ fn record(config: &Config, entry: ignore::DirEntry, found: &Mutex<Found>) {
     if entry.file_type().is_some_and(|t| t.is_dir()) {
         lock(found).dirs.push(entry.into_path());
     } else {
+        let regular = entry.file_type().is_some_and(|t| t.is_file());
         let path = entry.into_path();
-        let content = if needs_text(config, &path) {
-            FileContent::read(&path)
-        } else {
+        let content = if !needs_text(config, &path) {
             FileContent::NotLoaded
+        } else if regular {
+            FileContent::read_listed_regular(&path)
+        } else {
+            FileContent::read(&path)
         };
         lock(found).files.push((path, content));
     }
