@@ -8,18 +8,19 @@
 use std::sync::Arc;
 
 use super::inputs::{ProjectInput, SourceBucket, SourceFile};
-use super::partition::name_group_of;
-use super::project::{bucket_places, check_roots, concat_each_bucket, each_bucket, workspace_of};
+use super::partition::NAME_GROUPS;
+use super::project::{bucket_places, check_roots, concat_each_bucket, workspace_of};
 use super::skills::{
-    contexts_loading_a_skill, name_group_facts, skills_with_files, with_neighbours, GroupFacts,
+    contexts_loading_a_skill, name_group_facts, skills_with_files, with_neighbours,
 };
-use super::sources::{facts, parsed, tool_mentions};
+use super::sources::{parsed, tool_mentions};
 use super::subagents::{chunk_subagent_facts, every_subagent_facts, subagent_chunks};
 use crate::base::Diagnostic;
 use crate::check;
 use crate::check::cross::ToolMention;
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::layout::FileKind;
+use crate::workspace::resolution::SkillOrder;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::snapshot::{self, Parsed};
 use crate::workspace::subagent::SubagentDoc;
@@ -233,52 +234,128 @@ pub fn chunk_tool_lists(
     Arc::new(check::cross::tool_list_findings(&workspace, &catalog))
 }
 
-/// Where the code-execution section is rendered (`check::tools::code_execution_contexts`), over
-/// the skills of the names of skills whose folders hold files, with their neighbours, and
-/// whether each context loads any skill (`contexts_loading_a_skill`). Asked only when tools.json
-/// removes one of that section's tools.
+/// Where the code-execution section is rendered (`check::tools::code_execution_contexts`):
+/// which contexts render it (whether each loads any skill, `contexts_loading_a_skill`), and the
+/// loaded skills with files, gathered per name group ([`group_code_execution`]) and merged: a
+/// rename runs its old and its new group again, not every context over every skill with files.
+/// Asked only when tools.json removes one of that section's tools.
 #[salsa::tracked(returns(clone))]
 pub fn code_execution_detail(db: &dyn salsa::Database, project: ProjectInput) -> Option<String> {
-    let files = skills_with_files(db, project);
-    let with_files: Vec<Option<Parsed>> = files.iter().map(|file| facts(db, *file)).collect();
-    // Looked up once per skill of their name groups: a set, not a search of a sorted list.
-    let names: foldhash::HashSet<&str> = with_files
-        .iter()
-        .filter_map(|doc| match doc {
-            Some(Parsed::Skill(skill)) => skill.name.as_deref(),
-            _ => None,
-        })
+    let groups: Vec<Arc<GroupCodeExecution>> = (0..NAME_GROUPS)
+        .map(|group| group_code_execution(db, project, group))
         .collect();
-    let mut groups: Vec<u32> = names.iter().map(|name| name_group_of(name)).collect();
-    groups.sort_unstable();
-    groups.dedup();
-    let facts: Vec<Arc<GroupFacts>> = groups
+    let with_files = groups.iter().map(|group| group.names).sum();
+    // Names are in one group each: the first few of all are among each group's first few.
+    let mut first: Vec<&FirstLoaded> = groups.iter().flat_map(|group| &group.first).collect();
+    first.sort_by(|a, b| (a.context, &a.order).cmp(&(b.context, &b.order)));
+    first.truncate(check::tools::SKILLS_WITH_FILES_SHOWN);
+    let first: Vec<&str> = first.iter().map(|loaded| loaded.name.as_str()).collect();
+    // Which contexts render the section reads no skill: a workspace of the frame alone.
+    let workspace = workspace_of(db, project, std::iter::empty());
+    let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
+    check::tools::code_execution_message(&workspace, &contexts, with_files, &first)
+}
+
+/// One name group's part of [`code_execution_detail`]: how many of its names have a loaded
+/// skill with files in a context that renders the section, and the first few of them by where
+/// they are first loaded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroupCodeExecution {
+    names: usize,
+    /// In the order first met, at most `check::tools::SKILLS_WITH_FILES_SHOWN`.
+    first: Vec<FirstLoaded>,
+}
+
+/// Where a name of a skill with files is first loaded: the context (its index among the check
+/// contexts) and its place in that context's list (`SkillOrder`, comparable between groups).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FirstLoaded {
+    context: usize,
+    order: SkillOrder<'static>,
+    name: String,
+}
+
+/// [`GroupCodeExecution`] of name group `group`: the contexts resolved over the group's skills
+/// of the names of its skills with files, with their neighbours. Each context that renders the
+/// section loads a skill, so which do reads only the configuration here
+/// (`Resolution::renders_code_execution_if`); a loaded skill of another group (a neighbour) is
+/// that group's to count.
+#[salsa::tracked(returns(clone))]
+pub fn group_code_execution(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<GroupCodeExecution> {
+    let with_files = group_skills_with_files(db, project, group);
+    if with_files.is_empty() {
+        return Arc::default();
+    }
+    let members = name_group_facts(db, project, group);
+    let files: foldhash::HashSet<SourceFile> = with_files.iter().copied().collect();
+    let names: foldhash::HashSet<&str> = members
         .iter()
-        .map(|group| name_group_facts(db, project, *group))
+        .filter(|(file, _)| files.contains(file))
+        .filter_map(|(_, doc)| doc.name.as_deref())
         .collect();
-    let named: foldhash::HashMap<SourceFile, &(SourceFile, Arc<SkillDoc>)> = facts
+    let named: Vec<&(SourceFile, Arc<SkillDoc>)> = members
         .iter()
-        .flat_map(|group| group.iter())
         .filter(|(_, doc)| doc.name.as_deref().is_some_and(|name| names.contains(name)))
-        .map(|entry| (entry.0, entry))
-        .collect();
-    // In path order, as the buckets hold them: sorting thousands of paths compared them
-    // component by component.
-    let places = each_bucket(db, project, bucket_places);
-    let named: Vec<&(SourceFile, Arc<SkillDoc>)> = places
-        .iter()
-        .flat_map(|places| places.iter())
-        .filter_map(|place| named.get(&place.file).copied())
         .collect();
     let docs = with_neighbours(db, project, named);
     let workspace = workspace_of(db, project, docs);
-    let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
-    contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
-    // Which skills have files, from the layout's memo (`skills_with_files`), not found again
-    // over every file of the workspace.
-    let paths: foldhash::HashSet<&std::ffi::OsStr> =
-        files.iter().map(|file| file.path(db).as_os_str()).collect();
-    check::tools::code_execution_contexts_given(&workspace, &contexts, &|skill| {
-        paths.contains(skill.as_os_str())
-    })
+    let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    let paths: foldhash::HashSet<&std::path::Path> = with_files
+        .iter()
+        .map(|file| file.path(db).as_path())
+        .collect();
+    let mut found = GroupCodeExecution::default();
+    let mut seen: foldhash::HashSet<&str> = Default::default();
+    for (context, (_, resolution)) in contexts.list.iter().enumerate() {
+        if !resolution.renders_code_execution_if(true) {
+            continue;
+        }
+        for (order, skill) in resolution.skills_in_order() {
+            // A name is counted once, where first loaded (a linked folder, or several contexts).
+            let name = skill.name();
+            if names.contains(name) && paths.contains(skill.doc.path.as_path()) && seen.insert(name)
+            {
+                found.names += 1;
+                if found.first.len() < check::tools::SKILLS_WITH_FILES_SHOWN {
+                    found.first.push(FirstLoaded {
+                        context,
+                        order: order.into_owned(),
+                        name: name.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    Arc::new(found)
+}
+
+/// The skills of name group `group` whose folders hold files besides SKILL.md, in path order:
+/// equal after an edit that changes neither the group's skills nor the layout's resources.
+#[salsa::tracked(returns(clone))]
+pub fn group_skills_with_files(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<Vec<SourceFile>> {
+    let all = skills_with_files_set(db, project);
+    if all.is_empty() {
+        return Arc::default();
+    }
+    let members = name_group_facts(db, project, group);
+    let found = members.iter().map(|(file, _)| *file);
+    Arc::new(found.filter(|file| all.contains(file)).collect())
+}
+
+/// [`skills_with_files`] as a set, looked up by each group's [`group_skills_with_files`].
+#[salsa::tracked(returns(clone))]
+fn skills_with_files_set(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<foldhash::HashSet<SourceFile>> {
+    Arc::new(skills_with_files(db, project).iter().copied().collect())
 }
