@@ -20,7 +20,7 @@ use crate::check;
 use crate::check::cross::ToolMention;
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::layout::FileKind;
-use crate::workspace::resolution::SkillOrder;
+use crate::workspace::resolution::{Resolution, SkillOrder};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::snapshot::{self, Parsed};
 use crate::workspace::subagent::SubagentDoc;
@@ -150,10 +150,23 @@ pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<V
     Arc::new(found)
 }
 
-/// The tools.json rules (`check::tools::check_in`): of the subagents they read only which
-/// register the harness built-ins again ([`subagents_registering_builtins`]).
+/// The tools.json rules (`check::tools::check_in`): those of [`tools_json_rules_but_promises`],
+/// then TJ030 ([`prompt_promises`]).
 #[salsa::tracked(returns(clone))]
 pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let mut found = tools_json_rules_but_promises(db, project).to_vec();
+    found.extend(prompt_promises(db, project).iter().cloned());
+    Arc::new(found)
+}
+
+/// The tools.json rules but TJ030 (`check::tools::check_apart_from_promises`): of the
+/// subagents they read only which register the harness built-ins again
+/// ([`subagents_registering_builtins`]), and nothing of the skills.
+#[salsa::tracked(returns(clone))]
+fn tools_json_rules_but_promises(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
     let subagents = subagents_registering_builtins(db, project);
     let docs = subagents
@@ -164,8 +177,21 @@ pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
         .chain(tools.iter().cloned().map(Parsed::Tools));
     let workspace = workspace_of(db, project, docs);
     let catalog = catalog(db, project);
+    Arc::new(check::tools::check_apart_from_promises(
+        &workspace, &catalog,
+    ))
+}
+
+/// TJ030 (`check::tools::prompt_promises`), over the tools.json files, with where the
+/// code-execution section is rendered ([`code_execution_detail`], asked only when tools.json
+/// removes one of that section's tools): what a change of that detail runs again.
+#[salsa::tracked(returns(clone))]
+fn prompt_promises(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let tools = tools_docs(db, project);
+    let workspace = workspace_of(db, project, tools.iter().cloned().map(Parsed::Tools));
+    let catalog = catalog(db, project);
     let code_execution = || code_execution_detail(db, project);
-    Arc::new(check::tools::check_in(
+    Arc::new(check::tools::prompt_promises(
         &workspace,
         &catalog,
         &code_execution,
@@ -305,27 +331,34 @@ pub fn group_code_execution(
     let docs = with_neighbours(db, project, named);
     let workspace = workspace_of(db, project, docs);
     let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
-    let paths: foldhash::HashSet<&std::path::Path> = with_files
+    // By document: the resolutions hold the very `Arc`s of the members, and a pointer hashes
+    // faster than a path (hashing a path per skill per context was most of a group's time).
+    let docs_with_files: foldhash::HashSet<*const SkillDoc> = members
         .iter()
-        .map(|file| file.path(db).as_path())
+        .filter(|(file, _)| files.contains(file))
+        .map(|(_, doc)| Arc::as_ptr(doc))
         .collect();
     let mut found = GroupCodeExecution::default();
     let mut seen: foldhash::HashSet<&str> = Default::default();
+    let mut walked: Vec<&Resolution> = Vec::new();
     for (context, (_, resolution)) in contexts.list.iter().enumerate() {
-        if !resolution.renders_code_execution_if(true) {
+        // A context that loads the very skills of one walked already meets no name first (most
+        // per-user folders hold none of a group's skills).
+        if !resolution.renders_code_execution_if(true)
+            || walked.iter().any(|done| done.same_skills_as(resolution))
+        {
             continue;
         }
+        walked.push(resolution);
         for (order, skill) in resolution.skills_in_order() {
             // A name is counted once, where first loaded (a linked folder, or several contexts).
-            let name = skill.name();
-            if names.contains(name) && paths.contains(skill.doc.path.as_path()) && seen.insert(name)
-            {
+            if docs_with_files.contains(&Arc::as_ptr(&skill.doc)) && seen.insert(skill.name()) {
                 found.names += 1;
                 if found.first.len() < check::tools::SKILLS_WITH_FILES_SHOWN {
                     found.first.push(FirstLoaded {
                         context,
                         order: order.into_owned(),
-                        name: name.to_string(),
+                        name: skill.name().to_string(),
                     });
                 }
             }

@@ -64,6 +64,15 @@ pub fn check_in(
     catalog: &ToolCatalog,
     code_execution: &dyn Fn() -> Option<String>,
 ) -> Vec<Diagnostic> {
+    let mut out = check_apart_from_promises(workspace, catalog);
+    out.extend(prompt_promises(workspace, catalog, code_execution));
+    out
+}
+
+/// [`check_in`] but TJ030, which reads the skills' resolution: the engine runs the two apart,
+/// so that a change of the code-execution detail (a rename of one of the skills it names) does
+/// not run the others again (TJ029 walks every subagent).
+pub fn check_apart_from_promises(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = config_shell_not_isolated::check(workspace, catalog)
         .into_iter()
         .collect();
@@ -81,14 +90,22 @@ pub fn check_in(
         out.extend(tools_removal_not_inherited::check(
             workspace, effective, catalog,
         ));
-        out.extend(tools_prompt_promises_removed::check(
-            workspace,
-            effective,
-            catalog,
-            code_execution,
-        ));
     }
     out
+}
+
+/// TJ030, the last of [`check_in`]'s rules: prompt sections that still name removed tools.
+pub fn prompt_promises(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    code_execution: &dyn Fn() -> Option<String>,
+) -> Vec<Diagnostic> {
+    match workspace.effective_tools() {
+        Some(effective) if catalog.tools_json_applies() => {
+            tools_prompt_promises_removed::check(workspace, effective, catalog, code_execution)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Why the runtime never reads `doc`, or `None` when it may: the feature is off, the

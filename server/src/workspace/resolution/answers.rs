@@ -53,6 +53,12 @@ impl<'r> Resolution<'r> {
         in_base.chain(appended)
     }
 
+    /// Whether `other` (of the same resolver) loads the very skills this one does, in the same
+    /// order: both put the same upper tree's overlay, or none, on the shared base merge.
+    pub fn same_skills_as(&self, other: &Resolution<'r>) -> bool {
+        Arc::ptr_eq(&self.skills, &other.skills) && Arc::ptr_eq(&self.resolver, &other.resolver)
+    }
+
     /// The loaded skill of this name, with its position.
     pub fn skill_named(&self, name: &str) -> Option<(usize, &MergedSkill)> {
         self.skills.get(self.resolver.skill_base(), name)
