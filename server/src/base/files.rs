@@ -453,6 +453,11 @@ impl FileSet {
         }
     }
 
+    /// Whether a link met lies at or below `dir` (what [`FileSet::remove_dirs_from`] forgets).
+    pub fn has_links_from(&self, dir: &Path) -> bool {
+        self.links.keys().any(|path| path.starts_with(dir))
+    }
+
     /// Forgets the folder `dir`, every folder below it and the links met there (a folder
     /// deleted; its files are removed one by one, with [`FileSet::remove`]).
     pub fn remove_dirs_from(&mut self, dir: &Path) {

@@ -508,17 +508,30 @@ impl Analysis {
                 frame
             })
         } else {
-            let mut frame = (**frame).clone();
-            edit.apply(&mut frame);
             // The skill folder it was in may hold nothing else now.
-            let emptied = dir
-                .parent()
-                .and_then(|parent| enclosing_skill_folder(&config, parent))
-                .filter(|folder| frame.contains_dir(folder) && !frame.holds_anything(folder));
-            if let Some(folder) = emptied {
-                frame.remove_dir(folder);
-            }
-            (frame != **self.project.frame(&self.db)).then_some(frame)
+            let emptied = |frame: &FileSet| {
+                dir.parent()
+                    .and_then(|parent| enclosing_skill_folder(&config, parent))
+                    .filter(|folder| frame.contains_dir(folder) && !frame.holds_anything(folder))
+                    .map(Path::to_path_buf)
+            };
+            // A skill's own folder is not in the frame: its deletion (the frame's files below
+            // it are gone already) leaves the frame as it is, found without copying the frame
+            // and comparing the copy (most of such a deletion's time).
+            let untouched = !frame.contains_dir(dir)
+                && frame.dirs_under(dir).next().is_none()
+                && !frame.has_links_from(dir)
+                && emptied(frame).is_none();
+            (!untouched)
+                .then(|| {
+                    let mut frame = (**frame).clone();
+                    edit.apply(&mut frame);
+                    if let Some(folder) = emptied(&frame) {
+                        frame.remove_dir(&folder);
+                    }
+                    frame
+                })
+                .filter(|frame| frame != &**self.project.frame(&self.db))
         };
         if let Some(frame) = changed_frame {
             self.set_frame(frame);

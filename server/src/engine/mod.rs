@@ -16,7 +16,7 @@
 //! facts ─► bucket_name_groups ─► name_groups ─► name_group_facts (× 64)                         │
 //!            └─► name_group_loading (× 64: its skills + neighbours) ────────────────────────────┤
 //!                  └─► contexts_loading_a_skill ─┐                                              │
-//! skills_with_files, name_group_facts ───────────┴─► code_execution_detail ─┐                   │
+//! name_group_facts ─► group_code_execution (× 64)┴─► code_execution_detail ─┐                   │
 //! facts, tools_docs, catalog ─► tools_json_rules ───────────────────────────┴─► tool_references ┤
 //!                         └─► chunk_tool_lists (× 16 subagents) ──────────────┘                 │
 //! facts ─► bucket_subagent_facts ─► bucket_listed_names ─► names_listed(_in_group × 64)         │
@@ -58,8 +58,9 @@
 //!   rename searches its own bucket again and runs no chunk whose suggestions stay the same;
 //! - the tools.json rules and what subagents' `tools:` and `model:` name (`tool_references`) read
 //!   the subagents, tools.json and the catalog, and of the skills only where the code-execution
-//!   section is rendered (`code_execution_detail`: the skills whose folders hold files, and
-//!   whether each context loads any skill), so that a tools.json edit resolves no context; what
+//!   section is rendered (`code_execution_detail`: the skills whose folders hold files, per
+//!   name group, and whether each context loads any skill), so that a tools.json edit resolves
+//!   no context and a rename resolves them over its old and its new group's skills only; what
 //!   the lists name is found per chunk of subagents (`chunk_tool_lists`) and merged, so that a
 //!   subagent's edit looks at its own chunk again;
 //! - the subagents' loading outcomes read the subagents without their `tools:`, `skills:` and

@@ -12,7 +12,8 @@ use super::by_file::{by_file_in_check_order, sort, DiagnosticsByFile};
 use super::inputs::{ProjectInput, SourceBucket, SourceFile};
 use super::partition::{name_group, name_group_of, referred_name, NAME_GROUPS};
 use super::project::{
-    bucket_places, check_roots, each_bucket, frame_kinds, frame_with_skill_folders, workspace_over,
+    bucket_places, check_roots, concat_each_bucket, each_bucket, frame_kinds,
+    frame_with_skill_folders, workspace_over,
 };
 use super::sources::{facts, parsed, sets_allowed_tools, strict_unknown_keys};
 use crate::base::suggest::{
@@ -346,20 +347,45 @@ pub fn skill_suggestions(
     )
 }
 
-/// The skills whose folder holds a file besides SKILL.md (from the layout alone).
+/// The skills whose folder holds a file besides SKILL.md (from the layout alone), in path order:
+/// each bucket's ([`bucket_skills_with_files`]), so that a skill file created or deleted looks
+/// at its own bucket again, not at every skill's folder.
 #[salsa::tracked(returns(clone))]
 pub fn skills_with_files(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<SourceFile>> {
-    // A skill's resources are in the frame, its SKILL.md's text is not.
-    let kinds = frame_kinds(db, project);
-    let folders = snapshot::resource_folders(&kinds);
+    Arc::new(concat_each_bucket(db, project, |db, bucket| {
+        bucket_skills_with_files(db, project, bucket)
+    }))
+}
+
+/// The skills of a bucket whose folder holds a file besides SKILL.md.
+#[salsa::tracked(returns(clone))]
+pub fn bucket_skills_with_files(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    bucket: SourceBucket,
+) -> Arc<Vec<SourceFile>> {
+    let folders = resource_folders(db, project);
     if folders.is_empty() {
-        return Arc::new(Vec::new());
+        return Arc::default();
     }
-    let places = each_bucket(db, project, bucket_places);
-    let found = places.iter().flat_map(|places| places.iter());
-    let found =
-        found.filter(|place| place.kind == FileKind::Skill && folders.has_files(&place.path));
+    let places = bucket_places(db, bucket);
+    let found = places
+        .iter()
+        .filter(|place| place.kind == FileKind::Skill && folders.has_files(&place.path));
     Arc::new(found.map(|place| place.file).collect())
+}
+
+/// The folders holding a skill resource below them (`snapshot::resource_folders`), owned: from
+/// the frame, which a skill file created or deleted leaves as it was (a skill's resources are in
+/// it, its SKILL.md's text is not), so that no bucket's [`bucket_skills_with_files`] runs again
+/// but the one that changed.
+#[salsa::tracked(returns(clone))]
+fn resource_folders(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<snapshot::ResourceFolders<std::path::PathBuf>> {
+    let kinds = frame_kinds(db, project);
+    Arc::new(snapshot::resource_folders(&kinds).to_owned_paths())
 }
 
 /// The first skill of a bucket that sets `allowed-tools`, and how many of the bucket do.

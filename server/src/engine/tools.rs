@@ -8,18 +8,19 @@
 use std::sync::Arc;
 
 use super::inputs::{ProjectInput, SourceBucket, SourceFile};
-use super::partition::name_group_of;
-use super::project::{bucket_places, check_roots, concat_each_bucket, each_bucket, workspace_of};
+use super::partition::NAME_GROUPS;
+use super::project::{bucket_places, check_roots, concat_each_bucket, workspace_of};
 use super::skills::{
-    contexts_loading_a_skill, name_group_facts, skills_with_files, with_neighbours, GroupFacts,
+    contexts_loading_a_skill, name_group_facts, skills_with_files, with_neighbours,
 };
-use super::sources::{facts, parsed, tool_mentions};
+use super::sources::{parsed, tool_mentions};
 use super::subagents::{chunk_subagent_facts, every_subagent_facts, subagent_chunks};
 use crate::base::Diagnostic;
 use crate::check;
 use crate::check::cross::ToolMention;
 use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::layout::FileKind;
+use crate::workspace::resolution::{Resolution, SkillOrder};
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::snapshot::{self, Parsed};
 use crate::workspace::subagent::SubagentDoc;
@@ -149,10 +150,23 @@ pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<V
     Arc::new(found)
 }
 
-/// The tools.json rules (`check::tools::check_in`): of the subagents they read only which
-/// register the harness built-ins again ([`subagents_registering_builtins`]).
+/// The tools.json rules (`check::tools::check_in`): those of [`tools_json_rules_but_promises`],
+/// then TJ030 ([`prompt_promises`]).
 #[salsa::tracked(returns(clone))]
 pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let mut found = tools_json_rules_but_promises(db, project).to_vec();
+    found.extend(prompt_promises(db, project).iter().cloned());
+    Arc::new(found)
+}
+
+/// The tools.json rules but TJ030 (`check::tools::check_apart_from_promises`): of the
+/// subagents they read only which register the harness built-ins again
+/// ([`subagents_registering_builtins`]), and nothing of the skills.
+#[salsa::tracked(returns(clone))]
+fn tools_json_rules_but_promises(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Diagnostic>> {
     let tools = tools_docs(db, project);
     let subagents = subagents_registering_builtins(db, project);
     let docs = subagents
@@ -163,8 +177,21 @@ pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
         .chain(tools.iter().cloned().map(Parsed::Tools));
     let workspace = workspace_of(db, project, docs);
     let catalog = catalog(db, project);
+    Arc::new(check::tools::check_apart_from_promises(
+        &workspace, &catalog,
+    ))
+}
+
+/// TJ030 (`check::tools::prompt_promises`), over the tools.json files, with where the
+/// code-execution section is rendered ([`code_execution_detail`], asked only when tools.json
+/// removes one of that section's tools): what a change of that detail runs again.
+#[salsa::tracked(returns(clone))]
+fn prompt_promises(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
+    let tools = tools_docs(db, project);
+    let workspace = workspace_of(db, project, tools.iter().cloned().map(Parsed::Tools));
+    let catalog = catalog(db, project);
     let code_execution = || code_execution_detail(db, project);
-    Arc::new(check::tools::check_in(
+    Arc::new(check::tools::prompt_promises(
         &workspace,
         &catalog,
         &code_execution,
@@ -233,52 +260,135 @@ pub fn chunk_tool_lists(
     Arc::new(check::cross::tool_list_findings(&workspace, &catalog))
 }
 
-/// Where the code-execution section is rendered (`check::tools::code_execution_contexts`), over
-/// the skills of the names of skills whose folders hold files, with their neighbours, and
-/// whether each context loads any skill (`contexts_loading_a_skill`). Asked only when tools.json
-/// removes one of that section's tools.
+/// Where the code-execution section is rendered (`check::tools::code_execution_contexts`):
+/// which contexts render it (whether each loads any skill, `contexts_loading_a_skill`), and the
+/// loaded skills with files, gathered per name group ([`group_code_execution`]) and merged: a
+/// rename runs its old and its new group again, not every context over every skill with files.
+/// Asked only when tools.json removes one of that section's tools.
 #[salsa::tracked(returns(clone))]
 pub fn code_execution_detail(db: &dyn salsa::Database, project: ProjectInput) -> Option<String> {
-    let files = skills_with_files(db, project);
-    let with_files: Vec<Option<Parsed>> = files.iter().map(|file| facts(db, *file)).collect();
-    // Looked up once per skill of their name groups: a set, not a search of a sorted list.
-    let names: foldhash::HashSet<&str> = with_files
-        .iter()
-        .filter_map(|doc| match doc {
-            Some(Parsed::Skill(skill)) => skill.name.as_deref(),
-            _ => None,
-        })
+    let groups: Vec<Arc<GroupCodeExecution>> = (0..NAME_GROUPS)
+        .map(|group| group_code_execution(db, project, group))
         .collect();
-    let mut groups: Vec<u32> = names.iter().map(|name| name_group_of(name)).collect();
-    groups.sort_unstable();
-    groups.dedup();
-    let facts: Vec<Arc<GroupFacts>> = groups
+    let with_files = groups.iter().map(|group| group.names).sum();
+    // Names are in one group each: the first few of all are among each group's first few.
+    let mut first: Vec<&FirstLoaded> = groups.iter().flat_map(|group| &group.first).collect();
+    first.sort_by(|a, b| (a.context, &a.order).cmp(&(b.context, &b.order)));
+    first.truncate(check::tools::SKILLS_WITH_FILES_SHOWN);
+    let first: Vec<&str> = first.iter().map(|loaded| loaded.name.as_str()).collect();
+    // Which contexts render the section reads no skill: a workspace of the frame alone.
+    let workspace = workspace_of(db, project, std::iter::empty());
+    let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
+    check::tools::code_execution_message(&workspace, &contexts, with_files, &first)
+}
+
+/// One name group's part of [`code_execution_detail`]: how many of its names have a loaded
+/// skill with files in a context that renders the section, and the first few of them by where
+/// they are first loaded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroupCodeExecution {
+    names: usize,
+    /// In the order first met, at most `check::tools::SKILLS_WITH_FILES_SHOWN`.
+    first: Vec<FirstLoaded>,
+}
+
+/// Where a name of a skill with files is first loaded: the context (its index among the check
+/// contexts) and its place in that context's list (`SkillOrder`, comparable between groups).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FirstLoaded {
+    context: usize,
+    order: SkillOrder<'static>,
+    name: String,
+}
+
+/// [`GroupCodeExecution`] of name group `group`: the contexts resolved over the group's skills
+/// of the names of its skills with files, with their neighbours. Each context that renders the
+/// section loads a skill, so which do reads only the configuration here
+/// (`Resolution::renders_code_execution_if`); a loaded skill of another group (a neighbour) is
+/// that group's to count.
+#[salsa::tracked(returns(clone))]
+pub fn group_code_execution(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<GroupCodeExecution> {
+    let with_files = group_skills_with_files(db, project, group);
+    if with_files.is_empty() {
+        return Arc::default();
+    }
+    let members = name_group_facts(db, project, group);
+    let files: foldhash::HashSet<SourceFile> = with_files.iter().copied().collect();
+    let names: foldhash::HashSet<&str> = members
         .iter()
-        .map(|group| name_group_facts(db, project, *group))
+        .filter(|(file, _)| files.contains(file))
+        .filter_map(|(_, doc)| doc.name.as_deref())
         .collect();
-    let named: foldhash::HashMap<SourceFile, &(SourceFile, Arc<SkillDoc>)> = facts
+    let named: Vec<&(SourceFile, Arc<SkillDoc>)> = members
         .iter()
-        .flat_map(|group| group.iter())
         .filter(|(_, doc)| doc.name.as_deref().is_some_and(|name| names.contains(name)))
-        .map(|entry| (entry.0, entry))
-        .collect();
-    // In path order, as the buckets hold them: sorting thousands of paths compared them
-    // component by component.
-    let places = each_bucket(db, project, bucket_places);
-    let named: Vec<&(SourceFile, Arc<SkillDoc>)> = places
-        .iter()
-        .flat_map(|places| places.iter())
-        .filter_map(|place| named.get(&place.file).copied())
         .collect();
     let docs = with_neighbours(db, project, named);
     let workspace = workspace_of(db, project, docs);
-    let mut contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
-    contexts.loads_a_skill = contexts_loading_a_skill(db, project).to_vec();
-    // Which skills have files, from the layout's memo (`skills_with_files`), not found again
-    // over every file of the workspace.
-    let paths: foldhash::HashSet<&std::ffi::OsStr> =
-        files.iter().map(|file| file.path(db).as_os_str()).collect();
-    check::tools::code_execution_contexts_given(&workspace, &contexts, &|skill| {
-        paths.contains(skill.as_os_str())
-    })
+    let contexts = check::loading::Contexts::of_roots(&workspace, &check_roots(db, project));
+    // By document: the resolutions hold the very `Arc`s of the members, and a pointer hashes
+    // faster than a path (hashing a path per skill per context was most of a group's time).
+    let docs_with_files: foldhash::HashSet<*const SkillDoc> = members
+        .iter()
+        .filter(|(file, _)| files.contains(file))
+        .map(|(_, doc)| Arc::as_ptr(doc))
+        .collect();
+    let mut found = GroupCodeExecution::default();
+    let mut seen: foldhash::HashSet<&str> = Default::default();
+    let mut walked: Vec<&Resolution> = Vec::new();
+    for (context, (_, resolution)) in contexts.list.iter().enumerate() {
+        // A context that loads the very skills of one walked already meets no name first (most
+        // per-user folders hold none of a group's skills).
+        if !resolution.renders_code_execution_if(true)
+            || walked.iter().any(|done| done.same_skills_as(resolution))
+        {
+            continue;
+        }
+        walked.push(resolution);
+        for (order, skill) in resolution.skills_in_order() {
+            // A name is counted once, where first loaded (a linked folder, or several contexts).
+            if docs_with_files.contains(&Arc::as_ptr(&skill.doc)) && seen.insert(skill.name()) {
+                found.names += 1;
+                if found.first.len() < check::tools::SKILLS_WITH_FILES_SHOWN {
+                    found.first.push(FirstLoaded {
+                        context,
+                        order: order.into_owned(),
+                        name: skill.name().to_string(),
+                    });
+                }
+            }
+        }
+    }
+    Arc::new(found)
+}
+
+/// The skills of name group `group` whose folders hold files besides SKILL.md, in path order:
+/// equal after an edit that changes neither the group's skills nor the layout's resources.
+#[salsa::tracked(returns(clone))]
+pub fn group_skills_with_files(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+    group: u32,
+) -> Arc<Vec<SourceFile>> {
+    let all = skills_with_files_set(db, project);
+    if all.is_empty() {
+        return Arc::default();
+    }
+    let members = name_group_facts(db, project, group);
+    let found = members.iter().map(|(file, _)| *file);
+    Arc::new(found.filter(|file| all.contains(file)).collect())
+}
+
+/// [`skills_with_files`] as a set, looked up by each group's [`group_skills_with_files`].
+#[salsa::tracked(returns(clone))]
+fn skills_with_files_set(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<foldhash::HashSet<SourceFile>> {
+    Arc::new(skills_with_files(db, project).iter().copied().collect())
 }

@@ -158,6 +158,12 @@ impl Fixture {
             skill_text("alpha", "alice's copy", "Mine."),
         )
         .unwrap();
+        // Scripts beside a skill and in the folder of one `CreateSkill` makes: TJ030 names
+        // the loaded skills with files, which renames, drops, creations and deletions change.
+        for folder in ["skills/s1", "skills/s4", "alice/skills/alpha"] {
+            std::fs::create_dir_all(ws.join(folder).join("scripts")).unwrap();
+            std::fs::write(ws.join(folder).join("scripts/run.py"), "print(1)\n").unwrap();
+        }
         for j in 0..2 {
             std::fs::write(
                 ws.join(format!("subagents/a{j}.md")),

@@ -187,6 +187,44 @@ impl Outcome {
     }
 }
 
+/// Where a loaded skill sits in a context's list, as a key that reads no other name's files.
+/// The list is the base merge, each name where the first loadable file of the merge's sequence
+/// put it (Layer 3's files in their order, then the project glob's: the `stage`, then the file's
+/// path below `skills/` in Java `String` order), then the names the context's upper tree adds,
+/// where the first file of its glob put them (stage 2). So a resolution over the skills of some
+/// names (with their neighbours) orders those names as the whole workspace's does, and keys
+/// taken from resolutions of different name groups compare as their positions in one list do
+/// (`Resolution::skills_in_order`; a test holds the keys against the positions).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkillOrder<'s> {
+    stage: u8,
+    rel: std::borrow::Cow<'s, str>,
+}
+
+impl SkillOrder<'_> {
+    /// The key, owning its path: kept past the resolution it came from.
+    pub fn into_owned(self) -> SkillOrder<'static> {
+        SkillOrder {
+            stage: self.stage,
+            rel: self.rel.into_owned().into(),
+        }
+    }
+}
+
+impl Ord for SkillOrder<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.stage
+            .cmp(&other.stage)
+            .then_with(|| java::compare_to(&self.rel, &other.rel))
+    }
+}
+
+impl PartialOrd for SkillOrder<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// One skill after the per-call merge.
 #[derive(Clone, Debug)]
 pub struct MergedSkill {
@@ -354,6 +392,9 @@ impl<K: Borrow<str> + Hash + Eq, T> Merge<K, T> {
 struct Overlay<'k, T> {
     replaced: HashMap<usize, T>,
     appended: Merge<&'k str, T>,
+    /// Per appended entry, the path below `skills/` of the file that put its name first
+    /// (`SkillOrder`).
+    appended_first: Vec<&'k str>,
 }
 
 impl<T> Default for Overlay<'_, T> {
@@ -361,18 +402,27 @@ impl<T> Default for Overlay<'_, T> {
         Self {
             replaced: HashMap::new(),
             appended: Merge::default(),
+            appended_first: Vec::new(),
         }
     }
 }
 
 impl<'k, T> Overlay<'k, T> {
-    fn put<K: Borrow<str> + Hash + Eq>(&mut self, base: &Merge<K, T>, key: &'k str, entry: T) {
+    /// Puts `entry` under `key`, from the file at `rel` below `skills/`.
+    fn put<K: Borrow<str> + Hash + Eq>(
+        &mut self,
+        base: &Merge<K, T>,
+        key: &'k str,
+        rel: &'k str,
+        entry: T,
+    ) {
         if self.appended.index.contains_key(key) {
             self.appended.put(key, entry);
         } else if let Some(i) = base.position(key) {
             self.replaced.insert(i, entry);
         } else {
             self.appended.put(key, entry);
+            self.appended_first.push(rel);
         }
     }
 
@@ -422,6 +472,9 @@ struct Base {
     /// The loadable Layer 3 files of each name two or more of them have (directory order
     /// decides), in path order.
     shared_ties: HashMap<Box<str>, Vec<PathBuf>>,
+    /// The project half of Layer 4's files, in its order, by their paths below `skills/`: the
+    /// second part of the merge's sequence (`SkillOrder`).
+    project_glob: Vec<Box<str>>,
     subagents: SubagentList,
 }
 
@@ -507,11 +560,13 @@ impl Base {
                 }
             }
         }
+        let mut project_glob = Vec::new();
         if project_glob_on(ws, filesystem) {
             let namespaced: Arc<str> = WORKSPACE_NAMESPACED_SOURCE.into();
             let project = tree_docs(&layout.skills_by_tree, &Tree::Project, &ws.skills);
             let glob = project_skill_glob(ws, &project);
-            for (at, (_, doc)) in glob.into_iter().enumerate() {
+            for (at, (rel, doc)) in glob.into_iter().enumerate() {
+                project_glob.push(rel.into());
                 if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
                     let put = skill(doc, &namespaced, Layer::ProjectGlob);
                     skills.put(name, layout.layer3.len() + at, put);
@@ -525,7 +580,28 @@ impl Base {
             layer3_source,
             skills,
             shared_ties,
+            project_glob,
             subagents,
+        }
+    }
+
+    /// The order key of base entry `index`: where in the merge's sequence its name was first
+    /// put (`ws` is the workspace the base was built or followed to).
+    fn order_of<'s>(&'s self, ws: &'s Workspace, index: usize) -> SkillOrder<'s> {
+        let at = self.skills.first[index];
+        match self.layout.layer3.get(at) {
+            Some(&k) => SkillOrder {
+                stage: 0,
+                rel: layer3_rel(&ws.skills[k]).unwrap_or_default().into(),
+            },
+            None => SkillOrder {
+                stage: 1,
+                rel: self
+                    .project_glob
+                    .get(at - self.layout.layer3.len())
+                    .map_or("", |rel| rel)
+                    .into(),
+            },
         }
     }
 
@@ -1137,11 +1213,12 @@ impl<'a> Resolver<'a> {
         }
         glob.sort_by(|a, b| java::compare_to(a.0, b.0));
         let namespaced: Arc<str> = WORKSPACE_NAMESPACED_SOURCE.into();
-        for (_, doc) in glob {
+        for (rel, doc) in glob {
             if let (true, Some(name)) = (skill_loadable(doc), &doc.name) {
                 overlay.put(
                     self.skill_base(),
                     name,
+                    rel,
                     skill(doc, &namespaced, Layer::WorkspaceGlob),
                 );
             }

@@ -82,7 +82,7 @@ impl Parsed {
 /// The folders holding a skill resource somewhere below them, from the kinds map alone: a skill
 /// whose folder is one has files besides its SKILL.md (`has_files`). One pass over the
 /// resources instead of a walk of every skill's folder.
-pub fn resource_folders(kinds: &BTreeMap<PathBuf, (Location, FileKind)>) -> ResourceFolders<'_> {
+pub fn resource_folders(kinds: &BTreeMap<PathBuf, (Location, FileKind)>) -> ResourceFolders<&Path> {
     let mut folders: foldhash::HashSet<&Path> = Default::default();
     let resources = kinds
         .iter()
@@ -100,10 +100,12 @@ pub fn resource_folders(kinds: &BTreeMap<PathBuf, (Location, FileKind)>) -> Reso
     ResourceFolders(folders)
 }
 
-/// See [`resource_folders`].
-pub struct ResourceFolders<'k>(foldhash::HashSet<&'k Path>);
+/// See [`resource_folders`]: the folders borrowed from the kinds map, or owned
+/// ([`ResourceFolders::to_owned_paths`]) by a caller that keeps them past it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ResourceFolders<P: std::hash::Hash + Eq>(foldhash::HashSet<P>);
 
-impl ResourceFolders<'_> {
+impl<P: std::borrow::Borrow<Path> + std::hash::Hash + Eq> ResourceFolders<P> {
     /// True when no skill has files besides its SKILL.md (nothing need be looked up).
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
@@ -112,6 +114,13 @@ impl ResourceFolders<'_> {
     /// True when the folder of the SKILL.md at `skill` holds a resource.
     pub fn has_files(&self, skill: &Path) -> bool {
         skill.parent().is_some_and(|dir| self.0.contains(dir))
+    }
+}
+
+impl ResourceFolders<&Path> {
+    /// The same folders, owned.
+    pub fn to_owned_paths(&self) -> ResourceFolders<PathBuf> {
+        ResourceFolders(self.0.iter().map(|folder| folder.to_path_buf()).collect())
     }
 }
 

@@ -332,24 +332,33 @@ fn line_starts(text: &str) -> Vec<usize> {
 /// `preview`'s notes without those the project turned off or suppressed ([`keeps_note`]): what
 /// `agentws preview` and `agentws/previewPrompt` show, so that a note never speaks of a finding
 /// `check` does not report.
+///
+/// With no `[rules]` in the configuration and no `agentws:` comment in any file, every note is
+/// kept as it is. Whether any file holds one is asked only of a note the rules would drop: the
+/// scan reads every text of the project (most of a preview's time on a large one), and the
+/// language server renders the preview after every edit.
 pub fn settle_notes(preview: &mut crate::prompt::Preview, workspace: &crate::workspace::Workspace) {
     let config = &workspace.config;
-    if config.rules.is_empty()
-        && !workspace
-            .files
-            .iter()
-            .any(|(_, e)| e.content.text().is_some_and(|t| t.contains("agentws:")))
-    {
-        return;
-    }
     let options = CheckOptions::default();
-    preview.notes.retain(|note| match (note.rule, &note.path) {
-        (Some(rule), Some(path)) => {
-            let path = Path::new(path);
-            keeps_note(config, options, rule, path, workspace.files.text(path))
-        }
-        (Some(rule), None) => is_on(config, options, rule, ""),
-        (None, _) => true,
+    let mut any_comment: Option<bool> = None;
+    let mut any_comment = || {
+        *any_comment.get_or_insert_with(|| {
+            workspace
+                .files
+                .iter()
+                .any(|(_, e)| e.content.text().is_some_and(|t| t.contains("agentws:")))
+        })
+    };
+    preview.notes.retain(|note| {
+        let kept = match (note.rule, &note.path) {
+            (Some(rule), Some(path)) => {
+                let path = Path::new(path);
+                keeps_note(config, options, rule, path, workspace.files.text(path))
+            }
+            (Some(rule), None) => is_on(config, options, rule, ""),
+            (None, _) => true,
+        };
+        kept || (config.rules.is_empty() && !any_comment())
     });
 }
 
@@ -375,4 +384,53 @@ pub fn keeps_note(
         }
         Directive::Unknown { .. } => false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prompt::{self, Date, Note, PreviewContext};
+    use crate::workspace::Workspace;
+
+    /// Without `[rules]`, every note stays unless some file holds an `agentws:` comment; then a
+    /// note of a rule that is off goes. Whether any file holds one is asked only of that note.
+    #[test]
+    fn notes_stay_unless_rules_or_a_comment_somewhere_settle_them() {
+        let skill = "/p/.agentscope/workspace/skills/x/SKILL.md";
+        let kept = |agents: &str| -> Vec<&'static str> {
+            let mut config = Config::defaults_for(Path::new("/p"));
+            config.agent.name = Some("assistant".into());
+            let ws = Workspace::from_texts(
+                config,
+                [
+                    (skill, "---\nname: x\ndescription: d\n---\nBody\n"),
+                    ("/p/.agentscope/workspace/AGENTS.md", agents),
+                ],
+            );
+            let ctx = PreviewContext::new(
+                &ws.config,
+                Date::parse("2026-08-22").unwrap(),
+                "Linux 6",
+                "/tmp",
+            );
+            let mut preview = prompt::render(&ws, &ctx).expect("renders");
+            preview.notes = ["SK001", "ST007"]
+                .into_iter()
+                .map(|rule| Note {
+                    code: "test",
+                    message: String::new(),
+                    rule: Some(rule),
+                    path: Some(skill.to_string()),
+                })
+                .collect();
+            settle_notes(&mut preview, &ws);
+            preview.notes.iter().filter_map(|n| n.rule).collect()
+        };
+        assert_eq!(kept("Be brief.\n"), vec!["SK001", "ST007"]);
+        // A strict rule is off under the harness profile: with a comment anywhere, it goes.
+        assert_eq!(
+            kept("<!-- agentws: ignore XR001 -- elsewhere -->\n"),
+            vec!["SK001"]
+        );
+    }
 }

@@ -64,6 +64,15 @@ pub fn check_in(
     catalog: &ToolCatalog,
     code_execution: &dyn Fn() -> Option<String>,
 ) -> Vec<Diagnostic> {
+    let mut out = check_apart_from_promises(workspace, catalog);
+    out.extend(prompt_promises(workspace, catalog, code_execution));
+    out
+}
+
+/// [`check_in`] but TJ030, which reads the skills' resolution: the engine runs the two apart,
+/// so that a change of the code-execution detail (a rename of one of the skills it names) does
+/// not run the others again (TJ029 walks every subagent).
+pub fn check_apart_from_promises(workspace: &Workspace, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = config_shell_not_isolated::check(workspace, catalog)
         .into_iter()
         .collect();
@@ -81,14 +90,22 @@ pub fn check_in(
         out.extend(tools_removal_not_inherited::check(
             workspace, effective, catalog,
         ));
-        out.extend(tools_prompt_promises_removed::check(
-            workspace,
-            effective,
-            catalog,
-            code_execution,
-        ));
     }
     out
+}
+
+/// TJ030, the last of [`check_in`]'s rules: prompt sections that still name removed tools.
+pub fn prompt_promises(
+    workspace: &Workspace,
+    catalog: &ToolCatalog,
+    code_execution: &dyn Fn() -> Option<String>,
+) -> Vec<Diagnostic> {
+    match workspace.effective_tools() {
+        Some(effective) if catalog.tools_json_applies() => {
+            tools_prompt_promises_removed::check(workspace, effective, catalog, code_execution)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Why the runtime never reads `doc`, or `None` when it may: the feature is off, the
@@ -184,16 +201,15 @@ pub(super) fn backticked(names: &[&str]) -> String {
         .join(", ")
 }
 
-/// At most `shown` backticked names, then how many more.
-fn some_of(names: &[&str], shown: usize) -> String {
-    let labels: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    some_labels(&labels, shown)
-}
-
 /// At most `shown` of `labels`, then how many more.
 pub(crate) fn some_labels(labels: &[String], shown: usize) -> String {
     let listed = labels[..labels.len().min(shown)].join(", ");
-    match labels.len().saturating_sub(shown) {
+    and_more(listed, labels.len().saturating_sub(shown))
+}
+
+/// `listed`, then how many `more` there are, if any.
+fn and_more(listed: String, more: usize) -> String {
+    match more {
         0 => listed,
         more => format!("{listed} and {more} more"),
     }
@@ -219,8 +235,8 @@ pub fn code_execution_contexts(
 }
 
 /// [`code_execution_contexts`], told which skills' folders hold files besides SKILL.md (by the
-/// SKILL.md's path): the engine keeps them, where finding them again walks every file.
-pub fn code_execution_contexts_given(
+/// SKILL.md's path).
+fn code_execution_contexts_given(
     workspace: &Workspace,
     contexts: &loading::Contexts,
     has_files: &dyn Fn(&std::path::Path) -> bool,
@@ -246,19 +262,11 @@ pub fn code_execution_contexts_given(
             (Arc::as_ptr(doc), number)
         })
         .collect();
-    let mut shown: Vec<String> = Vec::new();
-    let mut not_shown: Vec<String> = Vec::new();
     // In the order first met (the message names the first few), and as a set by name number.
     let mut with_files: Vec<&str> = Vec::new();
     let mut seen: Vec<bool> = vec![false; names.len()];
-    for (index, (who, resolution)) in contexts.list.iter().enumerate() {
-        let label = loading::who_label(workspace, who);
-        if !contexts.renders_code_execution(index) {
-            not_shown.push(label);
-            continue;
-        }
-        shown.push(label);
-        if docs_with_files.is_empty() {
+    for (index, (_, resolution)) in contexts.list.iter().enumerate() {
+        if docs_with_files.is_empty() || !contexts.renders_code_execution(index) {
             continue;
         }
         for skill in resolution.skills() {
@@ -270,13 +278,42 @@ pub fn code_execution_contexts_given(
             }
         }
     }
+    let first = &with_files[..with_files.len().min(SKILLS_WITH_FILES_SHOWN)];
+    code_execution_message(workspace, contexts, with_files.len(), first)
+}
+
+/// How many loaded skills with files the code-execution message names; the others it counts.
+pub const SKILLS_WITH_FILES_SHOWN: usize = 3;
+
+/// The detail of the code-execution message ([`code_execution_contexts`]), given how many
+/// distinct names of skills with files the contexts that render the section load, and the first
+/// [`SKILLS_WITH_FILES_SHOWN`] of them in the order first met (contexts in order, each one's
+/// skills in order): `None` when no context renders the section. The engine gathers those
+/// names per name group.
+pub fn code_execution_message(
+    workspace: &Workspace,
+    contexts: &loading::Contexts,
+    with_files: usize,
+    first: &[&str],
+) -> Option<String> {
+    let mut shown: Vec<String> = Vec::new();
+    let mut not_shown: Vec<String> = Vec::new();
+    for (index, (who, _)) in contexts.list.iter().enumerate() {
+        let label = loading::who_label(workspace, who);
+        if contexts.renders_code_execution(index) {
+            shown.push(label);
+        } else {
+            not_shown.push(label);
+        }
+    }
     if shown.is_empty() {
         return None;
     }
-    let files = match with_files.len() {
+    let named = || and_more(backticked(first), with_files.saturating_sub(first.len()));
+    let files = match with_files {
         0 => " (no loaded skill has files besides SKILL.md, but the section comes with any skill the prompt gives a folder for its files, `<files-root>`)".to_string(),
-        1 => format!(" (1 skill has files: {})", some_of(&with_files, 3)),
-        n => format!(" ({n} skills have files: {})", some_of(&with_files, 3)),
+        1 => format!(" (1 skill has files: {})", named()),
+        n => format!(" ({n} skills have files: {})", named()),
     };
     let which = if not_shown.is_empty() {
         String::new()

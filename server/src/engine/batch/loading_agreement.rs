@@ -39,7 +39,7 @@ fn tree_dir(tree: u8) -> String {
 fn skill_file(spec: &Spec) -> (String, String) {
     let (tree, folder, nested, name, broken) = *spec;
     let folder = ["a", "b", "c", "_d"][folder as usize % 4];
-    let name = ["x", "y", "z"][name as usize % 3];
+    let name = ["x", "y", "z", "u", "v"][name as usize % 5];
     let path = if nested {
         format!("{}/skills/{folder}/inner/SKILL.md", tree_dir(tree))
     } else {
@@ -276,7 +276,8 @@ proptest! {
     /// names, and the remote overlay replaces a template file of another name.
     #[test]
     fn name_groups_give_what_the_whole_workspace_gives(
-        skills in proptest::collection::vec(((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), any::<bool>()), 0..9),
+        // Five names: the code-execution message names three and counts the others.
+        skills in proptest::collection::vec(((0u8..4, 0u8..4, any::<bool>(), 0u8..5, 0u8..4), any::<bool>()), 0..12),
         subagents in proptest::collection::vec(((0u8..4, 0u8..4, any::<bool>(), 0u8..3, 0u8..4), 0u8..16), 0..3),
         scope in 0u8..4,
         filesystem in 0u8..3,

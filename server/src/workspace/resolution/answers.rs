@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::{
     below, has_one_slash, is_hidden_below_skills, shared_twin, skill_loadable, subagent_loadable,
     EntryKind, Layer, ListedSubagent, LoadedEntry, MergedSkill, NotScanned, Outcome, Resolution,
+    SkillOrder,
 };
 use crate::base::{FileContent, Severity, TextRange};
 use crate::config::FilesystemMode;
@@ -27,6 +28,35 @@ impl<'r> Resolution<'r> {
     /// The loaded skills in merge order: what the prompt renders.
     pub fn skills(&self) -> Vec<&MergedSkill> {
         self.skills.iter(self.resolver.skill_base()).collect()
+    }
+
+    /// [`Self::skills`], each with its order key ([`SkillOrder`]): ascending.
+    pub fn skills_in_order(
+        &self,
+    ) -> impl Iterator<Item = (SkillOrder<'_>, &MergedSkill)> + use<'_, 'r> {
+        let (ws, base) = (self.ws(), &*self.resolver.base);
+        let merge = self.resolver.skill_base();
+        let in_base = merge.entries.iter().enumerate().map(move |(i, entry)| {
+            let entry = self.skills.replaced.get(&i).unwrap_or(entry);
+            (base.order_of(ws, i), entry)
+        });
+        let appended = self.skills.appended.entries.iter();
+        let appended = appended
+            .zip(&self.skills.appended_first)
+            .map(|(entry, rel)| {
+                let order = SkillOrder {
+                    stage: 2,
+                    rel: (*rel).into(),
+                };
+                (order, entry)
+            });
+        in_base.chain(appended)
+    }
+
+    /// Whether `other` (of the same resolver) loads the very skills this one does, in the same
+    /// order: both put the same upper tree's overlay, or none, on the shared base merge.
+    pub fn same_skills_as(&self, other: &Resolution<'r>) -> bool {
+        Arc::ptr_eq(&self.skills, &other.skills) && Arc::ptr_eq(&self.resolver, &other.resolver)
     }
 
     /// The loaded skill of this name, with its position.

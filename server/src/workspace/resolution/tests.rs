@@ -365,6 +365,18 @@ fn subagent_outcomes_in_both_modes() {
 /// own `Arc` (what the preview's memo and `skills_not_merged` compare by identity).
 fn everything(ws: &Workspace, res: &Resolution) -> String {
     let mut out = String::new();
+    // The order keys are the positions: ascending, one per loaded skill.
+    let ordered: Vec<(SkillOrder, &MergedSkill)> = res.skills_in_order().collect();
+    let in_order: Vec<&MergedSkill> = ordered.iter().map(|(_, s)| *s).collect();
+    assert!(in_order
+        .iter()
+        .zip(res.skills())
+        .all(|(a, b)| std::ptr::eq(*a, b)));
+    assert_eq!(in_order.len(), res.skills().len());
+    assert!(ordered.windows(2).all(|w| w[0].0 < w[1].0), "{ordered:?}");
+    for (order, s) in &ordered {
+        out += &format!("order {} {order:?}\n", s.name());
+    }
     for s in res.skills() {
         let own = ws
             .skill(&s.doc.path)
@@ -481,6 +493,31 @@ proptest::proptest! {
                 let fresh = everything(&ws, &resolve(&ws, &root));
                 let with_kept = everything(&ws, &resolve_kept(&ws, &root, &mut kept));
                 proptest::prop_assert_eq!(with_kept, fresh, "step {}, {:?} {:?}", step, user, scope);
+            }
+            // A resolution over one name's skills and those at their paths (what the engine's
+            // name groups add as neighbours) keys that name as the whole workspace's does.
+            for name in ["a", "b", "c", "d"] {
+                let named = |d: &SkillDoc| d.name.as_deref() == Some(name);
+                let rels: HashSet<&str> = ws.skills.iter().filter(|d| named(d)).map(|d| d.location.rel.as_str()).collect();
+                let docs = ws.skills.iter().filter(|d| named(d) || rels.contains(d.location.rel.as_str()));
+                let part = Workspace::from_parts(
+                    ws.config.clone(),
+                    Arc::new(Vec::new()),
+                    ws.files.clone(),
+                    ws.env.clone(),
+                    docs.cloned().map(crate::workspace::snapshot::Parsed::Skill),
+                    ws.kinds.clone(),
+                    ws.namespaces.clone(),
+                );
+                for (user, scope) in [(Some("alice"), Scope::User), (Some("bob"), Scope::User), (None, Scope::Agent)] {
+                    let root = root_for(&ws, user, scope);
+                    let key = |w: &Workspace| {
+                        let res = resolve(w, &root);
+                        let found = res.skills_in_order().find(|(_, s)| s.name() == name);
+                        found.map(|(order, s)| (order.into_owned(), s.doc.path.clone()))
+                    };
+                    proptest::prop_assert_eq!(key(&part), key(&ws), "step {}, {} {:?} {:?}", step, name, user, scope);
+                }
             }
         }
     }
