@@ -586,18 +586,19 @@ pub fn decode(value: Option<&str>) -> Decoded {
         Ok(v) => v,
         Err(e) => return Decoded::NotJson(format!("not JSON: {e}")),
     };
-    let serde_json::Value::Object(map) = parsed else {
+    let serde_json::Value::Object(mut map) = parsed else {
         return Decoded::NotJson("JSON, but not an object".into());
     };
-    let content = match map.get("content") {
-        Some(serde_json::Value::String(s)) => s.clone(),
+    // Taken out of the map, not copied: a stored file's text is held once.
+    let content = match map.get_mut("content").map(std::mem::take) {
+        Some(serde_json::Value::String(s)) => s,
         Some(serde_json::Value::Array(lines)) => lines
             .iter()
             .map(java_string_value_of)
             .collect::<Vec<_>>()
             .join("\n"),
         Some(other) => {
-            return Decoded::NoContent(format!("`content` is {}", json_type(other)));
+            return Decoded::NoContent(format!("`content` is {}", json_type(&other)));
         }
         None => return Decoded::NoContent("no `content` field".into()),
     };
