@@ -415,6 +415,51 @@ pub fn cutting_proxy(target: u16, cut_after: usize) -> u16 {
     port
 }
 
+/// A TCP proxy to `127.0.0.1:target` that forwards both ways and counts the client's turns: each
+/// time the client sends after the server last answered, one round trip. A client that waits for
+/// each reply (as agentws does) takes one turn per round trip (a request split across TCP reads
+/// may count twice, never less). Returns the proxy's port and the count; serves one connection.
+pub fn counting_proxy(target: u16) -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let turns = Arc::new(AtomicUsize::new(0));
+    let counted = turns.clone();
+    std::thread::spawn(move || {
+        let Ok((mut client, _)) = listener.accept() else {
+            return;
+        };
+        let mut server = std::net::TcpStream::connect(("127.0.0.1", target)).unwrap();
+        let (mut client_r, mut server_w) =
+            (client.try_clone().unwrap(), server.try_clone().unwrap());
+        let answered = Arc::new(AtomicBool::new(true));
+        let asked = answered.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 65536];
+            while let Ok(n @ 1..) = client_r.read(&mut buf) {
+                if asked.swap(false, Ordering::SeqCst) {
+                    counted.fetch_add(1, Ordering::SeqCst);
+                }
+                if server_w.write_all(&buf[..n]).is_err() {
+                    break;
+                }
+            }
+            let _ = server_w.shutdown(std::net::Shutdown::Both);
+        });
+        let mut buf = [0u8; 65536];
+        while let Ok(n @ 1..) = server.read(&mut buf) {
+            answered.store(true, Ordering::SeqCst);
+            if client.write_all(&buf[..n]).is_err() {
+                break;
+            }
+        }
+        let _ = client.shutdown(std::net::Shutdown::Both);
+    });
+    (port, turns)
+}
+
 /// A test certificate authority and a server certificate for `127.0.0.1` signed by it (PEM),
 /// made with the `openssl` command line tool.
 pub struct TlsFiles {

@@ -1038,6 +1038,76 @@ fn redis_preview_check_and_problems() {
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
 
+/// `check --all-users` reads the owners' listings a batch of owners at a time (pipelined), not a
+/// dozen round trips per owner: 200 users take fewer round trips than a quarter of the users, and
+/// the report is the one the server gives without the proxy.
+#[test]
+fn redis_all_users_in_few_round_trips() {
+    let Some(server) = servers::redis() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let project = template(tmp.path());
+    let p = project.to_str().unwrap();
+    let users = 200;
+    let rows: Vec<Row> = (0..users)
+        .flat_map(|u| {
+            let owner: &'static str = Box::leak(format!("u{u:03}").into_boxed_str());
+            [
+                Row {
+                    owner,
+                    segment: "root",
+                    key: "/AGENTS.md",
+                    value: file_value(&format!("# {owner}\nBe brief.\n")),
+                },
+                Row {
+                    owner,
+                    segment: "skills",
+                    key: "/a/SKILL.md",
+                    value: file_value("---\nname: a\ndescription: Does a.\n---\nBody.\n"),
+                },
+                // One finding per user: a skill without a description.
+                Row {
+                    owner,
+                    segment: "skills",
+                    key: "/b/SKILL.md",
+                    value: file_value("---\nname: b\n---\nBody.\n"),
+                },
+            ]
+        })
+        .collect();
+    seed_redis(&mut redis_conn(server.port), &rows);
+    let check = |port: u16| {
+        let url = redis_url(port, servers::REDIS_PASSWORD);
+        let out = agentws(&[
+            "check",
+            p,
+            "--store",
+            &url,
+            "--all-users",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        out.stdout
+    };
+    let (proxy, turns) = servers::counting_proxy(server.port);
+    let report = check(proxy);
+    assert_eq!(report, check(server.port));
+    let report: Value = serde_json::from_slice(&report).unwrap();
+    // The template's files, and three of each user.
+    assert_eq!(report["files_checked"], 3 * users + 3);
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), users, "{diagnostics:?}");
+    for (u, d) in diagnostics.iter().enumerate() {
+        let path = format!("store:agents/bot/users/u{u:03}/skills:/b/SKILL.md");
+        assert_eq!(d["path"].as_str(), Some(path.as_str()), "{d}");
+        assert_eq!(d["code"], "SK009", "{d}");
+    }
+    let turns = turns.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(turns < users / 4, "{turns} round trips for {users} users");
+}
+
 /// An item hash whose index member is gone (reference V13): no listing shows it, but a read of its
 /// exact path finds it. The prompt files in such hashes are used, the skills are not loaded, and
 /// `check` reports each (RS010), found with one SCAN.

@@ -30,6 +30,10 @@ pub mod postgres;
 pub mod redis;
 pub mod sqlite;
 
+/// How many owners' listings are read at once (`StoreBackend::scan_many`): enough to make the
+/// round trips per owner negligible, few enough to bound the stored values held at once.
+const OWNERS_PER_READ: usize = 64;
+
 /// The page size of `RemoteFilesystem.searchAllItems`.
 pub const PAGE_SIZE: usize = 100;
 
@@ -418,6 +422,12 @@ pub trait StoreBackend {
     /// Every row whose namespace starts with `base` (`base` itself and deeper, as far as the
     /// backend's own search reaches).
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError>;
+    /// [`StoreBackend::scan`] of each of `bases`, answered in their order: what checking many
+    /// owners asks, which a backend may read in fewer round trips than one scan each. A failure
+    /// that concerns one owner's entries stays that owner's.
+    fn scan_many(&mut self, bases: &[Vec<String>]) -> Vec<Result<Scan, StoreError>> {
+        bases.iter().map(|base| self.scan(base)).collect()
+    }
     /// Every distinct namespace that starts with `prefix`.
     fn namespaces(&mut self, prefix: &[String]) -> Result<Vec<Vec<String>>, StoreError>;
     /// Rows under `base` that the backend's listing (`listed`, what `scan` gave) misses but the
@@ -576,18 +586,19 @@ pub fn decode(value: Option<&str>) -> Decoded {
         Ok(v) => v,
         Err(e) => return Decoded::NotJson(format!("not JSON: {e}")),
     };
-    let serde_json::Value::Object(map) = parsed else {
+    let serde_json::Value::Object(mut map) = parsed else {
         return Decoded::NotJson("JSON, but not an object".into());
     };
-    let content = match map.get("content") {
-        Some(serde_json::Value::String(s)) => s.clone(),
+    // Taken out of the map, not copied: a stored file's text is held once.
+    let content = match map.get_mut("content").map(std::mem::take) {
+        Some(serde_json::Value::String(s)) => s,
         Some(serde_json::Value::Array(lines)) => lines
             .iter()
             .map(java_string_value_of)
             .collect::<Vec<_>>()
             .join("\n"),
         Some(other) => {
-            return Decoded::NoContent(format!("`content` is {}", json_type(other)));
+            return Decoded::NoContent(format!("`content` is {}", json_type(&other)));
         }
         None => return Decoded::NoContent("no `content` field".into()),
     };
@@ -782,35 +793,56 @@ pub fn load_into(
     let ids = owner_ids(backend, config, owners, &exact, &mut loaded)?;
     // A check looks for every row the listings miss; a preview only for those its prompt reads.
     let all = !matches!(owners, Owners::Call { .. });
-    for (store_id, id) in &ids {
-        let base = base_namespace(
-            config.scope,
-            &agent,
-            store_id.as_deref(),
-            &spec.anonymous_user,
-        );
-        let Some(dir) = owner_folder(files, config, id, &base, &mut loaded) else {
-            continue;
-        };
-        let owner = OwnerRead {
-            base: &base,
-            exact: &exact,
-            all,
-            dir: &dir,
-        };
-        let Some((scan, only_read)) = read_owner(files, backend, &owner, &mut loaded)? else {
-            continue;
-        };
-        place(
-            files,
-            &dir,
-            &base,
-            scan,
-            &only_read,
-            &mut loaded,
-            config.scope,
-        );
-        loaded.owners.push(id.clone());
+    let bases: Vec<Vec<String>> = ids
+        .iter()
+        .map(|(store_id, _)| {
+            base_namespace(
+                config.scope,
+                &agent,
+                store_id.as_deref(),
+                &spec.anonymous_user,
+            )
+        })
+        .collect();
+    // The owners' listings are read a batch at a time (`scan_many`: few round trips for many
+    // owners, and at most a batch's values held at once), then each owner is placed in order.
+    for (ids, bases) in ids
+        .chunks(OWNERS_PER_READ)
+        .zip(bases.chunks(OWNERS_PER_READ))
+    {
+        let with_folder: Vec<Vec<String>> = ids
+            .iter()
+            .zip(bases)
+            .filter(|((_, id), _)| has_folder(config.scope, id))
+            .map(|(_, base)| base.clone())
+            .collect();
+        let mut scans = backend.scan_many(&with_folder).into_iter();
+        for ((_, id), base) in ids.iter().zip(bases) {
+            let Some(dir) = owner_folder(files, config, id, base, &mut loaded) else {
+                continue;
+            };
+            let scan = scans.next().unwrap_or_else(|| backend.scan(base));
+            let owner = OwnerRead {
+                base,
+                exact: &exact,
+                all,
+                dir: &dir,
+            };
+            let Some((scan, only_read)) = read_owner(files, backend, &owner, scan, &mut loaded)?
+            else {
+                continue;
+            };
+            place(
+                files,
+                &dir,
+                &base[..],
+                scan,
+                &only_read,
+                &mut loaded,
+                config.scope,
+            );
+            loaded.owners.push(id.clone());
+        }
     }
     load_tools_json(files, config, backend, spec, &agent, &mut loaded)?;
     Ok(loaded)
@@ -857,7 +889,7 @@ fn owner_folder(
     match config.scope {
         Scope::User | Scope::Session => {
             let dir = config.workspace.join(id);
-            if !layout::is_namespace_name(id) || id.contains(['/', '\\']) || id.is_empty() {
+            if !has_folder(config.scope, id) {
                 let path = dir.clone();
                 files.set_origin(path.clone(), origin_label(base, "").into());
                 loaded.diagnostics.push(store_id_not_a_folder::RULE.at(
@@ -890,6 +922,17 @@ fn owner_folder(
     }
 }
 
+/// Whether an owner's files have a folder to go to under `scope` (`owner_folder` reports the ids
+/// that have none).
+fn has_folder(scope: Scope, id: &str) -> bool {
+    match scope {
+        Scope::User | Scope::Session => {
+            layout::is_namespace_name(id) && !id.contains(['/', '\\']) && !id.is_empty()
+        }
+        Scope::Agent | Scope::Global => true,
+    }
+}
+
 /// One owner to read: its namespace, the keys the prompt reads by path, whether to look for
 /// every row the listings miss, and the folder its files go to.
 struct OwnerRead<'a> {
@@ -902,16 +945,17 @@ struct OwnerRead<'a> {
 /// The keys of rows no listing of the runtime returns, read by their exact path only.
 type OnlyRead = std::collections::HashSet<(Vec<String>, String)>;
 
-/// What the store lists for one owner with what it misses but the runtime reads, and which rows
-/// are the latter; `None`, reported on the owner's folder, when the store refuses to read its
+/// What the store lists for one owner (`scan`, its listing as read) with what it misses but the
+/// runtime reads, and which rows are the latter; `None`, reported on the owner's folder, when the store refuses to read its
 /// entries (the other owners are still read).
 fn read_owner(
     files: &mut FileSet,
     backend: &mut dyn StoreBackend,
     owner: &OwnerRead,
+    scan: Result<Scan, StoreError>,
     loaded: &mut StoreLoad,
 ) -> Result<Option<(Scan, OnlyRead)>, StoreError> {
-    let read = backend.scan(owner.base).and_then(|scan| {
+    let read = scan.and_then(|scan| {
         Ok((
             backend.unlisted(owner.base, owner.exact, owner.all, &scan)?,
             scan,
@@ -1086,10 +1130,13 @@ fn place(
             continue;
         }
         let content = stored_content(&item, &path, in_root, loaded);
-        // The template's own file at this path (agent and global scopes) is still listed.
-        let listed_by_template = files.contains_file(&path);
+        // Read by its exact path only: a listing misses it, unless the template's own file at
+        // this path (agent and global scopes) is listed.
+        let unlisted = !only_read.is_empty()
+            && only_read.contains(&(item.namespace.clone(), item.key.clone()))
+            && !files.contains_file(&path);
         files.insert(path.clone(), content, None);
-        if !listed_by_template && only_read.contains(&(item.namespace.clone(), item.key.clone())) {
+        if unlisted {
             files.mark_unlisted(path.clone());
         }
         files.set_origin(path, origin);

@@ -220,32 +220,23 @@ impl RedisBackend {
     /// One namespace's listing, page by page through its index as `searchAllItems` does: it
     /// stops at the first page with fewer than [`PAGE_SIZE`] items.
     fn scan_namespace(&mut self, ns: &[String], scan: &mut Scan) -> Result<(), StoreError> {
+        self.scan_namespace_from(ns, 0, scan)
+    }
+
+    /// [`RedisBackend::scan_namespace`] from the page at `offset` on.
+    fn scan_namespace_from(
+        &mut self,
+        ns: &[String],
+        mut offset: usize,
+        scan: &mut Scan,
+    ) -> Result<(), StoreError> {
         let index = index_key(&self.prefix, ns);
-        let mut offset = 0usize;
         loop {
-            let page = self.query(
-                redis::cmd("ZRANGEBYLEX")
-                    .arg(&index)
-                    .arg("-")
-                    .arg("+")
-                    .arg("LIMIT")
-                    .arg(offset)
-                    .arg(PAGE_SIZE),
-            );
+            let page = self.query(&page_command(&index, offset));
             let members: Vec<Vec<u8>> = match page {
                 Ok(members) => members,
-                // Not a sorted set: the runtime's listing of this namespace fails.
                 Err(e) if e.entries => {
-                    scan.problems.push((
-                        ns.to_vec(),
-                        String::new(),
-                        &store_entry_unreadable::RULE,
-                        format!(
-                            "the index of namespace `{}` is not a sorted set ({}): the runtime's listing of it fails; not read",
-                            ns.join("/").escape_debug(),
-                            e.message
-                        ),
-                    ));
+                    scan.problems.push(index_unreadable(ns, &e));
                     return Ok(());
                 }
                 Err(e) => return Err(e),
@@ -254,14 +245,31 @@ impl RedisBackend {
                 return Ok(());
             }
             let found = self.read_page(ns, &members, scan)?;
-            if found < PAGE_SIZE {
-                if members.len() == PAGE_SIZE {
-                    self.note_listing_cut(ns, &index, offset, found, scan)?;
-                }
+            if !self.page_is_full(ns, &index, offset, members.len(), found, scan)? {
                 return Ok(());
             }
             offset += PAGE_SIZE;
         }
+    }
+
+    /// Whether the listing goes on after the page at `offset` (`members` index members, `found`
+    /// of them items); where a full page held fewer items, says what the listing misses.
+    fn page_is_full(
+        &mut self,
+        ns: &[String],
+        index: &[u8],
+        offset: usize,
+        members: usize,
+        found: usize,
+        scan: &mut Scan,
+    ) -> Result<bool, StoreError> {
+        if found < PAGE_SIZE {
+            if members == PAGE_SIZE {
+                self.note_listing_cut(ns, index, offset, found, scan)?;
+            }
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     /// The items of one page of index members, read as the runtime reads them; returns how many
@@ -272,67 +280,145 @@ impl RedisBackend {
         members: &[Vec<u8>],
         scan: &mut Scan,
     ) -> Result<usize, StoreError> {
-        let keys: Vec<String> = members
-            .iter()
-            .map(|m| String::from_utf8_lossy(m).into_owned())
-            .collect();
+        let keys = member_keys(members);
         let mut pipe = redis::pipe();
-        for key in &keys {
+        self.probe_page(&mut pipe, ns, &keys);
+        // One entry of the wrong type answers an error of its own, not the page's.
+        pipe.ignore_errors();
+        let sizes: Vec<redis::RedisResult<i64>> = self.pipeline(&pipe)?;
+        let (found, read) = sort_page(ns, keys, &sizes, scan);
+        self.read_values(read, scan)?;
+        Ok(found)
+    }
+
+    /// Asks, for each key of a page of `ns`, whether its item hash exists and its value's size.
+    fn probe_page(&self, pipe: &mut redis::Pipeline, ns: &[String], keys: &[String]) {
+        for key in keys {
             let item = item_key(&self.prefix, ns, key);
             pipe.cmd("EXISTS").arg(&item);
             pipe.cmd("HSTRLEN").arg(&item).arg("value");
         }
-        // One entry of the wrong type answers an error of its own, not the page's.
-        pipe.ignore_errors();
-        let sizes: Vec<redis::RedisResult<i64>> = self.pipeline(&pipe)?;
-        let mut read = Vec::new();
-        let mut found = 0usize;
-        for (i, key) in keys.into_iter().enumerate() {
-            let exists = matches!(sizes[2 * i], Ok(n) if n > 0);
-            let size = match &sizes[2 * i + 1] {
-                Ok(size) => (*size).max(0) as u64,
-                Err(e) if exists => {
-                    found += 1;
-                    scan.problems.push((
-                        ns.to_vec(),
-                        key.clone(),
-                        &store_entry_unreadable::RULE,
-                        format!(
-                            "item `{}` is not a hash ({}): the runtime's read of it fails; not read",
-                            key.escape_debug(),
-                            wrong_type(e)
-                        ),
-                    ));
-                    continue;
-                }
-                Err(_) => 0,
-            };
-            if !exists {
-                scan.problems.push((
-                    ns.to_vec(),
-                    key.clone(),
-                    &store_index_stale::RULE,
-                    format!(
-                        "index member `{}` has no item hash: skipped, and its page comes back short",
-                        key.escape_debug()
-                    ),
-                ));
-                continue;
-            }
-            found += 1;
-            if key.as_bytes().contains(&SEPARATOR) {
-                scan.problems.push((
-                    ns.to_vec(),
-                    key,
-                    &store_id_separator::RULE,
-                    "key holds NUL, which RedisStore rejects on read".to_string(),
-                ));
-                continue;
-            }
-            read.push((ns.to_vec(), key, size));
+    }
+
+    /// `scan` of each of `bases`: the first page of each of their route namespaces in one
+    /// pipeline, the items of all those pages probed in a second and their values fetched in
+    /// as few more as hold at most [`MAX_TEXT_BYTES`] each (what one value may hold); the pages
+    /// after a full one are read as `scan` reads them.
+    fn scan_bases(&mut self, bases: &[Vec<String>]) -> Vec<Result<Scan, StoreError>> {
+        if bases.is_empty() {
+            return Vec::new();
         }
-        self.read_values(read, scan)?;
-        Ok(found)
+        let namespaces: Vec<Vec<String>> = bases
+            .iter()
+            .flat_map(|base| SEGMENTS.iter().map(|(segment, _)| child(base, segment)))
+            .collect();
+        let mut pipe = redis::pipe();
+        for ns in &namespaces {
+            pipe.add_command(page_command(&index_key(&self.prefix, ns), 0));
+        }
+        pipe.ignore_errors();
+        let pages: Vec<redis::RedisResult<Vec<Vec<u8>>>> = match self.pipeline(&pipe) {
+            Ok(pages) => pages,
+            Err(err) => return bases.iter().map(|_| Err(err.clone())).collect(),
+        };
+        let pages: Vec<Result<Vec<String>, StoreError>> = pages
+            .into_iter()
+            .map(|page| page.map(|m| member_keys(&m)).map_err(|e| self.fail(e)))
+            .collect();
+        let mut probe = redis::pipe();
+        let mut probed = 0;
+        for (ns, page) in namespaces.iter().zip(&pages) {
+            if let Ok(keys) = page {
+                self.probe_page(&mut probe, ns, keys);
+                probed += keys.len();
+            }
+        }
+        probe.ignore_errors();
+        // (A server refuses an empty pipeline.)
+        let sizes: Vec<redis::RedisResult<i64>> = match probed {
+            0 => Vec::new(),
+            _ => match self.pipeline(&probe) {
+                Ok(sizes) => sizes,
+                Err(err) => return bases.iter().map(|_| Err(err.clone())).collect(),
+            },
+        };
+        // Each page sorted as `read_page` sorts it: its problems, then what to read.
+        let mut sorted = Vec::with_capacity(pages.len());
+        let mut at = 0;
+        for (ns, page) in namespaces.iter().zip(pages) {
+            sorted.push(page.map(|keys| {
+                let answers = &sizes[at..at + 2 * keys.len()];
+                at += 2 * keys.len();
+                let members = keys.len();
+                let mut problems = Scan::default();
+                let (found, read) = sort_page(ns, keys, answers, &mut problems);
+                (members, found, problems.problems, read)
+            }));
+        }
+        let wanted: Vec<(&[String], &str, u64)> = sorted
+            .iter()
+            .filter_map(|page| page.as_ref().ok())
+            .flat_map(|(_, _, _, read)| read)
+            .filter(|(_, _, size)| *size <= MAX_TEXT_BYTES)
+            .map(|(ns, key, size)| (ns.as_slice(), key.as_str(), *size))
+            .collect();
+        let mut values = match self.fetch_values(&wanted) {
+            Ok(values) => values.into_iter(),
+            Err(err) => return bases.iter().map(|_| Err(err.clone())).collect(),
+        };
+        let fetched = |read: &Vec<(Vec<String>, String, u64)>| {
+            read.iter()
+                .filter(|(_, _, size)| *size <= MAX_TEXT_BYTES)
+                .count()
+        };
+        let mut pages = namespaces.into_iter().zip(sorted);
+        let mut scans = Vec::with_capacity(bases.len());
+        for _ in bases {
+            let mut scan = Scan::default();
+            let mut failed = None;
+            for (ns, page) in pages.by_ref().take(SEGMENTS.len()) {
+                let count = page.as_ref().map_or(0, |(_, _, _, read)| fetched(read));
+                let page_values: Vec<_> = values.by_ref().take(count).collect();
+                if failed.is_none() {
+                    failed = self.take_page(&ns, page, page_values, &mut scan).err();
+                }
+            }
+            scans.push(match failed {
+                Some(err) => Err(err),
+                None => Ok(scan),
+            });
+        }
+        scans
+    }
+
+    /// A first page read by `scan_bases` (its members, how many are items, its problems and
+    /// the items to read) and its fetched values put into `scan` as `scan_namespace` puts
+    /// them, and the pages after it read.
+    fn take_page(
+        &mut self,
+        ns: &[String],
+        page: Result<SortedPage, StoreError>,
+        values: Vec<Fetched>,
+        scan: &mut Scan,
+    ) -> Result<(), StoreError> {
+        let (members, found, problems, read) = match page {
+            Ok(page) => page,
+            Err(e) if e.entries => {
+                scan.problems.push(index_unreadable(ns, &e));
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        if members == 0 {
+            return Ok(());
+        }
+        scan.problems.extend(problems);
+        self.place_values(read, values, scan)?;
+        let index = index_key(&self.prefix, ns);
+        if self.page_is_full(ns, &index, 0, members, found, scan)? {
+            self.scan_namespace_from(ns, PAGE_SIZE, scan)?;
+        }
+        Ok(())
     }
 
     /// A full page that held fewer items than members ends the runtime's listing: says how many
@@ -362,14 +448,63 @@ impl RedisBackend {
     }
 
     /// The values of items known to exist, as `(namespace, key, size)`: one over
-    /// [`MAX_TEXT_BYTES`] is recorded with its size and not fetched, the rest are fetched in one
-    /// pipeline.
+    /// [`MAX_TEXT_BYTES`] is recorded with its size and not fetched, the rest are fetched.
     fn read_values(
         &mut self,
         items: Vec<(Vec<String>, String, u64)>,
         scan: &mut Scan,
     ) -> Result<(), StoreError> {
-        let mut fetch = redis::pipe();
+        let wanted: Vec<(&[String], &str, u64)> = items
+            .iter()
+            .filter(|(_, _, size)| *size <= MAX_TEXT_BYTES)
+            .map(|(ns, key, size)| (ns.as_slice(), key.as_str(), *size))
+            .collect();
+        let values = self.fetch_values(&wanted)?;
+        self.place_values(items, values, scan)
+    }
+
+    /// The values of `items` (namespace, key, size), in as few pipelines as carry at most
+    /// [`MAX_TEXT_BYTES`] of values each (one value may be that large), so that no wait covers
+    /// more than one largest value's transfer; an item of the wrong type answers its own error.
+    fn fetch_values(
+        &mut self,
+        items: &[(&[String], &str, u64)],
+    ) -> Result<Vec<Fetched>, StoreError> {
+        let mut values = Vec::with_capacity(items.len());
+        let mut rest = items;
+        while !rest.is_empty() {
+            let mut bytes = 0u64;
+            let mut take = 0;
+            for (_, _, size) in rest {
+                if take > 0 && bytes + size > MAX_TEXT_BYTES {
+                    break;
+                }
+                bytes += size;
+                take += 1;
+            }
+            let mut fetch = redis::pipe();
+            for (ns, key, _) in &rest[..take] {
+                fetch
+                    .cmd("HGET")
+                    .arg(item_key(&self.prefix, ns, key))
+                    .arg("value");
+            }
+            fetch.ignore_errors();
+            values.extend(self.pipeline::<Vec<Fetched>>(&fetch)?);
+            rest = &rest[take..];
+        }
+        Ok(values)
+    }
+
+    /// `items` into `scan` with their `values` (those of the items not over [`MAX_TEXT_BYTES`],
+    /// in order): the oversized ones first, with their size, then the others; the first value
+    /// that could not be read fails the whole read, as the runtime's does.
+    fn place_values(
+        &self,
+        items: Vec<(Vec<String>, String, u64)>,
+        values: Vec<Fetched>,
+        scan: &mut Scan,
+    ) -> Result<(), StoreError> {
         let mut wanted = Vec::new();
         for (namespace, key, size) in items {
             if size > MAX_TEXT_BYTES {
@@ -380,23 +515,20 @@ impl RedisBackend {
                     oversized: Some(size),
                 });
             } else {
-                fetch
-                    .cmd("HGET")
-                    .arg(item_key(&self.prefix, &namespace, &key))
-                    .arg("value");
                 wanted.push((namespace, key));
             }
         }
-        if !wanted.is_empty() {
-            let values: Vec<Option<Vec<u8>>> = self.pipeline(&fetch)?;
-            for ((namespace, key), value) in wanted.into_iter().zip(values) {
-                scan.items.push(RawItem {
-                    namespace,
-                    key,
-                    value: value.map(|v| String::from_utf8_lossy(&v).into_owned()),
-                    oversized: None,
-                });
-            }
+        let values = values
+            .into_iter()
+            .collect::<redis::RedisResult<Vec<Option<Vec<u8>>>>>()
+            .map_err(|e| self.fail(e))?;
+        for ((namespace, key), value) in wanted.into_iter().zip(values) {
+            scan.items.push(RawItem {
+                namespace,
+                key,
+                value: value.map(|v| String::from_utf8_lossy(&v).into_owned()),
+                oversized: None,
+            });
         }
         Ok(())
     }
@@ -462,6 +594,114 @@ impl RedisBackend {
 /// An item hash the listing missed: its namespace, its key, and why the runtime reads it by its
 /// exact path (`None`: it does not).
 type Candidate = (Vec<String>, String, Option<&'static str>);
+
+/// The answer to one `HGET` of a value.
+type Fetched = redis::RedisResult<Option<Vec<u8>>>;
+
+/// A page of index members sorted (`sort_page`): how many members, how many of them are items,
+/// the page's problems, and the items to read as (namespace, key, size).
+type SortedPage = (
+    usize,
+    usize,
+    Vec<(Vec<String>, String, &'static crate::rules::Rule, String)>,
+    Vec<(Vec<String>, String, u64)>,
+);
+
+/// `ZRANGEBYLEX` of the page at `offset` of an index, as `searchAllItems` pages.
+fn page_command(index: &[u8], offset: usize) -> redis::Cmd {
+    let mut cmd = redis::cmd("ZRANGEBYLEX");
+    cmd.arg(index)
+        .arg("-")
+        .arg("+")
+        .arg("LIMIT")
+        .arg(offset)
+        .arg(PAGE_SIZE);
+    cmd
+}
+
+/// Index members as the runtime reads them (lossy UTF-8).
+fn member_keys(members: &[Vec<u8>]) -> Vec<String> {
+    members
+        .iter()
+        .map(|m| String::from_utf8_lossy(m).into_owned())
+        .collect()
+}
+
+/// The problem of an index that is not a sorted set: the runtime's listing of its namespace
+/// fails.
+fn index_unreadable(
+    ns: &[String],
+    e: &StoreError,
+) -> (Vec<String>, String, &'static crate::rules::Rule, String) {
+    (
+        ns.to_vec(),
+        String::new(),
+        &store_entry_unreadable::RULE,
+        format!(
+            "the index of namespace `{}` is not a sorted set ({}): the runtime's listing of it fails; not read",
+            ns.join("/").escape_debug(),
+            e.message
+        ),
+    )
+}
+
+/// A page of index members (`keys`) with the answers to their probe (`EXISTS`, `HSTRLEN` per
+/// key): the page's problems go to `scan`; returns how many members have an item hash (a stale
+/// member does not count toward the page) and the items to read as (namespace, key, size).
+fn sort_page(
+    ns: &[String],
+    keys: Vec<String>,
+    sizes: &[redis::RedisResult<i64>],
+    scan: &mut Scan,
+) -> (usize, Vec<(Vec<String>, String, u64)>) {
+    let mut read = Vec::new();
+    let mut found = 0usize;
+    for (i, key) in keys.into_iter().enumerate() {
+        let exists = matches!(sizes[2 * i], Ok(n) if n > 0);
+        let size = match &sizes[2 * i + 1] {
+            Ok(size) => (*size).max(0) as u64,
+            Err(e) if exists => {
+                found += 1;
+                scan.problems.push((
+                    ns.to_vec(),
+                    key.clone(),
+                    &store_entry_unreadable::RULE,
+                    format!(
+                        "item `{}` is not a hash ({}): the runtime's read of it fails; not read",
+                        key.escape_debug(),
+                        wrong_type(e)
+                    ),
+                ));
+                continue;
+            }
+            Err(_) => 0,
+        };
+        if !exists {
+            scan.problems.push((
+                ns.to_vec(),
+                key.clone(),
+                &store_index_stale::RULE,
+                format!(
+                    "index member `{}` has no item hash: skipped, and its page comes back short",
+                    key.escape_debug()
+                ),
+            ));
+            continue;
+        }
+        found += 1;
+        if key.as_bytes().contains(&SEPARATOR) {
+            scan.problems.push((
+                ns.to_vec(),
+                key,
+                &store_id_separator::RULE,
+                "key holds NUL, which RedisStore rejects on read".to_string(),
+            ));
+            continue;
+        }
+        read.push((ns.to_vec(), key, size));
+    }
+    (found, read)
+}
 
 /// `base` and one more segment.
 fn child(base: &[String], segment: &str) -> Vec<String> {
@@ -548,6 +788,10 @@ fn glob_escape(literal: &[u8]) -> Vec<u8> {
 }
 
 impl StoreBackend for RedisBackend {
+    fn scan_many(&mut self, bases: &[Vec<String>]) -> Vec<Result<Scan, StoreError>> {
+        self.scan_bases(bases)
+    }
+
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
         let mut scan = Scan::default();
         for (segment, _) in SEGMENTS {

@@ -203,10 +203,7 @@ impl SqliteBackend {
     fn scan_jdbc(&mut self, base: &[String], scan: &mut Scan) -> Result<(), StoreError> {
         let limit = MAX_TEXT_BYTES as i64;
         if jdbc_like(base).len() > MAX_LIKE_PATTERN_BYTES {
-            return Err(self.spec.entries_failure(
-                "SQLite refuses the runtime's prefix search for them (LIKE or GLOB pattern too complex)",
-                &format!("the LIKE pattern is over SQLite's {MAX_LIKE_PATTERN_BYTES}-byte limit"),
-            ));
+            return Err(Self::pattern_too_long(&self.spec));
         }
         let exact = jdbc_namespace(base);
         let listed = self.namespaces_like(&exact)?;
@@ -224,36 +221,88 @@ impl SqliteBackend {
                 .query(rusqlite::params![ns_text, limit])
                 .map_err(|e| self.fail(e))?;
             while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
-                let ns_text = text_of(row.get_ref_unwrap(0)).unwrap_or_default();
-                let key = text_of(row.get_ref_unwrap(1)).unwrap_or_default();
-                let value = text_of(row.get_ref_unwrap(2));
-                let size: Option<i64> = row.get(3).ok();
-                let namespace = split_jdbc(&ns_text);
-                if !ns_text.starts_with(&exact) {
-                    // SQLite's LIKE is ASCII-case-insensitive: the runtime lists these rows
-                    // under this owner too, but reads them by exact key.
-                    scan.problems.push((
-                        namespace.clone(),
-                        key,
-                        &store_id_collation::RULE,
-                        format!(
-                            "row of namespace `{}` is listed under `{}` (SQLite's LIKE ignores ASCII case) but never read there",
-                            namespace.join("/").escape_debug(),
-                            base.join("/").escape_debug()
-                        ),
-                    ));
-                    continue;
-                }
-                let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
-                scan.items.push(RawItem {
-                    namespace,
-                    key,
-                    value,
-                    oversized,
-                });
+                let row = JdbcRow::of(row);
+                row.into_scan(base, &exact, scan);
             }
         }
         Ok(())
+    }
+
+    /// `scan_jdbc` of each of `bases` (the same answers in the same order) in one query per
+    /// [`NAMESPACES_PER_QUERY`] namespaces, not one per namespace: the namespaces every owner's
+    /// LIKE lists, in the table's key order, each row given to every owner that lists it.
+    fn scan_jdbc_many(
+        &mut self,
+        bases: &[Vec<String>],
+    ) -> Result<Vec<Result<Scan, StoreError>>, StoreError> {
+        let limit = MAX_TEXT_BYTES as i64;
+        let mut scans: Vec<Result<Scan, StoreError>> = Vec::with_capacity(bases.len());
+        let mut exacts = Vec::with_capacity(bases.len());
+        // Namespace → the owners whose LIKE lists it (an owner's case variants list it too).
+        let mut listers: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+        for (i, base) in bases.iter().enumerate() {
+            let exact = jdbc_namespace(base);
+            if jdbc_like(base).len() > MAX_LIKE_PATTERN_BYTES {
+                scans.push(Err(Self::pattern_too_long(&self.spec)));
+            } else {
+                for ns in self.namespaces_like(&exact)? {
+                    listers.entry(ns).or_default().push(i);
+                }
+                scans.push(Ok(Scan::default()));
+            }
+            exacts.push(exact);
+        }
+        let listed: Vec<&String> = listers.keys().collect();
+        for part in listed.chunks(NAMESPACES_PER_QUERY) {
+            let placeholders = (0..part.len())
+                .map(|i| format!("?{}", i + 2))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "SELECT namespace_path, item_key, \
+                 CASE WHEN length(CAST(value_json AS BLOB)) > ?1 THEN NULL ELSE value_json END, \
+                 length(CAST(value_json AS BLOB)) \
+                 FROM {} WHERE namespace_path IN ({placeholders}) ORDER BY namespace_path, item_key",
+                self.table
+            );
+            let mut params: Vec<rusqlite::types::Value> = vec![limit.into()];
+            params.extend(
+                part.iter()
+                    .map(|ns| rusqlite::types::Value::Text((*ns).clone())),
+            );
+            self.start_query();
+            let mut stmt = self.conn.prepare(&sql).map_err(|e| self.fail(e))?;
+            let mut rows = stmt
+                .query(rusqlite::params_from_iter(params))
+                .map_err(|e| self.fail(e))?;
+            while let Some(row) = rows.next().map_err(|e| self.fail(e))? {
+                let row = JdbcRow::of(row);
+                let owners = listers
+                    .get(&row.ns_text)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default();
+                let Some((&last, others)) = owners.split_last() else {
+                    continue;
+                };
+                for &i in others {
+                    if let Ok(scan) = &mut scans[i] {
+                        row.clone().into_scan(&bases[i], &exacts[i], scan);
+                    }
+                }
+                if let Ok(scan) = &mut scans[last] {
+                    row.into_scan(&bases[last], &exacts[last], scan);
+                }
+            }
+        }
+        Ok(scans)
+    }
+
+    /// The refusal of a LIKE pattern over SQLite's limit (only this owner's entries).
+    fn pattern_too_long(spec: &StoreSpec) -> StoreError {
+        spec.entries_failure(
+            "SQLite refuses the runtime's prefix search for them (LIKE or GLOB pattern too complex)",
+            &format!("the LIKE pattern is over SQLite's {MAX_LIKE_PATTERN_BYTES}-byte limit"),
+        )
     }
 
     /// `SqliteBaseStore`: the rows of each route namespace of the owner, newest first, as its
@@ -332,6 +381,64 @@ impl SqliteBackend {
     }
 }
 
+/// Namespaces read by one query of `scan_jdbc_many`: far below SQLite's limit on a statement's
+/// parameters.
+const NAMESPACES_PER_QUERY: usize = 500;
+
+/// One row of a `JdbcStore` table as `scan_jdbc` selects it.
+#[derive(Clone)]
+struct JdbcRow {
+    ns_text: String,
+    key: String,
+    value: Option<String>,
+    size: Option<i64>,
+}
+
+impl JdbcRow {
+    fn of(row: &rusqlite::Row<'_>) -> JdbcRow {
+        JdbcRow {
+            ns_text: text_of(row.get_ref_unwrap(0)).unwrap_or_default(),
+            key: text_of(row.get_ref_unwrap(1)).unwrap_or_default(),
+            value: text_of(row.get_ref_unwrap(2)),
+            size: row.get(3).ok(),
+        }
+    }
+
+    /// The row as the listing of the owner of `base` (`exact`: its namespace path) gives it.
+    fn into_scan(self, base: &[String], exact: &str, scan: &mut Scan) {
+        let JdbcRow {
+            ns_text,
+            key,
+            value,
+            size,
+        } = self;
+        let namespace = split_jdbc(&ns_text);
+        if !ns_text.starts_with(exact) {
+            // SQLite's LIKE is ASCII-case-insensitive: the runtime lists these rows under this
+            // owner too, but reads them by exact key.
+            scan.problems.push((
+                namespace.clone(),
+                key,
+                &store_id_collation::RULE,
+                format!(
+                    "row of namespace `{}` is listed under `{}` (SQLite's LIKE ignores ASCII case) but never read there",
+                    namespace.join("/").escape_debug(),
+                    base.join("/").escape_debug()
+                ),
+            ));
+            return;
+        }
+        let limit = MAX_TEXT_BYTES as i64;
+        let oversized = size.filter(|s| *s > limit).map(|s| s as u64);
+        scan.items.push(RawItem {
+            namespace,
+            key,
+            value,
+            oversized,
+        });
+    }
+}
+
 /// Every route segment the runtime registers (the file routes and the transcript and task ones).
 const ROUTE_SEGMENTS: &[&str] = &[
     "root",
@@ -402,6 +509,18 @@ fn tie_across_page(position: usize, previous: Option<Option<i64>>, updated: Opti
 }
 
 impl StoreBackend for SqliteBackend {
+    fn scan_many(&mut self, bases: &[Vec<String>]) -> Vec<Result<Scan, StoreError>> {
+        if self.layout != StoreLayout::Jdbc {
+            return bases.iter().map(|base| self.scan(base)).collect();
+        }
+        match self.scan_jdbc_many(bases) {
+            Ok(scans) => scans,
+            // Which owner's entries SQLite refuses: each owner read alone says.
+            Err(err) if err.entries => bases.iter().map(|base| self.scan(base)).collect(),
+            Err(err) => bases.iter().map(|_| Err(err.clone())).collect(),
+        }
+    }
+
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
         let mut scan = Scan::default();
         match self.layout {
@@ -465,5 +584,100 @@ mod tests {
         );
         assert_eq!(split_jdbc("a\u{1F}b\u{1F}"), vec!["a", "b"]);
         assert_eq!(base_store_namespace(&[]), "/");
+    }
+
+    /// A scan as comparable text: its items, then its problems by code and message.
+    fn shown(scan: Result<Scan, StoreError>) -> String {
+        match scan {
+            Ok(scan) => {
+                let items: Vec<String> = scan.items.iter().map(|i| format!("{i:?}")).collect();
+                let problems: Vec<String> = scan
+                    .problems
+                    .iter()
+                    .map(|(ns, key, rule, message)| format!("{ns:?} {key} {} {message}", rule.code))
+                    .collect();
+                format!("items {items:?}\nproblems {problems:?}")
+            }
+            Err(err) => format!("error {err:?}"),
+        }
+    }
+
+    /// Reading many owners at once (`scan_many`, one query per few hundred namespaces) answers
+    /// what reading each alone does: rows of several namespaces per owner, in key order, an id
+    /// whose case variant is another owner's (listed under both by the runtime's LIKE), deeper
+    /// namespaces, an owner without rows, and an id too long for SQLite's LIKE among the others;
+    /// more namespaces than one query takes.
+    #[test]
+    fn many_owners_read_at_once_as_each_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("store.db");
+        let conn = Connection::open(&db).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE agentscope_store (namespace_path TEXT NOT NULL, item_key TEXT NOT NULL, \
+             value_json TEXT NOT NULL, version INTEGER NOT NULL, updated_at INTEGER NOT NULL, \
+             PRIMARY KEY (namespace_path, item_key))",
+        )
+        .unwrap();
+        let ns = |id: &str, rest: &[&str]| {
+            let mut ns: Vec<String> = ["agents", "bot", "users", id].map(String::from).to_vec();
+            ns.extend(rest.iter().map(|s| s.to_string()));
+            ns
+        };
+        let mut ids: Vec<String> = (0..300).map(|i| format!("u{i:03}")).collect();
+        ids.extend(["Alice", "alice", "nobody"].map(String::from));
+        let insert = |namespace: &[String], key: &str| {
+            conn.execute(
+                "INSERT INTO agentscope_store VALUES (?1, ?2, ?3, 1, 1)",
+                rusqlite::params![
+                    jdbc_namespace(namespace),
+                    key,
+                    format!("{{\"content\":\"{key}\"}}")
+                ],
+            )
+            .unwrap();
+        };
+        for id in ids.iter().filter(|id| *id != "nobody") {
+            insert(&ns(id, &["skills"]), "/b/SKILL.md");
+            insert(&ns(id, &["skills"]), "/a/SKILL.md");
+            insert(&ns(id, &["root"]), "/AGENTS.md");
+        }
+        insert(&ns("u007", &["skills", "deeper"]), "/x.md");
+        insert(&ns("alice", &["memory"]), "/notes.md");
+        drop(conn);
+        ids.insert(150, "x".repeat(MAX_LIKE_PATTERN_BYTES));
+        let bases: Vec<Vec<String>> = ids.iter().map(|id| ns(id, &[])).collect();
+        let spec = StoreSpec::new(
+            &crate::config::StoreConfig::default(),
+            Some(&format!("sqlite://{}", db.display())),
+            &Default::default(),
+            dir.path(),
+        )
+        .unwrap();
+        let mut backend = SqliteBackend::open(&spec, &db, &io::Cancel::never()).unwrap();
+        let alone: Vec<String> = bases.iter().map(|b| shown(backend.scan(b))).collect();
+        let at_once: Vec<String> = backend.scan_many(&bases).into_iter().map(shown).collect();
+        assert_eq!(at_once.len(), alone.len());
+        for (i, (a, b)) in at_once.iter().zip(&alone).enumerate() {
+            assert_eq!(a, b, "owner {}", ids[i].get(..8).unwrap_or(&ids[i]));
+        }
+        // What the comparison covers.
+        let of = |id: &str| &alone[ids.iter().position(|i| i == id).unwrap()];
+        assert!(of("u007").contains("deeper"), "{}", of("u007"));
+        assert!(of("alice").contains("RS0") && of("Alice").contains("RS0"));
+        assert!(of(&"x".repeat(MAX_LIKE_PATTERN_BYTES)).starts_with("error"));
+        assert!(of("nobody").starts_with("items []"));
+        assert!(listed_namespaces(&mut backend, &bases) > NAMESPACES_PER_QUERY);
+    }
+
+    /// How many namespaces the owners' LIKE searches list.
+    fn listed_namespaces(backend: &mut SqliteBackend, bases: &[Vec<String>]) -> usize {
+        let mut all = std::collections::BTreeSet::new();
+        for base in bases
+            .iter()
+            .filter(|b| jdbc_like(b).len() <= MAX_LIKE_PATTERN_BYTES)
+        {
+            all.extend(backend.namespaces_like(&jdbc_namespace(base)).unwrap());
+        }
+        all.len()
     }
 }
