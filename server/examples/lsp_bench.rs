@@ -770,9 +770,9 @@ fn bench_edits(binary: &Path, root: &Path, edits: usize, soak: usize) {
         let want_unknown_key = i.is_multiple_of(2);
         let (at, _) = server.wait(|m| {
             is_publication_of(m, &config_uri)
-                && m["params"]["diagnostics"].as_array().is_some_and(|d| {
-                    d.iter().any(|d| d["code"] == "CF002") == want_unknown_key
-                })
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| d.iter().any(|d| d["code"] == "CF002") == want_unknown_key)
         });
         samples.push(at - sent);
     }

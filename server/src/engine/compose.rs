@@ -13,7 +13,7 @@ use super::layout_rules::{content_diagnostics, layout_diagnostics};
 use super::partition::NAME_GROUPS;
 use super::project::{bucket_facts, each_bucket, layout_workspace_of};
 use super::skills::{allowed_tools_note, name_group_loading, strict_key_diagnostics};
-use super::sources::parsed;
+use super::sources::prompt_facts;
 use super::subagents::{bucket_skill_references, skill_references, subagent_loading};
 use super::tools::{configured_diagnostics, removed_mentions, tool_references, tools_docs};
 use crate::base::Diagnostic;
@@ -33,15 +33,15 @@ pub fn facts_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<W
     )
 }
 
-/// Every source fully parsed, over the layout: the workspace the preview renders, for the one rule
-/// that weighs the rendered prompt.
+/// Every source as the prompt reads it (`prompt_facts`: parsed, without bodies), over the
+/// layout: what the preview renders, for the one rule that weighs the rendered prompt.
 #[salsa::tracked(returns(clone), no_eq)]
-pub fn parsed_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Workspace> {
+pub fn prompt_workspace(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Workspace> {
     let sources: Vec<Parsed> = project
         .buckets(db)
         .iter()
         .flat_map(|bucket| bucket.sources(db).iter())
-        .filter_map(|file| parsed(db, *file))
+        .filter_map(|file| prompt_facts(db, *file))
         .collect();
     whole_workspace(db, project, sources)
 }
@@ -65,9 +65,9 @@ fn whole_workspace(
     ))
 }
 
-/// `check::prompt_size_diagnostics`: the whole prompt, so over every source fully parsed; it asks
-/// for them only when the configuration names a context window agentws knows, and reads nothing
-/// else otherwise.
+/// `check::prompt_size_diagnostics`: the whole prompt, so over every source as the prompt reads
+/// it; it asks for them only when the configuration names a context window agentws knows, and
+/// reads nothing else otherwise.
 #[salsa::tracked(returns(clone))]
 pub fn prompt_size_diagnostics(
     db: &dyn salsa::Database,
@@ -76,7 +76,7 @@ pub fn prompt_size_diagnostics(
     if !check::prompt_window_named(project.config(db)) {
         return Arc::new(Vec::new());
     }
-    Arc::new(check::prompt_size_diagnostics(&parsed_workspace(
+    Arc::new(check::prompt_size_diagnostics(&prompt_workspace(
         db, project,
     )))
 }

@@ -78,6 +78,31 @@ pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
     })
 }
 
+/// What the rendered prompt reads of a source: its parse without its body and its diagnostics,
+/// which no prompt shows (the model reads a skill's body when it uses the skill; a subagent's
+/// prompt is built over its own workspace). Equal across an edit of the body, so the rule that
+/// renders every caller's prompt (`prompt_size_diagnostics`) does not run again while a body is
+/// typed.
+#[salsa::tracked(returns(clone))]
+pub fn prompt_facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
+    Some(match parsed(db, file)? {
+        Parsed::Skill(doc) => Parsed::Skill(Arc::new(SkillDoc {
+            body: TextSlice::default(),
+            split: None,
+            diagnostics: Vec::new(),
+            ..(*doc).clone()
+        })),
+        Parsed::Subagent(doc) => Parsed::Subagent(Arc::new(SubagentDoc {
+            body: None,
+            body_range: None,
+            split: None,
+            diagnostics: Vec::new(),
+            ..(*doc).clone()
+        })),
+        tools @ Parsed::Tools(_) => tools,
+    })
+}
+
 fn dropping_error(diagnostics: &[Diagnostic], dropped: bool) -> Vec<Diagnostic> {
     use crate::base::Severity;
     if !dropped {

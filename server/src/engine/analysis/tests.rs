@@ -1230,3 +1230,37 @@ fn a_description_edit_moves_the_allowed_tools_note_without_the_cross_file_rules(
     expected.dedup();
     assert_eq!(ran_again, expected);
 }
+
+/// With a context window named, the prompt-size rule renders every caller's prompt: an edit of a
+/// skill's body, which no prompt shows, leaves its result memoised (the very value it was); a
+/// description edit, which the catalog shows, runs it again.
+#[test]
+fn a_body_edit_does_not_render_the_prompts_again() {
+    let mut config = Config::defaults_for(Path::new("/p"));
+    // Written in agentws.toml, where the finding is reported.
+    config.file = Some(PathBuf::from("/p/agentws.toml"));
+    config.agent.context_window = Some((100, crate::base::TextRange::new(0, 0)));
+    let mut files = FileSet::new();
+    files.insert_text(PathBuf::from(SKILL), &skill("d"));
+    let mut analysis = Analysis::new(
+        Arc::new(config),
+        Arc::new(Vec::new()),
+        Arc::new(Env::new()),
+        CheckOptions::default(),
+        &files,
+    );
+    let size = |analysis: &Analysis| {
+        crate::engine::compose::prompt_size_diagnostics(&analysis.db, analysis.project)
+    };
+    // The first edit of a buffer lowers its durability, which salsa does not backdate over.
+    edit(&mut analysis, &skill("d"));
+    let before = size(&analysis);
+    assert!(before.iter().any(|d| d.code == "WS017"), "{before:?}");
+    edit(
+        &mut analysis,
+        &skill("d").replace("Body", "Another body, longer"),
+    );
+    assert!(Arc::ptr_eq(&before, &size(&analysis)));
+    edit(&mut analysis, &skill("a longer description"));
+    assert!(!Arc::ptr_eq(&before, &size(&analysis)));
+}
