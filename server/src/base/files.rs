@@ -46,16 +46,7 @@ impl FileContent {
     /// Reads one file from disk within the size limit. Only regular files are opened (see
     /// [`open_regular`]); a missing path or a folder is `Unreadable`.
     pub fn read(path: &Path) -> FileContent {
-        match open_regular(path) {
-            Opened::File(file, size) => Self::read_open(file, size),
-            Opened::NotRegular(kind) => FileContent::NotRegular { kind },
-            Opened::Missing(err) | Opened::Failed(err) => FileContent::Unreadable {
-                error: err.to_string(),
-            },
-            Opened::Dir => FileContent::Unreadable {
-                error: "is a directory".into(),
-            },
-        }
+        Self::read_opened(open_regular(path))
     }
 
     /// [`FileContent::read`] of a path a folder listing has just reported as a regular file:
@@ -63,7 +54,12 @@ impl FileContent {
     /// still checked, so a path replaced since by a pipe or a folder is not read). A walk reads
     /// tens of thousands of files, and the look before opening was a system call for each.
     pub fn read_listed_regular(path: &Path) -> FileContent {
-        match open_checked(path) {
+        Self::read_opened(open_checked(path))
+    }
+
+    /// The content of what was found at a path: read when it is a regular file, else why not.
+    fn read_opened(opened: Opened) -> FileContent {
+        match opened {
             Opened::File(file, size) => Self::read_open(file, size),
             Opened::NotRegular(kind) => FileContent::NotRegular { kind },
             Opened::Missing(err) | Opened::Failed(err) => FileContent::Unreadable {

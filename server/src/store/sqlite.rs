@@ -254,10 +254,7 @@ impl SqliteBackend {
         }
         let listed: Vec<&String> = listers.keys().collect();
         for part in listed.chunks(NAMESPACES_PER_QUERY) {
-            let placeholders = (0..part.len())
-                .map(|i| format!("?{}", i + 2))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let placeholders = placeholders_from_2(part.len());
             let sql = format!(
                 "SELECT namespace_path, item_key, \
                  CASE WHEN length(CAST(value_json AS BLOB)) > ?1 THEN NULL ELSE value_json END, \
@@ -317,10 +314,7 @@ impl SqliteBackend {
                 base_store_namespace(&ns)
             })
             .collect();
-        let placeholders = (0..names.len())
-            .map(|i| format!("?{}", i + 2))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let placeholders = placeholders_from_2(names.len());
         let sql = format!(
             "SELECT namespace, key, \
              CASE WHEN length(CAST(value AS BLOB)) > ?1 THEN NULL ELSE value END, \
@@ -450,6 +444,15 @@ const ROUTE_SEGMENTS: &[&str] = &[
     "sessions",
     "tasks",
 ];
+
+/// `count` numbered parameters after the first (`?2, ?3, …`): the list of an `IN (…)` whose
+/// statement binds the size limit as `?1`.
+fn placeholders_from_2(count: usize) -> String {
+    (0..count)
+        .map(|i| format!("?{}", i + 2))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// A LIKE pattern (with `ESCAPE '!'`) matching every text that starts with `text`.
 fn like_prefix(text: &str) -> String {
