@@ -467,19 +467,22 @@ pub fn knowledge_files(ws: &Workspace, root: &EffectiveRoot) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::config::{Config, Scope};
     use crate::context::{effective_root, SessionContext};
 
-    fn snapshot(files: &[(&str, &str)], edit: impl FnOnce(&mut Config)) -> Workspace {
+    /// A workspace of `files` under the default configuration of `/p`, changed by `edit`
+    /// (shared with the resolution's tests).
+    pub(crate) fn snapshot(files: &[(&str, &str)], edit: impl FnOnce(&mut Config)) -> Workspace {
         let mut config = Config::defaults_for(Path::new("/p"));
         config.agent.name = Some("assistant".into());
         edit(&mut config);
         Workspace::from_texts(config, files.iter().copied())
     }
 
-    fn root_for(ws: &Workspace, user: Option<&str>, scope: Scope) -> EffectiveRoot {
+    /// The effective root of `user`'s session under `scope`.
+    pub(crate) fn root_for(ws: &Workspace, user: Option<&str>, scope: Scope) -> EffectiveRoot {
         let mut ctx = SessionContext::from_config(&ws.config);
         ctx.user_id = user.map(str::to_string);
         ctx.scope = scope;

@@ -3,23 +3,9 @@
 
 use super::*;
 use crate::config::{Config, Scope};
-use crate::context::{effective_root, SessionContext};
+use crate::workspace::layers::tests::{root_for, snapshot};
 
 const W: &str = "/p/.agentscope/workspace";
-
-fn snapshot(files: &[(&str, &str)], edit: impl FnOnce(&mut Config)) -> Workspace {
-    let mut config = Config::defaults_for(Path::new("/p"));
-    config.agent.name = Some("assistant".into());
-    edit(&mut config);
-    Workspace::from_texts(config, files.iter().copied())
-}
-
-fn root_for(ws: &Workspace, user: Option<&str>, scope: Scope) -> EffectiveRoot {
-    let mut ctx = SessionContext::from_config(&ws.config);
-    ctx.user_id = user.map(str::to_string);
-    ctx.scope = scope;
-    effective_root(&ws.config, &ctx).unwrap()
-}
 
 fn skill(n: &str) -> String {
     format!("---\nname: {n}\ndescription: d {n}\n---\nbody\n")
