@@ -1,6 +1,7 @@
 //! MySQL and MariaDB stores: `JdbcStore` with the MySQL dialect (table `agentscope_store`,
-//! `namespace_path` of `\x1F`-terminated segments). One query per owner with the runtime's `LIKE
-//! … ESCAPE '!'` prefix; the session is set to read-only transactions first. The server's default
+//! `namespace_path` of `\x1F`-terminated segments). Each owner is listed with the runtime's `LIKE
+//! … ESCAPE '!'` prefix, many owners in one statement (`scan_many`); the session is set to
+//! read-only transactions first. The server's default
 //! collation is case- and accent-insensitive, so rows of `Alice` come back when listing `alice`
 //! (RS012). TLS with `ssl-mode=REQUIRED` (rustls).
 //!
@@ -162,50 +163,115 @@ fn text(v: Option<Vec<u8>>) -> Option<String> {
     v.map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-impl StoreBackend for MysqlBackend {
-    fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
+/// A listed row: namespace, key, the value unless it is too large, and the value's length.
+type ListedRow = (
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<Vec<u8>>,
+    Option<i64>,
+);
+
+/// The columns every listing selects, the value left out above the first parameter's length.
+const ROW_COLUMNS: &str = "namespace_path, item_key, \
+     CASE WHEN LENGTH(value_json) > ? THEN NULL ELSE value_json END, LENGTH(value_json)";
+
+impl MysqlBackend {
+    /// The runtime's listing of each base, all in one statement: one `SELECT` per base with the
+    /// runtime's `LIKE` (each read through the primary key's range), put together with
+    /// `UNION ALL` and each row tagged with its base, so that a row the server's collation
+    /// matches to another owner's prefix stays that owner's, as it would read alone.
+    fn scan_all(&mut self, bases: &[Vec<String>]) -> Result<Vec<Scan>, StoreError> {
+        let select = |index: usize| {
+            format!(
+                "(SELECT {index} AS owner, {ROW_COLUMNS} FROM {} \
+                 WHERE namespace_path LIKE ? ESCAPE '!')",
+                self.table
+            )
+        };
         let sql = format!(
-            "SELECT namespace_path, item_key, \
-             CASE WHEN LENGTH(value_json) > ? THEN NULL ELSE value_json END, \
-             LENGTH(value_json) \
-             FROM {} WHERE namespace_path LIKE ? ESCAPE '!' ORDER BY namespace_path, item_key",
-            self.table
+            "{} ORDER BY owner, namespace_path, item_key",
+            (0..bases.len())
+                .map(select)
+                .collect::<Vec<_>>()
+                .join(" UNION ALL ")
         );
         let limit = MAX_TEXT_BYTES as i64;
-        type Row = (
+        let params: Vec<mysql_async::Value> = bases
+            .iter()
+            .flat_map(|base| [limit.into(), jdbc_like(base).into()])
+            .collect();
+        type Tagged = (
+            u64,
             Option<Vec<u8>>,
             Option<Vec<u8>>,
             Option<Vec<u8>>,
             Option<i64>,
         );
-        let rows: Vec<Row> = self.exec(&sql, (limit, jdbc_like(base)))?;
-        let exact = jdbc_namespace(base);
-        let mut scan = Scan::default();
-        for (ns, key, value, size) in rows {
-            let ns_text = text(ns).unwrap_or_default();
-            let key = text(key).unwrap_or_default();
-            let namespace = split_jdbc(&ns_text);
-            if !ns_text.starts_with(&exact) {
-                scan.problems.push((
-                    namespace.clone(),
-                    key,
-                    &store_id_collation::RULE,
-                    format!(
-                        "row of namespace `{}` is listed under `{}`: the server's collation ignores case and accents",
-                        namespace.join("/").escape_debug(),
-                        base.join("/").escape_debug()
-                    ),
-                ));
-                continue;
+        let rows: Vec<Tagged> = self.exec(&sql, params)?;
+        let mut listed: Vec<Vec<ListedRow>> = bases.iter().map(|_| Vec::new()).collect();
+        for (owner, ns, key, value, size) in rows {
+            if let Some(rows) = usize::try_from(owner).ok().and_then(|i| listed.get_mut(i)) {
+                rows.push((ns, key, value, size));
             }
-            scan.items.push(RawItem {
-                namespace,
-                key,
-                value: text(value),
-                oversized: size.filter(|s| *s > limit).map(|s| s as u64),
-            });
         }
-        Ok(scan)
+        Ok(bases
+            .iter()
+            .zip(listed)
+            .map(|(base, rows)| listed_scan(base, rows))
+            .collect())
+    }
+}
+
+/// The scan of `base` from the rows its `LIKE` listed: a row outside its prefix (the server's
+/// collation ignores case or accents) is a problem, not an item.
+fn listed_scan(base: &[String], rows: Vec<ListedRow>) -> Scan {
+    let limit = MAX_TEXT_BYTES as i64;
+    let exact = jdbc_namespace(base);
+    let mut scan = Scan::default();
+    for (ns, key, value, size) in rows {
+        let ns_text = text(ns).unwrap_or_default();
+        let key = text(key).unwrap_or_default();
+        let namespace = split_jdbc(&ns_text);
+        if !ns_text.starts_with(&exact) {
+            scan.problems.push((
+                namespace.clone(),
+                key,
+                &store_id_collation::RULE,
+                format!(
+                    "row of namespace `{}` is listed under `{}`: the server's collation ignores case and accents",
+                    namespace.join("/").escape_debug(),
+                    base.join("/").escape_debug()
+                ),
+            ));
+            continue;
+        }
+        scan.items.push(RawItem {
+            namespace,
+            key,
+            value: text(value),
+            oversized: size.filter(|s| *s > limit).map(|s| s as u64),
+        });
+    }
+    scan
+}
+
+impl StoreBackend for MysqlBackend {
+    fn scan_many(&mut self, bases: &[Vec<String>]) -> Vec<Result<Scan, StoreError>> {
+        match self.scan_all(bases) {
+            Ok(scans) => scans.into_iter().map(Ok).collect(),
+            Err(err) => bases.iter().map(|_| Err(err.clone())).collect(),
+        }
+    }
+
+    fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
+        let sql = format!(
+            "SELECT {ROW_COLUMNS} FROM {} WHERE namespace_path LIKE ? ESCAPE '!' \
+             ORDER BY namespace_path, item_key",
+            self.table
+        );
+        let limit = MAX_TEXT_BYTES as i64;
+        let rows: Vec<ListedRow> = self.exec(&sql, (limit, jdbc_like(base)))?;
+        Ok(listed_scan(base, rows))
     }
 
     fn namespaces(&mut self, prefix: &[String]) -> Result<Vec<Vec<String>>, StoreError> {

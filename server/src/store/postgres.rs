@@ -1,12 +1,14 @@
 //! PostgreSQL stores: `JdbcStore` with the PostgreSQL dialect and `PostgresBaseStore` (the same
 //! table: `namespace_path` of `\x1F`-terminated segments, `item_key`, `value_json`; optional quoted
-//! schema). One query per owner with the runtime's `LIKE … ESCAPE '!'` prefix; the session is set
-//! to read-only transactions before anything is read. TLS with `sslmode=require` (rustls).
+//! schema). One owner is listed with the runtime's `LIKE … ESCAPE '!'` prefix, many owners at once
+//! by the same prefixes compared as strings (`scan_many`); the session is set to read-only
+//! transactions before anything is read. TLS with `sslmode=require` (rustls).
 //!
 //! The async client (`tokio-postgres`) runs on the backend's own [`Driver`], each step under its
 //! deadline; a TLS connector wrapper tells the steps of the connection apart (it is called once the
 //! TCP connection stands, and returns once TLS is negotiated). Depends only on the store module.
 
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
@@ -276,31 +278,108 @@ fn client_cert_connector(paths: &super::ClientCertPaths) -> Result<MakeRustlsCon
     Ok(MakeRustlsConnect::new(config))
 }
 
+/// The columns every listing selects: namespace, key, the value unless it is over `$1` bytes,
+/// and the value's length.
+const ROW_COLUMNS: &str = "namespace_path::text, item_key::text, \
+     CASE WHEN octet_length(value_json) > $1::bigint THEN NULL ELSE value_json::text END, \
+     octet_length(value_json)::bigint";
+
+impl PostgresBackend {
+    /// One listed row as a [`RawItem`], with its namespace's text.
+    fn item(&self, row: &tokio_postgres::Row) -> Result<(String, RawItem), StoreError> {
+        let ns_text: String = row.try_get(0).map_err(|e| self.fail(e))?;
+        let size: Option<i64> = row.try_get(3).map_err(|e| self.fail(e))?;
+        let item = RawItem {
+            namespace: split_jdbc(&ns_text),
+            key: row.try_get(1).map_err(|e| self.fail(e))?,
+            value: row.try_get(2).map_err(|e| self.fail(e))?,
+            oversized: size
+                .filter(|s| *s > MAX_TEXT_BYTES as i64)
+                .map(|s| s as u64),
+        };
+        Ok((ns_text, item))
+    }
+
+    /// The rows of every base of `bases`, in one query: a row is a base's when its namespace
+    /// starts with the base's namespace, which is what the runtime's `LIKE` prefix matches
+    /// (PostgreSQL refuses `LIKE` under a collation that is not deterministic). Compared as
+    /// `left(namespace_path, n) = ANY(…)`, one array per length, the table is read once for the
+    /// batch, where the `LIKE` of each owner reads all of it under any collation but `C`.
+    fn scan_prefixes(&self, bases: &[Vec<String>]) -> Result<Vec<Scan>, StoreError> {
+        let exacts: Vec<String> = bases.iter().map(|base| jdbc_namespace(base)).collect();
+        let mut by_length: BTreeMap<i32, HashMap<&str, Vec<usize>>> = BTreeMap::new();
+        for (index, exact) in exacts.iter().enumerate() {
+            let length = i32::try_from(exact.chars().count()).unwrap_or(i32::MAX);
+            by_length
+                .entry(length)
+                .or_default()
+                .entry(exact.as_str())
+                .or_default()
+                .push(index);
+        }
+        let limit = MAX_TEXT_BYTES as i64;
+        let lengths: Vec<i32> = by_length.keys().copied().collect();
+        let arrays: Vec<Vec<&str>> = by_length
+            .values()
+            .map(|m| m.keys().copied().collect())
+            .collect();
+        let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![&limit];
+        let mut tests = Vec::new();
+        for (length, array) in lengths.iter().zip(&arrays) {
+            tests.push(format!(
+                "left(namespace_path::text, ${}) = ANY(${}::text[])",
+                params.len() + 1,
+                params.len() + 2
+            ));
+            params.push(length);
+            params.push(array);
+        }
+        let sql = format!(
+            "SELECT {ROW_COLUMNS} FROM {} WHERE {} ORDER BY namespace_path, item_key",
+            self.table,
+            tests.join(" OR ")
+        );
+        let mut scans: Vec<Scan> = bases.iter().map(|_| Scan::default()).collect();
+        for row in self.query(&sql, &params)? {
+            let (ns_text, item) = self.item(&row)?;
+            let owners = by_length.iter().filter_map(|(length, exacts)| {
+                let end = ns_text
+                    .char_indices()
+                    .nth(usize::try_from(*length).ok()?)
+                    .map_or(ns_text.len(), |(at, _)| at);
+                exacts.get(&ns_text[..end])
+            });
+            for index in owners.flatten() {
+                scans[*index].items.push(item.clone());
+            }
+        }
+        Ok(scans)
+    }
+}
+
 impl StoreBackend for PostgresBackend {
+    fn scan_many(&mut self, bases: &[Vec<String>]) -> Vec<Result<Scan, StoreError>> {
+        match self.scan_prefixes(bases) {
+            Ok(scans) => scans.into_iter().map(Ok).collect(),
+            Err(err) => bases.iter().map(|_| Err(err.clone())).collect(),
+        }
+    }
+
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
         let sql = format!(
-            "SELECT namespace_path::text, item_key::text, \
-             CASE WHEN octet_length(value_json) > $2::bigint THEN NULL ELSE value_json::text END, \
-             octet_length(value_json)::bigint \
-             FROM {} WHERE namespace_path LIKE $1 ESCAPE '!' ORDER BY namespace_path, item_key",
+            "SELECT {ROW_COLUMNS} FROM {} WHERE namespace_path LIKE $2 ESCAPE '!' \
+             ORDER BY namespace_path, item_key",
             self.table
         );
         let limit = MAX_TEXT_BYTES as i64;
-        let rows = self.query(&sql, &[&jdbc_like(base), &limit])?;
+        let rows = self.query(&sql, &[&limit, &jdbc_like(base)])?;
         let exact = jdbc_namespace(base);
         let mut scan = Scan::default();
         for row in rows {
-            let ns_text: String = row.try_get(0).map_err(|e| self.fail(e))?;
-            if !ns_text.starts_with(&exact) {
-                continue;
+            let (ns_text, item) = self.item(&row)?;
+            if ns_text.starts_with(&exact) {
+                scan.items.push(item);
             }
-            let size: Option<i64> = row.try_get(3).map_err(|e| self.fail(e))?;
-            scan.items.push(RawItem {
-                namespace: split_jdbc(&ns_text),
-                key: row.try_get(1).map_err(|e| self.fail(e))?,
-                value: row.try_get(2).map_err(|e| self.fail(e))?,
-                oversized: size.filter(|s| *s > limit).map(|s| s as u64),
-            });
         }
         Ok(scan)
     }
