@@ -187,9 +187,13 @@ pub fn run(args: CheckArgs) -> u8 {
     let mut report = Report::default();
     let mut fix_summary = args.fix.then(FixSummary::default);
     let store = args.store_request();
+    let texts = match args.fix {
+        true => Texts::Kept,
+        false => Texts::Dropped,
+    };
     for target in &mut targets {
         let mut checked = match &store {
-            None => check_target(target, &env, options),
+            None => check_target(target, &env, options, texts),
             Some(request) => match check_stored(target, &env, options, request) {
                 Ok(checked) => checked,
                 Err(err) => {
@@ -202,7 +206,7 @@ pub fn run(args: CheckArgs) -> u8 {
             if apply_fixes(&checked, summary, &cwd) {
                 // A fix may have written agentws.toml too.
                 target.project = find_project(&target.first_path);
-                checked = check_target(target, &env, options);
+                checked = check_target(target, &env, options, texts);
             }
         }
         add_to_report(&mut report, checked, &args, &cwd);
@@ -400,12 +404,29 @@ pub(super) struct Checked {
     pub _analysis: Option<engine::Analysis>,
 }
 
+/// Whether a check's snapshot holds every source's text to the end: `--fix` rewrites them and
+/// `--watch` compares them with the next check's; a plain check drops each as it is read
+/// (`engine::batch::load_digested`), and its snapshot holds the texts of the files it shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Texts {
+    Kept,
+    Dropped,
+}
+
 /// Loads the target's project into the analysis engine (every file parsed once, in its
 /// database) and asks for its diagnostics.
-pub(super) fn check_target(target: &Target, env: &Arc<Env>, options: CheckOptions) -> Checked {
+pub(super) fn check_target(
+    target: &Target,
+    env: &Arc<Env>,
+    options: CheckOptions,
+    texts: Texts,
+) -> Checked {
     let project = target.project.clone();
-    let (loaded, analysis) = engine::batch::load(project, env.clone(), options);
-    let report = analysis.report(&loaded.workspace, &loaded.walk_problems);
+    let (mut loaded, analysis) = match texts {
+        Texts::Kept => engine::batch::load(project, env.clone(), options),
+        Texts::Dropped => engine::batch::load_digested(project, env.clone(), options),
+    };
+    let report = analysis.report(&mut loaded.workspace, &loaded.walk_problems);
     Checked {
         _analysis: Some(analysis),
         ..select(target, loaded, report)
@@ -436,7 +457,7 @@ fn check_stored(
     for note in &read.notes {
         say!("note: {note}");
     }
-    let report = analysis.report(&loaded.workspace, &loaded.walk_problems);
+    let report = analysis.report(&mut loaded.workspace, &loaded.walk_problems);
     Ok(Checked {
         _analysis: Some(analysis),
         ..select(target, loaded, report)

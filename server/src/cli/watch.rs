@@ -18,7 +18,7 @@ use clap::Args;
 use notify_debouncer_mini::notify::{RecursiveMode, Watcher};
 use notify_debouncer_mini::{new_debouncer, DebounceEventResult};
 
-use super::check::{check_target, targets, ProfileArg, Target};
+use super::check::{check_target, targets, ProfileArg, Target, Texts};
 use super::output::{self, plural, Presenter, Report, Rerun, ShownDiagnostic};
 use super::project::process_env;
 use super::say;
@@ -123,7 +123,8 @@ struct Run {
 }
 
 fn one_check(target: &Target, env: &Arc<Env>, options: CheckOptions, cwd: &Path) -> Run {
-    let checked = check_target(target, env, options);
+    // The next check's files are compared with these.
+    let checked = check_target(target, env, options, Texts::Kept);
     let workspace = &checked.loaded.workspace;
     let presenter = Presenter::new(&workspace.files, cwd).with_excerpts(false);
     let report = Report {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use salsa::{Durability, Setter};
 
 use super::by_file::WorkspaceDiagnostics;
-use super::change::{Applied, Change, Edit, Origin};
+use super::change::{Applied, Change, Digests, Edit, Origin};
 use super::compose::workspace_diagnostics_on_every_core;
 use super::handle::Handle;
 use super::inputs::{
@@ -206,6 +206,7 @@ impl Analysis {
             options,
             config,
             files,
+            digests,
             edits,
         } = change;
         let mut applied = Applied {
@@ -219,7 +220,7 @@ impl Analysis {
             self.set_config(config, diagnostics);
         }
         if let Some(files) = files {
-            self.set_files(Arc::unwrap_or_clone(files));
+            self.set_files(Arc::unwrap_or_clone(files), digests);
             applied.layout = true;
         }
         for edit in edits {
@@ -239,8 +240,9 @@ impl Analysis {
     /// Replaces every file (after a discovery): the layout, and a source input per skill and
     /// subagent spec, reusing the inputs of unchanged ones. One walk over the layout in path
     /// order, each source's text moved out of it: no lookup by path (none at all on a first call),
-    /// since on 10 000 files the path comparisons of the lookups showed in `agentws check`.
-    fn set_files(&mut self, mut layout: FileSet) {
+    /// since on 10 000 files the path comparisons of the lookups showed in `agentws check`. A
+    /// source in `digests` is held by its digest, its text having been dropped already.
+    fn set_files(&mut self, mut layout: FileSet, mut digests: Digests) {
         let config = self.project.config(&self.db).clone();
         let mut sources = Vec::new();
         let mut not_in_frame: Vec<PathBuf> = Vec::new();
@@ -271,9 +273,15 @@ impl Analysis {
                         .map(|(_, input)| input)
                 }
             };
+            let digest = match digests.is_empty() {
+                true => None,
+                false => digests.remove(path),
+            };
             let input = match known {
                 Some(input)
-                    if *input.location(&self.db) == location && input.kind(&self.db) == kind =>
+                    if *input.location(&self.db) == location
+                        && input.kind(&self.db) == kind
+                        && *input.digest(&self.db) == digest =>
                 {
                     if *input.entry(&self.db) != entry {
                         self.buffer_inputs.remove(input);
@@ -284,7 +292,7 @@ impl Analysis {
                     }
                     *input
                 }
-                _ => SourceFile::builder(path.clone(), entry, location, kind, self.project)
+                _ => SourceFile::builder(path.clone(), entry, location, kind, self.project, digest)
                     .durability(Origin::Disk.durability())
                     .new(&self.db),
             };
@@ -934,6 +942,7 @@ impl Analysis {
             location.clone(),
             kind,
             self.project,
+            None,
         )
         .durability(origin.durability())
         .new(&self.db);

@@ -9,16 +9,20 @@
 //!
 //! Reads the disk only through `workspace::discover`. Must not depend on `lsp` or `cli`.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
+use super::change::Digests;
 use super::compose::workspace_diagnostics_on_every_core;
-use super::sources::{facts, parsed, sets_allowed_tools, source_diagnostics};
+use super::inputs::{layout_content, text_input_at};
+use super::sources::{
+    digest, digestible, facts, parsed, sets_allowed_tools, source_diagnostics, text_hash,
+};
 use super::{Analysis, Change, Outside};
-use crate::base::{Diagnostic, Env, FileSet};
+use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::check::{self, CheckOptions, CheckReport};
 use crate::config::discover::FoundProject;
 use crate::config::Config;
@@ -88,14 +92,31 @@ impl Analysis {
     /// (`walk_problems`): every file's diagnostics settled (`check::settle`), the files with a
     /// suppression comment and no diagnostic included, since an unused comment is itself
     /// reported. What `agentws check` prints, and the server publishes file by file.
-    pub fn report(&self, workspace: &Workspace, walk_problems: &[Diagnostic]) -> CheckReport {
+    ///
+    /// A digested source ([`load_digested`]) is read again where the report shows it (a finding,
+    /// a related place or an edit in it, a suppression comment), and `workspace`'s files hold
+    /// that text from then on, for the output's excerpts and fingerprints. A text that is not the
+    /// one digested (its hash differs: the file changed during the check) gets one error instead
+    /// of its findings, whose positions would be wrong in it.
+    pub fn report(&self, workspace: &mut Workspace, walk_problems: &[Diagnostic]) -> CheckReport {
         let config = self.config().clone();
         let options = self.requested_options();
+        let db = self.db();
+        let digested = self
+            .sources()
+            .into_iter()
+            .filter_map(|file| Some((file, file.digest(db).as_ref()?)));
         let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = workspace
             .files
             .iter()
-            .filter(|(_, entry)| entry.content.text().is_some_and(|t| t.contains("agentws:")))
-            .map(|(path, _)| (path.clone(), Vec::new()))
+            .filter(|(_, entry)| entry.content.text().is_some_and(check::settle::has_comment))
+            .map(|(path, _)| path.clone())
+            .chain(
+                digested
+                    .filter(|(_, digest)| digest.comment)
+                    .map(|(file, _)| file.path(db).clone()),
+            )
+            .map(|path| (path, Vec::new()))
             .collect();
         for diagnostic in walk_problems.iter().cloned().chain(self.diagnostics()) {
             by_file
@@ -108,10 +129,22 @@ impl Analysis {
             suppressed: Vec::new(),
             files_checked: check::files_checked(workspace),
         };
+        let changed = self.read_again(workspace, &by_file);
+        for path in &changed {
+            let text = FileContent::Unreadable {
+                error: "it changed while agentws was checking it; check again".to_string(),
+            };
+            let error = crate::rules::workspace::file_unreadable::check(path, &text);
+            by_file.insert(path.clone(), error.into_iter().collect());
+        }
         for (path, mut list) in by_file {
             list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
             list.dedup();
-            let text = workspace.files.text(&path);
+            // A changed file's comments are not the ones its findings were made for.
+            let text = match changed.contains(&path) {
+                true => None,
+                false => workspace.files.text(&path),
+            };
             let settled = check::settle::settle_file(&config, options, &path, text, list);
             report.diagnostics.extend(settled.reported);
             report.suppressed.extend(settled.suppressed);
@@ -123,6 +156,55 @@ impl Analysis {
             .suppressed
             .sort_by(|a, b| a.diagnostic.sort_key().cmp(&b.diagnostic.sort_key()));
         report
+    }
+
+    /// Reads again the digested sources that `by_file` shows (a file with diagnostics or a
+    /// comment, a related place or an edit in one), in parallel, into `workspace`'s files: the
+    /// paths of those whose text is not the one digested.
+    fn read_again(
+        &self,
+        workspace: &mut Workspace,
+        by_file: &BTreeMap<PathBuf, Vec<Diagnostic>>,
+    ) -> BTreeSet<PathBuf> {
+        let db = self.db();
+        let shown = by_file.iter().flat_map(|(path, list)| {
+            let places = list.iter().flat_map(|d| {
+                let related = d.related.iter().map(|r| &r.path);
+                related.chain(d.fixes.iter().flat_map(|f| f.edits.iter().map(|e| &e.path)))
+            });
+            std::iter::once(path).chain(places)
+        });
+        let wanted: BTreeSet<&PathBuf> = shown.collect();
+        let wanted: Vec<(&PathBuf, u64)> = wanted
+            .into_iter()
+            .filter_map(|path| {
+                let digest = self.source(path)?.digest(db).as_ref()?;
+                Some((path, digest.hash))
+            })
+            .collect();
+        if wanted.is_empty() {
+            return BTreeSet::new();
+        }
+        let read: Vec<(PathBuf, FileContent, bool)> = wanted
+            .into_par_iter()
+            .map(|(path, hash)| {
+                let content = discover::read_again(path);
+                let same = content.text().is_some_and(|text| text_hash(text) == hash);
+                (path.clone(), content, same)
+            })
+            .collect();
+        let files = Arc::make_mut(&mut workspace.files);
+        let mut changed = BTreeSet::new();
+        for (path, content, same) in read {
+            if !same {
+                changed.insert(path.clone());
+            }
+            if content.text().is_some() {
+                let version = files.get(&path).and_then(|entry| entry.version);
+                files.insert(path, content, version);
+            }
+        }
+        changed
     }
 }
 
@@ -136,7 +218,9 @@ pub fn check_workspace(workspace: &Workspace, options: CheckOptions) -> CheckRep
         options,
         &workspace.files,
     );
-    analysis.report(workspace, &[])
+    // Its analysis holds every text: the report reads none again, so a copy of the snapshot's
+    // handles is all it changes.
+    analysis.report(&mut workspace.clone(), &[])
 }
 
 /// The project `project` (found for a command-line path: `config::discover::find_project`, its
@@ -151,8 +235,65 @@ pub fn load(
 ) -> (LoadedProject, Analysis) {
     let config = Arc::new(project.config);
     let discovered = discover::discover(&config);
+    let analysis = Analysis::new(
+        config,
+        Arc::new(project.diagnostics),
+        env,
+        options,
+        &discovered.files,
+    );
+    loaded(project.found, discovered, analysis)
+}
+
+/// [`load`] holding no source's text: each skill and subagent spec (`sources::digestible`) is
+/// digested as the walk reads it, in the walking threads, and its text dropped there
+/// (`sources::digest`: what the per-file queries take from it), so that the texts of the
+/// project are never all held at once. What `agentws check` asks, when it does not rewrite
+/// texts (`--fix`) or compare them (`--watch`); [`Analysis::report`] reads again the files it
+/// shows.
+pub fn load_digested(
+    project: FoundProject,
+    env: Arc<Env>,
+    options: CheckOptions,
+) -> (LoadedProject, Analysis) {
+    let config = options.configure(Arc::new(project.config));
+    let profile = options.running(&config).profile;
+    let digests: Mutex<Digests> = Mutex::default();
+    let keep = |path: &Path, content: FileContent| -> FileContent {
+        let Some((location, kind)) = text_input_at(&config, path) else {
+            return content;
+        };
+        if !digestible(path, kind, &content, profile) {
+            return content;
+        }
+        let path = path.to_path_buf();
+        let entry = FileEntry {
+            content,
+            version: None,
+        };
+        let digest = Arc::new(digest(&path, &location, kind, &entry, &env));
+        let mut digests = digests.lock().unwrap_or_else(|p| p.into_inner());
+        digests.insert(path, digest);
+        layout_content(&entry.content)
+    };
+    let discovered = discover::discover_keeping(&config, &keep);
+    let digests = digests.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut change = Change::new();
+    change.set_digested_files(Arc::new(discovered.files.clone()), digests);
     let diagnostics = Arc::new(project.diagnostics);
-    let mut analysis = Analysis::new(config, diagnostics, env, options, &discovered.files);
+    let empty = FileSet::new();
+    let mut analysis = Analysis::new(config, diagnostics, env, options, &empty);
+    analysis.apply_change(change);
+    loaded(project.found, discovered, analysis)
+}
+
+/// The loaded project of `discovered`, whose files `analysis` was given: the files outside the
+/// walk that its subagents name followed, the snapshot taken from the database.
+fn loaded(
+    found: bool,
+    discovered: discover::Discovered,
+    mut analysis: Analysis,
+) -> (LoadedProject, Analysis) {
     let mut files = Arc::new(discovered.files);
     analysis.parse_all();
     analysis.follow_outside(&mut files, &mut Outside::default());
@@ -160,7 +301,7 @@ pub fn load(
     let loaded = LoadedProject {
         workspace,
         walk_problems: discovered.problems,
-        found_project: project.found,
+        found_project: found,
     };
     (loaded, analysis)
 }
@@ -248,7 +389,8 @@ mod tests {
                 let options = CheckOptions::new(profile);
                 let (loaded, analysis) = load(root, env.clone(), options);
                 // The walk's problems are compared on their own below.
-                let report = analysis.report(&loaded.workspace, &[]);
+                let mut loaded = loaded;
+                let report = analysis.report(&mut loaded.workspace, &[]);
                 let plain = discover::load(root, env.clone());
                 let fresh = check_workspace(&plain.workspace, options);
                 let (a, b) = (&loaded.workspace, &plain.workspace);
@@ -270,6 +412,102 @@ mod tests {
         // holds it says so.
         let codes: Vec<&str> = analysis.diagnostics().iter().map(|d| d.code).collect();
         assert!(codes.contains(&"SA011"), "{codes:?}");
+    }
+
+    /// `load_digested` (each source digested as it is read, its text dropped) holds no
+    /// skill's or subagent spec's text but an `AGENTS.md`'s (a context file too), and a strict
+    /// skill's (whose strict rules read it); its report, and the texts its snapshot holds of the
+    /// files the report shows, are `load`'s, for every fixture in both profiles.
+    #[test]
+    fn a_digested_load_holds_no_source_text_and_reports_as_load() {
+        let env = Arc::new(Env::new());
+        for root in super::fixture_roots() {
+            for profile in [Profile::Harness, Profile::Strict] {
+                let options = CheckOptions::new(profile);
+                let what = format!("{} {profile:?}", root.display());
+                let project = crate::config::discover::find_project(
+                    &crate::config::discover::absolute(&root),
+                );
+                let (mut digested, analysis) = super::load_digested(project, env.clone(), options);
+                let db = analysis.db();
+                let running = options.running(analysis.config()).profile;
+                for file in analysis.sources() {
+                    let (path, kind) = (file.path(db), file.kind(db));
+                    let kept = path.ends_with("AGENTS.md")
+                        || (kind == crate::workspace::FileKind::Skill
+                            && running == Profile::Strict);
+                    let text = file.entry(db).content.text();
+                    let kept = kept || text.is_none();
+                    assert_eq!(file.digest(db).is_none(), kept, "{what} {}", path.display());
+                    if !kept {
+                        assert_eq!(text, Some(""), "{what} {}", path.display());
+                        let text = digested.workspace.files.text(path);
+                        assert!(text.is_none_or(str::is_empty), "{what} {}", path.display());
+                    }
+                }
+                let report = analysis.report(&mut digested.workspace, &digested.walk_problems);
+                let (mut plain, analysis) = load(&root, env.clone(), options);
+                let expected = analysis.report(&mut plain.workspace, &plain.walk_problems);
+                assert_eq!(report.diagnostics, expected.diagnostics, "{what}");
+                assert_eq!(report.suppressed, expected.suppressed, "{what}");
+                assert_eq!(report.files_checked, expected.files_checked, "{what}");
+                let shown = report.diagnostics.iter().map(|d| &d.path);
+                let suppressed = report.suppressed.iter().map(|s| &s.diagnostic.path);
+                for path in shown.chain(suppressed) {
+                    let (a, b) = (&digested.workspace.files, &plain.workspace.files);
+                    assert_eq!(a.text(path), b.text(path), "{what} {}", path.display());
+                }
+            }
+        }
+    }
+
+    /// A source digested and then changed before the report reads it again gets one error
+    /// saying so instead of its findings, whose positions would be wrong in the new text; its
+    /// snapshot text is the new one, and a file read again unchanged keeps its findings.
+    #[test]
+    fn a_source_changed_during_the_check_is_reported_as_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().join(".agentscope/workspace");
+        std::fs::create_dir_all(ws.join("skills/hello")).unwrap();
+        std::fs::create_dir_all(ws.join("skills/other")).unwrap();
+        // Without a description (a finding in each).
+        let undescribed = |name: &str| format!("---\nname: {name}\n---\nBody\n");
+        let hello = ws.join("skills/hello/SKILL.md");
+        std::fs::write(&hello, undescribed("hello")).unwrap();
+        let other = ws.join("skills/other/SKILL.md");
+        std::fs::write(&other, undescribed("other")).unwrap();
+        let env = Arc::new(Env::new());
+        let project =
+            crate::config::discover::find_project(&crate::config::discover::absolute(dir.path()));
+        let (mut loaded, analysis) =
+            super::load_digested(project, env.clone(), CheckOptions::default());
+        let changed_text = format!("\n\n{}", undescribed("hello"));
+        std::fs::write(&hello, &changed_text).unwrap();
+        let report = analysis.report(&mut loaded.workspace, &loaded.walk_problems);
+        let hello = crate::config::discover::absolute(&hello);
+        let other = crate::config::discover::absolute(&other);
+        let on = |path: &Path| -> Vec<(&str, String)> {
+            let found = report.diagnostics.iter().filter(|d| d.path == path);
+            found.map(|d| (d.code, d.message.clone())).collect()
+        };
+        assert_eq!(
+            on(&hello),
+            [(
+                "WS007",
+                "`SKILL.md` cannot be read: it changed while agentws was checking it; check again"
+                    .to_string()
+            )]
+        );
+        assert_eq!(
+            loaded.workspace.files.text(&hello),
+            Some(changed_text.as_str())
+        );
+        let codes: Vec<&str> = on(&other).into_iter().map(|(code, _)| code).collect();
+        assert!(!codes.is_empty() && !codes.contains(&"WS007"), "{codes:?}");
+        assert_eq!(
+            loaded.workspace.files.text(&other),
+            Some(undescribed("other").as_str())
+        );
     }
 
     /// A file set grown after the first snapshot, under another configuration (a store's files,
@@ -317,7 +555,7 @@ mod tests {
         assert_eq!(grown.tools, fresh.tools);
         assert_eq!(grown.kinds, fresh.kinds);
         assert_eq!(grown.namespaces, vec!["alice".to_string()]);
-        let report = analysis.report(&grown, &[]);
+        let report = analysis.report(&mut grown.clone(), &[]);
         let expected = check_workspace(&fresh, CheckOptions::default());
         assert_eq!(report.diagnostics, expected.diagnostics);
         assert_eq!(report.files_checked, expected.files_checked);

@@ -9,8 +9,35 @@ use std::sync::Arc;
 use salsa::Durability;
 
 use crate::base::{Diagnostic, FileEntry, FileSet};
+use crate::check::cross::ToolMention;
 use crate::check::CheckOptions;
 use crate::config::Config;
+use crate::workspace::snapshot::Parsed;
+
+/// What the per-file queries take from a source's text (`sources::digest`, by the functions they
+/// run), held instead of the text by a source read for one `agentws check`: the text is dropped
+/// as soon as it is read. The report reads a file's text again only where it shows a finding,
+/// and compares it with `hash` first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Digest {
+    /// What is left of its parse: its prompt facts (`sources::prompt_facts`), which the
+    /// snapshot, `SK025`'s placing and the strict keys read.
+    pub parsed: Option<Parsed>,
+    /// `sources::facts`.
+    pub facts: Option<Parsed>,
+    /// `sources::source_diagnostics`.
+    pub diagnostics: Arc<Vec<Diagnostic>>,
+    /// `sources::tool_mentions`.
+    pub tool_mentions: Arc<Vec<ToolMention>>,
+    /// Whether the text holds an `agentws:` comment, which the report settles even without a
+    /// finding.
+    pub comment: bool,
+    /// The text's hash (`sources::text_hash`).
+    pub hash: u64,
+}
+
+/// The digests of the sources read for one check, by path ([`Change::set_digested_files`]).
+pub type Digests = foldhash::HashMap<PathBuf, Arc<Digest>>;
 
 /// How an input was written: from disk, or from an editor buffer (changes often).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +63,8 @@ pub struct Change {
     pub(super) options: Option<CheckOptions>,
     pub(super) config: Option<(Arc<Config>, Arc<Vec<Diagnostic>>)>,
     pub(super) files: Option<Arc<FileSet>>,
+    /// The digests of sources `files` holds without their text (`layout_content`).
+    pub(super) digests: Digests,
     pub(super) edits: Vec<Edit>,
 }
 
@@ -73,6 +102,13 @@ impl Change {
     }
 
     /// One file appearing, changing or going (`entry` is `None`), whatever its kind.
+    /// [`Change::set_files`] where the sources in `digests` are held by their digest: `files`
+    /// holds their content's kind only (`layout_content`).
+    pub fn set_digested_files(&mut self, files: Arc<FileSet>, digests: Digests) {
+        self.files = Some(files);
+        self.digests = digests;
+    }
+
     pub fn set_file(&mut self, path: PathBuf, entry: Option<FileEntry>, origin: Origin) {
         self.edits.push(Edit::File(path, entry, origin));
     }

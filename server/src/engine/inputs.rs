@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::change::Digest;
 use super::neighbours::NeighbourMap;
 use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::check::{self, CheckOptions};
@@ -106,6 +107,10 @@ pub struct SourceFile {
     pub kind: FileKind,
     #[returns(copy)]
     pub project: ProjectInput,
+    /// What the per-file queries take from its text, when the text itself is not held (`entry`
+    /// then holds its content's kind only): a source read for one `agentws check`.
+    #[returns(ref)]
+    pub digest: Option<Arc<Digest>>,
 }
 
 /// The name of the skill folder `dir` is (`<tree>/skills/<name>`), if it is one.

@@ -29,6 +29,11 @@
 //!                                                workspace_diagnostics ◄──────────┴─────────┘
 //! ```
 //!
+//! A source read for one `agentws check` holds no text (`batch::load_digested`): its input's
+//! `digest` holds what the per-file queries above answer (`sources::digest`, by the functions
+//! they run), and `parsed` of it is its prompt facts, without body or diagnostics. The report
+//! reads again only the files it shows, and says so when one changed since.
+//!
 //! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `skill_references`,
 //! `tool_references`, `skill_loading` and `loading::check_subagents`, which together are
 //! `check::workspace_diagnostics`); they are composed
@@ -108,7 +113,7 @@
 //! - `handle.rs`: a read-only [`Handle`] on one state of the inputs;
 //! - `analysis.rs`: the input manager [`Analysis`] and [`Analysis::apply_change`];
 //! - `outside.rs`: the files outside the walk that subagents name;
-//! - `batch.rs`: `agentws check` through the same queries.
+//! - `batch.rs`: `agentws check` through the same queries (`load`, `load_digested`, the report).
 //!
 //! Must not depend on `lsp` or `cli`; holds no global state (a `Database` is a value).
 

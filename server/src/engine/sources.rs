@@ -5,21 +5,28 @@
 //! Reads the source's input and the project's options; must not depend on the query families
 //! (`project.rs` and the files after it in `mod.rs`).
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::by_file::sort;
-use super::inputs::SourceFile;
-use crate::base::Diagnostic;
+use super::change::Digest;
+use super::inputs::{in_frame, SourceFile};
+use crate::base::{Diagnostic, Env, FileContent, FileEntry};
 use crate::check;
 use crate::check::cross::ToolMention;
 use crate::rules::Profile;
+use crate::workspace::layout::{FileKind, Location};
 use crate::workspace::skill::{SkillDoc, TextSlice};
 use crate::workspace::snapshot::{self, Parsed, WorkspaceFile};
 use crate::workspace::subagent::SubagentDoc;
 
-/// The file as the runtime parses it.
+/// The file as the runtime parses it; of a digested source ([`digest`]), what is left of its
+/// parse: its prompt facts, without its body and its diagnostics.
 #[salsa::tracked(returns(clone))]
 pub fn parsed(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
+    if let Some(digest) = file.digest(db) {
+        return digest.parsed.clone();
+    }
     let project = file.project(db);
     snapshot::parse_file(
         file.path(db),
@@ -30,6 +37,53 @@ pub fn parsed(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
     )
 }
 
+/// Whether [`digest`] may take what the per-file queries read of a source's text, so that the
+/// text is dropped: a skill's or subagent spec's text, but not one the frame holds (an
+/// `AGENTS.md` is read as a context file too), nor a skill's in the strict profile, whose rules
+/// read its text and the other files (`strict_diagnostics`).
+pub fn digestible(path: &Path, kind: FileKind, content: &FileContent, profile: Profile) -> bool {
+    content.text().is_some()
+        && !in_frame(path, Some(kind), content)
+        && !(kind == FileKind::Skill && profile == Profile::Strict)
+}
+
+/// What the per-file queries answer for a source (`digestible`) with `entry` at `path`, computed
+/// by the functions they run, once, so that its text can be dropped (`agentws check`).
+pub fn digest(
+    path: &PathBuf,
+    location: &Location,
+    kind: FileKind,
+    entry: &FileEntry,
+    env: &Env,
+) -> Digest {
+    let text = entry.content.text().unwrap_or("");
+    let doc = snapshot::parse_file(path, location, kind, &entry.content, env);
+    let view = WorkspaceFile {
+        path,
+        location,
+        kind,
+        entry,
+    };
+    Digest {
+        facts: doc.as_ref().map(facts_of),
+        diagnostics: Arc::new(match &doc {
+            Some(doc) => own_diagnostics(doc, view, Vec::new()),
+            None => Vec::new(),
+        }),
+        parsed: doc.as_ref().map(prompt_facts_of),
+        tool_mentions: Arc::new(mentions_of(kind, Some(text))),
+        comment: check::settle::has_comment(text),
+        hash: text_hash(text),
+    }
+}
+
+/// The hash of a source's text its [`Digest`] holds: the report reads the text again where it
+/// shows a finding, and a text whose hash differs changed during the check.
+pub fn text_hash(text: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0).hash_one(text)
+}
+
 /// What other files' rules may read of a source: its parsed document without its body, and
 /// without its diagnostics except the error that drops it (the loading resolution names that
 /// rule); of a skill's frontmatter, its name and whether it has a description, no other key or
@@ -37,7 +91,15 @@ pub fn parsed(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
 /// edit of its other keys, re-runs no cross-file rule.
 #[salsa::tracked(returns(clone))]
 pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
-    Some(match parsed(db, file)? {
+    match file.digest(db) {
+        Some(digest) => digest.facts.clone(),
+        None => parsed(db, file).as_ref().map(facts_of),
+    }
+}
+
+/// [`facts`] of a parse.
+fn facts_of(doc: &Parsed) -> Parsed {
+    match doc {
         // Field by field rather than `..clone()`: the keys and values left out are most of a
         // skill's size, and copying them only to drop them showed in `agentws check`.
         Parsed::Skill(doc) => Parsed::Skill(Arc::new(SkillDoc {
@@ -72,10 +134,10 @@ pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
             // The preview's, as a skill's.
             frontmatter_closing_line: None,
             diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
-            ..(*doc).clone()
+            ..(**doc).clone()
         })),
-        tools @ Parsed::Tools(_) => tools,
-    })
+        tools @ Parsed::Tools(_) => tools.clone(),
+    }
 }
 
 /// What the rendered prompt reads of a source: its parse without its body and its diagnostics,
@@ -85,22 +147,31 @@ pub fn facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
 /// typed.
 #[salsa::tracked(returns(clone))]
 pub fn prompt_facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
-    Some(match parsed(db, file)? {
+    match file.digest(db) {
+        // What is left of a digested source's parse is this already.
+        Some(digest) => digest.parsed.clone(),
+        None => parsed(db, file).as_ref().map(prompt_facts_of),
+    }
+}
+
+/// [`prompt_facts`] of a parse.
+fn prompt_facts_of(doc: &Parsed) -> Parsed {
+    match doc {
         Parsed::Skill(doc) => Parsed::Skill(Arc::new(SkillDoc {
             body: TextSlice::default(),
             split: None,
             diagnostics: Vec::new(),
-            ..(*doc).clone()
+            ..(**doc).clone()
         })),
         Parsed::Subagent(doc) => Parsed::Subagent(Arc::new(SubagentDoc {
             body: None,
             body_range: None,
             split: None,
             diagnostics: Vec::new(),
-            ..(*doc).clone()
+            ..(**doc).clone()
         })),
-        tools @ Parsed::Tools(_) => tools,
-    })
+        tools @ Parsed::Tools(_) => tools.clone(),
+    }
 }
 
 fn dropping_error(diagnostics: &[Diagnostic], dropped: bool) -> Vec<Diagnostic> {
@@ -120,6 +191,9 @@ fn dropping_error(diagnostics: &[Diagnostic], dropped: bool) -> Vec<Diagnostic> 
 /// profile), in check order.
 #[salsa::tracked(returns(clone))]
 pub fn source_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<Diagnostic>> {
+    if let Some(digest) = file.digest(db) {
+        return digest.diagnostics.clone();
+    }
     let Some(doc) = parsed(db, file) else {
         return Arc::new(Vec::new());
     };
@@ -130,12 +204,19 @@ pub fn source_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec
         kind: file.kind(db),
         entry: file.entry(db),
     };
-    let mut out = check::source_diagnostics(&doc, view);
-    if let (Parsed::Skill(skill), Profile::Strict) = (&doc, project.options(db).profile) {
-        out.extend(strict_diagnostics(db, file, skill));
-    }
+    let strict = match (&doc, project.options(db).profile) {
+        (Parsed::Skill(skill), Profile::Strict) => strict_diagnostics(db, file, skill),
+        _ => Vec::new(),
+    };
+    Arc::new(own_diagnostics(&doc, view, strict))
+}
+
+/// [`source_diagnostics`] of a parse, with its strict rules' (`strict`), in check order.
+fn own_diagnostics(doc: &Parsed, view: WorkspaceFile, strict: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut out = check::source_diagnostics(doc, view);
+    out.extend(strict);
     sort(&mut out);
-    Arc::new(out)
+    out
 }
 
 /// The strict rules of a skill: its text, and which files exist (the layout; only the strict
@@ -153,13 +234,18 @@ fn strict_diagnostics(
 /// text alone, so a tools.json edit compares the memoised lists with the new catalog.
 #[salsa::tracked(returns(clone))]
 pub fn tool_mentions(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<ToolMention>> {
-    let text = file.entry(db).content.text();
-    Arc::new(match text {
-        Some(text) if check::cross::mentions_tools(file.kind(db)) => {
-            check::cross::tool_mentions(text)
-        }
+    if let Some(digest) = file.digest(db) {
+        return digest.tool_mentions.clone();
+    }
+    Arc::new(mentions_of(file.kind(db), file.entry(db).content.text()))
+}
+
+/// [`tool_mentions`] of a text.
+fn mentions_of(kind: FileKind, text: Option<&str>) -> Vec<ToolMention> {
+    match text {
+        Some(text) if check::cross::mentions_tools(kind) => check::cross::tool_mentions(text),
         _ => Vec::new(),
-    })
+    }
 }
 
 /// Whether a source is a loaded skill that sets `allowed-tools` (no position: its key moving

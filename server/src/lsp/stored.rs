@@ -125,11 +125,11 @@ pub fn check_store(
     );
     let cwd = std::env::current_dir().unwrap_or_default();
     let mut read = crate::store::read_into(workspace, None, &Owners::All, &cwd, cancel)?;
-    let grown = analysis.grow(
+    let mut grown = analysis.grow(
         read.config.clone(),
         Arc::new(std::mem::take(&mut read.files)),
     );
-    let report = analysis.report(&grown, &read.loaded.diagnostics);
+    let report = analysis.report(&mut grown, &read.loaded.diagnostics);
     let files = grown.files.clone();
     let mut docs: BTreeMap<String, (PathBuf, Vec<Diagnostic>)> = files
         .origins()

@@ -44,6 +44,16 @@ pub fn same_walk(a: &Config, b: &Config) -> bool {
 
 /// Reads every workspace file of `config`'s project from disk.
 pub fn discover(config: &Config) -> Discovered {
+    discover_keeping(config, &|_, content| content)
+}
+
+/// What a walk keeps of a file it read: `keep` of its path and content, called in the walking
+/// threads as each file is read (so that a caller may take what it needs of a text and drop
+/// it before the other files are read).
+pub type Keep<'a> = &'a (dyn Fn(&Path, FileContent) -> FileContent + Sync);
+
+/// [`discover`], keeping of each file's content what `keep` returns.
+pub fn discover_keeping(config: &Config, keep: Keep) -> Discovered {
     // Fixed names, which may not exist.
     let mut fixed: Vec<PathBuf> = Vec::new();
     let found = Mutex::new(Found::default());
@@ -97,7 +107,7 @@ pub fn discover(config: &Config) -> Discovered {
         fixed.push(file.to_path_buf());
     }
 
-    walk(config, &scanned, &found, Walking::Parallel);
+    walk(config, &scanned, &found, Walking::Parallel, keep);
     let fixed_read: Vec<(PathBuf, FileContent)> = fixed
         .into_par_iter()
         .filter_map(|path| {
@@ -108,6 +118,7 @@ pub fn discover(config: &Config) -> Discovered {
             } else {
                 return None;
             };
+            let content = keep(&path, content);
             Some((path, content))
         })
         .collect();
@@ -139,6 +150,12 @@ pub fn discover(config: &Config) -> Discovered {
     }
 }
 
+/// A file a walk read, read again as the walk reads it: for a caller that dropped its text
+/// (`engine::batch::load_digested`) and needs it back.
+pub fn read_again(path: &Path) -> FileContent {
+    FileContent::read(path)
+}
+
 /// What a walk of one folder found ([`discover_folder`]), in path order.
 pub struct Folder {
     pub files: Vec<(PathBuf, FileContent)>,
@@ -158,6 +175,7 @@ pub fn discover_folder(config: &Config, dir: &Path, most_files: usize) -> Folder
         &[dir.to_path_buf()],
         &found,
         Walking::InPlace { most_files },
+        &|_, content| content,
     );
     let mut found = found
         .into_inner()
@@ -210,7 +228,7 @@ enum Walking {
 
 /// Walks `dirs` (respecting `.gitignore`, following symlinks with loop detection) and reads each
 /// file's text where the runtime reads it. Both ways of walking apply the same rules.
-fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>, walking: Walking) {
+fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>, walking: Walking, keep: Keep) {
     let Some((first, rest)) = dirs.split_first() else {
         return;
     };
@@ -245,9 +263,9 @@ fn walk(config: &Config, dirs: &[PathBuf], found: &Mutex<Found>, walking: Walkin
             if let Ok(real) = std::fs::canonicalize(entry.path()) {
                 lock(found).links.push((entry.path().to_path_buf(), real));
             }
-            record(config, entry, found);
+            record(config, entry, found, keep);
         }
-        Ok(entry) => record(config, entry, found),
+        Ok(entry) => record(config, entry, found, keep),
         Err(err) => {
             let problem = walk_problem(first, &err);
             lock(found).problems.push(problem);
@@ -309,7 +327,7 @@ fn link_out(link: &Path, target: &Path) -> Diagnostic {
 }
 
 /// Keeps one walked entry: a folder, or a file with its text where the runtime reads it.
-fn record(config: &Config, entry: ignore::DirEntry, found: &Mutex<Found>) {
+fn record(config: &Config, entry: ignore::DirEntry, found: &Mutex<Found>, keep: Keep) {
     if entry.file_type().is_some_and(|t| t.is_dir()) {
         lock(found).dirs.push(entry.into_path());
     } else {
@@ -322,6 +340,7 @@ fn record(config: &Config, entry: ignore::DirEntry, found: &Mutex<Found>) {
         } else {
             FileContent::read(&path)
         };
+        let content = keep(&path, content);
         lock(found).files.push((path, content));
     }
 }

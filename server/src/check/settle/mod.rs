@@ -82,10 +82,15 @@ pub fn is_on(config: &Config, options: CheckOptions, code: &str, rel: &str) -> b
     }
 }
 
+/// Whether `text` may hold a suppression comment: a file without one has none to settle.
+pub fn has_comment(text: &str) -> bool {
+    text.contains("agentws:")
+}
+
 /// The suppression comments of the file at `path` (none when its kind has no comment syntax the
 /// runtime leaves alone, or no `agentws:` at all).
 pub fn comments_of(config: &Config, path: &Path, text: &str) -> Vec<Comment> {
-    if !text.contains("agentws:") {
+    if !has_comment(text) {
         return Vec::new();
     }
     let kind = match layout::locate(config, path) {
@@ -346,7 +351,7 @@ pub fn settle_notes(preview: &mut crate::prompt::Preview, workspace: &crate::wor
             workspace
                 .files
                 .iter()
-                .any(|(_, e)| e.content.text().is_some_and(|t| t.contains("agentws:")))
+                .any(|(_, e)| e.content.text().is_some_and(has_comment))
         })
     };
     preview.notes.retain(|note| {

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::load_path as load;
+use super::load_digested;
 use crate::base::{Diagnostic, Env};
 use crate::check::CheckOptions;
 use crate::rules::{
@@ -30,9 +30,12 @@ fn diagnostics_of(files: &[(&str, &str)], profile: Profile) -> Vec<Diagnostic> {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
     }
-    let (loaded, analysis) = load(dir.path(), Arc::new(Env::new()), CheckOptions::new(profile));
+    let absolute = crate::config::discover::absolute(dir.path());
+    let project = crate::config::discover::find_project(&absolute);
+    let options = CheckOptions::new(profile);
+    let (mut loaded, analysis) = load_digested(project, Arc::new(Env::new()), options);
     let mut diagnostics = analysis
-        .report(&loaded.workspace, &loaded.walk_problems)
+        .report(&mut loaded.workspace, &loaded.walk_problems)
         .diagnostics;
     // The temporary folder's name changes with every run: the snapshot shows it as `<project>`.
     let root = dir.path().to_string_lossy().into_owned();
