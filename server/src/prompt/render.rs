@@ -195,17 +195,86 @@ pub fn render_reusing(
     memo: Option<&mut RenderMemo>,
 ) -> Result<Preview, ContextError> {
     let mut memo = memo;
-    let preview = render_with(ws, ctx, &mut memo);
+    let preview = render_with(ws, ctx, &mut memo, None);
     if let Some(memo) = memo {
         memo.settle(ws);
     }
     preview
 }
 
+/// The size of the prompt [`render`] writes for `ctx`, and of its skill catalog with its
+/// `shown` costliest entries, counted from each entry's length in `memo` without writing the
+/// entries into a text: a large prompt is mostly its catalog, and the prompt-size rule weighs
+/// the prompt of every kind of caller. Equal to what the full render gives (a property test
+/// holds them together).
+pub fn measure(
+    ws: &Workspace,
+    ctx: &PreviewContext,
+    memo: &mut RenderMemo,
+    shown: usize,
+) -> Result<PromptSize, ContextError> {
+    let mut tally = Tally {
+        shown,
+        skills: 0,
+        costliest: Vec::with_capacity(shown + 1),
+    };
+    let preview = render_with(ws, ctx, &mut Some(&mut *memo), Some(&mut tally));
+    memo.settle(ws);
+    let preview = preview?;
+    let catalog = preview
+        .sections
+        .iter()
+        .find(|s| s.kind == "skills")
+        .map(|section| CatalogSize {
+            estimated_tokens: section.estimated_tokens,
+            skills: tally.skills,
+            costliest: tally
+                .costliest
+                .into_iter()
+                .map(|(tokens, name)| (name, tokens))
+                .collect(),
+        });
+    Ok(PromptSize {
+        estimated_tokens: preview.estimated_tokens,
+        catalog,
+    })
+}
+
+/// What [`measure`] keeps of the skills block instead of its entries' text.
+struct Tally {
+    /// How many of the costliest entries to keep.
+    shown: usize,
+    skills: usize,
+    /// The costliest entries so far, most first, ties by name: (tokens, name).
+    costliest: Vec<(usize, String)>,
+}
+
+impl Tally {
+    /// Counts `skill`'s entry, of `utf16` UTF-16 units.
+    fn count(&mut self, skill: &MergedSkill, utf16: usize) {
+        self.skills += 1;
+        let tokens = tokens_of_utf16_len(utf16);
+        // Named as the finding names it: by the skill's name, by its printed path when the path
+        // does not print as itself (not UTF-8).
+        let name: std::borrow::Cow<str> = match skill.doc.path.to_str() {
+            Some(_) => skill.name().into(),
+            None => context::display_path(&skill.doc.path).into(),
+        };
+        let at = self
+            .costliest
+            .partition_point(|(t, n)| *t > tokens || (*t == tokens && n.as_str() < &*name));
+        if at < self.shown {
+            self.costliest.insert(at, (tokens, name.into_owned()));
+            self.costliest.truncate(self.shown);
+        }
+    }
+}
+
 fn render_with(
     ws: &Workspace,
     ctx: &PreviewContext,
     memo: &mut Option<&mut RenderMemo>,
+    tally: Option<&mut Tally>,
 ) -> Result<Preview, ContextError> {
     let config = &ws.config;
     let root = context::effective_root(config, &ctx.session)?;
@@ -250,7 +319,8 @@ fn render_with(
         Some(memo) => resolution::resolve_kept(ws, &root, &mut memo.base),
         None => resolution::resolve(ws, &root),
     };
-    skills_block(ws, &resolution, memo, &mut out);
+    let measuring = tally.is_some();
+    skills_block(ws, &resolution, memo, tally, &mut out);
     if config.features.task_list {
         out.section(
             "task-list",
@@ -262,9 +332,11 @@ fn render_with(
     if config.features.subagents {
         subagents_section(&resolution, &mut out);
     }
-    left_out_notes(ws, &resolution, &mut out);
-
-    removed_tool_notes(ws, ctx, &mut out);
+    // Notes only: a measure leaves them out.
+    if !measuring {
+        left_out_notes(ws, &resolution, &mut out);
+        removed_tool_notes(ws, ctx, &mut out);
+    }
 
     let estimated_tokens = tokens_of_utf16_len(out.utf16_len());
     Ok(Preview {
@@ -472,6 +544,7 @@ fn skills_block(
     ws: &Workspace,
     resolution: &Resolution,
     memo: &mut Option<&mut RenderMemo>,
+    tally: Option<&mut Tally>,
     out: &mut PromptBuilder,
 ) {
     let skills = resolution.skills();
@@ -496,7 +569,10 @@ fn skills_block(
                 .to_string(),
         );
     }
-    for skill in &skills {
+    let measuring = tally.is_some();
+    // Notes only: a measure leaves them out.
+    let tied = if measuring { &[][..] } else { &skills[..] };
+    for skill in tied {
         let ties = resolution.directory_order_ties(skill);
         if !ties.is_empty() {
             let others = ties
@@ -521,11 +597,9 @@ fn skills_block(
     out.join_if_needed();
     // Written in place: for ten thousand skills the block is megabytes.
     let start = out.text.len();
+    let entries_written = if measuring { 0 } else { skills.len() * 700 };
     out.text.reserve(
-        texts::SKILLS_HEADER.len()
-            + skills.len() * 700
-            + texts::CODE_EXECUTION_SECTION.len()
-            + 8192,
+        texts::SKILLS_HEADER.len() + entries_written + texts::CODE_EXECUTION_SECTION.len() + 8192,
     );
     let s = &mut out.text;
     s.push_str(texts::SKILLS_HEADER);
@@ -536,13 +610,19 @@ fn skills_block(
     let base = memo
         .as_mut()
         .and_then(|memo| memo.base(resolution.files_root_base()));
+    let mut tally = tally;
     for (position, skill) in skills.iter().copied().enumerate() {
         holds_date |= match memo {
             Some(memo) => {
                 let entry = memo.skill_entry(position, resolution, skill, &base);
-                s.push_str(&entry.xml);
                 entries_utf16 = entries_utf16.map(|n| n + entry.xml_utf16);
-                sources.push(entry.source_ref.clone());
+                match &mut tally {
+                    Some(tally) => tally.count(skill, entry.xml_utf16),
+                    None => {
+                        s.push_str(&entry.xml);
+                        sources.push(entry.source_ref.clone());
+                    }
+                }
                 entry.holds_date
             }
             None => {
@@ -561,9 +641,17 @@ fn skills_block(
                 .to_string(),
         );
     }
-    let counted = entries_utf16
-        .map(|entries| java::utf16_len(texts::SKILLS_HEADER) + entries + java::utf16_len(footer));
-    out.section_since(start, "skills", "## Available Skills", sources, counted);
+    let label = "## Available Skills";
+    match (tally, entries_utf16) {
+        // The entries were counted, not written.
+        (Some(_), Some(entries)) => out.section_leaving_out(start, "skills", label, entries),
+        _ => {
+            let counted = entries_utf16.map(|entries| {
+                java::utf16_len(texts::SKILLS_HEADER) + entries + java::utf16_len(footer)
+            });
+            out.section_since(start, "skills", label, sources, counted);
+        }
+    }
     if resolution.renders_code_execution() {
         out.section(
             "code-execution",
