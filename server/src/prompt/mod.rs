@@ -19,7 +19,7 @@ use crate::context::SessionContext;
 
 /// The date the prompt prints (`syntax::java::Date`, the JVM's `EEEE MMM d, yyyy`).
 pub use crate::syntax::java::Date;
-pub use render::{measure, render, render_reusing, RenderMemo};
+pub use render::{measure, render, render_reusing, RenderMemo, SizeMemo};
 
 /// Plan-mode state of the session (harness-spec §5.8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

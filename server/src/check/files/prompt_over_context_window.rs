@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::config::{Config, Scope};
-use crate::prompt::{measure, Date, PreviewContext, PromptSize, RenderMemo};
+use crate::prompt::{measure, Date, PreviewContext, PromptSize, SizeMemo};
 use crate::rules::{declare_rule, Base, Example, Profile};
 use crate::workspace::{models, Tree, Workspace};
 
@@ -156,7 +156,7 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let Some(window) = window(&workspace.config) else {
         return Vec::new();
     };
-    let mut memo = RenderMemo::default();
+    let mut memo = SizeMemo::default();
     // Each prompt is measured, not written: a project's prompt can be megabytes per caller, and
     // only its size and its catalog's costliest entries are said. The others over the window are
     // named after the largest, in caller order.
@@ -231,7 +231,7 @@ mod tests {
     use crate::base::TextRange;
     use crate::config::{Config, FilesystemMode, Scope};
     use crate::prompt::{
-        estimate_tokens, measure, render, CatalogSize, Preview, PromptSize, RenderMemo,
+        estimate_tokens, measure, render, CatalogSize, Preview, PromptSize, SizeMemo,
     };
     use crate::workspace::Workspace;
 
@@ -414,7 +414,7 @@ mod tests {
                 Some((DRAWN[slot].replace("{W}", WS), text))
             });
             let ws = Workspace::from_texts(config, files.collect::<Vec<_>>());
-            let mut memo = RenderMemo::default();
+            let mut memo = SizeMemo::default();
             for folder in super::callers(&ws) {
                 let ctx = super::context_for(&ws.config, folder.as_deref());
                 let rendered = render(&ws, &ctx).map(|preview| rendered_size(&ws, &preview));
