@@ -349,6 +349,12 @@ impl Tally<'_> {
     fn count(&mut self, skill: &MergedSkill, utf16: usize) {
         self.skills += 1;
         let tokens = tokens_of_utf16_len(utf16);
+        // Most entries are cheaper than every one kept: they are left before their name is read.
+        if self.costliest.len() == self.shown
+            && self.costliest.last().is_none_or(|(kept, _)| *kept > tokens)
+        {
+            return;
+        }
         // Named as the finding names it: by the skill's name, by its printed path when the path
         // does not print as itself (not UTF-8).
         let name: std::borrow::Cow<str> = match skill.doc.path.to_str() {
