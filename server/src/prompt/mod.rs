@@ -19,7 +19,7 @@ use crate::context::SessionContext;
 
 /// The date the prompt prints (`syntax::java::Date`, the JVM's `EEEE MMM d, yyyy`).
 pub use crate::syntax::java::Date;
-pub use render::{render, render_reusing, RenderMemo};
+pub use render::{measure, render, render_reusing, RenderMemo, SizeMemo};
 
 /// Plan-mode state of the session (harness-spec §5.8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -200,6 +200,27 @@ pub struct Preview {
     pub budget: BudgetReport,
     pub context: RenderedContext,
     pub notes: Vec<Note>,
+}
+
+/// What [`measure`] counts of one prompt: what the prompt-size rule weighs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PromptSize {
+    /// [`Preview::estimated_tokens`] of the same render.
+    pub estimated_tokens: usize,
+    /// The skills section, when the prompt has one.
+    pub catalog: Option<CatalogSize>,
+}
+
+/// The skill catalog (the `skills` section) of one prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CatalogSize {
+    /// The section's [`Section::estimated_tokens`].
+    pub estimated_tokens: usize,
+    /// How many `<skill>` entries it lists.
+    pub skills: usize,
+    /// The costliest entries, most first, ties by name: (skill name, tokens of its `<skill>`
+    /// entry).
+    pub costliest: Vec<(String, usize)>,
 }
 
 /// The runtime's token estimate: UTF-16 length / 4 (harness-spec §5.7).

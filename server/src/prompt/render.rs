@@ -195,18 +195,189 @@ pub fn render_reusing(
     memo: Option<&mut RenderMemo>,
 ) -> Result<Preview, ContextError> {
     let mut memo = memo;
-    let preview = render_with(ws, ctx, &mut memo);
+    let preview = render_with(ws, ctx, &mut memo, None);
     if let Some(memo) = memo {
         memo.settle(ws);
     }
     preview
 }
 
+/// The size of the prompt [`render`] writes for `ctx`, and of its skill catalog with its
+/// `shown` costliest entries, counted from each entry's length in `memo` without writing the
+/// entries into a text: a large prompt is mostly its catalog, and the prompt-size rule weighs
+/// the prompt of every kind of caller. Equal to what the full render gives (a property test
+/// holds them together).
+pub fn measure(
+    ws: &Workspace,
+    ctx: &PreviewContext,
+    memo: &mut SizeMemo,
+    shown: usize,
+) -> Result<PromptSize, ContextError> {
+    let mut tally = Tally {
+        memo,
+        shown,
+        skills: 0,
+        costliest: Vec::with_capacity(shown + 1),
+    };
+    let preview = render_with(ws, ctx, &mut None, Some(&mut tally))?;
+    let catalog = preview
+        .sections
+        .iter()
+        .find(|s| s.kind == "skills")
+        .map(|section| CatalogSize {
+            estimated_tokens: section.estimated_tokens,
+            skills: tally.skills,
+            costliest: tally
+                .costliest
+                .into_iter()
+                .map(|(tokens, name)| (name, tokens))
+                .collect(),
+        });
+    Ok(PromptSize {
+        estimated_tokens: preview.estimated_tokens,
+        catalog,
+    })
+}
+
+/// What one [`measure`] takes from the measures before it: each skill's `<skill>` entry length
+/// and the merges. Owned by a caller that measures the prompts of many callers of one workspace
+/// (the prompt-size rule); holds the parses it measured.
+#[derive(Default)]
+pub struct SizeMemo {
+    /// By position in the longest list measured yet, the first one mostly: the other callers'
+    /// lists are the same with a few entries replaced or added, so most entries are found by
+    /// one comparison of pointers, without hashing.
+    in_order: Vec<EntrySize>,
+    /// The entries not at their position in `in_order`, by the address of their parse (which
+    /// the entry holds, so no other parse can take that address while it lives).
+    by_doc: HashMap<usize, EntrySize>,
+    /// The `files_root_base` of the last measure, held once so that an entry's is compared by
+    /// pointer.
+    files_root_base: Option<Arc<str>>,
+    base: resolution::KeptBase,
+}
+
+/// The length of one skill's `<skill>` entry, with what besides its parse it was written from.
+struct EntrySize {
+    doc: Arc<SkillDoc>,
+    source: Arc<str>,
+    workspace_native: bool,
+    files_root_base: Option<Arc<str>>,
+    utf16: usize,
+}
+
+impl EntrySize {
+    fn of(resolution: &Resolution, skill: &MergedSkill, base: &Option<Arc<str>>) -> Self {
+        let mut xml = String::new();
+        write_skill_entry(&mut xml, resolution, skill);
+        Self {
+            doc: skill.doc.clone(),
+            source: skill.source.clone(),
+            workspace_native: skill.workspace_native,
+            files_root_base: base.clone(),
+            utf16: java::utf16_len(&xml),
+        }
+    }
+
+    /// Whether this is `skill`'s entry as the measure under way writes it.
+    fn is_of(&self, skill: &MergedSkill, base: &Option<Arc<str>>) -> bool {
+        Arc::ptr_eq(&self.doc, &skill.doc)
+            && self.source == skill.source
+            && self.workspace_native == skill.workspace_native
+            && match (&self.files_root_base, base) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+impl SizeMemo {
+    /// The memo's copy of `base`, kept from the last measure when it is the same.
+    fn files_root_base(&mut self, base: Option<&str>) -> Option<Arc<str>> {
+        let base = base?;
+        match &self.files_root_base {
+            Some(held) if **held == *base => {}
+            _ => self.files_root_base = Some(Arc::from(base)),
+        }
+        self.files_root_base.clone()
+    }
+
+    /// The UTF-16 length of the entry of `skill`, the `position`-th of the skills block,
+    /// written with `base` (from [`SizeMemo::files_root_base`]) unless the memo holds it.
+    fn entry_utf16(
+        &mut self,
+        position: usize,
+        resolution: &Resolution,
+        skill: &MergedSkill,
+        base: &Option<Arc<str>>,
+    ) -> usize {
+        if let Some(entry) = self.in_order.get(position) {
+            if entry.is_of(skill, base) {
+                return entry.utf16;
+            }
+        }
+        let key = Arc::as_ptr(&skill.doc) as usize;
+        if let Some(entry) = self.by_doc.get(&key) {
+            if entry.is_of(skill, base) {
+                return entry.utf16;
+            }
+        }
+        let entry = EntrySize::of(resolution, skill, base);
+        let utf16 = entry.utf16;
+        if position == self.in_order.len() {
+            self.in_order.push(entry);
+        } else {
+            self.by_doc.insert(key, entry);
+        }
+        utf16
+    }
+}
+
+/// What [`measure`] keeps of the skills block instead of its entries' text.
+struct Tally<'m> {
+    memo: &'m mut SizeMemo,
+    /// How many of the costliest entries to keep.
+    shown: usize,
+    skills: usize,
+    /// The costliest entries so far, most first, ties by name: (tokens, name).
+    costliest: Vec<(usize, String)>,
+}
+
+impl Tally<'_> {
+    /// Counts `skill`'s entry, of `utf16` UTF-16 units.
+    fn count(&mut self, skill: &MergedSkill, utf16: usize) {
+        self.skills += 1;
+        let tokens = tokens_of_utf16_len(utf16);
+        // Most entries are cheaper than every one kept: they are left before their name is read.
+        if self.costliest.len() == self.shown
+            && self.costliest.last().is_none_or(|(kept, _)| *kept > tokens)
+        {
+            return;
+        }
+        // Named as the finding names it: by the skill's name, by its printed path when the path
+        // does not print as itself (not UTF-8).
+        let name: std::borrow::Cow<str> = match skill.doc.path.to_str() {
+            Some(_) => skill.name().into(),
+            None => context::display_path(&skill.doc.path).into(),
+        };
+        let at = self
+            .costliest
+            .partition_point(|(t, n)| *t > tokens || (*t == tokens && n.as_str() < &*name));
+        if at < self.shown {
+            self.costliest.insert(at, (tokens, name.into_owned()));
+            self.costliest.truncate(self.shown);
+        }
+    }
+}
+
 fn render_with(
     ws: &Workspace,
     ctx: &PreviewContext,
     memo: &mut Option<&mut RenderMemo>,
+    tally: Option<&mut Tally>,
 ) -> Result<Preview, ContextError> {
+    let mut tally = tally;
     let config = &ws.config;
     let root = context::effective_root(config, &ctx.session)?;
     let advertised = context::advertised_workspace(config, &ctx.session)?;
@@ -246,11 +417,13 @@ fn render_with(
     }
 
     plan_banner(ws, ctx, &mut out);
-    let resolution = match memo {
-        Some(memo) => resolution::resolve_kept(ws, &root, &mut memo.base),
-        None => resolution::resolve(ws, &root),
+    let resolution = match (&mut *memo, &mut tally) {
+        (Some(memo), _) => resolution::resolve_kept(ws, &root, &mut memo.base),
+        (None, Some(tally)) => resolution::resolve_kept(ws, &root, &mut tally.memo.base),
+        (None, None) => resolution::resolve(ws, &root),
     };
-    skills_block(ws, &resolution, memo, &mut out);
+    let measuring = tally.is_some();
+    skills_block(ws, &resolution, memo, tally, &mut out);
     if config.features.task_list {
         out.section(
             "task-list",
@@ -262,9 +435,11 @@ fn render_with(
     if config.features.subagents {
         subagents_section(&resolution, &mut out);
     }
-    left_out_notes(ws, &resolution, &mut out);
-
-    removed_tool_notes(ws, ctx, &mut out);
+    // Notes only: a measure leaves them out.
+    if !measuring {
+        left_out_notes(ws, &resolution, &mut out);
+        removed_tool_notes(ws, ctx, &mut out);
+    }
 
     let estimated_tokens = tokens_of_utf16_len(out.utf16_len());
     Ok(Preview {
@@ -472,6 +647,7 @@ fn skills_block(
     ws: &Workspace,
     resolution: &Resolution,
     memo: &mut Option<&mut RenderMemo>,
+    tally: Option<&mut Tally>,
     out: &mut PromptBuilder,
 ) {
     let skills = resolution.skills();
@@ -496,7 +672,10 @@ fn skills_block(
                 .to_string(),
         );
     }
-    for skill in &skills {
+    let measuring = tally.is_some();
+    // Notes only: a measure leaves them out.
+    let tied = if measuring { &[][..] } else { &skills[..] };
+    for skill in tied {
         let ties = resolution.directory_order_ties(skill);
         if !ties.is_empty() {
             let others = ties
@@ -521,49 +700,62 @@ fn skills_block(
     out.join_if_needed();
     // Written in place: for ten thousand skills the block is megabytes.
     let start = out.text.len();
+    let entries_written = if measuring { 0 } else { skills.len() * 700 };
     out.text.reserve(
-        texts::SKILLS_HEADER.len()
-            + skills.len() * 700
-            + texts::CODE_EXECUTION_SECTION.len()
-            + 8192,
+        texts::SKILLS_HEADER.len() + entries_written + texts::CODE_EXECUTION_SECTION.len() + 8192,
     );
     let s = &mut out.text;
     s.push_str(texts::SKILLS_HEADER);
-    let mut sources = Vec::with_capacity(skills.len());
-    let mut holds_date = false;
-    // Known when every entry comes from the memo, which counted it once.
-    let mut entries_utf16 = memo.is_some().then_some(0);
-    let base = memo
-        .as_mut()
-        .and_then(|memo| memo.base(resolution.files_root_base()));
-    for (position, skill) in skills.iter().copied().enumerate() {
-        holds_date |= match memo {
-            Some(memo) => {
-                let entry = memo.skill_entry(position, resolution, skill, &base);
-                s.push_str(&entry.xml);
-                entries_utf16 = entries_utf16.map(|n| n + entry.xml_utf16);
-                sources.push(entry.source_ref.clone());
-                entry.holds_date
-            }
-            None => {
-                sources.push(skill_source(skill));
-                write_skill_entry(s, resolution, skill)
-            }
-        };
-    }
+    let label = "## Available Skills";
     let footer = "</available_skills>";
-    s.push_str(footer);
-    if holds_date {
-        out.note(
-            "time-zone",
-            "dates in skill metadata are shown in UTC; the runtime prints them in its machine's \
-             time zone"
-                .to_string(),
-        );
+    if let Some(tally) = tally {
+        // The entries are counted, not written.
+        let base = tally.memo.files_root_base(resolution.files_root_base());
+        let mut entries = 0;
+        for (position, skill) in skills.iter().copied().enumerate() {
+            let utf16 = tally.memo.entry_utf16(position, resolution, skill, &base);
+            entries += utf16;
+            tally.count(skill, utf16);
+        }
+        s.push_str(footer);
+        out.section_leaving_out(start, "skills", label, entries);
+    } else {
+        let mut sources = Vec::with_capacity(skills.len());
+        let mut holds_date = false;
+        // Known when every entry comes from the memo, which counted it once.
+        let mut entries_utf16 = memo.is_some().then_some(0);
+        let base = memo
+            .as_mut()
+            .and_then(|memo| memo.base(resolution.files_root_base()));
+        for (position, skill) in skills.iter().copied().enumerate() {
+            holds_date |= match memo {
+                Some(memo) => {
+                    let entry = memo.skill_entry(position, resolution, skill, &base);
+                    s.push_str(&entry.xml);
+                    entries_utf16 = entries_utf16.map(|n| n + entry.xml_utf16);
+                    sources.push(entry.source_ref.clone());
+                    entry.holds_date
+                }
+                None => {
+                    sources.push(skill_source(skill));
+                    write_skill_entry(s, resolution, skill)
+                }
+            };
+        }
+        s.push_str(footer);
+        if holds_date {
+            out.note(
+                "time-zone",
+                "dates in skill metadata are shown in UTC; the runtime prints them in its machine's \
+                 time zone"
+                    .to_string(),
+            );
+        }
+        let counted = entries_utf16.map(|entries| {
+            java::utf16_len(texts::SKILLS_HEADER) + entries + java::utf16_len(footer)
+        });
+        out.section_since(start, "skills", label, sources, counted);
     }
-    let counted = entries_utf16
-        .map(|entries| java::utf16_len(texts::SKILLS_HEADER) + entries + java::utf16_len(footer));
-    out.section_since(start, "skills", "## Available Skills", sources, counted);
     if resolution.renders_code_execution() {
         out.section(
             "code-execution",

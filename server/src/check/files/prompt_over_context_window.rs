@@ -7,16 +7,13 @@
 //! project that names its model or window is checked: agentws cannot see the model the
 //! application builds.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::base::{Diagnostic, Severity, TextRange};
 use crate::config::{Config, Scope};
-use crate::prompt::{
-    render_reusing, tokens_of_utf16_len, Date, Preview, PreviewContext, RenderMemo,
-};
+use crate::prompt::{measure, Date, PreviewContext, PromptSize, SizeMemo};
 use crate::rules::{declare_rule, Base, Example, Profile};
-use crate::syntax::java;
 use crate::workspace::{models, Tree, Workspace};
 
 declare_rule! {
@@ -133,12 +130,8 @@ fn callers(workspace: &Workspace) -> Vec<Option<String>> {
         .collect()
 }
 
-fn preview_for(
-    workspace: &Workspace,
-    folder: Option<&str>,
-    memo: &mut RenderMemo,
-) -> Option<Preview> {
-    let config = &workspace.config;
+/// The context the rule renders `folder`'s callers' prompt for.
+fn context_for(config: &Config, folder: Option<&str>) -> PreviewContext {
     let date = Date::parse("2026-01-01").expect("valid date");
     let mut ctx = PreviewContext::new(config, date, "Linux", "/tmp");
     match folder {
@@ -148,7 +141,7 @@ fn preview_for(
         Some(ns) => ctx.session.user_id = Some(ns.into()),
         None => ctx.session.session_id = Some("_agentws-no-folder".into()),
     }
-    render_reusing(workspace, &ctx, Some(memo)).ok()
+    ctx
 }
 
 fn caller_name(scope: Scope, folder: Option<&str>) -> String {
@@ -159,85 +152,44 @@ fn caller_name(scope: Scope, folder: Option<&str>) -> String {
     }
 }
 
-/// What the skill catalog of one prompt costs.
-struct CatalogCost {
-    tokens: usize,
-    skills: usize,
-    /// The costliest entries, most first: (skill name, tokens).
-    costliest: Vec<(String, usize)>,
-}
-
-fn catalog_cost(workspace: &Workspace, preview: &Preview) -> Option<CatalogCost> {
-    let section = preview.sections.iter().find(|s| s.kind == "skills")?;
-    let text = &preview.text[section.range.start..section.range.end];
-    let names: HashMap<&Path, &str> = workspace
-        .skills
-        .iter()
-        .filter_map(|doc| Some((doc.path.as_path(), doc.name.as_deref()?)))
-        .collect();
-    // One `<skill>` entry per source, in order; an entry cannot hold its own end tag, since the
-    // runtime escapes `<` in every key and value.
-    let list = text
-        .split_once("<available_skills>\n\n")
-        .map_or("", |(_, list)| list);
-    let entries = list
-        .split_inclusive("</skill>\n\n")
-        .filter(|entry| entry.starts_with("<skill>"));
-    let mut costs: Vec<(String, usize)> = entries
-        .zip(&section.sources)
-        .map(|(entry, source)| {
-            let name = names
-                .get(Path::new(&*source.path))
-                .map_or_else(|| source.path.to_string(), |name| name.to_string());
-            (name, tokens_of_utf16_len(java::utf16_len(entry)))
-        })
-        .collect();
-    let skills = costs.len();
-    costs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    costs.truncate(COSTLIEST_SHOWN);
-    Some(CatalogCost {
-        tokens: section.estimated_tokens,
-        skills,
-        costliest: costs,
-    })
-}
-
 pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
     let Some(window) = window(&workspace.config) else {
         return Vec::new();
     };
-    let mut memo = RenderMemo::default();
-    // Only the largest prompt is kept whole (a project's prompt can be megabytes per caller); the
-    // others over the window are named after it, in caller order.
-    let mut largest: Option<(Option<String>, Preview)> = None;
+    let mut memo = SizeMemo::default();
+    // Each prompt is measured, not written: a project's prompt can be megabytes per caller, and
+    // only its size and its catalog's costliest entries are said. The others over the window are
+    // named after the largest, in caller order.
+    let mut largest: Option<(Option<String>, PromptSize)> = None;
     let mut over: Vec<Option<String>> = Vec::new();
     for folder in callers(workspace) {
-        let Some(preview) = preview_for(workspace, folder.as_deref(), &mut memo) else {
+        let ctx = context_for(&workspace.config, folder.as_deref());
+        let Ok(size) = measure(workspace, &ctx, &mut memo, COSTLIEST_SHOWN) else {
             continue;
         };
-        if preview.estimated_tokens <= window.tokens {
+        if size.estimated_tokens <= window.tokens {
             continue;
         }
         over.push(folder.clone());
         let larger = largest
             .as_ref()
-            .is_none_or(|(_, kept)| preview.estimated_tokens > kept.estimated_tokens);
+            .is_none_or(|(_, kept)| size.estimated_tokens > kept.estimated_tokens);
         if larger {
-            largest = Some((folder, preview));
+            largest = Some((folder, size));
         }
     }
-    let Some((folder, preview)) = &largest else {
+    let Some((folder, size)) = &largest else {
         return Vec::new();
     };
     let mut message = format!(
         "The system prompt for {} is about {} tokens, more than the {}-token context window {}",
         caller_name(workspace.config.scope, folder.as_deref()),
-        preview.estimated_tokens,
+        size.estimated_tokens,
         window.tokens,
         window.set_by
     );
-    if let Some(cost) = catalog_cost(workspace, preview) {
-        let tokens = cost.tokens;
+    if let Some(cost) = &size.catalog {
+        let tokens = cost.estimated_tokens;
         message.push_str(&match cost.skills {
             1 => format!("; the skill catalog is {tokens} of them (1 skill)"),
             skills => {
@@ -273,10 +225,14 @@ pub fn check(workspace: &Workspace) -> Vec<Diagnostic> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
     use std::path::Path;
 
     use crate::base::TextRange;
-    use crate::config::Config;
+    use crate::config::{Config, FilesystemMode, Scope};
+    use crate::prompt::{
+        estimate_tokens, measure, render, CatalogSize, Preview, PromptSize, SizeMemo,
+    };
     use crate::workspace::Workspace;
 
     const WS: &str = "/p/.agentscope/workspace";
@@ -332,6 +288,140 @@ mod tests {
              (42 skills), the costliest `audit` (656), `alice-only` (349), `check-00` (258); also \
              over it: callers without a per-user folder, user `bob`"
         );
+    }
+
+    /// What the full render says of a prompt, read from its text as the rule once read it: the
+    /// measure must say the same.
+    fn rendered_size(ws: &Workspace, preview: &Preview) -> PromptSize {
+        let catalog = preview.sections.iter().find(|s| s.kind == "skills").map(|section| {
+            let text = &preview.text[section.range.start..section.range.end];
+            let names: HashMap<&Path, &str> = ws
+                .skills
+                .iter()
+                .filter_map(|doc| Some((doc.path.as_path(), doc.name.as_deref()?)))
+                .collect();
+            let list = text
+                .split_once("<available_skills>\n\n")
+                .map_or("", |(_, list)| list);
+            let entries = list
+                .split_inclusive("</skill>\n\n")
+                .filter(|entry| entry.starts_with("<skill>"));
+            let mut costs: Vec<(String, usize)> = entries
+                .zip(&section.sources)
+                .map(|(entry, source)| {
+                    let name = names
+                        .get(Path::new(&*source.path))
+                        .map_or_else(|| source.path.to_string(), |name| name.to_string());
+                    (name, estimate_tokens(entry))
+                })
+                .collect();
+            assert_eq!(costs.len(), section.sources.len());
+            let skills = costs.len();
+            costs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            costs.truncate(super::COSTLIEST_SHOWN);
+            CatalogSize {
+                estimated_tokens: section.estimated_tokens,
+                skills,
+                costliest: costs,
+            }
+        });
+        PromptSize {
+            estimated_tokens: preview.estimated_tokens,
+            catalog,
+        }
+    }
+
+    /// The files the property test draws: shared skills whose names tie and shadow, a nested
+    /// one, a hidden one, project skills (one with a shared twin), per-user skills that replace
+    /// and add, per-user and shared context files, and a subagent.
+    const DRAWN: &[&str] = &[
+        "{W}/skills/s0/SKILL.md",
+        "{W}/skills/s1/SKILL.md",
+        "{W}/skills/s2/SKILL.md",
+        "{W}/skills/s3/SKILL.md",
+        "{W}/skills/g/deep/SKILL.md",
+        "{W}/skills/_drafts/x/SKILL.md",
+        "/p/skills/s1/SKILL.md",
+        "/p/skills/p/SKILL.md",
+        "{W}/alice/skills/s0/SKILL.md",
+        "{W}/alice/skills/n/SKILL.md",
+        "{W}/bob/skills/q/SKILL.md",
+        "{W}/carol/AGENTS.md",
+        "{W}/AGENTS.md",
+        "{W}/subagents/r0.md",
+    ];
+
+    /// The text of drawn file `slot` for `choice`; `None`: the file is absent.
+    fn drawn_text(slot: usize, choice: usize) -> Option<String> {
+        let path = DRAWN[slot];
+        if choice == 0 {
+            return None;
+        }
+        if path.ends_with("AGENTS.md") {
+            return Some(format!("Be brief about {}.\n", "releases ".repeat(choice)));
+        }
+        if path.contains("/subagents/") {
+            return Some(format!("---\nname: r\ndescription: reviews {choice}\n---\nbody\n"));
+        }
+        let name = ["a", "b", "c", "d", "e", "yes"][choice % 6];
+        // Descriptions that escape, count two UTF-16 units per character, or are long; metadata
+        // with a date, nested values and a key that is no XML name.
+        let description = [
+            "Checks a <release> & its \"notes\"".to_string(),
+            "Résumé 😀 of the day".to_string(),
+            "Writes the changelog. ".repeat(choice * 3),
+            "d".to_string(),
+        ][choice % 4]
+            .clone();
+        let metadata = [
+            "",
+            "created: 2024-03-01\n",
+            "metadata:\n  owner: ops\n  tags: [a, b]\n",
+            "my key: value\n",
+            "when: 2024-03-01T10:00:00Z\n",
+        ][choice % 5];
+        match choice % 7 {
+            // Dropped: no frontmatter.
+            6 => Some("no frontmatter\n".to_string()),
+            _ => Some(format!(
+                "---\nname: {name}\ndescription: {description}\n{metadata}---\nbody {choice}\n"
+            )),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// For every caller the rule weighs, the measure equals the full render: the prompt's
+        /// tokens, the catalog's tokens and count, and its costliest entries.
+        #[test]
+        fn the_measure_equals_the_full_render_for_every_caller(
+            choices in proptest::collection::vec(0usize..40, DRAWN.len()),
+            session_scope: bool,
+            sandbox: bool,
+            project_glob: bool,
+            code_execution_root in proptest::sample::select(vec!["/workspace", "/work space"]),
+        ) {
+            let mut config = Config::defaults_for(Path::new("/p"));
+            config.agent.name = Some("assistant".into());
+            config.scope = if session_scope { Scope::Session } else { Scope::User };
+            config.features.default_workspace_skills = project_glob;
+            if sandbox {
+                config.filesystem.mode = FilesystemMode::Sandbox;
+                config.filesystem.sandbox_root = Some(code_execution_root.to_string());
+            }
+            let files = choices.iter().enumerate().filter_map(|(slot, &choice)| {
+                let text = drawn_text(slot, choice)?;
+                Some((DRAWN[slot].replace("{W}", WS), text))
+            });
+            let ws = Workspace::from_texts(config, files.collect::<Vec<_>>());
+            let mut memo = SizeMemo::default();
+            for folder in super::callers(&ws) {
+                let ctx = super::context_for(&ws.config, folder.as_deref());
+                let rendered = render(&ws, &ctx).map(|preview| rendered_size(&ws, &preview));
+                let measured = measure(&ws, &ctx, &mut memo, super::COSTLIEST_SHOWN);
+                proptest::prop_assert_eq!(measured.ok(), rendered.ok(), "{:?}", folder);
+            }
+        }
     }
 
     #[test]

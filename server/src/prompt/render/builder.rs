@@ -67,6 +67,37 @@ impl PromptBuilder {
             }
             None => java::utf16_len(&self.text[start..]),
         };
+        self.push_section(range, kind, label, sources, utf16);
+    }
+
+    /// The text written from `start` on as a section that also holds `left_out` UTF-16 units
+    /// not written (the skills block's entries, when only the prompt's size is asked): the whole
+    /// text is then counted with them.
+    pub(super) fn section_leaving_out(
+        &mut self,
+        start: usize,
+        kind: &'static str,
+        label: &str,
+        left_out: usize,
+    ) {
+        let range = ByteRange {
+            start,
+            end: self.text.len(),
+        };
+        debug_assert!(self.counted.is_none(), "one counted section");
+        let utf16 = java::utf16_len(&self.text[start..]) + left_out;
+        self.counted = Some((range, utf16));
+        self.push_section(range, kind, label, Vec::new(), utf16);
+    }
+
+    fn push_section(
+        &mut self,
+        range: ByteRange,
+        kind: &'static str,
+        label: &str,
+        sources: Vec<SourceRef>,
+        utf16: usize,
+    ) {
         self.sections.push(Section {
             kind,
             label: label.to_string(),
