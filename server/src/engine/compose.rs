@@ -15,7 +15,7 @@ use super::project::{bucket_facts, each_bucket, layout_workspace_of};
 use super::skills::{allowed_tools_note, name_group_loading, strict_key_diagnostics};
 use super::sources::prompt_facts;
 use super::subagents::{bucket_skill_references, skill_references, subagent_loading};
-use super::tools::{configured_diagnostics, removed_mentions, tool_references, tools_docs};
+use super::tools::{configured_diagnostics, removed_mentions, tool_reference_lists, tools_docs};
 use crate::base::Diagnostic;
 use crate::check;
 use crate::workspace::snapshot::Parsed;
@@ -110,15 +110,18 @@ pub fn skill_family_diagnostics(
 }
 
 /// The rule families over what the subagents name and how they load, by file, each list in
-/// check order: [`skill_references`], [`tool_references`] and [`subagent_loading`].
+/// check order: [`skill_references`], [`tool_reference_lists`] and [`subagent_loading`].
 #[salsa::tracked(returns(clone))]
 pub fn subagent_family_diagnostics(
     db: &dyn salsa::Database,
     project: ProjectInput,
 ) -> Arc<DiagnosticsByFile> {
+    let [rules, promises, lists] = tool_reference_lists(db, project);
     let found = [
         skill_references(db, project),
-        tool_references(db, project),
+        rules,
+        promises,
+        lists,
         subagent_loading(db, project),
     ];
     Arc::new(by_file_in_check_order(

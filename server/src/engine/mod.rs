@@ -17,7 +17,7 @@
 //!            └─► name_group_loading (× 64: its skills + neighbours) ────────────────────────────┤
 //!                  └─► contexts_loading_a_skill ─┐                                              │
 //! name_group_facts ─► group_code_execution (× 64)┴─► code_execution_detail ─┐                   │
-//! facts, tools_docs, catalog ─► tools_json_rules ───────────────────────────┴─► tool_references ┤
+//! facts, tools_docs, catalog ─► tools.json rules ───────────────────────────┴─► tool_references ┤
 //!                         └─► chunk_tool_lists (× 16 subagents) ──────────────┘                 │
 //! facts ─► bucket_subagent_facts ─► bucket_listed_names ─► names_listed(_in_group × 64)         │
 //!            │   name_group_facts, names_listed_in_group ─► group_listed_facts (× 64)           │

@@ -1,7 +1,7 @@
 //! The rule families that read tools.json and the tool catalog: the catalog itself, the removed
 //! and foreign tools the skills mention (`XR010`, `XR017`), the configured rules
 //! (`check::configured_diagnostics`), the tools.json rules and what subagents' `tools:` and
-//! `model:` name (`tool_references`), with where the code-execution section is rendered.
+//! `model:` name (`tool_reference_lists`), with where the code-execution section is rendered.
 //!
 //! Reads the skills and subagents through their families; must not depend on the composition.
 
@@ -133,10 +133,32 @@ pub fn configured_diagnostics(
 /// `check::tool_references` over the subagents and the tools.json files, with no skill: of the
 /// skills they read only [`code_execution_detail`]. A tools.json edit runs these and nothing
 /// that resolves a session context; a subagent's edit runs its chunk's [`chunk_tool_lists`] and
-/// the tools.json rules, and merges.
+/// the tools.json rules, and merges. Three lists in `check::tool_references`'s order, each its
+/// own query's, which the composition reads apart: a change of one (a rename changes TJ030's
+/// message) copies none of the others (TJ029 names each isolated subagent in a related entry).
+pub fn tool_reference_lists(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> [Arc<Vec<Diagnostic>>; 3] {
+    [
+        tools_json_rules_but_promises(db, project),
+        prompt_promises(db, project),
+        tool_list_references(db, project),
+    ]
+}
+
+/// [`tool_reference_lists`] as one list, for the tests that ask whether any of it ran again.
+#[cfg(test)]
 #[salsa::tracked(returns(clone))]
 pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
-    let mut found = tools_json_rules(db, project).to_vec();
+    let lists = tool_reference_lists(db, project);
+    Arc::new(lists.iter().flat_map(|list| list.iter().cloned()).collect())
+}
+
+/// What the subagents' `tools:` and `model:` name: each chunk's findings
+/// ([`chunk_tool_lists`]), merged.
+#[salsa::tracked(returns(clone))]
+fn tool_list_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
     let chunks: Vec<Arc<check::cross::ToolListFindings>> = project
         .buckets(db)
         .iter()
@@ -144,14 +166,14 @@ pub fn tool_references(db: &dyn salsa::Database, project: ProjectInput) -> Arc<V
             subagent_chunks(db, *bucket).map(|chunk| chunk_tool_lists(db, project, *bucket, chunk))
         })
         .collect();
-    found.extend(check::cross::merge_tool_list_findings(
+    Arc::new(check::cross::merge_tool_list_findings(
         chunks.iter().map(|chunk| &**chunk),
-    ));
-    Arc::new(found)
+    ))
 }
 
 /// The tools.json rules (`check::tools::check_in`): those of [`tools_json_rules_but_promises`],
-/// then TJ030 ([`prompt_promises`]).
+/// then TJ030 ([`prompt_promises`]), for the tests that ask whether they ran again.
+#[cfg(test)]
 #[salsa::tracked(returns(clone))]
 pub fn tools_json_rules(db: &dyn salsa::Database, project: ProjectInput) -> Arc<Vec<Diagnostic>> {
     let mut found = tools_json_rules_but_promises(db, project).to_vec();

@@ -175,6 +175,9 @@ impl RenderMemo {
 fn written(resolution: &Resolution, skill: &MergedSkill, base: &Option<Arc<str>>) -> SkillEntry {
     let mut xml = String::new();
     let holds_date = write_skill_entry(&mut xml, resolution, skill);
+    // Kept until the skill changes, one per skill of the workspace: without the spare room
+    // that growing it while writing left.
+    xml.shrink_to_fit();
     SkillEntry {
         doc: skill.doc.clone(),
         source: skill.source.clone(),
