@@ -348,6 +348,18 @@ struct Tally<'m> {
 }
 
 impl Tally<'_> {
+    /// Counts the entries of `skills`, the skills block of `resolution`: their UTF-16 length.
+    fn count_all(&mut self, resolution: &Resolution, skills: &[&MergedSkill]) -> usize {
+        let base = self.memo.files_root_base(resolution.files_root_base());
+        let mut entries = 0;
+        for (position, skill) in skills.iter().copied().enumerate() {
+            let utf16 = self.memo.entry_utf16(position, resolution, skill, &base);
+            entries += utf16;
+            self.count(skill, utf16);
+        }
+        entries
+    }
+
     /// Counts `skill`'s entry, of `utf16` UTF-16 units.
     fn count(&mut self, skill: &MergedSkill, utf16: usize) {
         self.skills += 1;
@@ -713,13 +725,7 @@ fn skills_block(
     let footer = "</available_skills>";
     if let Some(tally) = tally {
         // The entries are counted, not written.
-        let base = tally.memo.files_root_base(resolution.files_root_base());
-        let mut entries = 0;
-        for (position, skill) in skills.iter().copied().enumerate() {
-            let utf16 = tally.memo.entry_utf16(position, resolution, skill, &base);
-            entries += utf16;
-            tally.count(skill, utf16);
-        }
+        let entries = tally.count_all(resolution, &skills);
         s.push_str(footer);
         out.section_leaving_out(start, "skills", label, entries);
     } else {
