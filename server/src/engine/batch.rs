@@ -258,6 +258,7 @@ pub fn load_digested(
 ) -> (LoadedProject, Analysis) {
     let config = options.configure(Arc::new(project.config));
     let profile = options.running(&config).profile;
+    let prompt = check::prompt_window_named(&config);
     let digests: Mutex<Digests> = Mutex::default();
     let keep = |path: &Path, content: FileContent| -> FileContent {
         let Some((location, kind)) = text_input_at(&config, path) else {
@@ -271,7 +272,7 @@ pub fn load_digested(
             content,
             version: None,
         };
-        let digest = Arc::new(digest(&path, &location, kind, &entry, &env));
+        let digest = Arc::new(digest(&path, &location, kind, &entry, &env, prompt));
         let mut digests = digests.lock().unwrap_or_else(|p| p.into_inner());
         digests.insert(path, digest);
         layout_content(&entry.content)

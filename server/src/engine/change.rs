@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use salsa::Durability;
 
-use crate::base::{Diagnostic, FileEntry, FileSet};
+use crate::base::{Diagnostic, FileEntry, FileSet, TextRange};
 use crate::check::cross::ToolMention;
 use crate::check::CheckOptions;
 use crate::config::Config;
@@ -20,8 +20,9 @@ use crate::workspace::snapshot::Parsed;
 /// and compares it with `hash` first.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Digest {
-    /// What is left of its parse: its prompt facts (`sources::prompt_facts`), which the
-    /// snapshot, `SK025`'s placing and the strict keys read.
+    /// What is left of its parse, which the snapshot reads: its prompt facts
+    /// (`sources::prompt_facts`) where the prompt is rendered, its facts otherwise
+    /// (`sources::digest`).
     pub parsed: Option<Parsed>,
     /// `sources::facts`.
     pub facts: Option<Parsed>,
@@ -29,6 +30,8 @@ pub struct Digest {
     pub diagnostics: Arc<Vec<Diagnostic>>,
     /// `sources::tool_mentions`.
     pub tool_mentions: Arc<Vec<ToolMention>>,
+    /// `sources::allowed_tools_key`.
+    pub allowed_tools: Option<TextRange>,
     /// Whether the text holds an `agentws:` comment, which the report settles even without a
     /// finding.
     pub comment: bool,

@@ -31,8 +31,9 @@
 //!
 //! A source read for one `agentws check` holds no text (`batch::load_digested`): its input's
 //! `digest` holds what the per-file queries above answer (`sources::digest`, by the functions
-//! they run), and `parsed` of it is its prompt facts, without body or diagnostics. The report
-//! reads again only the files it shows, and says so when one changed since.
+//! they run), and `parsed` of it is its facts, or its prompt facts where the configuration names
+//! a context window (the one rule that renders the prompt reads those). The report reads again
+//! only the files it shows, and says so when one changed since.
 //!
 //! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `skill_references`,
 //! `tool_references`, `skill_loading` and `loading::check_subagents`, which together are

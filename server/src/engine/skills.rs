@@ -15,7 +15,7 @@ use super::project::{
     bucket_places, check_roots, concat_each_bucket, each_bucket, frame_kinds,
     frame_with_skill_folders, workspace_over,
 };
-use super::sources::{facts, parsed, sets_allowed_tools, strict_unknown_keys};
+use super::sources::{allowed_tools_key, facts, sets_allowed_tools, strict_unknown_keys};
 use crate::base::suggest::{
     search_pieces, Nearest, SuggestionIndex, SuggestionPieces, EDIT_BUDGET,
 };
@@ -424,10 +424,7 @@ pub fn allowed_tools_setters(
 #[salsa::tracked(returns(clone))]
 pub fn allowed_tools_note(db: &dyn salsa::Database, project: ProjectInput) -> Option<Diagnostic> {
     let (first, count) = allowed_tools_setters(db, project)?;
-    let Some(Parsed::Skill(skill)) = parsed(db, first) else {
-        return None;
-    };
-    let range = check::tools::skill_allowed_tools_not_enforced::allowed_tools_key(&skill)?;
+    let range = allowed_tools_key(db, first)?;
     Some(
         check::tools::skill_allowed_tools_not_enforced::allowed_tools_note(
             first.path(db),

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use super::by_file::sort;
 use super::change::Digest;
 use super::inputs::{in_frame, SourceFile};
-use crate::base::{Diagnostic, Env, FileContent, FileEntry};
+use crate::base::{Diagnostic, Env, FileContent, FileEntry, TextRange};
 use crate::check;
 use crate::check::cross::ToolMention;
 use crate::rules::Profile;
@@ -21,7 +21,7 @@ use crate::workspace::snapshot::{self, Parsed, WorkspaceFile};
 use crate::workspace::subagent::SubagentDoc;
 
 /// The file as the runtime parses it; of a digested source ([`digest`]), what is left of its
-/// parse: its prompt facts, without its body and its diagnostics.
+/// parse: its prompt facts or its facts, without its body.
 #[salsa::tracked(returns(clone))]
 pub fn parsed(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
     if let Some(digest) = file.digest(db) {
@@ -49,12 +49,17 @@ pub fn digestible(path: &Path, kind: FileKind, content: &FileContent, profile: P
 
 /// What the per-file queries answer for a source (`digestible`) with `entry` at `path`, computed
 /// by the functions they run, once, so that its text can be dropped (`agentws check`).
+///
+/// What is left of its parse is its prompt facts when `prompt` (something renders the prompt:
+/// the configuration names a context window), its facts otherwise: every other query reads
+/// those, so that a check holds no second, larger copy of each parse that nothing reads.
 pub fn digest(
     path: &PathBuf,
     location: &Location,
     kind: FileKind,
     entry: &FileEntry,
     env: &Env,
+    prompt: bool,
 ) -> Digest {
     let text = entry.content.text().unwrap_or("");
     let doc = snapshot::parse_file(path, location, kind, &entry.content, env);
@@ -64,14 +69,20 @@ pub fn digest(
         kind,
         entry,
     };
+    let facts = doc.as_ref().map(facts_of);
+    let parsed = match &doc {
+        Some(doc) if prompt => Some(prompt_facts_of(doc)),
+        _ => facts.clone(),
+    };
     Digest {
-        facts: doc.as_ref().map(facts_of),
+        facts,
         diagnostics: Arc::new(match &doc {
             Some(doc) => own_diagnostics(doc, view, Vec::new()),
             None => Vec::new(),
         }),
-        parsed: doc.as_ref().map(prompt_facts_of),
+        parsed,
         tool_mentions: Arc::new(mentions_of(kind, Some(text))),
+        allowed_tools: doc.as_ref().and_then(allowed_tools_key_in),
         comment: check::settle::has_comment(text),
         hash: text_hash(text),
     }
@@ -148,7 +159,8 @@ fn facts_of(doc: &Parsed) -> Parsed {
 #[salsa::tracked(returns(clone))]
 pub fn prompt_facts(db: &dyn salsa::Database, file: SourceFile) -> Option<Parsed> {
     match file.digest(db) {
-        // What is left of a digested source's parse is this already.
+        // What is left of a digested source's parse is this already whenever the prompt is
+        // rendered (`digest`'s `prompt`).
         Some(digest) => digest.parsed.clone(),
         None => parsed(db, file).as_ref().map(prompt_facts_of),
     }
@@ -252,11 +264,24 @@ fn mentions_of(kind: FileKind, text: Option<&str>) -> Vec<ToolMention> {
 /// re-runs nothing that reads this).
 #[salsa::tracked(returns(copy))]
 pub fn sets_allowed_tools(db: &dyn salsa::Database, file: SourceFile) -> bool {
-    match parsed(db, file) {
-        Some(Parsed::Skill(skill)) => {
-            check::tools::skill_allowed_tools_not_enforced::allowed_tools_key(&skill).is_some()
+    allowed_tools_key(db, file).is_some()
+}
+
+/// Where a loaded skill sets `allowed-tools`: the key's range, where `SK025` is placed.
+pub fn allowed_tools_key(db: &dyn salsa::Database, file: SourceFile) -> Option<TextRange> {
+    match file.digest(db) {
+        Some(digest) => digest.allowed_tools,
+        None => allowed_tools_key_in(&parsed(db, file)?),
+    }
+}
+
+/// [`allowed_tools_key`] of a parse.
+fn allowed_tools_key_in(doc: &Parsed) -> Option<TextRange> {
+    match doc {
+        Parsed::Skill(skill) => {
+            check::tools::skill_allowed_tools_not_enforced::allowed_tools_key(skill)
         }
-        _ => false,
+        _ => None,
     }
 }
 
