@@ -62,6 +62,10 @@ pub struct Analysis {
     /// copies, because copying eleven thousand paths per created skill, and freeing the old
     /// ones, was a fifth of its time.
     spare: Option<LayoutCopy>,
+    /// Whether a [`Analysis::spare`] is kept: not by one check, whose files are set once (with
+    /// the few outside the walk added), so that it holds one layout, not two
+    /// ([`Analysis::keep_no_spare_layout`]).
+    keeps_spare: bool,
     /// The buckets of `HIGH` durability: those a whole discovery ([`Analysis::set_files`])
     /// made, and those settled again. They are never written (a write reports a change at the
     /// durability the field had, so that every memo of the project is verified again, edge by
@@ -186,6 +190,7 @@ impl Analysis {
             sources: Arc::new(BTreeMap::new()),
             tools_files: BTreeMap::new(),
             spare: None,
+            keeps_spare: true,
             settled_buckets: Default::default(),
             unsettled_buckets: Vec::new(),
             bucket_ends: Default::default(),
@@ -196,6 +201,13 @@ impl Analysis {
         change.set_files(Arc::new(files.clone()));
         analysis.apply_change(change);
         analysis
+    }
+
+    /// Keeps no spare copy of the layout from now on (see [`Analysis::keeps_spare`]): for an
+    /// analysis made for one check, before its files are set.
+    pub fn keep_no_spare_layout(&mut self) {
+        self.keeps_spare = false;
+        self.spare = None;
     }
 
     /// Applies `change` to the inputs: the one way to change them, in the order [`Change`] says.
@@ -334,16 +346,16 @@ impl Analysis {
         });
         self.set_frame_of(&config, &layout, &not_in_frame);
         let kinds = snapshot::file_kinds(&config, &layout);
-        // Copied now, while the whole discovery takes hundreds of milliseconds anyway, rather
-        // than by the first created or deleted file (five of its milliseconds at 10 000 skills).
-        let spare = LayoutCopy {
+        // Copied now, while the whole discovery takes long anyway, rather than by the first
+        // created or deleted file, whose time it would be most of.
+        let spare = self.keeps_spare.then(|| LayoutCopy {
             layout: Arc::new(layout.clone()),
             kinds: Arc::new(kinds.clone()),
             last: None,
-        };
+        });
         self.set_layout(layout, kinds);
         self.set_buckets(None);
-        self.spare = Some(spare);
+        self.spare = spare;
     }
 
     /// The frame of a whole discovery's `layout` ([`ProjectInput::frame`]: without the texts at
@@ -481,7 +493,7 @@ impl Analysis {
     /// Sets the layout and kinds that `edit` made, keeping the ones they replace as the spare.
     fn set_layout_by(&mut self, layout: FileSet, kinds: Kinds, edit: LayoutEdit) {
         let (layout, kinds) = self.set_layout(layout, kinds);
-        self.spare = Some(LayoutCopy {
+        self.spare = self.keeps_spare.then_some(LayoutCopy {
             layout,
             kinds,
             last: Some(edit),

@@ -235,13 +235,9 @@ pub fn load(
 ) -> (LoadedProject, Analysis) {
     let config = Arc::new(project.config);
     let discovered = discover::discover(&config);
-    let analysis = Analysis::new(
-        config,
-        Arc::new(project.diagnostics),
-        env,
-        options,
-        &discovered.files,
-    );
+    let mut change = Change::new();
+    change.set_files(Arc::new(discovered.files.clone()));
+    let analysis = one_check_analysis(config, project.diagnostics, env, options, change);
     loaded(project.found, discovered, analysis)
 }
 
@@ -281,11 +277,24 @@ pub fn load_digested(
     let digests = digests.into_inner().unwrap_or_else(|p| p.into_inner());
     let mut change = Change::new();
     change.set_digested_files(Arc::new(discovered.files.clone()), digests);
-    let diagnostics = Arc::new(project.diagnostics);
-    let empty = FileSet::new();
-    let mut analysis = Analysis::new(config, diagnostics, env, options, &empty);
-    analysis.apply_change(change);
+    let analysis = one_check_analysis(config, project.diagnostics, env, options, change);
     loaded(project.found, discovered, analysis)
+}
+
+/// The analysis of one check, whose files `change` sets: it keeps no spare layout
+/// (`Analysis::keep_no_spare_layout`).
+fn one_check_analysis(
+    config: Arc<Config>,
+    diagnostics: Vec<Diagnostic>,
+    env: Arc<Env>,
+    options: CheckOptions,
+    change: Change,
+) -> Analysis {
+    let empty = FileSet::new();
+    let mut analysis = Analysis::new(config, Arc::new(diagnostics), env, options, &empty);
+    analysis.keep_no_spare_layout();
+    analysis.apply_change(change);
+    analysis
 }
 
 /// The loaded project of `discovered`, whose files `analysis` was given: the files outside the
