@@ -62,10 +62,6 @@ pub struct Analysis {
     /// copies, because copying eleven thousand paths per created skill, and freeing the old
     /// ones, was a fifth of its time.
     spare: Option<LayoutCopy>,
-    /// Whether a [`Analysis::spare`] is kept: not by one check, whose files are set once (with
-    /// the few outside the walk added), so that it holds one layout, not two
-    /// ([`Analysis::keep_no_spare_layout`]).
-    keeps_spare: bool,
     /// The buckets of `HIGH` durability: those a whole discovery ([`Analysis::set_files`])
     /// made, and those settled again. They are never written (a write reports a change at the
     /// durability the field had, so that every memo of the project is verified again, edge by
@@ -190,7 +186,6 @@ impl Analysis {
             sources: Arc::new(BTreeMap::new()),
             tools_files: BTreeMap::new(),
             spare: None,
-            keeps_spare: true,
             settled_buckets: Default::default(),
             unsettled_buckets: Vec::new(),
             bucket_ends: Default::default(),
@@ -203,10 +198,10 @@ impl Analysis {
         analysis
     }
 
-    /// Keeps no spare copy of the layout from now on (see [`Analysis::keeps_spare`]): for an
-    /// analysis made for one check, before its files are set.
-    pub fn keep_no_spare_layout(&mut self) {
-        self.keeps_spare = false;
+    /// Frees the spare copy of the layout ([`Analysis::spare`]), which only a next created or
+    /// deleted file would use: for one check, once its files are all set, so that it holds one
+    /// layout, not two.
+    pub fn drop_spare_layout(&mut self) {
         self.spare = None;
     }
 
@@ -348,14 +343,14 @@ impl Analysis {
         let kinds = snapshot::file_kinds(&config, &layout);
         // Copied now, while the whole discovery takes long anyway, rather than by the first
         // created or deleted file, whose time it would be most of.
-        let spare = self.keeps_spare.then(|| LayoutCopy {
+        let spare = LayoutCopy {
             layout: Arc::new(layout.clone()),
             kinds: Arc::new(kinds.clone()),
             last: None,
-        });
+        };
         self.set_layout(layout, kinds);
         self.set_buckets(None);
-        self.spare = spare;
+        self.spare = Some(spare);
     }
 
     /// The frame of a whole discovery's `layout` ([`ProjectInput::frame`]: without the texts at
@@ -493,7 +488,7 @@ impl Analysis {
     /// Sets the layout and kinds that `edit` made, keeping the ones they replace as the spare.
     fn set_layout_by(&mut self, layout: FileSet, kinds: Kinds, edit: LayoutEdit) {
         let (layout, kinds) = self.set_layout(layout, kinds);
-        self.spare = self.keeps_spare.then_some(LayoutCopy {
+        self.spare = Some(LayoutCopy {
             layout,
             kinds,
             last: Some(edit),

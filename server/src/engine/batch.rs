@@ -281,8 +281,7 @@ pub fn load_digested(
     loaded(project.found, discovered, analysis)
 }
 
-/// The analysis of one check, whose files `change` sets: it keeps no spare layout
-/// (`Analysis::keep_no_spare_layout`).
+/// The analysis of one check, whose files `change` sets.
 fn one_check_analysis(
     config: Arc<Config>,
     diagnostics: Vec<Diagnostic>,
@@ -292,7 +291,6 @@ fn one_check_analysis(
 ) -> Analysis {
     let empty = FileSet::new();
     let mut analysis = Analysis::new(config, Arc::new(diagnostics), env, options, &empty);
-    analysis.keep_no_spare_layout();
     analysis.apply_change(change);
     analysis
 }
@@ -307,6 +305,8 @@ fn loaded(
     let mut files = Arc::new(discovered.files);
     analysis.parse_all();
     analysis.follow_outside(&mut files, &mut Outside::default());
+    // Its files are all set: nothing will use the spare copy.
+    analysis.drop_spare_layout();
     let workspace = analysis.snapshot(files);
     let loaded = LoadedProject {
         workspace,
