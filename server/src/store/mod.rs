@@ -417,6 +417,18 @@ pub struct Scan {
     pub problems: Vec<(Vec<String>, String, &'static crate::rules::Rule, String)>,
 }
 
+/// [`StoreBackend::scan_many`]'s answer from one read of every base at once (`read`): each
+/// base's scan, or the read's error for each base.
+pub(super) fn each_base(
+    bases: &[Vec<String>],
+    read: Result<Vec<Scan>, StoreError>,
+) -> Vec<Result<Scan, StoreError>> {
+    match read {
+        Ok(scans) => scans.into_iter().map(Ok).collect(),
+        Err(err) => bases.iter().map(|_| Err(err.clone())).collect(),
+    }
+}
+
 /// A store backend: lists, never writes.
 pub trait StoreBackend {
     /// Every row whose namespace starts with `base` (`base` itself and deeper, as far as the

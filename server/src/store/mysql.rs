@@ -257,10 +257,7 @@ fn listed_scan(base: &[String], rows: Vec<ListedRow>) -> Scan {
 
 impl StoreBackend for MysqlBackend {
     fn scan_many(&mut self, bases: &[Vec<String>]) -> Vec<Result<Scan, StoreError>> {
-        match self.scan_all(bases) {
-            Ok(scans) => scans.into_iter().map(Ok).collect(),
-            Err(err) => bases.iter().map(|_| Err(err.clone())).collect(),
-        }
+        super::each_base(bases, self.scan_all(bases))
     }
 
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {

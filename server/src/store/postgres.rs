@@ -359,10 +359,7 @@ impl PostgresBackend {
 
 impl StoreBackend for PostgresBackend {
     fn scan_many(&mut self, bases: &[Vec<String>]) -> Vec<Result<Scan, StoreError>> {
-        match self.scan_prefixes(bases) {
-            Ok(scans) => scans.into_iter().map(Ok).collect(),
-            Err(err) => bases.iter().map(|_| Err(err.clone())).collect(),
-        }
+        super::each_base(bases, self.scan_prefixes(bases))
     }
 
     fn scan(&mut self, base: &[String]) -> Result<Scan, StoreError> {
