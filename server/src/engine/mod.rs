@@ -60,8 +60,10 @@
 //!   names they list, with their neighbours (`chunk_listed_facts`): they run per chunk of
 //!   sixteen subagents (`chunk_skill_references`), so that a subagent's edit resolves the
 //!   contexts over the few skills its chunk names; the name they suggest for an entry no skill
-//!   has is merged from each bucket's answer for that entry (`skill_suggestions`), so that a
-//!   rename searches its own bucket again and runs no chunk whose suggestions stay the same;
+//!   has is merged from each bucket's answer for that entry (`skill_suggestions`, read a span
+//!   of sixteen buckets at a time, so that verifying a chunk's suggestions walks a span per
+//!   piece, not every bucket), so that a rename searches its own bucket again and runs no chunk
+//!   whose suggestions stay the same;
 //! - the tools.json rules and what subagents' `tools:` and `model:` name (`tool_references`) read
 //!   the subagents, tools.json and the catalog, and of the skills only where the code-execution
 //!   section is rendered (`code_execution_detail`: the skills whose folders hold files, per

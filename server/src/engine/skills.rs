@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::by_file::{by_file_in_check_order, sort, DiagnosticsByFile};
 use super::inputs::{ProjectInput, SourceBucket, SourceFile};
-use super::partition::{name_group, name_group_of, referred_name, NAME_GROUPS};
+use super::partition::{name_group, name_group_of, referred_name, MAX_BUCKET_SIZE, NAME_GROUPS};
 use super::project::{
     bucket_places, check_roots, concat_each_bucket, each_bucket, frame_kinds,
     frame_with_skill_folders, workspace_over,
@@ -290,7 +290,7 @@ pub fn skill_name_index(db: &dyn salsa::Database, project: ProjectInput) -> Arc<
 }
 
 /// The first skill name of a bucket whose squashed form is `squashed`
-/// (`SuggestionIndex::exact`): one piece's answer to [`skill_suggestions`].
+/// (`SuggestionIndex::exact`): one bucket's part of [`span_exact_skill`].
 #[salsa::tracked(returns(clone))]
 pub fn bucket_exact_skill(
     db: &dyn salsa::Database,
@@ -303,8 +303,7 @@ pub fn bucket_exact_skill(
 }
 
 /// A bucket's skill names nearest to the squashed word `squashed` (`SuggestionIndex::nearest`),
-/// with the whole budget: one piece's answer to [`skill_suggestions`], which weighs its cost
-/// against what is left.
+/// with the whole budget: one bucket's part of [`span_nearest_skill`].
 #[salsa::tracked(returns(clone))]
 pub fn bucket_nearest_skill(
     db: &dyn salsa::Database,
@@ -321,9 +320,73 @@ pub fn bucket_nearest_skill(
     }
 }
 
+/// How many consecutive buckets one piece of [`skill_suggestions`]' search spans. A chunk's
+/// suggestions read one answer per span, not per bucket: after an edit, verifying them walks a
+/// span per piece (the spans no change touched are verified in constant time, their buckets
+/// being disk files) instead of every bucket of the project, once for each chunk that lists a
+/// name no skill has.
+pub(super) const SUGGESTION_SPAN: usize = 16;
+
+/// The project's buckets, [`SUGGESTION_SPAN`] at a time, in order: the pieces of
+/// [`skill_suggestions`]' search, read once per revision rather than once per chunk.
+#[salsa::tracked(returns(clone))]
+pub fn suggestion_spans(
+    db: &dyn salsa::Database,
+    project: ProjectInput,
+) -> Arc<Vec<Vec<SourceBucket>>> {
+    let buckets = project.buckets(db);
+    Arc::new(buckets.chunks(SUGGESTION_SPAN).map(<[_]>::to_vec).collect())
+}
+
+/// The first skill name of a span of buckets whose squashed form is `squashed`: the first of
+/// its buckets' answers ([`bucket_exact_skill`]), as the search over the buckets one by one
+/// would find it.
+#[salsa::tracked(returns(clone))]
+pub fn span_exact_skill(
+    db: &dyn salsa::Database,
+    span: Vec<SourceBucket>,
+    squashed: String,
+) -> Option<String> {
+    span.iter()
+        .find_map(|bucket| bucket_exact_skill(db, *bucket, squashed.clone()))
+}
+
+/// A span of buckets' skill names nearest to `squashed`: its buckets' answers
+/// ([`bucket_nearest_skill`]) taken together as `search_pieces` takes them one by one. The cost
+/// is their sum (the search stops where the running sum passes the budget left, which it does
+/// within the span exactly when the span's sum passes it, the costs being positive or zero), and
+/// the best is the nearest, the earlier bucket then the earlier position winning a tie: the
+/// position is counted across the span (a bucket's names are fewer than `MAX_BUCKET_SIZE`), so
+/// that the search's tie-break by (piece, position) orders as by (bucket, position).
+#[salsa::tracked(returns(clone))]
+pub fn span_nearest_skill(
+    db: &dyn salsa::Database,
+    span: Vec<SourceBucket>,
+    squashed: String,
+) -> Nearest<String> {
+    let mut cost = 0;
+    let mut best: Option<(usize, usize, String)> = None;
+    for (i, bucket) in span.iter().enumerate() {
+        let found = bucket_nearest_skill(db, *bucket, squashed.clone());
+        cost += found.cost;
+        // Past the whole budget the search stops here whatever was left: the later buckets
+        // need not be searched.
+        if cost > EDIT_BUDGET {
+            return Nearest { cost, best: None };
+        }
+        if let Some((distance, at, name)) = found.best {
+            let at = i * MAX_BUCKET_SIZE + at;
+            if best.as_ref().is_none_or(|b| (distance, at) < (b.0, b.1)) {
+                best = Some((distance, at, name));
+            }
+        }
+    }
+    Nearest { cost, best }
+}
+
 /// The skill names suggested for `names` (names some subagent's `skills:` lists and no skill
 /// has), in turn, with one budget (`Suggestions::best_each` over [`skill_name_index`]), from the
-/// buckets' answers for each word: a changed name searches its own bucket again, and the
+/// spans' answers for each word: a changed name searches its own bucket again, and the
 /// chunks that asked run again only when a suggestion changed (searching every name again, for
 /// every chunk that lists such a name, was a large part of a rename's time).
 #[salsa::tracked(returns(clone))]
@@ -332,17 +395,18 @@ pub fn skill_suggestions(
     project: ProjectInput,
     names: Vec<String>,
 ) -> Arc<Vec<Option<String>>> {
-    let buckets = project.buckets(db);
+    let spans = suggestion_spans(db, project);
     let budget = std::cell::Cell::new(EDIT_BUDGET);
-    let exact =
-        |piece: usize, squashed: &str| bucket_exact_skill(db, buckets[piece], squashed.to_string());
+    let exact = |piece: usize, squashed: &str| {
+        span_exact_skill(db, spans[piece].clone(), squashed.to_string())
+    };
     let nearest = |piece: usize, squashed: &str, _left: usize| {
-        bucket_nearest_skill(db, buckets[piece], squashed.to_string())
+        span_nearest_skill(db, spans[piece].clone(), squashed.to_string())
     };
     Arc::new(
         names
             .iter()
-            .map(|name| search_pieces(name, buckets.len(), &budget, &exact, &nearest))
+            .map(|name| search_pieces(name, spans.len(), &budget, &exact, &nearest))
             .collect(),
     )
 }

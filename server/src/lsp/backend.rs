@@ -6,8 +6,8 @@
 //! call into the core runs inside `errors::guarded`, so a panic answers one request with an error
 //! and the server keeps serving.
 //!
-//! Below every handler (`features`, `server`); depends on `state`, `settings`, `errors`, `convert`
-//! and the shared state types (`runs`, `previews`, `store_reads`, `stored`).
+//! Below every handler (`features`, `server`); depends on `state`, `settings`, `errors`, `convert`,
+//! the shared state types (`runs`, `previews`, `store_reads`, `stored`) and `framing`'s frame.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +21,7 @@ use tower_lsp_server::Client;
 
 use super::convert::uri_to_path;
 use super::errors::{guarded, invalid_params, server_cancelled};
+use super::framing::frame;
 use super::previews::PreviewAnswers;
 use super::runs::Runs;
 use super::settings::Settings;
@@ -49,6 +50,10 @@ pub struct Published {
     pub version: Option<i32>,
 }
 
+/// Where the notifications the server serializes itself go: whole frames, merged onto stdout
+/// with the service's own (`transport::frames_channel`), in the order sent.
+pub type Frames = tokio::sync::mpsc::Sender<Vec<u8>>;
+
 pub struct Shared {
     pub state: Mutex<State>,
     pub settings: Mutex<Settings>,
@@ -64,6 +69,37 @@ pub struct Shared {
     pub previews: PreviewAnswers,
     pub store_reads: StoreReads,
     pub stores: StoreChecks,
+    /// Where the notifications the server serializes itself go ([`notification_frame`]).
+    pub frames: Frames,
+}
+
+/// The frame of the notification `N` with `params`, as the protocol library would write it
+/// (the same members in the same order), serialized straight from `params`: the library turns
+/// every message into a `serde_json::Value` first, which for a publication with many related
+/// entries cost more than computing it.
+pub fn notification_frame<N: tower_lsp_server::ls_types::notification::Notification>(
+    params: &N::Params,
+) -> Option<Vec<u8>> {
+    #[derive(serde::Serialize)]
+    struct Message<'a, P> {
+        jsonrpc: &'static str,
+        method: &'static str,
+        params: &'a P,
+    }
+    let message = Message {
+        jsonrpc: "2.0",
+        method: N::METHOD,
+        params,
+    };
+    // Serializing the protocol's own types into memory fails only for a map with non-string
+    // keys, which none of them has (the library drops such a message too).
+    serde_json::to_vec(&message).ok().map(|body| frame(&body))
+}
+
+/// Sends a frame from [`notification_frame`] (waiting while stdout is behind, like the library's
+/// own messages; dropped once the transport is gone).
+pub async fn send_frame(shared: &Shared, frame: Vec<u8>) {
+    let _ = shared.frames.send(frame).await;
 }
 
 #[derive(Clone)]
@@ -120,6 +156,7 @@ impl Backend {
         jvm: JvmFacts,
         shutdown_requested: Arc<AtomicBool>,
         runs: Arc<Runs>,
+        frames: Frames,
     ) -> Backend {
         // The rule links' base: `AGENTWS_RULES_URL` of the server's environment, else the
         // default; a client's `rulesDocUrl` replaces it at `initialize`.
@@ -145,6 +182,7 @@ impl Backend {
                 previews: Default::default(),
                 store_reads: Default::default(),
                 stores: Default::default(),
+                frames,
             }),
         }
     }

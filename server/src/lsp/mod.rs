@@ -87,8 +87,9 @@ pub fn run(env: crate::base::Env, jvm: JvmFacts) -> u8 {
     let hard_exit: transport::HardExit =
         Box::new(move || std::process::exit(exit_code(exit_flag.load(Ordering::SeqCst)).into()));
     runtime.block_on(async move {
-        let (service, socket) = server::service(env, jvm, flag, runs);
-        transport::serve_stdio(service, socket, direct, hard_exit).await;
+        let frames = transport::frames_channel();
+        let (service, socket) = server::service(env, jvm, flag, runs, frames.0.clone());
+        transport::serve_stdio(service, socket, frames, direct, hard_exit).await;
     });
     // The stdin thread may still be blocked in a read, blocking tasks may still be running:
     // wait for none of them.

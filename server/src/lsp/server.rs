@@ -12,7 +12,7 @@ use tower_lsp_server::jsonrpc::{Method, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{LanguageServer, LspService, LspServiceBuilder};
 
-use super::backend::{lock, Backend, JvmFacts};
+use super::backend::{lock, Backend, Frames, JvmFacts};
 use super::errors::guarded;
 use super::features::{code_actions, completion, hover, navigation, rename, symbols};
 use super::protocol::{
@@ -28,9 +28,11 @@ pub fn service(
     jvm: JvmFacts,
     shutdown_requested: Arc<AtomicBool>,
     runs: Arc<Runs>,
+    frames: Frames,
 ) -> (LspService<Backend>, tower_lsp_server::ClientSocket) {
-    let builder =
-        LspService::build(move |client| Backend::new(client, env, jvm, shutdown_requested, runs));
+    let builder = LspService::build(move |client| {
+        Backend::new(client, env, jvm, shutdown_requested, runs, frames)
+    });
     let builder = register::<PreviewPrompt, _>(builder, Backend::preview_prompt);
     let builder = register::<StoreUsers, _>(builder, Backend::store_users);
     let builder = register::<CheckStore, _>(builder, Backend::check_store);

@@ -1,6 +1,7 @@
 //! Wiring stdio to the tower-lsp-server service: a reader thread runs the framing guard on stdin,
 //! valid frames go to the library's `Server` through an in-memory pipe, its output and the guard's
-//! error replies are merged frame by frame onto stdout.
+//! error replies and the frames the server serializes itself ([`frames_channel`]) are merged frame
+//! by frame onto stdout.
 //!
 //! Memory stays bounded when the client stops reading: every hop is a bounded channel or pipe, so
 //! a blocked stdout stalls the service, which stops reading its input pipe, which stalls the guard,
@@ -31,10 +32,19 @@ const EXIT_DEADLINE: Duration = Duration::from_millis(500);
 /// when the orderly stop takes longer than `EXIT_DEADLINE`.
 pub type HardExit = Box<dyn FnOnce() + Send>;
 
-/// Serves `service` on stdin/stdout until `exit` or the end of input.
+/// The channel of whole frames for stdout besides the service's own output: the guard's error
+/// replies, and the notifications the server serializes itself (`backend::Frames`). Frames sent
+/// on it reach stdout in the order they were sent; bounded, like every other hop.
+pub fn frames_channel() -> (mpsc::Sender<Vec<u8>>, mpsc::Receiver<Vec<u8>>) {
+    mpsc::channel::<Vec<u8>>(INBOUND_FRAMES)
+}
+
+/// Serves `service` on stdin/stdout until `exit` or the end of input; `frames` is the channel
+/// from [`frames_channel`] whose sender the service holds too.
 pub async fn serve_stdio<S: LanguageServer>(
     service: LspService<S>,
     socket: ClientSocket,
+    frames: (mpsc::Sender<Vec<u8>>, mpsc::Receiver<Vec<u8>>),
     direct: DirectAnswer,
     hard_exit: HardExit,
 ) {
@@ -81,7 +91,7 @@ pub async fn serve_stdio<S: LanguageServer>(
 
     let (mut to_service, service_input) = tokio::io::duplex(PIPE_BYTES);
     let (service_output, from_service) = tokio::io::duplex(PIPE_BYTES);
-    let (reply_tx, reply_rx) = mpsc::channel::<Vec<u8>>(INBOUND_FRAMES);
+    let (reply_tx, reply_rx) = frames;
     let exit_seen = std::sync::Arc::new(tokio::sync::Notify::new());
     let exit_signal = exit_seen.clone();
 

@@ -1264,3 +1264,55 @@ fn a_body_edit_does_not_render_the_prompts_again() {
     edit(&mut analysis, &skill("a longer description"));
     assert!(!Arc::ptr_eq(&before, &size(&analysis)));
 }
+
+/// The names suggested for a subagent's `skills:` entries no skill has are those of a whole
+/// check when the buckets are searched a span at a time (`skill_suggestions`): an exact match
+/// in a later span, and a tie between two buckets of one span, which goes to the earlier
+/// bucket's name although its position in its bucket is the later one; also after the winner
+/// is renamed.
+#[test]
+fn suggestions_over_spans_of_buckets_are_those_of_a_whole_check() {
+    use crate::engine::skills::SUGGESTION_SPAN;
+    let dir = "/p/.agentscope/workspace/skills";
+    let mut files = FileSet::new();
+    files.insert_dir(PathBuf::from("/p/.agentscope/workspace"));
+    for i in 0..3000 {
+        files.insert_text(
+            PathBuf::from(format!("{dir}/s{i:04}/SKILL.md")),
+            &format!("---\nname: s{i}\ndescription: d\n---\nBody\n"),
+        );
+    }
+    let (last_of_first, first_of_second) = {
+        let analysis = analysis_of(&files);
+        let db = &analysis.db;
+        let buckets = analysis.project.buckets(db);
+        assert!(buckets.len() > SUGGESTION_SPAN, "{}", buckets.len());
+        let first = buckets[0].sources(db);
+        assert!(first.len() > 1);
+        let path = |file: &SourceFile| file.path(db).clone();
+        (
+            path(first.last().unwrap()),
+            path(&buckets[1].sources(db)[0]),
+        )
+    };
+    let skill = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nBody\n");
+    files.insert_text(last_of_first.clone(), &skill("zebra-one-a"));
+    files.insert_text(first_of_second, &skill("zebra-one-b"));
+    files.insert_text(
+        PathBuf::from("/p/.agentscope/workspace/subagents/helper.md"),
+        "---\nname: helper\ndescription: d\nskills: [zebra-one-c, S_2950]\n---\nHelps.\n",
+    );
+    let mut analysis = analysis_of(&files);
+    let expected = checked(&files);
+    let says = |found: &[Diagnostic], name: &str| found.iter().any(|d| d.message.contains(name));
+    assert!(says(&expected, "`zebra-one-a`"), "{expected:?}");
+    assert!(says(&expected, "`s2950`"), "{expected:?}");
+    assert_eq!(all_diagnostics(&analysis), expected);
+
+    files.insert_text(last_of_first.clone(), &skill("quite-another"));
+    let entry = files.get(&last_of_first).unwrap().clone();
+    analysis.apply_file(&last_of_first, Some(&entry), Origin::Buffer);
+    let expected = checked(&files);
+    assert!(says(&expected, "`zebra-one-b`"), "{expected:?}");
+    assert_eq!(all_diagnostics(&analysis), expected);
+}

@@ -13,9 +13,8 @@ use std::sync::{Arc, MutexGuard};
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
-use tower_lsp_server::Client;
 
-use crate::lsp::backend::{lock, Backend, Published, Shared, View};
+use crate::lsp::backend::{lock, notification_frame, send_frame, Backend, Published, Shared, View};
 use crate::lsp::convert::{self, path_to_uri, TextPositions};
 use crate::lsp::settings::Settings;
 use crate::lsp::state::{DiagnosticsByFile, State};
@@ -38,7 +37,6 @@ impl Backend {
         if self.shared.worker_started.swap(true, Ordering::SeqCst) {
             return;
         }
-        let client = self.client.clone();
         let shared = self.shared.clone();
         tokio::spawn(async move {
             loop {
@@ -47,7 +45,7 @@ impl Backend {
                 if !debounce.is_zero() {
                     tokio::time::sleep(debounce).await;
                 }
-                publish_changes(&client, &shared).await;
+                publish_changes(&shared).await;
             }
         });
     }
@@ -64,13 +62,17 @@ impl Backend {
                 .await
                 .is_ok()
         {
-            Some(
-                self.client
-                    .progress(token, "agentws: indexing")
-                    .with_message("reading workspace files")
-                    .begin()
-                    .await,
-            )
+            // Written as the publications are (`notification_frame`, on the same channel), so
+            // that the client sees the begin, every publication, then the end, in that order.
+            let begin = WorkDoneProgressBegin {
+                title: "agentws: indexing".to_string(),
+                cancellable: Some(false),
+                message: Some("reading workspace files".to_string()),
+                percentage: None,
+            };
+            self.send_progress(&token, WorkDoneProgress::Begin(begin))
+                .await;
+            Some(token)
         } else {
             None
         };
@@ -94,16 +96,28 @@ impl Backend {
         .await
         .unwrap_or((0, 0));
         if !settings.pull {
-            publish_changes(&self.client, &self.shared).await;
+            publish_changes(&self.shared).await;
         }
         self.check_stores_soon();
-        if let Some(progress) = progress {
-            progress
-                .finish_with_message(format!(
+        if let Some(token) = progress {
+            let end = WorkDoneProgressEnd {
+                message: Some(format!(
                     "{} workspace files, {} diagnostics",
                     counts.0, counts.1
-                ))
-                .await;
+                )),
+            };
+            self.send_progress(&token, WorkDoneProgress::End(end)).await;
+        }
+    }
+
+    /// A `$/progress` notification, through the frames the publications take.
+    async fn send_progress(&self, token: &ProgressToken, value: WorkDoneProgress) {
+        let params = ProgressParams {
+            token: token.clone(),
+            value: ProgressParamsValue::WorkDone(value),
+        };
+        if let Some(frame) = notification_frame::<notification::Progress>(&params) {
+            send_frame(&self.shared, frame).await;
         }
     }
 
@@ -199,7 +213,7 @@ impl Backend {
 }
 
 /// Recomputes dirty projects and publishes what changed since the last publish (push mode).
-async fn publish_changes(client: &Client, shared: &Arc<Shared>) {
+async fn publish_changes(shared: &Arc<Shared>) {
     let settings = lock(&shared.settings).clone();
     if settings.pull {
         return;
@@ -209,7 +223,7 @@ async fn publish_changes(client: &Client, shared: &Arc<Shared>) {
         tokio::task::spawn_blocking(move || collect_publications(&shared_for_build, &settings))
             .await
             .unwrap_or_default();
-    for (path, uri, diagnostics, version) in to_publish {
+    for (path, version, frame) in to_publish {
         // Drop results computed for a version the editor has already replaced.
         let current = lock(&shared.state).open.get(&path).map(|d| d.version);
         if version.is_some() && current != version {
@@ -217,16 +231,26 @@ async fn publish_changes(client: &Client, shared: &Arc<Shared>) {
             shared.wake.notify_one();
             continue;
         }
-        client.publish_diagnostics(uri, diagnostics, version).await;
+        send_frame(shared, frame).await;
     }
 }
 
-type Publication = (
-    PathBuf,
-    Uri,
-    Vec<tower_lsp_server::ls_types::Diagnostic>,
-    Option<i32>,
-);
+/// A file's publication: its path, the version it was computed for, and its frame, serialized on
+/// the blocking thread that computed it.
+type Publication = (PathBuf, Option<i32>, Vec<u8>);
+
+/// The `publishDiagnostics` frame of `uri`.
+pub fn publication_frame(
+    uri: Uri,
+    diagnostics: Vec<tower_lsp_server::ls_types::Diagnostic>,
+    version: Option<i32>,
+) -> Option<Vec<u8>> {
+    notification_frame::<notification::PublishDiagnostics>(&PublishDiagnosticsParams {
+        uri,
+        diagnostics,
+        version,
+    })
+}
 
 fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication> {
     let mut out = Vec::new();
@@ -269,7 +293,9 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
                 .iter()
                 .map(|d| convert::diagnostic(d, positions.as_ref(), &settings.rules_doc_url))
                 .collect();
-            out.push((path.clone(), uri, lsp_list, version));
+            if let Some(frame) = publication_frame(uri, lsp_list, version) {
+                out.push((path.clone(), version, frame));
+            }
             if record.diagnostics.is_empty() && version.is_none() {
                 published.remove(&path);
             } else {
@@ -294,8 +320,9 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
         .collect();
     for path in orphans {
         published.remove(&path);
-        if let Some(uri) = path_to_uri(&path) {
-            out.push((path, uri, Vec::new(), None));
+        let frame = path_to_uri(&path).and_then(|uri| publication_frame(uri, Vec::new(), None));
+        if let Some(frame) = frame {
+            out.push((path, None, frame));
         }
     }
     out
@@ -331,5 +358,82 @@ fn refresh_unlocked(
         if let Some(diagnostics) = merged {
             return Some((state, diagnostics));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::framing::frame;
+    use tower_lsp_server::jsonrpc::Request;
+
+    /// The frame the protocol library writes for a notification: its `Request` through a JSON
+    /// value, then text (`tower_lsp_server`'s codec).
+    fn library_frame<N: notification::Notification>(params: &N::Params) -> Vec<u8> {
+        let value = serde_json::to_value(params).unwrap();
+        let request = Request::build(N::METHOD).params(value).finish();
+        frame(serde_json::to_string(&request).unwrap().as_bytes())
+    }
+
+    fn uri(text: &str) -> Uri {
+        text.parse().unwrap()
+    }
+
+    fn at(line: u32, character: u32) -> Range {
+        Range::new(
+            Position::new(line, character),
+            Position::new(line, character + 4),
+        )
+    }
+
+    #[test]
+    fn a_publication_is_written_as_the_library_writes_it() {
+        let related = |n: u32| DiagnosticRelatedInformation {
+            location: Location::new(uri(&format!("file:///w/sub%20agents/a-{n}.md")), at(n, 2)),
+            message: format!("listed here \"{n}\" — é\n\ttab"),
+        };
+        let diagnostic = Diagnostic {
+            range: at(3, 1),
+            severity: Some(DiagnosticSeverity::WARNING),
+            code: Some(NumberOrString::String("TJ029".to_string())),
+            code_description: Some(CodeDescription {
+                href: uri("https://example.com/rules.md#tj029"),
+            }),
+            source: Some("agentws".to_string()),
+            message: "a message\nRuntime: \"quoted\" \u{1F600} \\ backslash".to_string(),
+            related_information: Some((0..3).map(related).collect()),
+            tags: Some(vec![DiagnosticTag::UNNECESSARY]),
+            data: None,
+        };
+        let plain = Diagnostic {
+            range: at(0, 0),
+            severity: Some(DiagnosticSeverity::ERROR),
+            message: "plain".to_string(),
+            ..Diagnostic::default()
+        };
+        for version in [Some(7), None] {
+            for diagnostics in [vec![diagnostic.clone(), plain.clone()], Vec::new()] {
+                let params = PublishDiagnosticsParams {
+                    uri: uri("file:///w/.agentscope/workspace/tools.json"),
+                    diagnostics: diagnostics.clone(),
+                    version,
+                };
+                let ours = publication_frame(params.uri.clone(), diagnostics, version).unwrap();
+                let theirs = library_frame::<notification::PublishDiagnostics>(&params);
+                assert_eq!(String::from_utf8(ours), String::from_utf8(theirs));
+            }
+        }
+        let progress = ProgressParams {
+            token: ProgressToken::String("agentws/indexing".to_string()),
+            value: ProgressParamsValue::WorkDone(WorkDoneProgress::Begin(WorkDoneProgressBegin {
+                title: "agentws: indexing".to_string(),
+                cancellable: Some(false),
+                message: Some("reading workspace files".to_string()),
+                percentage: None,
+            })),
+        };
+        let ours = notification_frame::<notification::Progress>(&progress).unwrap();
+        let theirs = library_frame::<notification::Progress>(&progress);
+        assert_eq!(String::from_utf8(ours), String::from_utf8(theirs));
     }
 }

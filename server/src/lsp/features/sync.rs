@@ -9,9 +9,10 @@ use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
-use crate::lsp::backend::{lock, Backend};
+use crate::lsp::backend::{lock, send_frame, Backend};
 use crate::lsp::convert::{self, uri_to_path};
 use crate::lsp::errors::guarded;
+use crate::lsp::features::diagnostics::publication_frame;
 use crate::lsp::framing::MAX_BODY_BYTES as MAX_DOCUMENT_BYTES;
 use crate::lsp::state::OpenDoc;
 
@@ -85,10 +86,11 @@ impl Backend {
         if let Ok((_, outside)) = gone {
             if outside && !settings.pull {
                 let was_published = lock(&self.shared.published).remove(&path).is_some();
-                if was_published {
-                    self.client
-                        .publish_diagnostics(params.text_document.uri, Vec::new(), None)
-                        .await;
+                // Through the frames the other publications take, so that it cannot overtake
+                // one of the same file.
+                let frame = publication_frame(params.text_document.uri, Vec::new(), None);
+                if let Some(frame) = frame.filter(|_| was_published) {
+                    send_frame(&self.shared, frame).await;
                 }
             }
         }
