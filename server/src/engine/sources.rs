@@ -10,10 +10,11 @@ use std::sync::Arc;
 
 use super::by_file::sort;
 use super::change::Digest;
-use super::inputs::{in_frame, SourceFile};
+use super::inputs::{in_frame, layout_content, text_input_at, SourceFile};
 use crate::base::{Diagnostic, Env, FileContent, FileEntry};
 use crate::check;
 use crate::check::cross::ToolMention;
+use crate::config::Config;
 use crate::rules::Profile;
 use crate::workspace::layout::{FileKind, Location};
 use crate::workspace::skill::{SkillDoc, TextSlice};
@@ -75,6 +76,31 @@ pub fn digest(
         comment: check::settle::has_comment(text),
         hash: text_hash(text),
     }
+}
+
+/// A file read from disk (`content` at `path`) as the analysis holds it: a source `digestible`
+/// under `profile` becomes its layout content (its text dropped) and its [`digest`]; any other
+/// file is given back as read (`Err`). What `agentws check`'s walk and the language server's
+/// reads of closed files both do with what they read.
+pub fn digest_read(
+    config: &Config,
+    profile: Profile,
+    env: &Env,
+    path: &Path,
+    content: FileContent,
+) -> Result<(FileContent, Digest), FileContent> {
+    let Some((location, kind)) = text_input_at(config, path) else {
+        return Err(content);
+    };
+    if !digestible(path, kind, &content, profile) {
+        return Err(content);
+    }
+    let entry = FileEntry {
+        content,
+        version: None,
+    };
+    let digest = digest(&path.to_path_buf(), &location, kind, &entry, env);
+    Ok((layout_content(&entry.content), digest))
 }
 
 /// The hash of a source's text its [`Digest`] holds: the report reads the text again where it
@@ -142,7 +168,8 @@ fn facts_of(doc: &Parsed) -> Parsed {
 
 /// What the rendered prompt reads of a source: its parse without its body and its diagnostics,
 /// which no prompt shows (the model reads a skill's body when it uses the skill; a subagent's
-/// prompt is built over its own workspace). Equal across an edit of the body, so the rule that
+/// prompt is built over its own workspace), but the error that drops it, whose rule the
+/// preview's note names (`Outcome::rule_code`). Equal across an edit of the body, so the rule that
 /// renders every caller's prompt (`prompt_size_diagnostics`) does not run again while a body is
 /// typed.
 #[salsa::tracked(returns(clone))]
@@ -160,14 +187,14 @@ fn prompt_facts_of(doc: &Parsed) -> Parsed {
         Parsed::Skill(doc) => Parsed::Skill(Arc::new(SkillDoc {
             body: TextSlice::default(),
             split: None,
-            diagnostics: Vec::new(),
+            diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
             ..(**doc).clone()
         })),
         Parsed::Subagent(doc) => Parsed::Subagent(Arc::new(SubagentDoc {
             body: None,
             body_range: None,
             split: None,
-            diagnostics: Vec::new(),
+            diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
             ..(**doc).clone()
         })),
         tools @ Parsed::Tools(_) => tools.clone(),
