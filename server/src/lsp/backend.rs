@@ -24,7 +24,7 @@ use super::errors::{guarded, invalid_params, server_cancelled};
 use super::previews::PreviewAnswers;
 use super::runs::Runs;
 use super::settings::Settings;
-use super::state::{DiagnosticsByFile, ProjectScope, State};
+use super::state::{DiagnosticsByFile, ProjectScope, SourceTexts, State};
 use super::store_reads::StoreReads;
 use super::stored::StoreChecks;
 use crate::base::{Diagnostic, Encoding, Env};
@@ -80,9 +80,13 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// How many times a request is answered at most when files it read keep changing on disk
+/// ([`Backend::answer_at`]): a file changing under every answer gets the last one.
+const ANSWER_TRIES: usize = 3;
+
 /// What a request reads: the diagnostics too, or only the files and their parses.
 #[derive(Clone, Copy)]
-enum ViewParts {
+pub enum ViewParts {
     Diagnostics,
     Files,
     /// The files and the skills by name group.
@@ -98,6 +102,9 @@ pub struct View {
     /// name up ([`Backend::names_view_of_uri`]); `None` in other views, which do not wait for it.
     pub skills_by_name: Option<SkillsByName>,
     pub diagnostics: Arc<DiagnosticsByFile>,
+    /// The files' texts, for positions and edits (the one way to them: a closed source's is read
+    /// again, see [`SourceTexts`]).
+    pub texts: SourceTexts,
     pub encoding: Encoding,
     pub rules_doc_url: String,
     pub project_root: PathBuf,
@@ -189,6 +196,7 @@ impl Backend {
             };
             let workspace = project.snapshot();
             let view = View {
+                texts: project.texts(),
                 workspace,
                 catalog: project.catalog(),
                 skills_by_name: matches!(parts, ViewParts::Names).then(|| project.skills_by_name()),
@@ -203,6 +211,46 @@ impl Backend {
             state.open = open;
             Ok(Some(view))
         })
+    }
+
+    /// `answer`'s result on a view (`parts`) of the project of `uri`, with its path; `None` for a
+    /// path outside every project. See [`Backend::answer_at`].
+    pub fn answer<T>(
+        &self,
+        uri: &Uri,
+        parts: ViewParts,
+        what: &str,
+        answer: impl Fn(&View, &Path) -> Result<T>,
+    ) -> Result<Option<T>> {
+        let Some(path) = uri_to_path(uri) else {
+            return Ok(None);
+        };
+        self.answer_at(Some(&path), parts, what, |view| answer(view, &path))
+    }
+
+    /// `answer`'s result on a view (`parts`) of the project of `path`, under `errors::guarded`;
+    /// answered again, from a new view, when a file whose text it read changed on disk since it
+    /// was digested (that file taken as a watched change first: `State::take_stale`), at most
+    /// [`ANSWER_TRIES`] times in all.
+    pub fn answer_at<T>(
+        &self,
+        path: Option<&Path>,
+        parts: ViewParts,
+        what: &str,
+        answer: impl Fn(&View) -> Result<T>,
+    ) -> Result<Option<T>> {
+        let mut tries = 0;
+        loop {
+            let Some(view) = self.view(path, parts)? else {
+                return Ok(None);
+            };
+            let answered = guarded(what, || answer(&view));
+            tries += 1;
+            if tries == ANSWER_TRIES || !lock(&self.shared.state).take_stale(&view.texts) {
+                return answered.map(Some);
+            }
+            self.wake();
+        }
     }
 
     /// [`Backend::files_view_of_uri`] with the skills by name group.
