@@ -831,41 +831,10 @@ impl Project {
             let digested = self.digested.iter();
             changed.extend(digested.filter(|(_, d)| d.comment).map(|(p, _)| p.clone()));
         }
-        let texts = self.texts();
         if !changed.is_empty() {
-            let by_file = Arc::make_mut(&mut self.diagnostics);
-            for path in &changed {
-                let mut list: Vec<Diagnostic> = self
-                    .walk_problems
-                    .iter()
-                    .filter(|d| d.path == *path)
-                    .cloned()
-                    .collect();
-                if let Some(own) = self.merged_from.sources.get(path) {
-                    list.extend(own.iter().cloned());
-                }
-                list.extend(fresh_workspace.of(path).cloned());
-                list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-                list.dedup();
-                // Only its suppression comments are read: a digested source without any is not
-                // read again.
-                let text = match self.digested.get(path) {
-                    Some(digested) if !digested.comment => None,
-                    _ => texts.text(path),
-                };
-                let text = text.as_deref();
-                let settled = crate::check::settle::settle_file(&config, options, path, text, list);
-                store_diagnostics(by_file, path.clone(), settled.reported);
-            }
+            self.store_settled(&changed, &fresh_workspace, &config, options);
             self.generation += 1;
             self.unpublished.extend(changed);
-        }
-        // A file changed on disk since it was digested (no watcher's event yet): its findings
-        // are dropped until the next refresh has them for its new text.
-        let stale = texts.take_stale();
-        for path in &stale {
-            Arc::make_mut(&mut self.diagnostics).remove(path);
-            self.disk_changed(path);
         }
         if std::mem::take(&mut self.large_buffer_closed) {
             // The snapshot of the closed buffer's last version goes too (the next request builds
@@ -880,6 +849,48 @@ impl Project {
             crate::base::memory::return_free_memory();
         }
         Some(self.diagnostics.clone())
+    }
+
+    /// Stores the diagnostics of the `changed` files, merged from the walk's problems, their own
+    /// and `workspace`'s, settled (`check::settle`) under `config` and `options`. A digested
+    /// source whose text changed on disk since (no watcher's event yet) has its findings dropped
+    /// and is taken as a watched change: the next refresh has them for its new text.
+    fn store_settled(
+        &mut self,
+        changed: &BTreeSet<PathBuf>,
+        workspace: &WorkspaceDiagnostics,
+        config: &Config,
+        options: CheckOptions,
+    ) {
+        let texts = self.texts();
+        let by_file = Arc::make_mut(&mut self.diagnostics);
+        for path in changed {
+            let mut list: Vec<Diagnostic> = self
+                .walk_problems
+                .iter()
+                .filter(|d| d.path == *path)
+                .cloned()
+                .collect();
+            if let Some(own) = self.merged_from.sources.get(path) {
+                list.extend(own.iter().cloned());
+            }
+            list.extend(workspace.of(path).cloned());
+            list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            list.dedup();
+            // Only its suppression comments are read: a digested source without any is not read
+            // again.
+            let text = match self.digested.get(path) {
+                Some(digested) if !digested.comment => None,
+                _ => texts.text(path),
+            };
+            let text = text.as_deref();
+            let settled = crate::check::settle::settle_file(config, options, path, text, list);
+            store_diagnostics(by_file, path.clone(), settled.reported);
+        }
+        for path in &texts.take_stale() {
+            Arc::make_mut(&mut self.diagnostics).remove(path);
+            self.disk_changed(path);
+        }
     }
 
     /// The files whose diagnostics or version changed since the last call (the ones to publish
