@@ -99,7 +99,7 @@ pub struct View {
     /// The workspace's tool catalog, as the engine memoises it.
     pub catalog: Arc<ToolCatalog>,
     /// The skills by name group, as the engine memoises them, for the requests that look a skill
-    /// name up ([`Backend::names_view_of_uri`]); `None` in other views, which do not wait for it.
+    /// name up (`ViewParts::Names`); `None` in other views, which do not wait for it.
     pub skills_by_name: Option<SkillsByName>,
     pub diagnostics: Arc<DiagnosticsByFile>,
     /// The files' texts, for positions and edits (the one way to them: a closed source's is read
@@ -251,29 +251,6 @@ impl Backend {
             }
             self.wake();
         }
-    }
-
-    /// [`Backend::files_view_of_uri`] with the skills by name group.
-    pub fn names_view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {
-        let Some(path) = uri_to_path(uri) else {
-            return Ok(None);
-        };
-        Ok(self.view(Some(&path), ViewParts::Names)?.map(|v| (path, v)))
-    }
-
-    pub fn view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {
-        let Some(path) = uri_to_path(uri) else {
-            return Ok(None);
-        };
-        Ok(self.view_of(Some(&path))?.map(|v| (path, v)))
-    }
-
-    /// `files_view_of` for the project of `uri`.
-    pub fn files_view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {
-        let Some(path) = uri_to_path(uri) else {
-            return Ok(None);
-        };
-        Ok(self.files_view_of(Some(&path))?.map(|v| (path, v)))
     }
 
     /// Wakes the diagnostics worker (push mode).
