@@ -3235,3 +3235,90 @@ fn a_colon_in_a_value_gets_one_diagnostic_and_a_quoting_quick_fix() {
     assert_eq!(rechecked["params"]["diagnostics"], json!([]));
     assert_eq!(client.shutdown(), 0);
 }
+
+/// The range of the one diagnostic of `code` in a publication or a pulled report.
+fn range_of(diagnostics: &Value, code: &str) -> Value {
+    let found: Vec<&Value> = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code)
+        .collect();
+    assert_eq!(found.len(), 1, "{diagnostics}");
+    found[0]["range"].clone()
+}
+
+/// The server holds a closed subagent spec by its digest, not its text (issue 41): its finding is
+/// still published at the position of its text, read again from disk (here UTF-16 columns after
+/// CJK and an emoji, which bytes would place elsewhere).
+#[test]
+fn a_diagnostic_in_a_closed_file_is_published_at_its_position() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let lister = ws(&root).join("subagents/lister.md");
+    let text = "---\ndescription: 读取 😀 d\nskills: [\"读取\", nope]\n---\nBody\n";
+    std::fs::write(&lister, text).unwrap();
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let published = client.wait_diagnostics(&uri(&lister));
+    assert_eq!(
+        range_of(&published["diagnostics"], "XR004"),
+        json!({"start": {"line": 2, "character": 9}, "end": {"line": 2, "character": 19}})
+    );
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// A closed file changed on disk with no watcher's event (a client that does not watch, a
+/// change the watcher missed): a request that reads its text finds that it is not the text the
+/// server digested, takes it as a watched change, and answers from the new file; the file's
+/// diagnostics are published again at their new positions.
+#[test]
+fn a_closed_file_changed_without_an_event_is_answered_as_it_is_now() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let lister = ws(&root).join("subagents/lister.md");
+    let text = "---\ndescription: d\nskills: [pdf, nope]\n---\nBody\n";
+    std::fs::write(&lister, text).unwrap();
+    let pdf = ws(&root).join("skills/pdf/SKILL.md");
+    let reviewer = ws(&root).join("subagents/reviewer.md");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let published = client.wait_diagnostics(&uri(&lister));
+    assert_eq!(
+        range_of(&published["diagnostics"], "XR004"),
+        json!({"start": {"line": 2, "character": 14}, "end": {"line": 2, "character": 18}})
+    );
+    let reviewer_text = std::fs::read_to_string(&reviewer).unwrap();
+    open(&mut client, &reviewer, &reviewer_text, 1);
+    // `- pdf` on line 4 of the reviewer: the definition is pdf's `name:` value.
+    let on_pdf =
+        json!({"textDocument": {"uri": uri(&reviewer)}, "position": {"line": 4, "character": 5}});
+    let definition = client.request("textDocument/definition", on_pdf.clone());
+    let at_line = |line: u64| json!([{"uri": uri(&pdf), "range": {"start": {"line": line, "character": 6}, "end": {"line": line, "character": 9}}}]);
+    assert_eq!(definition, at_line(1));
+
+    // Two lines put before `name:`, and one before `skills:`, with no event sent.
+    let pdf_text = std::fs::read_to_string(&pdf).unwrap();
+    let moved = pdf_text.replacen("---\n", "---\n# a comment\n# another\n", 1);
+    std::fs::write(&pdf, moved).unwrap();
+    let moved = text.replacen("skills:", "# moved\nskills:", 1);
+    std::fs::write(&lister, &moved).unwrap();
+    let definition = client.request("textDocument/definition", on_pdf);
+    assert_eq!(definition, at_line(3));
+    // A code action on the lister reads its text: its finding is published again, moved.
+    let range = json!({"start": {"line": 3, "character": 14}, "end": {"line": 3, "character": 18}});
+    client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&lister)}, "range": range, "context": {"diagnostics": []}}),
+    );
+    // Published while the code action was answered again, or after.
+    let lister_uri = uri(&lister);
+    let moved = move |m: &Value| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == lister_uri.as_str()
+            && m["params"]["diagnostics"].as_array().is_some_and(|list| {
+                list.iter()
+                    .any(|d| d["code"] == "XR004" && d["range"] == range)
+            })
+    };
+    if !client.log.iter().any(&moved) {
+        client.wait_for(moved);
+    }
+    assert_eq!(client.shutdown(), 0);
+}

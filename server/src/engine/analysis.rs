@@ -14,7 +14,7 @@ use std::sync::Arc;
 use salsa::{Durability, Setter};
 
 use super::by_file::WorkspaceDiagnostics;
-use super::change::{Applied, Change, Digests, Edit, Origin};
+use super::change::{Applied, Change, Digest, Digests, Edit, Origin};
 use super::compose::workspace_diagnostics_on_every_core;
 use super::handle::Handle;
 use super::inputs::{
@@ -27,10 +27,10 @@ use super::partition::{
 };
 use super::project::namespaces;
 use super::skills::{name_groups, SkillsByName};
-use super::sources::parsed;
+use super::sources::{digest_read, digestible, parsed, Kept};
 use super::subagents::referenced_paths;
 use super::tools::{catalog, tools_docs};
-use crate::base::{Diagnostic, Env, FileEntry, FileSet};
+use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
 use crate::check::CheckOptions;
 use crate::config::Config;
 use crate::workspace::catalog::ToolCatalog;
@@ -232,7 +232,9 @@ impl Analysis {
         }
         for edit in edits {
             let taken = match edit {
-                Edit::File(path, entry, origin) => self.set_file(&path, entry.as_ref(), origin),
+                Edit::File(path, entry, origin, digest) => {
+                    self.set_file(&path, entry.as_ref(), origin, digest)
+                }
                 Edit::Folder(dir, exists) => match self.set_folder(&dir, exists) {
                     true => Taken::Layout,
                     false => Taken::Nothing,
@@ -393,12 +395,18 @@ impl Analysis {
     /// other files (a created skill walked and compared all 10 000 of them). Returns how it was
     /// taken: the layout is set for anything but one source's or tools.json's text replacing
     /// another.
-    fn set_file(&mut self, path: &Path, entry: Option<&FileEntry>, origin: Origin) -> Taken {
+    fn set_file(
+        &mut self,
+        path: &Path,
+        entry: Option<&FileEntry>,
+        origin: Origin,
+        digest: Option<Arc<Digest>>,
+    ) -> Taken {
         if let Some(entry) = entry {
-            if self.set_source_entry(path, entry, origin) {
+            if self.set_source_entry(path, entry, origin, &digest) {
                 return Taken::SourceText;
             }
-            if self.set_tools_entry(path, entry, origin) {
+            if self.set_tools_entry(path, entry, origin, &digest) {
                 return Taken::ToolsText;
             }
         }
@@ -427,9 +435,10 @@ impl Analysis {
                     let known = self.text_inputs(kind).get(path).copied();
                     match known {
                         // Its content's kind changed (a text that became too large, say).
-                        Some(file) => self.write_text_input(file, entry, origin),
+                        Some(file) => self.write_text_input(file, entry, origin, digest),
                         None => {
-                            let file = self.new_text_input(path, entry, &location, kind, origin);
+                            let file =
+                                self.new_text_input(path, entry, &location, kind, origin, digest);
                             source_added_or_removed = kind != FileKind::ToolsJson;
                             if self.hold_text_input(path, file, &location, kind) {
                                 self.set_neighbours();
@@ -828,19 +837,31 @@ impl Analysis {
     /// One file's new content. Returns false when the change is not one source's text replacing
     /// another (a file appearing or going, any other kind): [`Analysis::set_file`] then sets the
     /// layout.
-    fn set_source_entry(&mut self, path: &Path, entry: &FileEntry, origin: Origin) -> bool {
+    fn set_source_entry(
+        &mut self,
+        path: &Path,
+        entry: &FileEntry,
+        origin: Origin,
+        digest: &Option<Arc<Digest>>,
+    ) -> bool {
         let Some(input) = self.sources.get(path).copied() else {
             return false;
         };
-        self.set_text_entry(path, input, entry, origin)
+        self.set_text_entry(path, input, entry, origin, digest)
     }
 
     /// [`Analysis::set_source_entry`] for a tools.json.
-    fn set_tools_entry(&mut self, path: &Path, entry: &FileEntry, origin: Origin) -> bool {
+    fn set_tools_entry(
+        &mut self,
+        path: &Path,
+        entry: &FileEntry,
+        origin: Origin,
+        digest: &Option<Arc<Digest>>,
+    ) -> bool {
         let Some(input) = self.tools_files.get(path).copied() else {
             return false;
         };
-        self.set_text_entry(path, input, entry, origin)
+        self.set_text_entry(path, input, entry, origin, digest)
     }
 
     fn set_text_entry(
@@ -849,34 +870,49 @@ impl Analysis {
         input: SourceFile,
         entry: &FileEntry,
         origin: Origin,
+        digest: &Option<Arc<Digest>>,
     ) -> bool {
         let before = layout_content(&input.entry(&self.db).content);
         if before != layout_content(&entry.content) {
             return false;
         }
-        if input.entry(&self.db) == entry {
+        if input.entry(&self.db) == entry && same_digest(input.digest(&self.db), digest) {
             return true;
         }
         match origin {
             Origin::Buffer if !self.buffer_inputs.contains(&input) => {
                 self.put_buffer_input(path, input, entry);
             }
-            _ => self.write_text_input(input, entry, origin),
+            _ => self.write_text_input(input, entry, origin, digest.clone()),
         }
         true
     }
 
-    /// Writes a text input's entry with `origin`'s durability, and remembers which inputs are
-    /// now a buffer's.
-    fn write_text_input(&mut self, input: SourceFile, entry: &FileEntry, origin: Origin) {
+    /// Writes a text input's entry and digest with `origin`'s durability, and remembers which
+    /// inputs are now a buffer's.
+    fn write_text_input(
+        &mut self,
+        input: SourceFile,
+        entry: &FileEntry,
+        origin: Origin,
+        digest: Option<Arc<Digest>>,
+    ) {
         match origin {
             Origin::Buffer => self.buffer_inputs.insert(input),
             Origin::Disk => self.buffer_inputs.remove(&input),
         };
-        input
-            .set_entry(&mut self.db)
-            .with_durability(origin.durability())
-            .to(entry.clone());
+        if !same_digest(input.digest(&self.db), &digest) {
+            input
+                .set_digest(&mut self.db)
+                .with_durability(origin.durability())
+                .to(digest);
+        }
+        if input.entry(&self.db) != entry {
+            input
+                .set_entry(&mut self.db)
+                .with_durability(origin.durability())
+                .to(entry.clone());
+        }
     }
 
     /// The first buffer of a disk file: a new input of `LOW` durability in place of `input`,
@@ -887,7 +923,7 @@ impl Analysis {
     /// (its bucket, or the tools.json list: `MEDIUM`), as a created file does.
     fn put_buffer_input(&mut self, path: &Path, input: SourceFile, entry: &FileEntry) {
         let (location, kind) = (input.location(&self.db).clone(), input.kind(&self.db));
-        let file = self.new_text_input(path, entry, &location, kind, Origin::Buffer);
+        let file = self.new_text_input(path, entry, &location, kind, Origin::Buffer, None);
         // The new input takes the old one's place in its map, so it is released, not removed.
         let moved = self.release_text_input(input, &location, kind)
             | self.hold_text_input(path, file, &location, kind);
@@ -934,7 +970,8 @@ impl Analysis {
         kind == FileKind::Skill && self.skills_by_rel.remove(&location.rel, file)
     }
 
-    /// A new text input for `path`, of `origin`'s durability (a buffer's is remembered as such).
+    /// A new text input for `path`, of `origin`'s durability (a buffer's is remembered as such),
+    /// held by `digest` when given.
     fn new_text_input(
         &mut self,
         path: &Path,
@@ -942,6 +979,7 @@ impl Analysis {
         location: &Location,
         kind: FileKind,
         origin: Origin,
+        digest: Option<Arc<Digest>>,
     ) -> SourceFile {
         let file = SourceFile::builder(
             path.to_path_buf(),
@@ -949,7 +987,7 @@ impl Analysis {
             location.clone(),
             kind,
             self.project,
-            None,
+            digest,
         )
         .durability(origin.durability())
         .new(&self.db);
@@ -1049,6 +1087,54 @@ impl Analysis {
         self.sources.get(path).copied()
     }
 
+    /// The digest the source at `path` is held by, if its text is not held.
+    pub fn digest(&self, path: &Path) -> Option<Arc<Digest>> {
+        self.sources.get(path)?.digest(&self.db).clone()
+    }
+
+    /// `content`, read from disk at `path`, as this analysis holds it (`sources::digest_read`
+    /// under its configuration, running profile and environment, keeping what `kept` says): a
+    /// source it may take by its digest becomes its layout content and digest; any other file
+    /// comes back as read (`Err`).
+    pub fn digest_read(
+        &self,
+        path: &Path,
+        content: FileContent,
+        kept: Kept,
+    ) -> Result<(FileContent, Arc<Digest>), FileContent> {
+        let (db, project) = (&self.db, self.project);
+        let profile = project.options(db).profile;
+        digest_read(
+            project.config(db),
+            profile,
+            project.env(db),
+            path,
+            content,
+            kept,
+        )
+        .map(|(kept, digest)| (kept, Arc::new(digest)))
+    }
+
+    /// The digests the sources are held by, for setting every file again
+    /// ([`Change::set_digested_files`]): `None` when one of them would not be digested as it is
+    /// under the configuration and profile now (placed elsewhere, of another kind, or a skill in
+    /// the strict profile), so that the files must be read again.
+    pub fn digests_in_place(&self) -> Option<Digests> {
+        let (db, project) = (&self.db, self.project);
+        let (config, profile) = (project.config(db), project.options(db).profile);
+        let mut digests = Digests::default();
+        for (path, file) in self.sources.iter() {
+            let Some(digest) = file.digest(db) else {
+                continue;
+            };
+            let (location, kind) = text_input_at(config, path)?;
+            let same = *file.location(db) == location && file.kind(db) == kind;
+            (same && digestible(path, kind, &file.entry(db).content, profile)).then_some(())?;
+            digests.insert(path.clone(), digest.clone());
+        }
+        Some(digests)
+    }
+
     pub fn workspace_diagnostics(&self) -> WorkspaceDiagnostics {
         workspace_diagnostics_on_every_core(&self.db, self.project)
     }
@@ -1110,3 +1196,12 @@ impl Analysis {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether a source's digest is `digest`: the same value, most often the same `Arc`.
+fn same_digest(held: &Option<Arc<Digest>>, digest: &Option<Arc<Digest>>) -> bool {
+    match (held, digest) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+        (None, None) => true,
+        _ => false,
+    }
+}

@@ -17,12 +17,11 @@ use rayon::prelude::*;
 
 use super::change::Digests;
 use super::compose::workspace_diagnostics_on_every_core;
-use super::inputs::{layout_content, text_input_at};
 use super::sources::{
-    digest, digestible, facts, parsed, sets_allowed_tools, source_diagnostics, text_hash,
+    digest_read, facts, parsed, sets_allowed_tools, source_diagnostics, text_hash, Kept,
 };
 use super::{Analysis, Change, Outside};
-use crate::base::{Diagnostic, Env, FileContent, FileEntry, FileSet};
+use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::check::{self, CheckOptions, CheckReport};
 use crate::config::discover::FoundProject;
 use crate::config::Config;
@@ -253,28 +252,8 @@ pub fn load_digested(
     options: CheckOptions,
 ) -> (LoadedProject, Analysis) {
     let config = options.configure(Arc::new(project.config));
-    let profile = options.running(&config).profile;
-    let prompt = check::prompt_window_named(&config);
-    let digests: Mutex<Digests> = Mutex::default();
-    let keep = |path: &Path, content: FileContent| -> FileContent {
-        let Some((location, kind)) = text_input_at(&config, path) else {
-            return content;
-        };
-        if !digestible(path, kind, &content, profile) {
-            return content;
-        }
-        let path = path.to_path_buf();
-        let entry = FileEntry {
-            content,
-            version: None,
-        };
-        let digest = Arc::new(digest(&path, &location, kind, &entry, &env, prompt));
-        let mut digests = digests.lock().unwrap_or_else(|p| p.into_inner());
-        digests.insert(path, digest);
-        layout_content(&entry.content)
-    };
-    let discovered = discover::discover_keeping(&config, &keep);
-    let digests = digests.into_inner().unwrap_or_else(|p| p.into_inner());
+    let kept = Kept::for_check(&config);
+    let (discovered, digests) = discover_digested(&config, &env, options, kept);
     let mut change = Change::new();
     change.set_digested_files(Arc::new(discovered.files.clone()), digests);
     let analysis = one_check_analysis(config, project.diagnostics, env, options, change);
@@ -293,6 +272,34 @@ fn one_check_analysis(
     let mut analysis = Analysis::new(config, Arc::new(diagnostics), env, options, &empty);
     analysis.apply_change(change);
     analysis
+}
+
+/// The walk of `config`'s project with each source `digestible` under `options` digested as it is
+/// read, in the walking threads, and its text dropped there (`sources::digest_read`, keeping
+/// what `kept` says): the files (those sources with their content's kind only) and the digests,
+/// for [`Change::set_digested_files`]. What `agentws check` and the language server's indexing
+/// read.
+pub fn discover_digested(
+    config: &Config,
+    env: &Env,
+    options: CheckOptions,
+    kept: Kept,
+) -> (discover::Discovered, Digests) {
+    let profile = options.running(config).profile;
+    let digests: Mutex<Digests> = Mutex::default();
+    let keep = |path: &Path, content: FileContent| -> FileContent {
+        match digest_read(config, profile, env, path, content, kept) {
+            Ok((kept, digest)) => {
+                let mut digests = digests.lock().unwrap_or_else(|p| p.into_inner());
+                digests.insert(path.to_path_buf(), Arc::new(digest));
+                kept
+            }
+            Err(content) => content,
+        }
+    };
+    let discovered = discover::discover_keeping(config, &keep);
+    let digests = digests.into_inner().unwrap_or_else(|p| p.into_inner());
+    (discovered, digests)
 }
 
 /// The loaded project of `discovered`, whose files `analysis` was given: the files outside the

@@ -74,8 +74,9 @@ pub struct Change {
 /// One file's or folder's change, in a [`Change`].
 #[derive(Clone, Debug)]
 pub(super) enum Edit {
-    /// A file appearing, changing or going (`None`).
-    File(PathBuf, Option<FileEntry>, Origin),
+    /// A file appearing, changing or going (`None`); a source held by its digest (its entry then
+    /// holds its content's kind only, `layout_content`).
+    File(PathBuf, Option<FileEntry>, Origin, Option<Arc<Digest>>),
     /// A folder created (true) or deleted.
     Folder(PathBuf, bool),
 }
@@ -104,7 +105,6 @@ impl Change {
         self.files = Some(files);
     }
 
-    /// One file appearing, changing or going (`entry` is `None`), whatever its kind.
     /// [`Change::set_files`] where the sources in `digests` are held by their digest: `files`
     /// holds their content's kind only (`layout_content`).
     pub fn set_digested_files(&mut self, files: Arc<FileSet>, digests: Digests) {
@@ -112,8 +112,16 @@ impl Change {
         self.digests = digests;
     }
 
+    /// One file appearing, changing or going (`entry` is `None`), whatever its kind.
     pub fn set_file(&mut self, path: PathBuf, entry: Option<FileEntry>, origin: Origin) {
-        self.edits.push(Edit::File(path, entry, origin));
+        self.edits.push(Edit::File(path, entry, origin, None));
+    }
+
+    /// [`Change::set_file`] of a source read from disk and held by its digest (`digestible`):
+    /// `entry` holds its content's kind only (`layout_content`).
+    pub fn set_digested_file(&mut self, path: PathBuf, entry: FileEntry, digest: Arc<Digest>) {
+        self.edits
+            .push(Edit::File(path, Some(entry), Origin::Disk, Some(digest)));
     }
 
     /// A folder created (`exists`) or deleted. Its files are set one by one with

@@ -29,11 +29,15 @@
 //!                                                workspace_diagnostics ◄──────────┴─────────┘
 //! ```
 //!
-//! A source read for one `agentws check` holds no text (`batch::load_digested`): its input's
-//! `digest` holds what the per-file queries above answer (`sources::digest`, by the functions
-//! they run), and `parsed` of it is its facts, or its prompt facts where the configuration names
-//! a context window (the one rule that renders the prompt reads those). The report reads again
-//! only the files it shows, and says so when one changed since.
+//! A source read from disk holds no text, in `agentws check` (`batch::load_digested`) and in the
+//! language server for every file not open in the editor (`batch::discover_digested` when a
+//! project is read, `Analysis::digest_read` for a file read again, `Change::set_digested_file`):
+//! its input's `digest` holds what the per-file queries above answer (`sources::digest`, by the
+//! functions they run), and `parsed` of it is its prompt facts where something renders the
+//! prompt (the server's previews; `check` when the configuration names a context window), its
+//! facts otherwise (`sources::Kept`). The report, or the server where it shows a position, reads
+//! again only the files it shows, and compares them with the digest's hash: a file changed
+//! since is reported so (`check`) or taken as a watched change (the server).
 //!
 //! The rules are `check`'s (`source_diagnostics`; `file_diagnostics`, `skill_references`,
 //! `tool_references`, `skill_loading` and `loading::check_subagents`, which together are
@@ -139,10 +143,11 @@ mod tools;
 
 pub use analysis::Analysis;
 pub use by_file::{changed_keys, DiagnosticsByFile, WorkspaceDiagnostics};
-pub use change::{Applied, Change, Origin};
+pub use change::{Applied, Change, Digest, Origin};
 pub use handle::{Handle, SharedReads};
 pub use outside::Outside;
 pub use skills::SkillsByName;
+pub use sources::{text_hash, Kept};
 
 #[cfg(test)]
 mod file_order;

@@ -10,10 +10,11 @@ use std::sync::Arc;
 
 use super::by_file::sort;
 use super::change::Digest;
-use super::inputs::{in_frame, SourceFile};
+use super::inputs::{in_frame, layout_content, text_input_at, SourceFile};
 use crate::base::{Diagnostic, Env, FileContent, FileEntry, TextRange};
 use crate::check;
 use crate::check::cross::ToolMention;
+use crate::config::Config;
 use crate::rules::Profile;
 use crate::workspace::layout::{FileKind, Location};
 use crate::workspace::skill::{SkillDoc, TextSlice};
@@ -47,19 +48,37 @@ pub fn digestible(path: &Path, kind: FileKind, content: &FileContent, profile: P
         && !(kind == FileKind::Skill && profile == Profile::Strict)
 }
 
+/// What a [`Digest`] keeps as what is left of a source's parse (`Digest::parsed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Its facts, which every query but the prompt's reads: one check whose configuration names
+    /// no context window renders no prompt, and holds no second, larger copy of each parse.
+    Facts,
+    /// Its prompt facts, which the rendered prompt reads (the preview, WS017).
+    PromptFacts,
+}
+
+impl Kept {
+    /// What one `agentws check` under `config` keeps: the prompt facts only if `WS017` renders
+    /// the prompt.
+    pub fn for_check(config: &Config) -> Kept {
+        match check::prompt_window_named(config) {
+            true => Kept::PromptFacts,
+            false => Kept::Facts,
+        }
+    }
+}
+
 /// What the per-file queries answer for a source (`digestible`) with `entry` at `path`, computed
-/// by the functions they run, once, so that its text can be dropped (`agentws check`).
-///
-/// What is left of its parse is its prompt facts when `prompt` (something renders the prompt:
-/// the configuration names a context window), its facts otherwise: every other query reads
-/// those, so that a check holds no second, larger copy of each parse that nothing reads.
+/// by the functions they run, once, so that its text can be dropped; of its parse, what `kept`
+/// says.
 pub fn digest(
     path: &PathBuf,
     location: &Location,
     kind: FileKind,
     entry: &FileEntry,
     env: &Env,
-    prompt: bool,
+    kept: Kept,
 ) -> Digest {
     let text = entry.content.text().unwrap_or("");
     let doc = snapshot::parse_file(path, location, kind, &entry.content, env);
@@ -71,7 +90,7 @@ pub fn digest(
     };
     let facts = doc.as_ref().map(facts_of);
     let parsed = match &doc {
-        Some(doc) if prompt => Some(prompt_facts_of(doc)),
+        Some(doc) if kept == Kept::PromptFacts => Some(prompt_facts_of(doc)),
         _ => facts.clone(),
     };
     Digest {
@@ -86,6 +105,32 @@ pub fn digest(
         comment: check::settle::has_comment(text),
         hash: text_hash(text),
     }
+}
+
+/// A file read from disk (`content` at `path`) as the analysis holds it: a source `digestible`
+/// under `profile` becomes its layout content (its text dropped) and its [`digest`] (keeping
+/// what `kept` says); any other file is given back as read (`Err`). What `agentws check`'s walk
+/// and the language server's reads of closed files both do with what they read.
+pub fn digest_read(
+    config: &Config,
+    profile: Profile,
+    env: &Env,
+    path: &Path,
+    content: FileContent,
+    kept: Kept,
+) -> Result<(FileContent, Digest), FileContent> {
+    let Some((location, kind)) = text_input_at(config, path) else {
+        return Err(content);
+    };
+    if !digestible(path, kind, &content, profile) {
+        return Err(content);
+    }
+    let entry = FileEntry {
+        content,
+        version: None,
+    };
+    let digest = digest(&path.to_path_buf(), &location, kind, &entry, env, kept);
+    Ok((layout_content(&entry.content), digest))
 }
 
 /// The hash of a source's text its [`Digest`] holds: the report reads the text again where it
@@ -153,7 +198,8 @@ fn facts_of(doc: &Parsed) -> Parsed {
 
 /// What the rendered prompt reads of a source: its parse without its body and its diagnostics,
 /// which no prompt shows (the model reads a skill's body when it uses the skill; a subagent's
-/// prompt is built over its own workspace). Equal across an edit of the body, so the rule that
+/// prompt is built over its own workspace), but the error that drops it, whose rule the
+/// preview's note names (`Outcome::rule_code`). Equal across an edit of the body, so the rule that
 /// renders every caller's prompt (`prompt_size_diagnostics`) does not run again while a body is
 /// typed.
 #[salsa::tracked(returns(clone))]
@@ -172,14 +218,14 @@ fn prompt_facts_of(doc: &Parsed) -> Parsed {
         Parsed::Skill(doc) => Parsed::Skill(Arc::new(SkillDoc {
             body: TextSlice::default(),
             split: None,
-            diagnostics: Vec::new(),
+            diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
             ..(**doc).clone()
         })),
         Parsed::Subagent(doc) => Parsed::Subagent(Arc::new(SubagentDoc {
             body: None,
             body_range: None,
             split: None,
-            diagnostics: Vec::new(),
+            diagnostics: dropping_error(&doc.diagnostics, doc.outcome.is_err()),
             ..(**doc).clone()
         })),
         tools @ Parsed::Tools(_) => tools.clone(),

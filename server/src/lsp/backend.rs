@@ -25,7 +25,7 @@ use super::framing::frame;
 use super::previews::PreviewAnswers;
 use super::runs::Runs;
 use super::settings::Settings;
-use super::state::{DiagnosticsByFile, ProjectScope, State};
+use super::state::{DiagnosticsByFile, ProjectScope, SourceTexts, State};
 use super::store_reads::StoreReads;
 use super::stored::StoreChecks;
 use crate::base::{Diagnostic, Encoding, Env};
@@ -116,9 +116,13 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// How many times a request is answered at most when files it read keep changing on disk
+/// ([`Backend::answer_at`]): a file changing under every answer gets the last one.
+const ANSWER_TRIES: usize = 3;
+
 /// What a request reads: the diagnostics too, or only the files and their parses.
 #[derive(Clone, Copy)]
-enum ViewParts {
+pub enum ViewParts {
     Diagnostics,
     Files,
     /// The files and the skills by name group.
@@ -131,9 +135,12 @@ pub struct View {
     /// The workspace's tool catalog, as the engine memoises it.
     pub catalog: Arc<ToolCatalog>,
     /// The skills by name group, as the engine memoises them, for the requests that look a skill
-    /// name up ([`Backend::names_view_of_uri`]); `None` in other views, which do not wait for it.
+    /// name up (`ViewParts::Names`); `None` in other views, which do not wait for it.
     pub skills_by_name: Option<SkillsByName>,
     pub diagnostics: Arc<DiagnosticsByFile>,
+    /// The files' texts, for positions and edits (the one way to them: a closed source's is read
+    /// again, see [`SourceTexts`]).
+    pub texts: SourceTexts,
     pub encoding: Encoding,
     pub rules_doc_url: String,
     pub project_root: PathBuf,
@@ -227,6 +234,7 @@ impl Backend {
             };
             let workspace = project.snapshot();
             let view = View {
+                texts: project.texts(),
                 workspace,
                 catalog: project.catalog(),
                 skills_by_name: matches!(parts, ViewParts::Names).then(|| project.skills_by_name()),
@@ -243,27 +251,44 @@ impl Backend {
         })
     }
 
-    /// [`Backend::files_view_of_uri`] with the skills by name group.
-    pub fn names_view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {
+    /// `answer`'s result on a view (`parts`) of the project of `uri`, with its path; `None` for a
+    /// path outside every project. See [`Backend::answer_at`].
+    pub fn answer<T>(
+        &self,
+        uri: &Uri,
+        parts: ViewParts,
+        what: &str,
+        answer: impl Fn(&View, &Path) -> Result<T>,
+    ) -> Result<Option<T>> {
         let Some(path) = uri_to_path(uri) else {
             return Ok(None);
         };
-        Ok(self.view(Some(&path), ViewParts::Names)?.map(|v| (path, v)))
+        self.answer_at(Some(&path), parts, what, |view| answer(view, &path))
     }
 
-    pub fn view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {
-        let Some(path) = uri_to_path(uri) else {
-            return Ok(None);
-        };
-        Ok(self.view_of(Some(&path))?.map(|v| (path, v)))
-    }
-
-    /// `files_view_of` for the project of `uri`.
-    pub fn files_view_of_uri(&self, uri: &Uri) -> Result<Option<(PathBuf, View)>> {
-        let Some(path) = uri_to_path(uri) else {
-            return Ok(None);
-        };
-        Ok(self.files_view_of(Some(&path))?.map(|v| (path, v)))
+    /// `answer`'s result on a view (`parts`) of the project of `path`, under `errors::guarded`;
+    /// answered again, from a new view, when a file whose text it read changed on disk since it
+    /// was digested (that file taken as a watched change first: `State::take_stale`), at most
+    /// [`ANSWER_TRIES`] times in all.
+    pub fn answer_at<T>(
+        &self,
+        path: Option<&Path>,
+        parts: ViewParts,
+        what: &str,
+        answer: impl Fn(&View) -> Result<T>,
+    ) -> Result<Option<T>> {
+        let mut tries = 0;
+        loop {
+            let Some(view) = self.view(path, parts)? else {
+                return Ok(None);
+            };
+            let answered = guarded(what, || answer(&view));
+            tries += 1;
+            if tries == ANSWER_TRIES || !lock(&self.shared.state).take_stale(&view.texts) {
+                return answered.map(Some);
+            }
+            self.wake();
+        }
     }
 
     /// Wakes the diagnostics worker (push mode).

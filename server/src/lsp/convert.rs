@@ -181,9 +181,9 @@ pub fn diagnostic(
 }
 
 /// A workspace edit from core file edits; `text_of` gives each file's current text.
-pub fn workspace_edit<'a>(
+pub fn workspace_edit(
     edits: &[FileEdit],
-    text_of: impl Fn(&Path) -> Option<&'a str>,
+    text_of: impl Fn(&Path) -> Option<std::sync::Arc<str>>,
     encoding: Encoding,
 ) -> lsp::WorkspaceEdit {
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
@@ -191,8 +191,8 @@ pub fn workspace_edit<'a>(
         let Some(uri) = path_to_uri(&edit.path) else {
             continue;
         };
-        let text = text_of(&edit.path).unwrap_or("");
-        let positions = TextPositions::new(text, encoding);
+        let text = text_of(&edit.path);
+        let positions = TextPositions::new(text.as_deref().unwrap_or(""), encoding);
         changes.entry(uri).or_default().push(TextEdit {
             range: positions.range(edit.range),
             new_text: edit.new_text.clone(),

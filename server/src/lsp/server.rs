@@ -12,7 +12,7 @@ use tower_lsp_server::jsonrpc::{Method, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{LanguageServer, LspService, LspServiceBuilder};
 
-use super::backend::{lock, Backend, Frames, JvmFacts};
+use super::backend::{lock, Backend, Frames, JvmFacts, ViewParts};
 use super::errors::guarded;
 use super::features::{code_actions, completion, hover, navigation, rename, symbols};
 use super::protocol::{
@@ -169,30 +169,28 @@ impl LanguageServer for Backend {
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        let Some((path, view)) = self.view_of_uri(&params.text_document.uri)? else {
-            return Ok(None);
-        };
-        guarded("codeAction", || {
-            Ok(Some(code_actions::code_actions(&view, &path, params.range)))
+        let uri = &params.text_document.uri;
+        self.answer(uri, ViewParts::Diagnostics, "codeAction", |view, path| {
+            Ok(code_actions::code_actions(view, path, params.range))
         })
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let pos = params.text_document_position;
-        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
-            return Ok(None);
-        };
-        guarded("completion", || {
-            Ok(completion::completion(&view, &path, pos.position))
-        })
+        let uri = &pos.text_document.uri;
+        let answer = self.answer(uri, ViewParts::Files, "completion", |view, path| {
+            Ok(completion::completion(view, path, pos.position))
+        });
+        Ok(answer?.flatten())
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let pos = params.text_document_position_params;
-        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
-            return Ok(None);
-        };
-        guarded("hover", || Ok(hover::hover(&view, &path, pos.position)))
+        let uri = &pos.text_document.uri;
+        let answer = self.answer(uri, ViewParts::Files, "hover", |view, path| {
+            Ok(hover::hover(view, path, pos.position))
+        });
+        Ok(answer?.flatten())
     }
 
     async fn goto_definition(
@@ -200,35 +198,30 @@ impl LanguageServer for Backend {
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
         let pos = params.text_document_position_params;
-        let Some((path, view)) = self.names_view_of_uri(&pos.text_document.uri)? else {
-            return Ok(None);
-        };
-        guarded("definition", || {
-            Ok(navigation::definition(&view, &path, pos.position)
-                .map(GotoDefinitionResponse::Array))
-        })
+        let uri = &pos.text_document.uri;
+        let answer = self.answer(uri, ViewParts::Names, "definition", |view, path| {
+            Ok(navigation::definition(view, path, pos.position).map(GotoDefinitionResponse::Array))
+        });
+        Ok(answer?.flatten())
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let pos = params.text_document_position;
-        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
-            return Ok(None);
-        };
-        guarded("references", || {
-            Ok(navigation::references(&view, &path, pos.position))
-        })
+        let uri = &pos.text_document.uri;
+        let answer = self.answer(uri, ViewParts::Files, "references", |view, path| {
+            Ok(navigation::references(view, path, pos.position))
+        });
+        Ok(answer?.flatten())
     }
 
     async fn document_symbol(
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        let Some((path, view)) = self.files_view_of_uri(&params.text_document.uri)? else {
-            return Ok(None);
-        };
-        guarded("documentSymbol", || {
-            Ok(Some(DocumentSymbolResponse::Nested(
-                symbols::document_symbols(&view, &path),
+        let uri = &params.text_document.uri;
+        self.answer(uri, ViewParts::Files, "documentSymbol", |view, path| {
+            Ok(DocumentSymbolResponse::Nested(symbols::document_symbols(
+                view, path,
             )))
         })
     }
@@ -257,21 +250,19 @@ impl LanguageServer for Backend {
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        let Some((path, view)) = self.files_view_of_uri(&params.text_document.uri)? else {
-            return Ok(None);
-        };
-        guarded("prepareRename", || {
-            Ok(rename::prepare_rename(&view, &path, params.position))
-        })
+        let uri = &params.text_document.uri;
+        let answer = self.answer(uri, ViewParts::Files, "prepareRename", |view, path| {
+            Ok(rename::prepare_rename(view, path, params.position))
+        });
+        Ok(answer?.flatten())
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let pos = params.text_document_position;
-        let Some((path, view)) = self.files_view_of_uri(&pos.text_document.uri)? else {
-            return Ok(None);
-        };
-        guarded("rename", || {
-            rename::rename(&view, &path, pos.position, &params.new_name)
-        })
+        let uri = &pos.text_document.uri;
+        let answer = self.answer(uri, ViewParts::Files, "rename", |view, path| {
+            rename::rename(view, path, pos.position, &params.new_name)
+        });
+        Ok(answer?.flatten())
     }
 }

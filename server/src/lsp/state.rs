@@ -9,20 +9,28 @@
 //! (`RefreshJob`, on a handle of the database): an edit made meanwhile cancels it, and a result
 //! computed from older inputs is never merged. Synchronous: no tokio, no LSP types (paths and
 //! byte offsets only), so it can be tested and benchmarked without a client.
+//!
+//! A skill or subagent spec not open in the editor is held by its digest, as `agentws check`
+//! holds it (`engine::batch::discover_digested`, `Analysis::digest_read`): no closed source's
+//! text stays in memory. What shows a position, an edit or a comment in one reads it again
+//! through [`SourceTexts`], which compares it with the digest's hash.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::base::{Diagnostic, Env, FileContent, FileSet};
 use crate::check::CheckOptions;
 use crate::config::discover::find_project;
 use crate::config::{Config, CONFIG_FILE_NAME};
+use crate::engine::batch::discover_digested;
+use crate::engine::Kept;
 use crate::engine::{
-    Analysis, Change, Handle, Origin, Outside, SharedReads, SkillsByName, WorkspaceDiagnostics,
+    text_hash, Analysis, Change, Digest, Handle, Origin, Outside, SharedReads, SkillsByName,
+    WorkspaceDiagnostics,
 };
 use crate::workspace::catalog::ToolCatalog;
-use crate::workspace::discover::{discover, discover_folder, is_below_scanned, same_walk};
+use crate::workspace::discover::{discover_folder, is_below_scanned, same_walk};
 use crate::workspace::{layout, Workspace};
 
 /// An open editor buffer.
@@ -43,9 +51,14 @@ pub struct Project {
     pub detached: bool,
     pub config: Arc<Config>,
     config_diagnostics: Vec<Diagnostic>,
-    /// Disk content, with open buffers laid over it.
+    /// Disk content, with open buffers laid over it; a closed source the analysis holds by its
+    /// digest has its content's kind only (an empty text), its text is read again where it is
+    /// shown ([`SourceTexts`]).
     files: Arc<FileSet>,
-    /// Disk content of files currently overridden by an open buffer (restored on close).
+    /// The closed sources held by their digest (`engine::Digest`), with what is kept of it here.
+    digested: Arc<HashMap<PathBuf, Digested>>,
+    /// Disk content of files currently overridden by an open buffer (restored on close; a source
+    /// is read again instead, to be held by its digest).
     shadowed: HashMap<PathBuf, Option<FileContent>>,
     /// Walk problems of the last discovery.
     walk_problems: Vec<Diagnostic>,
@@ -186,6 +199,7 @@ impl Project {
             config: Arc::new(found.config),
             config_diagnostics: found.diagnostics,
             files: Arc::new(FileSet::new()),
+            digested: Arc::default(),
             shadowed: HashMap::new(),
             walk_problems: Vec::new(),
             outside: Outside::default(),
@@ -238,23 +252,38 @@ impl Project {
         if self.analysis.is_some() {
             return false;
         }
-        let discovered = discover(&self.config);
+        // Each closed source digested as the walk reads it, its text dropped, as `agentws check`
+        // reads a project (`engine::batch::load_digested`).
+        let config = self.options.configure(self.config.clone());
+        // The prompt facts kept: the previews render the prompt.
+        let (discovered, mut digests) =
+            discover_digested(&config, env, self.options, Kept::PromptFacts);
         self.files = Arc::new(discovered.files);
+        self.digested = Arc::new(
+            (digests.iter())
+                .map(|(path, digest)| (path.clone(), Digested::of(digest)))
+                .collect(),
+        );
         self.walk_problems = discovered.problems;
         self.outside = Outside::default();
         self.shadowed.clear();
         for (path, doc) in open {
             if self.contains(path) {
+                digests.remove(path);
                 self.overlay(path, doc);
             }
         }
-        self.analysis = Some(Analysis::new(
+        let mut analysis = Analysis::new(
             self.config.clone(),
             Arc::new(self.config_diagnostics.clone()),
             env.clone(),
             self.options,
-            &self.files,
-        ));
+            &FileSet::new(),
+        );
+        let mut change = Change::new();
+        change.set_digested_files(self.files.clone(), digests);
+        analysis.apply_change(change);
+        self.analysis = Some(analysis);
         self.structure_changed = false;
         // Every file this project held before may have changed.
         self.edited.extend(self.diagnostics.keys().cloned());
@@ -316,9 +345,31 @@ impl Project {
         version: Option<i32>,
         origin: Origin,
     ) {
+        self.put_held(path, content, version, origin, None);
+    }
+
+    /// [`Project::put`], of a source held by `digest` (then `content` is its kind only) when given.
+    fn put_held(
+        &mut self,
+        path: &Path,
+        content: Option<FileContent>,
+        version: Option<i32>,
+        origin: Origin,
+        digest: Option<Arc<Digest>>,
+    ) {
         self.outdate_snapshot();
         self.changes += 1;
         self.edited.insert(path.to_path_buf());
+        match &digest {
+            Some(digest) => {
+                let held = Digested::of(digest);
+                Arc::make_mut(&mut self.digested).insert(path.to_path_buf(), held);
+            }
+            None if self.digested.contains_key(path) => {
+                Arc::make_mut(&mut self.digested).remove(path);
+            }
+            None => {}
+        }
         let files = Arc::make_mut(&mut self.files);
         match content {
             Some(content) => files.insert(path.to_path_buf(), content, version),
@@ -332,7 +383,13 @@ impl Project {
         let patchable = match &mut self.analysis {
             Some(analysis) => {
                 let mut change = Change::new();
-                change.set_file(path.to_path_buf(), self.files.get(path).cloned(), origin);
+                let entry = self.files.get(path).cloned();
+                match (digest, entry) {
+                    (Some(digest), Some(entry)) => {
+                        change.set_digested_file(path.to_path_buf(), entry, digest)
+                    }
+                    (_, entry) => change.set_file(path.to_path_buf(), entry, origin),
+                }
                 let applied = analysis.apply_change(change);
                 self.layout_changed |= applied.layout;
                 applied.source_texts_only
@@ -378,10 +435,12 @@ impl Project {
     /// A buffer was closed: the file goes back to its disk content.
     pub fn set_closed(&mut self, path: &Path) {
         if let Some(disk) = self.shadowed.remove(path) {
+            let source = (self.analysis.as_ref()).is_some_and(|a| a.source(path).is_some());
             match disk {
-                Some(content) => self.put(path, Some(content), None, Origin::Disk),
-                // The file did not exist on disk when it was opened; look again.
-                None => self.read_from_disk(path),
+                // A source is read again, to be held by its digest.
+                Some(content) if !source => self.put(path, Some(content), None, Origin::Disk),
+                // Or the file did not exist on disk when it was opened; look again.
+                _ => self.read_from_disk(path),
             }
         }
     }
@@ -441,7 +500,7 @@ impl Project {
                 continue;
             }
             // Read as a discovery reads it (`discover_folder`): no text where none is needed.
-            self.put(&path, Some(content), None, Origin::Disk);
+            self.put_read(&path, Some(content));
         }
         // Folders below it that hold no file.
         for below in found.dirs {
@@ -525,7 +584,32 @@ impl Project {
                 FileContent::NotLoaded
             }
         });
-        self.put(path, content, None, Origin::Disk);
+        self.put_read(path, content);
+    }
+
+    /// Puts what was read from disk at `path`: a source the analysis may hold by its digest is
+    /// digested and its text dropped, as the indexing's walk does (`Analysis::digest_read`).
+    fn put_read(&mut self, path: &Path, content: Option<FileContent>) {
+        let read = match (&self.analysis, content) {
+            (Some(analysis), Some(content)) => {
+                analysis.digest_read(path, content, Kept::PromptFacts)
+            }
+            (_, content) => return self.put(path, content, None, Origin::Disk),
+        };
+        match read {
+            Ok((kept, digest)) => self.put_held(path, Some(kept), None, Origin::Disk, Some(digest)),
+            Err(content) => self.put(path, Some(content), None, Origin::Disk),
+        }
+    }
+
+    /// The texts of the files as they are now, for what shows a position or an edit in them
+    /// ([`SourceTexts`]).
+    pub fn texts(&self) -> SourceTexts {
+        SourceTexts {
+            files: self.files.clone(),
+            digested: self.digested.clone(),
+            stale: Mutex::default(),
+        }
     }
 
     fn needs_text(&self, path: &Path) -> bool {
@@ -570,7 +654,14 @@ impl Project {
     /// reported by the next refresh like any other change.
     pub fn set_options(&mut self, options: CheckOptions) {
         self.changes += 1;
+        let profile = |options: CheckOptions| options.running(&self.config).profile;
+        let digestible_changes = profile(options) != profile(self.options);
         self.options = options;
+        if self.analysis.is_some() && digestible_changes {
+            // Which sources are held by their digest depends on the profile (a strict skill's
+            // rules read its text): the files are read again.
+            return self.reload();
+        }
         if let Some(analysis) = &mut self.analysis {
             let mut change = Change::new();
             change.set_options(options);
@@ -595,8 +686,13 @@ impl Project {
         let structure_changed = self.structure_changed;
         if self.structure_changed {
             let analysis = self.analysis.as_mut().expect("loaded above");
+            let Some(digests) = analysis.digests_in_place() else {
+                // A digested source is placed or digested otherwise now: read them again.
+                self.reload();
+                return self.sync(env, open);
+            };
             let mut change = Change::new();
-            change.set_files(self.files.clone());
+            change.set_digested_files(self.files.clone(), digests);
             analysis.apply_change(change);
             self.structure_changed = false;
         }
@@ -737,26 +833,11 @@ impl Project {
                     .filter(|(_, e)| e.content.text().is_some_and(|t| t.contains("agentws:")))
                     .map(|(p, _)| p.clone()),
             );
+            let digested = self.digested.iter();
+            changed.extend(digested.filter(|(_, d)| d.comment).map(|(p, _)| p.clone()));
         }
         if !changed.is_empty() {
-            let by_file = Arc::make_mut(&mut self.diagnostics);
-            for path in &changed {
-                let mut list: Vec<Diagnostic> = self
-                    .walk_problems
-                    .iter()
-                    .filter(|d| d.path == *path)
-                    .cloned()
-                    .collect();
-                if let Some(own) = self.merged_from.sources.get(path) {
-                    list.extend(own.iter().cloned());
-                }
-                list.extend(fresh_workspace.of(path).cloned());
-                list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-                list.dedup();
-                let text = self.files.text(path);
-                let settled = crate::check::settle::settle_file(&config, options, path, text, list);
-                store_diagnostics(by_file, path.clone(), settled.reported);
-            }
+            self.store_settled(&changed, &fresh_workspace, &config, options);
             self.generation += 1;
             self.unpublished.extend(changed);
         }
@@ -773,6 +854,48 @@ impl Project {
             crate::base::memory::return_free_memory();
         }
         Some(self.diagnostics.clone())
+    }
+
+    /// Stores the diagnostics of the `changed` files, merged from the walk's problems, their own
+    /// and `workspace`'s, settled (`check::settle`) under `config` and `options`. A digested
+    /// source whose text changed on disk since (no watcher's event yet) has its findings dropped
+    /// and is taken as a watched change: the next refresh has them for its new text.
+    fn store_settled(
+        &mut self,
+        changed: &BTreeSet<PathBuf>,
+        workspace: &WorkspaceDiagnostics,
+        config: &Config,
+        options: CheckOptions,
+    ) {
+        let texts = self.texts();
+        let by_file = Arc::make_mut(&mut self.diagnostics);
+        for path in changed {
+            let mut list: Vec<Diagnostic> = self
+                .walk_problems
+                .iter()
+                .filter(|d| d.path == *path)
+                .cloned()
+                .collect();
+            if let Some(own) = self.merged_from.sources.get(path) {
+                list.extend(own.iter().cloned());
+            }
+            list.extend(workspace.of(path).cloned());
+            list.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            list.dedup();
+            // Only its suppression comments are read: a digested source without any is not read
+            // again.
+            let text = match self.digested.get(path) {
+                Some(digested) if !digested.comment => None,
+                _ => texts.text(path),
+            };
+            let text = text.as_deref();
+            let settled = crate::check::settle::settle_file(config, options, path, text, list);
+            store_diagnostics(by_file, path.clone(), settled.reported);
+        }
+        for path in &texts.take_stale() {
+            Arc::make_mut(&mut self.diagnostics).remove(path);
+            self.disk_changed(path);
+        }
     }
 
     /// The files whose diagnostics or version changed since the last call (the ones to publish
@@ -816,6 +939,83 @@ impl Project {
     /// The diagnostics of the last refresh, without computing any.
     pub fn last_diagnostics(&self) -> Arc<DiagnosticsByFile> {
         self.diagnostics.clone()
+    }
+}
+
+/// What a project keeps of a closed source's digest: enough to tell whether the file read again
+/// is the one digested, and whether its suppression comments must be read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Digested {
+    hash: u64,
+    comment: bool,
+}
+
+impl Digested {
+    fn of(digest: &Digest) -> Digested {
+        Digested {
+            hash: digest.hash,
+            comment: digest.comment,
+        }
+    }
+}
+
+/// The one way to a file's text for what shows a position, an edit or a comment in it (published
+/// diagnostics, code actions, locations, renames): the text held (an open buffer, a file that is
+/// not a digested source), or, for a closed source held by its digest, the file read again and
+/// compared with the digest's hash. A file whose text is not the one digested is recorded as
+/// stale ([`SourceTexts::take_stale`]): the caller takes it as a
+/// watched change and answers again (`State::take_stale`), so that no finding is shown at
+/// positions of another text.
+pub struct SourceTexts {
+    files: Arc<FileSet>,
+    digested: Arc<HashMap<PathBuf, Digested>>,
+    stale: Mutex<BTreeSet<PathBuf>>,
+}
+
+impl SourceTexts {
+    /// The text of the file at `path`, if it is a text (see [`SourceTexts`]).
+    pub fn text(&self, path: &Path) -> Option<Arc<str>> {
+        let Some(digested) = self.digested.get(path) else {
+            return match &self.files.get(path)?.content {
+                FileContent::Text(text) => Some(text.clone()),
+                _ => None,
+            };
+        };
+        let text = match crate::workspace::discover::read_again(path) {
+            FileContent::Text(text) => Some(text),
+            _ => None,
+        };
+        if text.as_deref().map(text_hash) != Some(digested.hash) {
+            let mut stale = self.stale.lock().unwrap_or_else(|p| p.into_inner());
+            stale.insert(path.to_path_buf());
+        }
+        text
+    }
+
+    /// The files with every digested source's text read again, for what checks them all afresh
+    /// (a store's files, checked with the project's: `stored::check_store`).
+    pub fn files_with_texts(&self) -> Arc<FileSet> {
+        if self.digested.is_empty() {
+            return self.files.clone();
+        }
+        let mut files = (*self.files).clone();
+        for path in self.digested.keys() {
+            if let Some(text) = self.text(path) {
+                files.insert(path.clone(), FileContent::Text(text), None);
+            }
+        }
+        Arc::new(files)
+    }
+
+    /// Whether [`SourceTexts::text`] found the file at `path` changed since it was digested.
+    pub fn is_stale(&self, path: &Path) -> bool {
+        let stale = self.stale.lock().unwrap_or_else(|p| p.into_inner());
+        stale.contains(path)
+    }
+
+    /// The files found changed since they were digested, forgotten here.
+    pub fn take_stale(&self) -> BTreeSet<PathBuf> {
+        std::mem::take(&mut *self.stale.lock().unwrap_or_else(|p| p.into_inner()))
     }
 }
 
@@ -954,6 +1154,20 @@ impl State {
             }
         }
         true
+    }
+
+    /// Takes the files found changed on disk since they were digested ([`SourceTexts::take_stale`])
+    /// as watched changes: each is read again and digested, and its diagnostics are computed
+    /// again by the next refresh. True when there were any, so that what was answered from their
+    /// texts is answered again.
+    pub fn take_stale(&mut self, texts: &SourceTexts) -> bool {
+        let stale = texts.take_stale();
+        for path in &stale {
+            for project in self.projects.iter_mut().filter(|p| p.contains(path)) {
+                project.disk_changed(path);
+            }
+        }
+        !stale.is_empty()
     }
 
     /// Closes a buffer. Returns the detached projects that no longer hold an open buffer (removed;

@@ -593,3 +593,102 @@ fn a_created_folder_is_taken_alone_only_when_small() {
         assert!(snapshot.skill(&dir.join("SKILL.md")).is_some(), "{name}");
     }
 }
+
+/// Whether the project holds `path` by its digest alone: the analysis's input has a digest, and
+/// the file set an empty text in place of the file's.
+fn held_by_digest(project: &Project, path: &Path) -> bool {
+    let analysis = project.analysis.as_ref().expect("loaded");
+    let digested = analysis.digest(path).is_some();
+    assert_eq!(
+        digested,
+        project.digested.contains_key(path),
+        "{}",
+        path.display()
+    );
+    digested && project.files.text(path) == Some("")
+}
+
+/// After indexing, no closed skill or subagent spec is held by its text but an `AGENTS.md` (a
+/// context file too) and a strict skill (whose strict rules read it), as `agentws check` reads a
+/// project (`engine::batch::load_digested`); what the server computes from the digests is what a
+/// fresh check computes, for every fixture in both profiles.
+#[test]
+fn indexing_holds_no_closed_source_text_and_reports_as_check() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut roots: Vec<PathBuf> = std::fs::read_dir(repo.join("tests/fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    roots.sort();
+    let env = Arc::new(Env::new());
+    for root in roots {
+        let root = std::fs::canonicalize(root).unwrap();
+        for profile in [Profile::Harness, Profile::Strict] {
+            let what = format!("{} {profile:?}", root.display());
+            let options = CheckOptions::new(profile);
+            let mut state = State::new(Env::new());
+            state.set_options(options);
+            state.add_folder(root.clone());
+            let open = HashMap::new();
+            let project = &mut state.projects[0];
+            let diagnostics = project.refresh(&env, &open);
+            let (_, expected) = fresh_check(&root, &open, options);
+            assert_eq!(*diagnostics, expected, "{what}");
+            let snapshot = project.snapshot();
+            let running = options.running(&project.config).profile;
+            let mut digested = 0;
+            for (path, (_, kind)) in snapshot.kinds.iter() {
+                if !matches!(kind, layout::FileKind::Skill | layout::FileKind::Subagent) {
+                    continue;
+                }
+                let text = std::fs::read_to_string(path);
+                let kept = path.ends_with("AGENTS.md")
+                    || (*kind == layout::FileKind::Skill && running == Profile::Strict)
+                    || text.is_err();
+                let held = held_by_digest(project, path);
+                assert_eq!(held, !kept, "{what} {}", path.display());
+                digested += usize::from(held);
+            }
+            if running == Profile::Harness && !snapshot.skills.is_empty() {
+                assert!(digested > 0, "{what}");
+            }
+        }
+    }
+}
+
+/// A closed source is held by its digest; opened, by its buffer's text; closed again, by the
+/// digest of the disk's text; changed on disk (a watcher's event), by the new text's digest.
+#[test]
+fn a_source_is_held_by_its_digest_whenever_it_is_closed() {
+    let fx = Fixture::new();
+    let env = Arc::new(Env::new());
+    let mut state = refreshed_state(&fx, &env);
+    let path = fx.skill(1);
+    assert!(held_by_digest(&state.projects[0], &path));
+    let typed = skill_text("beta", "typed", "Typed.");
+    let doc = OpenDoc {
+        version: 1,
+        text: Arc::from(typed.as_str()),
+    };
+    state.open(path.clone(), doc);
+    let open = state.open.clone();
+    let project = &mut state.projects[0];
+    project.refresh(&env, &open);
+    assert!(!held_by_digest(project, &path));
+    assert_eq!(project.files.text(&path), Some(typed.as_str()));
+    state.close(&path);
+    let project = &mut state.projects[0];
+    project.refresh(&env, &HashMap::new());
+    assert!(held_by_digest(project, &path));
+    let disk = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(project.digested[&path].hash, text_hash(&disk));
+    let changed = skill_text("beta", "changed on disk", "New.");
+    std::fs::write(&path, &changed).unwrap();
+    assert!(project.watched_change(&path));
+    let diagnostics = project.refresh(&env, &HashMap::new());
+    assert!(held_by_digest(project, &path));
+    assert_eq!(project.digested[&path].hash, text_hash(&changed));
+    let (_, expected) = fresh_check(&fx.root, &HashMap::new(), CheckOptions::default());
+    assert_eq!(*diagnostics, expected);
+}

@@ -4,12 +4,13 @@
 //! Depends on `keys` and `names`.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
 use super::keys::frontmatter_range;
 use super::names::{kind_of, text_of};
-use crate::base::{FileEdit, Fix, TextRange};
+use crate::base::{FileContent, FileEdit, Fix, TextRange};
 use crate::check::settle::actions::ignore_fixes;
 use crate::lsp::backend::View;
 use crate::lsp::convert::{self, TextPositions};
@@ -18,9 +19,19 @@ use crate::workspace::FileKind;
 
 pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrCommand> {
     let text = text_of(view, path);
+    let text: &str = &text;
     let positions = TextPositions::new(text, view.encoding);
     let wanted = positions.text_range(range);
-    let files = &view.workspace.files;
+    // The ignore fixes read the file's text from a file set: a closed source's, read again, is
+    // put in a copy (a closed file's code actions are rare; an open buffer's text is held).
+    let mut files = view.workspace.files.clone();
+    if let Some(read) = view.texts.text(path) {
+        if files.text(path) != Some(&*read) {
+            let version = files.get(path).and_then(|e| e.version);
+            Arc::make_mut(&mut files).insert(path.to_path_buf(), FileContent::Text(read), version);
+        }
+    }
+    let files = &files;
     let mut out = Vec::new();
     let diagnostics = view.diagnostics_of(path);
     let action = |fix: &Fix, diagnostic: &Diagnostic, preferred: bool| {
@@ -30,7 +41,7 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
             diagnostics: Some(vec![diagnostic.clone()]),
             edit: Some(convert::workspace_edit(
                 &fix.edits,
-                |p| files.text(p),
+                |p| view.texts.text(p),
                 view.encoding,
             )),
             is_preferred: preferred.then_some(true),
@@ -86,7 +97,7 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
                 )]),
                 edit: Some(convert::workspace_edit(
                     &[edit],
-                    |p| files.text(p),
+                    |p| view.texts.text(p),
                     view.encoding,
                 )),
                 ..Default::default()
@@ -111,7 +122,7 @@ pub fn code_actions(view: &View, path: &Path, range: Range) -> Vec<CodeActionOrC
             kind: Some(CodeActionKind::QUICKFIX),
             edit: Some(convert::workspace_edit(
                 &[edit],
-                |p| files.text(p),
+                |p| view.texts.text(p),
                 view.encoding,
             )),
             ..Default::default()

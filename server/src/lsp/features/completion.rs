@@ -22,6 +22,7 @@ pub const MAX_COMPLETION_ITEMS: usize = 200;
 
 pub fn completion(view: &View, path: &Path, position: Position) -> Option<CompletionResponse> {
     let text = text_of(view, path);
+    let text: &str = &text;
     let offset = TextPositions::new(text, view.encoding).offset(position);
     let line_start = text[..offset].rfind('\n').map(|i| i + 1).unwrap_or(0);
     let before = &text[line_start..offset];
@@ -88,6 +89,7 @@ fn completion_items(
 ) -> Option<(Vec<CompletionItem>, bool)> {
     let kind = kind_of(view, path)?;
     let text = text_of(view, path);
+    let text: &str = &text;
     match kind {
         FileKind::Skill | FileKind::Subagent => {
             frontmatter_items(view, kind, text, offset, before, typed)

@@ -14,7 +14,9 @@ use std::sync::{Arc, MutexGuard};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
-use crate::lsp::backend::{lock, notification_frame, send_frame, Backend, Published, Shared, View};
+use crate::lsp::backend::{
+    lock, notification_frame, send_frame, Backend, Published, Shared, View, ViewParts,
+};
 use crate::lsp::convert::{self, path_to_uri, TextPositions};
 use crate::lsp::settings::Settings;
 use crate::lsp::state::{DiagnosticsByFile, State};
@@ -26,8 +28,13 @@ impl Backend {
         path: &Path,
     ) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
         let list = view.diagnostics_of(path);
-        let text = view.workspace.files.text(path);
-        let positions = text.map(|t| TextPositions::new(t, view.encoding));
+        if list.is_empty() {
+            return Vec::new();
+        }
+        let text = view.texts.text(path);
+        let positions = text
+            .as_deref()
+            .map(|t| TextPositions::new(t, view.encoding));
         list.iter()
             .map(|d| convert::diagnostic(d, positions.as_ref(), &view.rules_doc_url))
             .collect()
@@ -138,10 +145,12 @@ impl Backend {
         &self,
         params: DocumentDiagnosticParams,
     ) -> Result<DocumentDiagnosticReportResult> {
-        let items = match self.view_of_uri(&params.text_document.uri)? {
-            Some((path, view)) => Backend::file_diagnostics(&view, &path),
-            None => Vec::new(),
-        };
+        let uri = &params.text_document.uri;
+        let items = self
+            .answer(uri, ViewParts::Diagnostics, "diagnostic", |view, path| {
+                Ok(Backend::file_diagnostics(view, path))
+            })?
+            .unwrap_or_default();
         Ok(DocumentDiagnosticReportResult::Report(
             DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
                 related_documents: None,
@@ -166,31 +175,34 @@ impl Backend {
         let mut items = Vec::new();
         let mut seen = HashSet::new();
         for root in roots {
-            let Some(view) = self.view_of(root.as_deref())? else {
-                continue;
-            };
-            let mut paths: Vec<&PathBuf> = view.workspace.kinds.keys().collect();
-            paths.extend(view.diagnostics.keys());
-            paths.sort();
-            paths.dedup();
-            for path in paths {
-                if !seen.insert(path.clone()) {
-                    continue;
-                }
-                let Some(uri) = path_to_uri(path) else {
-                    continue;
-                };
-                let version = view.workspace.files.get(path).and_then(|e| e.version);
-                items.push(WorkspaceDocumentDiagnosticReport::Full(
-                    WorkspaceFullDocumentDiagnosticReport {
+            let what = "workspace/diagnostic";
+            let answer = self.answer_at(root.as_deref(), ViewParts::Diagnostics, what, |view| {
+                let mut paths: Vec<&PathBuf> = view.workspace.kinds.keys().collect();
+                paths.extend(view.diagnostics.keys());
+                paths.sort();
+                paths.dedup();
+                let mut found = Vec::new();
+                for path in paths {
+                    let Some(uri) = path_to_uri(path) else {
+                        continue;
+                    };
+                    let version = view.workspace.files.get(path).and_then(|e| e.version);
+                    let report = WorkspaceFullDocumentDiagnosticReport {
                         uri,
                         version: version.map(i64::from),
                         full_document_diagnostic_report: FullDocumentDiagnosticReport {
                             result_id: None,
-                            items: Backend::file_diagnostics(&view, path),
+                            items: Backend::file_diagnostics(view, path),
                         },
-                    },
-                ));
+                    };
+                    found.push((path.clone(), report));
+                }
+                Ok(found)
+            })?;
+            for (path, report) in answer.unwrap_or_default() {
+                if seen.insert(path) {
+                    items.push(WorkspaceDocumentDiagnosticReport::Full(report));
+                }
             }
         }
         let settings = self.settings();
@@ -262,6 +274,7 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
         };
         let mut published = lock(&shared.published);
         let files = state.projects[index].files().clone();
+        let texts = state.projects[index].texts();
         let owned = |path: &Path, state: &State| state.project_of(path) == Some(index);
         let mut candidates = state.projects[index].take_changed();
         candidates.sort();
@@ -286,8 +299,16 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
             let Some(uri) = path_to_uri(&path) else {
                 continue;
             };
-            let text = files.text(&path);
-            let positions = text.map(|t| TextPositions::new(t, settings.encoding));
+            let text = match record.diagnostics.is_empty() {
+                true => None,
+                false => texts.text(&path),
+            };
+            if texts.is_stale(&path) {
+                // Changed on disk since it was digested: published once its findings are
+                // computed again for the new text (`State::take_stale` below).
+                continue;
+            }
+            let positions = (text.as_deref()).map(|t| TextPositions::new(t, settings.encoding));
             let lsp_list = record
                 .diagnostics
                 .iter()
@@ -301,6 +322,9 @@ fn collect_publications(shared: &Shared, settings: &Settings) -> Vec<Publication
             } else {
                 published.insert(path, record);
             }
+        }
+        if state.take_stale(&texts) {
+            shared.wake.notify_one();
         }
     }
     // Files of projects that are gone (folder removed, detached project closed): only a change

@@ -19,6 +19,7 @@ use crate::workspace::{FileKind, Workspace};
 pub fn hover(view: &View, path: &Path, position: Position) -> Option<Hover> {
     let kind = kind_of(view, path)?;
     let text = text_of(view, path);
+    let text: &str = &text;
     let positions = TextPositions::new(text, view.encoding);
     let offset = positions.offset(position);
     if let Some((name, range)) = tool_at(view, path, kind, offset) {

@@ -5,6 +5,7 @@
 //! Shared by the feature files; depends on no other feature file.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use tower_lsp_server::ls_types::Location;
 
@@ -15,8 +16,9 @@ use crate::workspace::catalog::ToolCatalog;
 use crate::workspace::skill::SkillDoc;
 use crate::workspace::FileKind;
 
-pub(super) fn text_of<'a>(view: &'a View, path: &Path) -> &'a str {
-    view.workspace.files.text(path).unwrap_or("")
+/// The text of the file at `path` (empty when it has none), through the view's one accessor.
+pub(super) fn text_of(view: &View, path: &Path) -> Arc<str> {
+    view.texts.text(path).unwrap_or_else(|| Arc::from(""))
 }
 
 pub(super) fn kind_of(view: &View, path: &Path) -> Option<FileKind> {
@@ -86,6 +88,7 @@ pub(super) fn subagent_names(view: &View, path: &Path, which: ListKey) -> Vec<(S
         return Vec::new();
     };
     let text = text_of(view, path);
+    let text: &str = &text;
     let list = match which {
         ListKey::Skills => &doc.skills,
         ListKey::Tools => &doc.tools,
@@ -155,6 +158,7 @@ pub(super) fn tool_at(
 
 pub(super) fn location(view: &View, path: &Path, range: TextRange) -> Option<Location> {
     let text = text_of(view, path);
+    let text: &str = &text;
     let positions = TextPositions::new(text, view.encoding);
     Some(Location::new(path_to_uri(path)?, positions.range(range)))
 }
@@ -162,7 +166,7 @@ pub(super) fn location(view: &View, path: &Path, range: TextRange) -> Option<Loc
 /// Where a SKILL.md's name is written (its start when it has none).
 pub(super) fn name_entry_range(view: &View, skill: &SkillDoc) -> TextRange {
     written_skill_name(skill)
-        .map(|(name, range)| name_span(text_of(view, &skill.path), range, name))
+        .map(|(name, range)| name_span(&text_of(view, &skill.path), range, name))
         .unwrap_or_default()
 }
 

@@ -21,6 +21,7 @@ use crate::workspace::FileKind;
 pub fn definition(view: &View, path: &Path, position: Position) -> Option<Vec<Location>> {
     let kind = kind_of(view, path)?;
     let text = text_of(view, path);
+    let text: &str = &text;
     let offset = TextPositions::new(text, view.encoding).offset(position);
     if let Some((name, _)) = tool_at(view, path, kind, offset) {
         let catalog = &view.catalog;
@@ -102,6 +103,7 @@ pub fn references(view: &View, path: &Path, position: Position) -> Option<Vec<Lo
         }
         FileKind::Subagent => {
             let text = text_of(view, path);
+            let text: &str = &text;
             let offset = TextPositions::new(text, view.encoding).offset(position);
             let (name, _) = skill_entry_at(view, path, offset)?;
             Some(skill_references(view, &name))

@@ -26,6 +26,7 @@ fn skill_name_at(view: &View, path: &Path, position: Position) -> Option<(String
         return None;
     }
     let text = text_of(view, path);
+    let text: &str = &text;
     let offset = TextPositions::new(text, view.encoding).offset(position);
     let skill = view.workspace.skill(path)?;
     let (name, node) = written_skill_name(skill)?;
@@ -39,7 +40,8 @@ pub fn prepare_rename(
     position: Position,
 ) -> Option<PrepareRenameResponse> {
     let (name, range) = skill_name_at(view, path, position)?;
-    let positions = TextPositions::new(text_of(view, path), view.encoding);
+    let text = text_of(view, path);
+    let positions = TextPositions::new(&text, view.encoding);
     Some(PrepareRenameResponse::RangeWithPlaceholder {
         range: positions.range(range),
         placeholder: name,
@@ -178,7 +180,7 @@ pub fn rename(
             && doc.fallback == skill.fallback
             && doc.dropped_keys.len() == skill.dropped_keys.len()
     };
-    let Some(written) = yaml_form(text_of(view, path), range, new_name, reads_back) else {
+    let Some(written) = yaml_form(&text_of(view, path), range, new_name, reads_back) else {
         return Err(invalid_params(format!(
             "`{}` cannot be written as the `name:` of `{}` and read back as that name",
             new_name.escape_debug(),
@@ -215,7 +217,8 @@ fn subagent_edits(view: &View, old: &str, new_name: &str, edits: &mut Vec<FileEd
             if *item == old {
                 // A name the parse could not pin down (inside a quoted string with escapes that
                 // holds more names) must not be replaced with the whole string around it.
-                let written = text_of(view, &subagent.path).get(item_range.start..item_range.end);
+                let text = text_of(view, &subagent.path);
+                let written = text.get(item_range.start..item_range.end);
                 if written != Some(old) {
                     return Err(invalid_params(format!(
                         "`{}` lists `{old}` inside a quoted string with escapes; rename that entry by hand",
@@ -244,6 +247,7 @@ fn subagent_edits(view: &View, old: &str, new_name: &str, edits: &mut Vec<FileEd
                             })
                 };
                 let text = text_of(view, &subagent.path);
+                let text: &str = &text;
                 let this_entry = |edited: &str| reads_back(edited, &|i| i == at);
                 if let Some(written) = yaml_form(text, item_range, new_name, this_entry) {
                     edits.push(FileEdit {
@@ -288,7 +292,8 @@ fn document_changes(
 ) -> Result<Vec<DocumentChangeOperation>> {
     let mut by_file: HashMap<PathBuf, Vec<TextEdit>> = HashMap::new();
     for edit in edits {
-        let positions = TextPositions::new(text_of(view, &edit.path), view.encoding);
+        let text = text_of(view, &edit.path);
+        let positions = TextPositions::new(&text, view.encoding);
         by_file
             .entry(edit.path.clone())
             .or_default()

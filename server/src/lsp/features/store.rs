@@ -15,7 +15,7 @@ use tower_lsp_server::ls_types::MessageType;
 use crate::base::Diagnostic;
 use crate::config::Config;
 use crate::context::{session_context, ContextOverrides};
-use crate::lsp::backend::{project_path, view_for, Backend};
+use crate::lsp::backend::{lock, project_path, view_for, Backend};
 use crate::lsp::convert;
 use crate::lsp::errors::{guarded, invalid_params, refused, store_unreadable};
 use crate::lsp::protocol::{
@@ -112,14 +112,26 @@ impl Backend {
             "checking the store's files",
             format!("agentws/storeCheck/{id}"),
         );
-        let workspace = view.workspace.clone();
+        let (workspace, texts) = (view.workspace.clone(), view.texts);
         let reading = cancel.clone();
         let outcome = tokio::task::spawn_blocking(move || {
-            guarded(CheckStore::METHOD, || {
+            let outcome = guarded(CheckStore::METHOD, || {
+                // Checked afresh with the project's files: the digested sources' texts too.
+                let mut workspace = (*workspace).clone();
+                workspace.files = texts.files_with_texts();
                 Ok(check_store(&workspace, options, &reading))
-            })
+            });
+            (outcome, texts)
         })
-        .await;
+        .await
+        .map(|(outcome, texts)| {
+            // Those changed since they were digested were checked as they are now; the project
+            // takes them as watched changes.
+            if lock(&self.shared.state).take_stale(&texts) {
+                self.wake();
+            }
+            outcome
+        });
         drop(progress);
         let outcome: std::result::Result<Arc<StoreCheck>, String> = match outcome {
             Ok(Ok(read)) => read.map(Arc::new).map_err(|err| {

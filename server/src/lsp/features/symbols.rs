@@ -73,6 +73,7 @@ fn config_symbols(text: &str, positions: &TextPositions) -> Vec<DocumentSymbol> 
 
 pub fn document_symbols(view: &View, path: &Path) -> Vec<DocumentSymbol> {
     let text = text_of(view, path);
+    let text: &str = &text;
     let positions = TextPositions::new(text, view.encoding);
     let mut out = Vec::new();
     if kind_of(view, path) == Some(FileKind::Config) {
