@@ -254,6 +254,8 @@ pub fn load_digested(
     let config = options.configure(Arc::new(project.config));
     let kept = Kept::for_check(&config);
     let (discovered, digests) = discover_digested(&config, &env, options, kept);
+    // The walking threads freed every text they read; the pages stay theirs otherwise.
+    crate::base::memory::return_free_memory();
     let mut change = Change::new();
     change.set_digested_files(Arc::new(discovered.files.clone()), digests);
     let analysis = one_check_analysis(config, project.diagnostics, env, options, change);
