@@ -402,12 +402,17 @@ impl Analysis {
         origin: Origin,
         digest: Option<Arc<Digest>>,
     ) -> Taken {
+        // One source's or tools.json's text replacing another: its input is written.
         if let Some(entry) = entry {
-            if self.set_source_entry(path, entry, origin, &digest) {
-                return Taken::SourceText;
-            }
-            if self.set_tools_entry(path, entry, origin, &digest) {
-                return Taken::ToolsText;
+            for (known, taken) in [
+                (self.sources.get(path).copied(), Taken::SourceText),
+                (self.tools_files.get(path).copied(), Taken::ToolsText),
+            ] {
+                if let Some(input) = known {
+                    if self.set_text_entry(path, input, entry, origin, &digest) {
+                        return taken;
+                    }
+                }
             }
         }
         let config = self.project.config(&self.db).clone();
@@ -834,36 +839,9 @@ impl Analysis {
         (from, chunks, listed.len())
     }
 
-    /// One file's new content. Returns false when the change is not one source's text replacing
-    /// another (a file appearing or going, any other kind): [`Analysis::set_file`] then sets the
-    /// layout.
-    fn set_source_entry(
-        &mut self,
-        path: &Path,
-        entry: &FileEntry,
-        origin: Origin,
-        digest: &Option<Arc<Digest>>,
-    ) -> bool {
-        let Some(input) = self.sources.get(path).copied() else {
-            return false;
-        };
-        self.set_text_entry(path, input, entry, origin, digest)
-    }
-
-    /// [`Analysis::set_source_entry`] for a tools.json.
-    fn set_tools_entry(
-        &mut self,
-        path: &Path,
-        entry: &FileEntry,
-        origin: Origin,
-        digest: &Option<Arc<Digest>>,
-    ) -> bool {
-        let Some(input) = self.tools_files.get(path).copied() else {
-            return false;
-        };
-        self.set_text_entry(path, input, entry, origin, digest)
-    }
-
+    /// One file's new content for its known text input `input`. Returns false when the change is
+    /// not one text replacing another (its content's kind changed, say): [`Analysis::set_file`]
+    /// then sets the layout.
     fn set_text_entry(
         &mut self,
         path: &Path,
@@ -1157,7 +1135,7 @@ impl Analysis {
 
     /// `previous`, a snapshot of this analysis, brought to `files` by asking again only for the
     /// sources at `changed`: what [`Analysis::snapshot`] builds, when every change since
-    /// `previous` was one source's text (`set_source_entry`).
+    /// `previous` was one source's text (`set_text_entry`).
     pub fn snapshot_patched(
         &self,
         previous: Workspace,
