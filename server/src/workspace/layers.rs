@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::base::pathutil::{slash_string, strip_dir};
 use crate::base::FileContent;
 use crate::config::{FilesystemMode, PathMode};
 use crate::context::EffectiveRoot;
@@ -388,13 +389,7 @@ pub fn join_rel(dir: &Path, rel: &str) -> PathBuf {
 
 /// `/`-separated path of `path` below `dir`.
 fn rel_below(path: &Path, dir: &Path) -> Option<String> {
-    let rel = path.strip_prefix(dir).ok()?;
-    Some(
-        rel.components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("/"),
-    )
+    strip_dir(path, dir).map(slash_string)
 }
 
 // Skills and subagents: which file loads in a context is `resolution`'s answer alone.

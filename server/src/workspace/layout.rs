@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::base::pathutil::{slash_string, strip_dir};
 use crate::config::Config;
 use crate::context::RESERVED_TOP_LEVEL_NAMES;
 
@@ -103,7 +104,7 @@ pub fn locate(config: &Config, path: &Path) -> Option<Location> {
     };
     Some(Location {
         tree,
-        rel: rel_string(rel),
+        rel: slash_string(rel),
     })
 }
 
@@ -117,7 +118,7 @@ pub enum TreeRoot<'a> {
 /// [`locate`] without allocating (for callers that ask of every folder): the tree and the
 /// path relative to its root.
 pub fn tree_root<'a>(config: &Config, path: &'a Path) -> Option<(TreeRoot<'a>, &'a Path)> {
-    if let Ok(rel) = path.strip_prefix(&config.workspace) {
+    if let Some(rel) = strip_dir(path, &config.workspace) {
         let mut parts = rel.components();
         let first = parts.next()?.as_os_str().to_string_lossy();
         let rest = parts.as_path();
@@ -126,7 +127,7 @@ pub fn tree_root<'a>(config: &Config, path: &'a Path) -> Option<(TreeRoot<'a>, &
         }
         return Some((TreeRoot::Shared, rel));
     }
-    let rel = path.strip_prefix(&config.project).ok()?;
+    let rel = strip_dir(path, &config.project)?;
     Some((TreeRoot::Project, rel))
 }
 
@@ -172,13 +173,6 @@ pub fn normalize_relative(path: &str) -> String {
         .to_string()
 }
 
-fn rel_string(rel: &Path) -> String {
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,5 +197,39 @@ mod tests {
         let loc = locate(&config, Path::new("/p/subagents/a.md")).unwrap();
         assert_eq!(loc.tree, Tree::Project);
         assert_eq!(classify(&loc, &[]), Some(FileKind::Subagent));
+    }
+
+    #[test]
+    fn classifies_by_the_first_and_last_segments_and_the_depth() {
+        use FileKind::*;
+        let cases: &[(&str, Option<FileKind>)] = &[
+            ("AGENTS.md", Some(AgentsMd)),
+            ("MEMORY.md", Some(MemoryMd)),
+            ("tools.json", Some(ToolsJson)),
+            ("x/AGENTS.md", None),
+            ("knowledge", Some(Knowledge)),
+            ("knowledge/KNOWLEDGE.md", Some(KnowledgeIndex)),
+            ("knowledge/a/KNOWLEDGE.md", Some(Knowledge)),
+            ("knowledge/notes.txt", Some(Knowledge)),
+            ("skills/SKILL.md", None),
+            ("skills/x/SKILL.md", Some(Skill)),
+            ("skills/x/y/SKILL.md", Some(Skill)),
+            ("skills/x/references/a.md", Some(SkillResource)),
+            ("skills/x/notes.txt", Some(SkillResource)),
+            ("subagents", None),
+            ("subagents/a.md", Some(Subagent)),
+            ("subagents/deep/a.md", Some(Subagent)),
+            ("subagents/a.txt", None),
+            ("extra/CONTEXT.md", Some(AdditionalContext)),
+            ("", None),
+        ];
+        for (rel, kind) in cases {
+            let location = Location {
+                tree: Tree::Shared,
+                rel: rel.to_string(),
+            };
+            let additional = ["/extra/CONTEXT.md".to_string()];
+            assert_eq!(classify(&location, &additional), *kind, "{rel}");
+        }
     }
 }
