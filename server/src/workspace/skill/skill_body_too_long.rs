@@ -23,6 +23,11 @@ impl Parser<'_> {
     /// Counted in UTF-16 units, as skill_manage's Java `length()` counts; reported where the
     /// body starts.
     pub(super) fn body_too_long(&mut self, doc: &SkillDoc, split: SkillSplit) {
+        // No character takes more UTF-16 units than UTF-8 bytes: a body of at most that many
+        // bytes is within the limit without counting (most are, and every skill is asked).
+        if doc.body.len() <= BODY_MAX_CHARS {
+            return;
+        }
         let body_len = java::utf16_len(&doc.body);
         if body_len > BODY_MAX_CHARS {
             self.out.push(RULE.at(
