@@ -25,27 +25,26 @@ pub fn normalize_lexically(path: &Path) -> PathBuf {
     out.iter().collect()
 }
 
-/// `path.strip_prefix(dir).ok()`, the same answer. Two plainly written paths (see
-/// [`is_plain`]) have one component per `/`-separated segment, so one is below the other exactly
-/// when its text starts with the other's at a separator; other paths take the component-wise way.
+/// `path.strip_prefix(dir).ok()`, the same answer. A plainly written folder (see [`is_plain`])
+/// has one component per `/`-separated segment, so a path whose text is the folder's, a
+/// separator and a plainly written rest is below it, by that rest; any other pair (a path not
+/// below it, or written otherwise) takes the component-wise way.
 pub fn strip_dir<'a>(path: &'a Path, dir: &Path) -> Option<&'a Path> {
-    let plain = |p: &'a Path| {
-        p.to_str()
-            .filter(|text| cfg!(unix) && is_plain(text.as_bytes()))
+    let plainly_below = || {
+        let (path_text, dir_text) = (path.to_str()?, dir.to_str()?);
+        if !(cfg!(unix) && is_plain(dir_text.as_bytes())) {
+            return None;
+        }
+        let rest = path_text.strip_prefix(dir_text)?;
+        let rest = match rest.strip_prefix('/') {
+            _ if rest.is_empty() || dir_text == "/" => rest,
+            Some(below) => below,
+            None => return None,
+        };
+        let plain_rest = rest.is_empty() || (!rest.starts_with('/') && is_plain(rest.as_bytes()));
+        plain_rest.then(|| Path::new(rest))
     };
-    let (Some(path_text), Some(dir_text)) = (plain(path), dir.to_str()) else {
-        return path.strip_prefix(dir).ok();
-    };
-    if !is_plain(dir_text.as_bytes()) {
-        return path.strip_prefix(dir).ok();
-    }
-    let rest = path_text.strip_prefix(dir_text)?;
-    let rest = match rest.strip_prefix('/') {
-        _ if rest.is_empty() || dir_text == "/" => rest,
-        Some(below) => below,
-        None => return None,
-    };
-    Some(Path::new(rest))
+    plainly_below().or_else(|| path.strip_prefix(dir).ok())
 }
 
 /// `rel`'s components joined by `/` (each lossily as UTF-8): a file's place below its tree, as the
