@@ -4,7 +4,10 @@
 # the floor (`cat` of every file the checker reads: every file but those below a skill's own
 # folder's subfolders, the skill resources it only lists), `agentws check --format json` of the
 # same project and, when BENCH_PREV names another build, that build too; report the ratios, the
-# peak RSS (GNU time) and how the CPU time per file scales with the size.
+# peak RSS (GNU time) and how the CPU time per file scales with the size. BENCH_INSTRUCTIONS=1
+# also counts the check's instructions per file checked (valgrind --tool=callgrind, one run per
+# size, tens of times slower than the check): unlike the CPU time, the count does not move with
+# the machine's load, so it shows how the work itself scales.
 #
 #   scripts/bench-check.sh                        # sizes 1000 5000 10000 20000 skills, 10 runs
 #   BENCH_SIZES="10000" BENCH_RUNS=5 BENCH_PREV=/tmp/agentws-prev/agentws scripts/bench-check.sh
@@ -29,6 +32,9 @@ need() { command -v "$1" >/dev/null 2>&1; }
 need hyperfine || { echo "hyperfine is needed (apt-get install -y hyperfine)" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "GNU time is needed (apt-get install -y time)" >&2; exit 2; }
 need python3 || { echo "python3 is needed to read the timing results" >&2; exit 2; }
+if [[ -n ${BENCH_INSTRUCTIONS:-} ]]; then
+  need valgrind || { echo "valgrind is needed for BENCH_INSTRUCTIONS (apt-get install -y valgrind)" >&2; exit 2; }
+fi
 
 cargo build --release --locked --bin agentws --example genws >&2
 bin=$root/target/release/agentws
@@ -54,8 +60,8 @@ results=$data/results.md
   echo "- floor command: find PROJECT -path '*/skills/*/*' -type d -prune -o -type f -print0 | xargs -0 cat > /dev/null"
   echo "- runs per command: $runs after 2 warm-ups (warm page cache), one hyperfine run for all commands"
   echo
-  echo "| skills | files | MB | floor (ms) | check (ms) | check / floor | previous (ms) | previous / floor | check CPU per file (µs) | check peak RSS (MB) | previous peak RSS (MB) | findings |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  echo "| skills | files | MB | floor (ms) | check (ms) | check / floor | previous (ms) | previous / floor | check CPU per file (µs) | check instructions per file (k) | check peak RSS (MB) | previous peak RSS (MB) | findings |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } >"$results"
 
 for n in $sizes; do
@@ -87,10 +93,16 @@ print(f'{s["errors"]} errors, {s["warnings"]} warnings, {s["infos"]} infos')
 EOF
 )
   checked=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["files_checked"])' "$data/check-$n.out")
+  instructions=n/a
+  if [[ -n ${BENCH_INSTRUCTIONS:-} ]]; then
+    # The check exits 1 when it finds errors: only valgrind's count matters here.
+    instructions=$({ valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" check --format json "$ws" 2>&1 >/dev/null || true; } |
+      sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+  fi
 
-  python3 - "$data/hyperfine-$n.json" "$n" "$files" "$mb" "$checked" "$check_rss" "$prev_rss" "$findings" >>"$results" <<'EOF'
+  python3 - "$data/hyperfine-$n.json" "$n" "$files" "$mb" "$checked" "$instructions" "$check_rss" "$prev_rss" "$findings" >>"$results" <<'EOF'
 import json, sys
-path, n, files, mb, checked, check_rss, prev_rss, findings = sys.argv[1:]
+path, n, files, mb, checked, instructions, check_rss, prev_rss, findings = sys.argv[1:]
 r = {x["command"]: x for x in json.load(open(path))["results"]}
 floor, check = r["floor"]["mean"], r["check"]["mean"]
 if "previous" in r:
@@ -101,22 +113,26 @@ else:
 # The CPU time (user + system) hyperfine measured over all the runs: steadier than one run's.
 cpu = r["check"]["user"] + r["check"]["system"]
 per_file = cpu / max(int(checked), 1) * 1e6
-print(f"| {n} | {files} | {mb} | {floor*1000:.0f} | {check*1000:.0f} | {check/floor:.2f} | {previous} | {per_file:.1f} | {check_rss} | {prev_rss} | {findings} |")
+per_file_instructions = "n/a" if instructions == "n/a" else f"{int(instructions) / max(int(checked), 1) / 1000:.1f}"
+print(f"| {n} | {files} | {mb} | {floor*1000:.0f} | {check*1000:.0f} | {check/floor:.2f} | {previous} | {per_file:.1f} | {per_file_instructions} | {check_rss} | {prev_rss} | {findings} |")
 EOF
   [[ -n ${BENCH_KEEP:-} ]] || rm -rf "$ws"
 done
 
-# Linear scaling: the check's CPU time per file checked, relative to the smallest size.
+# Linear scaling: the check's CPU time (and instructions) per file checked, relative to the
+# smallest size.
 python3 - "$results" <<'EOF' >>"$results"
 import sys
 rows = [l.split("|") for l in open(sys.argv[1]) if l.startswith("| ") and l[2].isdigit()]
-if len(rows) > 1:
-    base = float(rows[0][9])
+for column, name, unit in ((9, "CPU", "µs"), (10, "Instructions", "k")):
+    if len(rows) < 2 or rows[0][column].strip() == "n/a":
+        continue
+    base = float(rows[0][column])
     print()
-    print("CPU per file checked, relative to the smallest size (linear ⇒ flat):")
+    print(f"{name} per file checked, relative to the smallest size (linear ⇒ flat):")
     print()
     for r in rows:
-        print(f"- {int(r[1])} skills: {float(r[9]):.1f} µs ({float(r[9]) / base:.2f}×)")
+        print(f"- {int(r[1])} skills: {float(r[column]):.1f} {unit} ({float(r[column]) / base:.2f}×)")
 EOF
 echo "- load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$results"
 cat "$results"
