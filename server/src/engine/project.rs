@@ -184,11 +184,11 @@ pub(super) fn frame_with_skill_folders(
 
 /// The frame with `folders` (sorted, each a skill's folder the layout holds) put back, kept
 /// while the frame stays as it was: a rule family that runs again asking about the same folders
-/// (a name group after each edit of one of its skills, a skill created and deleted again in a
-/// folder of its own) takes the kept copy rather than copying, and later freeing, every path of
-/// the frame. Each copy holds the frame's paths again, so only the last sixteen asked are kept
-/// (`lru`): the few name groups and subagent chunks that ask about such a folder.
-#[salsa::tracked(returns(clone), lru = 16)]
+/// (a name group after each edit of one of its skills, or each time a skill named after another
+/// skill's folder is created or deleted) takes the kept copy rather than copying, and later
+/// freeing, every path of the frame. Each copy holds the frame's paths again, so only the last
+/// two asked are kept (`lru`): the family an editing session runs again, and one more.
+#[salsa::tracked(returns(clone), lru = 2)]
 fn frame_with_folders(
     db: &dyn salsa::Database,
     project: ProjectInput,
