@@ -1316,3 +1316,52 @@ fn suggestions_over_spans_of_buckets_are_those_of_a_whole_check() {
     assert!(says(&expected, "`zebra-one-b`"), "{expected:?}");
     assert_eq!(all_diagnostics(&analysis), expected);
 }
+
+/// A name group whose member is named after another skill's folder asks about that folder
+/// (SK016), which the frame leaves out: the frame with it put back is kept while the frame stays
+/// as it was, so that the group run again after each edit of a member takes the kept copy
+/// rather than copying every path of the frame again. After the edits, and once the folder is
+/// gone, the diagnostics are a fresh check's.
+#[test]
+fn a_group_asking_about_a_skill_folder_keeps_its_copy_of_the_frame() {
+    use crate::engine::project::frame_with_skill_folders;
+    let ws = "/p/.agentscope/workspace";
+    let mut files = FileSet::new();
+    for i in 0..50 {
+        files.insert_dir(PathBuf::from(format!("{ws}/skills/s{i}")));
+        files.insert_text(
+            PathBuf::from(format!("{ws}/skills/s{i}/SKILL.md")),
+            &format!("---\nname: s{i}\ndescription: d\n---\nBody\n"),
+        );
+    }
+    files.insert_dir(PathBuf::from(format!("{ws}/skills/x")));
+    let named_after = PathBuf::from(format!("{ws}/skills/x/SKILL.md"));
+    let text = |description: &str| format!("---\nname: s7\ndescription: {description}\n---\n");
+    files.insert_text(named_after.clone(), &text("d"));
+    let mut analysis = analysis_of(&files);
+    let host = PathBuf::from(format!("{ws}/skills/s7"));
+    let frame = |analysis: &Analysis| {
+        frame_with_skill_folders(&analysis.db, analysis.project, vec![host.clone()])
+    };
+    let first = frame(&analysis);
+    assert!(first.contains_dir(&host));
+    assert!(!analysis.project.frame(&analysis.db).contains_dir(&host));
+    for (version, description) in ["e", "f"].into_iter().enumerate() {
+        let entry = FileEntry {
+            content: FileContent::Text(Arc::from(text(description).as_str())),
+            version: Some(version as i32),
+        };
+        files.insert(named_after.clone(), entry.content.clone(), entry.version);
+        analysis.apply_file(&named_after, Some(&entry), Origin::Buffer);
+        assert_eq!(all_diagnostics(&analysis), checked(&files));
+        assert!(Arc::ptr_eq(&first, &frame(&analysis)), "copied again");
+    }
+    // The host folder deleted: no copy holds it.
+    let gone = PathBuf::from(format!("{ws}/skills/s7/SKILL.md"));
+    files.remove(&gone);
+    analysis.apply_file(&gone, None, Origin::Disk);
+    files.remove_dirs_from(&host);
+    analysis.apply_folder(&host, false);
+    assert!(!frame(&analysis).contains_dir(&host));
+    assert_eq!(all_diagnostics(&analysis), checked(&files));
+}
