@@ -3322,3 +3322,69 @@ fn a_closed_file_changed_without_an_event_is_answered_as_it_is_now() {
     }
     assert_eq!(client.shutdown(), 0);
 }
+
+/// A finding about many files (TJ029: tools.json denies a tool that 25 isolated subagents keep)
+/// is published with the first 20 of its related locations, those `agentws check` lists first,
+/// and a last line of its message that counts them all; `check` lists every one.
+#[test]
+fn a_finding_about_many_files_lists_twenty_related_locations_and_counts_the_rest() {
+    let (_dir, root) = copy_fixture("lsp-basic");
+    let subagents = ws(&root).join("subagents");
+    std::fs::create_dir_all(&subagents).unwrap();
+    for i in 0..25 {
+        let spec = format!("---\ndescription: Keeper {i}.\n---\nYou keep things.\n");
+        std::fs::write(subagents.join(format!("keeper-{i:02}.md")), spec).unwrap();
+    }
+    let tools = ws(&root).join("tools.json");
+    std::fs::write(&tools, "{\n  \"deny\": [\"execute\"]\n}\n").unwrap();
+    let out = assert_cmd::Command::cargo_bin("agentws")
+        .unwrap()
+        .args(["check", "--format", "json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let checked = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "TJ029")
+        .expect("TJ029 in the check")
+        .clone();
+    let related = checked["related"].as_array().unwrap();
+    assert!(related.len() >= 25, "{checked:#}");
+    let (mut client, _) = Client::start(&[&root], Options::default());
+    let published = client.wait_diagnostics(&uri(&tools));
+    let diagnostics = published["diagnostics"].as_array().unwrap();
+    let served = diagnostics
+        .iter()
+        .find(|d| d["code"] == "TJ029")
+        .expect("TJ029 published");
+    assert_eq!(
+        served["message"],
+        format!(
+            "{}\nRuntime: {}\n{} related locations, 20 listed (`agentws check` lists them all)",
+            checked["message"].as_str().unwrap(),
+            checked["consequence"].as_str().unwrap(),
+            related.len()
+        )
+    );
+    let served_related: Vec<(String, String)> = served["relatedInformation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let uri = r["location"]["uri"].as_str().unwrap().to_string();
+            (uri, r["message"].as_str().unwrap().to_string())
+        })
+        .collect();
+    let first_checked: Vec<(String, String)> = related[..20]
+        .iter()
+        .map(|r| {
+            let path = Path::new(r["path"].as_str().unwrap());
+            (uri(path), r["message"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(served_related, first_checked);
+    assert_eq!(client.shutdown(), 0);
+}

@@ -1135,18 +1135,30 @@ impl Analysis {
 
     /// `previous`, a snapshot of this analysis, brought to `files` by asking again only for the
     /// sources at `changed`: what [`Analysis::snapshot`] builds, when every change since
-    /// `previous` was one source's text (`set_text_entry`).
+    /// `previous` was one file's (`set_file`: a source's text, a file created or deleted; no
+    /// folder, configuration or whole discovery), so that no other source's document can have
+    /// changed. What the layout decides (the kinds, the per-user folders) and the tools.json
+    /// documents are taken as they are now; the skill and subagent documents, ten thousand on a
+    /// large project, only at `changed`.
     pub fn snapshot_patched(
         &self,
         previous: Workspace,
         files: Arc<FileSet>,
         changed: &std::collections::BTreeSet<PathBuf>,
     ) -> Workspace {
+        let (db, project) = (&self.db, self.project);
         let replaced = changed.iter().map(|path| {
-            let doc = self.source(path).and_then(|file| parsed(&self.db, file));
+            let doc = self.source(path).and_then(|file| parsed(db, file));
             (path.clone(), doc)
         });
-        previous.with_sources(files, replaced)
+        let mut patched = previous.with_sources(files, replaced);
+        patched.config = project.config(db).clone();
+        patched.config_diagnostics = project.config_diagnostics(db).clone();
+        patched.env = project.env(db).clone();
+        patched.tools = tools_docs(db, project).to_vec();
+        patched.kinds = project.kinds(db).clone();
+        patched.namespaces = namespaces(db, project).to_vec();
+        patched
     }
 
     /// The full snapshot over `files` (which must be the file set this analysis was given): the

@@ -128,6 +128,13 @@ fn rope_char(rope: &ropey::Rope, position: Position, encoding: Encoding) -> usiz
     rope.line_to_char(line) + within
 }
 
+/// The related locations an LSP diagnostic lists at most, in the finding's order; its message
+/// counts the others. A finding about a collection (TJ029's isolated subagents, a tool name or
+/// a key hundreds of files repeat) would otherwise list hundreds of entries under one problem
+/// in the editor, and send them all again with each publication of its file. `agentws check`
+/// lists them all.
+pub const RELATED_SHOWN: usize = 20;
+
 /// The LSP diagnostic for a core diagnostic. `text` is the file's text when it has one.
 pub fn diagnostic(
     d: &Diagnostic,
@@ -137,11 +144,18 @@ pub fn diagnostic(
     let range = positions
         .map(|p| p.range(d.range))
         .unwrap_or_else(|| Range::new(Position::new(0, 0), Position::new(0, 0)));
-    let message = if d.consequence.is_empty() {
+    let mut message = if d.consequence.is_empty() {
         redact_text(&d.message).into_owned()
     } else {
         redact_text(&format!("{}\nRuntime: {}", d.message, d.consequence)).into_owned()
     };
+    let not_shown = d.related.len().saturating_sub(RELATED_SHOWN);
+    if not_shown > 0 {
+        message.push_str(&format!(
+            "\n{} related locations, {RELATED_SHOWN} listed (`agentws check` lists them all)",
+            d.related.len()
+        ));
+    }
     let code_description = crate::rules::docs::rule_url(rules_doc_url, d.code)
         .parse::<Uri>()
         .ok()
@@ -149,6 +163,7 @@ pub fn diagnostic(
     let related = d
         .related
         .iter()
+        .take(RELATED_SHOWN)
         .filter_map(|r| {
             Some(lsp::DiagnosticRelatedInformation {
                 location: lsp::Location::new(
@@ -266,6 +281,50 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A finding about hundreds of files lists the first [`RELATED_SHOWN`] of them, in its
+    /// order, and its message says how many there are; one with no more than that lists them
+    /// all and says nothing more.
+    #[test]
+    fn related_locations_are_bounded_and_counted() {
+        let finding = |related: usize| Diagnostic {
+            path: PathBuf::from("/w/tools.json"),
+            range: TextRange::empty(0),
+            severity: Severity::Warning,
+            code: "TJ029",
+            message: "denied for the main agent only".to_string(),
+            consequence: "they keep it.".to_string(),
+            fixes: Vec::new(),
+            related: (0..related)
+                .map(|i| crate::base::Related {
+                    path: PathBuf::from(format!("/w/subagents/a-{i}.md")),
+                    range: TextRange::empty(0),
+                    message: format!("`a-{i}` keeps it"),
+                })
+                .collect(),
+            omitted: None,
+            part: None,
+        };
+        let shown = |d: &lsp::Diagnostic| -> Vec<String> {
+            let related = d.related_information.iter().flatten();
+            related.map(|r| r.message.clone()).collect()
+        };
+        let many = diagnostic(&finding(634), None, "https://x/rules.md");
+        assert_eq!(
+            many.message,
+            "denied for the main agent only\nRuntime: they keep it.\n634 related locations, 20 listed (`agentws check` lists them all)"
+        );
+        let expected: Vec<String> = (0..RELATED_SHOWN)
+            .map(|i| format!("`a-{i}` keeps it"))
+            .collect();
+        assert_eq!(shown(&many), expected);
+        let few = diagnostic(&finding(RELATED_SHOWN), None, "https://x/rules.md");
+        assert_eq!(
+            few.message,
+            "denied for the main agent only\nRuntime: they keep it."
+        );
+        assert_eq!(shown(&few), expected);
     }
 
     #[test]

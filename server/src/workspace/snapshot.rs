@@ -296,8 +296,8 @@ impl Workspace {
     }
 
     /// This snapshot over `files`, with the skill and subagent documents at the given paths
-    /// replaced (`None`: the path holds none now). Only for a change that leaves every other
-    /// file's kind and content as it was: no file appeared or went, no tools.json changed.
+    /// replaced (`None`: the path holds none now; a path without one before gets it). The other
+    /// fields are left as they were: the caller sets those the change touched.
     pub fn with_sources(
         mut self,
         files: Arc<FileSet>,

@@ -24,7 +24,10 @@ use crate::engine::subagents::{
 use crate::engine::tools::{
     chunk_tool_lists, configured_diagnostics, tool_references, tools_json_rules,
 };
+use crate::workspace::skill::SkillDoc;
 use crate::workspace::snapshot::Parsed;
+use crate::workspace::subagent::SubagentDoc;
+use crate::workspace::tools::ToolsDoc;
 use crate::workspace::Workspace;
 
 /// A change of one kind, applied alone ([`Analysis::apply_change`]), as the front-ends apply
@@ -1364,4 +1367,70 @@ fn a_group_asking_about_a_skill_folder_keeps_its_copy_of_the_frame() {
     analysis.apply_folder(&host, false);
     assert!(!frame(&analysis).contains_dir(&host));
     assert_eq!(all_diagnostics(&analysis), checked(&files));
+}
+
+/// A snapshot patched after each change of one file (a tools.json's text, a skill created in a
+/// per-user folder that did not exist, a subagent deleted, the skill deleted again) is the
+/// snapshot built whole: the kinds, the per-user folders and the tools.json documents follow
+/// the change, not only the documents at the changed path.
+#[test]
+fn a_snapshot_patched_after_one_file_change_is_the_whole_snapshot() {
+    let tools = PathBuf::from("/p/.agentscope/workspace/tools.json");
+    let created = PathBuf::from("/p/.agentscope/workspace/bob/skills/b/SKILL.md");
+    let subagent = PathBuf::from("/p/.agentscope/workspace/subagents/r.md");
+    let mut files = FileSet::new();
+    files.insert_dir(PathBuf::from("/p/.agentscope/workspace"));
+    files.insert_text(PathBuf::from(SKILL), &skill("d"));
+    files.insert_text(tools.clone(), "{\"deny\": []}");
+    files.insert_text(subagent.clone(), "---\ndescription: d\n---\nBody\n");
+    let mut analysis = analysis_of(&files);
+    // Each document by path and allocation: the same memoised parse, not only an equal one.
+    fn docs<T>(docs: &[Arc<T>], path: fn(&T) -> &Path) -> Vec<(PathBuf, *const T)> {
+        let by_path = docs.iter().map(|d| (path(d).to_path_buf(), Arc::as_ptr(d)));
+        by_path.collect()
+    }
+    type Summary = (
+        Vec<(PathBuf, *const SkillDoc)>,
+        Vec<(PathBuf, *const SubagentDoc)>,
+        Vec<(PathBuf, *const ToolsDoc)>,
+        Vec<String>,
+    );
+    let summary = |ws: &Workspace| -> Summary {
+        (
+            docs(&ws.skills, |d| &d.path),
+            docs(&ws.subagents, |d| &d.path),
+            docs(&ws.tools, |d| &d.path),
+            ws.namespaces.clone(),
+        )
+    };
+    let other_skill = "---\nname: b\ndescription: d\n---\nBody\n";
+    let mut held = analysis.snapshot(Arc::new(files.clone()));
+    for (path, text) in [
+        (&tools, Some("{\"deny\": [\"read_file\"]}")),
+        (&created, Some(other_skill)),
+        (&subagent, None),
+        (&created, None),
+    ] {
+        match text {
+            Some(text) => files.insert_text(path.clone(), text),
+            None => {
+                files.remove(path);
+            }
+        }
+        analysis.apply_file(path, files.get(path), Origin::Disk);
+        let changed = std::collections::BTreeSet::from([path.clone()]);
+        let patched = analysis.snapshot_patched(held, Arc::new(files.clone()), &changed);
+        let whole = analysis.snapshot(Arc::new(files.clone()));
+        let what = format!("{} {}", path.display(), text.is_some());
+        assert_eq!(summary(&patched), summary(&whole), "{what}");
+        assert_eq!(*patched.kinds, *whole.kinds, "{what}");
+        held = patched;
+    }
+    assert_eq!(held.namespaces, vec!["bob".to_string()]);
+    let denied: Vec<&str> = held.tools[0]
+        .deny
+        .iter()
+        .map(|e| e.value.as_str())
+        .collect();
+    assert_eq!(denied, ["read_file"]);
 }
