@@ -167,7 +167,7 @@ pub(super) fn frame_with_skill_folders(
 ) -> Arc<FileSet> {
     let config = project.config(db);
     let frame = project.frame(db);
-    let mut missing: Vec<PathBuf> = folders
+    let missing: Vec<PathBuf> = folders
         .into_iter()
         .filter(|folder| !frame.contains_dir(folder))
         // Only skills' folders are asked about: each folder asked is a key the database keeps.
@@ -177,25 +177,8 @@ pub(super) fn frame_with_skill_folders(
     if missing.is_empty() {
         return frame.clone();
     }
-    missing.sort();
-    missing.dedup();
-    frame_with_folders(db, project, missing)
-}
-
-/// The frame with `folders` (sorted, each a skill's folder the layout holds) put back, kept
-/// while the frame stays as it was: a rule family that runs again asking about the same folders
-/// (a name group after each edit of one of its skills, or each time a skill named after another
-/// skill's folder is created or deleted) takes the kept copy rather than copying, and later
-/// freeing, every path of the frame. Each copy holds the frame's paths again, so only the last
-/// two asked are kept (`lru`): the family an editing session runs again, and one more.
-#[salsa::tracked(returns(clone), lru = 2)]
-fn frame_with_folders(
-    db: &dyn salsa::Database,
-    project: ProjectInput,
-    folders: Vec<PathBuf>,
-) -> Arc<FileSet> {
-    let mut frame = (**project.frame(db)).clone();
-    for folder in folders {
+    let mut frame = (**frame).clone();
+    for folder in missing {
         frame.insert_dir(folder);
     }
     Arc::new(frame)
