@@ -3337,10 +3337,12 @@ fn a_finding_about_many_files_lists_twenty_related_locations_and_counts_the_rest
     }
     let tools = ws(&root).join("tools.json");
     std::fs::write(&tools, "{\n  \"deny\": [\"execute\"]\n}\n").unwrap();
+    // Run from the project, whose paths the report then gives relative to it (from elsewhere
+    // it gives them relative to the working folder, `../..` and all).
     let out = assert_cmd::Command::cargo_bin("agentws")
         .unwrap()
-        .args(["check", "--format", "json"])
-        .arg(&root)
+        .current_dir(&root)
+        .args(["check", "--format", "json", "."])
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -3381,8 +3383,8 @@ fn a_finding_about_many_files_lists_twenty_related_locations_and_counts_the_rest
     let first_checked: Vec<(String, String)> = related[..20]
         .iter()
         .map(|r| {
-            let path = Path::new(r["path"].as_str().unwrap());
-            (uri(path), r["message"].as_str().unwrap().to_string())
+            let path = root.join(r["path"].as_str().unwrap());
+            (uri(&path), r["message"].as_str().unwrap().to_string())
         })
         .collect();
     assert_eq!(served_related, first_checked);
