@@ -1146,38 +1146,31 @@ impl Analysis {
         files: Arc<FileSet>,
         changed: &std::collections::BTreeSet<PathBuf>,
     ) -> Workspace {
-        let (db, project) = (&self.db, self.project);
         let replaced = changed.iter().map(|path| {
-            let doc = self.source(path).and_then(|file| parsed(db, file));
+            let doc = self.source(path).and_then(|file| parsed(&self.db, file));
             (path.clone(), doc)
         });
-        let mut patched = previous.with_sources(files, replaced);
-        patched.config = project.config(db).clone();
-        patched.config_diagnostics = project.config_diagnostics(db).clone();
-        patched.env = project.env(db).clone();
-        patched.tools = tools_docs(db, project).to_vec();
-        patched.kinds = project.kinds(db).clone();
-        patched.namespaces = namespaces(db, project).to_vec();
-        patched
+        self.snapshot_of(files, previous.into_sources_replaced(replaced))
     }
 
     /// The full snapshot over `files` (which must be the file set this analysis was given): the
     /// parsed documents of the database, nothing parsed again.
     pub fn snapshot(&self, files: Arc<FileSet>) -> Workspace {
-        let project = self.project;
-        let db = &self.db;
+        let sources = self.sources.values();
+        self.snapshot_of(files, sources.filter_map(|file| parsed(&self.db, *file)))
+    }
+
+    /// The snapshot over `files` of these skill and subagent documents, with what the database
+    /// holds now for the rest: the configuration, the environment, tools.json, the layout.
+    fn snapshot_of(&self, files: Arc<FileSet>, sources: impl Iterator<Item = Parsed>) -> Workspace {
+        let (db, project) = (&self.db, self.project);
         let tools = tools_docs(db, project);
-        let docs = self
-            .sources
-            .values()
-            .filter_map(|file| parsed(db, *file))
-            .chain(tools.iter().cloned().map(Parsed::Tools));
         Workspace::from_parts(
             project.config(db).clone(),
             project.config_diagnostics(db).clone(),
             files,
             project.env(db).clone(),
-            docs,
+            sources.chain(tools.iter().cloned().map(Parsed::Tools)),
             project.kinds(db).clone(),
             namespaces(db, project).to_vec(),
         )

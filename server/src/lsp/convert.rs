@@ -149,8 +149,7 @@ pub fn diagnostic(
     } else {
         redact_text(&format!("{}\nRuntime: {}", d.message, d.consequence)).into_owned()
     };
-    let not_shown = d.related.len().saturating_sub(RELATED_SHOWN);
-    if not_shown > 0 {
+    if d.related.len() > RELATED_SHOWN {
         message.push_str(&format!(
             "\n{} related locations, {RELATED_SHOWN} listed (`agentws check` lists them all)",
             d.related.len()

@@ -379,9 +379,8 @@ impl Project {
         }
         // One file's change, whatever it is (a source's or tools.json's text, a file appearing or
         // going), patches the request snapshot (`outdated`): only that file's document can have
-        // changed, the rest is the analysis's as it is (`Analysis::snapshot_patched`). Building
-        // it again gathered every document of the project, most of a preview after a created
-        // file or a tools.json edit on 10 000 skills.
+        // changed, the rest is the analysis's as it is (`Analysis::snapshot_patched`), so a
+        // preview after the change does not gather every document of the project again.
         let patchable = match &mut self.analysis {
             Some(analysis) => {
                 let mut change = Change::new();

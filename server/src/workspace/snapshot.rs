@@ -295,14 +295,12 @@ impl Workspace {
         }
     }
 
-    /// This snapshot over `files`, with the skill and subagent documents at the given paths
-    /// replaced (`None`: the path holds none now; a path without one before gets it). The other
-    /// fields are left as they were: the caller sets those the change touched.
-    pub fn with_sources(
+    /// This snapshot's skill and subagent documents, in path order, with those at the given
+    /// paths replaced (`None`: the path holds none now; a path without one before gets it).
+    pub fn into_sources_replaced(
         mut self,
-        files: Arc<FileSet>,
         replaced: impl IntoIterator<Item = (PathBuf, Option<Parsed>)>,
-    ) -> Workspace {
+    ) -> impl Iterator<Item = Parsed> {
         fn put<T>(docs: &mut Vec<Arc<T>>, path: &Path, doc: Option<Arc<T>>, key: fn(&T) -> &Path) {
             match (docs.binary_search_by(|d| key(d).cmp(path)), doc) {
                 (Ok(i), Some(doc)) => docs[i] = doc,
@@ -322,8 +320,8 @@ impl Workspace {
             put(&mut self.skills, &path, skill, |d| &d.path);
             put(&mut self.subagents, &path, subagent, |d| &d.path);
         }
-        self.files = files;
-        self
+        let skills = self.skills.into_iter().map(Parsed::Skill);
+        skills.chain(self.subagents.into_iter().map(Parsed::Subagent))
     }
 
     /// A snapshot of in-memory files (absolute paths → text), with no environment variables: for
