@@ -220,6 +220,41 @@ fn clean_path_key(path: &Path) -> Vec<u8> {
         .collect()
 }
 
+/// `files` in path order, of two entries for one path the later only (as `FileSet::insert`
+/// keeps it).
+fn files_in_order(mut files: Vec<(PathBuf, FileContent)>) -> Vec<(PathBuf, FileContent)> {
+    // Keys compared as plain bytes: comparing the paths themselves parsed their components.
+    files.sort_by_cached_key(|(path, _)| clean_path_key(path));
+    // The sort is stable, so the later of two entries is the last of each run.
+    files.dedup_by(|later, earlier| {
+        let same = later.0 == earlier.0;
+        if same {
+            std::mem::swap(later, earlier);
+        }
+        same
+    });
+    files
+}
+
+/// `dirs` and every folder above each of them, once each, in path order.
+fn dirs_in_order(mut dirs: Vec<PathBuf>) -> Vec<PathBuf> {
+    dirs.sort_by_cached_key(|dir| clean_path_key(dir));
+    dirs.dedup();
+    let known: foldhash::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    let mut above: Vec<PathBuf> = dirs
+        .iter()
+        .flat_map(|dir| dir.ancestors().skip(1).take_while(|d| !known.contains(d)))
+        .map(Path::to_path_buf)
+        .collect();
+    if !above.is_empty() {
+        above.sort_by_cached_key(|dir| clean_path_key(dir));
+        above.dedup();
+        dirs.extend(above);
+        dirs.sort_by_cached_key(|dir| clean_path_key(dir));
+    }
+    dirs
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileEntry {
     pub content: FileContent,
@@ -258,51 +293,36 @@ impl FileSet {
     /// gives. Each list is put in order once and its map built from it; inserting path by path
     /// looked up each path and its folder in the maps, comparing paths component by component,
     /// which is most of the time a walk of tens of thousands of files spends after reading them.
-    pub fn from_lists(mut files: Vec<(PathBuf, FileContent)>, mut dirs: Vec<PathBuf>) -> FileSet {
-        // Keys compared as plain bytes: comparing the paths themselves parsed their components.
-        files.sort_by_cached_key(|(path, _)| clean_path_key(path));
-        // Of two entries for one path the later wins, as `insert` would have it; the sort is
-        // stable, so that is the last of each run.
-        files.dedup_by(|later, earlier| {
-            let same = later.0 == earlier.0;
-            if same {
-                std::mem::swap(later, earlier);
-            }
-            same
-        });
+    /// The two maps are built side by side (rayon), since neither reads the other.
+    pub fn from_lists(files: Vec<(PathBuf, FileContent)>, mut dirs: Vec<PathBuf>) -> FileSet {
         dirs.extend(
             files
                 .iter()
                 .filter_map(|(path, _)| path.parent().map(Path::to_path_buf)),
         );
-        dirs.sort_by_cached_key(|dir| clean_path_key(dir));
-        dirs.dedup();
-        let known: foldhash::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
-        let mut above: Vec<PathBuf> = dirs
-            .iter()
-            .flat_map(|dir| dir.ancestors().skip(1).take_while(|d| !known.contains(d)))
-            .map(Path::to_path_buf)
-            .collect();
-        if !above.is_empty() {
-            above.sort_by_cached_key(|dir| clean_path_key(dir));
-            above.dedup();
-            dirs.extend(above);
-            dirs.sort_by_cached_key(|dir| clean_path_key(dir));
-        }
-        // `from_iter` sorts again in path order, which takes one comparison per path on a
-        // list already in that order, and builds the tree in one pass.
+        // Collecting a list in path order (`from_iter` checks that order, one comparison per
+        // path) builds each tree in one pass.
+        let (entries, dirs) = rayon::join(
+            || {
+                let files = files_in_order(files).into_iter();
+                let entry = |content| FileEntry {
+                    content,
+                    version: None,
+                };
+                files
+                    .map(|(path, content)| (path, entry(content)))
+                    .collect()
+            },
+            || {
+                dirs_in_order(dirs)
+                    .into_iter()
+                    .map(|dir| (dir, ()))
+                    .collect()
+            },
+        );
         FileSet {
-            entries: files
-                .into_iter()
-                .map(|(path, content)| {
-                    let entry = FileEntry {
-                        content,
-                        version: None,
-                    };
-                    (path, entry)
-                })
-                .collect(),
-            dirs: dirs.into_iter().map(|dir| (dir, ())).collect(),
+            entries,
+            dirs,
             ..FileSet::default()
         }
     }

@@ -18,8 +18,8 @@ use super::change::{Applied, Change, Digest, Digests, Edit, Origin};
 use super::compose::workspace_diagnostics_on_every_core;
 use super::handle::Handle;
 use super::inputs::{
-    enclosing_skill_folder, in_frame, layout_content, skill_folder_name, text_input_at, Database,
-    Kinds, ProjectInput, SkillFolders, SourceBucket, SourceFile,
+    enclosing_skill_folder, has_text_input, in_frame, layout_content, skill_folder_name,
+    text_input_at, Database, Kinds, ProjectInput, SkillFolders, SourceBucket, SourceFile,
 };
 use super::neighbours::{NeighbourMap, SkillsByRel};
 use super::partition::{
@@ -62,6 +62,9 @@ pub struct Analysis {
     /// copies, because copying eleven thousand paths per created skill, and freeing the old
     /// ones, was a fifth of its time.
     spare: Option<LayoutCopy>,
+    /// Whether a whole discovery copies its layout and kinds as the spare: not for one check,
+    /// whose files are all set once (`Analysis::without_spare_copies`).
+    copies_spare: bool,
     /// The buckets of `HIGH` durability: those a whole discovery ([`Analysis::set_files`])
     /// made, and those settled again. They are never written (a write reports a change at the
     /// durability the field had, so that every memo of the project is verified again, edge by
@@ -186,6 +189,7 @@ impl Analysis {
             sources: Arc::new(BTreeMap::new()),
             tools_files: BTreeMap::new(),
             spare: None,
+            copies_spare: true,
             settled_buckets: Default::default(),
             unsettled_buckets: Vec::new(),
             bucket_ends: Default::default(),
@@ -202,6 +206,13 @@ impl Analysis {
     /// deleted file would use: for one check, once its files are all set, so that it holds one
     /// layout, not two.
     pub fn drop_spare_layout(&mut self) {
+        self.spare = None;
+    }
+
+    /// From now on a whole discovery makes no spare copy of the layout: for one check, which
+    /// sets its files once (a file it adds after them copies the layout then).
+    pub fn without_spare_copies(&mut self) {
+        self.copies_spare = false;
         self.spare = None;
     }
 
@@ -260,8 +271,10 @@ impl Analysis {
         // comparison of paths per file instead of a search of the map for each.
         let previous = self.sources.clone();
         let mut known_sources = previous.iter().peekable();
-        for (path, layout_entry) in layout.iter_mut() {
-            let Some((location, kind)) = text_input_at(&config, path) else {
+        let placed = snapshot::placed_in_order(&config, &layout);
+        for ((path, layout_entry), placed) in layout.iter_mut().zip(&placed) {
+            let Some((location, kind)) = placed.clone().filter(|(_, kind)| has_text_input(*kind))
+            else {
                 continue;
             };
             let kept = layout_content(&layout_entry.content);
@@ -341,46 +354,25 @@ impl Analysis {
             let path = input.path(db);
             sources.get(path) == Some(input) || tools_files.get(path) == Some(input)
         });
-        self.set_frame_of(&config, &layout, &not_in_frame);
-        let kinds = snapshot::file_kinds(&config, &layout);
+        let (kinds, frame) = rayon::join(
+            || snapshot::kinds_of_placed(&layout, placed),
+            || frame_of(&config, &layout, &not_in_frame),
+        );
+        self.set_frame_parts(frame);
         // Copied now, while the whole discovery takes long anyway, rather than by the first
         // created or deleted file, whose time it would be most of.
-        let spare = LayoutCopy {
+        let spare = self.copies_spare.then(|| LayoutCopy {
             layout: Arc::new(layout.clone()),
             kinds: Arc::new(kinds.clone()),
             last: None,
-        };
+        });
         self.set_layout(layout, kinds);
         self.set_buckets(None);
-        self.spare = Some(spare);
+        self.spare = spare;
     }
 
-    /// The frame of a whole discovery's `layout` ([`ProjectInput::frame`]: without the texts at
-    /// `not_in_frame` and the skills' own folders that hold nothing else), and the skills' own
-    /// folders by name group ([`ProjectInput::skill_folders`]).
-    fn set_frame_of(&mut self, config: &Config, layout: &FileSet, not_in_frame: &[PathBuf]) {
-        let mut frame = layout.without(not_in_frame);
-        // One walk over the folders and the frame's files in path order, since what lies below
-        // a folder follows it: a lookup per folder compared paths a hundred thousand times.
-        let mut by_group = vec![Vec::new(); NAME_GROUPS as usize];
-        let mut keep = Vec::new();
-        {
-            let dirs: Vec<&PathBuf> = frame.dirs().collect();
-            let mut files = frame.iter().map(|(path, _)| path).peekable();
-            for (at, dir) in dirs.iter().enumerate() {
-                let Some(name) = skill_folder_name(config, dir) else {
-                    keep.push(true);
-                    continue;
-                };
-                by_group[name_group_of(name) as usize].push((*dir).clone());
-                let holds_folder = dirs.get(at + 1).is_some_and(|next| next.starts_with(dir));
-                while files.next_if(|file| file < dir).is_some() {}
-                let holds_file = files.peek().is_some_and(|file| file.starts_with(dir));
-                keep.push(holds_folder || holds_file);
-            }
-        }
-        let mut keep = keep.into_iter();
-        frame.retain_dirs(|_| keep.next().unwrap_or(true));
+    /// Sets the frame and the skills' own folders by name group that [`frame_of`] found.
+    fn set_frame_parts(&mut self, (frame, by_group): (FileSet, Vec<Vec<PathBuf>>)) {
         for (group, folders) in by_group.into_iter().enumerate() {
             // In path order already: collecting builds the set in one pass.
             self.set_skill_folders(group, folders.into_iter().collect());
@@ -1175,6 +1167,39 @@ impl Analysis {
             namespaces(db, project).to_vec(),
         )
     }
+}
+
+/// The frame of a whole discovery's `layout` ([`ProjectInput::frame`]: without the texts at
+/// `not_in_frame` and the skills' own folders that hold nothing else), and the skills' own
+/// folders by name group ([`ProjectInput::skill_folders`]).
+fn frame_of(
+    config: &Config,
+    layout: &FileSet,
+    not_in_frame: &[PathBuf],
+) -> (FileSet, Vec<Vec<PathBuf>>) {
+    let mut frame = layout.without(not_in_frame);
+    // One walk over the folders and the frame's files in path order, since what lies below
+    // a folder follows it: a lookup per folder compared paths a hundred thousand times.
+    let mut by_group = vec![Vec::new(); NAME_GROUPS as usize];
+    let mut keep = Vec::new();
+    {
+        let dirs: Vec<&PathBuf> = frame.dirs().collect();
+        let mut files = frame.iter().map(|(path, _)| path).peekable();
+        for (at, dir) in dirs.iter().enumerate() {
+            let Some(name) = skill_folder_name(config, dir) else {
+                keep.push(true);
+                continue;
+            };
+            by_group[name_group_of(name) as usize].push((*dir).clone());
+            let holds_folder = dirs.get(at + 1).is_some_and(|next| next.starts_with(dir));
+            while files.next_if(|file| file < dir).is_some() {}
+            let holds_file = files.peek().is_some_and(|file| file.starts_with(dir));
+            keep.push(holds_folder || holds_file);
+        }
+    }
+    let mut keep = keep.into_iter();
+    frame.retain_dirs(|_| keep.next().unwrap_or(true));
+    (frame, by_group)
 }
 
 #[cfg(test)]

@@ -272,6 +272,7 @@ fn one_check_analysis(
 ) -> Analysis {
     let empty = FileSet::new();
     let mut analysis = Analysis::new(config, Arc::new(diagnostics), env, options, &empty);
+    analysis.without_spare_copies();
     analysis.apply_change(change);
     analysis
 }

@@ -148,9 +148,9 @@ pub fn workspace_diagnostics(
 }
 
 /// [`workspace_diagnostics`], with the name groups and the buckets' skill references asked first
-/// on every core (each thread on its own clone of the database, as rust-analyzer primes its
-/// caches): they are independent, and a change of the layout or the configuration runs all of
-/// them again. A cancellation raised in a worker reaches the caller as the same panic.
+/// on every core, then the two rule families side by side (each thread on its own clone of the
+/// database, as rust-analyzer primes its caches): they are independent, and a change of the
+/// layout or the configuration runs all of them again. A cancellation raised in a worker reaches the caller as the same panic.
 pub(super) fn workspace_diagnostics_on_every_core(
     db: &Database,
     project: ProjectInput,
@@ -167,5 +167,11 @@ pub(super) fn workspace_diagnostics_on_every_core(
         .for_each_with(db.clone(), |db, bucket| {
             bucket_skill_references(db, project, *bucket);
         });
+    // Neither family reads the other's queries.
+    let (skills_db, subagents_db) = (db.clone(), db.clone());
+    rayon::join(
+        move || skill_family_diagnostics(&skills_db, project),
+        move || subagent_family_diagnostics(&subagents_db, project),
+    );
     workspace_diagnostics(db, project)
 }

@@ -135,7 +135,7 @@ pub(super) fn enclosing_skill_folder<'a>(config: &Config, path: &'a Path) -> Opt
 
 /// Files whose text is an input of its own ([`SourceFile`]): the sources (`check::is_source`),
 /// which also have diagnostics of their own, and tools.json.
-fn has_text_input(kind: FileKind) -> bool {
+pub(super) fn has_text_input(kind: FileKind) -> bool {
     check::is_source(kind) || kind == FileKind::ToolsJson
 }
 

@@ -141,11 +141,28 @@ pub fn effective_first(config: &Config, tools: &mut [Arc<ToolsDoc>]) {
 
 /// Kind and location of every workspace file of `files` under `config`, in path order.
 pub fn file_kinds(config: &Config, files: &FileSet) -> BTreeMap<PathBuf, (Location, FileKind)> {
+    kinds_of_placed(files, placed_in_order(config, files))
+}
+
+/// The kinds map of `files`, each placed as `placed` (in the file set's order) says.
+pub fn kinds_of_placed(
+    files: &FileSet,
+    placed: Vec<Option<(Location, FileKind)>>,
+) -> BTreeMap<PathBuf, (Location, FileKind)> {
+    let paths = files.iter().map(|(path, _)| path);
     // The file set iterates in key order, so collecting builds the map in one sorted pass.
-    files
-        .iter()
-        .filter_map(|(path, _)| Some((path.clone(), placed(config, path)?)))
-        .collect()
+    let placed = paths
+        .zip(placed)
+        .filter_map(|(path, at)| Some((path.clone(), at?)));
+    placed.collect()
+}
+
+/// [`placed`] of each file of `files`, in the file set's order: found on every core, since a
+/// whole project's kinds ask it of every file.
+pub fn placed_in_order(config: &Config, files: &FileSet) -> Vec<Option<(Location, FileKind)>> {
+    use rayon::prelude::*;
+    let paths: Vec<&PathBuf> = files.iter().map(|(path, _)| path).collect();
+    paths.par_iter().map(|path| placed(config, path)).collect()
 }
 
 /// Location and kind of the file at `path` under `config`, if the runtime reads it: what
