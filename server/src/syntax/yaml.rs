@@ -3,10 +3,11 @@
 //! Skills are read by SnakeYAML (YAML 1.1 typing: `yes`/`no`/`on`/`off` are booleans, `1:30` is
 //! 90, `2024-01-01` a Date) and subagents by Jackson (see [`Typing::Jackson`]). Parsing goes
 //! through the event API of the parser inside `serde-saphyr` (`serde_saphyr::granit_parser`, no
-//! extra dependency) because typing needs each scalar's style and tag, which serde hides. The tree
-//! is built without recursion and under budgets (depth, nodes after alias expansion), so hostile
-//! documents become errors instead of crashes. Every node keeps the byte range of its key and value
-//! in the original file.
+//! extra dependency) because typing needs each scalar's style and tag, which serde hides;
+//! frontmatter in the plainest block style is read by a scan of its lines that gives the parser's
+//! very events (`simple`), and the parser reads the rest. The tree is built without recursion and
+//! under budgets (depth, nodes after alias expansion), so hostile documents become errors instead
+//! of crashes. Every node keeps the byte range of its key and value in the original file.
 //!
 //! Knows nothing of skills or subagents: the callers decide what a value means.
 
@@ -16,6 +17,7 @@ use crate::base::{FileEdit, Fix, TextRange};
 
 mod fallback;
 mod scalars;
+mod simple;
 mod value;
 
 use fallback::lines;
@@ -45,7 +47,7 @@ pub enum Typing {
 
 use std::collections::HashMap;
 
-use serde_saphyr::granit_parser::{Event, Options, Parser, ScalarStyle, Span, Tag};
+use serde_saphyr::granit_parser::{Event, Options, Parser, ScalarStyle, ScanError, Span, Tag};
 
 /// agentws's own budget: nodes in the tree after alias expansion (a billion-laughs document hits
 /// this long before memory does).
@@ -321,6 +323,21 @@ fn separator(line: &str, from: usize) -> Option<usize> {
 /// Parses `text[range]` (a frontmatter block inside a whole file) with the runtime's typing.
 /// Ranges in the result are whole-file byte offsets.
 pub fn parse(text: &str, range: TextRange, typing: Typing) -> Result<YamlDoc, YamlError> {
+    build(text, range, typing, Scan::PlainStyleFirst)
+}
+
+/// How [`build`] finds a text's events.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scan {
+    /// By a scan of its lines when it is written in the plainest block style (`simple`), by
+    /// the parser otherwise.
+    PlainStyleFirst,
+    /// By the parser alone (the tests that hold the scan to the parser).
+    #[cfg(test)]
+    ParserOnly,
+}
+
+fn build(text: &str, range: TextRange, typing: Typing, scan: Scan) -> Result<YamlDoc, YamlError> {
     let source = &text[range.start..range.end];
     if source.len() > MAX_YAML_BYTES {
         return Err(YamlError {
@@ -344,7 +361,16 @@ pub fn parse(text: &str, range: TextRange, typing: Typing) -> Result<YamlDoc, Ya
         documents: 0,
         done: false,
     };
-    builder.run()?;
+    match simple::events(source).filter(|_| scan == Scan::PlainStyleFirst) {
+        Some(events) => builder.run(events.into_iter().map(Ok))?,
+        None => {
+            let mut options = Options::default();
+            options.flow_nesting_limit = PARSER_NESTING_LIMIT;
+            options.block_nesting_limit = PARSER_NESTING_LIMIT;
+            options.emit_comments = false;
+            builder.run(Parser::new_from_str_with_options(source, options))?
+        }
+    }
     Ok(builder.doc)
 }
 
@@ -446,13 +472,11 @@ impl Builder<'_> {
         }
     }
 
-    fn run(&mut self) -> Result<(), YamlError> {
-        let mut options = Options::default();
-        options.flow_nesting_limit = PARSER_NESTING_LIMIT;
-        options.block_nesting_limit = PARSER_NESTING_LIMIT;
-        options.emit_comments = false;
-        let parser = Parser::new_from_str_with_options(self.source, options);
-        for item in parser {
+    fn run<'e>(
+        &mut self,
+        events: impl Iterator<Item = Result<(Event<'e>, Span), ScanError>>,
+    ) -> Result<(), YamlError> {
+        for item in events {
             let (event, span) = match item {
                 Ok(pair) => pair,
                 Err(err) => {

@@ -407,3 +407,227 @@ fn no_repair_when_quoting_is_not_certain() {
     let yaml = "a: |\n  note: see: x\n";
     assert_eq!(repaired(yaml, Typing::Yaml11), None);
 }
+
+/// Frontmatter texts at the edges of the plain block style the line scan reads (`simple`): keys,
+/// separators, values and line ends that it reads, mostly, and many that it must leave to the
+/// parser (`generated_texts_are_read_by_both`).
+fn near_plain_style() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let key = prop::sample::select(vec![
+        "name",
+        "description",
+        "a",
+        "b-c",
+        "x.y",
+        "_k",
+        "1",
+        "yes",
+        "name",
+        "é1",
+    ]);
+    let value = prop::sample::select(vec![
+        "plain",
+        "two words",
+        "\"dq\"",
+        "'sq'",
+        "\"\"",
+        "''",
+        "a#b",
+        "http://x",
+        "yes",
+        "~",
+        "null",
+        "1.0",
+        "1:30",
+        "é ü",
+        "\u{a0}x",
+        "a  b",
+        "x,y",
+        "\"é\"",
+        "...",
+        "0x1F",
+        "😀",
+    ]);
+    // A line: its key, its value or none (`key:`, a mapping below), how many levels it closes.
+    let line = (key, prop::option::weighted(0.8, value), 0..3usize);
+    let odd = prop::sample::select(vec![
+        " ",
+        "   ",
+        "\t",
+        "-k",
+        "k k",
+        "",
+        "<<",
+        "?",
+        "a#",
+        "\"k\"",
+        ":  ",
+        " : ",
+        ":\t",
+        "::",
+        "\"a\\\"b\"",
+        "'it''s'",
+        "x: y",
+        "a #c",
+        "#c",
+        "-5",
+        "[a, b]",
+        "{a: 1}",
+        "&a v",
+        "*a",
+        "!t v",
+        "|",
+        ">",
+        "v ",
+        "v:",
+        "---",
+        "'un",
+        "\"un",
+        "%x",
+        "@x",
+        "`x",
+        "a\u{2028}b",
+        "\u{feff}x",
+        "\"a\" b",
+        "'a' b",
+        "a\u{7f}b",
+        "?x",
+        "x\u{85}y",
+        "a\u{0}b",
+        "\r",
+        "\n",
+        "\n\n",
+        "# c\n",
+        "---\n",
+        "- a\n",
+        "  ",
+    ]);
+    // Now and then one odd piece, put at a byte of the text.
+    let mutation = prop::option::weighted(0.4, (odd, any::<prop::sample::Index>()));
+    let step = prop::sample::select(vec![2usize, 2, 4, 1, 3]);
+    (
+        prop::collection::vec(line, 0..8),
+        step,
+        mutation,
+        any::<bool>(),
+    )
+        .prop_map(|(lines, step, mutation, last_break)| {
+            let mut text = String::new();
+            let (mut level, mut opened) = (0usize, false);
+            for (key, value, closes) in lines {
+                level = if opened {
+                    level + 1
+                } else {
+                    level.saturating_sub(closes)
+                };
+                text.push_str(&" ".repeat(level * step));
+                text.push_str(key);
+                match value {
+                    Some(value) => text.push_str(&format!(": {value}\n")),
+                    None => text.push_str(":\n"),
+                }
+                opened = value.is_none();
+            }
+            if !last_break {
+                text.pop();
+            }
+            if let Some((piece, index)) = mutation {
+                let mut at = index.index(text.len() + 1);
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                text.insert_str(at, piece);
+            }
+            text
+        })
+}
+
+/// The generated texts exercise both ways: many are read by the scan, many by the parser alone.
+#[test]
+fn generated_texts_are_read_by_both() {
+    use proptest::strategy::{Strategy, ValueTree};
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let texts: Vec<String> = (0..2000)
+        .map(|_| near_plain_style().new_tree(&mut runner).unwrap().current())
+        .collect();
+    let scanned = texts.iter().filter(|t| simple::events(t).is_some()).count();
+    let nested = texts
+        .iter()
+        .filter(|t| simple::events(t).is_some() && t.contains("\n  "))
+        .count();
+    assert!(
+        (400..1600).contains(&scanned),
+        "{scanned} of 2000 read by the scan"
+    );
+    assert!(nested >= 50, "{nested} nested mappings read by the scan");
+}
+
+/// An event with the byte range of its span.
+type SpannedEvent<'t> = (Event<'t>, Option<usize>, Option<usize>);
+
+fn with_byte_ranges<'t>(
+    events: impl IntoIterator<Item = (Event<'t>, Span)>,
+) -> Vec<SpannedEvent<'t>> {
+    let spanned = events
+        .into_iter()
+        .map(|(event, span)| (event, span.start.byte_offset(), span.end.byte_offset()));
+    spanned.collect()
+}
+
+/// The parser's events for `text`, each with its byte range; `None` for a text it refuses.
+fn parser_events(text: &str) -> Option<Vec<SpannedEvent<'_>>> {
+    let mut options = Options::default();
+    options.emit_comments = false;
+    let parser = Parser::new_from_str_with_options(text, options);
+    let events: Result<Vec<_>, _> = parser.collect();
+    Some(with_byte_ranges(events.ok()?))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+    /// Where the line scan reads a text, its events are the parser's, with the same byte ranges.
+    #[test]
+    fn simple_events_are_the_parsers(text in near_plain_style()) {
+        if let Some(events) = simple::events(&text) {
+            let scanned = with_byte_ranges(events);
+            proptest::prop_assert_eq!(Some(scanned), parser_events(&text), "{:?}", text);
+        }
+    }
+
+    /// A parse is the parser's alone, tree and errors, under both typings.
+    #[test]
+    fn a_parse_is_the_parsers_alone(text in near_plain_style()) {
+        for typing in [Typing::Yaml11, Typing::Jackson] {
+            let range = TextRange::new(0, text.len());
+            proptest::prop_assert_eq!(
+                build(&text, range, typing, Scan::PlainStyleFirst),
+                build(&text, range, typing, Scan::ParserOnly),
+                "{:?}", text
+            );
+        }
+    }
+}
+
+/// The line scan reads the frontmatter most skills have (two levels, quoted and plain values)
+/// and leaves the rest to the parser.
+#[test]
+fn the_line_scan_reads_common_frontmatter_only() {
+    let common = "name: pdf-tools\ndescription: Fill PDF forms. Use when a form is given.\n\
+                  license: Apache-2.0\nmetadata:\n  author: team\n  version: \"1.2.0\"\n\
+                  allowed-tools: 'Read, Bash(git:*)'\n";
+    let events = simple::events(common).expect("read by the scan");
+    assert_eq!(Some(with_byte_ranges(events)), parser_events(common));
+    for other in [
+        "tools:\n  - read\n",
+        "skills: [a, b]\n",
+        "description: >\n  folded\n",
+        "name: a # comment\n",
+        "name: a\n\ndescription: b\n",
+        "name: a\r\n",
+        "empty:\nname: a\n",
+        "name: a\n  continued\n",
+    ] {
+        assert!(simple::events(other).is_none(), "{other:?}");
+    }
+}
