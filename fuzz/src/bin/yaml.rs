@@ -1,8 +1,9 @@
 //! The spanned YAML tree (both typings) and the runtime's fallback line parser, over the whole
-//! input as a frontmatter block inside a file that has one byte before and after it.
+//! input as a frontmatter block inside a file that has one byte before and after it; the tree
+//! is the same whether plain frontmatter is read by the line scan or by the parser.
 
 use agentws::base::TextRange;
-use agentws::syntax::yaml::{fallback, parse, Node, Typing, Value};
+use agentws::syntax::yaml::{fallback, parse, parse_by_parser, Node, Typing, Value};
 use agentws_fuzz::assert_range;
 
 fn check(text: &str, node: &Node, budget: &mut usize) {
@@ -29,7 +30,9 @@ fn main() {
         let text = format!("\n{inner}\n");
         let range = TextRange::new(1, 1 + inner.len());
         for typing in [Typing::Yaml11, Typing::Jackson] {
-            match parse(&text, range, typing) {
+            let parsed = parse(&text, range, typing);
+            assert_eq!(parsed, parse_by_parser(&text, range, typing), "scan and parser differ");
+            match parsed {
                 Ok(doc) => {
                     let mut budget = agentws::syntax::yaml::MAX_NODES + 1;
                     if let Some(root) = &doc.root {

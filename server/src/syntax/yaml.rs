@@ -326,14 +326,19 @@ pub fn parse(text: &str, range: TextRange, typing: Typing) -> Result<YamlDoc, Ya
     build(text, range, typing, Scan::PlainStyleFirst)
 }
 
+/// What [`parse`] answers, the events always found by the parser: for the tests and fuzz
+/// targets that hold the line scan of plain frontmatter to the parser.
+pub fn parse_by_parser(text: &str, range: TextRange, typing: Typing) -> Result<YamlDoc, YamlError> {
+    build(text, range, typing, Scan::ParserOnly)
+}
+
 /// How [`build`] finds a text's events.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Scan {
     /// By a scan of its lines when it is written in the plainest block style (`simple`), by
     /// the parser otherwise.
     PlainStyleFirst,
-    /// By the parser alone (the tests that hold the scan to the parser).
-    #[cfg(test)]
+    /// By the parser alone.
     ParserOnly,
 }
 

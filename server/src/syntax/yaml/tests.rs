@@ -601,8 +601,8 @@ proptest::proptest! {
         for typing in [Typing::Yaml11, Typing::Jackson] {
             let range = TextRange::new(0, text.len());
             proptest::prop_assert_eq!(
-                build(&text, range, typing, Scan::PlainStyleFirst),
-                build(&text, range, typing, Scan::ParserOnly),
+                parse(&text, range, typing),
+                parse_by_parser(&text, range, typing),
                 "{:?}", text
             );
         }
