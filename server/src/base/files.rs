@@ -13,6 +13,8 @@ use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::base::pathutil::is_plain_path;
+
 /// Files larger than this are not read; a diagnostic says so. The runtime itself has no limit, but
 /// no hand-written workspace file comes near this.
 pub const MAX_TEXT_BYTES: u64 = 16 * 1024 * 1024;
@@ -223,8 +225,13 @@ fn clean_path_key(path: &Path) -> Vec<u8> {
 /// `files` in path order, of two entries for one path the later only (as `FileSet::insert`
 /// keeps it).
 fn files_in_order(mut files: Vec<(PathBuf, FileContent)>) -> Vec<(PathBuf, FileContent)> {
-    // Keys compared as plain bytes: comparing the paths themselves parsed their components.
-    files.sort_by_cached_key(|(path, _)| clean_path_key(path));
+    if files.iter().all(|(path, _)| is_plain_path(path)) {
+        // Keys compared as plain bytes: comparing the paths themselves parsed their components.
+        files.sort_by_cached_key(|(path, _)| clean_path_key(path));
+    } else {
+        // Two texts of one path (`a/./b`, `a/b`) are not neighbours in the keys' order.
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+    }
     // The sort is stable, so the later of two entries is the last of each run.
     files.dedup_by(|later, earlier| {
         let same = later.0 == earlier.0;
@@ -239,19 +246,53 @@ fn files_in_order(mut files: Vec<(PathBuf, FileContent)>) -> Vec<(PathBuf, FileC
 /// `dirs` and every folder above each of them, once each, in path order.
 fn dirs_in_order(mut dirs: Vec<PathBuf>) -> Vec<PathBuf> {
     dirs.sort_by_cached_key(|dir| clean_path_key(dir));
-    dirs.dedup();
-    let known: foldhash::HashSet<&Path> = dirs.iter().map(PathBuf::as_path).collect();
-    let mut above: Vec<PathBuf> = dirs
-        .iter()
-        .flat_map(|dir| dir.ancestors().skip(1).take_while(|d| !known.contains(d)))
-        .map(Path::to_path_buf)
-        .collect();
+    // Folders written plainly (as a walk writes them) are compared and hashed by their texts,
+    // which is what hashing each folder component by component took most of this time for.
+    let above = if dirs.iter().all(|dir| is_plain_path(dir)) {
+        dirs.dedup_by(|a, b| a.as_os_str() == b.as_os_str());
+        ancestors_not_in(&dirs, |dir| dir.as_os_str().as_encoded_bytes())
+    } else {
+        dirs.dedup();
+        ancestors_not_in(&dirs, |dir| dir)
+    };
     if !above.is_empty() {
+        let mut above = above;
         above.sort_by_cached_key(|dir| clean_path_key(dir));
         above.dedup();
         dirs.extend(above);
         dirs.sort_by_cached_key(|dir| clean_path_key(dir));
     }
+    dirs
+}
+
+/// The folders above each of `dirs` that `dirs` does not hold, each the same folder as another
+/// exactly when their `key`s are equal.
+fn ancestors_not_in<'a, K: std::hash::Hash + Eq>(
+    dirs: &'a [PathBuf],
+    key: impl Fn(&'a Path) -> K,
+) -> Vec<PathBuf> {
+    let known: foldhash::HashSet<K> = dirs.iter().map(|dir| key(dir)).collect();
+    let above = dirs.iter().flat_map(|dir| {
+        dir.ancestors()
+            .skip(1)
+            .take_while(|d| !known.contains(&key(d)))
+    });
+    above.map(Path::to_path_buf).collect()
+}
+
+/// `dirs` with the folders of `files` that `dirs` does not name (by their texts: a folder named
+/// otherwise too is found the same by the ordering after).
+fn with_file_folders(mut dirs: Vec<PathBuf>, files: &[(PathBuf, FileContent)]) -> Vec<PathBuf> {
+    fn text(dir: &Path) -> &[u8] {
+        dir.as_os_str().as_encoded_bytes()
+    }
+    let named: foldhash::HashSet<&[u8]> = dirs.iter().map(|dir| text(dir)).collect();
+    let folders = files.iter().filter_map(|(path, _)| path.parent());
+    let unnamed: Vec<PathBuf> = folders
+        .filter(|dir| !named.contains(text(dir)))
+        .map(Path::to_path_buf)
+        .collect();
+    dirs.extend(unnamed);
     dirs
 }
 
@@ -294,12 +335,8 @@ impl FileSet {
     /// looked up each path and its folder in the maps, comparing paths component by component,
     /// which is most of the time a walk of tens of thousands of files spends after reading them.
     /// The two maps are built side by side (rayon), since neither reads the other.
-    pub fn from_lists(files: Vec<(PathBuf, FileContent)>, mut dirs: Vec<PathBuf>) -> FileSet {
-        dirs.extend(
-            files
-                .iter()
-                .filter_map(|(path, _)| path.parent().map(Path::to_path_buf)),
-        );
+    pub fn from_lists(files: Vec<(PathBuf, FileContent)>, dirs: Vec<PathBuf>) -> FileSet {
+        let dirs = with_file_folders(dirs, &files);
         // Collecting a list in path order (`from_iter` checks that order, one comparison per
         // path) builds each tree in one pass.
         let (entries, dirs) = rayon::join(
@@ -612,6 +649,41 @@ mod tests {
     /// file and folder, the later of two contents for one path, path order where bytes and
     /// components disagree (`a-b`, `a.b` and `a0` sort after `a/x` by component, before it by
     /// byte), and paths a walk never gives (`b//c`, `./`) placed by `Path`'s own order.
+    /// Absolute paths of a few segments, mostly written plainly, now and then not (`//`, `.`).
+    fn any_absolute_path() -> impl proptest::strategy::Strategy<Value = PathBuf> {
+        use proptest::prelude::*;
+        let segment = prop::sample::select(vec!["a", "b", "ab", "a-b", "a.b", "é", ".", ""]);
+        let plain = prop::sample::select(vec!["a", "b", "ab", "a-b", "a.b", "é"]);
+        let segment = prop_oneof![9 => plain, 1 => segment];
+        prop::collection::vec(segment, 1..5)
+            .prop_map(|segments| PathBuf::from(format!("/{}", segments.join("/"))))
+    }
+
+    proptest::proptest! {
+        /// Whatever the paths (plain or not, repeated), the lists give the set that inserting
+        /// each folder and file in turn gives.
+        #[test]
+        fn from_lists_is_inserting_one_by_one(
+            files in proptest::collection::vec(any_absolute_path(), 0..12),
+            dirs in proptest::collection::vec(any_absolute_path(), 0..6),
+        ) {
+            let files: Vec<(PathBuf, FileContent)> = files
+                .into_iter()
+                .enumerate()
+                .map(|(at, path)| (path, FileContent::Text(Arc::from(at.to_string()))))
+                .collect();
+            let built = FileSet::from_lists(files.clone(), dirs.clone());
+            let mut expected = FileSet::new();
+            for dir in dirs {
+                expected.insert_dir(dir);
+            }
+            for (path, content) in files {
+                expected.insert(path, content, None);
+            }
+            proptest::prop_assert_eq!(built, expected);
+        }
+    }
+
     #[test]
     fn a_file_set_built_from_lists_is_the_one_built_path_by_path() {
         let text = |t: &str| FileContent::Text(Arc::from(t));

@@ -68,6 +68,12 @@ pub fn slash_string(rel: &Path) -> String {
     }
 }
 
+/// [`is_plain`] of a path's text, where paths are `/`-separated: two paths written plainly are
+/// the same path exactly when their texts are equal.
+pub fn is_plain_path(path: &Path) -> bool {
+    cfg!(unix) && is_plain(path.as_os_str().as_encoded_bytes())
+}
+
 /// A path written plainly: not empty, no empty segment but the root's (no `//`, no trailing `/`),
 /// no `.` segment. Its components are its segments, one for one.
 fn is_plain(bytes: &[u8]) -> bool {
