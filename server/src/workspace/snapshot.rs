@@ -139,9 +139,11 @@ pub fn effective_first(config: &Config, tools: &mut [Arc<ToolsDoc>]) {
     tools.sort_by_key(|t| !t.path.starts_with(&config.workspace));
 }
 
-/// Kind and location of every workspace file of `files` under `config`, in path order.
+/// Kind and location of every workspace file of `files` under `config`, in path order. On the
+/// calling thread: a query asks it ([`placed_in_order`] says why not on every core).
 pub fn file_kinds(config: &Config, files: &FileSet) -> BTreeMap<PathBuf, (Location, FileKind)> {
-    kinds_of_placed(files, placed_in_order(config, files))
+    let placed = files.iter().map(|(path, _)| placed(config, path)).collect();
+    kinds_of_placed(files, placed)
 }
 
 /// The kinds map of `files`, each placed as `placed` (in the file set's order) says.
@@ -158,7 +160,10 @@ pub fn kinds_of_placed(
 }
 
 /// [`placed`] of each file of `files`, in the file set's order: found on every core, since a
-/// whole project's kinds ask it of every file.
+/// whole discovery asks it of every file. Never inside a query: a thread waiting for rayon's
+/// other workers runs their queued jobs, and one of those may be another database's query,
+/// which salsa refuses to start on a thread in the middle of one ("Cannot change database
+/// mid-query").
 pub fn placed_in_order(config: &Config, files: &FileSet) -> Vec<Option<(Location, FileKind)>> {
     use rayon::prelude::*;
     let paths: Vec<&PathBuf> = files.iter().map(|(path, _)| path).collect();
