@@ -649,6 +649,18 @@ mod tests {
     /// file and folder, the later of two contents for one path, path order where bytes and
     /// components disagree (`a-b`, `a.b` and `a0` sort after `a/x` by component, before it by
     /// byte), and paths a walk never gives (`b//c`, `./`) placed by `Path`'s own order.
+    /// The file set of each of `dirs`, then each of `files`, inserted in turn.
+    fn inserted_one_by_one(files: Vec<(PathBuf, FileContent)>, dirs: Vec<PathBuf>) -> FileSet {
+        let mut set = FileSet::new();
+        for dir in dirs {
+            set.insert_dir(dir);
+        }
+        for (path, content) in files {
+            set.insert(path, content, None);
+        }
+        set
+    }
+
     /// Absolute paths of a few segments, mostly written plainly, now and then not (`//`, `.`).
     fn any_absolute_path() -> impl proptest::strategy::Strategy<Value = PathBuf> {
         use proptest::prelude::*;
@@ -673,14 +685,7 @@ mod tests {
                 .map(|(at, path)| (path, FileContent::Text(Arc::from(at.to_string()))))
                 .collect();
             let built = FileSet::from_lists(files.clone(), dirs.clone());
-            let mut expected = FileSet::new();
-            for dir in dirs {
-                expected.insert_dir(dir);
-            }
-            for (path, content) in files {
-                expected.insert(path, content, None);
-            }
-            proptest::prop_assert_eq!(built, expected);
+            proptest::prop_assert_eq!(built, inserted_one_by_one(files, dirs));
         }
     }
 
@@ -704,14 +709,7 @@ mod tests {
             .map(PathBuf::from)
             .to_vec();
         let built = FileSet::from_lists(files.clone(), dirs.clone());
-        let mut expected = FileSet::new();
-        for dir in dirs {
-            expected.insert_dir(dir);
-        }
-        for (path, content) in files {
-            expected.insert(path, content, None);
-        }
-        assert_eq!(built, expected);
+        assert_eq!(built, inserted_one_by_one(files, dirs));
         assert_eq!(built.text(Path::new("/w/a/x/f")), Some("4"));
         assert!(built.contains_dir(Path::new("/")));
     }
