@@ -248,7 +248,7 @@ fn dirs_in_order(mut dirs: Vec<PathBuf>) -> Vec<PathBuf> {
     dirs.sort_by_cached_key(|dir| clean_path_key(dir));
     // Folders written plainly (as a walk writes them) are compared and hashed by their texts,
     // which is what hashing each folder component by component took most of this time for.
-    let above = if dirs.iter().all(|dir| is_plain_path(dir)) {
+    let mut above = if dirs.iter().all(|dir| is_plain_path(dir)) {
         dirs.dedup_by(|a, b| a.as_os_str() == b.as_os_str());
         ancestors_not_in(&dirs, |dir| dir.as_os_str().as_encoded_bytes())
     } else {
@@ -256,7 +256,6 @@ fn dirs_in_order(mut dirs: Vec<PathBuf>) -> Vec<PathBuf> {
         ancestors_not_in(&dirs, |dir| dir)
     };
     if !above.is_empty() {
-        let mut above = above;
         above.sort_by_cached_key(|dir| clean_path_key(dir));
         above.dedup();
         dirs.extend(above);
@@ -645,10 +644,6 @@ fn subtree_end(dir: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
-    /// Built from lists, a file set is the one inserting each path gives: folders above every
-    /// file and folder, the later of two contents for one path, path order where bytes and
-    /// components disagree (`a-b`, `a.b` and `a0` sort after `a/x` by component, before it by
-    /// byte), and paths a walk never gives (`b//c`, `./`) placed by `Path`'s own order.
     /// The file set of each of `dirs`, then each of `files`, inserted in turn.
     fn inserted_one_by_one(files: Vec<(PathBuf, FileContent)>, dirs: Vec<PathBuf>) -> FileSet {
         let mut set = FileSet::new();
@@ -689,6 +684,10 @@ mod tests {
         }
     }
 
+    /// Built from lists, a file set is the one inserting each path gives: folders above every
+    /// file and folder, the later of two contents for one path, path order where bytes and
+    /// components disagree (`a-b`, `a.b` and `a0` sort after `a/x` by component, before it by
+    /// byte), and paths a walk never gives (`b//c`, `./`) placed by `Path`'s own order.
     #[test]
     fn a_file_set_built_from_lists_is_the_one_built_path_by_path() {
         let text = |t: &str| FileContent::Text(Arc::from(t));

@@ -273,8 +273,8 @@ impl Analysis {
         let mut known_sources = previous.iter().peekable();
         let placed = snapshot::placed_in_order(&config, &layout);
         for ((path, layout_entry), placed) in layout.iter_mut().zip(&placed) {
-            let Some((location, kind)) = placed.clone().filter(|(_, kind)| has_text_input(*kind))
-            else {
+            let text_input = placed.as_ref().filter(|(_, kind)| has_text_input(*kind));
+            let Some((location, kind)) = text_input.cloned() else {
                 continue;
             };
             let kept = layout_content(&layout_entry.content);
